@@ -1,0 +1,128 @@
+"""The ``piquet`` command: ``piquet play`` and ``piquet replay``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from piquet import record
+from piquet.commentary import partie_lines
+from piquet.game import Partie
+from piquet.scoring import ScoreCategory
+
+__all__ = ["main", "replay_summary"]
+
+_COLUMNS = tuple(c.value for c in ScoreCategory) + ("total",)
+
+
+def replay_summary(partie: Partie) -> dict[str, Any]:
+    """The scores of a re-played record, as ``piquet replay --json`` prints them."""
+    names = partie.players
+    deals = []
+    for number, score in enumerate(partie.deal_scores, start=1):
+        deals.append({
+            "deal": number,
+            "elder": names[score.elder],
+            "scores": {names[seat]: {c: score.by_category[seat][c] for c in _COLUMNS} for seat in (0, 1)},
+            "tricks": {names[seat]: score.tricks[seat] for seat in (0, 1)},
+        })
+    out: dict[str, Any] = {
+        "players": list(names),
+        "variant": partie.variant,
+        "options": partie.rules.changed(),
+        "deals": deals,
+        "totals": {names[seat]: partie.totals[seat] for seat in (0, 1)},
+        "finished": partie.is_over,
+    }
+    if not partie.is_over and partie.deal_number > len(partie.deal_scores):
+        out["unfinished_deal"] = {"deal": partie.deal_number, "phase": partie.phase.value}
+    result = partie.result
+    if result is not None:
+        out["result"] = {
+            "winner": None if result.winner is None else names[result.winner],
+            "points": result.points,
+            "rubiconed": result.rubiconed,
+        }
+    return out
+
+
+def _score_table(partie: Partie) -> list[str]:
+    names = partie.players
+    width = max(len(n) for n in names) + 2
+    head = "deal  " + "".join(f"{n:>{width}}" for n in names)
+    lines = [head]
+    for number, score in enumerate(partie.deal_scores, start=1):
+        lines.append(f"{number:>4}  " + "".join(f"{score.totals[s]:>{width}}" for s in (0, 1)))
+    lines.append("total " + "".join(f"{partie.totals[s]:>{width}}" for s in (0, 1)))
+    result = partie.result
+    if result is not None:
+        if result.winner is None:
+            lines.append("The partie is drawn.")
+        else:
+            rub = " (the loser is rubiconed)" if result.rubiconed else ""
+            lines.append(f"{names[result.winner]} wins the partie and scores {result.points}{rub}.")
+    return lines
+
+
+def _replay(args: argparse.Namespace) -> int:
+    try:
+        with open(args.file, encoding="utf-8") as fp:
+            text = fp.read()
+    except OSError as e:
+        print(f"piquet replay: cannot read {args.file}: {e.strerror}", file=sys.stderr)
+        return 2
+    try:
+        partie = record.loads(text)
+    except record.RecordError as e:
+        print(f"piquet replay: {args.file}: {e}", file=sys.stderr)
+        return 1
+    if args.json:
+        json.dump(replay_summary(partie), sys.stdout, indent=1, ensure_ascii=False)
+        print()
+        return 0
+    for line in partie_lines(partie.logs(), partie.players):
+        print(line)
+    print()
+    for line in _score_table(partie):
+        print(line)
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    try:
+        from piquet import terminal
+    except ImportError as e:  # rich is an optional extra
+        print(f"piquet play needs the terminal extra: pip install 'piquet[terminal]' ({e})", file=sys.stderr)
+        return 2
+    return terminal.run(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="piquet", description="Piquet, the classic game for two.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    play = sub.add_parser("play", help="play a partie of Rubicon Piquet against the computer")
+    play.add_argument("--seed", type=int, help="seed the shuffles, to play the same deals again")
+    play.add_argument("--record", metavar="FILE", help="save the game record to FILE (JSON)")
+    play.add_argument("--name", default="You", help="your name at the table")
+    play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                      help="a rule option (see docs/rules.md); may be repeated")
+    play.add_argument("--no-color", action="store_true", help="plain output without colours")
+    play.set_defaults(func=_play)
+    rep = sub.add_parser("replay", help="re-play a game record through the engine and show its scores")
+    rep.add_argument("file", help="a record in the piquet-record format")
+    rep.add_argument("--json", action="store_true", help="print the scores as JSON")
+    rep.set_defaults(func=_replay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    result: int = args.func(args)
+    return result
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

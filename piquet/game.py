@@ -1,0 +1,1030 @@
+"""The rules of a partie as a state machine.
+
+:class:`Partie` holds the whole state, hidden cards included; players,
+agents and interfaces should see it only through :meth:`Partie.view`. Every
+decision is an action (:mod:`piquet.actions`): :meth:`Partie.legal_actions`
+lists them, :meth:`Partie.verify` says why one is illegal, :meth:`Partie.can`
+answers yes or no, :meth:`Partie.push` applies one and :meth:`Partie.pop`
+takes it back.
+
+>>> import random
+>>> from piquet.actions import ChooseDealer
+>>> partie = Partie(("Ann", "Bill"), first_dealer=0)
+>>> partie.phase, partie.to_act
+(<Phase.DEAL: 'deal'>, 0)
+>>> partie.push(partie.random_deal(random.Random(1), packets=3))
+>>> partie.phase, partie.player_name(partie.to_act)
+(<Phase.EXCHANGE: 'exchange'>, 'Bill')
+>>> partie.push(Play(1, partie.view(1).hand.cards()[0]))
+Traceback (most recent call last):
+...
+piquet.game.IllegalActionError: Bill cannot play AS: it is the exchange, not the play
+>>> _ = partie.pop(); partie.phase
+<Phase.DEAL: 'deal'>
+"""
+
+from __future__ import annotations
+
+import copy
+import enum
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations as _subsets
+
+from piquet.actions import (
+    Action,
+    CarteBlanche,
+    ChooseDealer,
+    Concede,
+    Cut,
+    Deal,
+    Declare,
+    Exchange,
+    Play,
+)
+from piquet.cards import CARDS, FULL_PACK, Card, CardSet, Rank
+from piquet.combinations import (
+    Category,
+    call,
+    candidates,
+    good_against_the_cards,
+    invalid_reason,
+    key,
+    number_word,
+    value,
+)
+from piquet.scoring import CATEGORY_ORDER, DealScore, ScoreCategory, ScoreEvent, Settlement, settle
+from piquet.variant import Rules, make_rules
+from piquet.view import PlayerView, Speech, Trick
+
+__all__ = ["DECLARATION_ORDER", "IllegalActionError", "Partie", "Phase"]
+
+
+class IllegalActionError(ValueError):
+    """An action that may not be taken now; the partie is left as it was."""
+
+    def __init__(self, action: Action, player: str, reason: str) -> None:
+        self.action = action
+        self.player = player
+        self.reason = reason
+        super().__init__(f"{player} cannot {_verb(action)}: {reason}")
+
+
+def _verb(action: Action) -> str:
+    if isinstance(action, Play):
+        return f"play {action.card}"
+    if isinstance(action, Exchange):
+        return f"exchange {action.discards or 'no cards'}"
+    if isinstance(action, Declare):
+        shown = " / ".join(str(c) for c in action.combinations) or "nothing"
+        return f"declare {action.category.value} {shown}"
+    if isinstance(action, CarteBlanche):
+        return "announce carte blanche" if action.announce else "decline carte blanche"
+    if isinstance(action, Deal):
+        return "deal"
+    if isinstance(action, Cut):
+        return "cut"
+    if isinstance(action, ChooseDealer):
+        return "choose the dealer"
+    return "concede"
+
+
+class Phase(enum.Enum):
+    CUT = "cut"
+    CHOOSE_DEALER = "choose dealer"
+    DEAL = "deal"
+    CARTE_BLANCHE = "carte blanche"
+    EXCHANGE = "exchange"
+    DECLARE = "declaration"
+    PLAY = "play"
+    OVER = "over"
+
+
+#: The declarations of a deal in order: elder's then younger's, point, sequences, sets.
+DECLARATION_ORDER: tuple[tuple[Category, bool], ...] = tuple(
+    (category, is_elder) for category in Category for is_elder in (True, False)
+)
+
+_SCORE_CATEGORY = {
+    Category.POINT: ScoreCategory.POINT,
+    Category.SEQUENCES: ScoreCategory.SEQUENCES,
+    Category.SETS: ScoreCategory.SETS,
+}
+
+
+@dataclass(slots=True)
+class _State:
+    """Everything that changes. Fields hold only immutable values, so a shallow
+    copy is a snapshot (that is how :meth:`Partie.pop` undoes)."""
+
+    phase: Phase
+    to_act: int | None
+    dealer: int | None = None
+    cut_winner: int | None = None
+    packets: tuple[int | None, int | None] = (None, None)
+    deal_number: int = 0
+    elder: int = 1
+    dealt: tuple[int, int] = (0, 0)
+    hands: tuple[int, int] = (0, 0)
+    talon: tuple[Card, ...] = ()
+    discards: tuple[int, int] = (0, 0)
+    drawn: tuple[int, int] = (0, 0)
+    exchanged: tuple[int | None, int | None] = (None, None)
+    elder_count: int | None = None  # how many elder takes (known once announced)
+    peeked: int = 0
+    rest: int = 0
+    show_rest: bool | None = None
+    rest_public: bool = False
+    carte_blanche_pending: tuple[int, ...] = ()
+    carte_blanche: tuple[bool, bool] = (False, False)
+    will_exchange: int | None = None
+    shown_dealt: tuple[int, int] = (0, 0)
+    declaration_step: int = 0
+    calls: tuple[Declare | None, ...] = ()
+    pending_events: tuple[ScoreEvent, ...] = ()
+    pending_reveal: tuple[int, int] = (0, 0)
+    revealed: tuple[int, int] = (0, 0)
+    hand_reckoned: bool = False
+    repique: int | None = None
+    pique: int | None = None
+    trick: tuple[Card, ...] = ()
+    leader: int = 0
+    tricks: tuple[Trick, ...] = ()
+    tricks_won: tuple[int, int] = (0, 0)
+    events: tuple[ScoreEvent, ...] = ()
+    log: tuple[Speech | ScoreEvent, ...] = ()
+    past_logs: tuple[tuple[Speech | ScoreEvent, ...], ...] = ()
+    deal_scores: tuple[DealScore, ...] = ()
+    totals: tuple[int, int] = (0, 0)
+    conceded: int | None = None
+    result: Settlement | None = None
+
+
+def _set(pair: tuple[int, int], seat: int, value: int) -> tuple[int, int]:
+    return (value, pair[1]) if seat == 0 else (pair[0], value)
+
+
+def _set_any(pair: tuple[int | None, int | None], seat: int, value: int | None) -> tuple[int | None, int | None]:
+    return (value, pair[1]) if seat == 0 else (pair[0], value)
+
+
+@dataclass
+class _Undo:
+    state: _State
+    action: Action
+
+
+class Partie:
+    """A partie of Piquet between two players, from the cut to the settlement.
+
+    ``first_dealer`` (a seat) skips the cut; without it the partie starts with
+    the cut for deal (Law 4).
+    """
+
+    def __init__(
+        self,
+        players: Sequence[str] = ("North", "South"),
+        variant: str = "rubicon",
+        options: Mapping[str, object] | None = None,
+        first_dealer: int | None = None,
+    ) -> None:
+        if len(players) != 2 or len(set(players)) != 2 or not all(isinstance(p, str) and p for p in players):
+            raise ValueError(f"a partie needs two different player names, not {list(players)!r}")
+        self.players: tuple[str, str] = (players[0], players[1])
+        self.rules: Rules = make_rules(variant, options)
+        self.variant = variant
+        if first_dealer is None:
+            self._s = _State(Phase.CUT, None)
+        else:
+            if first_dealer not in (0, 1):
+                raise ValueError(f"first_dealer must be seat 0 or 1, not {first_dealer!r}")
+            self._s = _State(Phase.DEAL, first_dealer, dealer=first_dealer)
+        self._stack: list[_Undo] = []
+
+    # ------------------------------------------------------------------ state
+    @property
+    def phase(self) -> Phase:
+        return self._s.phase
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or ``None`` at the cut (a chance event) and when the partie is over."""
+        return self._s.to_act
+
+    @property
+    def actions(self) -> list[Action]:
+        """Every action applied so far, in order."""
+        return [u.action for u in self._stack]
+
+    @property
+    def deal_number(self) -> int:
+        return self._s.deal_number
+
+    @property
+    def dealer(self) -> int | None:
+        return self._s.dealer
+
+    @property
+    def elder(self) -> int:
+        return self._s.elder
+
+    @property
+    def events(self) -> tuple[ScoreEvent, ...]:
+        """This deal's score events so far, in the order of reckoning (Law 67)."""
+        return self._s.events
+
+    @property
+    def deal_scores(self) -> tuple[DealScore, ...]:
+        return self._s.deal_scores
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        """The partie scores over the finished deals."""
+        return self._s.totals
+
+    @property
+    def result(self) -> Settlement | None:
+        return self._s.result
+
+    @property
+    def is_over(self) -> bool:
+        return self._s.phase is Phase.OVER
+
+    def logs(self) -> tuple[tuple[Speech | ScoreEvent, ...], ...]:
+        """The log of every deal so far (what was said and scored, in order); the cut
+        belongs to the first."""
+        return (*self._s.past_logs, self._s.log) if self._s.log else self._s.past_logs
+
+    def player_name(self, seat: int | None) -> str:
+        return "nobody" if seat is None else self.players[seat]
+
+    def hand(self, seat: int) -> CardSet:
+        """A player's current hand (full information: not for agents)."""
+        return CardSet(self._s.hands[seat])
+
+    def talon(self) -> tuple[Card, ...]:
+        return self._s.talon
+
+    def copy(self) -> Partie:
+        """An independent copy, history included."""
+        other = copy.copy(self)
+        other._stack = list(self._stack)
+        return other
+
+    # ------------------------------------------------------------ make/unmake
+    def push(self, action: Action) -> None:
+        """Check and apply an action. An illegal one raises :class:`IllegalActionError`
+        and changes nothing."""
+        self.verify(action)
+        before = self._s
+        self._s = copy.copy(before)
+        try:
+            self._apply(action)
+        except BaseException:
+            self._s = before
+            raise
+        self._stack.append(_Undo(before, action))
+
+    def pop(self) -> Action:
+        """Take back the last action and return it."""
+        if not self._stack:
+            raise IndexError("pop from a partie with no actions")
+        undo = self._stack.pop()
+        self._s = undo.state
+        return undo.action
+
+    def peek(self) -> Action:
+        if not self._stack:
+            raise IndexError("peek at a partie with no actions")
+        return self._stack[-1].action
+
+    def can(self, action: Action) -> bool:
+        try:
+            self.verify(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    # ------------------------------------------------------------ chance
+    def random_cut(self, rng: random.Random) -> Cut:
+        a, b = rng.sample(CARDS, 2)
+        return Cut(0, (a, b))
+
+    def legal_packets(self) -> tuple[int, ...]:
+        """The packet sizes the dealer may deal in (Law 9: his first choice binds his later deals)."""
+        s = self._s
+        if s.dealer is None:
+            return ()
+        fixed = s.packets[s.dealer]
+        return (fixed,) if fixed else (2, 3)
+
+    def random_deal(self, rng: random.Random, packets: int | None = None) -> Deal:
+        """A shuffle of the pack dealt by the dealer in packets (his own size if he has one)."""
+        s = self._s
+        if s.phase is not Phase.DEAL or s.dealer is None:
+            raise ValueError(f"no deal is due: it is the {s.phase.value}")
+        if packets is None:
+            packets = self.legal_packets()[0] if len(self.legal_packets()) == 1 else rng.choice((2, 3))
+        pack = list(CARDS)
+        rng.shuffle(pack)
+        return Deal.from_pack(s.dealer, pack, packets)
+
+    # ------------------------------------------------------------ legality
+    def _illegal(self, action: Action, reason: str) -> IllegalActionError:
+        player = action.player if action.player in (0, 1) else None
+        return IllegalActionError(action, self.player_name(player), reason)
+
+    def verify(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` naming the action, the player and the reason
+        if the action may not be taken now."""
+        s = self._s
+        if not isinstance(action, Action):
+            raise TypeError(f"not an action: {action!r}")
+        if action.player not in (0, 1):
+            raise self._illegal(action, f"there is no seat {action.player!r}")
+        expected = {
+            Cut: Phase.CUT,
+            ChooseDealer: Phase.CHOOSE_DEALER,
+            Deal: Phase.DEAL,
+            CarteBlanche: Phase.CARTE_BLANCHE,
+            Exchange: Phase.EXCHANGE,
+            Declare: Phase.DECLARE,
+            Play: Phase.PLAY,
+            Concede: Phase.PLAY,
+        }[type(action)]
+        if s.phase is Phase.OVER:
+            raise self._illegal(action, "the partie is over")
+        if s.phase is not expected:
+            what = {Phase.PLAY: "the play", Phase.DECLARE: "the declaration"}.get(expected, f"the {expected.value}")
+            raise self._illegal(action, f"it is the {s.phase.value}, not {what}")
+        if isinstance(action, Concede):
+            self._verify_concede(action)
+            return
+        if isinstance(action, Cut):
+            a, b = action.cards
+            if a == b:
+                raise self._illegal(action, "both players cannot cut the same card")
+            return
+        if action.player != s.to_act:
+            raise self._illegal(action, f"it is {self.player_name(s.to_act)}'s turn")
+        if isinstance(action, ChooseDealer):
+            if action.dealer not in (0, 1):
+                raise self._illegal(action, f"there is no seat {action.dealer!r}")
+        elif isinstance(action, Deal):
+            self._verify_deal(action)
+        elif isinstance(action, CarteBlanche):
+            self._verify_carte_blanche(action)
+        elif isinstance(action, Exchange):
+            self._verify_exchange(action)
+        elif isinstance(action, Declare):
+            self._verify_declare(action)
+        elif isinstance(action, Play):
+            self._verify_play(action)
+
+    def _verify_deal(self, action: Deal) -> None:
+        s = self._s
+        if action.packets is not None:
+            if action.packets not in (2, 3):
+                raise self._illegal(action, f"cards are dealt in packets of 2 or 3, not {action.packets}")
+            fixed = s.packets[action.player]
+            if fixed is not None and fixed != action.packets:
+                raise self._illegal(
+                    action, f"Law 9: a dealer deals all his hands alike, and he dealt in packets of {fixed}"
+                )
+        seen = 0
+        for seat, hand in enumerate(action.hands):
+            if len(hand) != 12:
+                raise self._illegal(action, f"{self.players[seat]}'s hand has {len(hand)} cards, not 12")
+            if seen & hand.mask:
+                raise self._illegal(action, f"{CardSet(seen & hand.mask)} dealt to both players")
+            seen |= hand.mask
+        if len(action.talon) != 8:
+            raise self._illegal(action, f"the talon has {len(action.talon)} cards, not 8")
+        for card in action.talon:
+            if seen >> card & 1:
+                raise self._illegal(action, f"{card} is dealt twice")
+            seen |= 1 << card
+        if seen != FULL_PACK:
+            raise self._illegal(action, f"{CardSet(FULL_PACK & ~seen)} missing from the deal")
+
+    def _verify_carte_blanche(self, action: CarteBlanche) -> None:
+        s = self._s
+        if not action.announce:
+            if action.will_exchange is not None:
+                raise self._illegal(action, "only a player announcing carte blanche says how many he will exchange")
+            return
+        if action.player == s.elder:
+            lo, hi = self.rules.elder_minimum_exchange, self.rules.elder_maximum_exchange
+            if action.will_exchange is None or not lo <= action.will_exchange <= hi:
+                raise self._illegal(
+                    action,
+                    f"Law 20: elder announcing carte blanche first says how many cards, {lo} to {hi}, "
+                    "he will exchange",
+                )
+        elif action.will_exchange is not None:
+            raise self._illegal(action, "younger does not announce her exchange with carte blanche")
+
+    def _exchange_limits(self, seat: int) -> tuple[int, int]:
+        s = self._s
+        if seat == s.elder:
+            if s.will_exchange is not None:
+                return s.will_exchange, s.will_exchange
+            return self.rules.elder_minimum_exchange, self.rules.elder_maximum_exchange
+        taken = s.elder_count if s.elder_count is not None else 0
+        return self.rules.younger_minimum_exchange, len(s.talon) - taken
+
+    def _verify_exchange(self, action: Exchange) -> None:
+        s = self._s
+        hand = s.hands[action.player]
+        if action.discards.mask & ~hand:
+            raise self._illegal(action, f"{action.discards - CardSet(hand)} not in hand")
+        lo, hi = self._exchange_limits(action.player)
+        n = len(action.discards)
+        if not lo <= n <= hi:
+            who = "elder" if action.player == s.elder else "younger"
+            if lo == hi:
+                reason = f"having announced carte blanche, elder exchanges the {lo} cards he said (Law 20)"
+            else:
+                law = "Law 21" if action.player == s.elder else "Law 22"
+                reason = f"{law}: {who} exchanges {lo} to {hi} cards, not {n}"
+            raise self._illegal(action, reason)
+        if action.show_rest:
+            if action.player == s.elder:
+                raise self._illegal(action, "only younger elects to show the rest of the talon (Law 36)")
+            taken = s.elder_count if s.elder_count is not None else 0
+            if taken + n >= len(s.talon):
+                raise self._illegal(action, "no cards are left in the talon to show")
+
+    def _declaration_slot(self) -> tuple[Category, int]:
+        s = self._s
+        category, is_elder = DECLARATION_ORDER[s.declaration_step]
+        return category, s.elder if is_elder else 1 - s.elder
+
+    def _verify_declare(self, action: Declare) -> None:
+        s = self._s
+        category, seat = self._declaration_slot()
+        if action.category is not category:
+            raise self._illegal(
+                action, f"the {category.value} is declared now (point, sequences, sets in that order, Law 45)"
+            )
+        hand = s.hands[seat]
+        combos = action.combinations
+        if category is Category.POINT and len(combos) > 1:
+            raise self._illegal(action, "a point is one suit: there are no further points to show")
+        used = 0
+        for cards in combos:
+            if cards.mask & ~hand:
+                raise self._illegal(action, f"{cards - CardSet(hand)} not in hand")
+            reason = invalid_reason(category, cards, self.rules.minimum_point)
+            if reason:
+                raise self._illegal(action, reason)
+            if used & cards.mask:
+                raise self._illegal(action, f"{CardSet(used & cards.mask)} shown in two {category.value}")
+            used |= cards.mask
+        if len(combos) > 1:
+            first = combos[0]
+            possible = CardSet(FULL_PACK & ~hand & ~s.discards[seat])
+            if not good_against_the_cards(category, first, possible):
+                for extra in combos[1:]:
+                    if key(category, extra) > key(category, first):
+                        raise self._illegal(
+                            action,
+                            f"Laws 46-50: having called {call(category, first).lower()}, he may not "
+                            f"also score the better {call(category, extra).lower()}, since his call was "
+                            "not good against the cards",
+                        )
+
+    def _verify_play(self, action: Play) -> None:
+        s = self._s
+        hand = s.hands[action.player]
+        if not hand >> action.card & 1:
+            raise self._illegal(action, f"{action.card} is not in hand")
+        if s.trick:
+            led = s.trick[0].suit
+            if action.card.suit != led and hand & led.mask:
+                raise self._illegal(action, f"Law 60: must follow suit to the {str(s.trick[0])} led")
+
+    def _verify_concede(self, action: Concede) -> None:
+        s = self._s
+        if not self.rules.is_last_deal(s.deal_number):
+            raise self._illegal(action, "a player may concede only in the last deal of the partie")
+        if s.tricks or s.trick:
+            raise self._illegal(action, "the concession is made before the first card is played")
+        own = s.totals[action.player] + sum(
+            e.points for e in s.events + s.pending_events if e.player == action.player
+        )
+        if own >= self.rules.rubicon:
+            raise self._illegal(
+                action, f"only a player who cannot save the rubicon may concede, and he has {own}"
+            )
+
+    # ------------------------------------------------------------ legal actions
+    def legal_actions(self, player: int | None = None) -> LegalActions:
+        """The legal actions of ``player`` (by default the player to act), listed lazily.
+
+        The cut and the deal are chance events and are not listed (see
+        :meth:`random_cut`, :meth:`random_deal` and :meth:`legal_packets`).
+        A player may concede out of turn, so another player's list may hold that.
+        """
+        return LegalActions(self, self._s.to_act if player is None else player)
+
+    def _generate(self, seat: int | None) -> Iterator[Action]:
+        s = self._s
+        if seat is None:
+            return
+        if s.phase is Phase.PLAY:
+            concede = Concede(seat)
+            if self.can(concede):
+                yield concede
+        if seat != s.to_act:
+            return
+        if s.phase is Phase.CHOOSE_DEALER:
+            yield ChooseDealer(seat, seat)
+            yield ChooseDealer(seat, 1 - seat)
+        elif s.phase is Phase.CARTE_BLANCHE:
+            if seat == s.elder:
+                lo, hi = self.rules.elder_minimum_exchange, self.rules.elder_maximum_exchange
+                for n in range(hi, lo - 1, -1):
+                    yield CarteBlanche(seat, True, n)
+            else:
+                yield CarteBlanche(seat, True)
+            yield CarteBlanche(seat, False)
+        elif s.phase is Phase.EXCHANGE:
+            lo, hi = self._exchange_limits(seat)
+            hand = list(CardSet(s.hands[seat]))
+            taken = s.elder_count if s.elder_count is not None else 0
+            for n in range(hi, lo - 1, -1):
+                for chosen in _subsets(hand, n):
+                    discards = CardSet(chosen)
+                    yield Exchange(seat, discards)
+                    if seat != s.elder and taken + n < len(s.talon):
+                        yield Exchange(seat, discards, show_rest=True)
+        elif s.phase is Phase.DECLARE:
+            category, _ = self._declaration_slot()
+            yield Declare(seat, category, ())
+            hand = CardSet(s.hands[seat])
+            options = candidates(category, hand, self.rules.minimum_point)
+            possible = CardSet(FULL_PACK & ~s.hands[seat] & ~s.discards[seat])
+            for first in options:
+                yield Declare(seat, category, (first,))
+                if category is Category.POINT:
+                    continue
+                gac = good_against_the_cards(category, first, possible)
+                extras = [
+                    c for c in options
+                    if not c.mask & first.mask and (gac or key(category, c) <= key(category, first))
+                ]
+                for more in _disjoint_collections(extras):
+                    yield Declare(seat, category, (first, *more))
+        elif s.phase is Phase.PLAY:
+            hand = s.hands[seat]
+            if s.trick:
+                follow = hand & s.trick[0].suit.mask
+                if follow:
+                    hand = follow
+            for card in CardSet(hand):
+                yield Play(seat, card)
+
+    # ------------------------------------------------------------ applying
+    def _say(self, speaker: int | None, text: str) -> None:
+        self._s.log = (*self._s.log, Speech(speaker, text, "say" if speaker is not None else "note"))
+
+    def _score(self, event: ScoreEvent, announce: bool = True) -> None:
+        """Add an event in its place in the order of reckoning (Law 67)."""
+        s = self._s
+        rank = CATEGORY_ORDER.index(event.category)
+        events = list(s.events)
+        at = len(events)
+        while at > 0 and CATEGORY_ORDER.index(events[at - 1].category) > rank:
+            at -= 1
+        events.insert(at, event)
+        s.events = tuple(events)
+        if announce:
+            s.log = (*s.log, event)
+
+    def _apply(self, action: Action) -> None:
+        s = self._s
+        if isinstance(action, Cut):
+            a, b = action.cards
+            names = self.players
+            self._say(None, f"{names[0]} cuts {a.pretty()}, {names[1]} cuts {b.pretty()}.")
+            if a.rank == b.rank:
+                self._say(None, "Equal cuts: they cut again (Law 3).")
+                return
+            s.cut_winner = 0 if a.rank > b.rank else 1
+            s.phase, s.to_act = Phase.CHOOSE_DEALER, s.cut_winner
+        elif isinstance(action, ChooseDealer):
+            self._say(action.player, "I deal." if action.dealer == action.player else "You deal.")
+            s.dealer = action.dealer
+            s.phase, s.to_act = Phase.DEAL, action.dealer
+        elif isinstance(action, Deal):
+            self._apply_deal(action)
+        elif isinstance(action, CarteBlanche):
+            self._apply_carte_blanche(action)
+        elif isinstance(action, Exchange):
+            self._apply_exchange(action)
+        elif isinstance(action, Declare):
+            self._apply_declare(action)
+        elif isinstance(action, Play):
+            self._apply_play(action)
+        elif isinstance(action, Concede):
+            self._apply_concede(action)
+
+    def _apply_deal(self, action: Deal) -> None:
+        s = self._s
+        dealer = action.player
+        if action.packets is not None:
+            s.packets = _set_any(s.packets, dealer, action.packets)
+        s.deal_number += 1
+        s.dealer = dealer
+        s.elder = self.rules.elder_of(dealer)
+        s.dealt = (action.hands[0].mask, action.hands[1].mask)
+        s.hands = s.dealt
+        s.talon = action.talon
+        s.discards = s.drawn = s.shown_dealt = s.pending_reveal = s.revealed = (0, 0)
+        s.exchanged = (None, None)
+        s.elder_count = s.will_exchange = s.show_rest = None
+        s.peeked = s.rest = 0
+        s.rest_public = s.hand_reckoned = False
+        s.carte_blanche = (False, False)
+        s.declaration_step = 0
+        s.calls = ()
+        if s.log:
+            s.past_logs = (*s.past_logs, s.log)
+        s.pending_events = s.events = s.log = ()
+        s.repique = s.pique = s.conceded = None
+        s.trick = s.tricks = ()
+        s.tricks_won = (0, 0)
+        how = f" in packets of {action.packets}" if action.packets else ""
+        self._say(None, f"Deal {s.deal_number}: {self.players[dealer]} deals{how}; "
+                        f"{self.players[s.elder]} is elder.")
+        court = Rank.JACK.mask | Rank.QUEEN.mask | Rank.KING.mask
+        eligible = [seat for seat in (s.elder, 1 - s.elder) if not s.dealt[seat] & court]
+        s.carte_blanche_pending = tuple(eligible)
+        if eligible:
+            s.phase, s.to_act = Phase.CARTE_BLANCHE, eligible[0]
+        else:
+            s.phase, s.to_act = Phase.EXCHANGE, s.elder
+
+    def _apply_carte_blanche(self, action: CarteBlanche) -> None:
+        s = self._s
+        seat = action.player
+        s.carte_blanche_pending = tuple(p for p in s.carte_blanche_pending if p != seat)
+        if action.announce:
+            s.carte_blanche = (True, s.carte_blanche[1]) if seat == 0 else (s.carte_blanche[0], True)
+            text = "Carte blanche."
+            if action.will_exchange is not None:
+                s.will_exchange = s.elder_count = action.will_exchange
+                text += f" I shall take {number_word(action.will_exchange)}."
+            self._say(seat, text)
+            self._score(ScoreEvent(seat, self.rules.carte_blanche_points, ScoreCategory.CARTE_BLANCHE,
+                                   "carte blanche"))
+        if s.carte_blanche_pending:
+            s.to_act = s.carte_blanche_pending[0]
+        else:
+            s.phase = Phase.EXCHANGE
+            # Law 20: elder with carte blanche has younger set her discards aside before he shows.
+            s.to_act = 1 - s.elder if s.carte_blanche[s.elder] else s.elder
+
+    def _apply_exchange(self, action: Exchange) -> None:
+        s = self._s
+        seat = action.player
+        n = len(action.discards)
+        if seat == s.elder:
+            start = 0
+            s.elder_count = n
+        else:
+            start = s.elder_count or 0
+        drawn = 0
+        for card in s.talon[start : start + n]:
+            drawn |= 1 << card
+        hand = (s.hands[seat] & ~action.discards.mask) | drawn
+        s.hands = _set(s.hands, seat, hand)
+        s.discards = _set(s.discards, seat, action.discards.mask)
+        s.drawn = _set(s.drawn, seat, drawn)
+        s.exchanged = _set_any(s.exchanged, seat, n)
+        name = self.players[seat]
+        if seat == s.elder:
+            left = 5 - n if n < 5 else 0
+            if left:
+                for card in s.talon[n:5]:
+                    s.peeked |= 1 << card
+                self._say(None, f"{name} exchanges {number_word(n)}, leaving {number_word(left)}, "
+                                "and looks at what he left.")
+            else:
+                self._say(None, f"{name} exchanges {number_word(n)}.")
+        else:
+            s.show_rest = action.show_rest
+            self._say(None, f"{name} exchanges {number_word(n)}.")
+        other = 1 - seat
+        # The proof of carte blanche: shown once the opponent has discarded (Laws 18-20).
+        if s.carte_blanche[other] and not s.shown_dealt[other]:
+            s.shown_dealt = _set(s.shown_dealt, other, s.dealt[other])
+            self._say(other, f"My carte blanche: {CardSet(s.dealt[other])}.")
+        if s.exchanged[0] is not None and s.exchanged[1] is not None:
+            taken = (s.exchanged[s.elder] or 0) + (s.exchanged[1 - s.elder] or 0)
+            s.rest = CardSet(s.talon[taken:]).mask
+            s.phase, s.to_act = Phase.DECLARE, s.elder
+        else:
+            s.to_act = other
+
+    def _apply_declare(self, action: Declare) -> None:
+        s = self._s
+        s.calls = (*s.calls, action)
+        category, seat = self._declaration_slot()
+        s.declaration_step += 1
+        elder, younger = s.elder, 1 - s.elder
+        if seat == elder:
+            first = action.called
+            if first is None:
+                self._say(elder, f"No {category.value}.")
+            else:
+                self._say(elder, _opening_call(category, first) + ".")
+                if category is Category.SETS and len(first) == 4:
+                    # "Fourteen aces" names all four cards.
+                    s.revealed = _set(s.revealed, elder, s.revealed[elder] | first.mask)
+        else:
+            elder_call = s.calls[-2]
+            self._resolve(category, elder_call, action)
+        if s.declaration_step == len(DECLARATION_ORDER):
+            s.phase, s.to_act = Phase.PLAY, elder
+            s.leader = elder
+        else:
+            _, next_is_elder = DECLARATION_ORDER[s.declaration_step]
+            s.to_act = elder if next_is_elder else younger
+
+    def _resolve(self, category: Category, elder_call: Declare | None, answer: Declare) -> None:
+        """Younger's answer to elder's call: good, not good or equal (Laws 45-54)."""
+        s = self._s
+        elder, younger = s.elder, 1 - s.elder
+        e = elder_call.called if elder_call else None
+        y = answer.called
+        winner: int | None
+        if e is None:
+            winner = younger if y is not None else None
+        elif y is None:
+            self._say(younger, "Good.")
+            winner = elder
+        else:
+            ke, ky = key(category, e), key(category, y)
+            if ke[0] != ky[0]:
+                self._say(younger, "Good." if ke > ky else "Not good.")
+            elif category is Category.SETS:
+                self._say(younger, "Good." if ke > ky else "Not good.")
+            else:
+                ask = "Making?" if category is Category.POINT else "How high?"
+                self._say(younger, ask)
+                self._say(elder, _second_call(category, e) + ".")
+                self._say(younger, "Good." if ke > ky else "Not good." if ke < ky else "Equal.")
+            winner = elder if ke > ky else younger if ke < ky else None
+            if winner is None:
+                # An exact tie cancels the category; both combinations are open to inspection (Law 55).
+                s.pending_reveal = (s.pending_reveal[0] | (e.mask if elder == 0 else y.mask),
+                                    s.pending_reveal[1] | (e.mask if elder == 1 else y.mask))
+                return
+        if winner is None:
+            return
+        shown = (elder_call if winner == elder else answer)
+        assert shown is not None
+        scat = _SCORE_CATEGORY[category]
+        for cards in shown.combinations:
+            event = ScoreEvent(winner, value(category, cards), scat, call(category, cards).lower())
+            s.pending_reveal = _set(s.pending_reveal, winner, s.pending_reveal[winner] | cards.mask)
+            if winner == elder:
+                self._score(event)
+            else:
+                # Younger reckons what she won after elder's lead (Law 56).
+                s.pending_events = (*s.pending_events, event)
+
+    def _reckon_hand(self) -> None:
+        """At elder's first lead (or a concession): younger reckons, the combinations
+        are open to inspection, the rest of the talon is shown if she elected it,
+        and the repique is decided (Laws 56, 55, 36, 68)."""
+        s = self._s
+        if s.hand_reckoned:
+            return
+        s.hand_reckoned = True
+        for event in s.pending_events:
+            self._score(event)
+        s.pending_events = ()
+        s.revealed = (s.revealed[0] | s.pending_reveal[0], s.revealed[1] | s.pending_reveal[1])
+        s.pending_reveal = (0, 0)
+        if s.show_rest and s.rest:
+            s.rest_public = True
+            self._say(1 - s.elder, f"The rest of the talon: {CardSet(s.rest)}.")
+        totals = [0, 0]
+        for event in s.events:
+            if not event.category.in_hand:
+                continue
+            totals[event.player] += event.points
+            p = event.player
+            if totals[p] >= self.rules.pique_threshold and totals[1 - p] == 0:
+                s.repique = p
+                self._score(ScoreEvent(p, self.rules.repique_points, ScoreCategory.REPIQUE, "repique"))
+                break
+
+    def _check_pique(self) -> None:
+        """Law 69: thirty in hand and play before the opponent scores; never with a repique."""
+        s = self._s
+        if s.pique is not None or s.repique is not None:
+            return
+        totals = [0, 0]
+        for event in s.events:
+            if event.category is ScoreCategory.CARDS and not self.rules.cards_count_toward_pique:
+                continue
+            totals[event.player] += event.points
+        for p in (0, 1):
+            if totals[p] >= self.rules.pique_threshold and totals[1 - p] == 0:
+                s.pique = p
+                self._score(ScoreEvent(p, self.rules.pique_points, ScoreCategory.PIQUE, "pique"))
+                return
+
+    def _apply_play(self, action: Play) -> None:
+        s = self._s
+        seat, card = action.player, action.card
+        if not s.hand_reckoned:
+            self._say(seat, f"I lead the {card.rank.word} of {card.suit.name.lower()}.")
+            self._reckon_hand()
+        s.hands = _set(s.hands, seat, s.hands[seat] & ~card.mask)
+        s.trick = (*s.trick, card)
+        s.log = (*s.log, Speech(seat, str(card), "play"))
+        if len(s.trick) == 1:
+            points = self.rules.lead_points(card)
+            if points:
+                self._score(ScoreEvent(seat, points, ScoreCategory.PLAY, f"lead of {card}"))
+                self._check_pique()
+            s.to_act = 1 - seat
+            return
+        lead = s.trick[0]
+        leader = s.leader
+        winner = seat if card.suit == lead.suit and card.rank > lead.rank else leader
+        if winner == seat:
+            points = self.rules.win_points(card)
+            if points:
+                self._score(ScoreEvent(seat, points, ScoreCategory.PLAY, f"wins the {lead} with the {card}"))
+        s.tricks = (*s.tricks, Trick(leader, s.trick, winner))
+        s.tricks_won = _set(s.tricks_won, winner, s.tricks_won[winner] + 1)
+        s.trick = ()
+        s.leader = winner
+        s.to_act = winner
+        if len(s.tricks) == 12:
+            self._score(ScoreEvent(winner, self.rules.last_trick_points, ScoreCategory.PLAY, "the last trick"))
+        self._check_pique()
+        if len(s.tricks) == 12:
+            a, b = s.tricks_won
+            if a != b:
+                taker = 0 if a > b else 1
+                if max(a, b) == 12:
+                    self._score(ScoreEvent(taker, self.rules.capot_points, ScoreCategory.CARDS, "capot"))
+                else:
+                    self._score(ScoreEvent(taker, self.rules.cards_points, ScoreCategory.CARDS, "the cards"))
+                    if self.rules.cards_count_toward_pique:
+                        self._check_pique()
+            else:
+                self._say(None, "The cards are divided.")
+            self._end_deal()
+
+    def _apply_concede(self, action: Concede) -> None:
+        s = self._s
+        self._say(action.player, "I concede.")
+        self._reckon_hand()
+        other = 1 - action.player
+        s.conceded = action.player
+        self._score(ScoreEvent(other, 13, ScoreCategory.PLAY, "conceded play"))
+        self._score(ScoreEvent(other, self.rules.cards_points, ScoreCategory.CARDS, "conceded cards"))
+        self._end_deal()
+
+    def _end_deal(self) -> None:
+        s = self._s
+        score = DealScore.from_events(s.events, s.elder, s.tricks_won)
+        s.deal_scores = (*s.deal_scores, score)
+        s.totals = (s.totals[0] + score.totals[0], s.totals[1] + score.totals[1])
+        a, b = score.totals
+        self._say(None, f"Deal {s.deal_number}: {self.players[0]} {a}, {self.players[1]} {b}; "
+                        f"partie {s.totals[0]} to {s.totals[1]}.")
+        if self.rules.partie_over(len(s.deal_scores), s.totals):
+            s.result = settle(s.totals, self.rules.rubicon, self.rules.settlement_bonus)
+            s.phase, s.to_act = Phase.OVER, None
+            r = s.result
+            if r.winner is None:
+                self._say(None, "The partie is drawn.")
+            else:
+                how = " The loser is rubiconed." if r.rubiconed else ""
+                self._say(None, f"{self.players[r.winner]} wins the partie and scores {r.points}.{how}")
+        else:
+            s.dealer = 1 - (s.dealer if s.dealer is not None else 0)
+            s.phase, s.to_act = Phase.DEAL, s.dealer
+
+    # ------------------------------------------------------------ views
+    def view(self, seat: int | None) -> PlayerView:
+        """What ``seat`` may know (``None``: a spectator, who sees only what is public)."""
+        s = self._s
+        own = seat is not None
+        me = seat if seat is not None else 0
+        other = 1 - me
+        elder_view = own and seat == s.elder
+        younger_view = own and seat == 1 - s.elder
+        public_rest = CardSet(s.rest if s.rest_public else 0)
+        log = s.log
+        return PlayerView(
+            seat=seat,
+            players=self.players,
+            variant=self.variant,
+            options=self.rules.changed(),
+            phase=s.phase,
+            to_act=s.to_act,
+            deal_number=s.deal_number,
+            dealer=s.dealer,
+            elder=s.elder,
+            hand=CardSet(s.hands[me] if own else 0),
+            dealt=CardSet(s.dealt[me] if own else 0),
+            discards=CardSet(s.discards[me] if own else 0),
+            peeked=CardSet(s.peeked if elder_view else 0),
+            rest=public_rest,
+            show_rest=s.show_rest if (younger_view or s.rest_public or s.hand_reckoned) else None,
+            talon_left=max(0, len(s.talon) - sum(n or 0 for n in s.exchanged)),
+            hand_sizes=(s.hands[0].bit_count(), s.hands[1].bit_count()),
+            exchanged=s.exchanged,
+            will_exchange=s.will_exchange,
+            carte_blanche=s.carte_blanche,
+            shown_dealt=(CardSet(s.shown_dealt[0]), CardSet(s.shown_dealt[1])),
+            revealed=(CardSet(s.revealed[0]), CardSet(s.revealed[1])),
+            own_calls=tuple(c for c in s.calls if c is not None and own and c.player == seat),
+            trick=s.trick,
+            leader=s.leader,
+            tricks=s.tricks,
+            tricks_won=s.tricks_won,
+            events=s.events,
+            log=log,
+            deal_scores=s.deal_scores,
+            totals=s.totals,
+            result=s.result,
+            opponent=other if own else None,
+        )
+
+
+def _opening_call(category: Category, cards: CardSet) -> str:
+    """What elder says first: the length of a point or sequence; a set in full."""
+    n = len(cards)
+    if category is Category.POINT:
+        return f"Point of {number_word(n)}"
+    if category is Category.SEQUENCES:
+        return {3: "Tierce", 4: "Quart", 5: "Quint", 6: "Sixième", 7: "Septième", 8: "Huitième"}[n]
+    return call(category, cards)
+
+
+def _second_call(category: Category, cards: CardSet) -> str:
+    """What elder says when asked, after an equal length: the pips or the top card."""
+    if category is Category.POINT:
+        return f"Making {number_word(key(category, cards)[1])}"
+    top = max(c.rank for c in cards)
+    return "Major" if top == Rank.ACE else f"To the {top.word}"
+
+
+def _disjoint_collections(options: list[CardSet]) -> Iterator[tuple[CardSet, ...]]:
+    """Every non-empty collection of pairwise disjoint combinations from ``options``."""
+
+    def walk(start: int, used: int, chosen: tuple[CardSet, ...]) -> Iterator[tuple[CardSet, ...]]:
+        for i in range(start, len(options)):
+            c = options[i]
+            if c.mask & used:
+                continue
+            grown = (*chosen, c)
+            yield grown
+            yield from walk(i + 1, used | c.mask, grown)
+
+    yield from walk(0, 0, ())
+
+
+@dataclass
+class LegalActions:
+    """The legal actions of one player, generated lazily; ``in`` checks with :meth:`Partie.can`."""
+
+    partie: Partie
+    player: int | None
+    _cache: list[Action] | None = field(default=None, repr=False)
+
+    def __iter__(self) -> Iterator[Action]:
+        if self._cache is not None:
+            return iter(self._cache)
+        return self.partie._generate(self.player)
+
+    def __contains__(self, action: object) -> bool:
+        return (
+            isinstance(action, Action)
+            and action.player == self.player
+            and not isinstance(action, (Cut, Deal))
+            and self.partie.can(action)
+        )
+
+    def list(self) -> list[Action]:
+        if self._cache is None:
+            self._cache = list(self.partie._generate(self.player))
+        return self._cache
+
+    def __len__(self) -> int:
+        return len(self.list())
+
+    def __bool__(self) -> bool:
+        return any(True for _ in self)

@@ -1,0 +1,329 @@
+"""Game records: format ``piquet-record``, version 1 (JSON).
+
+A record holds the players, the variant and its options, and for each deal
+the dealer, the hands as dealt, the talon and every action. Reading a record
+re-plays it through the engine, so an illegal or malformed record fails
+loudly and says where (:class:`RecordError`, with the deal and action index).
+The format is documented in ``docs/record-format.md`` and by the JSON Schema
+``piquet/data/record.schema.json``.
+
+>>> import json, random
+>>> from piquet.game import Partie
+>>> partie = Partie(("Ann", "Bill"), first_dealer=0)
+>>> partie.push(partie.random_deal(random.Random(7), packets=2))
+>>> again = loads(dumps(partie))
+>>> again.hand(1) == partie.hand(1), dumps(again) == dumps(partie)
+(True, True)
+>>> loads('{"format": "piquet-record", "version": 2}')
+Traceback (most recent call last):
+...
+piquet.record.RecordError: record: version 2 is not supported (this reader knows version 1)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import IO, Any
+
+from piquet.actions import (
+    Action,
+    CarteBlanche,
+    ChooseDealer,
+    Concede,
+    Cut,
+    Deal,
+    Declare,
+    Exchange,
+    Play,
+)
+from piquet.cards import Card, CardError, CardSet
+from piquet.combinations import Category
+from piquet.game import IllegalActionError, Partie, Phase
+from piquet.variant import OptionError
+
+__all__ = ["FORMAT", "VERSION", "RecordError", "dump", "dumps", "from_data", "load", "loads", "to_data"]
+
+FORMAT = "piquet-record"
+VERSION = 1
+_VERBS = ("carte_blanche", "exchange", "declare", "play", "concede")
+_EXTRA_KEYS = {"carte_blanche": {"will_exchange"}, "exchange": {"show_rest"}, "declare": {"combinations"}}
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or re-played: ``where`` says where (deal and action, counted from 1
+    and 0 as in the file), ``reason`` why."""
+
+    def __init__(self, where: str, reason: str, deal: int | None = None, action: int | None = None) -> None:
+        self.where = where
+        self.reason = reason
+        self.deal = deal
+        self.action = action
+        super().__init__(f"{where}: {reason}")
+
+
+# ---------------------------------------------------------------- writing
+def _cards(cards: CardSet) -> list[str]:
+    return cards.strings()
+
+
+def _action_data(action: Action, names: tuple[str, str], elder: int) -> dict[str, Any]:
+    out: dict[str, Any] = {"player": names[action.player]}
+    if isinstance(action, CarteBlanche):
+        out["carte_blanche"] = action.announce
+        if action.will_exchange is not None:
+            out["will_exchange"] = action.will_exchange
+    elif isinstance(action, Exchange):
+        out["exchange"] = _cards(action.discards)
+        if action.player != elder:
+            out["show_rest"] = action.show_rest
+    elif isinstance(action, Declare):
+        out["declare"] = action.category.value
+        out["combinations"] = [_cards(c) for c in action.combinations]
+    elif isinstance(action, Play):
+        out["play"] = str(action.card)
+    elif isinstance(action, Concede):
+        out["concede"] = True
+    else:  # pragma: no cover - cut, choice and deal are written elsewhere
+        raise TypeError(f"not a deal action: {action!r}")
+    return out
+
+
+def to_data(partie: Partie, meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The record of a partie (finished or not) as JSON-ready data."""
+    names = partie.players
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "variant": partie.variant,
+        "options": partie.rules.changed(),
+        "players": list(names),
+    }
+    cuts: list[dict[str, str]] = []
+    deals: list[dict[str, Any]] = []
+    elder = 1
+    for action in partie.actions:
+        if isinstance(action, Cut):
+            cuts.append({names[0]: str(action.cards[0]), names[1]: str(action.cards[1])})
+        elif isinstance(action, ChooseDealer):
+            continue
+        elif isinstance(action, Deal):
+            elder = partie.rules.elder_of(action.player)
+            deal: dict[str, Any] = {"dealer": names[action.player]}
+            if action.packets is not None:
+                deal["packets"] = action.packets
+            deal["hands"] = {names[seat]: _cards(action.hands[seat]) for seat in (0, 1)}
+            deal["talon"] = [str(c) for c in action.talon]
+            deal["actions"] = []
+            deals.append(deal)
+        else:
+            deals[-1]["actions"].append(_action_data(action, names, elder))
+    if cuts:
+        data["cut"] = cuts
+    if meta:
+        data["meta"] = dict(meta)
+    data["deals"] = deals
+    return data
+
+
+def dumps(partie: Partie, meta: Mapping[str, Any] | None = None) -> str:
+    """The record as JSON text: one line per action, easy to read and to diff."""
+    data = to_data(partie, meta)
+    deals = data.pop("deals")
+    head = json.dumps(data, ensure_ascii=False)[:-1]
+    parts = []
+    for deal in deals:
+        actions = deal.pop("actions")
+        body = json.dumps(deal, ensure_ascii=False)[:-1]
+        lines = ",\n    ".join(json.dumps(a, ensure_ascii=False) for a in actions)
+        parts.append(body + ',\n   "actions": [' + ("\n    " + lines + "]" if lines else "]") + "}")
+    return head + ',\n "deals": [\n  ' + ",\n  ".join(parts) + "]}\n"
+
+
+def dump(partie: Partie, fp: IO[str], meta: Mapping[str, Any] | None = None) -> None:
+    fp.write(dumps(partie, meta))
+
+
+# ---------------------------------------------------------------- reading
+class _Reader:
+    def __init__(self, names: tuple[str, str]) -> None:
+        self.names = names
+
+    def seat(self, name: object, where: str) -> int:
+        if name not in self.names:
+            raise RecordError(where, f"{name!r} is not a player (players: {', '.join(self.names)})")
+        return self.names.index(name)  # type: ignore[arg-type]
+
+    @staticmethod
+    def card(text: object, where: str) -> Card:
+        try:
+            return Card.parse(text)  # type: ignore[arg-type]
+        except CardError as e:
+            raise RecordError(where, str(e)) from None
+
+    def cardset(self, items: object, where: str) -> CardSet:
+        if not isinstance(items, list):
+            raise RecordError(where, f"expected a list of cards, not {items!r}")
+        mask = 0
+        for item in items:
+            card = self.card(item, where)
+            if mask & card.mask:
+                raise RecordError(where, f"card {str(card)!r} given twice")
+            mask |= card.mask
+        return CardSet(mask)
+
+    def action(self, data: object, where: str) -> Action:
+        if not isinstance(data, dict):
+            raise RecordError(where, f"an action is an object, not {data!r}")
+        if "player" not in data:
+            raise RecordError(where, "the action names no player")
+        seat = self.seat(data["player"], where)
+        verbs = [v for v in _VERBS if v in data]
+        if len(verbs) != 1:
+            found = ", ".join(verbs) or "none"
+            raise RecordError(where, f"an action has exactly one verb of {', '.join(_VERBS)} (found: {found})")
+        verb = verbs[0]
+        unknown = set(data) - {"player", verb} - _EXTRA_KEYS.get(verb, set())
+        if unknown:
+            raise RecordError(where, f"unknown field(s) {', '.join(sorted(unknown))} in a {verb} action")
+        arg = data[verb]
+        if verb == "carte_blanche":
+            if not isinstance(arg, bool):
+                raise RecordError(where, f"carte_blanche is true or false, not {arg!r}")
+            n = data.get("will_exchange")
+            if n is not None and (isinstance(n, bool) or not isinstance(n, int)):
+                raise RecordError(where, f"will_exchange is a number of cards, not {n!r}")
+            return CarteBlanche(seat, arg, n)
+        if verb == "exchange":
+            show = data.get("show_rest", False)
+            if not isinstance(show, bool):
+                raise RecordError(where, f"show_rest is true or false, not {show!r}")
+            return Exchange(seat, self.cardset(arg, where), show)
+        if verb == "declare":
+            try:
+                category = Category(arg)
+            except ValueError:
+                raise RecordError(where, f"declare is 'point', 'sequences' or 'sets', not {arg!r}") from None
+            combos = data.get("combinations")
+            if not isinstance(combos, list):
+                raise RecordError(where, "a declaration needs a list of combinations ([] for none)")
+            return Declare(seat, category, tuple(self.cardset(c, where) for c in combos))
+        if verb == "play":
+            return Play(seat, self.card(arg, where))
+        if arg is not True:
+            raise RecordError(where, f"concede is true, not {arg!r}")
+        return Concede(seat)
+
+
+def _require(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if key not in data:
+        raise RecordError(where, f"missing {key!r}")
+    value = data[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise RecordError(where, f"{key!r} has the wrong type: {value!r}")
+    return value
+
+
+def from_data(data: object) -> Partie:
+    """Re-play a record through the engine and return the partie, as far as the record goes."""
+    if not isinstance(data, dict):
+        raise RecordError("record", "a record is a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError("record", f"format must be {FORMAT!r}, not {data.get('format')!r}")
+    if data.get("version") != VERSION:
+        raise RecordError("record", f"version {data.get('version')!r} is not supported (this reader knows "
+                                    f"version {VERSION})")
+    known = {"format", "version", "variant", "options", "players", "cut", "meta", "deals"}
+    unknown = set(data) - known
+    if unknown:
+        raise RecordError("record", f"unknown field(s): {', '.join(sorted(unknown))}")
+    variant = _require(data, "variant", str, "record")
+    options = _require(data, "options", dict, "record")
+    players = _require(data, "players", list, "record")
+    deals = _require(data, "deals", list, "record")
+    if len(players) != 2 or not all(isinstance(p, str) and p for p in players) or players[0] == players[1]:
+        raise RecordError("record", f"players must be two different names, not {players!r}")
+    names = (players[0], players[1])
+    reader = _Reader(names)
+    cut = data.get("cut")
+    first_dealer: int | None = None
+    if cut is None:
+        if deals:
+            first = deals[0]
+            if not isinstance(first, dict):
+                raise RecordError("deal 1", "a deal is an object")
+            first_dealer = reader.seat(first.get("dealer"), "deal 1")
+        else:
+            first_dealer = 0
+    try:
+        partie = Partie(names, variant, options, first_dealer)
+    except OptionError as e:
+        raise RecordError("record", str(e)) from None
+
+    def push(action: Action, where: str, deal: int | None = None, index: int | None = None) -> None:
+        try:
+            partie.push(action)
+        except IllegalActionError as e:
+            raise RecordError(where, str(e), deal, index) from None
+
+    if cut is not None:
+        if not isinstance(cut, list) or not cut:
+            raise RecordError("cut", "the cut is a list of rounds")
+        for i, round_ in enumerate(cut):
+            where = f"cut, round {i + 1}"
+            if not isinstance(round_, dict) or set(round_) != set(names):
+                raise RecordError(where, f"a round gives the card each of {names[0]} and {names[1]} cut")
+            push(Cut(0, (reader.card(round_[names[0]], where), reader.card(round_[names[1]], where))), where)
+        if partie.phase is not Phase.CHOOSE_DEALER:
+            raise RecordError("cut", "the last round of the cut is equal: they must cut again")
+        if deals:
+            chooser = partie.to_act
+            assert chooser is not None
+            dealer = reader.seat(deals[0].get("dealer") if isinstance(deals[0], dict) else None, "deal 1")
+            push(ChooseDealer(chooser, dealer), "deal 1")
+    for d, deal in enumerate(deals, start=1):
+        where = f"deal {d}"
+        if not isinstance(deal, dict):
+            raise RecordError(where, "a deal is an object")
+        unknown = set(deal) - {"dealer", "packets", "hands", "talon", "actions"}
+        if unknown:
+            raise RecordError(where, f"unknown field(s): {', '.join(sorted(unknown))}")
+        if partie.phase is not Phase.DEAL:
+            raise RecordError(where, f"the previous deal is unfinished (it is the {partie.phase.value})")
+        dealer = reader.seat(deal.get("dealer"), where)
+        if dealer != partie.dealer:
+            raise RecordError(where, f"{names[dealer]} cannot deal: the deal alternates and it is "
+                                     f"{partie.player_name(partie.dealer)}'s")
+        packets = deal.get("packets")
+        if packets is not None and (isinstance(packets, bool) or not isinstance(packets, int)):
+            raise RecordError(where, f"packets is 2 or 3, not {packets!r}")
+        hands = _require(deal, "hands", dict, where)
+        if set(hands) != set(names):
+            raise RecordError(where, f"hands must give the cards of {names[0]} and {names[1]}")
+        dealt = (reader.cardset(hands[names[0]], f"{where}, {names[0]}'s hand"),
+                 reader.cardset(hands[names[1]], f"{where}, {names[1]}'s hand"))
+        talon_data = _require(deal, "talon", list, where)
+        talon = tuple(reader.card(c, f"{where}, talon") for c in talon_data)
+        push(Deal(dealer, dealt, talon, packets), where, d)
+        actions = _require(deal, "actions", list, where)
+        for i, item in enumerate(actions):
+            at = f"deal {d}, action {i}"
+            push(reader.action(item, at), at, d, i)
+        if d < len(deals) and partie.phase is not Phase.DEAL and not partie.is_over:
+            raise RecordError(where, f"the deal ends unfinished (in the {partie.phase.value}) but more deals follow")
+        if partie.is_over and d < len(deals):
+            raise RecordError(f"deal {d + 1}", "the partie was already over")
+    return partie
+
+
+def loads(text: str) -> Partie:
+    """Read and re-play a record from JSON text."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"line {e.lineno}, column {e.colno}", f"not JSON: {e.msg}") from None
+    return from_data(data)
+
+
+def load(fp: IO[str]) -> Partie:
+    return loads(fp.read())
