@@ -71,7 +71,7 @@ class Deal:
         >>> from piquet.cards import CARDS
         >>> d = Deal.from_pack(0, CARDS, 3)
         >>> str(d.hands[1])[:11], len(d.hands[0]), [str(c) for c in d.talon][:2]
-        ('7S 8S 9S', 12, ['QD', 'KD'])
+        ('AS KS 9S 8S', 12, ['7C', '8C'])
         """
         if packets not in (2, 3):
             raise ValueError(f"packets must be 2 or 3, not {packets!r}")

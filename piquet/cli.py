@@ -15,7 +15,7 @@ from piquet.scoring import ScoreCategory
 
 __all__ = ["main", "replay_summary"]
 
-_COLUMNS = tuple(c.value for c in ScoreCategory) + ("total",)
+_COLUMNS = (*(c.value for c in ScoreCategory), "total")
 
 
 def replay_summary(partie: Partie) -> dict[str, Any]:
@@ -93,11 +93,12 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     try:
-        from piquet import terminal
+        import piquet.terminal as terminal
     except ImportError as e:  # rich is an optional extra
         print(f"piquet play needs the terminal extra: pip install 'piquet[terminal]' ({e})", file=sys.stderr)
         return 2
-    return terminal.run(args)
+    code: int = terminal.run(args)
+    return code
 
 
 def build_parser() -> argparse.ArgumentParser:

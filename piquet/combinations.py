@@ -52,10 +52,10 @@ class Category(enum.Enum):
 _SEQUENCE_VALUE = {3: 3, 4: 4, 5: 15, 6: 16, 7: 17, 8: 18}
 _SEQUENCE_NAME = {3: "tierce", 4: "quart", 5: "quint", 6: "sixième", 7: "septième", 8: "huitième"}
 _NUMBERS = (
-    "nought one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen"
+    "nought one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen"
 ).split()
-_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+_TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 
 
 def number_word(n: int) -> str:

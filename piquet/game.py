@@ -503,7 +503,7 @@ class Partie:
         if s.trick:
             led = s.trick[0].suit
             if action.card.suit != led and hand & led.mask:
-                raise self._illegal(action, f"Law 60: must follow suit to the {str(s.trick[0])} led")
+                raise self._illegal(action, f"Law 60: must follow suit to the {s.trick[0]!s} led")
 
     def _verify_concede(self, action: Concede) -> None:
         s = self._s
@@ -552,10 +552,10 @@ class Partie:
             yield CarteBlanche(seat, False)
         elif s.phase is Phase.EXCHANGE:
             lo, hi = self._exchange_limits(seat)
-            hand = list(CardSet(s.hands[seat]))
+            held = list(CardSet(s.hands[seat]))
             taken = s.elder_count if s.elder_count is not None else 0
             for n in range(hi, lo - 1, -1):
-                for chosen in _subsets(hand, n):
+                for chosen in _subsets(held, n):
                     discards = CardSet(chosen)
                     yield Exchange(seat, discards)
                     if seat != s.elder and taken + n < len(s.talon):
@@ -563,8 +563,7 @@ class Partie:
         elif s.phase is Phase.DECLARE:
             category, _ = self._declaration_slot()
             yield Declare(seat, category, ())
-            hand = CardSet(s.hands[seat])
-            options = candidates(category, hand, self.rules.minimum_point)
+            options = candidates(category, CardSet(s.hands[seat]), self.rules.minimum_point)
             possible = CardSet(FULL_PACK & ~s.hands[seat] & ~s.discards[seat])
             for first in options:
                 yield Declare(seat, category, (first,))
@@ -578,12 +577,12 @@ class Partie:
                 for more in _disjoint_collections(extras):
                     yield Declare(seat, category, (first, *more))
         elif s.phase is Phase.PLAY:
-            hand = s.hands[seat]
+            playable = s.hands[seat]
             if s.trick:
-                follow = hand & s.trick[0].suit.mask
+                follow = playable & s.trick[0].suit.mask
                 if follow:
-                    hand = follow
-            for card in CardSet(hand):
+                    playable = follow
+            for card in CardSet(playable):
                 yield Play(seat, card)
 
     # ------------------------------------------------------------ applying
@@ -768,9 +767,7 @@ class Partie:
             winner = elder
         else:
             ke, ky = key(category, e), key(category, y)
-            if ke[0] != ky[0]:
-                self._say(younger, "Good." if ke > ky else "Not good.")
-            elif category is Category.SETS:
+            if ke[0] != ky[0] or category is Category.SETS:
                 self._say(younger, "Good." if ke > ky else "Not good.")
             else:
                 ask = "Making?" if category is Category.POINT else "How high?"

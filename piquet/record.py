@@ -152,7 +152,8 @@ class _Reader:
     def seat(self, name: object, where: str) -> int:
         if name not in self.names:
             raise RecordError(where, f"{name!r} is not a player (players: {', '.join(self.names)})")
-        return self.names.index(name)  # type: ignore[arg-type]
+        assert isinstance(name, str)
+        return self.names.index(name)
 
     @staticmethod
     def card(text: object, where: str) -> Card:

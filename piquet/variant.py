@@ -22,7 +22,7 @@ from typing import ClassVar
 
 from piquet.cards import Card
 
-__all__ = ["VARIANTS", "OptionError", "RuleOption", "Rubicon", "Rules", "make_rules"]
+__all__ = ["VARIANTS", "OptionError", "Rubicon", "RuleOption", "Rules", "make_rules"]
 
 
 class OptionError(ValueError):
