@@ -11,7 +11,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from piquet.actions import Action, ChooseDealer, Deal
+from piquet.actions import Action, ChooseDealer, Deal, Exchange
+from piquet.cards import CardSet
 from piquet.game import LegalActions, Partie, Phase
 from piquet.view import PlayerView
 
@@ -41,12 +42,15 @@ class RandomAgent:
         self.rng = rng or random.Random()
 
     def choose(self, view: PlayerView, legal: LegalActions) -> Action:
-        actions = legal.list()
-        if view.phase is Phase.EXCHANGE:
-            sizes = sorted({len(a.discards) for a in actions if hasattr(a, "discards")})
-            n = self.rng.choice(sizes)
-            actions = [a for a in actions if len(getattr(a, "discards", ())) == n]
-        return self.rng.choice(actions)
+        if view.phase is Phase.EXCHANGE and view.exchange_range is not None and view.seat is not None:
+            lo, hi = view.exchange_range
+            n = self.rng.randint(lo, hi)
+            discards = CardSet(self.rng.sample(view.hand.cards(), n))
+            show = view.seat != view.elder and self.rng.random() < 0.5
+            for action in (Exchange(view.seat, discards, show), Exchange(view.seat, discards)):
+                if action in legal:
+                    return action
+        return self.rng.choice(legal.list())
 
     def choose_packets(self, view: PlayerView, sizes: tuple[int, ...]) -> int:
         return self.rng.choice(sizes)

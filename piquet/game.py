@@ -264,7 +264,13 @@ class Partie:
         return CardSet(self._s.hands[seat])
 
     def talon(self) -> tuple[Card, ...]:
+        """The talon as dealt, top card first."""
         return self._s.talon
+
+    def undrawn(self) -> CardSet:
+        """The cards still in the talon (not drawn by either player)."""
+        s = self._s
+        return CardSet(CardSet(s.talon).mask & ~(s.drawn[0] | s.drawn[1]))
 
     def copy(self) -> Partie:
         """An independent copy, history included."""
@@ -958,6 +964,8 @@ class Partie:
             totals=s.totals,
             result=s.result,
             opponent=other if own else None,
+            exchange_range=self._exchange_limits(me) if own and s.phase is Phase.EXCHANGE and s.to_act == me
+            else None,
         )
 
 

@@ -82,6 +82,8 @@ class PlayerView:
     totals: tuple[int, int]
     result: Settlement | None
     opponent: int | None
+    #: When it is this player's exchange: the fewest and most cards he may exchange.
+    exchange_range: tuple[int, int] | None = None
 
     @property
     def played(self) -> CardSet:
