@@ -472,7 +472,7 @@ class Partie:
         category, seat = self._declaration_slot()
         if action.category is not category:
             raise self._illegal(
-                action, f"the {category.value} is declared now (point, sequences, sets in that order, Law 45)"
+                action, f"the {category.value} is declared now (point, sequences, sets in that order, elder before younger)"
             )
         hand = s.hands[seat]
         combos = action.combinations
@@ -509,7 +509,7 @@ class Partie:
         if s.trick:
             led = s.trick[0].suit
             if action.card.suit != led and hand & led.mask:
-                raise self._illegal(action, f"Law 60: must follow suit to the {s.trick[0]!s} led")
+                raise self._illegal(action, f"must follow suit to the {s.trick[0]!s} led")
 
     def _verify_concede(self, action: Concede) -> None:
         s = self._s
@@ -615,7 +615,7 @@ class Partie:
             names = self.players
             self._say(None, f"{names[0]} cuts {a.pretty()}, {names[1]} cuts {b.pretty()}.")
             if a.rank == b.rank:
-                self._say(None, "Equal cuts: they cut again (Law 3).")
+                self._say(None, "Equal cuts: they cut again.")
                 return
             s.cut_winner = 0 if a.rank > b.rank else 1
             s.phase, s.to_act = Phase.CHOOSE_DEALER, s.cut_winner
@@ -760,7 +760,7 @@ class Partie:
             s.to_act = elder if next_is_elder else younger
 
     def _resolve(self, category: Category, elder_call: Declare | None, answer: Declare) -> None:
-        """Younger's answer to elder's call: good, not good or equal (Laws 45-54)."""
+        """Younger's answer to elder's call: good, not good or equal (the rulings, 10)."""
         s = self._s
         elder, younger = s.elder, 1 - s.elder
         e = elder_call.called if elder_call else None
@@ -797,13 +797,13 @@ class Partie:
             if winner == elder:
                 self._score(event)
             else:
-                # Younger reckons what she won after elder's lead (Law 56).
+                # Younger reckons what she won after elder's lead (the rulings, 10 and 12).
                 s.pending_events = (*s.pending_events, event)
 
     def _reckon_hand(self) -> None:
         """At elder's first lead (or a concession): younger reckons, the combinations
         are open to inspection, the rest of the talon is shown if she elected it,
-        and the repique is decided (Laws 56, 55, 36, 68)."""
+        and the repique is decided (Laws 55, 36, 67, 68)."""
         s = self._s
         if s.hand_reckoned:
             return
