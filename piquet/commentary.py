@@ -47,10 +47,12 @@ def _reckoning(events: Sequence[ScoreEvent], before: int) -> str:
 
 
 def deal_lines(log: Iterable[Speech | ScoreEvent], names: tuple[str, str]) -> Iterator[str]:
-    """The lines of one deal's commentary."""
+    """The lines of one deal's commentary: the calls as said, then a line per trick."""
     totals = [0, 0]
     pending: list[ScoreEvent] = []
-    trick: list[tuple[int, str]] = []
+    trick: list[tuple[int, Card]] = []
+    trick_events: list[ScoreEvent] = []
+    number = 0
 
     def flush() -> Iterator[str]:
         if not pending:
@@ -62,24 +64,45 @@ def deal_lines(log: Iterable[Speech | ScoreEvent], names: tuple[str, str]) -> It
         pending.clear()
         yield f'{names[who]}: "{text}" [{why}]'
 
+    def trick_line() -> str:
+        (leader, lead), (second, card) = trick
+        winner = second if card.suit == lead.suit and card.rank > lead.rank else leader
+        for e in trick_events:
+            totals[e.player] += e.points
+        extras = [f"{names[e.player]} {e.reason} {e.points}" for e in trick_events
+                  if e.category is not ScoreCategory.PLAY or e.reason == "the last trick"]
+        extra = f" ({'; '.join(extras)})" if extras else ""
+        trick.clear()
+        trick_events.clear()
+        return (f"Trick {number}: {names[leader]} leads {lead.pretty()}, {names[second]} plays {card.pretty()}; "
+                f"{names[winner]} wins{extra}. {names[0]} {totals[0]}, {names[1]} {totals[1]}.")
+
     for entry in log:
         if isinstance(entry, ScoreEvent):
+            if number and (trick or entry.category is not ScoreCategory.CARDS or trick_events):
+                trick_events.append(entry)
+                continue
             if pending and pending[-1].player != entry.player:
                 yield from flush()
             pending.append(entry)
             continue
-        yield from flush()
         if entry.kind == "play" and entry.speaker is not None:
-            card = Card.parse(entry.text)
-            verb = "leads" if not trick else "plays"
-            trick.append((entry.speaker, entry.text))
-            yield f"{names[entry.speaker]} {verb} {card.pretty()}."
-            if len(trick) == 2:
-                trick.clear()
-        elif entry.speaker is None:
+            yield from flush()
+            if len(trick) == 2 or (not trick and trick_events):
+                yield trick_line()
+            if not trick:
+                number += 1
+            trick.append((entry.speaker, Card.parse(entry.text)))
+            continue
+        if trick and len(trick) == 2:
+            yield trick_line()
+        yield from flush()
+        if entry.speaker is None:
             yield entry.text
         else:
             yield f'{names[entry.speaker]}: "{entry.text}"'
+    if len(trick) == 2:
+        yield trick_line()
     yield from flush()
 
 
