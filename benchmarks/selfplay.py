@@ -43,7 +43,7 @@ def run(deals: int, seed: int, check: bool) -> tuple[int, float]:
         agents = [RandomAgent(random.Random(rng.random())), RandomAgent(random.Random(rng.random()))]
         seen = [0]
 
-        def on_action(partie: Partie) -> None:
+        def on_action(partie: Partie, seen: list[int] = seen) -> None:
             if not check:
                 return
             if partie.phase in (Phase.EXCHANGE, Phase.DECLARE, Phase.PLAY):
@@ -54,7 +54,7 @@ def run(deals: int, seed: int, check: bool) -> tuple[int, float]:
                 for pile in piles:
                     mask |= pile.mask
                 if mask != 0xFFFFFFFF or sum(len(pile) for pile in piles) != 32:
-                    raise AssertionError(f"the 32 cards are not conserved: {partie.phase} {view0.exchanged} {partie.actions[-2:]}")
+                    raise AssertionError(f"the 32 cards are not conserved after {partie.actions[-1]}")
                 if view0.hand.mask & ~partie.hand(0).mask or view1.known_cards().mask & partie.hand(0).mask & ~(
                     view1.revealed[0].mask | view1.shown_dealt[0].mask | view1.rest.mask | view1.peeked.mask
                 ):

@@ -472,7 +472,8 @@ class Partie:
         category, seat = self._declaration_slot()
         if action.category is not category:
             raise self._illegal(
-                action, f"the {category.value} is declared now (point, sequences, sets in that order, elder before younger)"
+                action,
+                f"the {category.value} is declared now (point, sequences, sets in that order, elder before younger)",
             )
         hand = s.hands[seat]
         combos = action.combinations
