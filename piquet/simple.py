@@ -1,0 +1,259 @@
+"""A simple computer opponent: legal, sensible and quick.
+
+:class:`SimpleAgent` follows the plain advice of the rule books: deal when it
+wins the cut, always announce carte blanche, elder takes all five cards and
+younger all that remain, keep the longest suit, aces and cards making sets and
+sequences (younger also keeps her guards), declare everything in full, lead
+from the longest suit, win as cheaply as it can and throw its least useful
+card. It sees only its :class:`~piquet.view.PlayerView` and never returns an
+action outside the legal ones.
+
+>>> import random
+>>> from piquet.agents import play_partie
+>>> partie = play_partie([SimpleAgent(), SimpleAgent()], random.Random(5))
+>>> partie.is_over
+True
+"""
+
+from __future__ import annotations
+
+import random
+
+from piquet.actions import Action, CarteBlanche, ChooseDealer, Concede, Declare, Exchange, Play
+from piquet.cards import FULL_PACK, Card, CardSet, Rank, Suit
+from piquet.combinations import Category, maximal, pips
+from piquet.game import LegalActions, Phase
+from piquet.view import PlayerView
+
+__all__ = ["SimpleAgent", "discard_choice", "keep_values"]
+
+#: Most cards elder may exchange (Law 21); the engine says when fewer are allowed.
+_ELDER_MOST = 5
+
+
+def _suit_strength(cards: CardSet) -> tuple[int, int, int]:
+    """How good a suit is to keep and to play: length, pips, then its top cards."""
+    top = sum(1 << c.rank for c in cards)
+    return len(cards), pips(cards), top
+
+
+def _runs(cards: CardSet) -> list[CardSet]:
+    """Runs of two or more consecutive cards within one suit's cards."""
+    out: list[CardSet] = []
+    run: list[Card] = []
+    for card in sorted(cards, key=lambda c: c.rank):
+        if run and card.rank == run[-1].rank + 1:
+            run.append(card)
+        else:
+            if len(run) >= 2:
+                out.append(CardSet(run))
+            run = [card]
+    if len(run) >= 2:
+        out.append(CardSet(run))
+    return out
+
+
+def keep_values(hand: CardSet, younger: bool = False) -> dict[Card, float]:
+    """How much each card of the hand is worth keeping in the exchange (higher: keep).
+
+    The longest suit (ties: the better pips and top cards) is kept whole; aces,
+    sets and likely sets of tens and up, sequences and near-sequences score
+    next; younger keeps guards (Kx, Qxx); the rest is worth its rank, less if
+    its suit is short.
+
+    >>> values = keep_values(CardSet.parse("AS KS QS JS 7S AH 8H 9D 7D TC JC 8C"))
+    >>> min(values, key=values.__getitem__) in CardSet.parse("9D 7D 8H 8C")
+    True
+    """
+    by_suit = {s: hand.suit(s) for s in Suit}
+    longest = max(Suit, key=lambda s: _suit_strength(by_suit[s]))
+    values: dict[Card, float] = {}
+    for card in hand:
+        values[card] = card.rank / 4 + len(by_suit[card.suit]) / 2
+    for card in by_suit[longest]:
+        values[card] += 10
+    for card in hand.rank(Rank.ACE):
+        values[card] += 6
+    for rank in (Rank.KING, Rank.QUEEN, Rank.JACK, Rank.TEN):
+        held = hand.rank(rank)
+        bonus = {4: 9, 3: 6, 2: 1.5}.get(len(held), 0)
+        for card in held:
+            values[card] += bonus
+    for suit in Suit:
+        for run in _runs(by_suit[suit]):
+            top = max(c.rank for c in run)
+            bonus = (5 if top >= Rank.TEN else 3) if len(run) >= 3 else 1
+            for card in run:
+                values[card] += bonus
+    if younger:
+        # A guard: the king with one small card, the queen with two (the small ones are the lowest).
+        for suit in Suit:
+            cards = sorted(by_suit[suit], key=lambda c: c.rank)
+            for rank, needed, bonus in ((Rank.KING, 1, 5), (Rank.QUEEN, 2, 4)):
+                guard = Card.of(rank, suit)
+                others = [c for c in cards if c != guard]
+                if guard in cards and len(others) >= needed:
+                    values[guard] += bonus
+                    for card in others[:needed]:
+                        values[card] += bonus - 1
+    return values
+
+
+def discard_choice(hand: CardSet, count: int, younger: bool = False) -> CardSet:
+    """The ``count`` cards least worth keeping, thrown one at a time so that a card
+    kept only for a combination its fellows were thrown from goes next.
+
+    >>> str(discard_choice(CardSet.parse("AS QS 9S 8S KH 9H 8H KD 9D KC QC JC"), 5))
+    '9H 8H 9D QC JC'
+    """
+    left = hand
+    thrown: list[Card] = []
+    for _ in range(count):
+        values = keep_values(left, younger)
+        card = min(left, key=lambda c: (values[c], c.rank))
+        thrown.append(card)
+        left = left - CardSet([card])
+    return CardSet(thrown)
+
+
+class SimpleAgent:
+    """The project's simple computer player (see the module docstring).
+
+    It is deterministic: ``rng`` is kept for agents that want to vary their
+    play, but the present rules need no chance.
+    """
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random(0)
+
+    # ------------------------------------------------------------ protocol
+    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
+        seat = view.seat
+        assert seat is not None, "SimpleAgent plays a seat, not a spectator's view"
+        wanted: Action | None = None
+        if view.phase is Phase.CHOOSE_DEALER:
+            wanted = ChooseDealer(seat, seat)
+        elif view.phase is Phase.CARTE_BLANCHE:
+            wanted = self._carte_blanche(view, legal)
+        elif view.phase is Phase.EXCHANGE:
+            wanted = self._exchange(view, legal)
+        elif view.phase is Phase.DECLARE:
+            wanted = self._declare(view, legal)
+        elif view.phase is Phase.PLAY:
+            wanted = self._play(view)
+        if wanted is not None and wanted in legal:
+            return wanted
+        # Fall back on the first legal action, never a concession.
+        for action in legal:
+            if not isinstance(action, Concede):
+                return action
+        return next(iter(legal))
+
+    def choose_packets(self, view: PlayerView, sizes: tuple[int, ...]) -> int:
+        return 3 if 3 in sizes else sizes[0]
+
+    # ------------------------------------------------------------ decisions
+    def _carte_blanche(self, view: PlayerView, legal: LegalActions) -> Action:
+        seat = view.seat
+        assert seat is not None
+        if seat != view.elder:
+            return CarteBlanche(seat, True)
+        for n in range(_ELDER_MOST, -1, -1):
+            action = CarteBlanche(seat, True, n)
+            if action in legal:
+                return action
+        return CarteBlanche(seat, False)
+
+    def _exchange(self, view: PlayerView, legal: LegalActions) -> Action | None:
+        seat = view.seat
+        assert seat is not None
+        hand = view.hand
+        younger = seat != view.elder
+        most = view.talon_left if younger else min(_ELDER_MOST, view.talon_left)
+        if view.will_exchange is not None:
+            if not younger:
+                most = view.will_exchange
+            elif view.exchanged[view.elder] is None:
+                # Younger discards first after elder's carte blanche: his cards are spoken for (Law 20).
+                most -= view.will_exchange
+        for n in range(most, -1, -1):
+            action = Exchange(seat, discard_choice(hand, n, younger))
+            if action in legal:
+                return action
+        return None
+
+    def _declare(self, view: PlayerView, legal: LegalActions) -> Action | None:
+        seat = view.seat
+        assert seat is not None
+        first = next(iter(legal), None)
+        if not isinstance(first, Declare):
+            return None
+        category = first.category
+        minimum = int(view.options.get("minimum_point", 1))
+        combos = maximal(category, view.hand, minimum)
+        if category is Category.POINT:
+            combos = combos[:1]
+        return Declare(seat, category, tuple(combos))
+
+    def _play(self, view: PlayerView) -> Action | None:
+        seat = view.seat
+        assert seat is not None
+        if view.to_act != seat:
+            return None
+        return Play(seat, choose_card(view))
+
+
+def _opponent_may_hold(view: PlayerView) -> CardSet:
+    """Cards the opponent may still hold: not in own hand or discards, not played, not the shown rest."""
+    out = view.hand | view.discards | view.played | view.rest
+    return CardSet(FULL_PACK & ~out.mask)
+
+
+def _sure_winner(card: Card, unknown: CardSet) -> bool:
+    """No higher card of the suit can be in the opponent's hand."""
+    higher = sum(1 << (card.suit * 8 + r) for r in range(card.rank + 1, 8))
+    return not unknown.mask & higher
+
+
+def choose_card(view: PlayerView) -> Card:
+    """The card to play: lead, follow or discard (the view's player is to act)."""
+    hand = view.hand
+    unknown = _opponent_may_hold(view)
+    suits = [s for s in Suit if hand.suit(s)]
+    if not view.trick:
+        by_strength = sorted(suits, key=lambda s: _suit_strength(hand.suit(s)), reverse=True)
+        longest = hand.suit(by_strength[0])
+        top = max(longest, key=lambda c: c.rank)
+        if _sure_winner(top, unknown):
+            return top
+        for suit in by_strength[1:]:
+            cards = hand.suit(suit)
+            high = max(cards, key=lambda c: c.rank)
+            if _sure_winner(high, unknown):
+                return high
+        return min(longest, key=lambda c: c.rank)
+    lead = view.trick[0]
+    follow = hand.suit(lead.suit)
+    if follow:
+        winners = [c for c in follow if c.rank > lead.rank]
+        if winners:
+            return min(winners, key=lambda c: c.rank)
+        return min(follow, key=lambda c: c.rank)
+    return _throw(hand, unknown)
+
+
+def _throw(hand: CardSet, unknown: CardSet) -> Card:
+    """The least useful card when void in the suit led: the lowest of the weakest suit,
+    sparing sure winners and guards (a king with one card, a queen with two)."""
+
+    def cost(suit: Suit) -> tuple[int, int, tuple[int, int, int], int]:
+        cards = hand.suit(suit)
+        low = min(cards, key=lambda c: c.rank)
+        top = max(cards, key=lambda c: c.rank)
+        winner = _sure_winner(low, unknown)
+        above = sum(1 for r in range(top.rank + 1, 8) if unknown.mask >> (suit * 8 + r) & 1)
+        guard = 0 < above < len(cards) <= above + 1 and top.rank >= Rank.JACK
+        return int(winner), int(guard), _suit_strength(cards), low.rank
+
+    suit = min((s for s in Suit if hand.suit(s)), key=cost)
+    return min(hand.suit(suit), key=lambda c: c.rank)

@@ -1,0 +1,204 @@
+"""The terminal game, driven by scripted input into a console writing to a string."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("rich")
+
+from rich.console import Console
+
+from piquet import record
+from piquet.cards import CARDS, Card, CardSet
+from piquet.terminal import parse_options, run
+
+
+def make_args(seed: int = 3, record_path: Path | None = None, options: list[str] | None = None,
+              name: str = "You") -> argparse.Namespace:
+    return argparse.Namespace(seed=seed, record=str(record_path) if record_path else None, name=name,
+                              option=options or [], no_color=True)
+
+
+def make_console() -> tuple[Console, io.StringIO]:
+    buf = io.StringIO()
+    return Console(file=buf, width=100, no_color=True, highlight=False), buf
+
+
+class Player:
+    """Answers each prompt by asking for a hint and typing what it says; scripted answers go first.
+
+    With ``misplay`` it once tries a card that does not follow suit, to see the engine refuse it.
+    """
+
+    def __init__(self, buf: io.StringIO, script: list[str] | None = None, misplay: bool = False,
+                 stop_after: int | None = None) -> None:
+        self.buf = buf
+        self.script = list(script or [])
+        self.misplay = misplay
+        self.misplayed = False
+        self.stop_after = stop_after
+        self.prompts: list[str] = []
+        self.hinted = False
+
+    def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if self.stop_after is not None and len(self.prompts) > self.stop_after:
+            raise EOFError
+        assert len(self.prompts) < 5000, "the game does not end"
+        if self.script:
+            self.hinted = False
+            return self.script.pop(0)
+        if "Enter" in prompt:
+            return ""
+        if self.misplay and not self.misplayed and prompt.startswith("Your card"):
+            wrong = self.wrong_card()
+            if wrong is not None:
+                self.misplayed = True
+                return wrong
+        if not self.hinted:
+            self.hinted = True
+            return "hint"
+        self.hinted = False
+        typed: str = re.findall(r"\(type: ([^)]*)\)", self.buf.getvalue())[-1]
+        return typed
+
+    def wrong_card(self) -> str | None:
+        """A card in hand of another suit than the one led, when the hand can follow."""
+        text = self.buf.getvalue()
+        hand_line = re.findall(r"Your hand\s+(.*?)\s*│", text)[-1]
+        legal_line = text.rstrip().splitlines()[-1]
+        if not legal_line.startswith("Play to "):
+            return None
+        hand = _cards(hand_line)
+        legal = _cards(legal_line.split(":", 1)[1])
+        wrong = hand - legal
+        return str(next(iter(wrong))) if wrong else None
+
+
+def _cards(text: str) -> CardSet:
+    return CardSet.parse(text.split())
+
+
+def test_parse_options() -> None:
+    assert parse_options(["minimum_point=4", "cards_count_toward_pique=True"]) == {
+        "minimum_point": 4, "cards_count_toward_pique": True}
+
+
+def test_a_whole_partie_with_hints(tmp_path: Path) -> None:
+    path = tmp_path / "partie.json"
+    console, buf = make_console()
+    player = Player(buf, misplay=True)
+    assert run(make_args(seed=3, record_path=path), console=console, input_fn=player) == 0
+    out = buf.getvalue()
+    assert "wins the partie" in out or "win the partie" in out or "drawn" in out
+    assert "Score sheet" in out
+    assert player.misplayed and "must follow suit" in out
+    partie = record.loads(path.read_text(encoding="utf-8"))
+    assert partie.is_over and partie.result is not None
+    assert len(partie.deal_scores) >= 6
+    assert json.loads(path.read_text(encoding="utf-8"))["meta"]["seed"] == 3
+    # The same seed gives the same partie.
+    console2, buf2 = make_console()
+    path2 = tmp_path / "again.json"
+    assert run(make_args(seed=3, record_path=path2), console=console2, input_fn=Player(buf2, misplay=True)) == 0
+    assert path2.read_text(encoding="utf-8") == path.read_text(encoding="utf-8")
+
+
+def test_computer_moves_are_shown() -> None:
+    console, buf = make_console()
+    run(make_args(seed=3), console=console, input_fn=Player(buf, stop_after=60))
+    out = buf.getvalue()
+    assert re.search(r"Computer (leads|plays) (10|[AKQJ987])[♠♥♦♣]", out)
+    assert "Computer exchanges" in out
+    assert "Your hand" in out and "Declare your point:" in out
+
+
+def test_bad_input_reprompts_and_undo_deals_the_same_cards(tmp_path: Path) -> None:
+    # Seed 3: the person cuts higher, deals, and is younger in the first deal.
+    console, buf = make_console()
+    script = ["undo", "maybe", "y", "5", "help", "3"]
+    player = Player(buf, script=script, stop_after=14)
+    path = tmp_path / "quit.json"
+    assert run(make_args(seed=3, record_path=path), console=console, input_fn=player) == 0
+    out = buf.getvalue()
+    assert "Nothing to undo." in out
+    assert "answer y or n" in out
+    assert "deal in packets of 2 or 3" in out
+    assert "Commands, at any prompt" in out
+    assert "Record saved" in out
+    # The record of an unfinished partie replays.
+    assert not record.loads(path.read_text(encoding="utf-8")).is_over
+
+    console, buf = make_console()
+    hand_at: list[str] = []
+
+    def answers(prompt: str) -> str:
+        if prompt.startswith("Discard"):
+            hand = re.findall(r"Your hand\s+(.*?)\s*│", buf.getvalue())[-1]
+            hand_at.append(hand)
+            held = _cards(hand)
+            stranger = next(c for c in CARDS if c not in held)
+            steps = ["ZZ", str(stranger), f"{Card(stranger)} {Card(stranger)}", "7S 7H 7D 7C 8S 8H", "hint",
+                     "undo"]
+            if len(hand_at) <= len(steps):
+                return steps[len(hand_at) - 1]
+            raise EOFError
+        return {"Will": "y", "Packets": "3"}.get(prompt.split()[0], "")
+
+    assert run(make_args(seed=3), console=console, input_fn=answers) == 0
+    out = buf.getvalue()
+    assert "Sorry: not a card: 'ZZ'" in out
+    assert "Not allowed:" in out and "not in hand" in out
+    assert "given twice" in out
+    assert "Hint: discard" in out
+    assert "Taken back" in out
+    # After the undo the deal is dealt again with the same cards.
+    assert len(hand_at) == 7 and len(set(hand_at)) == 1
+
+
+@pytest.mark.parametrize(("seed", "who"), [(5298, "You"), (4333, "Computer"), (309, "You")])
+def test_carte_blanche(seed: int, who: str, tmp_path: Path) -> None:
+    # Seeds found by search: the first deal has a carte blanche (5298: yours as elder; 4333: the
+    # computer's as elder, so you discard first; 309: yours as younger).
+    path = tmp_path / "cb.json"
+    console, buf = make_console()
+    run(make_args(seed=seed, record_path=path), console=console, input_fn=Player(buf, stop_after=40))
+    out = buf.getvalue()
+    assert f'{who}: "Carte blanche.' in out
+    assert f"{who}: \"My carte blanche:" in out
+    assert "Declare your point:" in out
+    partie = record.loads(path.read_text(encoding="utf-8"))
+    assert any(e.category.value == "carte_blanche" for e in partie.view(0).events) or partie.deal_scores
+
+
+def test_ctrl_c_saves_and_exits(tmp_path: Path) -> None:
+    console, _ = make_console()
+    path = tmp_path / "ctrlc.json"
+
+    def interrupt(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    assert run(make_args(seed=5, record_path=path), console=console, input_fn=interrupt) == 130
+    assert path.exists()
+    record.loads(path.read_text(encoding="utf-8"))
+
+
+def test_bad_options_exit_2() -> None:
+    for options in (["minimum_point=99"], ["no_such_rule=1"], ["nonsense"]):
+        console, buf = make_console()
+        assert run(make_args(options=options), console=console, input_fn=lambda p: "quit") == 2
+        assert "piquet play:" in buf.getvalue()
+
+
+def test_options_reach_the_rules(tmp_path: Path) -> None:
+    path = tmp_path / "opt.json"
+    console, buf = make_console()
+    run(make_args(seed=4, record_path=path, options=["minimum_point=4"]), console=console,
+        input_fn=Player(buf, stop_after=30))
+    assert json.loads(path.read_text(encoding="utf-8"))["options"] == {"minimum_point": 4}
