@@ -106,6 +106,9 @@ DECLARATION_ORDER: tuple[tuple[Category, bool], ...] = tuple(
     (category, is_elder) for category in Category for is_elder in (True, False)
 )
 
+#: The phases of a deal once dealt, in which a concession may come.
+_IN_DEAL = frozenset({Phase.CARTE_BLANCHE, Phase.EXCHANGE, Phase.DECLARE, Phase.PLAY})
+
 _SCORE_CATEGORY = {
     Category.POINT: ScoreCategory.POINT,
     Category.SEQUENCES: ScoreCategory.SEQUENCES,
@@ -357,7 +360,7 @@ class Partie:
             Exchange: Phase.EXCHANGE,
             Declare: Phase.DECLARE,
             Play: Phase.PLAY,
-            Concede: Phase.PLAY,
+            Concede: s.phase if s.phase in _IN_DEAL else Phase.PLAY,
         }[type(action)]
         if s.phase is Phase.OVER:
             raise self._illegal(action, "the partie is over")
@@ -516,6 +519,8 @@ class Partie:
         s = self._s
         if not self.rules.is_last_deal(s.deal_number):
             raise self._illegal(action, "a player may concede only in the last deal of the partie")
+        if s.phase not in _IN_DEAL:
+            raise self._illegal(action, "there is no deal in progress to concede")
         if s.tricks or s.trick:
             raise self._illegal(action, "the concession is made before the first card is played")
         own = s.totals[action.player] + sum(
@@ -540,7 +545,7 @@ class Partie:
         s = self._s
         if seat is None:
             return
-        if s.phase is Phase.PLAY:
+        if s.phase in _IN_DEAL:
             concede = Concede(seat)
             if self.can(concede):
                 yield concede
@@ -869,24 +874,27 @@ class Partie:
                 self._score(ScoreEvent(seat, points, ScoreCategory.PLAY, f"wins the {lead} with the {card}"))
         s.tricks = (*s.tricks, Trick(leader, s.trick, winner))
         s.tricks_won = _set(s.tricks_won, winner, s.tricks_won[winner] + 1)
+        early_cards = self.rules.cards_count_toward_pique and s.tricks_won[winner] == 7
         s.trick = ()
         s.leader = winner
         s.to_act = winner
         if len(s.tricks) == 12:
             self._score(ScoreEvent(winner, self.rules.last_trick_points, ScoreCategory.PLAY, "the last trick"))
+        if early_cards:
+            # The option's reading: the cards are scored as soon as they are won, and may make a pique.
+            self._score(ScoreEvent(winner, self.rules.cards_points, ScoreCategory.CARDS, "the cards"))
         self._check_pique()
         if len(s.tricks) == 12:
             a, b = s.tricks_won
-            if a != b:
-                taker = 0 if a > b else 1
-                if max(a, b) == 12:
-                    self._score(ScoreEvent(taker, self.rules.capot_points, ScoreCategory.CARDS, "capot"))
-                else:
-                    self._score(ScoreEvent(taker, self.rules.cards_points, ScoreCategory.CARDS, "the cards"))
-                    if self.rules.cards_count_toward_pique:
-                        self._check_pique()
-            else:
+            taker = 0 if a > b else 1
+            if a == b:
                 self._say(None, "The cards are divided.")
+            elif max(a, b) == 12:
+                # Capot counts 40 instead of the 10 for the cards, and never toward a pique.
+                already = self.rules.cards_points if self.rules.cards_count_toward_pique else 0
+                self._score(ScoreEvent(taker, self.rules.capot_points - already, ScoreCategory.CARDS, "capot"))
+            elif not self.rules.cards_count_toward_pique:
+                self._score(ScoreEvent(taker, self.rules.cards_points, ScoreCategory.CARDS, "the cards"))
             self._end_deal()
 
     def _apply_concede(self, action: Concede) -> None:

@@ -157,9 +157,9 @@ class Rules:
         """Law 71: six deals; if the scores are equal, each deals once more; then it is drawn."""
         if deals_played < self.deals_in_partie:
             return False
-        if deals_played >= self.deals_in_partie + self.deals_after_tie:
-            return True
-        return totals[0] != totals[1]
+        if deals_played == self.deals_in_partie:
+            return totals[0] != totals[1]
+        return deals_played >= self.deals_in_partie + self.deals_after_tie
 
     def is_last_deal(self, deal_number: int) -> bool:
         """Whether a deal is the last of the partie as scheduled (for the concession)."""

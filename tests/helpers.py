@@ -1,0 +1,196 @@
+"""Shared builders for the law tests: hand-picked deals and record-style actions.
+
+Seat 0 is Ann, seat 1 is Bill.  With ``first_dealer=0`` Ann deals the first deal, so she
+is younger and Bill is elder.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable, Sequence
+
+from piquet.actions import Action, CarteBlanche, Concede, Deal, Declare, Exchange, Play
+from piquet.agents import RandomAgent
+from piquet.cards import FULL_PACK, Card, CardSet
+from piquet.combinations import Category
+from piquet.game import Partie, Phase
+from piquet.scoring import ScoreCategory, ScoreEvent
+from piquet.view import Speech
+
+NAMES = ("Ann", "Bill")
+ANN, BILL = 0, 1
+
+
+def cs(text: str) -> CardSet:
+    return CardSet.parse(text)
+
+
+def card(text: str) -> Card:
+    return Card.parse(text)
+
+
+def make_deal(ann: str, bill: str, talon: str, dealer: int = ANN, packets: int | None = 3) -> Deal:
+    """A deal from strings: Ann's 12 cards, Bill's 12 cards, the talon top first."""
+    return Deal(dealer, (cs(ann), cs(bill)), tuple(card(c) for c in talon.replace(",", " ").split()), packets)
+
+
+def new_partie(options: dict[str, object] | None = None, first_dealer: int = ANN) -> Partie:
+    return Partie(NAMES, options=options, first_dealer=first_dealer)
+
+
+def dealt(ann: str, bill: str, talon: str, options: dict[str, object] | None = None,
+          packets: int | None = 3) -> Partie:
+    """A partie with Ann dealing the given deal (Bill elder)."""
+    partie = new_partie(options)
+    partie.push(make_deal(ann, bill, talon, ANN, packets))
+    return partie
+
+
+def parse_action(text: str) -> Action:
+    """A record-style action in one line.
+
+    ``"Bill exchange 7D 8D"``, ``"Ann exchange 9S show"`` (show_rest), ``"Bill exchange -"`` (none),
+    ``"Bill declare point AS KS QS"``, ``"Bill declare sequences KS QS JS | AC KC QC"``,
+    ``"Ann declare sets -"`` (nothing), ``"Bill play AS"``, ``"Bill carte_blanche yes 3"``,
+    ``"Ann carte_blanche no"``, ``"Ann concede"``.
+    """
+    words = text.split()
+    seat = NAMES.index(words[0])
+    verb, rest = words[1], words[2:]
+    if verb == "exchange":
+        show = "show" in rest
+        cards = [w for w in rest if w not in ("show", "-")]
+        return Exchange(seat, CardSet.parse(cards), show)
+    if verb == "declare":
+        category = Category(rest[0])
+        body = " ".join(rest[1:]).strip()
+        combos: tuple[CardSet, ...] = ()
+        if body and body != "-":
+            combos = tuple(cs(part) for part in body.split("|"))
+        return Declare(seat, category, combos)
+    if verb == "play":
+        return Play(seat, card(rest[0]))
+    if verb == "carte_blanche":
+        announce = rest[0] == "yes"
+        n = int(rest[1]) if len(rest) > 1 else None
+        return CarteBlanche(seat, announce, n)
+    if verb == "concede":
+        return Concede(seat)
+    raise ValueError(f"unknown verb in {text!r}")
+
+
+def run(partie: Partie, actions: Iterable[str | Action]) -> Partie:
+    for a in actions:
+        partie.push(parse_action(a) if isinstance(a, str) else a)
+    return partie
+
+
+def declare_nothing(partie: Partie) -> None:
+    """Both players declare nothing in every category still to declare."""
+    while partie.phase is Phase.DECLARE:
+        seat = partie.to_act
+        category = next(iter(partie.legal_actions())).category  # type: ignore[attr-defined]
+        partie.push(Declare(seat, category, ()))
+
+
+def first_legal(partie: Partie) -> Action:
+    return next(iter(partie.legal_actions()))
+
+
+def play_out(partie: Partie) -> None:
+    """Finish the current deal deterministically: each player plays his first legal card."""
+    number = partie.deal_number
+    while partie.phase is Phase.PLAY and partie.deal_number == number:
+        legal = [a for a in partie.legal_actions() if isinstance(a, Play)]
+        assert legal, "no legal play"
+        partie.push(legal[0])
+
+
+def events_of(partie: Partie, category: ScoreCategory, seat: int | None = None) -> list[ScoreEvent]:
+    return [e for e in partie.events if e.category is category and (seat is None or e.player == seat)]
+
+
+def points(partie: Partie, category: ScoreCategory, seat: int) -> int:
+    return sum(e.points for e in events_of(partie, category, seat))
+
+
+def says(partie: Partie) -> list[str]:
+    """The texts of the current deal's log entries that are speeches."""
+    return [x.text for x in partie.view(None).log if isinstance(x, Speech)]
+
+
+def all_views(partie: Partie) -> tuple[object, ...]:
+    return (partie.view(0), partie.view(1), partie.view(None))
+
+
+class SinkingAgent(RandomAgent):
+    """Random play that declares nothing and never announces carte blanche: keeps scores low."""
+
+    def choose(self, view, legal):  # type: ignore[no-untyped-def]
+        actions = legal.list()
+        if view.phase is Phase.DECLARE:
+            return next(a for a in actions if isinstance(a, Declare) and not a.combinations)
+        if view.phase is Phase.CARTE_BLANCHE:
+            return next(a for a in actions if isinstance(a, CarteBlanche) and not a.announce)
+        actions = [a for a in actions if not isinstance(a, Concede)]
+        if view.phase is Phase.EXCHANGE:
+            sizes = sorted({len(a.discards) for a in actions})
+            n = self.rng.choice(sizes)
+            actions = [a for a in actions if len(a.discards) == n]
+        return self.rng.choice(actions)
+
+
+def agents(seed: int, cls: type[RandomAgent] = RandomAgent) -> tuple[RandomAgent, RandomAgent]:
+    return cls(random.Random(seed * 2 + 1)), cls(random.Random(seed * 2 + 2))
+
+
+_CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])(10|[AKQJT987])([SHDC♠♥♦♣])(?![A-Za-z])")
+
+
+def cards_in_text(text: str) -> CardSet:
+    """Every card named in a text (record notation or with suit symbols)."""
+    mask = 0
+    for rank, suit in _CARD_TOKEN.findall(text):
+        mask |= Card.parse(rank + suit).mask
+    return CardSet(mask)
+
+
+def full(cards: Sequence[CardSet]) -> bool:
+    m = 0
+    for c in cards:
+        m |= c.mask
+    return m == FULL_PACK
+
+
+# ---------------------------------------------------------------- hand-picked deals
+# BASE: Ann deals (younger), Bill is elder.  Bill discards 7C and draws KC; Ann discards 8S and
+# draws 7D.  After the exchange:
+#   Bill: AS KS QS JS TS 9S  AH KH  AD KD  AC KC   (point of six making 60, sixieme major,
+#         fourteen aces, fourteen kings)
+#   Ann:  QH JH TH 9H 8H 7H  QD JD TD 9D 8D 7D     (two points of six making 54, two sixiemes
+#         to the queen)
+#   rest of the talon: 7S QC JC TC 9C 8C
+BASE_BILL = "AS KS QS JS TS 9S AH AD AC KH KD 7C"
+BASE_ANN = "QH JH TH 9H 8H 7H QD JD TD 9D 8D 8S"
+BASE_TALON = "KC 7D 7S QC JC TC 9C 8C"
+BASE_EXCHANGE = ("Bill exchange 7C", "Ann exchange 8S")
+BILL_POINT6 = "AS KS QS JS TS 9S"
+BILL_SIXIEME = "AS KS QS JS TS 9S"
+BILL_ACES = "AS AH AD AC"
+BILL_KINGS = "KS KH KD KC"
+ANN_HEARTS = "QH JH TH 9H 8H 7H"
+ANN_DIAMONDS = "QD JD TD 9D 8D 7D"
+
+
+def base(options: dict[str, object] | None = None, show_rest: bool = False) -> Partie:
+    """The BASE deal after both exchanges (Bill to declare his point)."""
+    partie = dealt(BASE_ANN, BASE_BILL, BASE_TALON, options)
+    run(partie, ["Bill exchange 7C", "Ann exchange 8S" + (" show" if show_rest else "")])
+    return partie
+
+
+# CB: Bill (elder) is dealt carte blanche (no king, queen or knave); Ann holds every court card.
+CB_BILL = "AS TS 9S 8S 7S AH TH 9H AD TD AC TC"
+CB_ANN = "KS QS JS KH QH JH KD QD JD KC QC JC"
+CB_TALON = "8H 7H 9D 8D 7D 9C 8C 7C"

@@ -1,0 +1,294 @@
+"""Declaring: order, good / not good / equal, sinking, short calls, Laws 45-55 and ruling 11."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import (
+    ANN,
+    ANN_DIAMONDS,
+    ANN_HEARTS,
+    BILL,
+    BILL_ACES,
+    BILL_KINGS,
+    BILL_POINT6,
+    base,
+    cs,
+    dealt,
+    points,
+    run,
+    says,
+)
+
+from piquet.actions import Declare
+from piquet.cards import CardSet, Rank
+from piquet.combinations import Category
+from piquet.game import IllegalActionError, Phase
+from piquet.scoring import ScoreCategory, ScoreEvent
+from piquet.view import Speech
+
+NOTHING_AFTER_POINT = ["Bill declare sequences -", "Ann declare sequences -",
+                       "Bill declare sets -", "Ann declare sets -"]
+
+
+def hand_score(p, seat):  # type: ignore[no-untyped-def]
+    return sum(points(p, c, seat) for c in (ScoreCategory.POINT, ScoreCategory.SEQUENCES, ScoreCategory.SETS))
+
+
+# ---------------------------------------------------------------- order (Law 45)
+def test_law_45_order_point_sequences_sets_elder_first() -> None:
+    p = base()
+    assert p.phase is Phase.DECLARE and p.to_act == BILL
+    with pytest.raises(IllegalActionError, match="Bill's turn"):
+        p.push(Declare(ANN, Category.POINT, ()))
+    with pytest.raises(IllegalActionError, match="declared now"):
+        p.push(Declare(BILL, Category.SEQUENCES, ()))
+    with pytest.raises(IllegalActionError, match="declared now"):
+        p.push(Declare(BILL, Category.SETS, ()))
+    order = []
+    while p.phase is Phase.DECLARE:
+        a = Declare(p.to_act, next(iter(p.legal_actions())).category, ())  # type: ignore[arg-type, attr-defined]
+        order.append((a.player, a.category))
+        p.push(a)
+    assert order == [(BILL, Category.POINT), (ANN, Category.POINT), (BILL, Category.SEQUENCES),
+                     (ANN, Category.SEQUENCES), (BILL, Category.SETS), (ANN, Category.SETS)]
+    assert p.phase is Phase.PLAY and p.to_act == BILL
+
+
+def test_law_47_combinations_must_be_in_hand_and_valid() -> None:
+    p = base()
+    with pytest.raises(IllegalActionError, match="not in hand"):
+        p.push(Declare(BILL, Category.POINT, (cs("QH JH"),)))
+    with pytest.raises(IllegalActionError, match="not a point"):
+        p.push(Declare(BILL, Category.POINT, (cs("AS AH"),)))
+    run(p, ["Bill declare point -", "Ann declare point -"])
+    with pytest.raises(IllegalActionError, match="not a sequence"):
+        p.push(Declare(BILL, Category.SEQUENCES, (cs("AS KS JS"),)))
+    with pytest.raises(IllegalActionError, match="two"):
+        p.push(Declare(BILL, Category.SEQUENCES, (cs("AS KS QS"), cs("QS JS TS"))))
+    run(p, ["Bill declare sequences -", "Ann declare sequences -"])
+    with pytest.raises(IllegalActionError, match="not a set"):
+        p.push(Declare(BILL, Category.SETS, (cs("AS KS QS"),)))
+
+
+def test_law_47_a_point_has_no_extras() -> None:
+    p = base()
+    with pytest.raises(IllegalActionError, match="point"):
+        p.push(Declare(BILL, Category.POINT, (cs(BILL_POINT6), cs("AH KH"))))
+
+
+def test_law_64_nines_eights_sevens_cannot_be_declared() -> None:
+    p = dealt("9S 9H 9D 8S 8H 8D 7S 7H 7D AS AH JC", "KS KH KD KC QS QH QD QC JS JH JD AD",
+              "TS TH TD TC 9C 8C 7C AC")
+    run(p, ["Bill exchange AD", "Ann exchange AH", "Bill declare point -", "Ann declare point -",
+            "Bill declare sequences -", "Ann declare sequences -", "Bill declare sets -"])
+    with pytest.raises(IllegalActionError, match="nines"):
+        p.push(Declare(ANN, Category.SETS, (cs("9S 9H 9D"),)))
+    for a in p.legal_actions():
+        for combo in a.combinations:  # type: ignore[attr-defined]
+            assert all(c.rank >= Rank.TEN for c in combo)
+
+
+# ---------------------------------------------------------------- good / not good / equal
+def test_law_62_point_equal_length_higher_pips_good_with_dialogue() -> None:
+    p = base()
+    run(p, [f"Bill declare point {BILL_POINT6}", f"Ann declare point {ANN_HEARTS}"])
+    assert says(p)[-4:] == ["Point of six.", "Making?", "Making sixty.", "Good."]
+    assert points(p, ScoreCategory.POINT, BILL) == 6
+    run(p, NOTHING_AFTER_POINT + ["Bill play AS"])
+    assert points(p, ScoreCategory.POINT, ANN) == 0
+
+
+def test_law_62_longer_point_not_good_with_dialogue() -> None:
+    p = base()
+    run(p, ["Bill declare point AS KS QS JS TS", f"Ann declare point {ANN_HEARTS}"])
+    assert says(p)[-2:] == ["Point of five.", "Not good."]
+    assert points(p, ScoreCategory.POINT, BILL) == 0
+    run(p, NOTHING_AFTER_POINT + ["Bill play AS"])
+    assert points(p, ScoreCategory.POINT, ANN) == 6
+
+
+def test_law_62_equal_point_scores_nothing_for_either() -> None:
+    p = base()
+    run(p, ["Bill declare point KS QS JS", "Ann declare point QH JH TH"])  # 30 each
+    assert says(p)[-4:] == ["Point of three.", "Making?", "Making thirty.", "Equal."]
+    run(p, NOTHING_AFTER_POINT + ["Bill play AS"])
+    assert points(p, ScoreCategory.POINT, BILL) == points(p, ScoreCategory.POINT, ANN) == 0
+
+
+def test_law_63_sequence_same_length_higher_top_card_good() -> None:
+    p = base()
+    run(p, ["Bill declare point -", "Ann declare point -",
+            f"Bill declare sequences {BILL_POINT6}", f"Ann declare sequences {ANN_HEARTS}"])
+    assert says(p)[-4:] == ["Sixième.", "How high?", "Major.", "Good."]
+    assert points(p, ScoreCategory.SEQUENCES, BILL) == 16
+
+
+def test_law_63_equal_sequences_cancel_the_category() -> None:
+    p = base()
+    run(p, ["Bill declare point -", "Ann declare point -",
+            "Bill declare sequences QS JS TS", "Ann declare sequences QH JH TH | QD JD TD",
+            "Bill declare sets -", "Ann declare sets -", "Bill play AS"])
+    assert says(p)[-5:-1] == ["Tierce.", "How high?", "To the queen.", "Equal."] or "Equal." in says(p)
+    assert points(p, ScoreCategory.SEQUENCES, BILL) == 0
+    assert points(p, ScoreCategory.SEQUENCES, ANN) == 0  # her extra tierce is cancelled too
+
+
+def test_law_63_tied_sequence_cancels_elders_extra_sequences_too() -> None:
+    # Bill holds two sequences: spades AS-9S and hearts JH TH 9H; Ann's best ties his call.
+    p = dealt("QD JD TD 9D 8D 7D QC JC TC 9C 8C 8S", "AS KS QS JS TS 9S JH TH 9H AD AC 7C",
+              "KC 7H 7S KD AH KH QH 8H")
+    run(p, ["Bill exchange 7C", "Ann exchange 8S", "Bill declare point -", "Ann declare point -",
+            "Bill declare sequences QS JS TS | JH TH 9H", "Ann declare sequences QD JD TD",
+            "Bill declare sets -", "Ann declare sets -", "Bill play AS"])
+    assert "Equal." in says(p)
+    assert points(p, ScoreCategory.SEQUENCES, BILL) == points(p, ScoreCategory.SEQUENCES, ANN) == 0
+
+
+def test_law_63_winner_scores_his_extra_sequences() -> None:
+    p = base()
+    run(p, [f"Bill declare point {BILL_POINT6}", "Ann declare point -",
+            "Bill declare sequences KS QS JS", f"Ann declare sequences {ANN_HEARTS} | {ANN_DIAMONDS}",
+            "Bill declare sets -", "Ann declare sets -"])
+    assert points(p, ScoreCategory.SEQUENCES, ANN) == 0  # younger reckons after elder's lead
+    run(p, ["Bill play AS"])
+    assert points(p, ScoreCategory.SEQUENCES, ANN) == 32
+    assert points(p, ScoreCategory.SEQUENCES, BILL) == 0
+
+
+def test_law_64_winner_scores_all_his_sets() -> None:
+    p = base()
+    run(p, ["Bill declare point -", "Ann declare point -", "Bill declare sequences -",
+            "Ann declare sequences -", f"Bill declare sets {BILL_ACES} | {BILL_KINGS}", "Ann declare sets -"])
+    assert points(p, ScoreCategory.SETS, BILL) == 28
+
+
+def test_law_64_quatorze_beats_trio_in_play_of_declarations() -> None:
+    # Bill calls three aces; Ann holds fourteen tens (see the SETS deal below)
+    p = sets_deal(tens_unknown=True)
+    run(p, ["Bill declare point -", "Ann declare point -", "Bill declare sequences -",
+            "Ann declare sequences -", "Bill declare sets AS AH AD", "Ann declare sets TS TH TD TC"])
+    assert says(p)[-2:] == ["Three aces.", "Not good."]
+    run(p, ["Bill play AS"])
+    assert points(p, ScoreCategory.SETS, ANN) == 14 and points(p, ScoreCategory.SETS, BILL) == 0
+
+
+# ---------------------------------------------------------------- sinking, short calls (Laws 46-50)
+def test_law_46_elder_sinks_and_younger_scores_hers() -> None:
+    p = base()
+    run(p, ["Bill declare point -", f"Ann declare point {ANN_HEARTS}"] + NOTHING_AFTER_POINT + ["Bill play AS"])
+    assert points(p, ScoreCategory.POINT, ANN) == 6
+    assert points(p, ScoreCategory.POINT, BILL) == 0
+
+
+def test_law_46_declaring_less_than_held_scores_only_what_was_declared() -> None:
+    p = base()
+    run(p, ["Bill declare point -", "Ann declare point -",
+            "Bill declare sequences AS KS QS JS", "Ann declare sequences -",
+            "Bill declare sets AS AH AD", "Ann declare sets -", "Bill play AS"])
+    assert points(p, ScoreCategory.SEQUENCES, BILL) == 4  # a quart from his sixième
+    assert points(p, ScoreCategory.SETS, BILL) == 3       # three aces from his fourteen
+    assert p.view(ANN).revealed[BILL] == cs("AS KS QS JS AH AD")
+
+
+def sets_deal(tens_unknown: bool):  # type: ignore[no-untyped-def]
+    """Bill (elder) holds AS AH AD and KS KH KD KC after the exchange.
+
+    With ``tens_unknown`` false he also holds QS JS TS, so no quatorze is possible against
+    him and three aces are good against the cards.  With it true the ten of spades lies in
+    the talon (Ann draws it), so fourteen tens are possible against him.
+    """
+    if tens_unknown:
+        p = dealt("AC QH QD QC JH JD JC TH TD TC 9H 9D", "AS AH AD KS KH KD KC QS JS 9S 8S 7S",
+                  "9C TS 8H 8D 8C 7H 7D 7C")
+    else:
+        p = dealt("AC QH QD QC JH JD JC TH TD TC 9H 9D", "AS AH AD KS KH KD KC QS JS TS 9S 8S",
+                  "7S 9C 8H 8D 8C 7H 7D 7C")
+    run(p, ["Bill exchange 8S", "Ann exchange 9D"])
+    return p
+
+
+def test_law_50_better_extra_after_lower_call_only_if_good_against_the_cards() -> None:
+    good = sets_deal(tens_unknown=False)
+    run(good, ["Bill declare point -", "Ann declare point -", "Bill declare sequences -",
+               "Ann declare sequences -"])
+    call = Declare(BILL, Category.SETS, (cs("AS AH AD"), cs(BILL_KINGS)))
+    assert good.can(call) and call in good.legal_actions()
+    good.push(call)
+    run(good, ["Ann declare sets -"])
+    assert points(good, ScoreCategory.SETS, BILL) == 17
+
+    bad = sets_deal(tens_unknown=True)
+    run(bad, ["Bill declare point -", "Ann declare point -", "Bill declare sequences -",
+              "Ann declare sequences -"])
+    call = Declare(BILL, Category.SETS, (cs("AS AH AD"), cs(BILL_KINGS)))
+    assert not bad.can(call) and call not in list(bad.legal_actions())
+    with pytest.raises(IllegalActionError, match="Laws 46-50"):
+        bad.push(call)
+    # the lower extra after the better call is always allowed
+    lower = Declare(BILL, Category.SETS, (cs(BILL_KINGS), cs("AS AH AD")))
+    assert bad.can(lower)
+    bad.push(lower)
+    run(bad, ["Ann declare sets TS TH TD TC"])
+    assert says(bad)[-2:] == ["Fourteen kings.", "Good."]
+    assert points(bad, ScoreCategory.SETS, BILL) == 17
+
+
+def test_option_minimum_point_4_makes_a_point_of_3_undeclarable() -> None:
+    p = base({"minimum_point": 4})
+    with pytest.raises(IllegalActionError, match="minimum point"):
+        p.push(Declare(BILL, Category.POINT, (cs("KS QS JS"),)))
+    assert all(len(a.combinations[0]) >= 4 for a in p.legal_actions()  # type: ignore[attr-defined]
+               if a.combinations)  # type: ignore[attr-defined]
+    assert p.can(Declare(BILL, Category.POINT, (cs("AS KS QS JS"),)))
+    assert base().can(Declare(BILL, Category.POINT, (cs("KS QS JS"),)))
+
+
+# ---------------------------------------------------------------- what declaring reveals (Law 55, ruling 11)
+def test_law_55_not_good_call_reveals_no_cards() -> None:
+    p = base()
+    run(p, ["Bill declare point AS KS QS JS TS", f"Ann declare point {ANN_HEARTS}"] + NOTHING_AFTER_POINT)
+    for stage in ("before", "after"):
+        if stage == "after":
+            run(p, ["Bill play AS"])
+        for seat in (ANN, BILL, None):
+            assert p.view(seat).revealed[BILL] == CardSet()
+    assert p.view(BILL).revealed[ANN] == cs(ANN_HEARTS)
+
+
+def test_law_55_scored_combinations_revealed_only_after_elders_first_lead() -> None:
+    p = base()
+    run(p, [f"Bill declare point {BILL_POINT6}", "Ann declare point -",
+            "Bill declare sequences -", f"Ann declare sequences {ANN_HEARTS}",
+            "Bill declare sets -", "Ann declare sets -"])
+    for seat in (ANN, BILL, None):
+        assert p.view(seat).revealed == (CardSet(), CardSet())
+    run(p, ["Bill play KS"])
+    for seat in (ANN, BILL, None):
+        assert p.view(seat).revealed == (cs(ANN_HEARTS), cs(BILL_POINT6))
+
+
+def test_law_55_tied_combinations_revealed_to_both_after_the_lead() -> None:
+    p = base()
+    run(p, ["Bill declare point KS QS JS", "Ann declare point QH JH TH"] + NOTHING_AFTER_POINT)
+    assert p.view(ANN).revealed == (CardSet(), CardSet())
+    run(p, ["Bill play AS"])
+    assert p.view(ANN).revealed == (cs("QH JH TH"), cs("KS QS JS"))
+    assert p.view(BILL).revealed == (cs("QH JH TH"), cs("KS QS JS"))
+
+
+def test_law_56_younger_declaration_events_appear_only_after_elders_first_lead() -> None:
+    p = base()
+    run(p, ["Bill declare point -", f"Ann declare point {ANN_HEARTS}"] + NOTHING_AFTER_POINT)
+
+    def ann_events(seat):  # type: ignore[no-untyped-def]
+        v = p.view(seat)
+        return ([e for e in v.log if isinstance(e, ScoreEvent) and e.player == ANN],
+                [e for e in v.events if e.player == ANN])
+
+    for seat in (ANN, BILL, None):
+        assert ann_events(seat) == ([], [])
+    run(p, ["Bill play AS"])
+    logged, events = ann_events(BILL)
+    assert [e.points for e in logged] == [6] and [e.points for e in events] == [6]
+    texts = [x.text for x in p.view(BILL).log if isinstance(x, Speech)]
+    assert texts.index("I lead the ace of spades.") < len(texts)

@@ -1,0 +1,273 @@
+"""The partie: six deals, ties, the settlement and the concession (Laws 71-73, rulings 16-18),
+rule options, illegal actions and undo."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from helpers import (
+    ANN,
+    BASE_ANN,
+    BASE_BILL,
+    BASE_TALON,
+    BILL,
+    SinkingAgent,
+    agents,
+    all_views,
+    base,
+    cs,
+    dealt,
+    new_partie,
+)
+
+from piquet.actions import Concede, Declare, Exchange, Play
+from piquet.agents import play_deal, play_partie
+from piquet.cards import Card
+from piquet.combinations import Category
+from piquet.game import IllegalActionError, Partie, Phase
+from piquet.record import dumps, loads
+from piquet.scoring import settle
+from piquet.variant import OptionError, make_rules
+
+RECORDS = Path(__file__).parent / "records"
+
+
+# ---------------------------------------------------------------- Law 71
+def test_law_71_six_deals_alternating_dealers() -> None:
+    p = play_partie(agents(11), random.Random(11), players=("Ann", "Bill"))
+    n = len(p.deal_scores)
+    assert n == 6 or (n in (7, 8) and sum(p.deal_scores[i].totals[0] - p.deal_scores[i].totals[1]
+                                          for i in range(6)) == 0)
+    assert [d.elder for d in p.deal_scores] == [d.elder for d in p.deal_scores[:1]] * 0 + \
+        [(p.deal_scores[0].elder + i) % 2 for i in range(n)]
+    assert p.is_over and p.phase is Phase.OVER and p.to_act is None
+
+
+def test_law_71_tie_after_six_deals_means_more_deals() -> None:
+    p = loads((RECORDS / "tie-after-six.json").read_text())
+    assert len(p.deal_scores) == 6 and p.totals[0] == p.totals[1]
+    assert not p.is_over and p.phase is Phase.DEAL
+
+
+def test_law_71_tie_after_six_each_player_deals_once_more() -> None:
+    p = loads((RECORDS / "tie-after-six.json").read_text())
+    dealers = []
+    for seed in range(20):
+        q = p.copy()
+        dealers = [q.dealer]
+        play_deal(q, agents(seed), random.Random(seed))
+        if q.totals[0] != q.totals[1]:
+            break
+    assert not q.is_over, "the partie ended after seven deals"
+    dealers.append(q.dealer)
+    assert set(dealers) == {ANN, BILL}
+
+
+def test_law_71_still_tied_after_eight_deals_is_drawn() -> None:
+    p = loads((RECORDS / "drawn-after-eight.json").read_text())
+    assert len(p.deal_scores) == 8 and p.is_over
+    assert p.result is not None and p.result.winner is None and p.result.points == 0
+    assert "The partie is drawn." in [getattr(x, "text", "") for x in p.logs()[-1]]
+
+
+def test_law_71_partie_over_rule() -> None:
+    rules = make_rules()
+    assert not rules.partie_over(5, (10, 200))
+    assert rules.partie_over(6, (100, 99))
+    assert not rules.partie_over(6, (100, 100))
+    assert rules.partie_over(8, (100, 100))
+
+
+# ---------------------------------------------------------------- Laws 72-73 (ruling 17)
+def test_ruling_17_rubicon_settlement_120_99_gives_319() -> None:
+    r = settle((120, 99))
+    assert (r.winner, r.points, r.rubiconed) == (0, 319, True)
+
+
+def test_ruling_17_settlement_120_101_gives_119() -> None:
+    r = settle((101, 120))
+    assert (r.winner, r.points, r.rubiconed) == (1, 119, False)
+
+
+def test_ruling_17_rubicon_whatever_the_winners_score() -> None:
+    assert settle((90, 60)).points == 250 and settle((90, 60)).rubiconed
+    assert settle((100, 100)).winner is None
+
+
+def test_ruling_17_partie_result_matches_settlement() -> None:
+    for seed in range(3):
+        p = play_partie(agents(seed), random.Random(seed))
+        a, b = p.totals
+        assert p.result == settle((a, b))
+
+
+# ---------------------------------------------------------------- concession (ruling 18)
+def five_quiet_deals(seed: int = 0) -> Partie:
+    """Five deals with no declarations, so both players stay low."""
+    p = new_partie()
+    for d in range(5):
+        play_deal(p, agents(seed * 10 + d, SinkingAgent), random.Random(seed * 10 + d))
+    return p
+
+
+def to_play(p: Partie) -> None:
+    """Deal the next deal and bring it to the first lead, everyone sinking."""
+    ag = agents(99, SinkingAgent)
+    p.push(p.random_deal(random.Random(5)))
+    while p.phase is not Phase.PLAY:
+        seat = p.to_act
+        p.push(ag[seat].choose(p.view(seat), p.legal_actions(seat)))  # type: ignore[index]
+
+
+def test_ruling_18_concession_in_the_last_deal_before_the_first_card() -> None:
+    p = five_quiet_deals()
+    assert p.totals[0] < 100 and p.totals[1] < 100
+    to_play(p)
+    assert p.deal_number == 6
+    totals = p.totals
+    loser = ANN
+    assert Concede(loser) in p.legal_actions(loser)
+    before = [e for e in p.events]
+    p.push(Concede(loser))
+    d = p.deal_scores[-1]
+    assert d.by_category[BILL]["play"] == 13 + sum(e.points for e in before if e.player == BILL
+                                                     and e.category.value == "play")
+    assert d.by_category[BILL]["cards"] == 10
+    assert d.by_category[BILL]["pique"] == 0 and d.by_category[BILL]["cards"] != 40
+    assert p.is_over and p.totals[BILL] == totals[BILL] + d.totals[BILL]
+
+
+def test_ruling_18_no_concession_before_the_last_deal() -> None:
+    p = base()
+    for seat in (ANN, BILL):
+        p2 = p.copy()
+        p2.push(Declare(BILL, Category.POINT, ()))
+        with pytest.raises(IllegalActionError, match="last deal"):
+            for a in [Declare(ANN, Category.POINT, ()), Declare(BILL, Category.SEQUENCES, ()),
+                      Declare(ANN, Category.SEQUENCES, ()), Declare(BILL, Category.SETS, ()),
+                      Declare(ANN, Category.SETS, ())]:
+                p2.push(a)
+            p2.push(Concede(seat))
+
+
+def test_ruling_18_no_concession_after_the_first_card() -> None:
+    p = five_quiet_deals()
+    to_play(p)
+    p.push(next(a for a in p.legal_actions() if isinstance(a, Play)))
+    with pytest.raises(IllegalActionError, match="first card"):
+        p.push(Concede(ANN))
+
+
+def test_ruling_18_no_concession_for_a_player_at_100_or_more() -> None:
+    for seed in range(40):
+        p = new_partie()
+        for d in range(5):
+            play_deal(p, agents(seed * 10 + d), random.Random(seed * 10 + d))
+        if max(p.totals) >= 100:
+            break
+    rich = 0 if p.totals[0] >= 100 else 1
+    to_play(p)
+    with pytest.raises(IllegalActionError, match="100|rubicon"):
+        p.push(Concede(rich))
+
+
+def test_ruling_18_concession_before_the_exchange_of_the_last_deal() -> None:
+    p = five_quiet_deals()
+    p.push(p.random_deal(random.Random(5)))
+    assert p.can(Concede(ANN))
+
+
+# ---------------------------------------------------------------- options
+def test_option_unknown_option_rejected() -> None:
+    with pytest.raises(OptionError, match="unknown rule option"):
+        Partie(("Ann", "Bill"), options={"no_such_rule": True})
+    with pytest.raises(OptionError):
+        Partie(("Ann", "Bill"), options={"minimum_point": 9})
+    with pytest.raises(OptionError):
+        Partie(("Ann", "Bill"), options={"younger_may_stand_pat": 1})
+    with pytest.raises(OptionError):
+        Partie(("Ann", "Bill"), variant="whist")
+    assert issubclass(OptionError, ValueError)
+
+
+def test_option_defaults_are_cavendish() -> None:
+    rules = make_rules()
+    assert rules.changed() == {}
+    assert (rules.minimum_point, rules.cards_count_toward_pique) == (1, False)
+    assert (rules.elder_minimum_exchange, rules.younger_minimum_exchange) == (1, 1)
+
+
+def test_partie_needs_two_distinct_names() -> None:
+    for bad in (("Ann", "Ann"), ("Ann",), ("Ann", "")):
+        with pytest.raises(ValueError):
+            Partie(bad)
+
+
+# ---------------------------------------------------------------- illegal actions and undo
+def snapshot(p: Partie) -> tuple[object, ...]:
+    return (dumps(p), *all_views(p), p.phase, p.to_act, tuple(p.actions))
+
+
+@pytest.mark.parametrize("action,words", [
+    (Play(BILL, Card.parse("AS")), ("Bill", "play AS", "exchange")),
+    (Exchange(ANN, cs("8S")), ("Ann", "exchange", "Bill's turn")),
+    (Exchange(BILL, cs("QH")), ("Bill", "exchange QH", "not in hand")),
+    (Exchange(BILL, cs("7C AH AD AC KH KD")), ("Bill", "exchange", "Law 21")),
+    (Declare(BILL, Category.POINT, ()), ("Bill", "declare", "exchange")),
+])
+def test_errors_illegal_action_names_player_action_reason_and_changes_nothing(action, words) -> None:  # type: ignore[no-untyped-def]
+    p = dealt(BASE_ANN, BASE_BILL, BASE_TALON)
+    before = snapshot(p)
+    with pytest.raises(IllegalActionError) as exc:
+        p.push(action)
+    assert isinstance(exc.value, ValueError)
+    for w in words:
+        assert w in str(exc.value)
+    assert exc.value.player in ("Ann", "Bill") and exc.value.reason and exc.value.action == action
+    assert snapshot(p) == before
+    assert not p.can(action)
+
+
+def test_errors_illegal_action_in_every_phase_changes_nothing() -> None:
+    rng = random.Random(4)
+    p = new_partie()
+    ag = agents(4)
+    while not p.is_over:
+        if p.phase is Phase.DEAL:
+            p.push(p.random_deal(rng))
+            continue
+        before = snapshot(p)
+        seat = p.to_act
+        assert seat is not None
+        other = p.hand(1 - seat)
+        for bad in (Play(1 - seat, next(iter(other))) if other else None,
+                    Concede(seat) if p.deal_number < 6 else None,
+                    Exchange(seat, p.hand(1 - seat)), Declare(1 - seat, Category.SETS, ())):
+            if bad is None or p.can(bad):
+                continue
+            with pytest.raises(IllegalActionError):
+                p.push(bad)
+            assert snapshot(p) == before
+        p.push(ag[seat].choose(p.view(seat), p.legal_actions(seat)))
+
+
+def test_undo_pop_back_to_any_earlier_point() -> None:
+    p = play_partie(agents(8), random.Random(8), players=("Ann", "Bill"))
+    actions = list(p.actions)
+    q = Partie(("Ann", "Bill"))
+    snaps = []
+    for a in actions:
+        snaps.append(snapshot(q))
+        q.push(a)
+    final = snapshot(q)
+    assert dumps(q) == dumps(p)
+    for i in range(len(actions) - 1, -1, -1):
+        assert q.pop() == actions[i]
+        assert snapshot(q) == snaps[i]
+    with pytest.raises(IndexError):
+        q.pop()
+    for a in actions:
+        q.push(a)
+    assert snapshot(q) == final
