@@ -29,7 +29,7 @@ import copy
 import enum
 import random
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations as _subsets
 
 from piquet.actions import (
@@ -56,7 +56,7 @@ from piquet.combinations import (
 )
 from piquet.scoring import CATEGORY_ORDER, DealScore, ScoreCategory, ScoreEvent, Settlement, settle
 from piquet.variant import Rules, make_rules
-from piquet.view import PlayerView, Speech, Trick
+from piquet.view import Announcement, PlayerView, Speech, Trick
 
 __all__ = ["DECLARATION_ORDER", "IllegalActionError", "Partie", "Phase"]
 
@@ -145,6 +145,7 @@ class _State:
     shown_dealt: tuple[int, int] = (0, 0)
     declaration_step: int = 0
     calls: tuple[Declare | None, ...] = ()
+    announcements: tuple[Announcement, ...] = ()
     pending_events: tuple[ScoreEvent, ...] = ()
     pending_reveal: tuple[int, int] = (0, 0)
     revealed: tuple[int, int] = (0, 0)
@@ -749,8 +750,11 @@ class Partie:
         if seat == elder:
             first = action.called
             if first is None:
+                s.announcements = (*s.announcements, Announcement(category, None))
                 self._say(elder, f"No {category.value}.")
             else:
+                rank = first.cards()[0].rank if category is Category.SETS else None
+                s.announcements = (*s.announcements, Announcement(category, len(first), rank))
                 self._say(elder, _opening_call(category, first) + ".")
                 if category is Category.SETS and len(first) == 4:
                     # "Fourteen aces" names all four cards.
@@ -772,26 +776,29 @@ class Partie:
         e = elder_call.called if elder_call else None
         y = answer.called
         winner: int | None
+        heard = s.announcements[-1]
         if e is None:
             winner = younger if y is not None else None
         elif y is None:
             self._say(younger, "Good.")
+            heard = replace(heard, answer="good")
             winner = elder
         else:
             ke, ky = key(category, e), key(category, y)
-            if ke[0] != ky[0] or category is Category.SETS:
-                self._say(younger, "Good." if ke > ky else "Not good.")
-            else:
-                ask = "Making?" if category is Category.POINT else "How high?"
-                self._say(younger, ask)
+            reply = "good" if ke > ky else "not good" if ke < ky else "equal"
+            if ke[0] == ky[0] and category is not Category.SETS:
+                self._say(younger, "Making?" if category is Category.POINT else "How high?")
                 self._say(elder, _second_call(category, e) + ".")
-                self._say(younger, "Good." if ke > ky else "Not good." if ke < ky else "Equal.")
+                heard = replace(heard, detail=ke[1])
+            self._say(younger, reply.capitalize() + ".")
+            heard = replace(heard, answer=reply)
             winner = elder if ke > ky else younger if ke < ky else None
-            if winner is None:
-                # An exact tie cancels the category; both combinations are open to inspection (Law 55).
-                s.pending_reveal = (s.pending_reveal[0] | (e.mask if elder == 0 else y.mask),
-                                    s.pending_reveal[1] | (e.mask if elder == 1 else y.mask))
-                return
+        s.announcements = (*s.announcements[:-1], heard)
+        if e is not None and y is not None and winner is None:
+            # An exact tie cancels the category; both combinations are open to inspection (Law 55).
+            s.pending_reveal = (s.pending_reveal[0] | (e.mask if elder == 0 else y.mask),
+                                s.pending_reveal[1] | (e.mask if elder == 1 else y.mask))
+            return
         if winner is None:
             return
         shown = (elder_call if winner == elder else answer)
@@ -963,6 +970,7 @@ class Partie:
             shown_dealt=(CardSet(s.shown_dealt[0]), CardSet(s.shown_dealt[1])),
             revealed=(CardSet(s.revealed[0]), CardSet(s.revealed[1])),
             own_calls=tuple(c for c in s.calls if c is not None and own and c.player == seat),
+            announcements=s.announcements,
             trick=s.trick,
             leader=s.leader,
             tricks=s.tricks,

@@ -12,14 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from piquet.cards import Card, CardSet
+from piquet.cards import Card, CardSet, Rank
+from piquet.combinations import Category
 from piquet.scoring import DealScore, ScoreEvent, Settlement
 
 if TYPE_CHECKING:
     from piquet.actions import Declare
     from piquet.game import Phase
 
-__all__ = ["PlayerView", "Speech", "Trick"]
+__all__ = ["Announcement", "PlayerView", "Speech", "Trick"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +31,24 @@ class Speech:
     speaker: int | None
     text: str
     kind: str = "say"
+
+
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    """What elder's call in one category told both players, and younger's answer.
+
+    ``length`` is the number of cards called (``None``: elder called nothing);
+    ``rank`` the rank of a set called; ``detail`` what elder said when asked at
+    equal length (the pips of a point, the top rank of a sequence);
+    ``answer`` younger's "good", "not good" or "equal" (``None`` until she
+    answers, or when elder called nothing).
+    """
+
+    category: Category
+    length: int | None
+    rank: Rank | None = None
+    detail: int | None = None
+    answer: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +91,8 @@ class PlayerView:
     #: Cards shown in declarations (scored or tied combinations, a quatorze called).
     revealed: tuple[CardSet, CardSet]
     own_calls: tuple[Declare, ...]
+    #: Elder's calls and younger's answers, as heard by both.
+    announcements: tuple[Announcement, ...]
     trick: tuple[Card, ...]
     leader: int
     tricks: tuple[Trick, ...]

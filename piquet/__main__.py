@@ -1,0 +1,7 @@
+"""``python -m piquet``: the same as the ``piquet`` command."""
+
+import sys
+
+from piquet.cli import main
+
+sys.exit(main())
