@@ -148,11 +148,11 @@ class Card(int):
 
     @property
     def rank(self) -> Rank:
-        return Rank(self & 7)
+        return _RANK_OF[self]
 
     @property
     def suit(self) -> Suit:
-        return Suit(self >> 3)
+        return _SUIT_OF[self]
 
     @property
     def mask(self) -> int:
@@ -171,6 +171,11 @@ class Card(int):
 
 
 CARDS: Final[tuple[Card, ...]] = tuple(int.__new__(Card, i) for i in range(32))
+# Looked up rather than built: rank and suit are asked for in every comparison.
+_RANK_OF: Final = tuple(Rank(i & 7) for i in range(32))
+_SUIT_OF: Final = tuple(Suit(i >> 3) for i in range(32))
+#: The pip value of each card, by index (ace 11, court cards and ten 10, others their face).
+PIPS: Final = tuple(Rank(i & 7).pips for i in range(32))
 FULL_PACK: Final = 0xFFFFFFFF
 
 

@@ -23,7 +23,7 @@ import enum
 from collections.abc import Iterator
 from itertools import combinations as _subsets
 
-from piquet.cards import CardSet, Rank, Suit
+from piquet.cards import PIPS, CardSet, Rank, Suit
 
 __all__ = [
     "Category",
@@ -79,7 +79,13 @@ def number_word(n: int) -> str:
 
 def pips(cards: CardSet) -> int:
     """The pip total of some cards, as counted for the point."""
-    return sum(c.rank.pips for c in cards)
+    mask = cards.mask
+    total = 0
+    while mask:
+        low = mask & -mask
+        total += PIPS[low.bit_length() - 1]
+        mask ^= low
+    return total
 
 
 def _run_bytes(byte: int) -> Iterator[tuple[int, int]]:
@@ -140,8 +146,8 @@ def key(category: Category, cards: CardSet) -> tuple[int, int]:
     """What two combinations of one category are compared by; larger is better."""
     if category is Category.POINT:
         return len(cards), pips(cards)
-    top = max(c.rank for c in cards)
-    return len(cards), int(top)
+    # The top card's rank: the highest set bit of the suit or rank holding.
+    return len(cards), (cards.mask.bit_length() - 1) & 7
 
 
 def value(category: Category, cards: CardSet) -> int:

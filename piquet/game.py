@@ -116,7 +116,7 @@ _SCORE_CATEGORY = {
 }
 
 
-@dataclass(slots=True)
+@dataclass
 class _State:
     """Everything that changes. Fields hold only immutable values, so a shallow
     copy is a snapshot (that is how :meth:`Partie.pop` undoes)."""
@@ -163,6 +163,13 @@ class _State:
     totals: tuple[int, int] = (0, 0)
     conceded: int | None = None
     result: Settlement | None = None
+
+
+def _snapshot(state: _State) -> _State:
+    """A shallow copy: enough, since the fields are immutable values."""
+    new = object.__new__(_State)
+    new.__dict__.update(state.__dict__)
+    return new
 
 
 def _set(pair: tuple[int, int], seat: int, value: int) -> tuple[int, int]:
@@ -288,7 +295,7 @@ class Partie:
         and changes nothing."""
         self.verify(action)
         before = self._s
-        self._s = copy.copy(before)
+        self._s = _snapshot(before)
         try:
             self._apply(action)
         except BaseException:
