@@ -94,7 +94,8 @@ class Deal:
 
 @dataclass(frozen=True, slots=True)
 class CarteBlanche:
-    """A player dealt no king, queen or knave announces carte blanche, or not (Laws 18-20).
+    """A player dealt no king, queen or knave announces carte blanche, or not (Laws 18-20; declining is
+    the project's reading of "optional to announce", where Law 20 binds him to announce it).
 
     Elder announcing it says first how many cards he will exchange.
     """

@@ -97,7 +97,10 @@ def play_partie(
     options: dict[str, object] | None = None,
     on_action: Callable[[Partie], None] | None = None,
 ) -> Partie:
-    """A whole partie between two agents, from the cut (the higher cut chooses to deal, as Law 4 advises)."""
+    """A whole partie between two agents, from the cut.
+
+    Law 4 gives the higher cut the choice of deal; he deals, as Cavendish advises.
+    """
     partie = Partie(players, variant, options)
     while not partie.is_over:
         if partie.phase is Phase.CHOOSE_DEALER and partie.to_act is not None:

@@ -42,7 +42,7 @@ __all__ = [
 
 
 class Category(enum.Enum):
-    """The categories declared, in the order they are declared and reckoned (Law 67)."""
+    """The categories declared, reckoned in this order (Law 67) and declared in it (ruling 10)."""
 
     POINT = "point"
     SEQUENCES = "sequences"

@@ -436,8 +436,8 @@ class Partie:
             if action.will_exchange is None or not lo <= action.will_exchange <= hi:
                 raise self._illegal(
                     action,
-                    f"Law 20: elder announcing carte blanche first says how many cards, {lo} to {hi}, "
-                    "he will exchange",
+                    f"elder announcing carte blanche first says how many cards, {lo} to {hi}, "
+                    "he will exchange (ruling 6; Case V under Law 20)",
                 )
         elif action.will_exchange is not None:
             raise self._illegal(action, "younger does not announce her exchange with carte blanche")
@@ -461,7 +461,7 @@ class Partie:
         if not lo <= n <= hi:
             who = "elder" if action.player == s.elder else "younger"
             if lo == hi:
-                reason = f"having announced carte blanche, elder exchanges the {lo} cards he said (Law 20)"
+                reason = f"having announced carte blanche, elder exchanges the {lo} cards he said (Law 20, Case V)"
             else:
                 law = "Law 21" if action.player == s.elder else "Law 22"
                 reason = f"{law}: {who} exchanges {lo} to {hi} cards, not {n}"
@@ -500,7 +500,8 @@ class Partie:
             if used & cards.mask:
                 raise self._illegal(action, f"{CardSet(used & cards.mask)} shown in two {category.value}")
             used |= cards.mask
-        if len(combos) > 1:
+        if len(combos) > 1 and seat == s.elder:
+            # Law 49 binds elder, whose call younger answered; younger reckons in any order.
             first = combos[0]
             possible = CardSet(FULL_PACK & ~hand & ~s.discards[seat])
             if not good_against_the_cards(category, first, possible):
@@ -508,7 +509,7 @@ class Partie:
                     if key(category, extra) > key(category, first):
                         raise self._illegal(
                             action,
-                            f"Laws 46-50: having called {call(category, first).lower()}, he may not "
+                            f"Law 49 (Laws 46-50): having called {call(category, first).lower()}, he may not "
                             f"also score the better {call(category, extra).lower()}, since his call was "
                             "not good against the cards",
                         )
@@ -589,7 +590,7 @@ class Partie:
                 yield Declare(seat, category, (first,))
                 if category is Category.POINT:
                     continue
-                gac = good_against_the_cards(category, first, possible)
+                gac = seat != s.elder or good_against_the_cards(category, first, possible)
                 extras = [
                     c for c in options
                     if not c.mask & first.mask and (gac or key(category, c) <= key(category, first))
@@ -737,7 +738,7 @@ class Partie:
             s.show_rest = action.show_rest
             self._say(None, f"{name} exchanges {number_word(n)}.")
         other = 1 - seat
-        # The proof of carte blanche: shown once the opponent has discarded (Laws 18-20).
+        # The proof of carte blanche: shown once the opponent has discarded (Laws 19-20).
         if s.carte_blanche[other] and not s.shown_dealt[other]:
             s.shown_dealt = _set(s.shown_dealt, other, s.dealt[other])
             self._say(other, f"My carte blanche: {CardSet(s.dealt[other])}.")
@@ -848,7 +849,7 @@ class Partie:
                 break
 
     def _check_pique(self) -> None:
-        """Law 69: thirty in hand and play before the opponent scores; never with a repique."""
+        """Law 69: thirty in hand and play before the opponent scores; never with a repique (ruling 13)."""
         s = self._s
         if s.pique is not None or s.repique is not None:
             return

@@ -546,7 +546,7 @@ class _Game:
         def hint() -> tuple[str, str]:
             a = self._agent_action(me)
             deal = isinstance(a, ChooseDealer) and a.dealer == me
-            return ("deal first (Law 4 advises it)" if deal else "let the computer deal", "y" if deal else "n")
+            return ("deal first (Cavendish advises it)" if deal else "let the computer deal", "y" if deal else "n")
 
         self.say("You cut the higher card: you choose who deals first.")
         return self.must(_Decision("Will you deal first? [Y/n]> ", parse, hint))
@@ -556,7 +556,7 @@ class _Game:
         rules = self.partie.rules
         elder = view.elder == HUMAN
         lo, hi = rules.elder_minimum_exchange, rules.elder_maximum_exchange
-        self.say("You hold no king, queen or knave: carte blanche, worth 10 (Laws 18-20).", style="bold")
+        self.say("You hold no king, queen or knave: carte blanche, worth 10 (Laws 18-20, 61).", style="bold")
 
         def parse(text: str) -> Action:
             parts = text.strip().lower().split()

@@ -1,4 +1,4 @@
-"""The cut, the deal, carte blanche and the exchange (Laws 4, 9, 18-22, 32-36)."""
+"""The cut, the deal, carte blanche and the exchange (Laws 4, 9, 16, 18-23, 32-36, 61; rulings 1, 6)."""
 
 from __future__ import annotations
 
@@ -110,7 +110,7 @@ def test_law_9_a_deal_must_hold_all_32_cards(ann: str, bill: str, talon: str, wh
     assert p.phase is Phase.DEAL and not p.actions
 
 
-def test_law_9_deal_by_the_wrong_player_is_illegal() -> None:
+def test_law_16_deal_by_the_wrong_player_is_illegal() -> None:
     p = new_partie()
     with pytest.raises(IllegalActionError, match="Bill"):
         p.push(make_deal(BASE_ANN, BASE_BILL, BASE_TALON, dealer=BILL))
@@ -129,7 +129,7 @@ def test_ruling_1_dealers_alternate_and_non_dealer_is_elder() -> None:
     assert p.deal_scores[5].elder == ANN  # the first dealer is elder in deal 6
 
 
-# ---------------------------------------------------------------- carte blanche (Laws 18-20)
+# ---------------------------------------------------------------- carte blanche (Laws 18-20, 61; ruling 6)
 def cb_partie() -> Partie:
     return dealt(CB_ANN, CB_BILL, CB_TALON)
 
@@ -147,7 +147,9 @@ def test_law_18_carte_blanche_only_with_no_court_card_dealt() -> None:
     assert cb.phase is Phase.EXCHANGE and cb.to_act == BILL
 
 
-def test_law_18_carte_blanche_is_optional_decline_is_legal() -> None:
+# No law makes announcing optional: Law 20 binds a player to announce carte blanche as soon as he
+# is aware of it. Declining is the engine's choice (docs/rules.md), not Cavendish's.
+def test_carte_blanche_is_optional_decline_is_legal() -> None:
     p = cb_partie()
     assert CarteBlanche(BILL, False) in p.legal_actions()
     run(p, ["Bill carte_blanche no", "Bill exchange 9S 8S 7S", "Ann exchange KC"])
@@ -155,14 +157,15 @@ def test_law_18_carte_blanche_is_optional_decline_is_legal() -> None:
     assert p.view(ANN).shown_dealt == (CardSet(), CardSet())
 
 
-def test_law_18_carte_blanche_scores_10() -> None:
+def test_law_61_carte_blanche_scores_10() -> None:
     p = cb_partie()
     run(p, ["Bill carte_blanche yes 3"])
     assert points(p, ScoreCategory.CARTE_BLANCHE, BILL) == 10
     assert p.view(ANN).carte_blanche == (False, True)
 
 
-def test_law_20_elder_says_how_many_he_will_exchange() -> None:
+# Ruling 6 (after Cavendish's Case V: elder should say he leaves cards before showing).
+def test_ruling_6_elder_says_how_many_he_will_exchange() -> None:
     p = cb_partie()
     for bad in (None, 0, 6):
         with pytest.raises(IllegalActionError, match="Bill"):
@@ -173,7 +176,9 @@ def test_law_20_elder_says_how_many_he_will_exchange() -> None:
         assert p.can(CarteBlanche(BILL, True, n))
 
 
-def test_law_20_elder_with_carte_blanche_exchanges_exactly_that_number_after_younger() -> None:
+# Younger discards first: Law 20 (the carte blanche need not be shown until she has discarded);
+# elder bound to the number he said: ruling 6.
+def test_ruling_6_elder_with_carte_blanche_exchanges_exactly_that_number_after_younger() -> None:
     p = cb_partie()
     run(p, ["Bill carte_blanche yes 3"])
     assert p.phase is Phase.EXCHANGE and p.to_act == ANN  # younger first
@@ -192,7 +197,7 @@ def test_law_20_elder_with_carte_blanche_exchanges_exactly_that_number_after_you
     assert p.phase is Phase.DECLARE
 
 
-def test_law_19_carte_blanche_shown_only_after_the_opponent_has_discarded() -> None:
+def test_law_20_carte_blanche_shown_only_after_the_opponent_has_discarded() -> None:
     p = cb_partie()
     run(p, ["Bill carte_blanche yes 3"])
     assert p.view(ANN).shown_dealt[BILL] == CardSet()
@@ -202,7 +207,7 @@ def test_law_19_carte_blanche_shown_only_after_the_opponent_has_discarded() -> N
     assert any("My carte blanche" in getattr(x, "text", "") for x in p.view(ANN).log)
 
 
-def test_law_19_younger_carte_blanche_shown_after_elder_discards() -> None:
+def test_law_20_younger_carte_blanche_shown_after_elder_discards() -> None:
     p = dealt(CB_BILL, CB_ANN, CB_TALON)  # Ann now holds the blank hand
     assert p.phase is Phase.CARTE_BLANCHE and p.to_act == ANN
     with pytest.raises(IllegalActionError):
@@ -226,7 +231,7 @@ def test_law_18_carte_blanche_counts_toward_repique() -> None:
     assert points(p, ScoreCategory.REPIQUE, BILL) == 60
 
 
-# ---------------------------------------------------------------- exchange (Laws 21, 22, 32-36)
+# ---------------------------------------------------------------- exchange (Laws 21-23, 32-36)
 def test_law_21_elder_exchanges_one_to_five() -> None:
     p = dealt(BASE_ANN, BASE_BILL, BASE_TALON)
     with pytest.raises(IllegalActionError, match="Law 21"):
@@ -241,7 +246,7 @@ def test_law_21_elder_exchanges_one_to_five() -> None:
         p.push(Exchange(ANN, cs("8S")))
 
 
-def test_law_21_elder_draws_from_the_top() -> None:
+def test_law_23_elder_draws_from_the_top() -> None:
     p = dealt(BASE_ANN, BASE_BILL, BASE_TALON)
     run(p, ["Bill exchange 7C AH AD"])
     assert cs("KC 7D 7S").issubset(p.hand(BILL)) and not cs("7C AH AD") & p.hand(BILL)
@@ -260,6 +265,7 @@ def test_law_33_elder_short_exchange_peeks_at_what_he_left_younger_does_not() ->
     assert full5.view(BILL).peeked == CardSet()
 
 
+# Law 22 (at least one), Law 34 (up to all that are left), Law 23 (from the top).
 def test_law_22_younger_exchanges_one_to_the_remainder_drawing_next_from_the_top() -> None:
     p = dealt(BASE_ANN, BASE_BILL, BASE_TALON)
     run(p, ["Bill exchange 7C AH"])  # elder takes KC 7D, leaves 6

@@ -1,4 +1,4 @@
-"""Declaring: order, good / not good / equal, sinking, short calls, Laws 45-55 and ruling 11."""
+"""Declaring: order, good / not good / equal, sinking, short calls (Laws 46-55, 62-64; rulings 7-11)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from helpers import (
     BILL_KINGS,
     BILL_POINT6,
     base,
+    card,
     cs,
     dealt,
     points,
@@ -19,7 +20,7 @@ from helpers import (
     says,
 )
 
-from piquet.actions import Declare
+from piquet.actions import Declare, Play
 from piquet.cards import CardSet, Rank
 from piquet.combinations import Category
 from piquet.game import IllegalActionError, Phase
@@ -34,8 +35,10 @@ def hand_score(p, seat):  # type: ignore[no-untyped-def]
     return sum(points(p, c, seat) for c in (ScoreCategory.POINT, ScoreCategory.SEQUENCES, ScoreCategory.SETS))
 
 
-# ---------------------------------------------------------------- order (Law 45)
-def test_law_45_order_point_sequences_sets_elder_first() -> None:
+# ---------------------------------------------------------------- order (Law 46, ruling 10)
+# Law 46 makes elder call his point first; the fixed order after it is ruling 10 (Law 47 leaves
+# the order of sequences and sets to the players).
+def test_ruling_10_order_point_sequences_sets_elder_first() -> None:
     p = base()
     assert p.phase is Phase.DECLARE and p.to_act == BILL
     with pytest.raises(IllegalActionError, match="Bill's turn"):
@@ -54,7 +57,9 @@ def test_law_45_order_point_sequences_sets_elder_first() -> None:
     assert p.phase is Phase.PLAY and p.to_act == BILL
 
 
-def test_law_47_combinations_must_be_in_hand_and_valid() -> None:
+# The combinations are defined by Laws 62-64 and rulings 7-9; Cavendish does not forbid calling
+# what one does not hold but penalises it (Laws 52, 54). The engine refuses such calls.
+def test_ruling_10_combinations_must_be_in_hand_and_valid() -> None:
     p = base()
     with pytest.raises(IllegalActionError, match="not in hand"):
         p.push(Declare(BILL, Category.POINT, (cs("QH JH"),)))
@@ -70,7 +75,7 @@ def test_law_47_combinations_must_be_in_hand_and_valid() -> None:
         p.push(Declare(BILL, Category.SETS, (cs("AS KS QS"),)))
 
 
-def test_law_47_a_point_has_no_extras() -> None:
+def test_law_62_a_point_has_no_extras() -> None:
     p = base()
     with pytest.raises(IllegalActionError, match="point"):
         p.push(Declare(BILL, Category.POINT, (cs(BILL_POINT6), cs("AH KH"))))
@@ -172,15 +177,15 @@ def test_law_64_quatorze_beats_trio_in_play_of_declarations() -> None:
     assert points(p, ScoreCategory.SETS, ANN) == 14 and points(p, ScoreCategory.SETS, BILL) == 0
 
 
-# ---------------------------------------------------------------- sinking, short calls (Laws 46-50)
-def test_law_46_elder_sinks_and_younger_scores_hers() -> None:
+# ---------------------------------------------------------------- sinking, short calls (Laws 49-50, ruling 10)
+def test_ruling_10_elder_sinks_and_younger_scores_hers() -> None:
     p = base()
     run(p, ["Bill declare point -", f"Ann declare point {ANN_HEARTS}"] + NOTHING_AFTER_POINT + ["Bill play AS"])
     assert points(p, ScoreCategory.POINT, ANN) == 6
     assert points(p, ScoreCategory.POINT, BILL) == 0
 
 
-def test_law_46_declaring_less_than_held_scores_only_what_was_declared() -> None:
+def test_ruling_10_declaring_less_than_held_scores_only_what_was_declared() -> None:
     p = base()
     run(p, ["Bill declare point -", "Ann declare point -",
             "Bill declare sequences AS KS QS JS", "Ann declare sequences -",
@@ -207,7 +212,7 @@ def sets_deal(tens_unknown: bool):  # type: ignore[no-untyped-def]
     return p
 
 
-def test_law_50_better_extra_after_lower_call_only_if_good_against_the_cards() -> None:
+def test_law_49_better_extra_after_lower_call_only_if_good_against_the_cards() -> None:
     good = sets_deal(tens_unknown=False)
     run(good, ["Bill declare point -", "Ann declare point -", "Bill declare sequences -",
                "Ann declare sequences -"])
@@ -276,7 +281,7 @@ def test_law_55_tied_combinations_revealed_to_both_after_the_lead() -> None:
     assert p.view(BILL).revealed == (cs("QH JH TH"), cs("KS QS JS"))
 
 
-def test_law_56_younger_declaration_events_appear_only_after_elders_first_lead() -> None:
+def test_ruling_10_younger_declaration_events_appear_only_after_elders_first_lead() -> None:
     p = base()
     run(p, ["Bill declare point -", f"Ann declare point {ANN_HEARTS}"] + NOTHING_AFTER_POINT)
 
@@ -292,3 +297,15 @@ def test_law_56_younger_declaration_events_appear_only_after_elders_first_lead()
     assert [e.points for e in logged] == [6] and [e.points for e in events] == [6]
     texts = [x.text for x in p.view(BILL).log if isinstance(x, Speech)]
     assert texts.index("I lead the ace of spades.") < len(texts)
+
+
+def test_law_49_binds_only_elder_younger_reckons_her_sets_in_any_order() -> None:
+    p = sets_deal(tens_unknown=True)
+    run(p, ["Bill declare point -", "Ann declare point -", "Bill declare sequences -",
+            "Ann declare sequences -", "Bill declare sets -"])
+    # Ann calls three queens first, then shows the better fourteen tens: allowed for younger.
+    answer = Declare(ANN, Category.SETS, (cs("QH QD QC"), cs("TS TH TD TC"), cs("JH JD JC")))
+    assert p.can(answer)
+    p.push(answer)
+    p.push(Play(BILL, card("AS")))
+    assert points(p, ScoreCategory.SETS, ANN) == 20

@@ -1,4 +1,4 @@
-"""The play (Laws 60, 65, 66) and the order of reckoning, repique and pique (Laws 67-69)."""
+"""The play (Laws 59, 65, 66) and the order of reckoning, repique and pique (Laws 67-69)."""
 
 from __future__ import annotations
 
@@ -41,8 +41,8 @@ def bill_leads(p, cards):  # type: ignore[no-untyped-def]
         p.push(next(a for a in p.legal_actions() if isinstance(a, Play)))
 
 
-# ---------------------------------------------------------------- play (Laws 60, 65, 66)
-def test_law_60_must_follow_suit() -> None:
+# ---------------------------------------------------------------- play (Laws 59, 65, 66)
+def test_law_59_must_follow_suit() -> None:
     p = base()
     run(p, FULL_BILL + ["Bill play AH"])
     with pytest.raises(IllegalActionError, match="follow suit") as exc:
@@ -52,7 +52,7 @@ def test_law_60_must_follow_suit() -> None:
     assert legal == set(p.hand(ANN).suit(card("AH").suit))
 
 
-def test_law_60_may_discard_when_void_and_no_trumps() -> None:
+def test_law_59_may_discard_when_void_and_no_trumps() -> None:
     p = base()
     run(p, FULL_BILL + ["Bill play AS"])
     legal = {a.card for a in p.legal_actions() if isinstance(a, Play)}
@@ -61,7 +61,7 @@ def test_law_60_may_discard_when_void_and_no_trumps() -> None:
     assert p.view(ANN).tricks[-1].winner == BILL and p.to_act == BILL  # no trumps: the lead wins
 
 
-def test_law_60_playing_out_of_turn_or_a_card_not_held_is_illegal() -> None:
+def test_law_59_playing_out_of_turn_or_a_card_not_held_is_illegal() -> None:
     p = base()
     run(p, FULL_BILL)
     with pytest.raises(IllegalActionError, match="Bill's turn"):
