@@ -18,6 +18,7 @@ from piquet.combinations import Category
 
 __all__ = [
     "Action",
+    "Bid",
     "CarteBlanche",
     "ChooseDealer",
     "Concede",
@@ -90,6 +91,27 @@ class Deal:
     def describe(self, names: tuple[str, str]) -> str:
         how = f" in packets of {self.packets}" if self.packets else ""
         return f"{names[self.player]} deals{how}"
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """A call in the auction of Auction Piquet: ``"8+"``, ``"11-"``, ``"pass"``, ``"double"`` or
+    ``"redouble"`` (see :func:`piquet.variant.parse_bid`)."""
+
+    player: int
+    call: str
+
+    @property
+    def tricks(self) -> int | None:
+        """The number of tricks bid, or ``None`` for pass, double and redouble."""
+        return int(self.call[:-1]) if self.call[-1:] in ("+", "-") else None
+
+    @property
+    def minus(self) -> bool:
+        return self.call.endswith("-")
+
+    def describe(self, names: tuple[str, str]) -> str:
+        return f"{names[self.player]} bids {self.call}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,4 +191,4 @@ class Concede:
         return f"{names[self.player]} concedes"
 
 
-Action = Cut | ChooseDealer | Deal | CarteBlanche | Exchange | Declare | Play | Concede
+Action = Cut | ChooseDealer | Deal | Bid | CarteBlanche | Exchange | Declare | Play | Concede

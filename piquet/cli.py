@@ -15,20 +15,31 @@ from piquet.scoring import ScoreCategory
 
 __all__ = ["main", "replay_summary"]
 
-_COLUMNS = (*(c.value for c in ScoreCategory), "total")
+def _columns(partie: Partie) -> tuple[str, ...]:
+    """The score categories of the variant (the contract only where there is bidding)."""
+    cats = [c.value for c in ScoreCategory if c is not ScoreCategory.CONTRACT or partie.rules.uses_bidding]
+    if not partie.rules.has_carte_blanche:
+        cats.remove(ScoreCategory.CARTE_BLANCHE.value)
+    return (*cats, "total")
 
 
 def replay_summary(partie: Partie) -> dict[str, Any]:
     """The scores of a re-played record, as ``piquet replay --json`` prints them."""
     names = partie.players
-    deals = []
+    columns = _columns(partie)
+    deals: list[dict[str, Any]] = []
     for number, score in enumerate(partie.deal_scores, start=1):
-        deals.append({
-            "deal": number,
-            "elder": names[score.elder],
-            "scores": {names[seat]: {c: score.by_category[seat][c] for c in _COLUMNS} for seat in (0, 1)},
-            "tricks": {names[seat]: score.tricks[seat] for seat in (0, 1)},
-        })
+        if score.annulled:
+            deals.append({"deal": number, "annulled": True})
+            continue
+        deal: dict[str, Any] = {"deal": number, "elder": names[score.elder]}
+        if score.contract is not None:
+            deal["contract"] = str(score.contract)
+        deal["scores"] = {names[seat]: {c: score.by_category[seat][c] for c in columns} for seat in (0, 1)}
+        deal["tricks"] = {names[seat]: score.tricks[seat] for seat in (0, 1)}
+        if score.multiplier != 1:
+            deal["counts"] = score.multiplier
+        deals.append(deal)
     out: dict[str, Any] = {
         "players": list(names),
         "variant": partie.variant,
@@ -37,6 +48,11 @@ def replay_summary(partie: Partie) -> dict[str, Any]:
         "totals": {names[seat]: partie.totals[seat] for seat in (0, 1)},
         "finished": partie.is_over,
     }
+    if partie.rules.plays_games:
+        out["games"] = [{"winner": names[g.winner], "double": g.double,
+                         "scores": {names[seat]: g.scores[seat] for seat in (0, 1)}} for g in partie.games]
+        won = partie.games_won()
+        out["games_won"] = {names[seat]: won[seat] for seat in (0, 1)}
     if not partie.is_over and partie.deal_number > len(partie.deal_scores):
         out["unfinished_deal"] = {"deal": partie.deal_number, "phase": partie.phase.value}
     result = partie.result

@@ -34,6 +34,7 @@ from itertools import combinations as _subsets
 
 from piquet.actions import (
     Action,
+    Bid,
     CarteBlanche,
     ChooseDealer,
     Concede,
@@ -51,11 +52,11 @@ from piquet.combinations import (
     good_against_the_cards,
     invalid_reason,
     key,
+    maximal,
     number_word,
-    value,
 )
 from piquet.scoring import CATEGORY_ORDER, DealScore, ScoreCategory, ScoreEvent, Settlement, settle
-from piquet.variant import Rules, make_rules
+from piquet.variant import Contract, GameResult, Rules, make_rules, parse_bid
 from piquet.view import Announcement, PlayerView, Speech, Trick
 
 __all__ = ["DECLARATION_ORDER", "IllegalActionError", "Partie", "Phase"]
@@ -85,6 +86,8 @@ def _verb(action: Action) -> str:
         return "deal"
     if isinstance(action, Cut):
         return "cut"
+    if isinstance(action, Bid):
+        return f"bid {action.call}"
     if isinstance(action, ChooseDealer):
         return "choose the dealer"
     return "concede"
@@ -94,6 +97,7 @@ class Phase(enum.Enum):
     CUT = "cut"
     CHOOSE_DEALER = "choose dealer"
     DEAL = "deal"
+    BID = "bidding"
     CARTE_BLANCHE = "carte blanche"
     EXCHANGE = "exchange"
     DECLARE = "declaration"
@@ -107,7 +111,7 @@ DECLARATION_ORDER: tuple[tuple[Category, bool], ...] = tuple(
 )
 
 #: The phases of a deal once dealt, in which a concession may come.
-_IN_DEAL = frozenset({Phase.CARTE_BLANCHE, Phase.EXCHANGE, Phase.DECLARE, Phase.PLAY})
+_IN_DEAL = frozenset({Phase.BID, Phase.CARTE_BLANCHE, Phase.EXCHANGE, Phase.DECLARE, Phase.PLAY})
 
 _SCORE_CATEGORY = {
     Category.POINT: ScoreCategory.POINT,
@@ -128,6 +132,9 @@ class _State:
     packets: tuple[int | None, int | None] = (None, None)
     deal_number: int = 0
     elder: int = 1
+    contract: Contract | None = None
+    bids: tuple[Bid, ...] = ()
+    doubles_used: int = 0
     dealt: tuple[int, int] = (0, 0)
     hands: tuple[int, int] = (0, 0)
     talon: tuple[Card, ...] = ()
@@ -161,6 +168,8 @@ class _State:
     past_logs: tuple[tuple[Speech | ScoreEvent, ...], ...] = ()
     deal_scores: tuple[DealScore, ...] = ()
     totals: tuple[int, int] = (0, 0)
+    game_start: tuple[int, int] = (0, 0)
+    games: tuple[GameResult, ...] = ()
     conceded: int | None = None
     result: Settlement | None = None
 
@@ -259,6 +268,23 @@ class Partie:
         return self._s.result
 
     @property
+    def games(self) -> tuple[GameResult, ...]:
+        """Piquet au Cent: the games finished so far."""
+        return self._s.games
+
+    def games_won(self) -> tuple[int, int]:
+        """Piquet au Cent: games won by each player, a double game counting two."""
+        won = [0, 0]
+        for game in self._s.games:
+            won[game.winner] += 2 if game.double else 1
+        return won[0], won[1]
+
+    @property
+    def contract(self) -> Contract | None:
+        """Auction Piquet: this deal's contract, once the auction is over."""
+        return self._s.contract
+
+    @property
     def is_over(self) -> bool:
         return self._s.phase is Phase.OVER
 
@@ -334,7 +360,7 @@ class Partie:
         if s.dealer is None:
             return ()
         fixed = s.packets[s.dealer]
-        return (fixed,) if fixed else (2, 3)
+        return (fixed,) if fixed else self.rules.packet_sizes()
 
     def random_deal(self, rng: random.Random, packets: int | None = None) -> Deal:
         """A shuffle of the pack dealt by the dealer in packets (his own size if he has one)."""
@@ -364,6 +390,7 @@ class Partie:
             Cut: Phase.CUT,
             ChooseDealer: Phase.CHOOSE_DEALER,
             Deal: Phase.DEAL,
+            Bid: Phase.BID,
             CarteBlanche: Phase.CARTE_BLANCHE,
             Exchange: Phase.EXCHANGE,
             Declare: Phase.DECLARE,
@@ -390,6 +417,8 @@ class Partie:
                 raise self._illegal(action, f"there is no seat {action.dealer!r}")
         elif isinstance(action, Deal):
             self._verify_deal(action)
+        elif isinstance(action, Bid):
+            self._verify_bid(action)
         elif isinstance(action, CarteBlanche):
             self._verify_carte_blanche(action)
         elif isinstance(action, Exchange):
@@ -402,8 +431,10 @@ class Partie:
     def _verify_deal(self, action: Deal) -> None:
         s = self._s
         if action.packets is not None:
-            if action.packets not in (2, 3):
-                raise self._illegal(action, f"cards are dealt in packets of 2 or 3, not {action.packets}")
+            sizes = self.rules.packet_sizes()
+            if action.packets not in sizes:
+                allowed = " or ".join(str(n) for n in sizes)
+                raise self._illegal(action, f"cards are dealt in packets of {allowed}, not {action.packets}")
             fixed = s.packets[action.player]
             if fixed is not None and fixed != action.packets:
                 raise self._illegal(
@@ -425,9 +456,47 @@ class Partie:
         if seen != FULL_PACK:
             raise self._illegal(action, f"{CardSet(FULL_PACK & ~seen)} missing from the deal")
 
+    def _verify_bid(self, action: Bid) -> None:
+        """Lunn's auction: bids 7 to 12, plus or minus, each higher in number than the last;
+        a bid may be doubled, a double redoubled, at most two doubles in the auction."""
+        s = self._s
+        try:
+            call = parse_bid(action.call)
+        except ValueError as e:
+            raise self._illegal(action, str(e)) from None
+        if call != action.call:
+            raise self._illegal(action, f"write the bid as {call!r}")
+        last = self._last_bid()
+        if call == "pass":
+            return
+        if call == "double":
+            if last is None or s.bids[-1].player == action.player or s.bids[-1].call != last.call:
+                raise self._illegal(action, "only the opponent's last bid can be doubled")
+            if s.doubles_used >= 2:
+                raise self._illegal(action, "no more than two doubles in an auction")
+            return
+        if call == "redouble":
+            if not s.bids or s.bids[-1].call != "double":
+                raise self._illegal(action, "only a double can be redoubled")
+            return
+        tricks = int(call[:-1])
+        if last is not None and last.tricks is not None and tricks <= last.tricks:
+            raise self._illegal(
+                action, f"a bid must be higher than {last.call} (plus and minus of one number are equal)"
+            )
+
+    def _last_bid(self) -> Bid | None:
+        """The last bid of a number of tricks in this deal's auction."""
+        for bid in reversed(self._s.bids):
+            if bid.tricks is not None:
+                return bid
+        return None
+
     def _verify_carte_blanche(self, action: CarteBlanche) -> None:
         s = self._s
         if not action.announce:
+            if self.rules.carte_blanche_compulsory:
+                raise self._illegal(action, "Law 20: a player dealt carte blanche must announce it")
             if action.will_exchange is not None:
                 raise self._illegal(action, "only a player announcing carte blanche says how many he will exchange")
             return
@@ -500,11 +569,13 @@ class Partie:
             if used & cards.mask:
                 raise self._illegal(action, f"{CardSet(used & cards.mask)} shown in two {category.value}")
             used |= cards.mask
+        if self.rules.must_declare_in_full(s.contract):
+            self._verify_in_full(action, category, CardSet(hand))
         if len(combos) > 1 and seat == s.elder:
             # Law 49 binds elder, whose call younger answered; younger reckons in any order.
             first = combos[0]
             possible = CardSet(FULL_PACK & ~hand & ~s.discards[seat])
-            if not good_against_the_cards(category, first, possible):
+            if self.rules.short_calls_bind or not good_against_the_cards(category, first, possible):
                 for extra in combos[1:]:
                     if key(category, extra) > key(category, first):
                         raise self._illegal(
@@ -513,6 +584,24 @@ class Partie:
                             f"also score the better {call(category, extra).lower()}, since his call was "
                             "not good against the cards",
                         )
+
+    def _verify_in_full(self, action: Declare, category: Category, hand: CardSet) -> None:
+        """Auction minus contracts: no sinking; the best combination is called and every other
+        that can score is shown (Lunn)."""
+        full = maximal(category, hand, self.rules.minimum_point)
+        combos = action.combinations
+        if not full:
+            return
+        what = f"{call(category, full[0]).lower()}" + (
+            f" and show {'; '.join(str(c) for c in full[1:])}" if len(full) > 1 else "")
+        reason = f"in a minus contract nothing may be sunk: declare {what}"
+        if not combos or key(category, combos[0]) != key(category, full[0]):
+            raise self._illegal(action, reason)
+        if category is Category.POINT:
+            if combos[0] != hand.suit(combos[0].cards()[0].suit):
+                raise self._illegal(action, reason)
+        elif set(combos) != set(full):
+            raise self._illegal(action, reason)
 
     def _verify_play(self, action: Play) -> None:
         s = self._s
@@ -526,7 +615,9 @@ class Partie:
 
     def _verify_concede(self, action: Concede) -> None:
         s = self._s
-        if not self.rules.is_last_deal(s.deal_number):
+        if not self.rules.allows_concession:
+            raise self._illegal(action, f"there is no concession in {self.rules.title}")
+        if not self.rules.is_last_deal(self._counted_deals() + 1):
             raise self._illegal(action, "a player may concede only in the last deal of the partie")
         if s.phase not in _IN_DEAL:
             raise self._illegal(action, "there is no deal in progress to concede")
@@ -563,6 +654,12 @@ class Partie:
         if s.phase is Phase.CHOOSE_DEALER:
             yield ChooseDealer(seat, seat)
             yield ChooseDealer(seat, 1 - seat)
+        elif s.phase is Phase.BID:
+            calls = ["pass", "double", "redouble"] + [f"{n}{sign}" for n in range(7, 13) for sign in "+-"]
+            for call in calls:
+                bid = Bid(seat, call)
+                if self.can(bid):
+                    yield bid
         elif s.phase is Phase.CARTE_BLANCHE:
             if seat == s.elder:
                 lo, hi = self.rules.elder_minimum_exchange, self.rules.elder_maximum_exchange
@@ -583,6 +680,10 @@ class Partie:
                         yield Exchange(seat, discards, show_rest=True)
         elif s.phase is Phase.DECLARE:
             category, _ = self._declaration_slot()
+            if self.rules.must_declare_in_full(s.contract):
+                yield Declare(seat, category, tuple(maximal(category, CardSet(s.hands[seat]),
+                                                            self.rules.minimum_point)))
+                return
             yield Declare(seat, category, ())
             options = candidates(category, CardSet(s.hands[seat]), self.rules.minimum_point)
             possible = CardSet(FULL_PACK & ~s.hands[seat] & ~s.discards[seat])
@@ -590,7 +691,8 @@ class Partie:
                 yield Declare(seat, category, (first,))
                 if category is Category.POINT:
                     continue
-                gac = seat != s.elder or good_against_the_cards(category, first, possible)
+                gac = seat != s.elder or (not self.rules.short_calls_bind
+                                          and good_against_the_cards(category, first, possible))
                 extras = [
                     c for c in options
                     if not c.mask & first.mask and (gac or key(category, c) <= key(category, first))
@@ -633,6 +735,11 @@ class Partie:
                 self._say(None, "Equal cuts: they cut again.")
                 return
             s.cut_winner = 0 if a.rank > b.rank else 1
+            if self.rules.lower_cut_deals:
+                s.dealer = 1 - s.cut_winner
+                self._say(None, f"{self.players[s.dealer]} cuts lower and deals.")
+                s.phase, s.to_act = Phase.DEAL, s.dealer
+                return
             s.phase, s.to_act = Phase.CHOOSE_DEALER, s.cut_winner
         elif isinstance(action, ChooseDealer):
             self._say(action.player, "I deal." if action.dealer == action.player else "You deal.")
@@ -640,6 +747,8 @@ class Partie:
             s.phase, s.to_act = Phase.DEAL, action.dealer
         elif isinstance(action, Deal):
             self._apply_deal(action)
+        elif isinstance(action, Bid):
+            self._apply_bid(action)
         elif isinstance(action, CarteBlanche):
             self._apply_carte_blanche(action)
         elif isinstance(action, Exchange):
@@ -669,7 +778,9 @@ class Partie:
         s.rest_public = s.hand_reckoned = False
         s.carte_blanche = (False, False)
         s.declaration_step = 0
-        s.calls = ()
+        s.calls = s.announcements = s.bids = ()
+        s.contract = None
+        s.doubles_used = 0
         if s.log:
             s.past_logs = (*s.past_logs, s.log)
         s.pending_events = s.events = s.log = ()
@@ -677,15 +788,64 @@ class Partie:
         s.trick = s.tricks = ()
         s.tricks_won = (0, 0)
         how = f" in packets of {action.packets}" if action.packets else ""
+        if self.rules.uses_bidding:
+            self._say(None, f"Deal {s.deal_number}: {self.players[dealer]} deals{how}; "
+                            f"{self.players[s.elder]} bids first.")
+            s.carte_blanche_pending = ()
+            s.phase, s.to_act = Phase.BID, s.elder
+            return
         self._say(None, f"Deal {s.deal_number}: {self.players[dealer]} deals{how}; "
                         f"{self.players[s.elder]} is elder.")
         court = Rank.JACK.mask | Rank.QUEEN.mask | Rank.KING.mask
         eligible = [seat for seat in (s.elder, 1 - s.elder) if not s.dealt[seat] & court]
-        s.carte_blanche_pending = tuple(eligible)
-        if eligible:
-            s.phase, s.to_act = Phase.CARTE_BLANCHE, eligible[0]
+        s.carte_blanche_pending = tuple(eligible) if self.rules.has_carte_blanche else ()
+        if s.carte_blanche_pending:
+            s.phase, s.to_act = Phase.CARTE_BLANCHE, s.carte_blanche_pending[0]
         else:
             s.phase, s.to_act = Phase.EXCHANGE, s.elder
+
+    def _apply_bid(self, action: Bid) -> None:
+        s = self._s
+        s.bids = (*s.bids, action)
+        call = action.call
+        words = {"pass": "Pass.", "double": "Double.", "redouble": "Redouble."}
+        if call in words:
+            self._say(action.player, words[call])
+        else:
+            sign = "minus" if call[-1] == "-" else "plus"
+            self._say(action.player, f"{number_word(int(call[:-1])).capitalize()} {sign}.")
+        if call == "double":
+            s.doubles_used += 1
+        if call == "pass" and all(b.call == "pass" for b in s.bids):
+            if len(s.bids) == 2:
+                self._annul_deal()
+            else:
+                s.to_act = 1 - action.player
+            return
+        if call in ("pass", "redouble"):
+            self._close_auction()
+            return
+        s.to_act = 1 - action.player
+
+    def _close_auction(self) -> None:
+        """The highest bidder holds the contract and becomes elder (Lunn)."""
+        s = self._s
+        last = self._last_bid()
+        assert last is not None and last.tricks is not None
+        after = [b.call for b in s.bids[s.bids.index(last) + 1:]]
+        doubles = 2 if "redouble" in after else 1 if "double" in after else 0
+        s.contract = Contract(last.player, last.tricks, last.minus, doubles)
+        s.elder = last.player
+        self._say(None, f"{self.players[last.player]} holds the contract, {s.contract}, and is elder.")
+        s.phase, s.to_act = Phase.EXCHANGE, s.elder
+
+    def _annul_deal(self) -> None:
+        """Both passed: the deal is annulled, does not count, and the same dealer deals again (Lunn)."""
+        s = self._s
+        self._say(None, "Both pass: the deal is annulled and the same dealer deals again.")
+        score = DealScore.from_events((), s.elder, (0, 0), annulled=True)
+        s.deal_scores = (*s.deal_scores, score)
+        s.phase, s.to_act = Phase.DEAL, s.dealer
 
     def _apply_carte_blanche(self, action: CarteBlanche) -> None:
         s = self._s
@@ -761,10 +921,12 @@ class Partie:
                 s.announcements = (*s.announcements, Announcement(category, None))
                 self._say(elder, f"No {category.value}.")
             else:
-                rank = first.cards()[0].rank if category is Category.SETS else None
-                s.announcements = (*s.announcements, Announcement(category, len(first), rank))
-                self._say(elder, _opening_call(category, first) + ".")
-                if category is Category.SETS and len(first) == 4:
+                at_once = self.rules.told_at_once(category, s.contract)
+                rank = first.cards()[0].rank if category is Category.SETS and at_once else None
+                detail = key(category, first)[1] if at_once and category is not Category.SETS else None
+                s.announcements = (*s.announcements, Announcement(category, len(first), rank, detail))
+                self._say(elder, _opening_call(category, first, at_once) + ".")
+                if category is Category.SETS and len(first) == 4 and at_once:
                     # "Fourteen aces" names all four cards.
                     s.revealed = _set(s.revealed, elder, s.revealed[elder] | first.mask)
         else:
@@ -794,10 +956,14 @@ class Partie:
         else:
             ke, ky = key(category, e), key(category, y)
             reply = "good" if ke > ky else "not good" if ke < ky else "equal"
-            if ke[0] == ky[0] and category is not Category.SETS:
-                self._say(younger, "Making?" if category is Category.POINT else "How high?")
+            if ke[0] == ky[0] and not self.rules.told_at_once(category, s.contract):
+                self._say(younger, "Making?" if category is Category.POINT and not self.rules.uses_bidding
+                          else "How high?")
                 self._say(elder, _second_call(category, e) + ".")
-                heard = replace(heard, detail=ke[1])
+                if category is Category.SETS:
+                    heard = replace(heard, rank=e.cards()[0].rank)
+                else:
+                    heard = replace(heard, detail=ke[1])
             self._say(younger, reply.capitalize() + ".")
             heard = replace(heard, answer=reply)
             winner = elder if ke > ky else younger if ke < ky else None
@@ -812,8 +978,12 @@ class Partie:
         shown = (elder_call if winner == elder else answer)
         assert shown is not None
         scat = _SCORE_CATEGORY[category]
+        scorer = self.rules.combination_scorer(winner, s.contract)
         for cards in shown.combinations:
-            event = ScoreEvent(winner, value(category, cards), scat, call(category, cards).lower())
+            reason = call(category, cards).lower()
+            if scorer != winner:
+                reason = f"{self.players[winner]}'s {reason}"
+            event = ScoreEvent(scorer, self.rules.combination_points(category, cards), scat, reason)
             s.pending_reveal = _set(s.pending_reveal, winner, s.pending_reveal[winner] | cards.mask)
             if winner == elder:
                 self._score(event)
@@ -843,7 +1013,7 @@ class Partie:
                 continue
             totals[event.player] += event.points
             p = event.player
-            if totals[p] >= self.rules.pique_threshold and totals[1 - p] == 0:
+            if totals[p] >= self.rules.repique_threshold(s.contract) and totals[1 - p] == 0:
                 s.repique = p
                 self._score(ScoreEvent(p, self.rules.repique_points, ScoreCategory.REPIQUE, "repique"))
                 break
@@ -855,11 +1025,15 @@ class Partie:
             return
         totals = [0, 0]
         for event in s.events:
-            if event.category is ScoreCategory.CARDS and not self.rules.cards_count_toward_pique:
+            if event.category is ScoreCategory.CONTRACT or (
+                event.category is ScoreCategory.CARDS and not self.rules.cards_count_toward_pique
+            ):
                 continue
             totals[event.player] += event.points
+        threshold = self.rules.pique_threshold(s.contract)
         for p in (0, 1):
-            if totals[p] >= self.rules.pique_threshold and totals[1 - p] == 0:
+            if (totals[p] >= threshold and totals[1 - p] == 0
+                    and self.rules.may_pique(p, s.elder, s.contract)):
                 s.pique = p
                 self._score(ScoreEvent(p, self.rules.pique_points, ScoreCategory.PIQUE, "pique"))
                 return
@@ -874,7 +1048,7 @@ class Partie:
         s.trick = (*s.trick, card)
         s.log = (*s.log, Speech(seat, str(card), "play"))
         if len(s.trick) == 1:
-            points = self.rules.lead_points(card)
+            points = self.rules.lead_points(card, s.contract)
             if points:
                 self._score(ScoreEvent(seat, points, ScoreCategory.PLAY, f"lead of {card}"))
                 self._check_pique()
@@ -883,33 +1057,34 @@ class Partie:
         lead = s.trick[0]
         leader = s.leader
         winner = seat if card.suit == lead.suit and card.rank > lead.rank else leader
-        if winner == seat:
-            points = self.rules.win_points(card)
-            if points:
-                self._score(ScoreEvent(seat, points, ScoreCategory.PLAY, f"wins the {lead} with the {card}"))
+        for who, points, reason in self.rules.trick_awards(leader, s.trick, winner, s.contract):
+            self._score(ScoreEvent(who, points, ScoreCategory.PLAY, reason))
+            self._check_pique()
         s.tricks = (*s.tricks, Trick(leader, s.trick, winner))
         s.tricks_won = _set(s.tricks_won, winner, s.tricks_won[winner] + 1)
         early_cards = self.rules.cards_count_toward_pique and s.tricks_won[winner] == 7
         s.trick = ()
         s.leader = winner
         s.to_act = winner
-        if len(s.tricks) == 12:
-            self._score(ScoreEvent(winner, self.rules.last_trick_points, ScoreCategory.PLAY, "the last trick"))
+        last = self.rules.last_trick_points(s.contract)
+        if len(s.tricks) == 12 and last:
+            self._score(ScoreEvent(winner, last, ScoreCategory.PLAY, "the last trick"))
         if early_cards:
             # The option's reading: the cards are scored as soon as they are won, and may make a pique.
             self._score(ScoreEvent(winner, self.rules.cards_points, ScoreCategory.CARDS, "the cards"))
         self._check_pique()
         if len(s.tricks) == 12:
-            a, b = s.tricks_won
-            taker = 0 if a > b else 1
-            if a == b:
+            awards = self.rules.cards_awards(s.tricks_won, s.contract)
+            if not awards:
                 self._say(None, "The cards are divided.")
-            elif max(a, b) == 12:
-                # Capot counts 40 instead of the 10 for the cards, and never toward a pique.
-                already = self.rules.cards_points if self.rules.cards_count_toward_pique else 0
-                self._score(ScoreEvent(taker, self.rules.capot_points - already, ScoreCategory.CARDS, "capot"))
-            elif not self.rules.cards_count_toward_pique:
-                self._score(ScoreEvent(taker, self.rules.cards_points, ScoreCategory.CARDS, "the cards"))
+            for who, points, reason in awards:
+                if self.rules.cards_count_toward_pique:
+                    # The cards were scored at the seventh trick; capot adds what it counts more.
+                    points -= self.rules.cards_points
+                if points:
+                    self._score(ScoreEvent(who, points, ScoreCategory.CARDS, reason))
+            for who, points, reason in self.rules.contract_awards(s.tricks_won, s.contract):
+                self._score(ScoreEvent(who, points, ScoreCategory.CONTRACT, reason))
             self._end_deal()
 
     def _apply_concede(self, action: Concede) -> None:
@@ -922,15 +1097,36 @@ class Partie:
         self._score(ScoreEvent(other, self.rules.cards_points, ScoreCategory.CARDS, "conceded cards"))
         self._end_deal()
 
+    def _counted_deals(self) -> int:
+        """Deals played to the end (an annulled Auction deal does not count)."""
+        return sum(1 for d in self._s.deal_scores if not d.annulled)
+
     def _end_deal(self) -> None:
         s = self._s
-        score = DealScore.from_events(s.events, s.elder, s.tricks_won)
+        multiplier = self.rules.deal_multiplier(self._counted_deals() + 1)
+        score = DealScore.from_events(s.events, s.elder, s.tricks_won, s.contract, multiplier=multiplier)
         s.deal_scores = (*s.deal_scores, score)
-        s.totals = (s.totals[0] + score.totals[0], s.totals[1] + score.totals[1])
+        s.totals = (s.totals[0] + multiplier * score.totals[0], s.totals[1] + multiplier * score.totals[1])
         a, b = score.totals
-        self._say(None, f"Deal {s.deal_number}: {self.players[0]} {a}, {self.players[1]} {b}; "
+        double = " (counting double)" if multiplier > 1 else ""
+        self._say(None, f"Deal {s.deal_number}: {self.players[0]} {a}, {self.players[1]} {b}{double}; "
                         f"partie {s.totals[0]} to {s.totals[1]}.")
-        if self.rules.partie_over(len(s.deal_scores), s.totals):
+        over = self.rules.partie_over(self._counted_deals(), s.totals)
+        if self.rules.plays_games:
+            game = self.rules.game_over((s.totals[0] - s.game_start[0], s.totals[1] - s.game_start[1]))
+            if game is not None:
+                s.games = (*s.games, game)
+                s.game_start = s.totals
+                kind = "a double game" if game.double else "the game"
+                self._say(None, f"{self.players[game.winner]} wins {kind}, {game.scores[0]} to {game.scores[1]}.")
+                won = self.games_won()
+                if max(won) >= self.rules.games_to_win:
+                    winner = 0 if won[0] > won[1] else 1
+                    s.result = Settlement(winner, won[winner], False, won)
+                    s.phase, s.to_act = Phase.OVER, None
+                    self._say(None, f"{self.players[winner]} wins the partie, {won[0]} games to {won[1]}.")
+                    return
+        if over:
             s.result = settle(s.totals, self.rules.rubicon, self.rules.settlement_bonus)
             s.phase, s.to_act = Phase.OVER, None
             r = s.result
@@ -991,24 +1187,34 @@ class Partie:
             opponent=other if own else None,
             exchange_range=self._exchange_limits(me) if own and s.phase is Phase.EXCHANGE and s.to_act == me
             else None,
+            bids=s.bids,
+            contract=s.contract,
+            games=s.games,
+            game_scores=(s.totals[0] - s.game_start[0], s.totals[1] - s.game_start[1]),
         )
 
 
-def _opening_call(category: Category, cards: CardSet) -> str:
-    """What elder says first: the length of a point or sequence; a set in full."""
+def _opening_call(category: Category, cards: CardSet, at_once: bool) -> str:
+    """What elder says first: the length of a point or sequence, or (``at_once``) all that
+    decides it: the pips, the top card, the rank of a set."""
     n = len(cards)
     if category is Category.POINT:
-        return f"Point of {number_word(n)}"
+        making = f", making {number_word(key(category, cards)[1])}" if at_once else ""
+        return f"Point of {number_word(n)}{making}"
+    if at_once:
+        return call(category, cards)
     if category is Category.SEQUENCES:
         return {3: "Tierce", 4: "Quart", 5: "Quint", 6: "Sixième", 7: "Septième", 8: "Huitième"}[n]
-    return call(category, cards)
+    return f"Set of {number_word(n)}"
 
 
 def _second_call(category: Category, cards: CardSet) -> str:
-    """What elder says when asked, after an equal length: the pips or the top card."""
+    """What elder says when asked, after an equal length: the pips, the top card, the rank."""
     if category is Category.POINT:
         return f"Making {number_word(key(category, cards)[1])}"
     top = max(c.rank for c in cards)
+    if category is Category.SETS:
+        return top.plural.capitalize()
     return "Major" if top == Rank.ACE else f"To the {top.word}"
 
 

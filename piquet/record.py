@@ -28,6 +28,7 @@ from typing import IO, Any
 
 from piquet.actions import (
     Action,
+    Bid,
     CarteBlanche,
     ChooseDealer,
     Concede,
@@ -40,13 +41,13 @@ from piquet.actions import (
 from piquet.cards import Card, CardError, CardSet
 from piquet.combinations import Category
 from piquet.game import IllegalActionError, Partie, Phase
-from piquet.variant import OptionError
+from piquet.variant import OptionError, parse_bid
 
 __all__ = ["FORMAT", "VERSION", "RecordError", "dump", "dumps", "from_data", "load", "loads", "to_data"]
 
 FORMAT = "piquet-record"
 VERSION = 1
-_VERBS = ("carte_blanche", "exchange", "declare", "play", "concede")
+_VERBS = ("bid", "carte_blanche", "exchange", "declare", "play", "concede")
 _EXTRA_KEYS = {"carte_blanche": {"will_exchange"}, "exchange": {"show_rest"}, "declare": {"combinations"}}
 
 
@@ -69,7 +70,9 @@ def _cards(cards: CardSet) -> list[str]:
 
 def _action_data(action: Action, names: tuple[str, str], elder: int) -> dict[str, Any]:
     out: dict[str, Any] = {"player": names[action.player]}
-    if isinstance(action, CarteBlanche):
+    if isinstance(action, Bid):
+        out["bid"] = action.call
+    elif isinstance(action, CarteBlanche):
         out["carte_blanche"] = action.announce
         if action.will_exchange is not None:
             out["will_exchange"] = action.will_exchange
@@ -117,6 +120,8 @@ def to_data(partie: Partie, meta: Mapping[str, Any] | None = None) -> dict[str, 
             deal["actions"] = []
             deals.append(deal)
         else:
+            if isinstance(action, Bid) and action.tricks is not None:
+                elder = action.player  # the highest bidder becomes elder
             deals[-1]["actions"].append(_action_data(action, names, elder))
     if cuts:
         data["cut"] = cuts
@@ -188,6 +193,11 @@ class _Reader:
         if unknown:
             raise RecordError(where, f"unknown field(s) {', '.join(sorted(unknown))} in a {verb} action")
         arg = data[verb]
+        if verb == "bid":
+            try:
+                return Bid(seat, parse_bid(arg))
+            except ValueError as e:
+                raise RecordError(where, str(e)) from None
         if verb == "carte_blanche":
             if not isinstance(arg, bool):
                 raise RecordError(where, f"carte_blanche is true or false, not {arg!r}")
@@ -275,9 +285,9 @@ def from_data(data: object) -> Partie:
             if not isinstance(round_, dict) or set(round_) != set(names):
                 raise RecordError(where, f"a round gives the card each of {names[0]} and {names[1]} cut")
             push(Cut(0, (reader.card(round_[names[0]], where), reader.card(round_[names[1]], where))), where)
-        if partie.phase is not Phase.CHOOSE_DEALER:
+        if partie.phase is Phase.CUT:
             raise RecordError("cut", "the last round of the cut is equal: they must cut again")
-        if deals:
+        if deals and partie.phase is Phase.CHOOSE_DEALER:
             chooser = partie.to_act
             assert chooser is not None
             dealer = reader.seat(deals[0].get("dealer") if isinstance(deals[0], dict) else None, "deal 1")

@@ -20,6 +20,10 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from piquet.variant import Contract
 
 __all__ = ["DealScore", "ScoreCategory", "ScoreEvent", "Settlement", "settle"]
 
@@ -39,6 +43,7 @@ class ScoreCategory(enum.Enum):
     PLAY = "play"
     PIQUE = "pique"
     CARDS = "cards"
+    CONTRACT = "contract"
 
     @property
     def in_hand(self) -> bool:
@@ -72,16 +77,25 @@ class ScoreEvent:
 
 @dataclass(frozen=True, slots=True)
 class DealScore:
-    """The scores of one deal, derived from its log."""
+    """The scores of one deal, derived from its log.
+
+    ``contract`` is the Auction Piquet contract (``None`` in the other variants);
+    an ``annulled`` deal (both passed in the auction) scores nothing and does not
+    count; ``multiplier`` is how many times the deal counts in the partie.
+    """
 
     elder: int
     by_category: tuple[dict[str, int], dict[str, int]]
     totals: tuple[int, int]
     tricks: tuple[int, int]
+    contract: Contract | None = None
+    annulled: bool = False
+    multiplier: int = 1
 
     @classmethod
     def from_events(
-        cls, events: Iterable[ScoreEvent], elder: int, tricks: tuple[int, int] = (0, 0)
+        cls, events: Iterable[ScoreEvent], elder: int, tricks: tuple[int, int] = (0, 0),
+        contract: Contract | None = None, annulled: bool = False, multiplier: int = 1,
     ) -> DealScore:
         by: tuple[dict[str, int], dict[str, int]] = (
             {c.value: 0 for c in ScoreCategory},
@@ -92,16 +106,18 @@ class DealScore:
         totals = (sum(by[0].values()), sum(by[1].values()))
         for seat in (0, 1):
             by[seat]["total"] = totals[seat]
-        return cls(elder, by, totals, tricks)
+        return cls(elder, by, totals, tricks, contract, annulled, multiplier)
 
 
 @dataclass(frozen=True, slots=True)
 class Settlement:
-    """The end of a partie: the winner (``None`` for a draw) and what he scores by the settlement."""
+    """The end of a partie: the winner (``None`` for a draw) and what he scores by the settlement;
+    in Piquet au Cent, ``games`` is what each player won (a double game counting two)."""
 
     winner: int | None
     points: int
     rubiconed: bool
+    games: tuple[int, int] | None = None
 
 
 def settle(totals: tuple[int, int], rubicon: int = 100, bonus: int = 100) -> Settlement:
@@ -109,7 +125,7 @@ def settle(totals: tuple[int, int], rubicon: int = 100, bonus: int = 100) -> Set
     is under 100 (rubiconed), the sum of both scores and 100.
 
     >>> settle((80, 80))
-    Settlement(winner=None, points=0, rubiconed=False)
+    Settlement(winner=None, points=0, rubiconed=False, games=None)
     """
     a, b = totals
     if a == b:

@@ -17,8 +17,9 @@ from piquet.combinations import Category
 from piquet.scoring import DealScore, ScoreEvent, Settlement
 
 if TYPE_CHECKING:
-    from piquet.actions import Declare
+    from piquet.actions import Bid, Declare
     from piquet.game import Phase
+    from piquet.variant import Contract, GameResult
 
 __all__ = ["Announcement", "PlayerView", "Speech", "Trick"]
 
@@ -105,6 +106,12 @@ class PlayerView:
     opponent: int | None
     #: When it is this player's exchange: the fewest and most cards he may exchange.
     exchange_range: tuple[int, int] | None = None
+    #: Auction Piquet: the calls of this deal's auction, and the contract once it is over.
+    bids: tuple[Bid, ...] = ()
+    contract: Contract | None = None
+    #: Piquet au Cent: the games finished, and each player's score in the game in progress.
+    games: tuple[GameResult, ...] = ()
+    game_scores: tuple[int, int] = (0, 0)
 
     @property
     def played(self) -> CardSet:
