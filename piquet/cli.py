@@ -12,6 +12,7 @@ from piquet import record
 from piquet.commentary import partie_lines
 from piquet.game import Partie
 from piquet.scoring import ScoreCategory
+from piquet.variant import VARIANTS
 
 __all__ = ["main", "replay_summary"]
 
@@ -120,7 +121,9 @@ def _play(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="piquet", description="Piquet, the classic game for two.")
     sub = parser.add_subparsers(dest="command", required=True)
-    play = sub.add_parser("play", help="play a partie of Rubicon Piquet against the computer")
+    play = sub.add_parser("play", help="play a partie against the computer")
+    play.add_argument("--variant", default="rubicon", choices=sorted(VARIANTS),
+                      help="rubicon (the default), auction (Auction Piquet) or au-cent (Piquet au Cent)")
     play.add_argument("--seed", type=int, help="seed the shuffles, to play the same deals again")
     play.add_argument("--record", metavar="FILE", help="save the game record to FILE (JSON)")
     play.add_argument("--name", default="You", help="your name at the table")
