@@ -23,19 +23,24 @@ from piquet import record
 from piquet.agents import RandomAgent, play_partie
 from piquet.game import Partie, Phase
 from piquet.scoring import ScoreCategory
+from piquet.variant import VARIANTS
 
 
 def check_deal(partie: Partie) -> None:
     """Invariants of the deal just finished (called when a new deal is due or the partie is over)."""
     score = partie.deal_scores[-1]
     if sum(score.tricks) == 12:
-        # 12 leads + 1 for the last trick + one for each trick the second player won (0 to 12).
         play = score.by_category[0]["play"] + score.by_category[1]["play"]
-        if not 13 <= play <= 25:
+        if partie.rules.uses_bidding:
+            # Auction: each trick scores one, to its winner (plus) or its loser (minus).
+            if play != 12:
+                raise AssertionError(f"deal {len(partie.deal_scores)}: play points {play}, not 12")
+        elif not partie.rules.option("low_cards_score_nothing_in_play") and not 13 <= play <= 25:
+            # 12 leads + 1 for the last trick + one for each trick the second player won (0 to 12).
             raise AssertionError(f"deal {len(partie.deal_scores)}: play points {play} out of range")
 
 
-def run(deals: int, seed: int, check: bool) -> tuple[int, float]:
+def run(deals: int, seed: int, check: bool, variant: str = "rubicon") -> tuple[int, float]:
     rng = random.Random(seed)
     played = 0
     start = time.perf_counter()
@@ -63,11 +68,12 @@ def run(deals: int, seed: int, check: bool) -> tuple[int, float]:
                 seen[0] = len(partie.deal_scores)
                 check_deal(partie)
 
-        partie = play_partie(agents, rng, ("North", "South"), on_action=on_action)
+        partie = play_partie(agents, rng, ("North", "South"), variant, on_action=on_action)
         played += len(partie.deal_scores)
         if check:
             again = record.loads(record.dumps(partie))
-            if again.deal_scores != partie.deal_scores or again.result != partie.result:
+            if (again.deal_scores != partie.deal_scores or again.result != partie.result
+                    or again.games != partie.games):
                 raise AssertionError("the scores re-derived from the record differ from the live game")
             for score in partie.deal_scores:
                 pique = score.by_category[0]["pique"] + score.by_category[1]["pique"]
@@ -84,10 +90,11 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--no-check", action="store_true", help="skip the invariant checks (raw speed)")
+    parser.add_argument("--variant", default="rubicon", choices=sorted(VARIANTS))
     args = parser.parse_args()
-    played, seconds = run(args.deals, args.seed, not args.no_check)
+    played, seconds = run(args.deals, args.seed, not args.no_check, args.variant)
     checked = "without checks" if args.no_check else "with invariant checks"
-    print(f"{played} deals of random legal self-play {checked} in {seconds:.1f} s: "
+    print(f"{played} deals of random legal {args.variant} self-play {checked} in {seconds:.1f} s: "
           f"{played / seconds:.0f} deals per second")
     print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}")
 

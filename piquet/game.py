@@ -887,11 +887,13 @@ class Partie:
         name = self.players[seat]
         if seat == s.elder:
             left = 5 - n if n < 5 else 0
-            if left:
+            if left and self.rules.elder_sees_cards_left:
                 for card in s.talon[n:5]:
                     s.peeked |= 1 << card
                 self._say(None, f"{name} exchanges {number_word(n)}, leaving {number_word(left)}, "
                                 "and looks at what he left.")
+            elif left:
+                self._say(None, f"{name} exchanges {number_word(n)}, leaving {number_word(left)}.")
             else:
                 self._say(None, f"{name} exchanges {number_word(n)}.")
         else:

@@ -213,6 +213,8 @@ class Rules:
     #: Piquet au Cent: the lower cut deals, with no choice.
     lower_cut_deals: ClassVar[bool] = False
     allows_concession: ClassVar[bool] = True
+    #: Law 33: elder may look at the cards he left of the top five.
+    elder_sees_cards_left: ClassVar[bool] = True
     #: Piquet au Cent: the partie is played in games, won by the first to win ``games_to_win``.
     plays_games: ClassVar[bool] = False
     games_to_win: ClassVar[int] = 0
@@ -394,6 +396,7 @@ class Auction(Rules):
     uses_bidding = True
     has_carte_blanche = False
     allows_concession = False
+    elder_sees_cards_left = False  # Lunn's laws give elder no look at the cards he leaves
     rubicon = 150
     settlement_bonus = 150
 
