@@ -20,7 +20,7 @@ SCHEMA = json.loads((Path(__file__).parent.parent / "piquet" / "data" / "record.
 REFERENCE = json.loads((RECORDS / "rubicon-deal.json").read_text())
 
 
-@pytest.mark.parametrize("path", sorted(RECORDS.glob("*.scores.json")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(RECORDS.glob("rubicon-*.scores.json")), ids=lambda p: p.name)
 def test_record_reference_deals_replay_to_reference_scores(path: Path) -> None:
     expected = json.loads(path.read_text())
     partie = loads(path.with_name(path.name.replace(".scores.json", ".json")).read_text())
