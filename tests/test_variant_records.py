@@ -70,7 +70,7 @@ def test_lunn_minus_contract_doubled_down_scores_undertricks_to_younger() -> Non
 def test_lunn_minus_contract_each_scores_the_others_combinations_and_the_tricks_he_loses() -> None:
     """Minus: Bill scores Ann's point (5); Ann scores Bill's sequences (4+3) and sets (3+3); 1 a trick lost;
     the cards go to the player who loses the majority (Bill, 7 lost)."""
-    data, partie, expected = load("auction-minus-doubled-down")
+    _data, partie, _expected = load("auction-minus-doubled-down")
     score = counted(partie)[0]
     ann, bill = score.by_category
     assert (bill["point"], ann["sequences"], ann["sets"]) == (5, 7, 6)
@@ -81,7 +81,7 @@ def test_lunn_minus_contract_each_scores_the_others_combinations_and_the_tricks_
 
 
 def test_lunn_both_pass_annuls_the_deal_which_does_not_count_and_the_same_dealer_deals_again() -> None:
-    data, partie, expected = load("auction-plus")
+    data, partie, _expected = load("auction-plus")
     assert [d["dealer"] for d in data["deals"]] == ["Ann", "Ann"]
     flags = [bool(getattr(d, "annulled", False)) for d in partie.deal_scores]
     assert flags in ([True, False], [False]), "the annulled deal is listed as annulled, or not listed"
