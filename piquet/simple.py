@@ -8,6 +8,12 @@ from the longest suit, win as cheaply as it can and throw its least useful
 card. It sees only its :class:`~piquet.view.PlayerView` and never returns an
 action outside the legal ones.
 
+In Auction Piquet it bids the better of a plus and a minus contract at the
+level it expects to make (:func:`choose_bid`); in a minus contract both
+players score for tricks lost, so it throws its high cards in the exchange and
+tries to lose every trick (:func:`minus_card`). Piquet au Cent it plays as
+Rubicon.
+
 >>> import random
 >>> from piquet.agents import play_partie
 >>> partie = play_partie([SimpleAgent(), SimpleAgent()], random.Random(5))
@@ -19,13 +25,22 @@ from __future__ import annotations
 
 import random
 
-from piquet.actions import Action, CarteBlanche, ChooseDealer, Concede, Declare, Exchange, Play
+from piquet.actions import Action, Bid, CarteBlanche, ChooseDealer, Concede, Declare, Exchange, Play
 from piquet.cards import FULL_PACK, Card, CardSet, Rank, Suit
 from piquet.combinations import Category, maximal, pips
 from piquet.game import LegalActions, Phase
 from piquet.view import PlayerView
 
-__all__ = ["SimpleAgent", "discard_choice", "keep_values"]
+__all__ = [
+    "SimpleAgent",
+    "choose_bid",
+    "choose_card",
+    "discard_choice",
+    "keep_values",
+    "minus_discards",
+    "minus_tricks",
+    "plus_tricks",
+]
 
 #: Most cards elder may exchange (Law 21); the engine says when fewer are allowed.
 _ELDER_MOST = 5
@@ -133,6 +148,8 @@ class SimpleAgent:
         wanted: Action | None = None
         if view.phase is Phase.CHOOSE_DEALER:
             wanted = ChooseDealer(seat, seat)
+        elif view.phase is Phase.BID:
+            wanted = choose_bid(view, legal)
         elif view.phase is Phase.CARTE_BLANCHE:
             wanted = self._carte_blanche(view, legal)
         elif view.phase is Phase.EXCHANGE:
@@ -176,6 +193,11 @@ class SimpleAgent:
             elif view.exchanged[view.elder] is None:
                 # Younger discards first after elder's carte blanche: his cards are spoken for (Law 20).
                 most -= view.will_exchange
+        if view.exchange_range is not None:
+            least, most = view.exchange_range[0], min(most, view.exchange_range[1])
+            if view.contract is not None and view.contract.minus:
+                # Both players try to lose tricks: away with the high cards, keep the low ones.
+                return Exchange(seat, minus_discards(hand, least, view.exchange_range[1]))
         for n in range(most, -1, -1):
             action = Exchange(seat, discard_choice(hand, n, younger))
             if action in legal:
@@ -189,6 +211,9 @@ class SimpleAgent:
         if not isinstance(first, Declare):
             return None
         category = first.category
+        if view.contract is not None and view.contract.minus:
+            # Auction minus contracts: nothing may be sunk; the engine lists the one full declaration.
+            return first
         minimum = int(view.options.get("minimum_point", 1))
         combos = maximal(category, view.hand, minimum)
         if category is Category.POINT:
@@ -200,6 +225,8 @@ class SimpleAgent:
         assert seat is not None
         if view.to_act != seat:
             return None
+        if view.contract is not None and view.contract.minus:
+            return Play(seat, minus_card(view))
         return Play(seat, choose_card(view))
 
 
@@ -257,3 +284,160 @@ def _throw(hand: CardSet, unknown: CardSet) -> Card:
 
     suit = min((s for s in Suit if hand.suit(s)), key=cost)
     return min(hand.suit(suit), key=lambda c: c.rank)
+
+
+# ---------------------------------------------------------------- Auction Piquet
+#: What the exchange of up to five cards (and the lead) is worth to the contract holder, in tricks.
+EXCHANGE_BONUS = 2.0
+#: Doubling: the opponent's bid and the tricks this hand expects to take from it exceed twelve by this much.
+DOUBLE_MARGIN = 2
+
+
+def _suit_winners(ranks: list[int]) -> float:
+    """Tricks a suit should win when high cards win: ``ranks`` held, 0 (seven) to 7 (ace).
+
+    A card no missing card beats counts one; one beaten by a single missing card, with a
+    smaller card to guard it, a half; a long suit adds a half for every card past the fourth.
+    """
+    ranks = sorted(ranks, reverse=True)
+    count = 0.0
+    for i, r in enumerate(ranks):
+        missing_higher = (7 - r) - i
+        if missing_higher <= 0:
+            count += 1
+        elif missing_higher == 1 and len(ranks) >= i + 2:
+            count += 0.5
+    long = max(0, len(ranks) - 4) * 0.5
+    return count + min(long, len(ranks) - count)
+
+
+def plus_tricks(hand: CardSet) -> float:
+    """The tricks a hand expects to win playing to win them, before any exchange.
+
+    >>> plus_tricks(CardSet.parse("AS KS QS JS TS AH KH AD KD AC 7C 8C"))
+    10.0
+    """
+    return sum(_suit_winners([c.rank for c in hand.suit(s)]) for s in Suit)
+
+
+def minus_tricks(hand: CardSet) -> float:
+    """The tricks a hand expects to lose playing to lose them, before any exchange.
+
+    The mirror of :func:`plus_tricks` (a seven is a sure loser as an ace is a sure winner),
+    without the bonus of a long suit (the last cards of a long low suit win), and with a
+    half for each void (a high card can be thrown on it).
+
+    >>> minus_tricks(CardSet.parse("7S 8S 9S 7H 8H 9H 7D 8D 9D 7C 8C 9C"))
+    12.0
+    """
+    total = 0.0
+    for suit in Suit:
+        ranks = sorted((7 - c.rank for c in hand.suit(suit)), reverse=True)
+        if not ranks:
+            total += 0.5
+            continue
+        losers = 0.0
+        for i, r in enumerate(ranks):
+            missing_lower = (7 - r) - i
+            if missing_lower <= 0:
+                losers += 1
+            elif missing_lower == 1 and len(ranks) >= i + 2:
+                losers += 0.5
+        # A suit loses no more tricks than the opponent can take in it: some 3/5 of the cards out.
+        total += min(losers, 0.6 * (8 - len(ranks)) + 0.5)
+    return min(total, 12.0)
+
+
+def _last_bid(bids: tuple[Bid, ...]) -> Bid | None:
+    for bid in reversed(bids):
+        if bid.tricks is not None:
+            return bid
+    return None
+
+
+def choose_bid(view: PlayerView, legal: LegalActions) -> Bid:
+    """A call in the auction: the better of a plus and a minus contract at the level the hand
+    expects to make, bidding no higher than it must; a double only of a bid clearly beyond
+    what the opponent can make; a redouble when it expects two tricks more than its bid."""
+    seat = view.seat
+    assert seat is not None
+    hand = view.hand
+    plus, minus = plus_tricks(hand), minus_tricks(hand)
+    sign = "-" if minus > plus else "+"
+    level = int(max(plus, minus) + EXCHANGE_BONUS)
+    last = _last_bid(view.bids)
+
+    def pick(call: str) -> Bid | None:
+        bid = Bid(seat, call)
+        return bid if bid in legal else None
+
+    if view.bids and view.bids[-1].call == "double" and view.bids[-1].player != seat:
+        # Our bid was doubled: redouble with two tricks in hand, else let it stand.
+        mine = last.tricks if last is not None and last.tricks is not None else 12
+        own = int((minus if last is not None and last.minus else plus) + EXCHANGE_BONUS)
+        if own >= mine + 2:
+            return pick("redouble") or Bid(seat, "pass")
+        return Bid(seat, "pass")
+    if last is not None and last.player != seat and last.tricks is not None:
+        # What this hand takes from the opponent's contract: tricks won against a plus,
+        # tricks lost against a minus (which the holder needs it to win).
+        against = minus if last.minus else plus
+        if last.tricks + against >= 12 + DOUBLE_MARGIN:
+            double = pick("double")
+            if double is not None:
+                return double
+        need = last.tricks + 1
+        if need <= 12 and level >= need:
+            return pick(f"{need}{sign}") or Bid(seat, "pass")
+        return Bid(seat, "pass")
+    if last is None:
+        # Opening; after the opponent's pass a seven is enough to save the deal.
+        threshold = 6 if any(b.call == "pass" for b in view.bids) else 7
+        if level >= threshold:
+            return pick(f"7{sign}") or Bid(seat, "pass")
+    return Bid(seat, "pass")
+
+
+def minus_discards(hand: CardSet, least: int, most: int) -> CardSet:
+    """Discards for a minus contract: the high cards, the most dangerous first (a king or
+    queen guarded by two low cards of its suit is less so), and never a seven or eight."""
+
+    def danger(card: Card) -> float:
+        lows = sum(1 for c in hand.suit(card.suit) if c.rank < card.rank and c.rank <= Rank.NINE)
+        return card.rank - (1.5 * min(2, lows) if card.rank < Rank.ACE else 0.0)
+
+    ordered = sorted(hand, key=lambda c: (-danger(c), -c.rank, c))
+    wanted = [c for c in ordered if danger(c) >= Rank.QUEEN]
+    count = max(least, min(most, len(wanted)))
+    return CardSet(ordered[:count])
+
+
+def minus_card(view: PlayerView) -> Card:
+    """The card to play when both try to lose tricks (an Auction minus contract).
+
+    Following: the highest card under the one led, else (forced to win) the highest of the
+    suit; void: the highest card, a sure winner first, from the shortest suit; leading: the
+    card the opponent most likely beats (most cards out above it, fewest below), else the
+    highest card.
+    """
+    hand = view.hand
+    unknown = _opponent_may_hold(view)
+    if view.trick:
+        lead = view.trick[0]
+        follow = hand.suit(lead.suit)
+        if follow:
+            ducks = [c for c in follow if c.rank < lead.rank]
+            return max(ducks or list(follow), key=lambda c: c.rank)
+        return max(hand, key=lambda c: (c.rank + 2 * _sure_winner(c, unknown), -len(hand.suit(c.suit)), c))
+
+    def beaten_by(card: Card) -> int:
+        return sum(1 for r in range(card.rank + 1, 8) if unknown.mask >> (card.suit * 8 + r) & 1)
+
+    def below(card: Card) -> int:
+        return sum(1 for r in range(card.rank) if unknown.mask >> (card.suit * 8 + r) & 1)
+
+    beatable = [c for c in hand if beaten_by(c)]
+    if not beatable:
+        return max(hand, key=lambda c: (c.rank, c))
+    # The more cards out above it and the fewer below, the likelier the opponent wins it.
+    return max(beatable, key=lambda c: (beaten_by(c) - below(c), -c.rank, c))

@@ -1,4 +1,8 @@
-"""``piquet play``: a partie of Rubicon Piquet in the terminal against the computer.
+"""``piquet play``: a partie of Piquet in the terminal against the computer.
+
+Any variant: Rubicon Piquet (the default), Auction Piquet (an auction before
+each deal, plus and minus contracts) or Piquet au Cent (games of a hundred,
+the first to win three).
 
 The person plays seat 0 against :class:`~piquet.simple.SimpleAgent`. The
 table is drawn with ``rich`` (the ``terminal`` extra; the only module of the
@@ -27,6 +31,7 @@ from rich.text import Text
 from piquet import record
 from piquet.actions import (
     Action,
+    Bid,
     CarteBlanche,
     ChooseDealer,
     Concede,
@@ -41,7 +46,7 @@ from piquet.combinations import Category, call, candidates, maximal, number_word
 from piquet.game import IllegalActionError, Partie, Phase
 from piquet.scoring import ScoreEvent
 from piquet.simple import SimpleAgent
-from piquet.variant import OptionError
+from piquet.variant import Contract, OptionError, parse_bid
 from piquet.view import PlayerView, Speech
 
 __all__ = ["InputFn", "parse_options", "run"]
@@ -146,9 +151,9 @@ def _pretty_tokens(text: str) -> Text:
 
 
 _SECOND_PERSON = {
-    "announces": "announce", "chooses": "choose", "concedes": "concede", "cuts": "cut", "deals": "deal",
-    "does": "do", "exchanges": "exchange", "is": "are", "leads": "lead", "plays": "play", "scores": "score",
-    "wins": "win",
+    "announces": "announce", "bids": "bid", "chooses": "choose", "concedes": "concede", "cuts": "cut",
+    "deals": "deal", "does": "do", "exchanges": "exchange", "holds": "hold", "is": "are", "leads": "lead",
+    "plays": "play", "scores": "score", "wins": "win",
 }
 
 
@@ -165,6 +170,7 @@ def _grammar(text: str, names: Sequence[str]) -> str:
                       lambda m: f"{m.group(0).split()[0]} {_SECOND_PERSON.get(m.group(1), m.group(1))}", text)
         if text.startswith(f"{name} "):
             text = text.replace("looks at what he left", "look at what you left").replace(" and scores ", " and score ")
+            text = text.replace(", and is elder", ", and are elder").replace(" lower and deals", " lower and deal")
     return text
 
 
@@ -202,6 +208,37 @@ def _yes_no(text: str, default: bool | None) -> bool:
     raise _BadInput("answer y or n")
 
 
+def _games_won(view: PlayerView) -> tuple[int, int]:
+    """Piquet au Cent: games won by each player, a double game counting two."""
+    won = [0, 0]
+    for game in view.games:
+        won[game.winner] += 2 if game.double else 1
+    return won[0], won[1]
+
+
+def _auction_text(bids: Sequence[Bid], names: Sequence[str]) -> str:
+    """The calls of an auction so far: "Computer 7+, You 8-, Computer double"."""
+    return ", ".join(f"{names[b.player]} {b.call}" for b in bids)
+
+
+def _contract_holder(contract: Contract | None, names: Sequence[str]) -> str:
+    """The contract and its holder, "8- doubled (You)"; "" with no contract."""
+    if contract is None:
+        return ""
+    return f"{contract} ({names[contract.holder]})"
+
+
+def _contract_text(view: PlayerView, names: Sequence[str]) -> str:
+    contract = view.contract
+    assert contract is not None
+    who = "you" if contract.holder == view.seat else names[contract.holder]
+    aim = "lose" if contract.minus else "win"
+    text = f"{contract}: {who} must {aim} {contract.tricks} tricks"
+    if contract.minus:
+        text += "; both score for tricks lost, and for the other's combinations"
+    return text
+
+
 @dataclass
 class _Decision:
     """A prompt: how to read the answer, and what the computer would answer."""
@@ -232,6 +269,8 @@ class _Game:
         self.log_deal = -1
         self.log_count = 0
         self.scored_deals = len(partie.deal_scores)
+        #: The deal whose contract was last announced (Auction Piquet).
+        self.contract_shown = -1
 
     # ------------------------------------------------------------ output
     def say(self, text: str | Text, style: str = "") -> None:
@@ -254,7 +293,12 @@ class _Game:
         if isinstance(entry, ScoreEvent):
             total = sum(e.points for e in log[: i + 1] if isinstance(e, ScoreEvent) and e.player == entry.player)
             line = Text(f'  {names[entry.player]}: "{_reckon(entry.points, total)}"', style="yellow")
-            line.append(f" [{entry.reason} {entry.points}]", style="dim")
+            reason = entry.reason
+            for name in names:
+                if name.lower() == "you":
+                    # Auction minus contracts: "You's point of six", scored by the opponent.
+                    reason = reason.replace(f"{name}'s ", "your ")
+            line.append(f" [{reason} {entry.points}]", style="dim")
             self.say(line)
             return
         if entry.kind == "play" and entry.speaker is not None:
@@ -285,13 +329,34 @@ class _Game:
         def row(label: str, value: str | Text) -> None:
             grid.add_row(Text(label), Text(value) if isinstance(value, str) else value)
 
-        n = view.deal_number
-        of = " of 6" if n <= 6 else " (an extra deal after a tie)"
-        role = "elder" if view.elder == you else "younger (you dealt)"
-        row("Deal", f"{n}{of}; you are {role}")
+        rules = self.partie.rules
+        dealt = " (you dealt)" if view.dealer == you else ""
+        if view.phase is Phase.BID:
+            role = ("you bid first" if view.elder == you else f"{names[him]} bids first") + dealt
+        else:
+            role = ("you are elder" if view.elder == you else "you are younger") + dealt
+        if rules.plays_games:
+            row("Deal", f"{view.deal_number}, game {len(view.games) + 1}; {role}")
+        else:
+            n = sum(1 for d in view.deal_scores if not d.annulled) + 1
+            last = rules.deals_in_partie
+            of = f" of {last}" if n <= last else " (an extra deal after a tie)"
+            row("Deal", f"{n}{of}; {role}")
         a, b = view.deal_points
-        row("Score", f"this deal {names[you]} {(a, b)[you]}, {names[him]} {(a, b)[him]};  "
-                              f"partie {names[you]} {view.totals[you]}, {names[him]} {view.totals[him]}")
+        if rules.plays_games:
+            won = _games_won(view)
+            row("Score", f"this deal {names[you]} {(a, b)[you]}, {names[him]} {(a, b)[him]};  "
+                         f"game {names[you]} {view.game_scores[you]}, {names[him]} {view.game_scores[him]} "
+                         f"(to {getattr(rules, 'game_target', 100)})")
+            row("Games won", f"{names[you]} {won[you]}, {names[him]} {won[him]} "
+                             f"(the first to {rules.games_to_win} wins the partie)")
+        else:
+            row("Score", f"this deal {names[you]} {(a, b)[you]}, {names[him]} {(a, b)[him]};  "
+                         f"partie {names[you]} {view.totals[you]}, {names[him]} {view.totals[him]}")
+        if view.phase is Phase.BID:
+            row("Auction", _auction_text(view.bids, names) or "no call yet")
+        if view.contract is not None:
+            row("Contract", _contract_text(view, names))
         talon = Text(f"{view.talon_left} card{'s' if view.talon_left != 1 else ''} left")
         if view.peeked:
             talon.append("; you looked at ")
@@ -315,33 +380,91 @@ class _Game:
                 trick.append_text(_card_text(view.trick[0]))
                 row("Trick", trick)
         row("Your hand", _hand_text(view.hand))
-        self.console.print(Panel(grid, title=Text(f"Piquet: {names[you]} v {names[him]}"), expand=False))
+        title = f"{self.partie.rules.title}: {names[you]} v {names[him]}"
+        self.console.print(Panel(grid, title=Text(title), expand=False))
 
     def score_sheet(self) -> None:
         partie = self.partie
+        rules = partie.rules
         names = self.names
         table = Table(title="Score sheet", show_footer=True)
         table.add_column("Deal", footer="Partie")
         table.add_column("Elder")
+        if rules.uses_bidding:
+            table.add_column("Contract")
         for seat in (HUMAN, self.computer):
             table.add_column(Text(names[seat]), justify="right", footer=str(partie.totals[seat]))
+        if rules.plays_games:
+            table.add_column("Game")
+        game_start = [0, 0]
+        running = [0, 0]
         for number, score in enumerate(partie.deal_scores, start=1):
-            table.add_row(str(number), Text(names[score.elder]), str(score.totals[HUMAN]),
-                          str(score.totals[self.computer]))
+            cells: list[str | Text] = [str(number)]
+            if score.annulled:
+                cells.append(Text("annulled: both passed", style="dim"))
+                if rules.uses_bidding:
+                    cells.append("")
+                cells += ["", ""]
+                table.add_row(*cells)
+                continue
+            cells.append(Text(names[score.elder]))
+            if rules.uses_bidding:
+                cells.append(_contract_holder(score.contract, names))
+            cells += [str(score.totals[HUMAN]), str(score.totals[self.computer])]
+            if rules.plays_games:
+                m = score.multiplier
+                running = [running[0] + m * score.totals[0], running[1] + m * score.totals[1]]
+                game = ""
+                done = rules.game_over((running[0] - game_start[0], running[1] - game_start[1]))
+                if done is not None:
+                    kind = "a double game" if done.double else "the game"
+                    game = _grammar(f"{names[done.winner]} wins {kind}", names)
+                    game_start = list(running)
+                cells.append(game)
+            table.add_row(*cells)
         self.console.print(table)
+        if rules.plays_games:
+            won = partie.games_won()
+            game_scores = partie.view(HUMAN).game_scores
+            line = (f"Games won: {names[HUMAN]} {won[HUMAN]}, {names[self.computer]} {won[self.computer]} "
+                    f"(a double game counts two; the first to {rules.games_to_win} wins).")
+            if not partie.is_over:
+                line += (f" The game in progress: {names[HUMAN]} {game_scores[HUMAN]}, "
+                         f"{names[self.computer]} {game_scores[self.computer]}.")
+            self.say(line)
         result = partie.result
         if result is not None:
-            if result.winner is None:
-                self.say("The partie is drawn.", style="bold")
-            else:
-                rub = f"; {names[1 - result.winner]} is rubiconed" if result.rubiconed else ""
-                self.say(_grammar(f"{names[result.winner]} wins the partie and scores {result.points}{rub}.", names),
-                         style="bold")
+            self.say(_grammar(self.result_text(), names), style="bold")
+
+    def result_text(self) -> str:
+        """The settlement of the partie in words."""
+        partie = self.partie
+        rules = partie.rules
+        names = self.names
+        result = partie.result
+        assert result is not None
+        if result.winner is None:
+            return "The partie is drawn."
+        winner, loser = names[result.winner], names[1 - result.winner]
+        if result.games is not None:
+            won = result.games
+            return (f"{winner} wins the partie, {won[result.winner]} games to {won[1 - result.winner]} "
+                    "(a double game counting two).")
+        a, b = partie.totals
+        bonus = rules.settlement_bonus
+        if result.rubiconed:
+            return (f"{winner} wins the partie and scores {result.points}: the sum of both scores, {a + b}, "
+                    f"and {bonus}; {loser} is rubiconed (under {rules.rubicon}).")
+        return (f"{winner} wins the partie and scores {result.points}: the difference, {abs(a - b)}, "
+                f"and {bonus}.")
 
     def deal_summary(self) -> None:
         score = self.partie.deal_scores[-1]
         names = self.names
-        table = Table(title=f"Deal {len(self.partie.deal_scores)}")
+        title = f"Deal {len(self.partie.deal_scores)}"
+        if score.contract is not None:
+            title += f": {_contract_holder(score.contract, names)}"
+        table = Table(title=title)
         table.add_column("")
         for seat in (HUMAN, self.computer):
             table.add_column(Text(names[seat]), justify="right")
@@ -410,7 +533,7 @@ class _Game:
     # ------------------------------------------------------------ the loop
     def play(self) -> int:
         partie = self.partie
-        self.say(Text.assemble(("Piquet", "bold"), f": {self.names[HUMAN]} against the computer. "
+        self.say(Text.assemble((partie.rules.title, "bold"), f": {self.names[HUMAN]} against the computer. "
                                f"Seed {self.seed}. Type 'help' at any prompt."))
         try:
             while not partie.is_over:
@@ -420,9 +543,16 @@ class _Game:
                     self.undo()
                     continue
                 self.flush_log()
+                self.announce_contract()
                 if len(partie.deal_scores) > self.scored_deals:
                     self.scored_deals = len(partie.deal_scores)
                     self.save()
+                    if partie.deal_scores[-1].annulled:
+                        dealer = partie.dealer
+                        self.say(_grammar(f"Both passed: deal {partie.deal_number} is annulled and does not count; "
+                                          f"{self.partie.player_name(dealer)} deals again.", self.names),
+                                 style="bold")
+                        continue
                     self.deal_summary()
                     self.score_sheet()
                     if not partie.is_over:
@@ -437,6 +567,20 @@ class _Game:
         if self.record_path:
             self.say(f"Record saved to {self.record_path}.")
         return 0
+
+    def announce_contract(self) -> None:
+        """Once an auction is over: the contract, and who is elder."""
+        partie = self.partie
+        contract = partie.contract
+        if contract is None or partie.phase is Phase.BID or self.contract_shown == partie.deal_number:
+            return
+        self.contract_shown = partie.deal_number
+        names = self.names
+        view = partie.view(HUMAN)
+        line = _contract_text(view, names)
+        elder = ("You are elder and exchange" if partie.elder == HUMAN
+                 else f"{names[partie.elder]} is elder and exchanges")
+        self.say(Text(f"Contract {line}. {elder} first.", style="bold"))
 
     def pause(self) -> None:
         decision = _Decision("Press Enter for the next deal> ", lambda _t: None,
@@ -464,6 +608,7 @@ class _Game:
         self.checkpoints = [c for c in self.checkpoints if c < target]
         self.scored_deals = len(partie.deal_scores)
         self.log_deal, self.log_count = partie.deal_number, len(partie.view(HUMAN).log)
+        self.contract_shown = -1
         self.say("Taken back: your previous decision again.", style="magenta")
         return True
 
@@ -501,6 +646,7 @@ class _Game:
         self.flush_log()
         decision = {
             Phase.CHOOSE_DEALER: self.choose_dealer,
+            Phase.BID: self.bid,
             Phase.CARTE_BLANCHE: self.carte_blanche,
             Phase.EXCHANGE: self.exchange,
             Phase.DECLARE: self.declare,
@@ -551,6 +697,40 @@ class _Game:
         self.say("You cut the higher card: you choose who deals first.")
         return self.must(_Decision("Will you deal first? [Y/n]> ", parse, hint))
 
+    def bid(self) -> Action:
+        """A call in the auction of Auction Piquet."""
+        partie = self.partie
+        view = partie.view(HUMAN)
+        calls = [a.call for a in partie.legal_actions(HUMAN) if isinstance(a, Bid)]
+        numbered = [c for c in calls if c[-1] in "+-"]
+        other = [c for c in calls if c[-1] not in "+-"]
+        if view.bids:
+            self.say(Text("The auction so far: ") + Text(_auction_text(view.bids, self.names)))
+        else:
+            self.say("You bid first: how many tricks you contract to win (+) or to lose (-), 7 to 12.")
+        self.say(Text("Your calls: ", style="bold") + Text(" ".join(numbered + other)))
+
+        def parse(text: str) -> Action:
+            t = " ".join(text.strip().lower().split())
+            t = {"p": "pass", "d": "double", "dbl": "double", "rd": "redouble", "r": "redouble"}.get(t, t)
+            t = t.replace("plus", "+").replace("minus", "-")
+            try:
+                return Bid(HUMAN, parse_bid(t))
+            except ValueError as e:
+                raise _BadInput(str(e).replace("not a bid: " + repr(t), "not a bid: " + repr(text.strip())))\
+                    from None
+
+        def hint() -> tuple[str, str]:
+            a = self._agent_action(HUMAN)
+            assert isinstance(a, Bid)
+            what = {"pass": "pass", "double": "double", "redouble": "redouble"}.get(a.call)
+            if what is None:
+                aim = "lose" if a.minus else "win"
+                what = f"bid {a.call} (to {aim} {a.tricks} tricks)"
+            return what, a.call
+
+        return self.must(_Decision("Your call (e.g. 8+, 9 minus, pass)> ", parse, hint))
+
     def carte_blanche(self) -> Action:
         view = self.partie.view(HUMAN)
         rules = self.partie.rules
@@ -594,7 +774,9 @@ class _Game:
         view = partie.view(HUMAN)
         rules = partie.rules
         elder = view.elder == HUMAN
-        if elder:
+        if view.exchange_range is not None:
+            lo, hi = view.exchange_range
+        elif elder:
             if view.will_exchange is not None:
                 lo = hi = view.will_exchange
             else:
@@ -605,7 +787,8 @@ class _Game:
             lo, hi = rules.younger_minimum_exchange, view.talon_left - waiting
         span = f"{lo}" if lo == hi else f"{lo} to {hi}"
         who = "You are elder" if elder else "You are younger"
-        self.say(f"{who}: discard {span} card{'s' if hi != 1 else ''}, and draw as many from the talon.")
+        pat = " (or none: Enter, 'none' or '-' to stand pat)" if lo == 0 < hi else ""
+        self.say(f"{who}: discard {span} card{'s' if hi != 1 else ''}, and draw as many from the talon{pat}.")
         advice: list[Exchange] = []
 
         def advised() -> Exchange:
@@ -617,7 +800,9 @@ class _Game:
 
         def parse(text: str) -> Action:
             t = text.strip().lower()
-            discards = CardSet() if t in ("none", "-") else CardSet.parse(text)
+            if not t and lo > 0:
+                raise _BadInput(f"discard {span} cards (e.g. {example})")
+            discards = CardSet() if t in ("", "none", "-", "0") else CardSet.parse(text)
             if not lo <= len(discards) <= hi:
                 raise _BadInput(f"discard {span} cards, not {len(discards)}")
             return Exchange(HUMAN, discards)
@@ -627,7 +812,8 @@ class _Game:
             return f"discard {a.discards}", str(a.discards) or "none"
 
         example = "7D 8C 9H" if hi else "none"
-        action = self.must(_Decision(f"Discard {span} (e.g. {example})> ", parse, hint))
+        default = " [none]" if lo == 0 else ""
+        action = self.must(_Decision(f"Discard {span} (e.g. {example}){default}> ", parse, hint))
         assert isinstance(action, Exchange)
         left = hi - len(action.discards)
         if elder or left <= 0:
@@ -646,6 +832,9 @@ class _Game:
     def declaration_menu(self, category: Category) -> list[Declare]:
         """The full declaration first, then each smaller call, then nothing: short, legal and distinct."""
         partie = self.partie
+        if partie.rules.must_declare_in_full(partie.contract):
+            # Auction minus contracts: no sinking; the full declaration is the only one.
+            return [a for a in partie.legal_actions(HUMAN) if isinstance(a, Declare)]
         hand = partie.view(HUMAN).hand
         minimum = partie.rules.minimum_point
         full = maximal(category, hand, minimum)
@@ -687,6 +876,9 @@ class _Game:
         menu = self.declaration_menu(category)
         nothing = "nothing (sink)" if elder else "nothing (say good)"
         self.say(Text(f"Declare your {category.value}:", style="bold"))
+        if partie.rules.must_declare_in_full(partie.contract):
+            self.say("In a minus contract nothing may be sunk: you declare your best and show every other.",
+                     style="dim")
         for i, option in enumerate(menu, start=1):
             label = _describe_combos(category, option.combinations) if option.combinations else Text(nothing)
             self.say(Text(f"  {i}. ") + label)
@@ -765,7 +957,8 @@ def run(args: argparse.Namespace, console: Console | None = None, input_fn: Inpu
     computer = COMPUTER if name != COMPUTER else "The computer"
     try:
         options = parse_options(getattr(args, "option", None) or [])
-        partie = Partie((name, computer), "rubicon", options)
+        variant = getattr(args, "variant", None) or "rubicon"
+        partie = Partie((name, computer), variant, options)
     except (OptionError, ValueError) as e:
         console.print(Text(f"piquet play: {e}"), style="red", highlight=False)
         return 2

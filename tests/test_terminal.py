@@ -20,9 +20,12 @@ from piquet.terminal import parse_options, run
 
 
 def make_args(seed: int = 3, record_path: Path | None = None, options: list[str] | None = None,
-              name: str = "You") -> argparse.Namespace:
-    return argparse.Namespace(seed=seed, record=str(record_path) if record_path else None, name=name,
+              name: str = "You", variant: str | None = None) -> argparse.Namespace:
+    args = argparse.Namespace(seed=seed, record=str(record_path) if record_path else None, name=name,
                               option=options or [], no_color=True)
+    if variant is not None:
+        args.variant = variant
+    return args
 
 
 def make_console() -> tuple[Console, io.StringIO]:
@@ -202,3 +205,71 @@ def test_options_reach_the_rules(tmp_path: Path) -> None:
     run(make_args(seed=4, record_path=path, options=["minimum_point=4"]), console=console,
         input_fn=Player(buf, stop_after=30))
     assert json.loads(path.read_text(encoding="utf-8"))["options"] == {"minimum_point": 4}
+
+
+def test_a_whole_auction_partie_with_hints(tmp_path: Path) -> None:
+    path = tmp_path / "auction.json"
+    console, buf = make_console()
+    player = Player(buf)
+    assert run(make_args(seed=1, record_path=path, variant="auction"), console=console, input_fn=player) == 0
+    out = buf.getvalue()
+    assert out.startswith("Auction Piquet:")
+    assert "Your calls: 7+ 7- 8+ 8-" in out
+    assert "Contract 7" in out
+    assert "is elder and exchanges first" in out or "You are elder and exchange first" in out
+    assert "│  Contract  " in out
+    # Seed 1 has minus contracts: the declaration menu offers only the full declaration.
+    assert "In a minus contract nothing may be sunk" in out
+    menus = re.findall(r"nothing may be sunk[^\n]*\n((?:  \d+\. .*\n)+)", out)
+    assert menus and all(m.count("\n") == 1 for m in menus)
+    assert "Score sheet" in out and "Contract" in out
+    assert re.search(r"wins? the partie and scores \d+: the (difference|sum of both scores)", out)
+    assert not any(p.startswith("Announce carte blanche") for p in player.prompts)
+    partie = record.loads(path.read_text(encoding="utf-8"))
+    assert partie.variant == "auction" and partie.is_over and partie.result is not None
+    assert sum(1 for d in partie.deal_scores if not d.annulled) == 6
+    if any(d.annulled for d in partie.deal_scores):
+        assert "Both passed: deal" in out
+
+
+def test_a_whole_au_cent_partie_with_hints(tmp_path: Path) -> None:
+    path = tmp_path / "aucent.json"
+    console, buf = make_console()
+    player = Player(buf)
+    assert run(make_args(seed=2, record_path=path, variant="au-cent"), console=console, input_fn=player) == 0
+    out = buf.getvalue()
+    assert out.startswith("Piquet au Cent:")
+    # The lower cut deals, in packets of two: no choice and no packet prompt.
+    assert "cut lower and deal" in out or "cuts lower and deals" in out
+    assert not any(p.startswith(("Packets", "Will you deal")) for p in player.prompts)
+    assert "│ Games won  " in out and "game You " in out
+    assert re.search(r"wins? the partie, \d games to \d", out)
+    partie = record.loads(path.read_text(encoding="utf-8"))
+    assert partie.variant == "au-cent" and partie.is_over
+    assert max(partie.games_won()) >= 3
+    assert f"Games won: You {partie.games_won()[0]}, Computer {partie.games_won()[1]}" in out
+
+
+def test_bad_bids_reprompt_and_standing_pat(tmp_path: Path) -> None:
+    console, buf = make_console()
+    player = Player(buf)
+    bad = ["13+", "banana", "7 plus"]
+    discards: list[str] = []
+
+    def answers(prompt: str) -> str:
+        if prompt.startswith("Your call") and bad:
+            return bad.pop(0)
+        if prompt.startswith("Discard 0") and not discards:
+            discards.append(prompt)
+            return ""
+        return player(prompt)
+
+    path = tmp_path / "bids.json"
+    run(make_args(seed=1, record_path=path, variant="auction"), console=console, input_fn=answers)
+    out = buf.getvalue()
+    assert "Sorry: not a bid: '13+'" in out
+    assert "Sorry: not a bid: 'banana'" in out
+    assert 'You: "Seven plus."' in out or "Not allowed: a bid must be higher" in out
+    assert discards and "You exchange nought" in out
+    partie = record.loads(path.read_text(encoding="utf-8"))
+    assert partie.is_over
