@@ -667,7 +667,8 @@ class Partie:
                     yield CarteBlanche(seat, True, n)
             else:
                 yield CarteBlanche(seat, True)
-            yield CarteBlanche(seat, False)
+            if not self.rules.carte_blanche_compulsory:
+                yield CarteBlanche(seat, False)
         elif s.phase is Phase.EXCHANGE:
             lo, hi = self._exchange_limits(seat)
             held = list(CardSet(s.hands[seat]))
@@ -1019,6 +1020,9 @@ class Partie:
                 s.repique = p
                 self._score(ScoreEvent(p, self.rules.repique_points, ScoreCategory.REPIQUE, "repique"))
                 break
+        # Where the pique needs less than the repique (Auction plus contracts: 29), the hand alone
+        # may reach it before the opponent scores.
+        self._check_pique()
 
     def _check_pique(self) -> None:
         """Law 69: thirty in hand and play before the opponent scores; never with a repique (ruling 13)."""
