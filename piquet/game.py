@@ -886,20 +886,18 @@ class Partie:
         s.drawn = _set(s.drawn, seat, drawn)
         s.exchanged = _set_any(s.exchanged, seat, n)
         name = self.players[seat]
+        said = f"{name} stands pat" if n == 0 else f"{name} exchanges {number_word(n)}"
         if seat == s.elder:
             left = 5 - n if n < 5 else 0
+            if left:
+                said += f", leaving {number_word(left)}"
             if left and self.rules.elder_sees_cards_left:
                 for card in s.talon[n:5]:
                     s.peeked |= 1 << card
-                self._say(None, f"{name} exchanges {number_word(n)}, leaving {number_word(left)}, "
-                                "and looks at what he left.")
-            elif left:
-                self._say(None, f"{name} exchanges {number_word(n)}, leaving {number_word(left)}.")
-            else:
-                self._say(None, f"{name} exchanges {number_word(n)}.")
+                said += ", and looks at what he left"
         else:
             s.show_rest = action.show_rest
-            self._say(None, f"{name} exchanges {number_word(n)}.")
+        self._say(None, said + ".")
         other = 1 - seat
         # The proof of carte blanche: shown once the opponent has discarded (Laws 19-20).
         if s.carte_blanche[other] and not s.shown_dealt[other]:

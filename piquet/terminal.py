@@ -153,7 +153,7 @@ def _pretty_tokens(text: str) -> Text:
 _SECOND_PERSON = {
     "announces": "announce", "bids": "bid", "chooses": "choose", "concedes": "concede", "cuts": "cut",
     "deals": "deal", "does": "do", "exchanges": "exchange", "holds": "hold", "is": "are", "leads": "lead",
-    "plays": "play", "scores": "score", "wins": "win",
+    "plays": "play", "scores": "score", "stands": "stand", "wins": "win",
 }
 
 

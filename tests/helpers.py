@@ -35,14 +35,15 @@ def make_deal(ann: str, bill: str, talon: str, dealer: int = ANN, packets: int |
     return Deal(dealer, (cs(ann), cs(bill)), tuple(card(c) for c in talon.replace(",", " ").split()), packets)
 
 
-def new_partie(options: dict[str, object] | None = None, first_dealer: int = ANN) -> Partie:
-    return Partie(NAMES, options=options, first_dealer=first_dealer)
+def new_partie(options: dict[str, object] | None = None, first_dealer: int = ANN,
+               variant: str = "rubicon") -> Partie:
+    return Partie(NAMES, variant, options=options, first_dealer=first_dealer)
 
 
 def dealt(ann: str, bill: str, talon: str, options: dict[str, object] | None = None,
-          packets: int | None = 3) -> Partie:
-    """A partie with Ann dealing the given deal (Bill elder)."""
-    partie = new_partie(options)
+          packets: int | None = 3, variant: str = "rubicon") -> Partie:
+    """A partie with Ann dealing the given deal (Bill elder, or in Auction Piquet Bill bids first)."""
+    partie = new_partie(options, variant=variant)
     partie.push(make_deal(ann, bill, talon, ANN, packets))
     return partie
 

@@ -270,6 +270,6 @@ def test_bad_bids_reprompt_and_standing_pat(tmp_path: Path) -> None:
     assert "Sorry: not a bid: '13+'" in out
     assert "Sorry: not a bid: 'banana'" in out
     assert 'You: "Seven plus."' in out or "Not allowed: a bid must be higher" in out
-    assert discards and "You exchange nought" in out
+    assert discards and "You stand pat" in out
     partie = record.loads(path.read_text(encoding="utf-8"))
     assert partie.is_over

@@ -1,0 +1,254 @@
+"""Piquet au Cent by Cavendish's Laws of Piquet au Cent (the project's rulings): the lower cut deals,
+deals by twos, younger may stand pat, elder names values at once, short calls bind, games of a
+hundred, a double game under fifty, the partie the first to three games."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import (
+    ANN,
+    BASE_ANN,
+    BASE_BILL,
+    BASE_EXCHANGE,
+    BASE_TALON,
+    BILL,
+    NAMES,
+    card,
+    cs,
+    dealt,
+    make_deal,
+    play_out,
+    points,
+    run,
+    says,
+)
+
+from piquet.actions import ChooseDealer, Cut, Deal, Declare, Exchange
+from piquet.combinations import Category
+from piquet.game import IllegalActionError, Partie, Phase
+from piquet.record import dumps, loads
+from piquet.scoring import ScoreCategory, Settlement
+from piquet.variant import AuCent, GameResult, make_rules
+
+
+def au_cent(ann: str = BASE_ANN, bill: str = BASE_BILL, talon: str = BASE_TALON,
+            options: dict[str, object] | None = None) -> Partie:
+    """An au Cent deal dealt by Ann by twos: Bill is elder."""
+    return dealt(ann, bill, talon, options, packets=2, variant="au-cent")
+
+
+def declare_best(p: Partie) -> None:
+    """Each player declares the legal declaration showing the most cards."""
+    while p.phase is Phase.DECLARE:
+        p.push(max((a for a in p.legal_actions() if isinstance(a, Declare)),
+                   key=lambda a: sum(len(c) for c in a.combinations)))
+
+
+# ---------------------------------------------------------------- the cut and the deal
+@pytest.mark.parametrize(("cuts", "dealer"), [(("KS", "9H"), BILL), (("7C", "AD"), ANN)])
+def test_au_cent_lower_cut_deals(cuts: tuple[str, str], dealer: int) -> None:
+    p = Partie(NAMES, "au-cent")
+    assert p.phase is Phase.CUT
+    p.push(Cut(0, (card(cuts[0]), card(cuts[1]))))
+    # No choice of deal: the lower cut deals at once.
+    assert p.phase is Phase.DEAL and p.dealer == dealer and p.to_act == dealer
+    with pytest.raises(IllegalActionError, match="it is the deal"):
+        p.push(ChooseDealer(1 - dealer, 1 - dealer))
+    assert f"{NAMES[dealer]} cuts lower and deals." in says(p)
+
+
+def test_au_cent_equal_cuts_cut_again() -> None:
+    p = Partie(NAMES, "au-cent")
+    p.push(Cut(0, (card("KS"), card("KH"))))
+    assert p.phase is Phase.CUT and p.dealer is None
+    p.push(Cut(0, (card("8S"), card("QH"))))
+    assert p.phase is Phase.DEAL and p.dealer == ANN
+
+
+def test_au_cent_the_cut_is_recorded_and_replayed_without_a_choice() -> None:
+    p = Partie(NAMES, "au-cent")
+    p.push(Cut(0, (card("KS"), card("9H"))))
+    p.push(make_deal(BASE_ANN, BASE_BILL, BASE_TALON, dealer=BILL, packets=2))
+    q = loads(dumps(p))
+    assert q.dealer == BILL and q.elder == ANN and not any(isinstance(a, ChooseDealer) for a in q.actions)
+
+
+def test_au_cent_deals_in_packets_of_two_only() -> None:
+    p = Partie(NAMES, "au-cent", first_dealer=ANN)
+    assert p.legal_packets() == (2,) and make_rules("au-cent").packet_sizes() == (2,)
+    with pytest.raises(IllegalActionError, match="packets of 2, not 3"):
+        p.push(make_deal(BASE_ANN, BASE_BILL, BASE_TALON, packets=3))
+    p.push(make_deal(BASE_ANN, BASE_BILL, BASE_TALON, packets=2))
+    assert p.phase is Phase.EXCHANGE
+
+
+def test_au_cent_younger_may_stand_pat_elder_may_not() -> None:
+    p = au_cent()
+    assert p.view(BILL).exchange_range == (1, 5)
+    with pytest.raises(IllegalActionError, match="Law 21: elder exchanges 1 to 5 cards, not 0"):
+        p.push(Exchange(BILL, cs("")))
+    run(p, ["Bill exchange 7C"])
+    assert p.view(ANN).exchange_range == (0, 7)
+    run(p, ["Ann exchange -"])
+    assert p.phase is Phase.DECLARE
+
+
+# ---------------------------------------------------------------- declaring
+def test_au_cent_elder_names_the_point_value_and_the_top_card_at_once() -> None:
+    p = au_cent()
+    run(p, BASE_EXCHANGE)
+    declare_best(p)
+    said = says(p)
+    start = said.index("Point of six, making sixty.")
+    assert said[start:] == ["Point of six, making sixty.", "Good.", "Sixième major.", "Good.",
+                            "Fourteen aces.", "Good."]
+    assert "Making?" not in said and "How high?" not in said
+
+
+def test_au_cent_point_of_five_making_forty_eight_said_in_one_call() -> None:
+    bill = "AS KS TS 9S 8S AH 7H AD 7D AC 7C 8H"  # spades A K T 9 8: 11 + 10 + 10 + 9 + 8
+    ann = "QS JS QH JH TH 9H QD JD TD 9D QC JC"
+    talon = "KH 7S 8D KD KC TC 9C 8C"
+    p = au_cent(ann, bill, talon)
+    run(p, ["Bill exchange 8H", "Ann exchange -", "Bill declare point AS KS TS 9S 8S"])
+    assert says(p)[-1] == "Point of five, making forty-eight."
+    run(p, ["Ann declare point QH JH TH 9H"])
+    assert says(p)[-1] == "Good." and p.view(ANN).announcements[0].detail == 48
+
+
+def test_au_cent_short_calls_bind_even_when_good_against_the_cards() -> None:
+    # Bill holds fourteen aces and fourteen kings; his fourteen kings are good against the cards
+    # (only fourteen aces beat them, and he holds every ace), yet the short call binds him.
+    p = au_cent()
+    run(p, [*BASE_EXCHANGE, "Bill declare point AS KS QS JS TS 9S", "Ann declare point -",
+            "Bill declare sequences AS KS QS JS TS 9S", "Ann declare sequences -"])
+    late = Declare(BILL, Category.SETS, (cs("KS KH KD KC"), cs("AS AH AD AC")))
+    with pytest.raises(IllegalActionError, match="Law 49"):
+        p.push(late)
+    assert late not in p.legal_actions() and late not in p.legal_actions().list()
+    assert p.can(Declare(BILL, Category.SETS, (cs("AS AH AD AC"), cs("KS KH KD KC"))))
+    # The same call in Rubicon Piquet may add the aces (Law 49's exception).
+    r = dealt(BASE_ANN, BASE_BILL, BASE_TALON)
+    run(r, [*BASE_EXCHANGE, "Bill declare point AS KS QS JS TS 9S", "Ann declare point -",
+            "Bill declare sequences AS KS QS JS TS 9S", "Ann declare sequences -"])
+    assert r.can(late)
+    assert AuCent().short_calls_bind and not make_rules("rubicon").short_calls_bind
+
+
+# ---------------------------------------------------------------- games and the partie
+def big_deal(p: Partie, strong: int) -> None:
+    """The next deal, by twos: ``strong`` (who must be elder) holds BASE's strong hand; both declare
+    their best and play their first legal card."""
+    dealer = p.dealer
+    assert dealer is not None and strong == 1 - dealer
+    hands = (cs(BASE_ANN), cs(BASE_BILL)) if strong == BILL else (cs(BASE_BILL), cs(BASE_ANN))
+    p.push(Deal(dealer, hands, tuple(card(c) for c in BASE_TALON.split()), 2))
+    p.push(Exchange(strong, cs("7C")))
+    p.push(Exchange(1 - strong, cs("8S")))
+    declare_best(p)
+    play_out(p)
+
+
+def test_au_cent_a_game_is_a_hundred_up_and_ends_with_the_deal() -> None:
+    p = Partie(NAMES, "au-cent", first_dealer=ANN)
+    big_deal(p, BILL)
+    d = p.deal_scores[-1]
+    assert d.totals[BILL] >= 100  # 110 in hand and the play: the whole deal counts for the game
+    assert p.games == (GameResult(BILL, d.totals[ANN] < 50, d.totals),)
+    assert p.view(ANN).game_scores == (0, 0) and p.phase is Phase.DEAL and not p.is_over
+
+
+@pytest.mark.parametrize(("scores", "result"), [
+    ((99, 98), None), ((100, 50), GameResult(0, False, (100, 50))), ((100, 49), GameResult(0, True, (100, 49))),
+    ((60, 130), GameResult(1, False, (60, 130))), ((101, 120), GameResult(1, False, (101, 120))),
+    ((0, 100), GameResult(1, True, (0, 100))), ((110, 110), None)])
+def test_au_cent_the_higher_wins_the_game_a_double_game_if_the_loser_has_under_50(
+        scores: tuple[int, int], result: GameResult | None) -> None:
+    assert AuCent().game_over(scores) == result
+
+
+def test_au_cent_the_partie_is_won_with_three_games_a_double_game_counting_two() -> None:
+    p = Partie(NAMES, "au-cent", first_dealer=ANN)
+    big_deal(p, BILL)
+    assert p.games_won() == (0, 2)  # Ann scores only in the play: a double game
+    big_deal(p, ANN)
+    assert p.games_won() == (2, 2) and not p.is_over
+    big_deal(p, BILL)
+    assert p.games_won() == (2, 4) and p.is_over and p.phase is Phase.OVER
+    assert p.result == Settlement(BILL, 4, False, (2, 4))
+    q = loads(dumps(p))
+    assert q.result == p.result and q.games == p.games and q.games_won() == (2, 4)
+
+
+def test_au_cent_the_partie_is_not_a_number_of_deals() -> None:
+    rules = make_rules("au-cent")
+    assert not rules.partie_over(6, (300, 10)) and not rules.partie_over(40, (0, 0))
+    assert rules.games_to_win == 3 and not rules.allows_concession
+
+
+def test_au_cent_game_scores_start_again_after_a_game() -> None:
+    p = Partie(NAMES, "au-cent", first_dealer=ANN)
+    big_deal(p, BILL)
+    first = p.totals
+    big_deal(p, ANN)
+    game = p.games[-1]
+    assert game.scores == (p.totals[0] - first[0], p.totals[1] - first[1])
+
+
+# ---------------------------------------------------------------- options by agreement
+# LOW: Ann (younger) holds 26 in hand: a point of five (5), a quint major (15), a tierce major (3)
+# and three aces (3). Bill holds only low cards and sinks everything.
+LOW_ANN = "AS KS QS JS TS AH KH QH AD JD TD 9C"
+LOW_BILL = "9S 8S 7S JH TH 9H 8H 7H 9D 8D 7D 8C"
+LOW_TALON = "7C KD QD AC KC QC JC TC"
+LOW_DECLARE = ["Bill exchange 8C", "Ann exchange -", "Bill declare point -", "Ann declare point AS KS QS JS TS",
+               "Bill declare sequences -", "Ann declare sequences AS KS QS JS TS | AH KH QH",
+               "Bill declare sets -", "Ann declare sets AS AH AD"]
+
+
+def test_au_cent_by_agreement_low_cards_score_nothing_in_play_and_younger_can_pique() -> None:
+    p = au_cent(LOW_ANN, LOW_BILL, LOW_TALON, {"low_cards_score_nothing_in_play": True})
+    run(p, [*LOW_DECLARE, "Bill play 7S"])
+    assert points(p, ScoreCategory.PLAY, BILL) == 0  # the seven led scores nothing
+    run(p, ["Ann play AS", "Ann play KS", "Bill play 8S", "Ann play QS", "Bill play 9S"])
+    assert points(p, ScoreCategory.PIQUE, ANN) == 0
+    run(p, ["Ann play JS"])  # 26 + 4: thirty before Bill has scored
+    assert points(p, ScoreCategory.PIQUE, ANN) == 30
+
+
+def test_au_cent_without_the_agreement_the_seven_led_scores_and_blocks_younger_s_pique() -> None:
+    p = au_cent(LOW_ANN, LOW_BILL, LOW_TALON)
+    run(p, [*LOW_DECLARE, "Bill play 7S", "Ann play AS", "Ann play KS", "Bill play 8S", "Ann play QS",
+            "Bill play 9S", "Ann play JS"])
+    assert points(p, ScoreCategory.PLAY, BILL) == 1 and points(p, ScoreCategory.PIQUE, ANN) == 0
+
+
+def test_au_cent_by_agreement_a_nine_winning_a_trick_scores_nothing() -> None:
+    rules = AuCent({"low_cards_score_nothing_in_play": True})
+    assert rules.lead_points(card("9S"), None) == 0 and rules.lead_points(card("TS"), None) == 1
+    assert rules.trick_awards(0, (card("8S"), card("9S")), 1, None) == []
+    assert rules.trick_awards(0, (card("8S"), card("TS")), 1, None) == [(1, 1, "wins the 8S with the TS")]
+
+
+# Bill (elder) holds a point of five making forty-four; Ann's longest suit is four.
+P44_BILL = "JH TH 9H 8H 7H AS KS QS AD KD AC 7C"
+P44_ANN = "JS TS 9S 8S AH KH QH QD JD TD 9D KC"
+P44_TALON = "7S 8D 7D QC JC TC 9C 8C"
+
+
+@pytest.mark.parametrize(("options", "scored"), [(None, 5), ({"points_ending_in_four_count_one_less": True}, 4)])
+def test_au_cent_by_agreement_a_point_ending_in_four_counts_one_less(
+        options: dict[str, object] | None, scored: int) -> None:
+    p = au_cent(P44_ANN, P44_BILL, P44_TALON, options)
+    run(p, ["Bill exchange 7C", "Ann exchange -", "Bill declare point JH TH 9H 8H 7H"])
+    assert says(p)[-1] == "Point of five, making forty-four."
+    run(p, ["Ann declare point JS TS 9S 8S"])
+    assert points(p, ScoreCategory.POINT, BILL) == scored
+
+
+def test_au_cent_points_ending_in_four_only_the_point_and_only_pips_ending_in_four() -> None:
+    rules = AuCent({"points_ending_in_four_count_one_less": True})
+    assert rules.combination_points(Category.POINT, cs("QH JH TH 9H 8H 7H")) == 5  # 54
+    assert rules.combination_points(Category.POINT, cs("AS KS 9S 8S 7S")) == 5  # 45
+    assert rules.combination_points(Category.POINT, cs("KS QS 9S 8S 7S")) == 4  # 44
+    assert rules.combination_points(Category.SEQUENCES, cs("KS QS JS TS")) == 4
