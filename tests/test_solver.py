@@ -1,0 +1,133 @@
+"""The exact play solver against a plain minimax with no pruning, on small endings of every variant."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from piquet.cards import CARDS, CardSet
+from piquet.solver import PlayPosition, position_from_partie, solve
+from piquet.variant import Contract, Rules, make_rules
+
+
+def minimax(h: list[int], to_act: int, lead: tuple[int, int] | None, won: tuple[int, int],
+            scores: tuple[int, int], done: bool, rules: Rules, contract: Contract | None, elder: int,
+            lead_scored: bool = False) -> int:
+    """The net score for ``to_act`` from here, every line of play tried, scored step by step."""
+    me = to_act
+    mine = h[me]
+    if lead is None:
+        if not h[0] and not h[1]:
+            net = 0
+            awards = rules.cards_awards(won, contract) + rules.contract_awards(won, contract)
+            for who, points, _ in awards:
+                net += points if who == me else -points
+            return net
+        return max(-minimax([h[0] & ~(1 << c), h[1]] if me == 0 else [h[0], h[1] & ~(1 << c)],
+                            1 - me, (c, me), won, scores, done, rules, contract, elder)
+                   for c in range(32) if mine >> c & 1)
+    lead_card, leader = lead
+    follow = mine & (0xFF << (8 * (lead_card >> 3))) or mine
+    best = -(1 << 20)
+    for c in range(32):
+        if not follow >> c & 1:
+            continue
+        nh = list(h)
+        nh[me] &= ~(1 << c)
+        winner = me if (c >> 3 == lead_card >> 3 and c > lead_card) else leader
+        steps = []
+        lead_points = rules.lead_points(CARDS[lead_card], contract)
+        if lead_points and not lead_scored:
+            steps.append((leader, lead_points))
+        steps += [(w, p) for w, p, _ in rules.trick_awards(leader, (CARDS[lead_card], CARDS[c]), winner, contract)]
+        if not nh[0] and not nh[1] and rules.last_trick_points(contract):
+            steps.append((winner, rules.last_trick_points(contract)))
+        sc, pts, now_done = list(scores), [0, 0], done
+        for w, p in steps:
+            sc[w] += p
+            pts[w] += p
+            threshold = rules.pique_threshold(contract)
+            if (not now_done and sc[1 - w] == 0 and sc[w] >= threshold > sc[w] - p
+                    and rules.may_pique(w, elder, contract)):
+                pts[w] += rules.pique_points
+                sc[w] += rules.pique_points
+                now_done = True
+        nwon = [won[0], won[1]]
+        nwon[winner] += 1
+        rest = minimax(nh, winner, None, (nwon[0], nwon[1]), (sc[0], sc[1]), now_done, rules, contract, elder)
+        best = max(best, pts[me] - pts[1 - me] + (rest if winner == me else -rest))
+    return best
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_solver_equals_minimax_on_random_endings_of_every_variant(seed: int) -> None:
+    rng = random.Random(seed)
+    variant = rng.choice(["rubicon", "auction", "au-cent"])
+    options: dict[str, object] = {}
+    if variant == "au-cent" and rng.random() < 0.5:
+        options["low_cards_score_nothing_in_play"] = True
+    if variant == "rubicon" and rng.random() < 0.3:
+        options["points_for_winning_opponents_lead"] = 2
+    rules = make_rules(variant, options)
+    contract = (Contract(rng.randint(0, 1), rng.randint(7, 12), rng.random() < 0.5, rng.randint(0, 2))
+                if variant == "auction" else None)
+    n = rng.randint(1, 4)
+    cards = rng.sample(range(32), 2 * n)
+    h = [sum(1 << c for c in cards[:n]), sum(1 << c for c in cards[n:])]
+    played = 12 - n
+    w0 = rng.randint(0, played)
+    won = (w0, played - w0)
+    scores = (rng.choice([0, 0, 5, 25, 28]), rng.choice([0, 0, 3, 20]))
+    elder, to_act, done = rng.randint(0, 1), rng.randint(0, 1), rng.random() < 0.3
+    all_values = rng.random() < 0.5
+    if rng.random() < 0.5:
+        # A card already led: its point is in the scores.
+        leader = 1 - to_act
+        lead = next(c for c in range(32) if h[leader] >> c & 1)
+        h[leader] &= ~(1 << lead)
+        sc = list(scores)
+        sc[leader] += rules.lead_points(CARDS[lead], contract)
+        position = PlayPosition((h[0], h[1]), to_act, elder, won, (sc[0], sc[1]), CARDS[lead], done, contract)
+        expected = minimax(h, to_act, (lead, leader), won, (sc[0], sc[1]), done, rules, contract, elder, True)
+    else:
+        position = PlayPosition((h[0], h[1]), to_act, elder, won, scores, None, done, contract)
+        expected = minimax(h, to_act, None, won, scores, done, rules, contract, elder)
+    result = solve(position, rules, all_values=all_values)
+    assert result.value == expected
+    assert result.best and all(result.values[c] == expected for c in result.best)
+
+
+def test_solver_touching_cards_are_one_move_and_all_are_best() -> None:
+    # Holding A K Q of spades against the 7: leading any of them is the same.
+    pos = PlayPosition((CardSet.parse("AS KS QS").mask, CardSet.parse("7S 8H 9H").mask), 0, 0, (4, 5), (10, 10))
+    result = solve(pos, make_rules("rubicon"), all_values=True)
+    assert {str(c) for c in result.best} == {"AS", "KS", "QS"}
+
+
+def test_solver_plays_for_the_cards_worth_ten() -> None:
+    # Six tricks each so far would split the cards; winning the last trick takes them.
+    pos = PlayPosition((CardSet.parse("AH").mask, CardSet.parse("KH").mask), 0, 0, (6, 5), (20, 20))
+    assert solve(pos, make_rules("rubicon")).value == 1 + 1 + 10  # lead, last trick, the cards
+
+
+def test_solver_position_from_a_live_partie_matches_a_full_solve() -> None:
+    from piquet.agents import RandomAgent
+    from piquet.game import Partie, Phase
+
+    partie = Partie(("Ann", "Bill"), first_dealer=0)
+    rng = random.Random(4)
+    agents = [RandomAgent(random.Random(1)), RandomAgent(random.Random(2))]
+    partie.push(partie.random_deal(rng, packets=3))
+    while partie.phase is not Phase.PLAY or len(partie.view(0).tricks) < 8:
+        seat = partie.to_act
+        assert seat is not None
+        partie.push(agents[seat].choose(partie.view(seat), partie.legal_actions(seat)))
+    position = position_from_partie(partie)
+    result = solve(position, partie.rules)
+    assert result.best and all(c in partie.hand(position.to_act) for c in result.best)
+    with pytest.raises(ValueError, match="no play position"):
+        position_from_partie(Partie(("Ann", "Bill"), first_dealer=0))
