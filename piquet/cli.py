@@ -1,4 +1,4 @@
-"""The ``piquet`` command: ``piquet play`` and ``piquet replay``."""
+"""The ``piquet`` command: ``piquet play``, ``piquet replay`` and ``piquet arena``."""
 
 from __future__ import annotations
 
@@ -118,6 +118,45 @@ def _play(args: argparse.Namespace) -> int:
     return code
 
 
+def _arena(args: argparse.Namespace) -> int:
+    import os
+
+    from piquet import arena
+    from piquet.variant import OptionError
+
+    if len(args.agents) < 2:
+        print("piquet arena: name at least two agents (known agents: "
+              f"{', '.join(arena.agent_names())})", file=sys.stderr)
+        return 2
+    try:
+        arena.check_agents(args.agents)
+        options = arena.parse_options(args.option)
+    except (arena.UnknownAgentError, OptionError) as e:
+        print(f"piquet arena: {e}", file=sys.stderr)
+        return 2
+    if args.deals < 1 or (args.jobs is not None and args.jobs < 1):
+        print("piquet arena: --deals and --jobs must be at least 1", file=sys.stderr)
+        return 2
+    command = arena.command_line(args.agents, args.deals, args.variant, args.seed, args.parties, args.option)
+    try:
+        result = arena.run_arena(args.agents, args.deals, args.variant, options, args.seed,
+                                 args.jobs or os.cpu_count() or 1, args.parties,
+                                 None if args.quiet else sys.stderr, command)
+    except OptionError as e:
+        print(f"piquet arena: {e}", file=sys.stderr)
+        return 2
+    arena.print_result(result)
+    if args.json:
+        try:
+            with open(args.json, "w", encoding="utf-8") as fp:
+                json.dump(result.to_json(), fp, indent=1, ensure_ascii=False)
+                fp.write("\n")
+        except OSError as e:
+            print(f"piquet arena: cannot write {args.json}: {e.strerror}", file=sys.stderr)
+            return 2
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="piquet", description="Piquet, the classic game for two.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -135,6 +174,23 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("file", help="a record in the piquet-record format")
     rep.add_argument("--json", action="store_true", help="print the scores as JSON")
     rep.set_defaults(func=_replay)
+    are = sub.add_parser("arena", help="computer players against each other on mirrored deals")
+    are.add_argument("agents", nargs="+", metavar="AGENT",
+                     help="two or more agents (random, simple, and the levels of piquet.players); every pair plays")
+    are.add_argument("-n", "--deals", type=int, default=100, metavar="N",
+                     help="mirrored deals per pair, each played twice with the seats swapped (default 100)")
+    are.add_argument("--parties", action="store_true",
+                     help="play N mirrored whole parties instead of single deals")
+    are.add_argument("--variant", default="rubicon", choices=sorted(VARIANTS),
+                     help="rubicon (the default), auction or au-cent")
+    are.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                     help="a rule option (see docs/rules.md); may be repeated")
+    are.add_argument("--seed", type=int, default=0, help="seed of the deals and the agents (default 0)")
+    are.add_argument("-j", "--jobs", type=int, default=None,
+                     help="worker processes (default: one per core); the results do not depend on it")
+    are.add_argument("--json", metavar="FILE", help="save the raw results (every sample) to FILE")
+    are.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    are.set_defaults(func=_arena)
     return parser
 
 

@@ -1,0 +1,308 @@
+"""The computer opponents, level 1 (a beginner) to level 5 (the strongest).
+
+* Level 1 plays like a beginner: it keeps a side ace or king by exchanging one
+  card less, leads its aces "in the faint hope that the king will fall", and
+  wins a trick with its highest card rather than its cheapest.
+* Level 2 is :class:`~piquet.simple.SimpleAgent`: the plain advice of the books.
+* Levels 3 to 5 sample the deals the opponent may hold (what the view allows,
+  see :mod:`piquet.inference`), solve the card play of each exactly
+  (:mod:`piquet.solver`) and play the card that is best on average; from
+  level 4 they also choose their exchange by trying the likely discards over
+  many possible talons and opponent's hands. Higher levels sample more.
+
+Every agent sees only its :class:`~piquet.view.PlayerView` and returns one of
+its legal actions.
+
+>>> import random
+>>> from piquet.agents import play_deal
+>>> from piquet.game import Partie
+>>> partie = Partie(("Ann", "Bill"), first_dealer=0)
+>>> play_deal(partie, [make_agent("level3", 1), make_agent("simple", 2)], random.Random(3))
+>>> len(partie.deal_scores)
+1
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations as _subsets
+
+from piquet.actions import Action, Concede, Exchange, Play
+from piquet.agents import Agent, RandomAgent
+from piquet.cards import CARDS, FULL_PACK, Card, CardSet, Rank, Suit
+from piquet.combinations import Category, key, maximal
+from piquet.combinations import value as combination_value
+from piquet.game import LegalActions, Phase
+from piquet.scoring import ScoreCategory
+from piquet.simple import SimpleAgent, keep_values
+from piquet.solver import PlayPosition, solve
+from piquet.variant import Rules, make_rules
+from piquet.view import PlayerView
+
+__all__ = ["LEVELS", "BeginnerAgent", "SearchAgent", "make_agent"]
+
+
+@dataclass(frozen=True)
+class Level:
+    """How much a searching agent samples: worlds per card played, worlds and candidate
+    discards for the exchange (0: the simple exchange)."""
+
+    play_worlds: int
+    exchange_worlds: int
+    exchange_candidates: int
+
+
+#: The searching levels. Level 1 and 2 do not search.
+LEVELS: dict[int, Level] = {
+    3: Level(play_worlds=8, exchange_worlds=0, exchange_candidates=0),
+    4: Level(play_worlds=16, exchange_worlds=24, exchange_candidates=24),
+    5: Level(play_worlds=32, exchange_worlds=60, exchange_candidates=60),
+}
+
+
+def _rules(view: PlayerView) -> Rules:
+    return make_rules(view.variant, view.options)
+
+
+def _legal_or(action: Action | None, legal: LegalActions) -> Action:
+    if action is not None and action in legal:
+        return action
+    for candidate in legal:
+        if not isinstance(candidate, Concede):
+            return candidate
+    return next(iter(legal))
+
+
+class BeginnerAgent(SimpleAgent):
+    """Level 1: the mistakes a beginner makes, as the rule books describe them, not random blunders."""
+
+    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
+        seat = view.seat
+        assert seat is not None
+        if view.phase is Phase.EXCHANGE and view.exchange_range is not None and seat == view.elder:
+            # "Beginners will often exchange only 4 in order to retain a side suit ace or king."
+            lo, hi = view.exchange_range
+            values = keep_values(view.hand)
+            order = sorted(view.hand, key=lambda c: (values[c], c.rank))
+            n = hi
+            if hi > lo and any(c.rank >= Rank.KING for c in order[:hi]):
+                n = hi - 1
+            return _legal_or(Exchange(seat, CardSet(order[:n])), legal)
+        if view.phase is Phase.PLAY and view.to_act == seat and not (view.contract and view.contract.minus):
+            hand = view.hand
+            if not view.trick:
+                # "The beginner leads the ace in the faint hope that the king will fall."
+                aces = [c for c in hand if c.rank == Rank.ACE]
+                if aces:
+                    return _legal_or(Play(seat, aces[0]), legal)
+            else:
+                lead = view.trick[0]
+                follow = [c for c in hand.suit(lead.suit) if c.rank > lead.rank]
+                if follow:
+                    # Wins, but with the highest card rather than the cheapest.
+                    return _legal_or(Play(seat, max(follow, key=lambda c: c.rank)), legal)
+        return super().choose(view, legal)
+
+
+class SearchAgent(SimpleAgent):
+    """Levels 3-5: sampled deals solved exactly for the play; sampled talons for the exchange."""
+
+    def __init__(self, level: int, rng: random.Random | None = None) -> None:
+        super().__init__(rng)
+        self.level = level
+        self.settings = LEVELS[level]
+        self.rng = rng or random.Random(level)
+
+    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
+        seat = view.seat
+        assert seat is not None
+        if view.phase is Phase.PLAY and view.to_act == seat:
+            plays = [a for a in legal if isinstance(a, Play)]
+            if len(plays) == 1:
+                return plays[0]
+            return _legal_or(self._play_card(view, plays), legal)
+        if (view.phase is Phase.EXCHANGE and view.exchange_range is not None and self.settings.exchange_worlds
+                and not (view.contract and view.contract.minus)):
+            return _legal_or(self._exchange_choice(view), legal)
+        return super().choose(view, legal)
+
+    # ------------------------------------------------------------ the play
+    def _play_card(self, view: PlayerView, plays: list[Play]) -> Play:
+        seat = view.seat
+        assert seat is not None
+        rules = _rules(view)
+        worlds = sample_opponent_hands(view, self.rng, self.settings.play_worlds)
+        if not worlds:
+            return plays[0]
+        totals: dict[Card, float] = {p.card: 0.0 for p in plays}
+        scores = [0, 0]
+        pique_done = False
+        for e in view.events:
+            if e.category in (ScoreCategory.PIQUE, ScoreCategory.REPIQUE):
+                pique_done = True
+            if e.category not in (ScoreCategory.CARDS, ScoreCategory.CONTRACT):
+                scores[e.player] += e.points
+        lead = view.trick[0] if view.trick else None
+        for opponent_hand, weight in worlds:
+            hands = (view.hand.mask, opponent_hand.mask) if seat == 0 else (opponent_hand.mask, view.hand.mask)
+            position = PlayPosition(hands, seat, view.elder, view.tricks_won, (scores[0], scores[1]), lead,
+                                    pique_done, view.contract)
+            solution = solve(position, rules, all_values=True)
+            for card in totals:
+                totals[card] += weight * solution.values.get(card, -1000)
+        best_card = max(totals, key=lambda c: (totals[c], -c.rank))
+        return Play(seat, best_card)
+
+    # ------------------------------------------------------------ the exchange
+    def _exchange_choice(self, view: PlayerView) -> Exchange:
+        seat = view.seat
+        assert seat is not None and view.exchange_range is not None
+        lo, hi = view.exchange_range
+        younger = seat != view.elder
+        hand = view.hand
+        values = keep_values(hand, younger)
+        order = sorted(hand, key=lambda c: (values[c], c.rank))
+        # The likely discards: the right number of the least useful cards, and one fewer.
+        counts = [hi] if hi == lo else [hi, hi - 1]
+        pool = order[: min(len(order), hi + 3)]
+        candidates: list[CardSet] = []
+        for n in counts:
+            for chosen in _subsets(pool, n):
+                candidates.append(CardSet(chosen))
+        candidates.sort(key=lambda c: sum(values[x] for x in c))
+        candidates = candidates[: self.settings.exchange_candidates]
+        worlds = sample_talons(view, self.rng, self.settings.exchange_worlds)
+        best_score, best_discard = -1e9, candidates[0]
+        for discard in candidates:
+            keep = hand.mask & ~discard.mask
+            n = len(discard)
+            total = 0.0
+            for talon, opponent in worlds:
+                drawn = 0
+                for card in talon[:n]:
+                    drawn |= 1 << card
+                rest = 0
+                for card in talon[n:]:
+                    rest |= 1 << card
+                mine = CardSet(keep | drawn)
+                theirs = opponent if younger else _after_younger_exchange(opponent, rest)
+                total += evaluate(mine, theirs, elder=not younger)
+            if total > best_score:
+                best_score, best_discard = total, discard
+        return Exchange(seat, best_discard)
+
+
+def _after_younger_exchange(hand: CardSet, rest: int) -> CardSet:
+    """Younger's hand after she takes what elder left, throwing her least useful cards."""
+    take = min(3, rest.bit_count())
+    if not take:
+        return hand
+    values = keep_values(hand, True)
+    thrown = sorted(hand, key=lambda c: (values[c], c.rank))[:take]
+    drawn = [c for c in CARDS if rest >> c & 1][:take]
+    return CardSet(hand.mask & ~CardSet(thrown).mask) | CardSet(drawn)
+
+
+def evaluate(mine: CardSet, theirs: CardSet, elder: bool) -> float:
+    """A quick estimate of the deal for ``mine`` against ``theirs``: the combinations
+    each would win, then the play by sure tricks and length."""
+    score = 0.0
+    for category in Category:
+        a = maximal(category, mine)
+        b = maximal(category, theirs)
+        ka = key(category, a[0]) if a else (0, 0)
+        kb = key(category, b[0]) if b else (0, 0)
+        if ka > kb:
+            score += sum(combination_value(category, c) for c in (a if category is not Category.POINT else a[:1]))
+        elif kb > ka:
+            score -= sum(combination_value(category, c) for c in (b if category is not Category.POINT else b[:1]))
+    tricks = 0.0
+    for suit in Suit:
+        m = [c.rank for c in mine.suit(suit)]
+        t = [c.rank for c in theirs.suit(suit)]
+        both = sorted(m + t, reverse=True)
+        # Sure tricks: the run of top cards of the suit one player holds.
+        for rank in both:
+            if rank in m:
+                tricks += 1
+            else:
+                break
+        for rank in both:
+            if rank in t:
+                tricks -= 1
+            else:
+                break
+        tricks += 0.3 * (len(m) - len(t))
+    score += 2.5 * tricks + (1.5 if elder else 0.0)
+    return score
+
+
+def _unseen(view: PlayerView) -> CardSet:
+    known = view.hand | view.discards | view.played | view.rest | view.peeked
+    return CardSet(FULL_PACK & ~known.mask)
+
+
+def sample_opponent_hands(view: PlayerView, rng: random.Random, count: int) -> list[tuple[CardSet, float]]:
+    """Hands the opponent may hold now, from the inference module (uniform over what the
+    view allows if it is not available)."""
+    try:
+        inference = importlib.import_module("piquet.inference")
+    except ImportError:  # pragma: no cover - the inference module is part of the package
+        inference = None
+    if inference is not None:
+        worlds = inference.Inference(view).sample(rng, count)
+        if worlds:
+            return [(w.opponent_hand, float(w.weight)) for w in worlds]
+    opponent = view.opponent
+    assert opponent is not None
+    size = view.hand_sizes[opponent]
+    known = view.revealed[opponent] - view.played
+    pool = [c for c in _unseen(view) if c not in known]
+    out = []
+    for _ in range(count):
+        extra = rng.sample(pool, size - len(known))
+        out.append((known | CardSet(extra), 1.0))
+    return out
+
+
+def sample_talons(view: PlayerView, rng: random.Random, count: int) -> list[tuple[list[Card], CardSet]]:
+    """For the exchange: possible talons (top first, as the viewer will find them) and
+    opponent's hands, uniform over the cards the viewer cannot see."""
+    opponent = view.opponent
+    assert opponent is not None
+    unseen = [c for c in _unseen(view) if c not in view.shown_dealt[opponent]]
+    shown = list(view.shown_dealt[opponent])
+    # The cards still to be drawn: all eight for elder; what elder left for younger.
+    talon_size = view.talon_left
+    if view.seat != view.elder and view.exchanged[view.elder] is None and view.will_exchange is not None:
+        talon_size -= view.will_exchange  # elder's carte blanche: his cards are spoken for (Law 20)
+    out = []
+    for _ in range(count):
+        rng.shuffle(unseen)
+        talon = unseen[:talon_size]
+        opponent_hand = CardSet((shown + unseen[talon_size:])[: view.hand_sizes[opponent]])
+        out.append((talon, opponent_hand))
+    return out
+
+
+def make_agent(name: str, seed: int = 0) -> Agent:
+    """An agent by name: ``random``, ``simple``, ``level1`` to ``level5``."""
+    rng = random.Random(seed)
+    makers: dict[str, Callable[[], Agent]] = {
+        "random": lambda: RandomAgent(rng),
+        "simple": lambda: SimpleAgent(rng),
+        "level1": lambda: BeginnerAgent(rng),
+        "level2": lambda: SimpleAgent(rng),
+        "level3": lambda: SearchAgent(3, rng),
+        "level4": lambda: SearchAgent(4, rng),
+        "level5": lambda: SearchAgent(5, rng),
+    }
+    if name not in makers:
+        raise ValueError(f"unknown agent {name!r} (known: {', '.join(makers)})")
+    return makers[name]()
+
+
+AGENT_NAMES: Sequence[str] = ("random", "simple", "level1", "level2", "level3", "level4", "level5")

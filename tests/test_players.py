@@ -1,0 +1,69 @@
+"""The computer opponents by level: always legal, and each level's character."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from piquet.actions import Deal, Exchange, Play
+from piquet.agents import play_deal
+from piquet.cards import CARDS, CardSet
+from piquet.game import Partie, Phase
+from piquet.players import BeginnerAgent, SearchAgent, make_agent
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
+@pytest.mark.parametrize("level", ["level1", "level3", "level4"])
+def test_every_level_plays_only_legal_actions_in_every_variant(level: str, variant: str) -> None:
+    partie = Partie(("Ann", "Bill"), variant, first_dealer=0)
+    rng = random.Random(7)
+    play_deal(partie, [make_agent(level, 1), make_agent("random", 2)], rng)  # push() verifies every action
+    assert partie.deal_scores
+
+
+def test_level1_keeps_a_side_king_by_exchanging_four_as_beginners_do() -> None:
+    # Elder holds a side king among his weakest cards: the beginner keeps it and takes only four.
+    elder = CardSet.parse("AS KS QS JS TS 9S 8S KD 7H 8H 7C 8C")
+    younger_cards = [c for c in CARDS if c not in elder]
+    younger = CardSet(younger_cards[:12])
+    talon = tuple(younger_cards[12:])
+    partie = Partie(("Ann", "Bill"), first_dealer=0)
+    partie.push(Deal(0, (younger, elder), talon, 3))
+    action = BeginnerAgent().choose(partie.view(1), partie.legal_actions(1))
+    assert isinstance(action, Exchange) and len(action.discards) == 4
+
+
+def test_level1_leads_an_ace_hoping_the_king_falls() -> None:
+    partie = Partie(("Ann", "Bill"), first_dealer=0)
+    partie.push(partie.random_deal(random.Random(2), packets=3))
+    agent = BeginnerAgent()
+    while partie.phase is not Phase.PLAY:
+        seat = partie.to_act
+        assert seat is not None
+        partie.push(make_agent("simple").choose(partie.view(seat), partie.legal_actions(seat)))
+    view = partie.view(partie.elder)
+    action = agent.choose(view, partie.legal_actions(partie.elder))
+    aces = [c for c in view.hand if c.rank == 7]
+    if aces:
+        assert isinstance(action, Play) and action.card in aces
+
+
+def test_search_agent_takes_a_sure_last_trick() -> None:
+    # Two cards left each: the searching player keeps the winner for the last trick worth the cards.
+    partie = Partie(("Ann", "Bill"), first_dealer=0)
+    partie.push(partie.random_deal(random.Random(11), packets=3))
+    agents = [make_agent("simple", 1), make_agent("simple", 2)]
+    while partie.phase is not Phase.PLAY or len(partie.view(0).tricks) < 10:
+        seat = partie.to_act
+        assert seat is not None
+        partie.push(agents[seat].choose(partie.view(seat), partie.legal_actions(seat)))
+    seat = partie.to_act
+    assert seat is not None
+    action = SearchAgent(3, random.Random(0)).choose(partie.view(seat), partie.legal_actions(seat))
+    assert action in partie.legal_actions(seat)
+
+
+def test_unknown_agent_name_is_refused_with_the_known_names() -> None:
+    with pytest.raises(ValueError, match="level5"):
+        make_agent("grandmaster")
