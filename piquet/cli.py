@@ -164,6 +164,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--variant", default="rubicon", choices=sorted(VARIANTS),
                       help="rubicon (the default), auction (Auction Piquet) or au-cent (Piquet au Cent)")
     play.add_argument("--seed", type=int, help="seed the shuffles, to play the same deals again")
+    play.add_argument("--level", type=int, choices=range(1, 6), default=3, metavar="1-5",
+                      help="the computer's strength: 1 a beginner, 2 the book's advice, 3-5 searching "
+                           "(5 the strongest; default 3)")
+    play.add_argument("--hint-level", type=int, choices=range(1, 6), default=5, metavar="1-5",
+                      help="the level that gives hints (default 5, the strongest)")
     play.add_argument("--record", metavar="FILE", help="save the game record to FILE (JSON)")
     play.add_argument("--name", default="You", help="your name at the table")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",

@@ -4,7 +4,7 @@ Any variant: Rubicon Piquet (the default), Auction Piquet (an auction before
 each deal, plus and minus contracts) or Piquet au Cent (games of a hundred,
 the first to win three).
 
-The person plays seat 0 against :class:`~piquet.simple.SimpleAgent`. The
+The person plays seat 0 against a computer opponent of the chosen level (:mod:`piquet.players`). The
 table is drawn with ``rich`` (the ``terminal`` extra; the only module of the
 package that needs it). Every decision is a prompt; at any prompt ``hint``,
 ``undo``, ``score``, ``help`` and ``quit`` work too. Input and output are
@@ -41,11 +41,12 @@ from piquet.actions import (
     Exchange,
     Play,
 )
+from piquet.agents import Agent
 from piquet.cards import CARDS, Card, CardError, CardSet, Suit
 from piquet.combinations import Category, call, candidates, maximal, number_word, pips
 from piquet.game import IllegalActionError, Partie, Phase
+from piquet.players import make_agent
 from piquet.scoring import ScoreEvent
-from piquet.simple import SimpleAgent
 from piquet.variant import Contract, OptionError, parse_bid
 from piquet.view import PlayerView, Speech
 
@@ -250,14 +251,16 @@ class _Decision:
 
 class _Game:
     def __init__(self, console: Console, input_fn: InputFn, partie: Partie, seed: int,
-                 record_path: str | None) -> None:
+                 record_path: str | None, level: int = 2, hint_level: int = 2) -> None:
         self.console = console
         self.input_fn = input_fn
         self.partie = partie
         self.seed = seed
         self.rng = random.Random(seed)
-        self.agent = SimpleAgent(random.Random(seed))
-        self.adviser = SimpleAgent(random.Random(seed))
+        # The computer plays at the chosen level; hints come from the strongest level asked for.
+        self.level = level
+        self.agent: Agent = make_agent(f"level{level}", seed)
+        self.adviser: Agent = make_agent(f"level{hint_level}", seed + 1)
         self.record_path = record_path
         self.names = partie.players
         self.computer = 1 - HUMAN
@@ -482,7 +485,7 @@ class _Game:
         if not self.record_path:
             return
         text = record.dumps(self.partie, meta={"program": "piquet play", "seed": self.seed,
-                                               "computer": "SimpleAgent"})
+                                               "computer": f"level {self.level}"})
         tmp = self.record_path + ".tmp"
         with open(tmp, "w", encoding="utf-8") as fp:
             fp.write(text)
@@ -963,7 +966,9 @@ def run(args: argparse.Namespace, console: Console | None = None, input_fn: Inpu
         console.print(Text(f"piquet play: {e}"), style="red", highlight=False)
         return 2
     seed = args.seed if getattr(args, "seed", None) is not None else random.SystemRandom().randrange(1 << 31)
-    game = _Game(console, input_fn or ask_console, partie, seed, getattr(args, "record", None))
+    level = getattr(args, "level", None) or 2
+    hint_level = getattr(args, "hint_level", None) or 2
+    game = _Game(console, input_fn or ask_console, partie, seed, getattr(args, "record", None), level, hint_level)
     with contextlib.suppress(BrokenPipeError):
         return game.play()
     return 0
