@@ -24,7 +24,6 @@ its legal actions.
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from piquet.cards import CARDS, FULL_PACK, Card, CardSet, Rank, Suit
 from piquet.combinations import Category, key, maximal
 from piquet.combinations import value as combination_value
 from piquet.game import LegalActions, Phase
+from piquet.inference import Inference
 from piquet.scoring import ScoreCategory
 from piquet.simple import SimpleAgent, keep_values
 from piquet.solver import PlayPosition, solve
@@ -246,16 +246,11 @@ def _unseen(view: PlayerView) -> CardSet:
 
 
 def sample_opponent_hands(view: PlayerView, rng: random.Random, count: int) -> list[tuple[CardSet, float]]:
-    """Hands the opponent may hold now, from the inference module (uniform over what the
-    view allows if it is not available)."""
-    try:
-        inference = importlib.import_module("piquet.inference")
-    except ImportError:  # pragma: no cover - the inference module is part of the package
-        inference = None
-    if inference is not None:
-        worlds = inference.Inference(view).sample(rng, count)
-        if worlds:
-            return [(w.opponent_hand, float(w.weight)) for w in worlds]
+    """Hands the opponent may hold now, from the inference module; should the constraints
+    be too rare to sample, uniform over what the view allows."""
+    worlds = Inference(view).sample(rng, count)
+    if worlds:
+        return [(w.opponent_hand, w.weight) for w in worlds]
     opponent = view.opponent
     assert opponent is not None
     size = view.hand_sizes[opponent]

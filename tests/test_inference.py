@@ -1,0 +1,271 @@
+"""Inference from a player's view: the hidden arrangement is always consistent, samples respect
+everything known, and sampling is uniform over the hard-constrained worlds."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import combinations
+
+import pytest
+
+from piquet.actions import ChooseDealer, Declare, Exchange, Play
+from piquet.agents import RandomAgent, _step
+from piquet.cards import Card, CardSet, Suit
+from piquet.combinations import Category, pips
+from piquet.game import Partie, Phase
+from piquet.inference import Inference, World, best_key, holds
+from piquet.simple import SimpleAgent
+from tests.helpers import BILL, cs, dealt, declare_nothing
+
+ANN = 0
+
+
+def truth(partie: Partie, opp: int) -> World:
+    """The real arrangement of the hidden cards (test side only: read from the partie)."""
+    undrawn = partie.undrawn()
+    talon = tuple(c for c in partie.talon() if c in undrawn)
+    return World(partie.hand(opp), CardSet(partie._s.discards[opp]), talon)
+
+
+def known_elsewhere(view: object) -> CardSet:
+    from piquet.view import PlayerView
+
+    assert isinstance(view, PlayerView)
+    return view.hand | view.discards | view.dealt | view.played | view.rest
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
+def test_self_play_truth_is_consistent_and_samples_are_sound(variant: str) -> None:
+    checked = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        agents = [SimpleAgent(random.Random(seed)), RandomAgent(random.Random(seed + 100))]
+        if seed % 2:
+            agents.reverse()
+        partie = Partie(("A", "B"), variant, first_dealer=seed % 2)
+        while not partie.is_over and partie.deal_number <= 2:
+            if partie.phase is Phase.CHOOSE_DEALER:
+                assert partie.to_act is not None
+                partie.push(ChooseDealer(partie.to_act, partie.to_act))
+            else:
+                _step(partie, agents, rng)
+            if partie.phase in (Phase.DEAL, Phase.CUT) or rng.random() < 0.5:
+                continue
+            for seat in (0, 1):
+                view = partie.view(seat)
+                inf = Inference(view)
+                real = truth(partie, 1 - seat)
+                assert inf.consistent(real), (variant, seed, partie.phase, [r.text for r in inf.requirements])
+                assert inf.known_opponent().issubset(real.opponent_hand)
+                assert real.opponent_hand.issubset(inf.possible_opponent())
+                assert not real.opponent_hand.suits() & inf.voids()
+                assert inf.unseen().issubset(real.opponent_hand | real.opponent_discards | CardSet(real.talon))
+                elsewhere = known_elsewhere(view)
+                for world in inf.sample(rng, 5):
+                    assert inf.consistent(world)
+                    assert len(world.opponent_hand) == view.hand_sizes[1 - seat]
+                    assert len(world.opponent_discards) == (view.exchanged[1 - seat] or 0)
+                    assert len(world.talon) == view.talon_left
+                    assert not (world.opponent_hand | world.opponent_discards) & elsewhere
+                    assert not CardSet(world.talon) & (elsewhere - view.rest)
+                    assert 0 < world.weight <= 1
+                checked += 1
+    assert checked > 50
+
+
+# A deal where Bill (elder) and Ann (younger) each hold a point of six, Ann's the better.
+BILL_HAND = "AS KS QS JS TS 9S 8S AD KD QD AC KC"
+ANN_HAND = "AH KH QH JH TH 9H 7S JD TD JC TC 9C"
+TALON = "QC 7H 8H 9D 8D 7D 8C 7C"
+
+
+def _point_six_not_good() -> Partie:
+    partie = dealt(ANN_HAND, BILL_HAND, TALON)
+    partie.push(Exchange(BILL, cs("AD")))  # draws QC, leaves (and looks at) 7H 8H 9D 8D
+    partie.push(Exchange(ANN, cs("7S 9C")))  # draws 7H 8H
+    partie.push(Declare(BILL, Category.POINT, (cs("KS QS JS TS 9S 8S"),)))  # six, making 57
+    partie.push(Declare(ANN, Category.POINT, (cs("AH KH QH JH TH 9H"),)))  # six, making 60: not good
+    return partie
+
+
+def test_not_good_to_a_point_of_six() -> None:
+    partie = _point_six_not_good()
+    view = partie.view(BILL)
+    assert view.announcements[0].answer == "not good" and view.announcements[0].detail == 57
+    inf = Inference(view)
+    assert inf.consistent(truth(partie, ANN))
+    worlds = inf.sample(random.Random(1), 300)
+    assert len(worlds) == 300
+    for world in worlds:
+        hand = world.opponent_hand
+        # Ann took two: the first two of the four Bill left and looked at.
+        assert len(hand & cs("7H 8H 9D 8D")) == 2
+        assert any(len(hand.suit(s)) >= 7 or (len(hand.suit(s)) == 6 and pips(hand.suit(s)) > 57) for s in Suit)
+        assert holds(Category.POINT, hand.mask, "gt_len", 6, 57)
+    # A hand with no such point is rejected.
+    fake = World(CardSet.parse("7H 8H 9H TH JH 7D 8D 9D JD TD JC TC"), worlds[0].opponent_discards,
+                 worlds[0].talon)
+    assert not inf.consistent(fake)
+
+
+def test_void_is_respected() -> None:
+    partie = dealt("AH KH QH JH TH 9H 8H 7H JS TS 9S 8S", "AS KS QS AD KD QD JD TD AC KC QC JC",
+                   "7S TC 9C 8C 9D 8D 7D 7C")
+    partie.push(Exchange(BILL, cs("JC")))  # draws 7S, looks at TC 9C 8C 9D
+    partie.push(Exchange(ANN, cs("8S")))  # draws TC
+    declare_nothing(partie)
+    partie.push(Play(BILL, Card.parse("AD")))
+    partie.push(Play(ANN, Card.parse("7H")))  # no diamond
+    view = partie.view(BILL)
+    inf = Inference(view)
+    assert inf.voids() == {Suit.DIAMONDS}
+    assert not inf.possible_opponent().suit(Suit.DIAMONDS)
+    assert inf.consistent(truth(partie, ANN))
+    for world in inf.sample(random.Random(2), 200):
+        assert not world.opponent_hand.suit(Suit.DIAMONDS)
+        # Bill looked at TC 9C 8C 9D; Ann took one of them (the view does not keep their order),
+        # and the other three stay on top of the talon.
+        assert len(world.opponent_hand & cs("TC 9C 8C 9D")) == 1
+        assert set(world.talon[:3]) == set(cs("TC 9C 8C 9D") - world.opponent_hand)
+
+
+def test_quatorze_called_puts_the_four_in_her_hand() -> None:
+    partie = dealt("JD 9S 8S 7S TH 9H 8H 7H TD 9D 8D 7D", "AS AH AD AC KS QS JS KH QH JH KD QD",
+                   "TS TC 9C 8C 7C KC QC JC")
+    partie.push(Exchange(BILL, cs("QD")))
+    partie.push(Exchange(ANN, cs("7D")))
+    for seat, category in ((BILL, Category.POINT), (ANN, Category.POINT),
+                           (BILL, Category.SEQUENCES), (ANN, Category.SEQUENCES)):
+        partie.push(Declare(seat, category, ()))
+    partie.push(Declare(BILL, Category.SETS, (cs("AS AH AD AC"),)))
+    inf = Inference(partie.view(ANN))
+    aces = cs("AS AH AD AC")
+    assert aces.issubset(inf.known_opponent())
+    assert inf.consistent(truth(partie, BILL))
+    for world in inf.sample(random.Random(3), 100):
+        assert aces.issubset(world.opponent_hand)
+
+
+def test_elder_call_is_held() -> None:
+    """Bill's quint (length only, Rubicon) names a sequence of five he holds."""
+    partie = dealt("JD 9S 8S 7S TH 9H 8H 7H TD 9D 8D 7D", "AS AH AD AC KS QS JS KH QH JH KD QD",
+                   "TS TC 9C 8C 7C KC QC JC")
+    partie.push(Exchange(BILL, cs("AH AD AC")))  # draws TS TC 9C
+    partie.push(Exchange(ANN, cs("7D")))
+    partie.push(Declare(BILL, Category.POINT, (cs("AS KS QS JS"),)))
+    partie.push(Declare(ANN, Category.POINT, ()))
+    partie.push(Declare(BILL, Category.SEQUENCES, (cs("KS QS JS"),)))
+    inf = Inference(partie.view(ANN))
+    assert inf.consistent(truth(partie, BILL))
+    for world in inf.sample(random.Random(4), 200):
+        hand = world.opponent_hand
+        assert any(len(hand.suit(s)) >= 4 for s in Suit)
+        top = best_key(Category.SEQUENCES, hand.mask)
+        assert top is not None and top[0] >= 3
+
+
+@pytest.mark.parametrize("taken", [1, 2])
+def test_peeked_cards_drawn_by_younger(taken: int) -> None:
+    partie = dealt("AH KH QH JH TH 9H 8H 7H JS TS 9S 8S", "AS KS QS AD KD QD JD TD AC KC QC JC",
+                   "7S TC 9C 8C 9D 8D 7D 7C")
+    partie.push(Exchange(BILL, cs("JC QC KC")))  # draws 7S TC 9C, looks at 8C 9D
+    before = Inference(partie.view(BILL))
+    assert not before.known_opponent()
+    for world in before.sample(random.Random(5), 50):
+        assert set(world.talon[:2]) == set(cs("8C 9D"))
+        assert not world.opponent_hand & cs("8C 9D")
+    partie.push(Exchange(ANN, CardSet(list(cs("JS TS"))[:taken])))
+    inf = Inference(partie.view(BILL))
+    assert inf.consistent(truth(partie, ANN))
+    peeked = cs("8C 9D")
+    if taken == 2:
+        assert peeked.issubset(inf.known_opponent())
+    seen = Counter()
+    for world in inf.sample(random.Random(6), 400):
+        drawn = world.opponent_hand & peeked
+        assert len(drawn) == taken
+        seen[str(drawn)] += 1
+        left = CardSet(world.talon) & peeked
+        assert set(world.talon[: len(left)]) == set(left)
+    if taken == 1:
+        assert set(seen) == {"8C", "9D"}
+
+
+def _brute_force_worlds(inf: Inference) -> set[tuple[int, int]]:
+    """Every (hand, discards) meeting the hard constraints, by enumeration."""
+    unseen = list(inf.unseen())
+    n_h = inf.hand_size - len(inf.known_opponent())
+    n_d = inf.n_d
+    found: set[tuple[int, int]] = set()
+    for chosen in combinations(unseen, n_h):
+        h = CardSet(chosen) | inf.known_opponent()
+        left = [c for c in unseen if c not in h]
+        for dis in combinations(left, n_d):
+            d = CardSet(dis) | CardSet(inf.fixed_d)
+            t = (CardSet(left) - d) | CardSet(inf.fixed_t)
+            talon = tuple(c for c in t if c in inf.view.peeked) + tuple(c for c in t if c not in inf.view.peeked)
+            if inf.consistent(World(h, d, talon)):
+                found.add((h.mask, d.mask))
+    return found
+
+
+def _chi_square(counts: Counter[tuple[int, int]], cells: set[tuple[int, int]], total: int) -> float:
+    expected = total / len(cells)
+    return sum((counts.get(c, 0) - expected) ** 2 / expected for c in cells)
+
+
+def test_sampling_is_uniform_over_a_small_set() -> None:
+    rng = random.Random(11)
+    tested = 0
+    for seed in range(40):
+        agents = [RandomAgent(random.Random(seed)), RandomAgent(random.Random(seed + 1))]
+        partie = Partie(("A", "B"), "rubicon", first_dealer=seed % 2)
+        while partie.phase is not Phase.PLAY or len(partie.view(0).tricks) < 9:
+            if partie.phase is Phase.CHOOSE_DEALER:
+                assert partie.to_act is not None
+                partie.push(ChooseDealer(partie.to_act, partie.to_act))
+            else:
+                _step(partie, agents, rng)
+        seat = partie.to_act
+        assert seat is not None
+        inf = Inference(partie.view(seat))
+        cells = _brute_force_worlds(inf)
+        if not 4 <= len(cells) <= 80:
+            continue
+        assert (truth(partie, 1 - seat).opponent_hand.mask, truth(partie, 1 - seat).opponent_discards.mask) in cells
+        total = 200 * len(cells)
+        counts = Counter((w.opponent_hand.mask, w.opponent_discards.mask) for w in inf.sample(rng, total))
+        assert set(counts) <= cells
+        dof = len(cells) - 1
+        # Mean dof, sd sqrt(2 dof): allow a generous six standard deviations.
+        assert _chi_square(counts, cells, total) < dof + 6 * (2 * dof) ** 0.5
+        tested += 1
+        if tested >= 3:
+            break
+    assert tested >= 1
+
+
+def test_karp_luby_proposal_matches_rejection() -> None:
+    """The proposal for a rare declaration gives the same marginals as plain rejection."""
+    partie = dealt("AH KH QH JH TH 9H 8H 7H QC JC JD TD", "AS KS QS JS TS 9S AD KD QD AC KC 7D",
+                   "8S 7S TC 9C 9D 8D 8C 7C")
+    partie.push(Exchange(BILL, cs("7D")))  # draws 8S
+    partie.push(Exchange(ANN, cs("QC")))  # draws 7S
+    partie.push(Declare(BILL, Category.POINT, (cs("AS KS QS JS TS 9S"),)))
+    partie.push(Declare(ANN, Category.POINT, (cs("AH KH QH JH TH 9H 8H 7H"),)))  # eight: not good
+    view = partie.view(BILL)
+    rng = random.Random(7)
+    smart = Inference(view)
+    worlds = smart.sample(rng, 4000)
+    assert smart._strategy not in (None, False), "expected the Karp-Luby proposal for a rare point"
+    plain = Inference(view)
+    plain._strategy = None
+    reference = plain.sample(rng, 4000, max_tries=2_000_000)
+    assert len(worlds) == len(reference) == 4000
+    for c in smart.unseen():
+        a = sum(c in w.opponent_hand for w in worlds) / 4000
+        b = sum(c in w.opponent_hand for w in reference) / 4000
+        assert abs(a - b) < 0.06, (str(c), a, b)
+    for w in worlds:
+        assert any(len(w.opponent_hand.suit(s)) >= 7 for s in Suit)
