@@ -1,0 +1,63 @@
+"""How long each computer level takes to decide.
+
+Usage::
+
+    python benchmarks/decisions.py                  # levels 1-5, 6 deals each
+    python benchmarks/decisions.py --levels 5 --deals 20
+
+Each level plays whole deals of Rubicon Piquet against the simple opponent;
+every decision it makes is timed (cut, deal and forced single-choice plays
+included as they come). Reports the median, 90th percentile and maximum.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import time
+
+from piquet.actions import Action
+from piquet.agents import Agent, play_deal
+from piquet.game import LegalActions, Partie
+from piquet.players import make_agent
+from piquet.view import PlayerView
+
+
+class Timed:
+    """Wraps an agent and records how long each decision takes."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.times: list[float] = []
+
+    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
+        start = time.perf_counter()
+        action = self.agent.choose(view, legal)
+        self.times.append(time.perf_counter() - start)
+        return action
+
+    def choose_packets(self, view: PlayerView, sizes: tuple[int, ...]) -> int:
+        return self.agent.choose_packets(view, sizes)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--levels", type=int, nargs="+", default=[1, 2, 3, 4, 5])
+    parser.add_argument("--deals", type=int, default=6)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    for level in args.levels:
+        timed = Timed(make_agent(f"level{level}", args.seed))
+        for i in range(args.deals):
+            partie = Partie(("Computer", "Simple"), first_dealer=i % 2)
+            play_deal(partie, [timed, make_agent("simple", i)], random.Random(args.seed + i))
+        t = sorted(timed.times)
+        print(f"level {level}: {len(t)} decisions, median {1000 * statistics.median(t):.1f} ms, "
+              f"90th percentile {1000 * t[int(0.9 * (len(t) - 1))]:.1f} ms, max {1000 * t[-1]:.0f} ms")
+    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}")
+
+
+if __name__ == "__main__":
+    main()
