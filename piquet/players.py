@@ -146,10 +146,11 @@ class SearchAgent(SimpleAgent):
             if e.category not in (ScoreCategory.CARDS, ScoreCategory.CONTRACT):
                 scores[e.player] += e.points
         lead = view.trick[0] if view.trick else None
+        utility = partie_utility(view, rules)
         for opponent_hand, weight in worlds:
             hands = (view.hand.mask, opponent_hand.mask) if seat == 0 else (opponent_hand.mask, view.hand.mask)
             position = PlayPosition(hands, seat, view.elder, view.tricks_won, (scores[0], scores[1]), lead,
-                                    pique_done, view.contract)
+                                    pique_done, view.contract, utility)
             solution = solve(position, rules, all_values=True)
             for card in totals:
                 totals[card] += weight * solution.values.get(card, -1000)
@@ -193,6 +194,36 @@ class SearchAgent(SimpleAgent):
             if total > best_score:
                 best_score, best_discard = total, discard
         return Exchange(seat, best_discard)
+
+
+#: Points a player may still score in the rest of a deal, for judging whether a rubicon is settled.
+RUBICON_MARGIN = 25
+
+
+def partie_utility(view: PlayerView, rules: Rules) -> tuple[int, int]:
+    """What the solver should maximise in this deal, as seat 0's worth of a point scored by
+    each seat (:attr:`piquet.solver.PlayPosition.utility`).
+
+    The score difference, except in the last deal of a partie with a rubicon: there the
+    winner scores the sum of both scores and the bonus when the loser stays under the
+    rubicon (Laws 72-73), so a player sure to win against a loser sure to stay under wants
+    every point scored, his opponent's too, and that loser wants as few as possible
+    ("each time the lead changes hand this adds one to the total score", rules/000).
+    """
+    seat, opponent = view.seat, view.opponent
+    assert seat is not None and opponent is not None
+    counted = sum(1 for d in view.deal_scores if not d.annulled)
+    if rules.plays_games or counted != rules.deals_in_partie - 1:
+        return (1, -1)
+    points = view.deal_points
+    mine = view.totals[seat] + points[seat]
+    theirs = view.totals[opponent] + points[opponent]
+    a, b = 1, -1  # my worth of a point I score and of a point she scores
+    if theirs + RUBICON_MARGIN < rules.rubicon and mine > theirs + 2 * RUBICON_MARGIN:
+        a, b = 1, 1  # she stays under and I win: her points count for me too
+    elif mine + RUBICON_MARGIN < rules.rubicon and theirs > mine + 2 * RUBICON_MARGIN:
+        a, b = -1, -1  # I stay under and lose: every point scored is paid by me
+    return (a, b) if seat == 0 else (-b, -a)
 
 
 def _after_younger_exchange(hand: CardSet, rest: int) -> CardSet:

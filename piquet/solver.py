@@ -54,6 +54,10 @@ class PlayPosition:
     lead: Card | None = None
     pique_done: bool = False
     contract: Contract | None = None
+    #: What a point scored by seat 0 and by seat 1 is worth to seat 0 (seat 1 values it the
+    #: opposite way): ``(1, -1)``, the score difference, by default; ``(1, 1)`` when seat 0 wants
+    #: the sum of both scores (a winner whose opponent stays under the rubicon, Law 73).
+    utility: tuple[int, int] = (1, -1)
 
 
 @dataclass
@@ -70,7 +74,9 @@ class Solution:
 class _Model:
     """The variant's scoring in the play, compiled to tables for the search."""
 
-    def __init__(self, rules: Rules, contract: Contract | None, elder: int) -> None:
+    def __init__(self, rules: Rules, contract: Contract | None, elder: int,
+                 utility: tuple[int, int] = (1, -1)) -> None:
+        self.utility = utility
         self.lead_points = [rules.lead_points(CARDS[i], contract) for i in range(32)]
         # Points for the trick's winner or loser by (leader wins?, lead card, second card).
         self.rules = rules
@@ -82,9 +88,9 @@ class _Model:
         for a in range(13):
             net = 0
             for who, points, _ in rules.cards_awards((a, 12 - a), contract):
-                net += points if who == 0 else -points
+                net += points * utility[who]
             for who, points, _ in rules.contract_awards((a, 12 - a), contract):
-                net += points if who == 0 else -points
+                net += points * utility[who]
             self.cards_table[(a, 12 - a)] = net
         self.pique_threshold = rules.pique_threshold(contract)
         self.pique_points = rules.pique_points
@@ -268,7 +274,8 @@ class _Search:
             gone = ~(lead_bit | 1 << follow)
             n0, n1 = h0 & gone, h1 & gone
             nwon0 = won0 + (winner == 0)
-            gain = (p0 - p1) if leader == 0 else (p1 - p0)
+            u = m.utility[0] * p0 + m.utility[1] * p1
+            gain = u if leader == 0 else -u
             # The rest, searched from the next leader's side, turned to this leader's side.
             top = (beta if beta < worst else worst) - gain
             if winner == leader:
@@ -323,7 +330,7 @@ def solve(position: PlayPosition, rules: Rules, all_values: bool = False, all_be
     ``all_values`` finds the exact value of every card (slower): what an agent
     averaging over possible deals needs.
     """
-    model = _model(rules, position.contract, position.elder)
+    model = _model(rules, position.contract, position.elder, position.utility)
     search = _Search(model)
     h0, h1 = position.hands
     me = position.to_act
@@ -377,15 +384,15 @@ def solve(position: PlayPosition, rules: Rules, all_values: bool = False, all_be
 _MODELS: dict[tuple[object, ...], _Model] = {}
 
 
-def _model(rules: Rules, contract: Contract | None, elder: int) -> _Model:
+def _model(rules: Rules, contract: Contract | None, elder: int, utility: tuple[int, int] = (1, -1)) -> _Model:
     """The compiled scoring for these rules, contract and elder (cached: its move lists grow
     with use, which is what makes repeated solves of one deal fast)."""
-    key = (rules.name, tuple(sorted(rules.values.items())), contract, elder)
+    key = (rules.name, tuple(sorted(rules.values.items())), contract, elder, utility)
     model = _MODELS.get(key)
     if model is None or len(model.follows) > 2_000_000:
         if len(_MODELS) > 64:
             _MODELS.clear()
-        model = _MODELS[key] = _Model(rules, contract, elder)
+        model = _MODELS[key] = _Model(rules, contract, elder, utility)
     return model
 
 
@@ -412,7 +419,8 @@ def _answer(search: _Search, h0: int, h1: int, leader: int, won0: int, pk: tuple
     # The lead was scored when it was led: it is in the position's scores already.
     winner, steps = search.model.trick(leader, lead, follow, not (n0 | n1), lead_scored=True)
     p0, p1, npk = search.score_trick(pk, steps)
-    gain = (p0 - p1) if leader == 0 else (p1 - p0)
+    u = search.model.utility[0] * p0 + search.model.utility[1] * p1
+    gain = u if leader == 0 else -u
     nwon0 = won0 + (winner == 0)
     if winner == leader:
         return gain + search.value(n0, n1, winner, nwon0, npk, alpha - gain, beta - gain)

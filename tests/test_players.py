@@ -67,3 +67,40 @@ def test_search_agent_takes_a_sure_last_trick() -> None:
 def test_unknown_agent_name_is_refused_with_the_known_names() -> None:
     with pytest.raises(ValueError, match="level5"):
         make_agent("grandmaster")
+
+
+def _play_view(seat: int):  # type: ignore[no-untyped-def]
+    partie = Partie(("Ann", "Bill"), first_dealer=0)
+    partie.push(partie.random_deal(random.Random(5), packets=3))
+    simple = make_agent("simple")
+    while partie.phase is not Phase.PLAY:
+        s = partie.to_act
+        assert s is not None
+        partie.push(simple.choose(partie.view(s), partie.legal_actions(s)))
+    return partie.view(seat)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_law_73_in_the_last_deal_a_sure_winner_wants_every_point_scored(seat: int) -> None:
+    from dataclasses import replace
+
+    from piquet.players import partie_utility
+    from piquet.scoring import DealScore
+    from piquet.variant import make_rules
+
+    view = _play_view(seat)
+    five = tuple(DealScore.from_events((), 0) for _ in range(5))
+    rules = make_rules("rubicon")
+    other = 1 - seat
+    totals = [0, 0]
+    totals[seat], totals[other] = 160, 30
+    leading = replace(view, deal_scores=five, totals=(totals[0], totals[1]), events=())
+    # Seat 0's worth of points: the winner (whichever seat) counts both players' points as his.
+    assert partie_utility(leading, rules) == ((1, 1) if seat == 0 else (-1, -1))
+    totals[seat], totals[other] = 30, 160
+    trailing = replace(view, deal_scores=five, totals=(totals[0], totals[1]), events=())
+    assert partie_utility(trailing, rules) == ((-1, -1) if seat == 0 else (1, 1))
+    close = replace(view, deal_scores=five, totals=(110, 95), events=())
+    assert partie_utility(close, rules) == (1, -1)
+    early = replace(view, deal_scores=five[:3], totals=(totals[0], totals[1]), events=())
+    assert partie_utility(early, rules) == (1, -1)

@@ -15,8 +15,10 @@ from piquet.variant import Contract, Rules, make_rules
 
 def minimax(h: list[int], to_act: int, lead: tuple[int, int] | None, won: tuple[int, int],
             scores: tuple[int, int], done: bool, rules: Rules, contract: Contract | None, elder: int,
-            lead_scored: bool = False) -> int:
-    """The net score for ``to_act`` from here, every line of play tried, scored step by step."""
+            lead_scored: bool = False, utility: tuple[int, int] = (1, -1)) -> int:
+    """The utility for ``to_act`` from here (seat 0's is ``utility`` per point of each seat,
+    seat 1's the opposite), every line of play tried, scored step by step."""
+    sign = 1 if to_act == 0 else -1
     me = to_act
     mine = h[me]
     if lead is None:
@@ -24,10 +26,10 @@ def minimax(h: list[int], to_act: int, lead: tuple[int, int] | None, won: tuple[
             net = 0
             awards = rules.cards_awards(won, contract) + rules.contract_awards(won, contract)
             for who, points, _ in awards:
-                net += points if who == me else -points
-            return net
+                net += points * utility[who]
+            return sign * net
         return max(-minimax([h[0] & ~(1 << c), h[1]] if me == 0 else [h[0], h[1] & ~(1 << c)],
-                            1 - me, (c, me), won, scores, done, rules, contract, elder)
+                            1 - me, (c, me), won, scores, done, rules, contract, elder, False, utility)
                    for c in range(32) if mine >> c & 1)
     lead_card, leader = lead
     follow = mine & (0xFF << (8 * (lead_card >> 3))) or mine
@@ -57,8 +59,10 @@ def minimax(h: list[int], to_act: int, lead: tuple[int, int] | None, won: tuple[
                 now_done = True
         nwon = [won[0], won[1]]
         nwon[winner] += 1
-        rest = minimax(nh, winner, None, (nwon[0], nwon[1]), (sc[0], sc[1]), now_done, rules, contract, elder)
-        best = max(best, pts[me] - pts[1 - me] + (rest if winner == me else -rest))
+        rest = minimax(nh, winner, None, (nwon[0], nwon[1]), (sc[0], sc[1]), now_done, rules, contract, elder,
+                       False, utility)
+        gain = sign * (utility[0] * pts[0] + utility[1] * pts[1])
+        best = max(best, gain + (rest if winner == me else -rest))
     return best
 
 
@@ -84,6 +88,7 @@ def test_solver_equals_minimax_on_random_endings_of_every_variant(seed: int) -> 
     scores = (rng.choice([0, 0, 5, 25, 28]), rng.choice([0, 0, 3, 20]))
     elder, to_act, done = rng.randint(0, 1), rng.randint(0, 1), rng.random() < 0.3
     all_values = rng.random() < 0.5
+    utility = rng.choice([(1, -1), (1, -1), (1, 1), (-1, -1)])
     if rng.random() < 0.5:
         # A card already led: its point is in the scores.
         leader = 1 - to_act
@@ -91,11 +96,13 @@ def test_solver_equals_minimax_on_random_endings_of_every_variant(seed: int) -> 
         h[leader] &= ~(1 << lead)
         sc = list(scores)
         sc[leader] += rules.lead_points(CARDS[lead], contract)
-        position = PlayPosition((h[0], h[1]), to_act, elder, won, (sc[0], sc[1]), CARDS[lead], done, contract)
-        expected = minimax(h, to_act, (lead, leader), won, (sc[0], sc[1]), done, rules, contract, elder, True)
+        position = PlayPosition((h[0], h[1]), to_act, elder, won, (sc[0], sc[1]), CARDS[lead], done, contract,
+                                utility)
+        expected = minimax(h, to_act, (lead, leader), won, (sc[0], sc[1]), done, rules, contract, elder, True,
+                           utility)
     else:
-        position = PlayPosition((h[0], h[1]), to_act, elder, won, scores, None, done, contract)
-        expected = minimax(h, to_act, None, won, scores, done, rules, contract, elder)
+        position = PlayPosition((h[0], h[1]), to_act, elder, won, scores, None, done, contract, utility)
+        expected = minimax(h, to_act, None, won, scores, done, rules, contract, elder, False, utility)
     result = solve(position, rules, all_values=all_values)
     assert result.value == expected
     assert result.best and all(result.values[c] == expected for c in result.best)
