@@ -104,3 +104,15 @@ def test_law_73_in_the_last_deal_a_sure_winner_wants_every_point_scored(seat: in
     assert partie_utility(close, rules) == (1, -1)
     early = replace(view, deal_scores=five[:3], totals=(totals[0], totals[1]), events=())
     assert partie_utility(early, rules) == (1, -1)
+
+
+def test_sampled_exchange_returns_a_legal_exchange_of_the_allowed_size() -> None:
+    from piquet.players import Level
+
+    partie = Partie(("Ann", "Bill"), first_dealer=0)
+    partie.push(partie.random_deal(random.Random(8), packets=3))
+    agent = SearchAgent(5, random.Random(1), Level(play_worlds=2, exchange_worlds=6, exchange_candidates=6))
+    for seat in (1, 0):  # elder, then younger
+        action = agent.choose(partie.view(seat), partie.legal_actions(seat))
+        assert isinstance(action, Exchange) and action in partie.legal_actions(seat)
+        partie.push(action)
