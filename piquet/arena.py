@@ -45,7 +45,7 @@ from piquet.agents import Agent, RandomAgent, play_deal
 from piquet.cards import CARDS
 from piquet.game import Partie
 from piquet.simple import SimpleAgent
-from piquet.variant import OptionError, make_rules
+from piquet.variant import make_rules, parse_options
 
 __all__ = [
     "AGENTS",
@@ -150,26 +150,6 @@ def check_agents(names: Sequence[str]) -> None:
         _factory(name)
 
 
-def parse_options(items: Sequence[str]) -> dict[str, object]:
-    """``NAME=VALUE`` rule options (``true``/``false`` booleans, digits integers).
-
-    >>> parse_options(["minimum_point=4", "elder_may_stand_pat=yes"])
-    {'minimum_point': 4, 'elder_may_stand_pat': True}
-    """
-    options: dict[str, object] = {}
-    for item in items:
-        name, sep, raw = (part.strip() for part in item.partition("="))
-        if not sep or not name:
-            raise OptionError(f"option {item!r} is not NAME=VALUE")
-        value: object = raw
-        if raw.lower() in ("true", "yes", "on"):
-            value = True
-        elif raw.lower() in ("false", "no", "off"):
-            value = False
-        elif re.fullmatch(r"-?\d+", raw):
-            value = int(raw)
-        options[name] = value
-    return options
 
 
 # ---------------------------------------------------------------- tasks

@@ -47,7 +47,7 @@ from piquet.combinations import Category, call, candidates, maximal, number_word
 from piquet.game import IllegalActionError, Partie, Phase
 from piquet.players import make_agent
 from piquet.scoring import ScoreEvent
-from piquet.variant import Contract, OptionError, parse_bid
+from piquet.variant import Contract, OptionError, parse_bid, parse_options
 from piquet.view import PlayerView, Speech
 
 __all__ = ["InputFn", "parse_options", "run"]
@@ -85,31 +85,6 @@ class _BadInput(ValueError):
     """An answer that could not be read; the message says why."""
 
 
-def parse_options(items: Sequence[str]) -> dict[str, object]:
-    """``NAME=VALUE`` strings as rule options: ``true``/``false`` are booleans, digits integers.
-
-    >>> parse_options(["minimum_point=4", "elder_may_stand_pat=true"])
-    {'minimum_point': 4, 'elder_may_stand_pat': True}
-    >>> parse_options(["nonsense"])
-    Traceback (most recent call last):
-    ...
-    piquet.variant.OptionError: option 'nonsense' is not NAME=VALUE
-    """
-    options: dict[str, object] = {}
-    for item in items:
-        name, sep, raw = item.partition("=")
-        name, raw = name.strip(), raw.strip()
-        if not sep or not name:
-            raise OptionError(f"option {item!r} is not NAME=VALUE")
-        value: object = raw
-        if raw.lower() in ("true", "yes", "on"):
-            value = True
-        elif raw.lower() in ("false", "no", "off"):
-            value = False
-        elif re.fullmatch(r"-?\d+", raw):
-            value = int(raw)
-        options[name] = value
-    return options
 
 
 # ---------------------------------------------------------------- drawing cards

@@ -20,7 +20,8 @@ piquet.variant.OptionError: option 'minimum_point' must be an integer from 1 to 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -41,6 +42,7 @@ __all__ = [
     "Rules",
     "make_rules",
     "parse_bid",
+    "parse_options",
 ]
 
 
@@ -510,6 +512,33 @@ class AuCent(Rules):
 
 
 VARIANTS: dict[str, type[Rules]] = {"rubicon": Rubicon, "auction": Auction, "au-cent": AuCent}
+
+
+def parse_options(items: Sequence[str]) -> dict[str, object]:
+    """``NAME=VALUE`` strings as rule options: ``true``/``false`` are booleans, digits integers.
+
+    >>> parse_options(["minimum_point=4", "elder_may_stand_pat=true"])
+    {'minimum_point': 4, 'elder_may_stand_pat': True}
+    >>> parse_options(["nonsense"])
+    Traceback (most recent call last):
+    ...
+    piquet.variant.OptionError: option 'nonsense' is not NAME=VALUE
+    """
+    options: dict[str, object] = {}
+    for item in items:
+        name, sep, raw = item.partition("=")
+        name, raw = name.strip(), raw.strip()
+        if not sep or not name:
+            raise OptionError(f"option {item!r} is not NAME=VALUE")
+        value: object = raw
+        if raw.lower() in ("true", "yes", "on"):
+            value = True
+        elif raw.lower() in ("false", "no", "off"):
+            value = False
+        elif re.fullmatch(r"-?\d+", raw):
+            value = int(raw)
+        options[name] = value
+    return options
 
 
 def make_rules(variant: str = "rubicon", options: Mapping[str, object] | None = None) -> Rules:
