@@ -293,12 +293,9 @@ EXCHANGE_BONUS = 2.0
 DOUBLE_MARGIN = 2
 
 
-def _suit_winners(ranks: list[int]) -> float:
-    """Tricks a suit should win when high cards win: ``ranks`` held, 0 (seven) to 7 (ace).
-
-    A card no missing card beats counts one; one beaten by a single missing card, with a
-    smaller card to guard it, a half; a long suit adds a half for every card past the fourth.
-    """
+def _top_tricks(ranks: list[int]) -> float:
+    """Tricks taken by the top of a suit: a card no missing card beats counts one; one beaten
+    by a single missing card, with a smaller card to guard it, a half."""
     ranks = sorted(ranks, reverse=True)
     count = 0.0
     for i, r in enumerate(ranks):
@@ -307,6 +304,16 @@ def _suit_winners(ranks: list[int]) -> float:
             count += 1
         elif missing_higher == 1 and len(ranks) >= i + 2:
             count += 0.5
+    return count
+
+
+def _suit_winners(ranks: list[int]) -> float:
+    """Tricks a suit should win when high cards win: ``ranks`` held, 0 (seven) to 7 (ace).
+
+    A card no missing card beats counts one; one beaten by a single missing card, with a
+    smaller card to guard it, a half; a long suit adds a half for every card past the fourth.
+    """
+    count = _top_tricks(ranks)
     long = max(0, len(ranks) - 4) * 0.5
     return count + min(long, len(ranks) - count)
 
@@ -332,17 +339,12 @@ def minus_tricks(hand: CardSet) -> float:
     """
     total = 0.0
     for suit in Suit:
-        ranks = sorted((7 - c.rank for c in hand.suit(suit)), reverse=True)
+        # Mirrored ranks: a seven loses as surely as an ace wins.
+        ranks = [7 - c.rank for c in hand.suit(suit)]
         if not ranks:
             total += 0.5
             continue
-        losers = 0.0
-        for i, r in enumerate(ranks):
-            missing_lower = (7 - r) - i
-            if missing_lower <= 0:
-                losers += 1
-            elif missing_lower == 1 and len(ranks) >= i + 2:
-                losers += 0.5
+        losers = _top_tricks(ranks)
         # A suit loses no more tricks than the opponent can take in it: some 3/5 of the cards out.
         total += min(losers, 0.6 * (8 - len(ranks)) + 0.5)
     return min(total, 12.0)

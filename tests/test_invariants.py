@@ -9,8 +9,9 @@ import pytest
 from helpers import SinkingAgent, agents
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_variant_invariants import conservation
 
-from piquet.actions import ChooseDealer, Concede, Deal, Exchange, Play
+from piquet.actions import ChooseDealer, Concede, Deal, Play
 from piquet.agents import RandomAgent
 from piquet.cards import FULL_PACK, CardSet
 from piquet.game import Partie, Phase
@@ -46,48 +47,6 @@ def drive(seed: int, options: dict[str, object] | None = None, cls: type[RandomA
         if after:
             after(p)
     return p
-
-
-def drawn_cards(p: Partie) -> CardSet:
-    """The cards drawn from the talon so far in this deal, from the actions alone."""
-    actions = p.actions
-    start = max(i for i, a in enumerate(actions) if isinstance(a, Deal))
-    deal = actions[start]
-    assert isinstance(deal, Deal)
-    elder = 1 - deal.player
-    will = None
-    elder_n = None
-    mask = 0
-    for a in actions[start + 1:]:
-        if getattr(a, "will_exchange", None) is not None:
-            will = a.will_exchange  # type: ignore[attr-defined]
-        if isinstance(a, Exchange):
-            n = len(a.discards)
-            if a.player == elder:
-                at, elder_n = 0, n
-            else:
-                at = will if will is not None else elder_n
-            for c in deal.talon[at:at + n]:
-                mask |= c.mask
-    return CardSet(mask)
-
-
-def conservation(p: Partie) -> None:
-    if not p.actions or not any(isinstance(a, Deal) for a in p.actions):
-        return
-    v = p.view(0)
-    w = p.view(1)
-    deal = [a for a in p.actions if isinstance(a, Deal)][-1]
-    undrawn = CardSet(deal.talon) - drawn_cards(p)
-    parts = [p.hand(0), p.hand(1), v.discards, w.discards, undrawn, v.played]
-    assert sum(len(x) for x in parts) == 32
-    m = 0
-    for x in parts:
-        assert not (m & x.mask)
-        m |= x.mask
-    assert m == FULL_PACK
-    assert v.talon_left == len(undrawn)
-    assert v.hand_sizes == (len(p.hand(0)), len(p.hand(1)))
 
 
 @settings(max_examples=6, deadline=None)
