@@ -112,8 +112,3 @@ def partie_lines(logs: Iterable[Sequence[Speech | ScoreEvent]], names: tuple[str
         if i:
             yield ""
         yield from deal_lines(log, names)
-
-
-def category_names() -> tuple[str, ...]:
-    """The score categories in the order of reckoning (for score sheets)."""
-    return tuple(c.value for c in ScoreCategory)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from piquet.cards import CARDS, Card, CardSet
+from piquet.cards import CARDS, Card
 from piquet.scoring import ScoreCategory
 from piquet.variant import Contract, Rules
 
@@ -472,7 +472,3 @@ def position_from_partie(partie: object) -> PlayPosition:
         lead=s.trick[0] if s.trick else None, pique_done=s.pique is not None or s.repique is not None,
         contract=s.contract,
     )
-
-
-def _cards(mask: int) -> CardSet:
-    return CardSet(mask)
