@@ -1,9 +1,11 @@
-"""The simple computer player: always legal, quick, and sensible in constructed positions."""
+"""The simple computer player: always legal and sensible in constructed positions.
+
+How long it takes to decide is measured by ``benchmarks/decisions.py``, never asserted here.
+"""
 
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 
 import pytest
@@ -13,22 +15,19 @@ from piquet.agents import Agent, RandomAgent, play_partie
 from piquet.cards import CARDS, Card, CardSet
 from piquet.combinations import Category
 from piquet.game import DECLARATION_ORDER, LegalActions, Partie, Phase
-from piquet.simple import SimpleAgent, discard_choice
+from piquet.simple import SimpleAgent
 from piquet.view import PlayerView
 
 
 class Checked:
-    """Wraps an agent: every choice must be legal; records the slowest decision."""
+    """Wraps an agent: every choice must be legal."""
 
     def __init__(self, agent: Agent) -> None:
         self.agent = agent
-        self.slowest = 0.0
         self.decisions = 0
 
     def choose(self, view: PlayerView, legal: LegalActions) -> Action:
-        start = time.perf_counter()
         action = self.agent.choose(view, legal)
-        self.slowest = max(self.slowest, time.perf_counter() - start)
         self.decisions += 1
         assert action in legal, f"illegal choice {action!r} in phase {view.phase}"
         return action
@@ -73,7 +72,7 @@ def declare_nothing(partie: Partie) -> None:
 
 
 @pytest.mark.parametrize("opponent", ["random", "simple"])
-def test_never_illegal_and_quick(opponent: str) -> None:
+def test_never_illegal(opponent: str) -> None:
     deals = 0
     for game in range(5):
         rng = random.Random(1000 + game)
@@ -83,7 +82,6 @@ def test_never_illegal_and_quick(opponent: str) -> None:
         partie = play_partie(agents, rng)
         assert partie.is_over
         deals += len(partie.deal_scores)
-        assert simple.slowest < 0.05, f"a decision took {simple.slowest * 1000:.1f} ms"
     assert deals >= 30
 
 
@@ -140,14 +138,6 @@ def test_younger_takes_all_that_remain_and_keeps_a_guard() -> None:
     assert isinstance(exchange, Exchange)
     assert len(exchange.discards) == 3
     assert Card.parse("KC") not in exchange.discards
-
-
-def test_discards_are_quick() -> None:
-    hand = CardSet.parse("AS QS 9S 8S KH 9H 8H KD 9D KC QC JC")
-    start = time.perf_counter()
-    for _ in range(100):
-        discard_choice(hand, 5)
-    assert (time.perf_counter() - start) / 100 < 0.01
 
 
 def test_carte_blanche_is_announced() -> None:

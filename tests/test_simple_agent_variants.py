@@ -1,4 +1,4 @@
-"""The simple computer player in Auction Piquet and Piquet au Cent: always legal, quick,
+"""The simple computer player in Auction Piquet and Piquet au Cent: always legal,
 bidding sensibly and trying to lose tricks in minus contracts."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def choice(partie: Partie) -> Action:
 
 @pytest.mark.parametrize("variant", ["auction", "au-cent"])
 @pytest.mark.parametrize("opponent", ["random", "simple"])
-def test_never_illegal_and_quick(variant: str, opponent: str) -> None:
+def test_never_illegal(variant: str, opponent: str) -> None:
     deals = game = 0
     while deals < 20:
         rng = random.Random(2000 + game)
@@ -51,7 +51,6 @@ def test_never_illegal_and_quick(variant: str, opponent: str) -> None:
         partie = play_partie(agents, rng, variant=variant)
         assert partie.is_over and partie.result is not None
         deals += sum(1 for d in partie.deal_scores if not d.annulled)
-        assert simple.slowest < 0.05, f"a decision took {simple.slowest * 1000:.1f} ms"
         game += 1
     assert deals >= 20
 
