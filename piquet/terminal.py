@@ -43,7 +43,8 @@ from piquet.actions import (
 )
 from piquet.agents import Agent
 from piquet.cards import CARDS, Card, CardError, CardSet, Suit
-from piquet.combinations import Category, call, candidates, maximal, number_word, pips
+from piquet.choices import declaration_menu, describe_declaration, result_text
+from piquet.combinations import Category, number_word
 from piquet.game import IllegalActionError, Partie, Phase
 from piquet.players import make_agent
 from piquet.scoring import ScoreEvent
@@ -157,20 +158,7 @@ def _reckon(points: int, total: int) -> str:
 
 
 def _describe_combos(category: Category, combos: Sequence[CardSet]) -> Text:
-    if not combos:
-        return Text("nothing")
-    out = Text()
-    for i, cards in enumerate(combos):
-        if i:
-            out.append(" + ")
-        name = call(category, cards)
-        if category is Category.POINT:
-            name += f", making {number_word(pips(cards))}"
-        out.append(name if i == 0 else name[0].lower() + name[1:])
-        out.append(" (")
-        out.append_text(_cards_text(cards))
-        out.append(")")
-    return out
+    return _pretty_tokens(describe_declaration(category, combos))
 
 
 def _yes_no(text: str, default: bool | None) -> bool:
@@ -412,29 +400,7 @@ class _Game:
             self.say(line)
         result = partie.result
         if result is not None:
-            self.say(_grammar(self.result_text(), names), style="bold")
-
-    def result_text(self) -> str:
-        """The settlement of the partie in words."""
-        partie = self.partie
-        rules = partie.rules
-        names = self.names
-        result = partie.result
-        assert result is not None
-        if result.winner is None:
-            return "The partie is drawn."
-        winner, loser = names[result.winner], names[1 - result.winner]
-        if result.games is not None:
-            won = result.games
-            return (f"{winner} wins the partie, {won[result.winner]} games to {won[1 - result.winner]} "
-                    "(a double game counting two).")
-        a, b = partie.totals
-        bonus = rules.settlement_bonus
-        if result.rubiconed:
-            return (f"{winner} wins the partie and scores {result.points}: the sum of both scores, {a + b}, "
-                    f"and {bonus}; {loser} is rubiconed (under {rules.rubicon}).")
-        return (f"{winner} wins the partie and scores {result.points}: the difference, {abs(a - b)}, "
-                f"and {bonus}.")
+            self.say(_grammar(result_text(partie), names), style="bold")
 
     def deal_summary(self) -> None:
         score = self.partie.deal_scores[-1]
@@ -807,43 +773,6 @@ class _Game:
         self.say(f"{left} card{'s' if left != 1 else ''} will be left in the talon (Law 36).")
         return self.must(_Decision("Show them to both of you after elder leads? [y/N]> ", parse_rest, hint_rest))
 
-    def declaration_menu(self, category: Category) -> list[Declare]:
-        """The full declaration first, then each smaller call, then nothing: short, legal and distinct."""
-        partie = self.partie
-        if partie.rules.must_declare_in_full(partie.contract):
-            # Auction minus contracts: no sinking; the full declaration is the only one.
-            return [a for a in partie.legal_actions(HUMAN) if isinstance(a, Declare)]
-        hand = partie.view(HUMAN).hand
-        minimum = partie.rules.minimum_point
-        full = maximal(category, hand, minimum)
-        menu: list[Declare] = []
-        if category is Category.POINT:
-            suits = [hand.suit(s) for s in Suit if len(hand.suit(s)) >= max(minimum, 1)]
-            suits.sort(key=lambda cs: (len(cs), pips(cs)), reverse=True)
-            # Short points only when there is nothing longer (a menu, not every possibility).
-            suits = suits[:1] + [cs for cs in suits[1:] if len(cs) >= 3]
-            options = [Declare(HUMAN, category, (cs,)) for cs in suits]
-            if suits and len(suits[0]) > max(minimum, 1):
-                # A shorter point out of the best suit (the best of one card fewer).
-                shorter = [c for c in candidates(category, suits[0], minimum) if len(c) == len(suits[0]) - 1]
-                options.insert(1, Declare(HUMAN, category, (shorter[0],)))
-        else:
-            options = [Declare(HUMAN, category, tuple(full))] if full else []
-            options += [Declare(HUMAN, category, (cs,)) for cs in full]
-            # Shorter calls within the best combination (a quart out of a quint, three of four aces).
-            if full:
-                inner = [c for c in candidates(category, full[0], minimum) if c.issubset(full[0]) and c != full[0]]
-                seen_keys: set[tuple[int, ...]] = set()
-                for c in inner:
-                    k = (len(c),)
-                    if k not in seen_keys:
-                        seen_keys.add(k)
-                        options.append(Declare(HUMAN, category, (c,)))
-        for option in [*options, Declare(HUMAN, category, ())]:
-            if option not in menu and partie.can(option):
-                menu.append(option)
-        return menu
-
     def declare(self) -> Action:
         partie = self.partie
         view = partie.view(HUMAN)
@@ -851,7 +780,7 @@ class _Game:
         assert isinstance(first, Declare)
         category = first.category
         elder = view.elder == HUMAN
-        menu = self.declaration_menu(category)
+        menu = declaration_menu(partie, HUMAN)
         nothing = "nothing (sink)" if elder else "nothing (say good)"
         self.say(Text(f"Declare your {category.value}:", style="bold"))
         if partie.rules.must_declare_in_full(partie.contract):
