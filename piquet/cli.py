@@ -158,6 +158,24 @@ def _arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from piquet.web.app import create_app
+    except ImportError as e:
+        print(f"piquet serve needs the web extra ({e.name} is missing): "
+              "python3 -m pip install 'piquet[web]'", file=sys.stderr)
+        return 2
+    app = create_app(args.db)
+    host = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
+    print(f"Piquet is served at http://{host}:{args.port}/ (stop it with Ctrl-C); games are kept in {args.db}",
+          flush=True)
+    # Messages are small: the protocol's limit is 16 KiB, so anything far larger is refused at the door.
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=64 * 1024)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="piquet", description="Piquet, the classic game for two.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -173,7 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--record", metavar="FILE", help="save the game record to FILE (JSON)")
     play.add_argument("--name", default="You", help="your name at the table")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                      help="a rule option (see docs/rules.md); may be repeated")
+                      help="a rule option (see piquet/data/rules.md); may be repeated")
     play.add_argument("--no-color", action="store_true", help="plain output without colours")
     play.set_defaults(func=_play)
     rep = sub.add_parser("replay", help="re-play a game record through the engine and show its scores")
@@ -190,13 +208,22 @@ def build_parser() -> argparse.ArgumentParser:
     are.add_argument("--variant", default="rubicon", choices=sorted(VARIANTS),
                      help="rubicon (the default), auction or au-cent")
     are.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                     help="a rule option (see docs/rules.md); may be repeated")
+                     help="a rule option (see piquet/data/rules.md); may be repeated")
     are.add_argument("--seed", type=int, default=0, help="seed of the deals and the agents (default 0)")
     are.add_argument("-j", "--jobs", type=int, default=None,
                      help="worker processes (default: one per core); the results do not depend on it")
     are.add_argument("--json", metavar="FILE", help="save the raw results (every sample) to FILE")
     are.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     are.set_defaults(func=_arena)
+    srv = sub.add_parser("serve", help="serve the browser table: play the computer or a friend online")
+    srv.add_argument("--host", default="127.0.0.1",
+                     help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 for all)")
+    srv.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    srv.add_argument("--db", default="piquet.sqlite3", metavar="PATH",
+                     help="the SQLite file that keeps every game (default piquet.sqlite3)")
+    srv.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"],
+                     help="how much the server logs (default warning)")
+    srv.set_defaults(func=_serve)
     return parser
 
 

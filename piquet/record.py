@@ -43,7 +43,10 @@ from piquet.combinations import Category
 from piquet.game import IllegalActionError, Partie, Phase
 from piquet.variant import OptionError, parse_bid
 
-__all__ = ["FORMAT", "VERSION", "RecordError", "dump", "dumps", "from_data", "load", "loads", "to_data"]
+__all__ = [
+    "FORMAT", "VERSION", "RecordError", "action_from_data", "action_to_data", "dump", "dumps", "from_data", "load",
+    "loads", "to_data",
+]
 
 FORMAT = "piquet-record"
 VERSION = 1
@@ -147,6 +150,73 @@ def dumps(partie: Partie, meta: Mapping[str, Any] | None = None) -> str:
 
 def dump(partie: Partie, fp: IO[str], meta: Mapping[str, Any] | None = None) -> None:
     fp.write(dumps(partie, meta))
+
+
+def action_to_data(action: Action, names: tuple[str, str]) -> dict[str, Any]:
+    """Any action as one JSON object, the chance events and the dealer's choice included: the form a
+    store keeps a game in, action by action (a record groups the same actions by deal).
+
+    >>> from piquet.cards import Card
+    >>> action_to_data(Play(1, Card.parse("QS")), ("Ann", "Bill"))
+    {'player': 'Bill', 'play': 'QS'}
+    >>> action_to_data(Cut(0, (Card.parse("7S"), Card.parse("AD"))), ("Ann", "Bill"))
+    {'player': 'Ann', 'cut': ['7S', 'AD']}
+    """
+    if isinstance(action, Cut):
+        return {"player": names[action.player], "cut": [str(c) for c in action.cards]}
+    if isinstance(action, ChooseDealer):
+        return {"player": names[action.player], "choose_dealer": names[action.dealer]}
+    if isinstance(action, Deal):
+        deal: dict[str, Any] = {"hands": {names[seat]: _cards(action.hands[seat]) for seat in (0, 1)},
+                                "talon": [str(c) for c in action.talon]}
+        if action.packets is not None:
+            deal["packets"] = action.packets
+        return {"player": names[action.player], "deal": deal}
+    out = _action_data(action, names, elder=action.player)
+    if isinstance(action, Exchange) and action.show_rest:
+        out["show_rest"] = True
+    return out
+
+
+def action_from_data(data: object, names: tuple[str, str], where: str = "action") -> Action:
+    """Read an action written by :func:`action_to_data` (or a record's deal action); the engine
+    still judges whether it is legal. Raises :class:`RecordError` saying where and why.
+
+    >>> action_from_data({"player": "Bill", "play": "QS"}, ("Ann", "Bill"))
+    Play(player=1, card=Card.parse('QS'))
+    >>> action_from_data({"player": "Bill", "play": "QZ"}, ("Ann", "Bill"))
+    Traceback (most recent call last):
+    ...
+    piquet.record.RecordError: action: not a card: 'QZ' (write rank A K Q J T 9 8 7, then suit S H D C, e.g. 'TS')
+    """
+    reader = _Reader(names)
+    if isinstance(data, dict) and len(set(data) & {"cut", "choose_dealer", "deal"}) == 1 and "player" in data:
+        seat = reader.seat(data["player"], where)
+        if "cut" in data:
+            cut = data["cut"]
+            if set(data) != {"player", "cut"} or not isinstance(cut, list) or len(cut) != 2:
+                raise RecordError(where, "a cut is {'player': name, 'cut': [card, card]}")
+            return Cut(seat, (reader.card(cut[0], where), reader.card(cut[1], where)))
+        if "choose_dealer" in data:
+            if set(data) != {"player", "choose_dealer"}:
+                raise RecordError(where, "a choice of dealer is {'player': name, 'choose_dealer': name}")
+            return ChooseDealer(seat, reader.seat(data["choose_dealer"], where))
+        deal = data["deal"]
+        if set(data) != {"player", "deal"} or not isinstance(deal, dict):
+            raise RecordError(where, "a deal is {'player': name, 'deal': {'hands', 'talon', 'packets'}}")
+        unknown = set(deal) - {"hands", "talon", "packets"}
+        if unknown:
+            raise RecordError(where, f"unknown field(s) in a deal: {', '.join(sorted(unknown))}")
+        hands = _require(deal, "hands", dict, where)
+        if set(hands) != set(names):
+            raise RecordError(where, f"hands must give the cards of {names[0]} and {names[1]}")
+        packets = deal.get("packets")
+        if packets is not None and (isinstance(packets, bool) or not isinstance(packets, int)):
+            raise RecordError(where, f"packets is 2 or 3, not {packets!r}")
+        talon = tuple(reader.card(c, where) for c in _require(deal, "talon", list, where))
+        return Deal(seat, (reader.cardset(hands[names[0]], where), reader.cardset(hands[names[1]], where)),
+                    talon, packets)
+    return reader.action(data, where)
 
 
 # ---------------------------------------------------------------- reading

@@ -148,7 +148,7 @@ def test_law_18_carte_blanche_only_with_no_court_card_dealt() -> None:
 
 
 # No law makes announcing optional: Law 20 binds a player to announce carte blanche as soon as he
-# is aware of it. Declining is the engine's choice (docs/rules.md), not Cavendish's.
+# is aware of it. Declining is the engine's choice (piquet/data/rules.md), not Cavendish's.
 def test_carte_blanche_is_optional_decline_is_legal() -> None:
     p = cb_partie()
     assert CarteBlanche(BILL, False) in p.legal_actions()

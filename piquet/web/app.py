@@ -1,0 +1,185 @@
+"""The web server of ``piquet serve``: the pages, the JSON API and the tables' WebSockets.
+
+Built on Starlette through FastAPI (typed request bodies, OpenAPI for the JSON
+API) and served by uvicorn; the game itself is the engine's, the messages
+are :mod:`piquet.web.protocol`'s, the tables :mod:`piquet.web.tables`' and the
+store :mod:`piquet.web.store`'s.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import markdown
+from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from piquet import record
+from piquet.variant import VARIANTS, OptionError
+from piquet.web.protocol import ProtocolError, read_message
+from piquet.web.store import SQLiteStore, Store
+from piquet.web.tables import LEVELS, Client, Table, Tables
+
+__all__ = ["create_app"]
+
+STATIC = Path(__file__).parent / "static"
+
+_LEVEL_NAMES = {1: "beginner", 2: "simple", 3: "sampling", 4: "stronger sampling", 5: "strongest"}
+
+
+class CreateTable(BaseModel):
+    kind: str = Field(pattern="^(computer|room)$")
+    variant: str = "rubicon"
+    options: dict[str, bool | int] = Field(default_factory=dict)
+    level: int | None = 3
+    name: str = Field(default="Player", max_length=40)
+
+
+def _rules_html() -> str:
+    text = resources.files("piquet").joinpath("data/rules.md").read_text(encoding="utf-8")
+    return markdown.markdown(text, extensions=["tables", "toc"])
+
+
+def _page(title: str, body: str) -> str:
+    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            '<link rel="stylesheet" href="/static/style.css"></head>'
+            f'<body class="page"><main class="doc">{body}</main></body></html>')
+
+
+def create_app(db: str | Store = "piquet.sqlite3") -> FastAPI:
+    """The server's application; ``db`` is a SQLite file's path (``":memory:"``) or any :class:`Store`."""
+    store: Store = SQLiteStore(db) if isinstance(db, str) else db
+    tables = Tables(store)
+    app = FastAPI(title="piquet", summary="Piquet at the table: against the computer, or a friend.")
+    app.state.tables = tables
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    rules_html = _rules_html()
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> Response:
+        if tables.get(table_id) is None:
+            return HTMLResponse(_page("No such table", "<h1>No such table</h1><p>This link holds no table "
+                                      "on this server. <a href='/'>Start a new one</a>.</p>"), status_code=404)
+        return FileResponse(STATIC / "table.html")
+
+    @app.get("/rules", include_in_schema=False)
+    async def rules() -> HTMLResponse:
+        return HTMLResponse(_page("The rules of Piquet", '<p><a href="/">Back to the tables</a></p>' + rules_html))
+
+    @app.get("/rules/{variant}", include_in_schema=False)
+    async def rules_of(variant: str) -> HTMLResponse:
+        if variant not in VARIANTS:
+            raise HTTPException(404, f"unknown variant {variant!r}")
+        anchor = {"rubicon": "the-partie", "auction": "auction-piquet", "au-cent": "piquet-au-cent"}[variant]
+        script = f"<script>location.hash = {anchor!r};</script>"
+        return HTMLResponse(_page(f"The rules: {VARIANTS[variant].title}",
+                                  '<p><a href="/">Back to the tables</a></p>' + rules_html + script))
+
+    @app.get("/api/setup")
+    async def setup() -> dict[str, Any]:
+        """The variants, their rule options and the computer's levels."""
+        variants = []
+        for name, cls in VARIANTS.items():
+            rules = cls()
+            variants.append({
+                "name": name, "title": cls.title,
+                "options": [{"name": o.name, "default": o.default, "description": o.description,
+                             "source": o.source, "minimum": o.minimum, "maximum": o.maximum} for o in rules.OPTIONS],
+            })
+        return {"variants": variants, "levels": [{"level": n, "name": _LEVEL_NAMES[n]} for n in LEVELS]}
+
+    @app.post("/api/tables")
+    async def create(body: CreateTable) -> dict[str, Any]:
+        """Create a table; the answer holds the creator's secret link."""
+        try:
+            table, token = tables.create(body.kind, body.variant, body.options, body.level, body.name)
+        except (ValueError, OptionError) as e:
+            raise HTTPException(422, str(e)) from None
+        links = table.links(0)
+        return {"id": table.id, "token": token,
+                "links": {"play": f"/t/{table.id}?token={token}", "invite": links["invite"],
+                          "spectate": links["spectate"]}}
+
+    @app.get("/api/tables/{table_id}/record")
+    async def download(table_id: str, token: str) -> Response:
+        """A finished game's record (``piquet replay`` reads it)."""
+        table = tables.get(table_id)
+        if table is None:
+            raise HTTPException(404, "no such table")
+        if not table.is_spectator(token):
+            try:
+                table.seat_of(token)
+            except KeyError:
+                raise HTTPException(403, "that token holds no seat at this table") from None
+        if table.partie is None or not table.partie.is_over:
+            raise HTTPException(403, "the record is given once the partie is over: before, it would show "
+                                     "the cards still hidden")
+        return Response(record.dumps(table.partie), media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="piquet-{table_id}.json"'})
+
+    @app.websocket("/ws/{table_id}")
+    async def play(ws: WebSocket, table_id: str) -> None:
+        table = tables.get(table_id)
+        token = ws.query_params.get("token")
+        spectate = ws.query_params.get("spectate")
+        if table is None:
+            await ws.close(code=4404, reason="no such table")
+            return
+        seat: int | None
+        if spectate is not None and table.is_spectator(spectate):
+            seat = None
+        else:
+            try:
+                seat = table.seat_of(token)
+            except KeyError:
+                await ws.close(code=4403, reason="that link holds no seat at this table")
+                return
+        await ws.accept()
+        client = Client(seat, ws.send_text)
+        table.clients.add(client)
+        try:
+            await ws.send_text(table.state(seat))
+            table.kick()
+            while True:
+                text = await ws.receive_text()
+                await _handle(table, client, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            table.clients.discard(client)
+
+    async def _handle(table: Table, client: Client, text: str) -> None:
+        try:
+            message = read_message(text)
+            kind = message["type"]
+            if kind == "action":
+                await table.act(client.seat, message["action"])
+            elif kind == "hint":
+                await client.send(_json(await table.hint(client.seat)))
+            elif kind == "undo":
+                await table.undo(client.seat)
+            else:
+                await table.join(client.seat, message["name"])
+        except ProtocolError as e:
+            await client.send(_json(e.to_data()))
+
+    @app.exception_handler(OptionError)
+    async def option_error(_request: Any, exc: OptionError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=422)
+
+    return app
+
+
+def _json(data: dict[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":"))

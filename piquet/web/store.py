@@ -1,0 +1,155 @@
+"""Where the server keeps its tables: every game as its record's actions, one row per action.
+
+:class:`Store` is the interface the server uses; :class:`SQLiteStore` is the
+default, an embedded SQLite file (nothing to install or start). Every call
+that changes something is committed before it returns, so the server
+acknowledges an action only once it is on disk, and a server killed and
+restarted resumes every game where it was.
+
+>>> store = SQLiteStore(":memory:")
+>>> store.create(TableInfo("t1", "computer", "rubicon", {}, 3, ["Ann", "Computer"], ["a", "b"], "s", 1))
+>>> store.append("t1", 0, {"player": "Ann", "cut": ["7S", "AD"]})
+>>> store.load("t1").actions
+[{'player': 'Ann', 'cut': ['7S', 'AD']}]
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+__all__ = ["SQLiteStore", "Store", "StoreError", "TableInfo"]
+
+
+class StoreError(RuntimeError):
+    """The store could not do what was asked (the table is unknown, or an action is out of order)."""
+
+
+@dataclass
+class TableInfo:
+    """A table as stored: what it is, who sits at it, and its actions so far (record action form).
+
+    ``players`` holds ``None`` for a room's seat not yet taken; ``tokens`` the secret of each
+    seat (``None`` for the computer's seat); ``computer`` the computer's seat, if any.
+    """
+
+    id: str
+    kind: str
+    variant: str
+    options: dict[str, Any]
+    level: int | None
+    players: list[str | None]
+    tokens: list[str | None]
+    spectate: str
+    computer: int | None
+    created: float = field(default_factory=time.time)
+    actions: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Store(Protocol):
+    """The server's store: a SQLite file by default; a server database may replace it."""
+
+    def create(self, info: TableInfo) -> None: ...
+
+    def load(self, table_id: str) -> TableInfo | None: ...
+
+    def set_player(self, table_id: str, seat: int, name: str) -> None: ...
+
+    def append(self, table_id: str, index: int, action: dict[str, Any]) -> None: ...
+
+    def truncate(self, table_id: str, length: int) -> None: ...
+
+    def close(self) -> None: ...
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    options TEXT NOT NULL,
+    level INTEGER,
+    players TEXT NOT NULL,
+    tokens TEXT NOT NULL,
+    spectate TEXT NOT NULL,
+    computer INTEGER,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS actions (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    idx INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (table_id, idx)
+);
+"""
+
+
+class SQLiteStore:
+    """The default store: one SQLite file (``":memory:"`` for a throwaway one), in WAL mode.
+
+    Safe to call from several threads (one connection, behind a lock).
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        if path != ":memory:":
+            self._db.execute("PRAGMA journal_mode=WAL")
+        # WAL with synchronous=NORMAL survives the server process being killed at any moment.
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(_SCHEMA)
+
+    def create(self, info: TableInfo) -> None:
+        with self._lock, self._db:
+            self._db.execute("BEGIN")
+            self._db.execute(
+                "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (info.id, info.kind, info.variant, json.dumps(info.options), info.level, json.dumps(info.players),
+                 json.dumps(info.tokens), info.spectate, info.computer, info.created),
+            )
+            for i, action in enumerate(info.actions):
+                self._db.execute("INSERT INTO actions VALUES (?, ?, ?)", (info.id, i, json.dumps(action)))
+
+    def load(self, table_id: str) -> TableInfo | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, kind, variant, options, level, players, tokens, spectate, computer, created "
+                "FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if row is None:
+                return None
+            actions = [json.loads(a) for (a,) in self._db.execute(
+                "SELECT action FROM actions WHERE table_id = ? ORDER BY idx", (table_id,))]
+        return TableInfo(row[0], row[1], row[2], json.loads(row[3]), row[4], json.loads(row[5]), json.loads(row[6]),
+                         row[7], row[8], row[9], actions)
+
+    def set_player(self, table_id: str, seat: int, name: str) -> None:
+        with self._lock, self._db:
+            self._db.execute("BEGIN")
+            row = self._db.execute("SELECT players FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"no table {table_id!r}")
+            players = json.loads(row[0])
+            players[seat] = name
+            self._db.execute("UPDATE tables SET players = ? WHERE id = ?", (json.dumps(players), table_id))
+
+    def append(self, table_id: str, index: int, action: dict[str, Any]) -> None:
+        with self._lock, self._db:
+            self._db.execute("BEGIN")
+            (count,) = self._db.execute("SELECT COUNT(*) FROM actions WHERE table_id = ?", (table_id,)).fetchone()
+            if count != index:
+                raise StoreError(f"table {table_id!r} has {count} actions stored; cannot store action {index}")
+            self._db.execute("INSERT INTO actions VALUES (?, ?, ?)", (table_id, index, json.dumps(action)))
+
+    def truncate(self, table_id: str, length: int) -> None:
+        with self._lock, self._db:
+            self._db.execute("BEGIN")
+            self._db.execute("DELETE FROM actions WHERE table_id = ? AND idx >= ?", (table_id, length))
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
