@@ -18,7 +18,7 @@ import markdown
 from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool, StrictInt
 
 from piquet import record
 from piquet.variant import VARIANTS, OptionError
@@ -36,7 +36,7 @@ _LEVEL_NAMES = {1: "beginner", 2: "simple", 3: "sampling", 4: "stronger sampling
 class CreateTable(BaseModel):
     kind: str = Field(pattern="^(computer|room)$")
     variant: str = "rubicon"
-    options: dict[str, bool | int] = Field(default_factory=dict)
+    options: dict[str, StrictBool | StrictInt] = Field(default_factory=dict)
     level: int | None = 3
     name: str = Field(default="Player", max_length=40)
 
@@ -133,6 +133,9 @@ def create_app(db: str | Store = "piquet.sqlite3") -> FastAPI:
         table = tables.get(table_id)
         token = ws.query_params.get("token")
         spectate = ws.query_params.get("spectate")
+        # Accepted before it is closed: a socket closed during the handshake fails with HTTP 403 instead, and the
+        # page never sees the close code that tells an unknown table (4404) from an unknown token (4403).
+        await ws.accept()
         if table is None:
             await ws.close(code=4404, reason="no such table")
             return
@@ -145,21 +148,24 @@ def create_app(db: str | Store = "piquet.sqlite3") -> FastAPI:
             except KeyError:
                 await ws.close(code=4403, reason="that link holds no seat at this table")
                 return
-        await ws.accept()
         client = Client(seat, ws.send_text)
         table.clients.add(client)
         try:
             await ws.send_text(table.state(seat))
             table.kick()
             while True:
-                text = await ws.receive_text()
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                # A binary frame is read as UTF-8 JSON too (receive_text would fail on it and drop the socket).
+                text: str | bytes = message.get("text") or message.get("bytes") or ""
                 await _handle(table, client, text)
         except WebSocketDisconnect:
             pass
         finally:
             table.clients.discard(client)
 
-    async def _handle(table: Table, client: Client, text: str) -> None:
+    async def _handle(table: Table, client: Client, text: str | bytes) -> None:
         try:
             message = read_message(text)
             kind = message["type"]

@@ -41,6 +41,7 @@ from piquet.view import PlayerView, Speech
 
 __all__ = [
     "MAX_MESSAGE",
+    "PHASE_NAMES",
     "ProtocolError",
     "action_message",
     "prompt_data",
@@ -78,10 +79,12 @@ def read_message(text: str | bytes) -> dict[str, Any]:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise ProtocolError("malformed", f"not JSON: {e}") from None
+    except RecursionError:  # a few kilobytes of [[[[...]]]] nest deeper than the decoder goes
+        raise ProtocolError("malformed", "not JSON: nested too deep") from None
     if not isinstance(data, dict):
         raise ProtocolError("malformed", f"a message is a JSON object, not {type(data).__name__}")
     kind = data.get("type")
-    if kind not in _MESSAGE_FIELDS:
+    if not isinstance(kind, str) or kind not in _MESSAGE_FIELDS:
         known = ", ".join(sorted(_MESSAGE_FIELDS))
         raise ProtocolError("malformed", f"unknown message type {kind!r} (known: {known})")
     fields = set(data) - {"type"}
@@ -104,6 +107,8 @@ def read_action(data: object, partie: Partie, seat: int) -> Action | int:
         raise ProtocolError("malformed", f"an action is a JSON object, not {data!r}")
     if "player" in data:
         raise ProtocolError("malformed", "an action names no player: the seat is the one your link holds")
+    if "cut" in data or "deal" in data:  # the chance events are the server's: a client may not stack the pack
+        raise ProtocolError("malformed", "the cut and the shuffle are the server's: a dealer sends {'packets': n}")
     if partie.is_over:
         raise ProtocolError("not_allowed", "the partie is over")
     if partie.to_act != seat:
@@ -194,11 +199,19 @@ def sheet_rows(partie_view: PlayerView) -> list[dict[str, Any]]:
     return rows
 
 
+#: The phases as the protocol names them (the engine's ``Phase`` values are words for people).
+PHASE_NAMES: dict[Phase, str] = {
+    Phase.CUT: "cut", Phase.CHOOSE_DEALER: "choose_dealer", Phase.DEAL: "deal", Phase.BID: "bid",
+    Phase.CARTE_BLANCHE: "carte_blanche", Phase.EXCHANGE: "exchange", Phase.DECLARE: "declare", Phase.PLAY: "play",
+    Phase.OVER: "over",
+}
+
+
 def view_data(view: PlayerView) -> dict[str, Any]:
     """A player's view as the JSON a client gets (see ``docs/protocol.md``)."""
     contract = view.contract
     return {
-        "phase": view.phase.value,
+        "phase": PHASE_NAMES[view.phase],
         "to_act": view.to_act,
         "deal_number": view.deal_number,
         "dealer": view.dealer,
@@ -269,8 +282,10 @@ def prompt_data(partie: Partie, seat: int | None, adviser: Agent | None = None) 
         assert view.exchange_range is not None
         low, high = view.exchange_range
         advice = (adviser or _ADVISER).choose(view, legal)
+        younger = seat != partie.elder
+        # Younger may show the rest of the talon only if she leaves some of it (Law 36).
         return {"kind": "exchange", "min": low, "max": high, "talon_left": view.talon_left,
-                "younger": seat != partie.elder,
+                "younger": younger, "may_show_rest": younger and low < view.talon_left,
                 "advice": _cards(advice.discards) if isinstance(advice, Exchange) else []}
     if phase is Phase.DECLARE:
         menu = declaration_menu(partie, seat)

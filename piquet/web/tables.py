@@ -119,7 +119,8 @@ class Table:
 
     def _undo_target(self, seat: int | None) -> int | None:
         """How many actions to keep to take back ``seat``'s last decision (against the computer only)."""
-        if self.partie is None or self.info.computer is None or seat is None or seat == self.info.computer:
+        if (self.partie is None or self.partie.is_over or self.info.computer is None or seat is None
+                or seat == self.info.computer):
             return None
         actions = self.partie.actions
         for i in range(len(actions) - 1, -1, -1):
@@ -273,7 +274,8 @@ class Table:
             partie = self._require_playing(seat)
             target = self._undo_target(seat)
             if target is None:
-                raise ProtocolError("not_allowed", "there is nothing of yours to take back")
+                raise ProtocolError("not_allowed", "there is nothing of yours to take back (and nothing once the "
+                                                   "partie is over)")
             self.store.truncate(self.id, target)
             while len(partie.actions) > target:
                 partie.pop()
@@ -281,6 +283,8 @@ class Table:
         self.kick()
 
     async def hint(self, seat: int | None) -> dict[str, Any]:
+        if self.info.computer is None:
+            raise ProtocolError("not_allowed", "between two people the computer gives no hints")
         async with self.lock:
             partie = self._require_playing(seat)
             assert seat is not None

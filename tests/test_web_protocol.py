@@ -1,0 +1,218 @@
+"""The table protocol's reading and writing (``piquet.web.protocol``, ``docs/protocol.md``): every message a client
+sends is checked strictly and a rejected one changes nothing; every prompt offers only what the engine accepts."""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+
+import pytest
+from helpers import base, declare_nothing, parse_action
+
+from piquet.actions import Action
+from piquet.agents import RandomAgent
+from piquet.cards import CARDS
+from piquet.game import Partie, Phase
+from piquet.record import dumps
+from piquet.web.protocol import MAX_MESSAGE, ProtocolError, prompt_data, read_action, read_message, view_data
+
+ANN, BILL = 0, 1
+
+
+def rejected(code: str, data: object, partie: Partie, seat: int) -> str:
+    """read_action refuses ``data`` with ``code``, and the partie is exactly as before; the reason."""
+    before, actions = dumps(partie), partie.actions
+    with pytest.raises(ProtocolError) as exc:
+        read_action(data, partie, seat)
+    assert exc.value.code == code, exc.value
+    assert dumps(partie) == before and partie.actions == actions
+    assert exc.value.to_data() == {"type": "error", "code": code, "message": exc.value.message}
+    return exc.value.message
+
+
+def at_the_first_trick() -> Partie:
+    """The BASE deal with nothing declared: Bill (elder) to lead; Ann holds only hearts and diamonds."""
+    partie = base()
+    declare_nothing(partie)
+    assert partie.phase is Phase.PLAY and partie.to_act == BILL
+    return partie
+
+
+# ---------------------------------------------------------------- read_message
+@pytest.mark.parametrize("text, code", [
+    ("hello", "malformed"),                                     # not JSON
+    ("{'type': 'undo'}", "malformed"),                          # not JSON either
+    (b"\xff\xfe", "malformed"),                                 # not UTF-8
+    ("[1, 2]", "malformed"),                                    # not an object
+    ('"undo"', "malformed"),
+    ("null", "malformed"),
+    ("{}", "malformed"),                                        # no type
+    ('{"type": "shout"}', "malformed"),                         # unknown type
+    ('{"type": ["undo"]}', "malformed"),                        # a type that is no string
+    ('{"type": {"undo": 1}}', "malformed"),
+    ('{"type": "undo", "now": true}', "malformed"),             # extra field
+    ('{"type": "hint", "action": {}}', "malformed"),
+    ('{"type": "action"}', "malformed"),                        # missing field
+    ('{"type": "join"}', "malformed"),
+    ('{"type": "action", "action": {"play": "QS"}, "player": "Ann"}', "malformed"),
+    ('{"type": "join", "name": "   "}', "malformed"),           # a name is 1 to 40 characters
+    ('{"type": "join", "name": 7}', "malformed"),
+    ('{"type": "join", "name": "' + "A" * 41 + '"}', "malformed"),
+    pytest.param("[" * 6000 + "]" * 6000, "malformed", id="nested deeper than the decoder goes"),
+    pytest.param('{"type": "join", "name": "' + "A" * MAX_MESSAGE + '"}', "too_large", id="over 16 KiB"),
+    pytest.param(" " * (MAX_MESSAGE + 1), "too_large", id="one character over"),
+])
+def test_read_message_rejects_what_is_not_a_documented_message(text: str | bytes, code: str) -> None:
+    with pytest.raises(ProtocolError) as exc:
+        read_message(text)
+    assert exc.value.code == code, exc.value
+
+
+@pytest.mark.parametrize("data", [
+    {"type": "action", "action": {"play": "QS"}},
+    {"type": "action", "action": {"exchange": ["7S", "8D"], "show_rest": False}},
+    {"type": "hint"},
+    {"type": "undo"},
+    {"type": "join", "name": "Bill"},
+])
+def test_read_message_accepts_every_documented_message(data: dict[str, object]) -> None:
+    assert read_message(json.dumps(data)) == data
+    assert read_message(json.dumps(data).encode()) == data
+
+
+def test_read_message_accepts_a_message_of_exactly_the_largest_size() -> None:
+    text = '{"type": "join", "name": "Bill"}'
+    assert read_message(text + " " * (MAX_MESSAGE - len(text)))["name"] == "Bill"
+
+
+# ---------------------------------------------------------------- read_action
+def test_read_action_rejects_an_action_naming_a_player_even_his_own() -> None:
+    partie = at_the_first_trick()
+    rejected("malformed", {"player": "Bill", "play": "AH"}, partie, BILL)
+    rejected("malformed", {"player": "Ann", "play": "AH"}, partie, BILL)
+    rejected("malformed", {"player": "Bill", "play": "AH"}, partie, ANN)
+
+
+def test_read_action_rejects_an_action_out_of_turn() -> None:
+    partie = at_the_first_trick()
+    rejected("not_your_turn", {"play": "QH"}, partie, ANN)  # her own card, but Bill leads
+    rejected("not_your_turn", {"concede": True}, partie, ANN)
+    partie.push(read_action({"play": "AH"}, partie, BILL))  # type: ignore[arg-type]
+    rejected("not_your_turn", {"play": "KH"}, partie, BILL)
+
+
+def test_read_action_rejects_an_illegal_action_not_following_suit_or_a_card_not_in_hand() -> None:
+    partie = at_the_first_trick()
+    rejected("illegal", {"play": "QH"}, partie, BILL)  # Ann's card
+    partie.push(read_action({"play": "AH"}, partie, BILL))  # type: ignore[arg-type]
+    assert "follow" in rejected("illegal", {"play": "QD"}, partie, ANN)
+    rejected("illegal", {"play": "KH"}, partie, ANN)  # Bill's card
+    rejected("illegal", {"exchange": ["QH"]}, partie, ANN)  # the exchange is over
+    assert read_action({"play": "7H"}, partie, ANN) == parse_action("Ann play 7H")
+
+
+def test_read_action_rejects_an_illegal_exchange() -> None:
+    from helpers import BASE_ANN, BASE_BILL, BASE_TALON, dealt
+    partie = dealt(BASE_ANN, BASE_BILL, BASE_TALON)
+    rejected("illegal", {"exchange": ["AS", "KS", "QS", "JS", "TS", "9S"]}, partie, BILL)  # six: elder takes five
+    rejected("illegal", {"exchange": ["QH"]}, partie, BILL)  # not his card
+    rejected("not_your_turn", {"exchange": ["QH"]}, partie, ANN)  # elder exchanges first
+    assert read_action({"exchange": ["7C"]}, partie, BILL) == parse_action("Bill exchange 7C")
+
+
+@pytest.mark.parametrize("data", [
+    {"play": "QZ"}, {"play": "1S"}, {"play": 12}, {"play": None}, {"play": ["AH"]},
+    {"play": "AH", "concede": True}, {"play": "AH", "show_rest": True}, {},
+    {"concede": "yes"}, {"bid": [8]}, {"declare": "point"}, {"declare": "trumps", "combinations": []},
+    {"exchange": ["AH", "AH"]}, {"exchange": "AH"}, {"choose_dealer": 2}, {"choose_dealer": True},
+    {"choose_dealer": "Ann"}, "play AH", ["AH"], None,
+])
+def test_read_action_rejects_a_malformed_action(data: object) -> None:
+    rejected("malformed", data, at_the_first_trick(), BILL)
+
+
+def test_read_action_rejects_a_dealer_sending_his_own_deal_or_cut() -> None:
+    """The chance events are the server's: a dealer who may choose his packets sends ``packets``, never cards."""
+    partie = Partie(("Ann", "Bill"), first_dealer=ANN)
+    assert partie.phase is Phase.DEAL and partie.to_act == ANN and partie.legal_packets() == (2, 3)
+    pack = [str(c) for c in CARDS]
+    stacked = {"deal": {"hands": {"Ann": pack[:12], "Bill": pack[12:24]}, "talon": pack[24:], "packets": 3}}
+    rejected("malformed", stacked, partie, ANN)
+    rejected("malformed", {"cut": ["AS", "7H"]}, partie, ANN)
+    rejected("illegal", {"packets": 4}, partie, ANN)
+    rejected("illegal", {"packets": True}, partie, ANN)
+    rejected("not_your_turn", {"packets": 3}, partie, BILL)
+    assert read_action({"packets": 2}, partie, ANN) == 2
+
+
+# ---------------------------------------------------------------- prompts and views
+@functools.cache
+def random_parties() -> list[tuple[Partie, int]]:
+    """Every decision of a random partie in each variant (a few deals), with the seat to act."""
+    out: list[tuple[Partie, int]] = []
+    for variant in ("rubicon", "auction", "au-cent"):
+        rng = random.Random(len(variant))
+        agent = RandomAgent(rng)
+        partie = Partie(("Ann", "Bill"), variant)
+        while not partie.is_over and partie.deal_number <= 2:
+            if partie.phase is Phase.CUT:
+                partie.push(partie.random_cut(rng))
+                continue
+            seat = partie.to_act
+            assert seat is not None
+            out.append((partie.copy(), seat))
+            action: Action = partie.random_deal(rng) if partie.phase is Phase.DEAL else \
+                agent.choose(partie.view(seat), partie.legal_actions(seat))
+            partie.push(action)
+    return out
+
+
+def prompt_actions(prompt: dict[str, object]) -> list[dict[str, object]]:
+    kind = prompt["kind"]
+    options: list[object] = prompt.get("options", [])  # type: ignore[assignment]
+    if kind in ("choose_dealer", "packets", "bid"):
+        return [{kind: o} for o in options]
+    if kind == "carte_blanche":
+        return list(options)  # type: ignore[arg-type]
+    if kind == "declare":
+        return [o["action"] for o in options]  # type: ignore[index]
+    if kind == "exchange":
+        return [{"exchange": prompt["advice"], "show_rest": False}]
+    return [{"play": c} for c in prompt["cards"]] + ([{"concede": True}] if prompt["concede"] else [])  # type: ignore[attr-defined]
+
+
+def test_every_prompt_option_is_an_action_read_action_accepts_and_only_the_seat_to_act_is_prompted() -> None:
+    kinds = set()
+    for partie, seat in random_parties():
+        assert prompt_data(partie, 1 - seat) is None and prompt_data(partie, None) is None
+        prompt = prompt_data(partie, seat)
+        if prompt is None:
+            assert partie.phase is Phase.DEAL and len(partie.legal_packets()) == 1
+            continue
+        kinds.add(prompt["kind"])
+        json.dumps(prompt)
+        for data in prompt_actions(prompt):
+            action = read_action(data, partie, seat)
+            if not isinstance(action, int):
+                assert partie.can(action)
+        if prompt["kind"] == "play":
+            legal = {str(a.card) for a in partie.legal_actions(seat) if hasattr(a, "card")}
+            assert set(prompt["cards"]) == legal
+        if prompt["kind"] == "exchange":
+            low, high = prompt["min"], prompt["max"]
+            assert low <= len(prompt["advice"]) <= high
+            assert set(prompt["advice"]) <= set(partie.hand(seat).strings())
+    assert {"choose_dealer", "packets", "bid", "exchange", "declare", "play"} <= kinds
+
+
+def test_view_phase_is_named_as_the_protocol_documents() -> None:
+    documented = {"cut", "choose_dealer", "deal", "bid", "carte_blanche", "exchange", "declare", "play", "over"}
+    seen = set()
+    for partie, seat in random_parties():
+        for who in (seat, 1 - seat, None):
+            data = view_data(partie.view(who))
+            assert data["phase"] in documented, data["phase"]
+            seen.add(data["phase"])
+            json.dumps(data)
+    assert {"choose_dealer", "deal", "bid", "exchange", "declare", "play"} <= seen

@@ -1,0 +1,222 @@
+"""Helpers for the web server's tests: seeded tables, a WebSocket client whose every wait is bounded, scripted
+players answering the prompts, and the knowledge oracle of ``test_variant_invariants`` applied to every message."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+import anyio
+import pytest
+from fastapi.testclient import TestClient
+from helpers import cards_in_text
+from starlette.testclient import WebSocketTestSession
+from test_variant_invariants import knowledge
+
+from piquet import record
+from piquet.cards import CardSet
+from piquet.web import tables as tables_module
+
+#: The longest wait for one message (a failsafe: the computer's levels 1 and 2 answer at once).
+WAIT = 20.0
+#: The most messages any loop here reads before it gives up.
+LIMIT = 20_000
+
+State = dict[str, Any]
+_ESCAPE = re.compile(r"\\.")
+
+
+class _SeededSecrets:
+    """``secrets`` for ``piquet.web.tables`` with seeded shuffles and computer seeds (tokens stay random)."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+        self.token_urlsafe = secrets.token_urlsafe
+        self.compare_digest = secrets.compare_digest
+
+    def randbits(self, k: int) -> int:
+        return self._rng.getrandbits(k)
+
+
+def seed_tables(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """Make the server's chance (cut, shuffles, the computer's seed) follow ``seed``."""
+    monkeypatch.setattr(tables_module, "secrets", _SeededSecrets(seed))
+
+
+# ---------------------------------------------------------------- HTTP
+def create(client: TestClient, kind: str = "computer", **body: Any) -> dict[str, Any]:
+    answer = client.post("/api/tables", json={"kind": kind, **({"level": 1} if kind == "computer" else {}), **body})
+    assert answer.status_code == 200, answer.text
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def query(link: str) -> str:
+    """The ``token=...`` or ``spectate=...`` of a page link."""
+    return link.split("?", 1)[1]
+
+
+# ---------------------------------------------------------------- WebSocket clients
+async def _receive(ws: WebSocketTestSession, seconds: float) -> Any:
+    with anyio.fail_after(seconds):
+        return await ws._send_rx.receive()  # the test session's own queue: receive() has no timeout
+
+
+class Client:
+    """One WebSocket at a table: every message it got, in order, and its latest state."""
+
+    def __init__(self, ws: WebSocketTestSession, name: str = "") -> None:
+        self.ws = ws
+        self.name = name
+        self.messages: list[dict[str, Any]] = []
+        self.state: State | None = None
+        self.acted = -1  # the version of the last prompt answered
+
+    def recv(self, seconds: float = WAIT) -> dict[str, Any]:
+        message = self.ws.portal.call(_receive, self.ws, seconds)
+        self.ws._raise_on_close(message)
+        data: dict[str, Any] = json.loads(message["text"])
+        self.messages.append(data)
+        if data["type"] == "state":
+            self.state = data
+        return data
+
+    def recv_state(self) -> State:
+        data = self.recv()
+        assert data["type"] == "state", data
+        return data
+
+    def until(self, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        """Read until a message is ``wanted``; return it."""
+        for _ in range(LIMIT):
+            data = self.recv()
+            if wanted(data):
+                return data
+        raise AssertionError("the wanted message never came")
+
+    def send(self, data: object) -> None:
+        self.ws.send_text(json.dumps(data))
+
+    def act(self, action: dict[str, Any]) -> None:
+        self.send({"type": "action", "action": action})
+
+    @property
+    def current(self) -> State:
+        assert self.state is not None
+        return self.state
+
+    def states(self) -> list[State]:
+        return [m for m in self.messages if m["type"] == "state"]
+
+    def errors(self) -> list[dict[str, Any]]:
+        return [m for m in self.messages if m["type"] == "error"]
+
+
+def over(state: State) -> bool:
+    return bool(state["table"]["status"] == "over")
+
+
+# ---------------------------------------------------------------- scripted players
+def choose(state: State, rng: random.Random) -> dict[str, Any]:
+    """An answer to the state's prompt, always one the prompt offers (or, for an exchange, cards of the hand)."""
+    prompt = state["prompt"]
+    kind = prompt["kind"]
+    if kind in ("choose_dealer", "packets", "bid"):
+        return {kind: rng.choice(prompt["options"])}
+    if kind == "carte_blanche":
+        return dict(rng.choice(prompt["options"]))
+    if kind == "exchange":
+        if rng.random() < 0.5:
+            discards = list(prompt["advice"])
+        else:
+            discards = rng.sample(state["view"]["hand"], rng.randint(prompt["min"], prompt["max"]))
+        # Younger may have the rest of the talon shown, if she leaves any.
+        show = prompt["younger"] and len(discards) < prompt["talon_left"] and rng.random() < 0.4
+        return {"exchange": discards, "show_rest": bool(show)}
+    if kind == "declare":
+        return dict(rng.choice(prompt["options"])["action"])
+    assert kind == "play", prompt
+    return {"play": rng.choice(prompt["cards"])}
+
+
+def play_computer(client: Client, rng: random.Random, stop: Callable[[State], bool] = over) -> State:
+    """Answer every prompt of the human at a computer table until ``stop`` (the end, by default)."""
+    if client.state is None:
+        client.recv_state()
+    for _ in range(LIMIT):
+        state = client.current
+        if stop(state) or over(state):
+            return state
+        if state["prompt"] is not None and state["version"] != client.acted:
+            client.acted = state["version"]
+            client.act(choose(state, rng))
+        client.recv_state()
+    raise AssertionError("the partie did not end")
+
+
+def latest(clients: list[Client]) -> State:
+    return max((c.current for c in clients), key=lambda s: s["version"])
+
+
+def play_room(players: list[Client], rng: random.Random, stop: Callable[[State], bool] = over) -> State:
+    """Both players of a room answer their prompts until ``stop``; each wait is on the player the game waits for
+    (every client gets every state, so that one's next state always comes)."""
+    for _ in range(LIMIT):
+        state = latest(players)
+        if stop(state) or over(state):
+            return state
+        to_act = state["view"]["to_act"]
+        client = players[to_act if to_act is not None else 0]
+        mine = client.current
+        if mine["version"] == state["version"] and mine["prompt"] is not None and mine["version"] != client.acted:
+            client.acted = mine["version"]
+            client.act(choose(mine, rng))
+        client.recv_state()
+    raise AssertionError("the partie did not end")
+
+
+def catch_up(client: Client, version: int) -> State:
+    """Read the client's states until it has the one of ``version`` (or a later one)."""
+    if client.state is not None and client.state["version"] >= version:
+        return client.state
+    return client.until(lambda m: m["type"] == "state" and m["version"] >= version)
+
+
+# ---------------------------------------------------------------- what a client may know
+def cards_in_message(message: dict[str, Any]) -> CardSet:
+    """Every card a message names, as a card string or in a text (the table's id and secret links left out:
+    random letters may spell a card). One pass over the JSON text, each escape read as a space."""
+    body = {k: v for k, v in message.items() if k != "table"}
+    return cards_in_text(_ESCAPE.sub(" ", json.dumps(body, ensure_ascii=False)))
+
+
+def knowledge_by_version(record_text: str, versions: set[int]) -> dict[int, tuple[CardSet, CardSet, CardSet]]:
+    """What seat 0, seat 1 and a spectator may know after each of ``versions`` actions, from the finished
+    game's record re-played (the oracle of ``test_variant_invariants``, not the views')."""
+    partie = record.loads(record_text)
+    assert max(versions) <= len(partie.actions)
+    out = {}
+    for version in sorted(versions, reverse=True):
+        while len(partie.actions) > version:
+            partie.pop()
+        out[version] = knowledge(partie)
+    return out
+
+
+def leaks(record_text: str, clients: list[Client]) -> list[tuple[str, int, str]]:
+    """(client, version, cards it may not know) for every state that names a card its player may not see."""
+    versions = {m["version"] for c in clients for m in c.states()}
+    allowed = knowledge_by_version(record_text, versions)
+    found = []
+    for client in clients:
+        for state in client.states():
+            seat = state["seat"]
+            may = allowed[state["version"]][2 if seat is None else seat]
+            extra = cards_in_message(state) - may
+            if extra:
+                found.append((client.name, state["version"], str(extra)))
+    return found
