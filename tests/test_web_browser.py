@@ -1,0 +1,260 @@
+"""The browser table, driven by Playwright in Debian's chromium against a live ``piquet serve``.
+
+A whole partie against the computer and a whole room game are played by
+clicking; a reload and a server restart in the middle put the player back
+where he was; an out-of-turn action and a forged message are refused.
+Without chromium these tests are skipped, unless ``PIQUET_REQUIRE_BROWSER`` is
+set (CI sets it, and installs chromium).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+uvicorn = pytest.importorskip("uvicorn")
+
+from piquet import record  # noqa: E402
+from piquet.web.app import create_app  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+if not os.path.exists(CHROMIUM):
+    if os.environ.get("PIQUET_REQUIRE_BROWSER"):
+        raise RuntimeError("the browser tests need Debian's chromium (apt-get install chromium)")
+    pytest.skip("no chromium to drive", allow_module_level=True)
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+WAIT = 20_000  # ms: the longest any step may take before the test fails
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class LiveServer:
+    """``piquet serve`` in a thread, on a port of its own; it can be stopped and started again on the same
+    database, as a server that is killed and restarted."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._server: Any = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        config = uvicorn.Config(create_app(str(self.db)), host="127.0.0.1", port=self.port, log_level="warning")
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 20
+        while not self._server.started:
+            if time.monotonic() > deadline or not self._thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        assert self._server is not None and self._thread is not None
+        self._server.should_exit = True
+        self._server.force_exit = True
+        self._thread.join(20)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    live = LiveServer(tmp_path / "games.sqlite3")
+    live.start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def _create(server: LiveServer, **body: Any) -> dict[str, Any]:
+    import urllib.request
+
+    request = urllib.request.Request(f"{server.url}/api/tables", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request) as answer:
+        data: dict[str, Any] = json.loads(answer.read())
+        return data
+
+
+def _data(page: Any, key: str) -> str:
+    value: str = page.evaluate(f"document.body.dataset.{key} || ''")
+    return value
+
+
+def _wait_change(page: Any, version: str, prompt: str) -> None:
+    page.wait_for_function(
+        "([v, p]) => document.body.dataset.version !== v || (document.body.dataset.prompt || '') !== p",
+        arg=[version, prompt], timeout=WAIT)
+
+
+def _decide(page: Any) -> bool:
+    """Make this page's player's decision by clicking, if it has one; ``False`` if it has none now."""
+    kind = _data(page, "prompt")
+    if not kind:
+        return False
+    version = _data(page, "version")
+    if kind == "exchange":
+        cards = page.locator("[data-testid=hand] [data-card]")
+        cards.first.click()
+        page.get_by_test_id("confirm-exchange").click()
+    elif kind == "play":
+        page.locator("[data-testid=hand] [data-card][data-legal=true]").first.click()
+    else:
+        page.get_by_test_id("choice").first.click()
+    _wait_change(page, version, kind)
+    return True
+
+
+def _open(browser: Any, url: str) -> Any:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_function("document.body.dataset.version !== undefined", timeout=WAIT)
+    return page
+
+
+def _play_until(pages: list[Any], done: Any, limit: int = 2000) -> None:
+    for _ in range(limit):
+        if done():
+            return
+        acted = False
+        for page in pages:
+            acted = _decide(page) or acted
+        if not acted:
+            pages[0].wait_for_timeout(50)
+    raise AssertionError("the game did not end")
+
+
+def _over(page: Any) -> bool:
+    return _data(page, "phase") == "over"
+
+
+@pytest.mark.slow
+def test_a_whole_partie_against_the_computer_by_clicking(server: LiveServer, browser: Any) -> None:
+    page = _open(browser, server.url + "/")
+    page.get_by_label("Your name").fill("Ann")
+    page.get_by_test_id("create-computer").click()
+    page.wait_for_url("**/t/**")
+    page.wait_for_function("document.body.dataset.version !== undefined", timeout=WAIT)
+    _play_until([page], lambda: _over(page))
+    assert "wins" in page.get_by_test_id("result").inner_text() or "drawn" in page.get_by_test_id("result").inner_text()
+    # The record downloads, and replays through the engine to the same scores.
+    with page.expect_download() as download:
+        page.get_by_test_id("record").click()
+    partie = record.loads(Path(download.value.path()).read_text())
+    assert partie.is_over
+    page.context.close()
+
+
+@pytest.mark.slow
+def test_two_players_play_a_room_to_the_end(server: LiveServer, browser: Any) -> None:
+    created = _create(server, kind="room", variant="rubicon", name="Ann")
+    ann = _open(browser, server.url + created["links"]["play"])
+    invite = ann.get_by_test_id("invite-link").inner_text()
+    assert "token=" in invite
+    bob = _open(browser, server.url + created["links"]["invite"])
+    bob.get_by_test_id("join-name").fill("Bob")
+    bob.get_by_test_id("join-submit").click()
+    watcher = _open(browser, server.url + created["links"]["spectate"])
+    _play_until([ann, bob], lambda: _over(ann) and _over(bob))
+    watcher.wait_for_function("document.body.dataset.phase === 'over'", timeout=WAIT)
+    # The spectator saw nobody's hand.
+    assert watcher.locator("[data-testid=hand] [data-card]").count() == 0
+    for page in (ann, bob, watcher):
+        page.context.close()
+
+
+def test_a_reload_in_the_middle_puts_the_player_back_in_his_seat(server: LiveServer, browser: Any) -> None:
+    created = _create(server, kind="computer", level=1, name="Ann")
+    page = _open(browser, server.url + created["links"]["play"])
+    _play_until([page], lambda: _data(page, "phase") == "play")
+    hand = page.locator("[data-testid=hand] [data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    version = _data(page, "version")
+    page.goto(server.url + f"/t/{created['id']}")  # no token in the link: the page remembers it
+    page.wait_for_function("v => document.body.dataset.version === v", arg=version, timeout=WAIT)
+    again = page.locator("[data-testid=hand] [data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    assert again == hand
+    _play_until([page], lambda: int(_data(page, "version") or 0) > int(version) + 10)
+    page.context.close()
+
+
+def test_a_server_restart_in_the_middle_resumes_the_game(server: LiveServer, browser: Any) -> None:
+    created = _create(server, kind="computer", level=1, name="Ann")
+    page = _open(browser, server.url + created["links"]["play"])
+    _play_until([page], lambda: _data(page, "phase") == "play")
+    hand = page.locator("[data-testid=hand] [data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    version = _data(page, "version")
+    server.stop()
+    server.start()  # the same port and database: the page reconnects by itself
+    page.wait_for_function("v => document.body.dataset.version === v && document.body.dataset.prompt === 'play'",
+                           arg=version, timeout=WAIT)
+    again = page.locator("[data-testid=hand] [data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    assert again == hand
+    _play_until([page], lambda: int(_data(page, "version") or 0) > int(version) + 10)
+    page.context.close()
+
+
+_SEND = """async ([url, messages]) => {
+    const ws = new WebSocket(url);
+    const got = [];
+    await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = reject; });
+    ws.onmessage = (e) => got.push(JSON.parse(e.data));
+    await new Promise((r) => setTimeout(r, 200));
+    for (const m of messages) ws.send(typeof m === 'string' ? m : JSON.stringify(m));
+    await new Promise((r) => setTimeout(r, 500));
+    ws.close();
+    return got;
+}"""
+
+
+def test_out_of_turn_and_forged_messages_are_refused_and_change_nothing(server: LiveServer, browser: Any) -> None:
+    created = _create(server, kind="room", name="Ann")
+    ann = _open(browser, server.url + created["links"]["play"])
+    bob = _open(browser, server.url + created["links"]["invite"])
+    bob.get_by_test_id("join-name").fill("Bob")
+    bob.get_by_test_id("join-submit").click()
+    _play_until([ann, bob], lambda: _data(ann, "phase") == "exchange")
+    # Whoever is not to act tries to act; then a forged message naming the other player, and garbage.
+    to_act = int(_data(ann, "toAct"))
+    idle = [created["links"]["play"], created["links"]["invite"]][1 - to_act]
+    token = idle.split("token=")[1]
+    version = _data(ann, "version")
+    ws_url = server.url.replace("http", "ws") + f"/ws/{created['id']}?token={token}"
+    got = ann.evaluate(_SEND, [ws_url, [
+        {"type": "action", "action": {"exchange": ["7S"]}},
+        {"type": "action", "action": {"player": "Ann", "play": "AS"}},
+        "not json at all",
+        {"type": "action", "action": {"play": "ZZ"}},
+        "x" * 20_000,
+    ]])
+    errors = [m for m in got if m["type"] == "error"]
+    assert [e["code"] for e in errors] == ["not_your_turn", "malformed", "malformed", "not_your_turn", "too_large"]
+    assert _data(ann, "version") == version
+    # The game goes on.
+    _play_until([ann, bob], lambda: int(_data(ann, "version") or 0) > int(version) + 5)
+    for page in (ann, bob):
+        page.context.close()
