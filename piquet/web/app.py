@@ -164,6 +164,7 @@ def create_app(db: str | Store = "piquet.sqlite3") -> FastAPI:
             pass
         finally:
             table.clients.discard(client)
+            tables.release(table)
 
     async def _handle(table: Table, client: Client, text: str | bytes) -> None:
         try:

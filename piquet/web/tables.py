@@ -340,6 +340,12 @@ class Tables:
         assert token is not None
         return table, token
 
+    def release(self, table: Table) -> None:
+        """Forget a table nobody is at and nothing is moving at: the store keeps it, and :meth:`get`
+        reloads it when it is next asked for (so a server's memory holds only the tables in use)."""
+        if not table.clients and (table._driver is None or table._driver.done()) and not table.lock.locked():
+            self._tables.pop(table.id, None)
+
     def get(self, table_id: str) -> Table | None:
         table = self._tables.get(table_id)
         if table is None:
