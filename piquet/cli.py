@@ -172,7 +172,10 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"Piquet is served at http://{host}:{args.port}/ (stop it with Ctrl-C); games are kept in {args.db}",
           flush=True)
     # Messages are small: the protocol's limit is 16 KiB, so anything far larger is refused at the door.
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=64 * 1024)
+    # A state is a few KiB: compressing it costs the server more (a fifth of its time, measured with
+    # benchmarks/load.py) than it saves on any network a game is played over.
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=64 * 1024,
+                ws_per_message_deflate=False)
     return 0
 
 

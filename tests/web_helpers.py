@@ -130,12 +130,13 @@ def choose(state: State, rng: random.Random) -> dict[str, Any]:
     if kind == "carte_blanche":
         return dict(rng.choice(prompt["options"]))
     if kind == "exchange":
-        if rng.random() < 0.5:
+        if prompt["advice"] is not None and rng.random() < 0.5:  # advice is given against the computer only
             discards = list(prompt["advice"])
         else:
             discards = rng.sample(state["view"]["hand"], rng.randint(prompt["min"], prompt["max"]))
         # Younger may have the rest of the talon shown, if she leaves any.
-        show = prompt["younger"] and len(discards) < prompt["talon_left"] and rng.random() < 0.4
+        assert prompt["may_show_rest"] == (prompt["younger"] and prompt["min"] < prompt["talon_left"])
+        show = prompt["may_show_rest"] and len(discards) < prompt["talon_left"] and rng.random() < 0.4
         return {"exchange": discards, "show_rest": bool(show)}
     if kind == "declare":
         return dict(rng.choice(prompt["options"])["action"])

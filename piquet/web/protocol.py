@@ -257,10 +257,12 @@ def result_data(partie: Partie) -> dict[str, Any] | None:
 _ADVISER = SimpleAgent()
 
 
-def prompt_data(partie: Partie, seat: int | None, adviser: Agent | None = None) -> dict[str, Any] | None:
+def prompt_data(partie: Partie, seat: int | None, adviser: Agent | None = None,
+                advise: bool = True) -> dict[str, Any] | None:
     """What ``seat`` must decide now, with the choices to offer; ``None`` if it is not his turn.
 
-    ``adviser`` suggests the exchange (the books' discard of the simple player by default).
+    With ``advise``, the exchange prompt suggests a discard: ``adviser``'s (the books' discard of
+    the simple player by default); without (two people playing), its ``advice`` is ``None``.
     """
     if seat is None or partie.is_over or partie.to_act != seat:
         return None
@@ -281,12 +283,12 @@ def prompt_data(partie: Partie, seat: int | None, adviser: Agent | None = None) 
         view = partie.view(seat)
         assert view.exchange_range is not None
         low, high = view.exchange_range
-        advice = (adviser or _ADVISER).choose(view, legal)
+        advice = (adviser or _ADVISER).choose(view, legal) if advise else None
         younger = seat != partie.elder
         # Younger may show the rest of the talon only if she leaves some of it (Law 36).
         return {"kind": "exchange", "min": low, "max": high, "talon_left": view.talon_left,
                 "younger": younger, "may_show_rest": younger and low < view.talon_left,
-                "advice": _cards(advice.discards) if isinstance(advice, Exchange) else []}
+                "advice": (_cards(advice.discards) if isinstance(advice, Exchange) else []) if advise else None}
     if phase is Phase.DECLARE:
         menu = declaration_menu(partie, seat)
         category = menu[0].category

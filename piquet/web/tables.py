@@ -140,7 +140,7 @@ class Table:
         if partie is not None:
             view = view_data(partie.view(seat))
             view["result"] = result_data(partie)
-            prompt = prompt_data(partie, seat)
+            prompt = prompt_data(partie, seat, advise=self.info.computer is not None)
         links = self.links(seat)
         data = {
             "type": "state",

@@ -1188,7 +1188,10 @@ function buildExchange(st, p, title, choices, extra) {
     onclick: () => {
       const n = app.selection.size;
       if (n < lo || n > hi) return;
-      const action = { exchange: [...app.selection].sort(handOrder), show_rest: !!(p.younger && app.showRest) };
+      // Younger may show the rest only if she leaves some of the talon (Law 36).
+      const leaves = (p.talon_left ?? 0) - app.selection.size > 0;
+      const action = { exchange: [...app.selection].sort(handOrder),
+                       show_rest: !!(p.may_show_rest && app.showRest && leaves) };
       sendAction(action);
     },
   });
@@ -1214,9 +1217,12 @@ function buildExchange(st, p, title, choices, extra) {
       refreshSelection();
     },
   });
-  const bar = h("div", { className: "exchange-bar" }, counter, confirmBtn, suggest, clear);
+  // Advice is given at a table against the computer only (two people play on their own).
+  const bar = p.advice == null
+    ? h("div", { className: "exchange-bar" }, counter, confirmBtn, clear)
+    : h("div", { className: "exchange-bar" }, counter, confirmBtn, suggest, clear);
   choices.append(bar);
-  if (p.younger) {
+  if (p.may_show_rest) {
     const box = h("input", { type: "checkbox", id: "show-rest", "data-testid": "show-rest", checked: app.showRest });
     box.addEventListener("change", () => {
       app.showRest = box.checked;
@@ -1263,8 +1269,10 @@ function updateExchangeControls() {
   const note = $("left-note");
   if (note) {
     const left = (p.talon_left ?? 0) - n;
-    note.textContent = ` (${left} card${left === 1 ? "" : "s"} will be left)`;
+    note.textContent = left > 0 ? ` (${left} card${left === 1 ? "" : "s"} will be left)` : " (none will be left)";
   }
+  const box = $("show-rest");
+  if (box) box.disabled = (p.talon_left ?? 0) - n <= 0;
 }
 
 function activateCard(code) {
