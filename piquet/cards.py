@@ -164,7 +164,7 @@ class Card(int):
         return rank + self.suit.symbol
 
     def __str__(self) -> str:
-        return self.rank.letter + self.suit.letter
+        return _NAMES[self]
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
@@ -177,6 +177,8 @@ _SUIT_OF: Final = tuple(Suit(i >> 3) for i in range(32))
 #: The pip value of each card, by index (ace 11, court cards and ten 10, others their face).
 PIPS: Final = tuple(Rank(i & 7).pips for i in range(32))
 FULL_PACK: Final = 0xFFFFFFFF
+#: Each card's record notation, by index (written for every card a view or record shows).
+_NAMES: Final = tuple(Rank(i & 7).letter + Suit(i >> 3).letter for i in range(32))
 
 
 def _high_to_low(mask: int) -> Iterator[Card]:
@@ -290,7 +292,7 @@ class CardSet:
 
     def strings(self) -> list[str]:
         """The cards in record notation, in display order."""
-        return [str(c) for c in self]
+        return [_NAMES[c] for c in _high_to_low(self.mask)]
 
     def pretty(self) -> str:
         return " ".join(c.pretty() for c in self)

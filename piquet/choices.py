@@ -45,7 +45,7 @@ def declaration_menu(partie: Partie, seat: int) -> list[Declare]:
     category = legal[0].category
     if partie.rules.must_declare_in_full(partie.contract):
         return legal
-    hand = partie.view(seat).hand
+    hand = partie.hand(seat)
     minimum = partie.rules.minimum_point
     full = maximal(category, hand, minimum)
     options: list[Declare]
