@@ -436,8 +436,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 process.start()
                 workers.append(process)
             for _ in workers:
-                if ready.get(timeout=args.timeout + 60) != "ready":
-                    break
+                try:
+                    if ready.get(timeout=args.timeout + 60) != "ready":
+                        break  # its failure comes with its figures
+                except queue.Empty:
+                    raise LoadError("the clients did not all connect in time") from None
             server.check_alive()
             server_cpu = server.cpu_seconds()
             machine_cpu, began = machine_cpu_seconds(), time.monotonic()

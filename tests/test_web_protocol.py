@@ -8,9 +8,9 @@ import json
 import random
 
 import pytest
-from helpers import base, declare_nothing, parse_action
+from helpers import CB_ANN, CB_BILL, CB_TALON, base, dealt, declare_nothing, parse_action
 
-from piquet.actions import Action
+from piquet.actions import Action, CarteBlanche
 from piquet.agents import RandomAgent
 from piquet.cards import CARDS
 from piquet.game import Partie, Phase
@@ -216,3 +216,18 @@ def test_view_phase_is_named_as_the_protocol_documents() -> None:
             seen.add(data["phase"])
             json.dumps(data)
     assert {"choose_dealer", "deal", "bid", "exchange", "declare", "play"} <= seen
+
+
+def test_law_36_younger_may_show_the_rest_only_if_she_leaves_some_after_elders_carte_blanche() -> None:
+    # Bill (elder) announces carte blanche and will exchange five: Ann exchanges first, from the three
+    # cards he leaves her; taking all three leaves nothing to show.
+    partie = dealt(CB_ANN, CB_BILL, CB_TALON)
+    partie.push(CarteBlanche(1, True, 5))
+    prompt = prompt_data(partie, 0)
+    assert prompt is not None and prompt["kind"] == "exchange"
+    assert (prompt["talon_left"], prompt["min"], prompt["max"], prompt["may_show_rest"]) == (8, 1, 3, True)
+    before = dumps(partie)
+    with pytest.raises(ProtocolError) as refused:
+        read_action({"exchange": ["KS", "QS", "JS"], "show_rest": True}, partie, 0)
+    assert refused.value.code == "illegal" and dumps(partie) == before
+    assert read_action({"exchange": ["KS", "QS"], "show_rest": True}, partie, 0)

@@ -135,8 +135,8 @@ def choose(state: State, rng: random.Random) -> dict[str, Any]:
         else:
             discards = rng.sample(state["view"]["hand"], rng.randint(prompt["min"], prompt["max"]))
         # Younger may have the rest of the talon shown, if she leaves any.
-        assert prompt["may_show_rest"] == (prompt["younger"] and prompt["min"] < prompt["talon_left"])
-        show = prompt["may_show_rest"] and len(discards) < prompt["talon_left"] and rng.random() < 0.4
+        assert prompt["may_show_rest"] == (prompt["younger"] and prompt["min"] < prompt["max"])
+        show = prompt["may_show_rest"] and len(discards) < prompt["max"] and rng.random() < 0.4
         return {"exchange": discards, "show_rest": bool(show)}
     if kind == "declare":
         return dict(rng.choice(prompt["options"])["action"])

@@ -285,9 +285,11 @@ def prompt_data(partie: Partie, seat: int | None, adviser: Agent | None = None,
         low, high = view.exchange_range
         advice = (adviser or _ADVISER).choose(view, legal) if advise else None
         younger = seat != partie.elder
-        # Younger may show the rest of the talon only if she leaves some of it (Law 36).
+        # Younger may show the rest of the talon only if she leaves some of it (Law 36): she may take all
+        # that elder left (``high``), which is less than the talon's cards when elder's carte blanche
+        # has spoken for his.
         return {"kind": "exchange", "min": low, "max": high, "talon_left": view.talon_left,
-                "younger": younger, "may_show_rest": younger and low < view.talon_left,
+                "younger": younger, "may_show_rest": younger and low < high,
                 "advice": (_cards(advice.discards) if isinstance(advice, Exchange) else []) if advise else None}
     if phase is Phase.DECLARE:
         menu = declaration_menu(partie, seat)

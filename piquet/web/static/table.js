@@ -1189,7 +1189,7 @@ function buildExchange(st, p, title, choices, extra) {
       const n = app.selection.size;
       if (n < lo || n > hi) return;
       // Younger may show the rest only if she leaves some of the talon (Law 36).
-      const leaves = (p.talon_left ?? 0) - app.selection.size > 0;
+      const leaves = (p.max ?? 0) - app.selection.size > 0;
       const action = { exchange: [...app.selection].sort(handOrder),
                        show_rest: !!(p.may_show_rest && app.showRest && leaves) };
       sendAction(action);
@@ -1268,11 +1268,11 @@ function updateExchangeControls() {
   }
   const note = $("left-note");
   if (note) {
-    const left = (p.talon_left ?? 0) - n;
+    const left = (p.max ?? 0) - n;
     note.textContent = left > 0 ? ` (${left} card${left === 1 ? "" : "s"} will be left)` : " (none will be left)";
   }
   const box = $("show-rest");
-  if (box) box.disabled = (p.talon_left ?? 0) - n <= 0;
+  if (box) box.disabled = (p.max ?? 0) - n <= 0;
 }
 
 function activateCard(code) {
