@@ -238,6 +238,11 @@ class Partie:
         return [u.action for u in self._stack]
 
     @property
+    def ply(self) -> int:
+        """How many actions have been applied (``len(actions)``, without building the list)."""
+        return len(self._stack)
+
+    @property
     def deal_number(self) -> int:
         return self._s.deal_number
 

@@ -81,7 +81,7 @@ class Table:
 
     @property
     def version(self) -> int:
-        return len(self.partie.actions) if self.partie is not None else 0
+        return self.partie.ply if self.partie is not None else 0
 
     @property
     def status(self) -> str:
@@ -173,7 +173,7 @@ class Table:
         partie = self.partie
         assert partie is not None
         partie.verify(action)
-        self.store.append(self.id, len(partie.actions), action_to_data(action, self.names))
+        self.store.append(self.id, partie.ply, action_to_data(action, self.names))
         partie.push(action)
 
     def _deal(self, packets: int) -> Deal:
@@ -277,7 +277,7 @@ class Table:
                 raise ProtocolError("not_allowed", "there is nothing of yours to take back (and nothing once the "
                                                    "partie is over)")
             self.store.truncate(self.id, target)
-            while len(partie.actions) > target:
+            while partie.ply > target:
                 partie.pop()
         await self.broadcast()
         self.kick()
