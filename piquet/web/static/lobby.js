@@ -2,25 +2,10 @@
 // (GET /api/setup, POST /api/tables; see docs/protocol.md).
 
 import { cardElement, ensureSprite } from "./cards.js";
+import { store } from "./storage.js";
 
 const $ = (id) => document.getElementById(id);
 
-const store = {
-  get(key) {
-    try {
-      return localStorage.getItem(key);
-    } catch {
-      return null;
-    }
-  },
-  set(key, value) {
-    try {
-      localStorage.setItem(key, value);
-    } catch {
-      /* no storage: nothing is remembered */
-    }
-  },
-};
 
 const FALLBACK_VARIANTS = [
   { name: "rubicon", title: "Rubicon Piquet", options: [] },

@@ -1,6 +1,7 @@
 // The table page: one WebSocket to the server, and a full re-render of the
 // table from every `state` message (see docs/protocol.md).
 
+import { store } from "./storage.js";
 import {
   backElement,
   cardElement,
@@ -35,23 +36,6 @@ function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-const store = {
-  get(key) {
-    try {
-      return localStorage.getItem(key);
-    } catch {
-      return null;
-    }
-  },
-  set(key, value) {
-    try {
-      if (value === null || value === undefined) localStorage.removeItem(key);
-      else localStorage.setItem(key, value);
-    } catch {
-      /* storage unavailable (private mode): the page still works for this visit */
-    }
-  },
-};
 
 // ------------------------------------------------------------------ words
 

@@ -1,0 +1,19 @@
+// What the pages remember in this browser (a seat's token, the tables played, settings).
+
+export const store = {
+  get(key) {
+    try {
+      return localStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  },
+  set(key, value) {
+    try {
+      if (value === null || value === undefined) localStorage.removeItem(key);
+      else localStorage.setItem(key, value);
+    } catch {
+      /* storage unavailable (private mode): the page still works for this visit */
+    }
+  },
+};
