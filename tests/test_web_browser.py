@@ -188,32 +188,35 @@ def test_two_players_play_a_room_to_the_end(server: LiveServer, browser: Any) ->
         page.context.close()
 
 
-def test_a_reload_in_the_middle_puts_the_player_back_in_his_seat(server: LiveServer, browser: Any) -> None:
+def _hand(page: Any) -> list[str]:
+    cards: list[str] = page.locator("[data-testid=hand] [data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    return cards
+
+
+def _in_the_play(server: LiveServer, browser: Any) -> tuple[dict[str, Any], Any, list[str], str]:
+    """A table against the computer played up to the card play: the table, the page, the hand and the version."""
     created = _create(server, kind="computer", level=1, name="Ann")
     page = _open(browser, server.url + created["links"]["play"])
     _play_until([page], lambda: _data(page, "phase") == "play")
-    hand = page.locator("[data-testid=hand] [data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)")
-    version = _data(page, "version")
+    return created, page, _hand(page), _data(page, "version")
+
+
+def test_a_reload_in_the_middle_puts_the_player_back_in_his_seat(server: LiveServer, browser: Any) -> None:
+    created, page, hand, version = _in_the_play(server, browser)
     page.goto(server.url + f"/t/{created['id']}")  # no token in the link: the page remembers it
     page.wait_for_function("v => document.body.dataset.version === v", arg=version, timeout=WAIT)
-    again = page.locator("[data-testid=hand] [data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)")
-    assert again == hand
+    assert _hand(page) == hand
     _play_until([page], lambda: int(_data(page, "version") or 0) > int(version) + 10)
     page.context.close()
 
 
 def test_a_server_restart_in_the_middle_resumes_the_game(server: LiveServer, browser: Any) -> None:
-    created = _create(server, kind="computer", level=1, name="Ann")
-    page = _open(browser, server.url + created["links"]["play"])
-    _play_until([page], lambda: _data(page, "phase") == "play")
-    hand = page.locator("[data-testid=hand] [data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)")
-    version = _data(page, "version")
+    _created, page, hand, version = _in_the_play(server, browser)
     server.stop()
     server.start()  # the same port and database: the page reconnects by itself
     page.wait_for_function("v => document.body.dataset.version === v && document.body.dataset.prompt === 'play'",
                            arg=version, timeout=WAIT)
-    again = page.locator("[data-testid=hand] [data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)")
-    assert again == hand
+    assert _hand(page) == hand
     _play_until([page], lambda: int(_data(page, "version") or 0) > int(version) + 10)
     page.context.close()
 
