@@ -194,10 +194,11 @@ def _hand(page: Any) -> list[str]:
 
 
 def _in_the_play(server: LiveServer, browser: Any) -> tuple[dict[str, Any], Any, list[str], str]:
-    """A table against the computer played up to the card play: the table, the page, the hand and the version."""
+    """A table against the computer played up to the player's first card (the computer waits for it, so the
+    version holds still): the table, the page, the hand and the version."""
     created = _create(server, kind="computer", level=1, name="Ann")
     page = _open(browser, server.url + created["links"]["play"])
-    _play_until([page], lambda: _data(page, "phase") == "play")
+    _play_until([page], lambda: _data(page, "prompt") == "play")
     return created, page, _hand(page), _data(page, "version")
 
 
