@@ -27,13 +27,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import combinations as _subsets
 
 from piquet.actions import Action, Concede, Exchange, Play
 from piquet.agents import Agent, RandomAgent
-from piquet.cards import CARDS, FULL_PACK, Card, CardSet, Rank, Suit
-from piquet.combinations import Category, key, maximal
-from piquet.combinations import value as combination_value
+from piquet.cards import FULL_PACK, Card, CardSet, Rank
+from piquet.exchange import choose_exchange
 from piquet.game import LegalActions, Phase
 from piquet.inference import Inference
 from piquet.scoring import ScoreCategory
@@ -55,12 +53,12 @@ class Level:
     exchange_candidates: int
 
 
-#: The searching levels (1 and 2 do not search). The sampled exchange (``exchange_worlds``) is
-#: not used by any level yet: measured in the arena it did no better than the books' heuristic.
+#: The searching levels (1 and 2 do not search). Level 3 exchanges as the books advise; levels 4
+#: and 5 try candidate discards over sampled talons and opponent's hands (:mod:`piquet.exchange`).
 LEVELS: dict[int, Level] = {
     3: Level(play_worlds=2, exchange_worlds=0, exchange_candidates=0),
-    4: Level(play_worlds=8, exchange_worlds=0, exchange_candidates=0),
-    5: Level(play_worlds=24, exchange_worlds=0, exchange_candidates=0),
+    4: Level(play_worlds=8, exchange_worlds=300, exchange_candidates=12),
+    5: Level(play_worlds=24, exchange_worlds=1000, exchange_candidates=20),
 }
 
 
@@ -125,9 +123,10 @@ class SearchAgent(SimpleAgent):
             if len(plays) == 1:
                 return plays[0]
             return _legal_or(self._play_card(view, plays), legal)
-        if (view.phase is Phase.EXCHANGE and view.exchange_range is not None and self.settings.exchange_worlds
-                and not (view.contract and view.contract.minus)):
-            return _legal_or(self._exchange_choice(view), legal)
+        if view.phase is Phase.EXCHANGE and view.exchange_range is not None and self.settings.exchange_worlds:
+            chosen = self._exchange_choice(view)
+            if chosen is not None and chosen in legal:
+                return chosen
         return super().choose(view, legal)
 
     # ------------------------------------------------------------ the play
@@ -159,42 +158,11 @@ class SearchAgent(SimpleAgent):
         return Play(seat, best_card)
 
     # ------------------------------------------------------------ the exchange
-    def _exchange_choice(self, view: PlayerView) -> Exchange:
-        seat = view.seat
-        assert seat is not None and view.exchange_range is not None
-        lo, hi = view.exchange_range
-        younger = seat != view.elder
-        hand = view.hand
-        values = keep_values(hand, younger)
-        order = sorted(hand, key=lambda c: (values[c], c.rank))
-        # The likely discards: the right number of the least useful cards, and one fewer.
-        counts = [hi] if hi == lo else [hi, hi - 1]
-        pool = order[: min(len(order), hi + 3)]
-        candidates: list[CardSet] = []
-        for n in counts:
-            for chosen in _subsets(pool, n):
-                candidates.append(CardSet(chosen))
-        candidates.sort(key=lambda c: sum(values[x] for x in c))
-        candidates = candidates[: self.settings.exchange_candidates]
-        worlds = sample_talons(view, self.rng, self.settings.exchange_worlds)
-        best_score, best_discard = -1e9, candidates[0]
-        for discard in candidates:
-            keep = hand.mask & ~discard.mask
-            n = len(discard)
-            total = 0.0
-            for talon, opponent in worlds:
-                drawn = 0
-                for card in talon[:n]:
-                    drawn |= 1 << card
-                rest = 0
-                for card in talon[n:]:
-                    rest |= 1 << card
-                mine = CardSet(keep | drawn)
-                theirs = opponent if younger else _after_younger_exchange(opponent, rest)
-                total += evaluate(mine, theirs, elder=not younger)
-            if total > best_score:
-                best_score, best_discard = total, discard
-        return Exchange(seat, best_discard)
+    def _exchange_choice(self, view: PlayerView) -> Action | None:
+        """The sampled exchange (:func:`piquet.exchange.choose_exchange`), or ``None`` where it
+        does not apply and the books' heuristic decides."""
+        return choose_exchange(view, _rules(view), self.rng, self.settings.exchange_worlds,
+                               self.settings.exchange_candidates)
 
 
 #: Points a player may still score in the rest of a deal, for judging whether a rubicon is settled.
@@ -227,51 +195,6 @@ def partie_utility(view: PlayerView, rules: Rules) -> tuple[int, int]:
     return (a, b) if seat == 0 else (-b, -a)
 
 
-def _after_younger_exchange(hand: CardSet, rest: int) -> CardSet:
-    """Younger's hand after she takes what elder left, throwing her least useful cards."""
-    take = rest.bit_count()  # she usually takes all that elder left
-    if not take:
-        return hand
-    values = keep_values(hand, True)
-    thrown = sorted(hand, key=lambda c: (values[c], c.rank))[:take]
-    drawn = [c for c in CARDS if rest >> c & 1][:take]
-    return CardSet(hand.mask & ~CardSet(thrown).mask) | CardSet(drawn)
-
-
-def evaluate(mine: CardSet, theirs: CardSet, elder: bool) -> float:
-    """A quick estimate of the deal for ``mine`` against ``theirs``: the combinations
-    each would win, then the play by sure tricks and length."""
-    score = 0.0
-    for category in Category:
-        a = maximal(category, mine)
-        b = maximal(category, theirs)
-        ka = key(category, a[0]) if a else (0, 0)
-        kb = key(category, b[0]) if b else (0, 0)
-        if ka > kb:
-            score += sum(combination_value(category, c) for c in (a if category is not Category.POINT else a[:1]))
-        elif kb > ka:
-            score -= sum(combination_value(category, c) for c in (b if category is not Category.POINT else b[:1]))
-    tricks = 0.0
-    for suit in Suit:
-        m = [c.rank for c in mine.suit(suit)]
-        t = [c.rank for c in theirs.suit(suit)]
-        both = sorted(m + t, reverse=True)
-        # Sure tricks: the run of top cards of the suit one player holds.
-        for rank in both:
-            if rank in m:
-                tricks += 1
-            else:
-                break
-        for rank in both:
-            if rank in t:
-                tricks -= 1
-            else:
-                break
-        tricks += 0.3 * (len(m) - len(t))
-    score += 2.5 * tricks + (1.5 if elder else 0.0)
-    return score
-
-
 def _unseen(view: PlayerView) -> CardSet:
     known = view.hand | view.discards | view.played | view.rest | view.peeked
     return CardSet(FULL_PACK & ~known.mask)
@@ -292,26 +215,6 @@ def sample_opponent_hands(view: PlayerView, rng: random.Random, count: int) -> l
     for _ in range(count):
         extra = rng.sample(pool, size - len(known))
         out.append((known | CardSet(extra), 1.0))
-    return out
-
-
-def sample_talons(view: PlayerView, rng: random.Random, count: int) -> list[tuple[list[Card], CardSet]]:
-    """For the exchange: possible talons (top first, as the viewer will find them) and
-    opponent's hands, uniform over the cards the viewer cannot see."""
-    opponent = view.opponent
-    assert opponent is not None
-    unseen = [c for c in _unseen(view) if c not in view.shown_dealt[opponent]]
-    shown = list(view.shown_dealt[opponent])
-    # The cards still to be drawn: all eight for elder; what elder left for younger.
-    talon_size = view.talon_left
-    if view.seat != view.elder and view.exchanged[view.elder] is None and view.will_exchange is not None:
-        talon_size -= view.will_exchange  # elder's carte blanche: his cards are spoken for (Law 20)
-    out = []
-    for _ in range(count):
-        rng.shuffle(unseen)
-        talon = unseen[:talon_size]
-        opponent_hand = CardSet((shown + unseen[talon_size:])[: view.hand_sizes[opponent]])
-        out.append((talon, opponent_hand))
     return out
 
 

@@ -1,0 +1,150 @@
+"""The sampled exchange (levels 4-5): its quick scoring of declarations agrees with the engine's
+laws, and its choice is always a legal exchange."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from piquet.actions import Exchange
+from piquet.cards import CardSet, Suit
+from piquet.exchange import candidate_discards, choose_exchange, declarations, play_estimate, worlds_after_elder
+from piquet.game import Partie, Phase
+from piquet.inference import Inference
+from piquet.scoring import ScoreCategory
+from piquet.simple import SimpleAgent, discard_choice
+from piquet.solver import PlayPosition, solve
+from piquet.variant import make_rules
+
+_DECLARED = (ScoreCategory.POINT, ScoreCategory.SEQUENCES, ScoreCategory.SETS, ScoreCategory.REPIQUE)
+
+
+def _to_play(seed: int, options: dict[str, object] | None = None, variant: str = "rubicon") -> Partie | None:
+    """A deal exchanged and declared in full by the simple player, stopped at elder's first lead."""
+    rng = random.Random(seed)
+    partie = Partie(("Ann", "Bill"), variant, options, first_dealer=seed % 2)
+    partie.push(partie.random_deal(rng))
+    agent = SimpleAgent()
+    while partie.phase is not Phase.PLAY:
+        if partie.phase is not Phase.EXCHANGE and partie.phase is not Phase.DECLARE:
+            return None  # a carte blanche: not what the estimate covers
+        seat = partie.to_act
+        assert seat is not None
+        partie.push(agent.choose(partie.view(seat), partie.legal_actions(seat)))
+    return partie
+
+
+def _hand_points(partie: Partie) -> tuple[int, int]:
+    """Elder's and younger's points for combinations and repique, reckoned at elder's first lead."""
+    seat = partie.elder
+    partie.push(next(iter(partie.legal_actions(seat))))  # the repique is decided at the first lead
+    scored = [0, 0]
+    for event in partie.events:
+        if event.category in _DECLARED:
+            scored[event.player] += event.points
+    partie.pop()
+    return scored[seat], scored[1 - seat]
+
+
+@pytest.mark.parametrize(("variant", "options"), [
+    ("rubicon", {}), ("rubicon", {"minimum_point": 4}), ("au-cent", {"points_ending_in_four_count_one_less": True}),
+])
+def test_laws_62_to_68_declarations_scored_as_the_engine_scores_them(variant: str, options: dict[str, object]) -> None:
+    """Point, sequences and sets won by the better (Laws 62-64), all scored by their winner, and a
+    repique at thirty (Law 68): the quick count matches the engine's on 300 deals."""
+    rules = make_rules(variant, options)
+    checked = 0
+    for seed in range(300):
+        partie = _to_play(seed, options, variant)
+        if partie is None:
+            continue
+        elder = partie.elder
+        quick = declarations(partie.hand(elder).mask, partie.hand(1 - elder).mask, rules)
+        assert quick == _hand_points(partie), f"deal {seed}"
+        checked += 1
+    assert checked > 250
+
+
+def test_play_estimate_follows_the_exact_solver() -> None:
+    """The fitted estimate of the play explains much of what the solver finds the play worth."""
+    found, guessed = [], []
+    for seed in range(300, 340):
+        partie = _to_play(seed)
+        if partie is None:
+            continue
+        e, y = partie.hand(partie.elder).mask, partie.hand(1 - partie.elder).mask
+        hands = (e, y) if partie.elder == 0 else (y, e)
+        position = PlayPosition(hands, partie.elder, partie.elder, pique_done=True)
+        found.append(solve(position, partie.rules, all_best=False).value)
+        guessed.append(play_estimate(e, y))
+    mean = sum(found) / len(found)
+    residual = sum((f - g) ** 2 for f, g in zip(found, guessed, strict=True))
+    total = sum((f - mean) ** 2 for f in found)
+    assert 1 - residual / total > 0.4
+
+
+@pytest.mark.parametrize("seat_role", ["elder", "younger"])
+def test_sampled_exchange_is_legal_and_among_its_candidates(seat_role: str) -> None:
+    for seed in range(12):
+        partie = Partie(("Ann", "Bill"), first_dealer=seed % 2)
+        partie.push(partie.random_deal(random.Random(seed), 3))
+        if partie.phase is not Phase.EXCHANGE:
+            continue
+        if seat_role == "younger":
+            elder = partie.to_act
+            assert elder is not None
+            partie.push(SimpleAgent().choose(partie.view(elder), partie.legal_actions(elder)))
+        seat = partie.to_act
+        assert seat is not None
+        view = partie.view(seat)
+        action = choose_exchange(view, partie.rules, random.Random(seed), worlds=30, candidates=8)
+        assert isinstance(action, Exchange) and action in partie.legal_actions(seat)
+        assert action.discards in candidate_discards(view, 8)
+
+
+def _longest_suit(hand: CardSet) -> int:
+    return max(len(hand.suit(suit)) for suit in Suit)
+
+
+def test_law_58_younger_draws_elders_hand_as_an_exchange_of_his_least_useful_cards() -> None:
+    """Younger takes what elder left of the talon (Law 58). The deals she tries are those in which
+    elder threw his least useful cards, of the number he took: every card in its place, and elder
+    holding longer suits than twelve cards drawn at random would."""
+    tried = 0
+    for seed in range(20):
+        partie = Partie(("Ann", "Bill"), first_dealer=seed % 2)
+        partie.push(partie.random_deal(random.Random(seed), 3))
+        if partie.phase is not Phase.EXCHANGE:
+            continue
+        elder, younger = partie.elder, 1 - partie.elder
+        assert worlds_after_elder(partie.view(elder), random.Random(seed), 5) is None
+        partie.push(Exchange(elder, discard_choice(partie.hand(elder), 5 - seed % 2)))
+        view = partie.view(younger)
+        taken = view.exchanged[elder]
+        assert taken == 5 - seed % 2
+        modelled = worlds_after_elder(view, random.Random(seed), 200)
+        uniform = Inference(view).sample(random.Random(seed), 200)
+        assert modelled is not None and uniform
+        for world in modelled:
+            assert len(world.opponent_hand) == 12 and len(world.opponent_discards) == taken
+            assert len(world.talon) == 8 - taken
+            everything = view.hand | world.opponent_hand | world.opponent_discards | CardSet(world.talon)
+            assert len(everything) == 32
+        longest = sum(_longest_suit(w.opponent_hand) for w in modelled) / len(modelled)
+        assert longest > sum(_longest_suit(w.opponent_hand) for w in uniform) / len(uniform)
+        tried += 1
+    assert tried > 10
+
+
+def test_sampled_exchange_leaves_auction_to_the_heuristic() -> None:
+    partie = Partie(("Ann", "Bill"), "auction", first_dealer=0)
+    partie.push(partie.random_deal(random.Random(1), 3))
+    while partie.phase is Phase.BID:
+        seat = partie.to_act
+        assert seat is not None
+        partie.push(SimpleAgent().choose(partie.view(seat), partie.legal_actions(seat)))
+    if partie.phase is Phase.EXCHANGE:
+        seat = partie.to_act
+        assert seat is not None
+        assert choose_exchange(partie.view(seat), partie.rules, random.Random(1), 20, 8) is None
