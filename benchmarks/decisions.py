@@ -8,12 +8,14 @@ Usage::
 
 Each player plays whole deals against the simple opponent;
 every decision it makes is timed (cut, deal and forced single-choice plays
-included as they come). Reports the median, 90th percentile and maximum.
+included as they come). Reports the median, 90th percentile and maximum, and the same for the
+exchange decisions alone (one a deal, and the slowest for the levels that sample talons).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import platform
 import random
 import statistics
@@ -21,7 +23,7 @@ import time
 
 from piquet.actions import Action
 from piquet.agents import Agent, play_deal
-from piquet.game import LegalActions, Partie
+from piquet.game import LegalActions, Partie, Phase
 from piquet.players import AGENT_NAMES, make_agent
 from piquet.variant import VARIANTS
 from piquet.view import PlayerView
@@ -33,15 +35,27 @@ class Timed:
     def __init__(self, agent: Agent) -> None:
         self.agent = agent
         self.times: list[float] = []
+        self.exchange_times: list[float] = []
 
     def choose(self, view: PlayerView, legal: LegalActions) -> Action:
         start = time.perf_counter()
         action = self.agent.choose(view, legal)
         self.times.append(time.perf_counter() - start)
+        if view.phase is Phase.EXCHANGE:
+            self.exchange_times.append(self.times[-1])
         return action
 
     def choose_packets(self, view: PlayerView, sizes: tuple[int, ...]) -> int:
         return self.agent.choose_packets(view, sizes)
+
+
+def _summary(times: list[float], what: str) -> str:
+    if not times:
+        return f"no {what}"
+    t = sorted(times)
+    p90 = t[math.ceil(0.9 * len(t)) - 1]  # nearest rank
+    return (f"{len(t)} {what}, median {1000 * statistics.median(t):.1f} ms, "
+            f"90th percentile {1000 * p90:.1f} ms, max {1000 * t[-1]:.1f} ms")
 
 
 def main() -> None:
@@ -57,9 +71,8 @@ def main() -> None:
         for i in range(args.deals):
             partie = Partie(("Computer", "Simple"), variant=args.variant, first_dealer=i % 2)
             play_deal(partie, [timed, make_agent("simple", i)], random.Random(args.seed + i))
-        t = sorted(timed.times)
-        print(f"{name} ({args.variant}): {len(t)} decisions, median {1000 * statistics.median(t):.1f} ms, "
-              f"90th percentile {1000 * t[int(0.9 * (len(t) - 1))]:.1f} ms, max {1000 * t[-1]:.0f} ms")
+        print(f"{name} ({args.variant}): {_summary(timed.times, 'decisions')}; "
+              f"{_summary(timed.exchange_times, 'exchanges')}")
     print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}")
 
 
