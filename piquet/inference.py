@@ -19,6 +19,12 @@ meet every hard constraint (an exact sampler over classes of interchangeable car
 for the declarations, and for a declaration rarely met a Karp-Luby proposal that first places
 one of the combinations that would satisfy it), then weights each world by soft evidence: a
 "good" answer usually means she held nothing better, a call usually names the best held.
+
+Her exchange is evidence too: a player keeps her long suit, her aces and her combinations and
+throws her least useful cards. :meth:`Inference.resample` draws a larger uniform sample and keeps
+worlds in proportion to their weight times the likelihood of her hidden discards under a soft
+model of that choice (:data:`DISCARD_BETA`, :meth:`Inference.discard_log_likelihood`), so that
+the worlds an agent solves are the likely ones, not merely the possible ones.
 """
 
 from __future__ import annotations
@@ -33,11 +39,13 @@ from typing import Final
 from piquet.cards import FULL_PACK, PIPS, Card, CardSet, Rank, Suit
 from piquet.combinations import Category, key
 from piquet.game import Phase
+from piquet.simple import keep_values
 from piquet.variant import make_rules
 from piquet.view import PlayerView
 
 __all__ = [
     "CALL_NOT_BEST_FACTOR",
+    "DISCARD_BETA",
     "GOOD_ANSWER_FACTOR",
     "Inference",
     "Requirement",
@@ -52,6 +60,11 @@ GOOD_ANSWER_FACTOR: Final = 0.2
 #: Weight of a world where elder's call was not the best combination she held (or she called
 #: nothing while holding one).
 CALL_NOT_BEST_FACTOR: Final = 0.2
+#: How sharply the discard model prefers her least useful cards: a discard is taken to be
+#: ``exp(-DISCARD_BETA * cost)`` likely, ``cost`` being the books' keep-values
+#: (:func:`piquet.simple.keep_values`) of the cards thrown, judged in the hand she kept and the
+#: cards she threw together. 0 makes every discard equally likely.
+DISCARD_BETA: Final = 0.1
 
 # Places of a hidden card: the opponent's hand, her discards, the talon.
 _H: Final = 1
@@ -560,6 +573,38 @@ class Inference:
     def weight(self, world: World) -> float:
         """The soft-evidence weight of a world (1 when every likely reading holds)."""
         return self._weight(world.opponent_hand.mask)
+
+    def discard_log_likelihood(self, world: World, beta: float = DISCARD_BETA) -> float:
+        """The log-likelihood (up to a constant) that she threw this world's discards, under a
+        soft model of the books' exchange: each card thrown costs its keep-value in the hand she
+        held, judged on her cards after the exchange and her discards together (the cards she
+        drew are unknown, so the model treats all of them as hers to choose from). 0 when her
+        discards are not hidden or not made yet.
+        """
+        d = world.opponent_discards.mask & ~self.fixed_d
+        if not d or beta == 0:
+            return 0.0
+        held = CardSet(world.opponent_hand.mask | self.opp_played | world.opponent_discards.mask)
+        values = keep_values(held, not self.opponent_is_elder)
+        return -beta * sum(values[c] for c in CardSet(d))
+
+    def resample(self, rng: random.Random, count: int, pool: int = 4,
+                 beta: float = DISCARD_BETA) -> list[World]:
+        """``count`` worlds drawn from ``pool * count`` uniform ones in proportion to their
+        soft-evidence weight and the likelihood of her discards (:meth:`discard_log_likelihood`),
+        each returned with weight 1: sampling importance resampling, so that an agent spends its
+        search on the likely worlds. Fewer only if fewer could be drawn."""
+        drawn = self.sample(rng, max(count, pool * count))
+        if len(drawn) <= count:
+            return [World(w.opponent_hand, w.opponent_discards, w.talon) for w in drawn]
+        keyed = []
+        for w in drawn:
+            log_w = math.log(w.weight) + self.discard_log_likelihood(w, beta)
+            # Weighted sampling without replacement by exponential races: the smallest
+            # Exp(1) / weight win (kept in logs: the weights span many orders of magnitude).
+            keyed.append((math.log(-math.log(1.0 - rng.random())) - log_w, w))
+        keyed.sort(key=lambda kw: kw[0])
+        return [World(w.opponent_hand, w.opponent_discards, w.talon) for _k, w in keyed[:count]]
 
     def sample(self, rng: random.Random, count: int, max_tries: int = 200_000) -> list[World]:
         """``count`` worlds, each drawn uniformly from those meeting the hard constraints and

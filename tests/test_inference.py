@@ -269,3 +269,64 @@ def test_karp_luby_proposal_matches_rejection() -> None:
         assert abs(a - b) < 0.06, (str(c), a, b)
     for w in worlds:
         assert any(len(w.opponent_hand.suit(s)) >= 7 for s in Suit)
+
+
+# ---------------------------------------------------------------- her exchange as evidence
+def _after_simple_exchange(seed: int) -> Partie:
+    """A deal where both players exchanged and declared as the books advise, at elder's first lead."""
+    partie = Partie(("Ann", "Bill"), first_dealer=0)
+    partie.push(partie.random_deal(random.Random(seed), packets=3))
+    agents = [SimpleAgent(random.Random(1)), SimpleAgent(random.Random(2))]
+    while partie.phase is not Phase.PLAY:
+        seat = partie.to_act
+        assert seat is not None
+        partie.push(agents[seat].choose(partie.view(seat), partie.legal_actions(seat)))
+    return partie
+
+
+def test_discard_model_finds_the_books_discards_likelier_than_a_random_throw() -> None:
+    from piquet.simple import keep_values
+
+    better = 0
+    for seed in range(12):
+        partie = _after_simple_exchange(seed)
+        view = partie.view(ANN)  # younger, who cannot see elder's five discards
+        inf = Inference(view)
+        real = truth(partie, BILL)
+        assert inf.discard_log_likelihood(real) < 0
+        # The same world with his discards swapped for as many of his best kept cards.
+        values = keep_values(real.opponent_hand | real.opponent_discards)
+        best = sorted(real.opponent_hand, key=lambda c: -values[c])[: len(real.opponent_discards)]
+        swapped = World(real.opponent_hand - CardSet(best) | real.opponent_discards, CardSet(best), real.talon)
+        better += inf.discard_log_likelihood(real) > inf.discard_log_likelihood(swapped)
+        assert inf.discard_log_likelihood(real, beta=0) == 0
+    assert better == 12
+
+
+def test_resampled_worlds_are_consistent_and_favour_the_likely_discards() -> None:
+    from piquet.simple import keep_values
+
+    def cost(world: World) -> float:
+        values = keep_values(world.opponent_hand | world.opponent_discards)
+        return sum(values[c] for c in world.opponent_discards)
+
+    modelled = uniform = 0.0
+    for seed in range(12):
+        partie = _after_simple_exchange(seed)
+        inf = Inference(partie.view(ANN))
+        resampled = inf.resample(random.Random(seed), 40)
+        assert len(resampled) == 40
+        assert all(inf.consistent(w) and w.weight == 1 for w in resampled)
+        modelled += sum(map(cost, resampled))
+        uniform += sum(map(cost, inf.resample(random.Random(seed), 40, beta=0)))
+    # Elder's thrown cards are worth less to keep in the resampled worlds than in uniform ones.
+    assert modelled < 0.95 * uniform
+
+
+def test_resample_before_any_exchange_is_plain_sampling() -> None:
+    partie = Partie(("Ann", "Bill"), first_dealer=0)
+    partie.push(partie.random_deal(random.Random(3), packets=3))
+    inf = Inference(partie.view(ANN))
+    worlds = inf.resample(random.Random(1), 10)
+    assert len(worlds) == 10
+    assert all(inf.consistent(w) and inf.discard_log_likelihood(w) == 0 for w in worlds)
