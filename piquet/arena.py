@@ -136,6 +136,16 @@ def _factory(name: str) -> Callable[[int], Agent]:
     _extend()
     if name in AGENTS:
         return AGENTS[name]
+    base = name.partition(":")[0]
+    if ":" in name and base in AGENTS:
+        # A level with settings (``level5:play=48``): piquet.players parses and checks them.
+        from piquet.players import make_agent as make_player
+
+        try:
+            make_player(name)
+        except ValueError as e:
+            raise UnknownAgentError(str(e)) from None
+        return lambda seed: make_player(name, seed)
     raise UnknownAgentError(f"unknown agent {name!r} (known agents: {', '.join(AGENTS)})")
 
 

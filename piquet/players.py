@@ -40,7 +40,7 @@ from piquet.solver import PlayPosition, solve
 from piquet.variant import Rules, make_rules
 from piquet.view import PlayerView
 
-__all__ = ["LEVELS", "BeginnerAgent", "SearchAgent", "make_agent"]
+__all__ = ["LEVELS", "BeginnerAgent", "SearchAgent", "make_agent", "parse_spec"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,9 @@ class Level:
     play_worlds: int
     exchange_worlds: int
     exchange_candidates: int
+    #: Whether the worlds for the play are drawn in proportion to the likelihood of the
+    #: opponent's discards (:meth:`piquet.inference.Inference.resample`) or uniformly.
+    discard_model: bool = True
 
 
 #: The searching levels (1 and 2 do not search). Level 3 exchanges as the books advise; levels 4
@@ -134,7 +137,7 @@ class SearchAgent(SimpleAgent):
         seat = view.seat
         assert seat is not None
         rules = _rules(view)
-        worlds = sample_opponent_hands(view, self.rng, self.settings.play_worlds)
+        worlds = sample_opponent_hands(view, self.rng, self.settings.play_worlds, self.settings.discard_model)
         if not worlds:
             return plays[0]
         totals: dict[Card, float] = {p.card: 0.0 for p in plays}
@@ -200,10 +203,13 @@ def _unseen(view: PlayerView) -> CardSet:
     return CardSet(FULL_PACK & ~known.mask)
 
 
-def sample_opponent_hands(view: PlayerView, rng: random.Random, count: int) -> list[tuple[CardSet, float]]:
-    """Hands the opponent may hold now, from the inference module; should the constraints
-    be too rare to sample, uniform over what the view allows."""
-    worlds = Inference(view).sample(rng, count)
+def sample_opponent_hands(view: PlayerView, rng: random.Random, count: int,
+                          discard_model: bool = True) -> list[tuple[CardSet, float]]:
+    """Hands the opponent may hold now, the likely ones drawn more often (the declarations and
+    her exchange, :meth:`~piquet.inference.Inference.resample`); should the constraints be too
+    rare to sample, uniform over what the view allows."""
+    inference = Inference(view)
+    worlds = inference.resample(rng, count) if discard_model else inference.sample(rng, count)
     if worlds:
         return [(w.opponent_hand, w.weight) for w in worlds]
     opponent = view.opponent
@@ -218,9 +224,60 @@ def sample_opponent_hands(view: PlayerView, rng: random.Random, count: int) -> l
     return out
 
 
+#: The settings an agent spec may change (``level5:play=48,exchange=0``), and what each sets.
+SPEC_KEYS: dict[str, str] = {
+    "play": "deals sampled for each card played",
+    "exchange": "deals sampled for the exchange (0: the books' exchange)",
+    "candidates": "discards tried in the exchange",
+    "discards": "1: weigh the opponent's possible hands by her exchange; 0: uniformly",
+}
+
+
+def parse_spec(name: str) -> tuple[str, dict[str, int]]:
+    """An agent spec split into its name and settings: ``level4:play=16,exchange=0`` is level 4
+    sampling 16 deals for each card it plays and exchanging as the books advise; ``discards=0``
+    draws the opponent's possible hands uniformly, without the model of her exchange.
+
+    >>> parse_spec("level5:play=48,exchange=0")
+    ('level5', {'play': 48, 'exchange': 0})
+    >>> parse_spec("level5:depth=3")
+    Traceback (most recent call last):
+    ...
+    ValueError: agent 'level5:depth=3': unknown setting 'depth' (known: play, exchange, candidates, discards)
+    """
+    base, _, rest = name.partition(":")
+    settings: dict[str, int] = {}
+    if not rest:
+        return base, settings
+    for item in rest.split(","):
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if key not in SPEC_KEYS:
+            raise ValueError(f"agent {name!r}: unknown setting {key!r} (known: {', '.join(SPEC_KEYS)})")
+        if not eq or not value.strip().isdigit():
+            raise ValueError(f"agent {name!r}: {key} needs a whole number, as in {key}=16")
+        settings[key] = int(value)
+    if settings.get("play", 1) < 1:
+        raise ValueError(f"agent {name!r}: play needs at least one sampled deal")
+    return base, settings
+
+
 def make_agent(name: str, seed: int = 0) -> Agent:
-    """An agent by name: ``random``, ``simple``, ``level1`` to ``level5``."""
+    """An agent by name: ``random``, ``simple``, ``level1`` to ``level5``; a searching level may
+    take settings after a colon (:func:`parse_spec`), for measuring one change in the arena."""
     rng = random.Random(seed)
+    base, settings = parse_spec(name)
+    if settings:
+        if base not in ("level3", "level4", "level5"):
+            raise ValueError(f"agent {name!r}: only the searching levels 3-5 take settings")
+        level = int(base[-1])
+        base_settings = LEVELS[level]
+        return SearchAgent(level, rng, Level(
+            play_worlds=settings.get("play", base_settings.play_worlds),
+            exchange_worlds=settings.get("exchange", base_settings.exchange_worlds),
+            exchange_candidates=settings.get("candidates", base_settings.exchange_candidates),
+            discard_model=bool(settings.get("discards", base_settings.discard_model)),
+        ))
     makers: dict[str, Callable[[], Agent]] = {
         "random": lambda: RandomAgent(rng),
         "simple": lambda: SimpleAgent(rng),

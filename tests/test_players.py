@@ -116,3 +116,26 @@ def test_sampled_exchange_returns_a_legal_exchange_of_the_allowed_size() -> None
         action = agent.choose(partie.view(seat), partie.legal_actions(seat))
         assert isinstance(action, Exchange) and action in partie.legal_actions(seat)
         partie.push(action)
+
+
+def test_agent_spec_changes_one_setting_of_a_level() -> None:
+    from piquet.players import LEVELS, parse_spec
+
+    agent = make_agent("level5:play=48,exchange=0,discards=0", 1)
+    assert isinstance(agent, SearchAgent)
+    assert agent.settings.play_worlds == 48 and agent.settings.exchange_worlds == 0
+    assert agent.settings.exchange_candidates == LEVELS[5].exchange_candidates
+    assert not agent.settings.discard_model
+    assert parse_spec("level4") == ("level4", {})
+
+
+@pytest.mark.parametrize("spec, reason", [
+    ("level5:depth=3", "unknown setting 'depth'"),
+    ("level5:play=x", "play needs a whole number"),
+    ("level5:play", "play needs a whole number"),
+    ("level5:play=0", "at least one sampled deal"),
+    ("simple:play=4", "only the searching levels"),
+])
+def test_bad_agent_spec_is_refused_with_the_reason(spec: str, reason: str) -> None:
+    with pytest.raises(ValueError, match=reason):
+        make_agent(spec)
