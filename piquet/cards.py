@@ -228,6 +228,11 @@ class CardSet:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CardSet is immutable")
 
+    def __reduce__(self) -> tuple[type[CardSet], tuple[int]]:
+        """Pickled, copied and deep-copied by its mask (the immutability above would refuse
+        the default, which sets the attribute on a blank object)."""
+        return (CardSet, (self.mask,))
+
     @classmethod
     def parse(cls, text: str | Iterable[str]) -> CardSet:
         """Read cards separated by spaces or commas, or an iterable of card strings.

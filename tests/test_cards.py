@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from helpers import cs
 
@@ -149,3 +151,22 @@ def test_combinations_maximal_and_candidates() -> None:
     seqs = candidates(Category.SEQUENCES, hand)
     assert cs("KS QS JS") in seqs and cs("AS KS QS JS TS") == seqs[0]
     assert all(len(c) >= 4 for c in candidates(Category.POINT, hand, minimum_point=4))
+
+
+def test_cardset_pickles_and_copies_as_itself() -> None:
+    """A CardSet is immutable, yet pickle, copy and deepcopy must work (worker processes, a
+    copied game); a Partie holding card sets deep-copies to an equal, independent game."""
+    import copy
+    import pickle
+
+    from piquet.game import Partie
+
+    hand = CardSet.parse("AS KS QS 7C")
+    for twin in (pickle.loads(pickle.dumps(hand)), copy.copy(hand), copy.deepcopy(hand)):
+        assert twin == hand and twin.mask == hand.mask
+    partie = Partie(("Ann", "Bill"), first_dealer=0)
+    partie.push(partie.random_deal(random.Random(4), packets=2))
+    twin_partie = copy.deepcopy(partie)
+    assert twin_partie.view(0).hand == partie.view(0).hand
+    twin_partie.pop()
+    assert partie.view(0).hand != CardSet()
