@@ -137,7 +137,7 @@ class SearchAgent(SimpleAgent):
         seat = view.seat
         assert seat is not None
         rules = _rules(view)
-        worlds = sample_opponent_hands(view, self.rng, self.settings.play_worlds, self.settings.discard_model)
+        worlds = self._worlds(view)
         if not worlds:
             return plays[0]
         totals: dict[Card, float] = {p.card: 0.0 for p in plays}
@@ -159,6 +159,10 @@ class SearchAgent(SimpleAgent):
                 totals[card] += weight * solution.values.get(card, -1000)
         best_card = max(totals, key=lambda c: (totals[c], -c.rank))
         return Play(seat, best_card)
+
+    def _worlds(self, view: PlayerView) -> list[tuple[CardSet, float]]:
+        """The opponent's hands the play is judged over, with their weights."""
+        return sample_opponent_hands(view, self.rng, self.settings.play_worlds, self.settings.discard_model)
 
     # ------------------------------------------------------------ the exchange
     def _exchange_choice(self, view: PlayerView) -> Action | None:

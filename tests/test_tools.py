@@ -1,0 +1,57 @@
+"""The measuring tools under tools/: they run, and the all-knowing player of the headroom tool
+leaves the game exactly as it found it while it looks ahead."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from pathlib import Path
+from types import ModuleType
+
+from piquet.actions import Exchange
+from piquet.game import Partie, Phase
+
+TOOLS = Path(__file__).resolve().parent.parent / "tools"
+
+
+def _load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_headroom_exchange_looks_ahead_without_changing_the_game() -> None:
+    headroom = _load("headroom")
+    partie = Partie(("Ann", "Bill"), first_dealer=0)
+    partie.push(partie.random_deal(random.Random(8), packets=3))
+    while partie.phase is not Phase.EXCHANGE:  # carte blanche questions, if any
+        seat = partie.to_act
+        assert seat is not None
+        partie.push(next(iter(partie.legal_actions(seat))))
+    seat = partie.to_act
+    assert seat is not None
+    before = (partie.view(0), partie.view(1), partie.legal_actions(seat).list())
+    agent = headroom.Clairvoyant("level4:exchange=20,candidates=6", 1, partie, exchange=True)
+    action = agent.choose(partie.view(seat), partie.legal_actions(seat))
+    assert isinstance(action, Exchange) and action in partie.legal_actions(seat)
+    assert (partie.view(0), partie.view(1), partie.legal_actions(seat).list()) == before
+
+
+def test_headroom_plays_a_mirrored_deal_in_every_mode() -> None:
+    headroom = _load("headroom")
+    for mode in range(3):
+        points = headroom.one_deal(("level3", "simple", 0, 3, mode))
+        assert -250 < points < 250
+
+
+def test_discard_model_tool_scores_the_uniform_sampler() -> None:
+    tool = _load("discard_model")
+    partie = next(p for p in map(tool.exchanged_deal, range(10)) if p is not None)
+    elder = partie.elder
+    from piquet.inference import Inference
+
+    worlds = Inference(partie.view(1 - elder)).resample(random.Random(1), 20, beta=0)
+    loss, cards = tool.log_loss(worlds, partie)
+    assert cards >= 8 and 0 < loss / cards < 1.5
