@@ -40,7 +40,7 @@ from piquet.solver import PlayPosition, solve
 from piquet.variant import Rules, make_rules
 from piquet.view import PlayerView
 
-__all__ = ["LEVELS", "BeginnerAgent", "SearchAgent", "make_agent", "parse_spec"]
+__all__ = ["LEVELS", "BeginnerAgent", "SearchAgent", "make_agent", "parse_spec", "play_position"]
 
 
 @dataclass(frozen=True)
@@ -141,20 +141,9 @@ class SearchAgent(SimpleAgent):
         if not worlds:
             return plays[0]
         totals: dict[Card, float] = {p.card: 0.0 for p in plays}
-        scores = [0, 0]
-        pique_done = False
-        for e in view.events:
-            if e.category in (ScoreCategory.PIQUE, ScoreCategory.REPIQUE):
-                pique_done = True
-            if e.category not in (ScoreCategory.CARDS, ScoreCategory.CONTRACT):
-                scores[e.player] += e.points
-        lead = view.trick[0] if view.trick else None
         utility = partie_utility(view, rules)
         for opponent_hand, weight in worlds:
-            hands = (view.hand.mask, opponent_hand.mask) if seat == 0 else (opponent_hand.mask, view.hand.mask)
-            position = PlayPosition(hands, seat, view.elder, view.tricks_won, (scores[0], scores[1]), lead,
-                                    pique_done, view.contract, utility)
-            solution = solve(position, rules, all_values=True)
+            solution = solve(play_position(view, opponent_hand, utility), rules, all_values=True)
             for card in totals:
                 totals[card] += weight * solution.values.get(card, -1000)
         best_card = max(totals, key=lambda c: (totals[c], -c.rank))
@@ -200,6 +189,25 @@ def partie_utility(view: PlayerView, rules: Rules) -> tuple[int, int]:
     elif mine + RUBICON_MARGIN < rules.rubicon and theirs > mine + 2 * RUBICON_MARGIN:
         a, b = -1, -1  # I stay under and lose: every point scored is paid by me
     return (a, b) if seat == 0 else (-b, -a)
+
+
+def play_position(view: PlayerView, opponent_hand: CardSet, utility: tuple[int, int] = (1, -1)) -> PlayPosition:
+    """The card play as the solver takes it, from the view of the player to act, the opponent
+    holding ``opponent_hand``: the hands, the card led, the tricks won, and the points scored so
+    far in the deal (the cards and a contract left out), which matter while a pique may come."""
+    seat = view.seat
+    assert seat is not None
+    scores = [0, 0]
+    pique_done = False
+    for e in view.events:
+        if e.category in (ScoreCategory.PIQUE, ScoreCategory.REPIQUE):
+            pique_done = True
+        if e.category not in (ScoreCategory.CARDS, ScoreCategory.CONTRACT):
+            scores[e.player] += e.points
+    hands = (view.hand.mask, opponent_hand.mask) if seat == 0 else (opponent_hand.mask, view.hand.mask)
+    lead = view.trick[0] if view.trick else None
+    return PlayPosition(hands, seat, view.elder, view.tricks_won, (scores[0], scores[1]), lead,
+                        pique_done, view.contract, utility)
 
 
 def _unseen(view: PlayerView) -> CardSet:

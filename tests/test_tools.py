@@ -10,6 +10,7 @@ from types import ModuleType
 
 from piquet.actions import Exchange
 from piquet.game import Partie, Phase
+from piquet.inference import Inference
 
 TOOLS = Path(__file__).resolve().parent.parent / "tools"
 
@@ -50,8 +51,6 @@ def test_discard_model_tool_scores_the_uniform_sampler() -> None:
     tool = _load("discard_model")
     partie = next(p for p in map(tool.exchanged_deal, range(10)) if p is not None)
     elder = partie.elder
-    from piquet.inference import Inference
-
     worlds = Inference(partie.view(1 - elder)).resample(random.Random(1), 20, beta=0)
     loss, cards = tool.log_loss(worlds, partie)
     assert cards >= 8 and 0 < loss / cards < 1.5

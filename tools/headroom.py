@@ -31,10 +31,9 @@ from piquet.arena import DEALER, mirrored_deal
 from piquet.cards import CardSet
 from piquet.exchange import candidate_discards
 from piquet.game import LegalActions, Partie, Phase
-from piquet.players import LEVELS, SearchAgent, make_agent, parse_spec
-from piquet.scoring import ScoreCategory
+from piquet.players import LEVELS, SearchAgent, make_agent, parse_spec, play_position
 from piquet.simple import SimpleAgent
-from piquet.solver import PlayPosition, solve
+from piquet.solver import solve
 from piquet.variant import make_rules
 from piquet.view import PlayerView
 
@@ -90,22 +89,15 @@ def _value_of(partie: Partie, action: Action, seat: int) -> float:
                 break
             partie.push(books.choose(partie.view(who), partie.legal_actions(who)))
             pushed += 1
-        view = partie.view(seat)
         if partie.phase is not Phase.PLAY:
-            points = view.deal_points
+            points = partie.view(seat).deal_points
             return points[seat] - points[1 - seat]
-        scores = [0, 0]
-        pique_done = False
-        for event in view.events:
-            if event.category in (ScoreCategory.PIQUE, ScoreCategory.REPIQUE):
-                pique_done = True
-            if event.category not in (ScoreCategory.CARDS, ScoreCategory.CONTRACT):
-                scores[event.player] += event.points
         to_act = partie.to_act
         assert to_act is not None
-        position = PlayPosition((partie.hand(0).mask, partie.hand(1).mask), to_act, view.elder,
-                                view.tricks_won, (scores[0], scores[1]), None, pique_done, view.contract)
+        view = partie.view(to_act)
+        position = play_position(view, partie.hand(1 - to_act))
         value = solve(position, make_rules(view.variant, view.options), all_best=False).value
+        scores = position.scores
         mine = value if to_act == seat else -value
         return scores[seat] - scores[1 - seat] + mine
     finally:
