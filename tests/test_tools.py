@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -19,6 +20,7 @@ def _load(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 
@@ -54,3 +56,22 @@ def test_discard_model_tool_scores_the_uniform_sampler() -> None:
     worlds = Inference(partie.view(1 - elder)).resample(random.Random(1), 20, beta=0)
     loss, cards = tool.log_loss(worlds, partie)
     assert cards >= 8 and 0 < loss / cards < 1.5
+
+
+def test_exchange_regret_brings_deals_to_elders_then_youngers_exchange() -> None:
+    tool = _load("exchange_regret")
+    elder_view = tool.exchange_view(1, 0)
+    younger_view = tool.exchange_view(1, 1)
+    assert elder_view is not None and elder_view.seat == elder_view.elder
+    assert younger_view is not None and younger_view.seat != younger_view.elder
+    assert younger_view.exchanged[younger_view.elder] is not None
+
+
+def test_exchange_regret_judges_every_candidate_and_never_regrets_the_best() -> None:
+    tool = _load("exchange_regret")
+    position = tool.judge((1, 0, 2, 20, 4))
+    assert position is not None and len(position.worths) == 4
+    assert all(0 <= c < 4 for c in position.chosen)
+    assert all(position.regret(m) >= 0 for m in range(len(tool.METHODS)))
+    best = max(range(4), key=lambda i: position.worths[i])
+    assert tool.Position(False, position.worths, (best, best)).regret(1) == 0

@@ -1,0 +1,160 @@
+"""How good is an exchange? Its regret against the exact worth of every candidate discard.
+
+The arena judges an exchange only through whole deals, where the luck of the talon swamps it. This
+tool judges the choice itself. Deals are dealt at random and brought to an exchange (elder's, or
+younger's after the books' elder has exchanged); for each, the candidate discards
+(:func:`piquet.exchange.candidate_discards`) are all tried on the same ``--truth`` deals drawn from
+what the exchanging player may know (:mod:`piquet.inference`, or
+:func:`piquet.exchange.worlds_after_elder` for younger), the opponent exchanging as the books
+advise, the declarations scored in full and the card play solved exactly
+(:mod:`piquet.solver`). A candidate's average over those deals is its worth.
+
+Each method's regret at a position is the best candidate's worth less the worth of the one the
+method chose; the tool reports each method's mean regret over the positions, with a 95%
+confidence interval of the difference from the books. The methods are the books' discard
+(:func:`piquet.simple.discard_choice`) and the sampled exchange
+(:func:`piquet.exchange.choose_exchange`) with ``--worlds`` deals, judged on deals of its own.
+
+    python3 tools/exchange_regret.py --positions 120 --truth 24 --jobs 2
+
+The best of noisy averages is flattered, so the regrets themselves are a little too high; their
+differences are not (the methods never see the truth deals).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import statistics
+from dataclasses import dataclass
+
+from piquet.exchange import (
+    _younger_takes,
+    candidate_discards,
+    choose_exchange,
+    declarations,
+    worlds_after_elder,
+)
+from piquet.game import Partie, Phase
+from piquet.inference import Inference
+from piquet.simple import SimpleAgent
+from piquet.solver import PlayPosition, solve
+from piquet.variant import Rules, make_rules
+from piquet.view import PlayerView
+
+METHODS = ("books", "sampled")
+
+
+@dataclass(frozen=True)
+class Position:
+    """One exchange judged: whose it is, the candidates' worths, and each method's choice."""
+
+    younger: bool
+    worths: tuple[float, ...]
+    chosen: tuple[int, ...]  # index of each method's choice among the candidates
+
+    def regret(self, method: int) -> float:
+        return max(self.worths) - self.worths[self.chosen[method]]
+
+
+def deal_worth(elder: int, younger: int, rules: Rules) -> int:
+    """Elder's points less younger's for a deal whose hands are settled: the declarations in full,
+    then the card play solved exactly (a pique still possible while nobody has scored it)."""
+    a, b = declarations(elder, younger, rules)
+    repique = (b == 0 and a >= 30) or (a == 0 and b >= 30)
+    position = PlayPosition((elder, younger), 0, 0, scores=(a, b), pique_done=repique)
+    return a - b + solve(position, rules, all_best=False).value
+
+
+def exchange_view(seed: int, index: int) -> PlayerView | None:
+    """A random deal brought to an exchange: elder's for even ``index``, younger's (after the
+    books' elder) for odd; ``None`` when the deal has none to judge (a carte blanche)."""
+    rng = random.Random(f"exchange-regret:{seed}:{index}")
+    partie = Partie(("Elder", "Younger"), first_dealer=rng.randrange(2))
+    partie.push(partie.random_deal(rng))
+    books = SimpleAgent(random.Random(0))
+    younger = index % 2 == 1
+    while True:
+        seat = partie.to_act
+        if seat is None or partie.phase is Phase.PLAY:
+            return None
+        view = partie.view(seat)
+        if (partie.phase is Phase.EXCHANGE and view.exchange_range is not None and view.will_exchange is None
+                and (seat != partie.elder) == younger):
+            return None if any(view.carte_blanche) else view
+        partie.push(books.choose(view, partie.legal_actions(seat)))
+
+
+def judge(job: tuple[int, int, int, int, int]) -> Position | None:
+    """The worths of one position's candidates and the methods' choices."""
+    seed, index, truth, worlds, candidates = job
+    view = exchange_view(seed, index)
+    if view is None:
+        return None
+    rules = make_rules(view.variant, view.options)
+    options = candidate_discards(view, candidates)
+    if len(options) < 2:
+        return None
+    rng = random.Random(f"exchange-regret:truth:{seed}:{index}")
+    younger = view.seat != view.elder
+    deals = worlds_after_elder(view, rng, truth) if younger else Inference(view).sample(rng, truth)
+    if not deals:
+        return None
+    hand = view.hand.mask
+    worths = []
+    for discard in options:
+        n = len(discard)
+        total = 0.0
+        for world in deals:
+            mine = hand & ~discard.mask
+            for card in world.talon[:n]:
+                mine |= 1 << card
+            opponent = world.opponent_hand.mask
+            if younger:
+                total -= world.weight * deal_worth(opponent, mine, rules)
+            else:
+                total += world.weight * deal_worth(mine, _younger_takes(opponent, world.talon[n:]), rules)
+        worths.append(total / sum(w.weight for w in deals))
+    sampled = choose_exchange(view, rules, random.Random(f"exchange-regret:method:{seed}:{index}"),
+                              worlds, candidates)
+    chosen = (0, options.index(sampled.discards) if sampled is not None else 0)
+    return Position(younger, tuple(worths), chosen)
+
+
+def report(positions: list[Position], label: str) -> None:
+    if not positions:
+        return
+    print(f"{label}: {len(positions)} positions")
+    for m, name in enumerate(METHODS):
+        regrets = [p.regret(m) for p in positions]
+        line = f"  {name:8s} regret {statistics.mean(regrets):6.2f}"
+        if m:
+            gains = [p.regret(0) - p.regret(m) for p in positions]
+            mean = statistics.mean(gains)
+            half = 1.96 * statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else float("nan")
+            same = sum(p.chosen[m] == p.chosen[0] for p in positions)
+            line += (f"   better than the books by {mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}],"
+                     f" same choice {same}")
+        print(line)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--positions", type=int, default=120, help="exchanges judged (half elder's)")
+    parser.add_argument("--truth", type=int, default=24, help="deals each candidate is solved on")
+    parser.add_argument("--worlds", type=int, default=1000, help="deals the sampled exchange judges on")
+    parser.add_argument("--candidates", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
+    args = parser.parse_args(argv)
+    jobs = [(args.seed, i, args.truth, args.worlds, args.candidates) for i in range(args.positions)]
+    with multiprocessing.Pool(args.jobs) as pool:
+        positions = [p for p in pool.imap(judge, jobs, chunksize=1) if p is not None]
+    report([p for p in positions if not p.younger], "elder")
+    report([p for p in positions if p.younger], "younger")
+    report(positions, "all")
+
+
+if __name__ == "__main__":
+    main()
