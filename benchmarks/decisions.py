@@ -9,7 +9,8 @@ Usage::
 Each player plays whole deals against the simple opponent;
 every decision it makes is timed (cut, deal and forced single-choice plays
 included as they come). Reports the median, 90th percentile and maximum, and the same for the
-exchange decisions alone (one a deal, and the slowest for the levels that sample talons).
+exchange decisions alone (one a deal, and the slowest for the levels that sample talons), and in
+Auction Piquet the calls of the auction alone.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class Timed:
         self.agent = agent
         self.times: list[float] = []
         self.exchange_times: list[float] = []
+        self.bid_times: list[float] = []
 
     def choose(self, view: PlayerView, legal: LegalActions) -> Action:
         start = time.perf_counter()
@@ -43,6 +45,8 @@ class Timed:
         self.times.append(time.perf_counter() - start)
         if view.phase is Phase.EXCHANGE:
             self.exchange_times.append(self.times[-1])
+        elif view.phase is Phase.BID:
+            self.bid_times.append(self.times[-1])
         return action
 
     def choose_packets(self, view: PlayerView, sizes: tuple[int, ...]) -> int:
@@ -71,8 +75,9 @@ def main() -> None:
         for i in range(args.deals):
             partie = Partie(("Computer", "Simple"), variant=args.variant, first_dealer=i % 2)
             play_deal(partie, [timed, make_agent("simple", i)], random.Random(args.seed + i))
+        calls = f"; {_summary(timed.bid_times, 'calls in the auction')}" if args.variant == "auction" else ""
         print(f"{name} ({args.variant}): {_summary(timed.times, 'decisions')}; "
-              f"{_summary(timed.exchange_times, 'exchanges')}")
+              f"{_summary(timed.exchange_times, 'exchanges')}{calls}")
     print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}")
 
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from piquet.actions import Action, Concede, Exchange, Play
 from piquet.agents import Agent, RandomAgent
+from piquet.bidding import choose_call
 from piquet.cards import FULL_PACK, Card, CardSet, Rank
 from piquet.exchange import choose_exchange
 from piquet.game import LegalActions, Phase
@@ -54,14 +55,16 @@ class Level:
     #: Whether the worlds for the play are drawn in proportion to the likelihood of the
     #: opponent's discards (:meth:`piquet.inference.Inference.resample`) or uniformly.
     discard_model: bool = True
+    #: Deals sampled for each call in an Auction Piquet auction (0: the books' bidding).
+    bid_worlds: int = 0
 
 
 #: The searching levels (1 and 2 do not search). Level 3 exchanges as the books advise; levels 4
 #: and 5 try candidate discards over sampled talons and opponent's hands (:mod:`piquet.exchange`).
 LEVELS: dict[int, Level] = {
     3: Level(play_worlds=2, exchange_worlds=0, exchange_candidates=0),
-    4: Level(play_worlds=8, exchange_worlds=300, exchange_candidates=12),
-    5: Level(play_worlds=24, exchange_worlds=1000, exchange_candidates=20),
+    4: Level(play_worlds=8, exchange_worlds=300, exchange_candidates=12, bid_worlds=16),
+    5: Level(play_worlds=24, exchange_worlds=1000, exchange_candidates=20, bid_worlds=64),
 }
 
 
@@ -130,6 +133,10 @@ class SearchAgent(SimpleAgent):
             chosen = self._exchange_choice(view)
             if chosen is not None and chosen in legal:
                 return chosen
+        if view.phase is Phase.BID and view.to_act == seat and self.settings.bid_worlds:
+            call = choose_call(view, legal, self.rng, self.settings.bid_worlds)
+            if call is not None and call in legal:
+                return call
         return super().choose(view, legal)
 
     # ------------------------------------------------------------ the play
@@ -242,6 +249,7 @@ SPEC_KEYS: dict[str, str] = {
     "exchange": "deals sampled for the exchange (0: the books' exchange)",
     "candidates": "discards tried in the exchange",
     "discards": "1: weigh the opponent's possible hands by her exchange; 0: uniformly",
+    "bids": "deals sampled for each call in an Auction (0: the books' bidding)",
 }
 
 
@@ -255,7 +263,7 @@ def parse_spec(name: str) -> tuple[str, dict[str, int]]:
     >>> parse_spec("level5:depth=3")
     Traceback (most recent call last):
     ...
-    ValueError: agent 'level5:depth=3': unknown setting 'depth' (known: play, exchange, candidates, discards)
+    ValueError: agent 'level5:depth=3': unknown setting 'depth' (known: play, exchange, candidates, discards, bids)
     """
     base, _, rest = name.partition(":")
     settings: dict[str, int] = {}
@@ -289,6 +297,7 @@ def make_agent(name: str, seed: int = 0) -> Agent:
             exchange_worlds=settings.get("exchange", base_settings.exchange_worlds),
             exchange_candidates=settings.get("candidates", base_settings.exchange_candidates),
             discard_model=bool(settings.get("discards", base_settings.discard_model)),
+            bid_worlds=settings.get("bids", base_settings.bid_worlds),
         ))
     makers: dict[str, Callable[[], Agent]] = {
         "random": lambda: RandomAgent(rng),

@@ -18,6 +18,7 @@ import argparse
 import multiprocessing
 import random
 import sys
+from collections.abc import Sequence
 
 from piquet.exchange import PLAY_WEIGHTS, play_features
 from piquet.game import Partie, Phase
@@ -43,7 +44,7 @@ def solved_deal(seed: int) -> tuple[int, int, int] | None:
     return hands[elder], hands[1 - elder], value
 
 
-def least_squares(rows: list[list[int]], targets: list[int]) -> list[float]:
+def least_squares(rows: Sequence[Sequence[float]], targets: Sequence[float]) -> list[float]:
     """The weights minimising the squared error, by the normal equations (a small ridge keeps
     them well posed)."""
     k = len(rows[0])
@@ -61,7 +62,7 @@ def least_squares(rows: list[list[int]], targets: list[int]) -> list[float]:
     return [b[i] / a[i][i] for i in range(k)]
 
 
-def judge(weights: list[float] | tuple[float, ...], rows: list[list[int]], targets: list[int]) -> tuple[float, float]:
+def judge(weights: Sequence[float], rows: Sequence[Sequence[float]], targets: Sequence[float]) -> tuple[float, float]:
     """R squared and root mean square error of ``weights`` on these deals."""
     predicted = [sum(w * x for w, x in zip(weights, r, strict=True)) for r in rows]
     mean = sum(targets) / len(targets)
