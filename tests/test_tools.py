@@ -4,10 +4,13 @@ leaves the game exactly as it found it while it looks ahead."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import random
 import sys
 from pathlib import Path
 from types import ModuleType
+
+import pytest
 
 from piquet.actions import Exchange
 from piquet.game import Partie, Phase
@@ -75,3 +78,22 @@ def test_exchange_regret_judges_every_candidate_and_never_regrets_the_best() -> 
     assert all(position.regret(m) >= 0 for m in range(len(tool.METHODS)))
     best = max(range(4), key=lambda i: position.worths[i])
     assert tool.Position(False, position.worths, (best, best)).regret(1) == 0
+
+
+def test_compare_runs_pairs_the_deals_both_runs_played(tmp_path: Path) -> None:
+    tool = _load("compare_runs")
+
+    def run(diffs: dict[int, float], seed: int = 5) -> Path:
+        path = tmp_path / f"run{len(list(tmp_path.iterdir()))}.json"
+        samples = [{"index": i, "diff": d} for i, d in diffs.items()]
+        path.write_text(json.dumps({"variant": "auction", "seed": seed, "mode": "deals",
+                                    "pairs": [{"first": "a", "second": "b", "samples": samples}]}))
+        return path
+
+    before = tool.samples(json.loads(run({0: 1.0, 1: 3.0, 2: 5.0}).read_text()), None, "x")
+    after = tool.samples(json.loads(run({0: 2.0, 1: 5.0, 3: 9.0}).read_text()), "a,b", "y")
+    n, a, b, diff, half = tool.compare(before, after)
+    assert (n, a, b, diff) == (2, 2.0, 3.5, 1.5) and half > 0
+    assert tool.main([str(run({0: 1.0, 1: 2.0})), str(run({0: 2.0, 1: 2.0}))]) == 0
+    with pytest.raises(SystemExit, match="differ in seed"):
+        tool.main([str(run({0: 1.0, 1: 2.0})), str(run({0: 1.0, 1: 2.0}, seed=6))])
