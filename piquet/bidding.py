@@ -1,4 +1,4 @@
-"""Auction Piquet: bidding by trying the calls over sampled deals.
+"""Auction Piquet: bidding by trying the calls over sampled deals, and the holder's exchange.
 
 :func:`choose_call` draws the opponent's hand and the talon from what the view allows
 (:mod:`piquet.inference`), weighting each deal by how well the books' bidding
@@ -19,6 +19,11 @@ plays out what every call it may make would lead to:
 It keeps the call with the best average of its own points less hers; both passing annuls the deal
 (worth nothing to either).
 
+:func:`choose_holder_exchange` chooses the exchange of the contract's holder the same way as the
+Rubicon exchange (:mod:`piquet.exchange`): likely discards tried over sampled talons and hands, her
+exchange the books', the declarations scored as the contract has them, and the play by the trick
+estimate and the contract's scoring.
+
 >>> import random
 >>> from piquet.actions import Deal
 >>> from piquet.cards import CardSet
@@ -37,19 +42,29 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from itertools import combinations as _subsets
 from typing import Final
 
-from piquet.actions import Bid, Deal
+from piquet.actions import Bid, Deal, Exchange
 from piquet.cards import CardSet
-from piquet.exchange import play_features
+from piquet.exchange import _younger_takes, candidate_discards, declarations, play_features
 from piquet.game import LegalActions, Partie, Phase
 from piquet.inference import Inference, World
-from piquet.simple import SimpleAgent, choose_bid, minus_tricks, plus_tricks
+from piquet.simple import SimpleAgent, choose_bid, minus_discards, minus_tricks, plus_tricks
 from piquet.solver import PlayPosition, solve
 from piquet.variant import Auction, Contract, Rules, make_rules
 from piquet.view import PlayerView
 
-__all__ = ["TRICK_WEIGHTS", "choose_call", "contract_points", "estimate_tricks", "holder_tricks", "trick_features"]
+__all__ = [
+    "TRICK_WEIGHTS",
+    "choose_call",
+    "choose_holder_exchange",
+    "contract_points",
+    "estimate_tricks",
+    "holder_discards",
+    "holder_tricks",
+    "trick_features",
+]
 
 #: How likely a deal stays when the books in her seat would not have made one of her calls
 #: (not zero: she may bid otherwise than the books).
@@ -284,3 +299,81 @@ def choose_call(view: PlayerView, legal: LegalActions, rng: random.Random, world
             totals[i] += weight * deal.value([*calls, option])
     best = max(range(len(options)), key=lambda i: totals[i])
     return options[best]
+
+
+# ---------------------------------------------------------------------------- the holder's exchange
+def holder_discards(view: PlayerView, limit: int) -> list[CardSet]:
+    """The discards worth trying for the holder of a contract: in a plus contract those of the
+    Rubicon exchange (:func:`piquet.exchange.candidate_discards`); in a minus contract, for each
+    number of cards she may take, the books' high cards (:func:`piquet.simple.minus_discards`)
+    and the other choices among the two next most dangerous, the higher first."""
+    contract = view.contract
+    assert contract is not None and view.exchange_range is not None
+    if not contract.minus:
+        return candidate_discards(view, limit)
+    lo, hi = view.exchange_range
+    hand = view.hand
+    counts = range(lo, hi + 1)
+    room = max(1, limit // len(counts))
+    out: list[CardSet] = []
+    for n in counts:
+        first = minus_discards(hand, n, n)
+        pool = minus_discards(hand, min(len(hand), n + 2), n + 2)
+        others = sorted((CardSet(c) for c in _subsets(sorted(pool), n)), key=lambda c: -sum(x.rank for x in c))
+        added = 0
+        for discard in [first, *others]:
+            if added >= room:
+                break
+            if discard not in out:
+                out.append(discard)
+                added += 1
+    return out[:limit]
+
+
+def _answer(opponent: int, rest: Sequence[int], minus: bool) -> int:
+    """Her hand after her exchange as the books make it, the cards the holder left before her."""
+    if not minus:
+        return _younger_takes(opponent, rest)
+    thrown = minus_discards(CardSet(opponent), 0, len(rest))
+    hand = opponent & ~thrown.mask
+    for card in rest[: len(thrown)]:
+        hand |= 1 << card
+    return hand
+
+
+def choose_holder_exchange(view: PlayerView, rng: random.Random, worlds: int, candidates: int) -> Exchange | None:
+    """The holder's discard with the best average worth over ``worlds`` sampled talons and hands,
+    among ``candidates`` likely ones (:func:`holder_discards`); ``None`` where this does not apply
+    (not the holder at her exchange in Auction Piquet, or nothing to choose)."""
+    seat, contract = view.seat, view.contract
+    if (seat is None or contract is None or seat != contract.holder or view.variant != "auction"
+            or view.phase is not Phase.EXCHANGE or view.exchange_range is None):
+        return None
+    options = holder_discards(view, candidates)
+    if len(options) < 2:
+        return None
+    sampled = Inference(view).sample(rng, worlds)
+    if not sampled:
+        return None
+    rules = make_rules(view.variant, view.options)
+    minus = contract.minus
+    sigma = TRICK_SPREAD[minus]
+    net = [a - b for a, b in (contract_points(rules, contract, k) for k in range(13))]
+    hand = view.hand.mask
+    totals = [0.0] * len(options)
+    for world in sampled:
+        talon = world.talon
+        opponent = world.opponent_hand.mask
+        theirs: dict[int, int] = {}
+        for i, discard in enumerate(options):
+            n = len(discard)
+            mine = hand & ~discard.mask
+            for card in talon[:n]:
+                mine |= 1 << card
+            if n not in theirs:
+                theirs[n] = _answer(opponent, talon[n:], minus)
+            a, b = declarations(mine, theirs[n], rules, minus)
+            chances = _spread(estimate_tricks(mine, theirs[n], minus), sigma)
+            totals[i] += world.weight * (a - b + sum(p * v for p, v in zip(chances, net, strict=True)))
+    best = max(range(len(options)), key=lambda i: totals[i])
+    return Exchange(seat, options[best])

@@ -115,9 +115,11 @@ def _summary(mask: int, minimum_point: int, four_less: bool) -> tuple[int, int, 
     return point_key, point_value, seq_key, seq_value, set_key, set_value
 
 
-def declarations(elder: int, younger: int, rules: Rules | None = None) -> tuple[int, int]:
+def declarations(elder: int, younger: int, rules: Rules | None = None, minus: bool = False) -> tuple[int, int]:
     """What elder and younger score for their combinations when both declare in full, with a
     repique (Law 68) to a player whose declarations reach thirty before the other scores.
+    ``minus``: an Auction minus contract, where the opponent of the better combination scores it
+    and a repique comes at twenty-one.
 
     >>> from piquet.cards import CardSet
     >>> declarations(CardSet.parse("AS KS QS JS TS AH AD AC 7H 8H 7D 7C").mask,
@@ -130,16 +132,23 @@ def declarations(elder: int, younger: int, rules: Rules | None = None) -> tuple[
     y = _summary(younger, minimum, four_less)
     a = b = 0
     repique = False
+    threshold = 21 if minus else 30
     for i in (0, 2, 4):
         if e[i] > y[i]:
-            a += e[i + 1]
+            if minus:
+                b += e[i + 1]
+            else:
+                a += e[i + 1]
         elif y[i] > e[i]:
-            b += y[i + 1]
+            if minus:
+                a += y[i + 1]
+            else:
+                b += y[i + 1]
         if not repique:
-            if a >= 30 and b == 0:
+            if a >= threshold and b == 0:
                 a += 60
                 repique = True
-            elif b >= 30 and a == 0:
+            elif b >= threshold and a == 0:
                 b += 60
                 repique = True
     return a, b

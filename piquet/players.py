@@ -8,7 +8,8 @@
   see :mod:`piquet.inference`), solve the card play of each exactly
   (:mod:`piquet.solver`) and play the card that is best on average; from
   level 4 they also choose their exchange by trying the likely discards over
-  many possible talons and opponent's hands. Higher levels sample more.
+  many possible talons and opponent's hands, and in Auction Piquet their calls
+  over sampled deals (:mod:`piquet.bidding`). Higher levels sample more.
 
 Every agent sees only its :class:`~piquet.view.PlayerView` and returns one of
 its legal actions.
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 
 from piquet.actions import Action, Concede, Exchange, Play
 from piquet.agents import Agent, RandomAgent
-from piquet.bidding import choose_call
+from piquet.bidding import choose_call, choose_holder_exchange
 from piquet.cards import FULL_PACK, Card, CardSet, Rank
 from piquet.exchange import choose_exchange
 from piquet.game import LegalActions, Phase
@@ -164,8 +165,12 @@ class SearchAgent(SimpleAgent):
     def _exchange_choice(self, view: PlayerView) -> Action | None:
         """The sampled exchange (:func:`piquet.exchange.choose_exchange`), or ``None`` where it
         does not apply and the books' heuristic decides."""
-        return choose_exchange(view, _rules(view), self.rng, self.settings.exchange_worlds,
-                               self.settings.exchange_candidates)
+        chosen = choose_exchange(view, _rules(view), self.rng, self.settings.exchange_worlds,
+                                 self.settings.exchange_candidates)
+        if chosen is None:  # Auction Piquet: the holder of the contract chooses by it
+            chosen = choose_holder_exchange(view, self.rng, self.settings.exchange_worlds,
+                                            self.settings.exchange_candidates)
+        return chosen
 
 
 #: Points a player may still score in the rest of a deal, for judging whether a rubicon is settled.

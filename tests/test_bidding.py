@@ -1,6 +1,6 @@
 """Auction Piquet bidding by sampled deals (piquet.bidding): the contract's points follow Lunn's
 scoring of the play, the solver's trick count is exact where it is plain, and the calls are legal
-and sensible."""
+and sensible, and the holder's exchange is hers and legal."""
 
 from __future__ import annotations
 
@@ -9,13 +9,20 @@ import random
 import pytest
 from helpers import cs
 
-from piquet.actions import Bid, Deal
+from piquet.actions import Bid, Deal, Exchange
 from piquet.agents import play_deal
-from piquet.bidding import choose_call, contract_points, estimate_tricks, holder_tricks
+from piquet.bidding import (
+    choose_call,
+    choose_holder_exchange,
+    contract_points,
+    estimate_tricks,
+    holder_discards,
+    holder_tricks,
+)
 from piquet.game import Partie, Phase
 from piquet.players import make_agent
 from piquet.scoring import ScoreCategory
-from piquet.simple import SimpleAgent
+from piquet.simple import SimpleAgent, minus_discards
 from piquet.variant import make_rules
 
 TOP = cs("AS KS QS JS AH KH QH JH AD KD QD JD")
@@ -102,3 +109,42 @@ def test_levels_bid_by_sampling_unless_told_to_bid_as_the_books() -> None:
     books = make_agent("level4:bids=0", 3).choose(view, legal)
     assert isinstance(sampled, Bid) and sampled in legal and isinstance(books, Bid)
     assert books == SimpleAgent(random.Random(3)).choose(view, legal)
+
+
+def _holding(call: str, seed: int = 3) -> Partie:
+    """Bill (seat 1) opens with ``call`` and Ann passes: Bill holds the contract and exchanges."""
+    partie = Partie(("Ann", "Bill"), "auction", first_dealer=0)
+    partie.push(partie.random_deal(random.Random(seed)))
+    partie.push(Bid(1, call))
+    partie.push(Bid(0, "pass"))
+    assert partie.phase is Phase.EXCHANGE and partie.to_act == 1
+    return partie
+
+
+@pytest.mark.parametrize("call", ["7+", "7-"])
+def test_holder_exchange_is_legal_and_among_its_candidates(call: str) -> None:
+    partie = _holding(call)
+    view, legal = partie.view(1), partie.legal_actions(1)
+    options = holder_discards(view, 12)
+    assert 2 <= len(options) <= 12 and len(set(options)) == len(options)
+    assert all(Exchange(1, d) in legal for d in options)
+    chosen = choose_holder_exchange(view, random.Random(1), 60, 12)
+    assert chosen is not None and chosen in legal and chosen.discards in options
+
+
+def test_minus_candidates_start_from_the_books_high_cards_for_every_number_taken() -> None:
+    partie = _holding("7-")
+    view = partie.view(1)
+    assert view.exchange_range is not None
+    lo, hi = view.exchange_range
+    options = holder_discards(view, 30)
+    for n in range(lo, hi + 1):
+        assert minus_discards(view.hand, n, n) in options
+
+
+def test_holder_exchange_is_only_the_holders() -> None:
+    partie = _holding("7+")
+    books = SimpleAgent(random.Random(0))
+    partie.push(books.choose(partie.view(1), partie.legal_actions(1)))
+    assert partie.to_act == 0  # younger, not the holder
+    assert choose_holder_exchange(partie.view(0), random.Random(1), 20, 8) is None

@@ -66,6 +66,31 @@ def test_laws_62_to_68_declarations_scored_as_the_engine_scores_them(variant: st
     assert checked > 250
 
 
+def test_lunn_auction_declarations_scored_as_the_engine_scores_them() -> None:
+    """Auction Piquet (rules/004): in a plus contract the better combination scores as in
+    Rubicon; in a minus contract its holder's opponent scores it, and a repique comes at
+    twenty-one. The quick count matches the engine's on deals bid, exchanged and declared by
+    the books."""
+    rules = make_rules("auction")
+    checked = {False: 0, True: 0}
+    for seed in range(200):
+        partie = Partie(("Ann", "Bill"), "auction", first_dealer=seed % 2)
+        partie.push(partie.random_deal(random.Random(seed)))
+        agent = SimpleAgent()
+        while partie.phase not in (Phase.PLAY, Phase.DEAL):
+            seat = partie.to_act
+            assert seat is not None
+            partie.push(agent.choose(partie.view(seat), partie.legal_actions(seat)))
+        contract = partie.contract
+        if partie.phase is not Phase.PLAY or contract is None:
+            continue  # both passed: the deal is annulled
+        elder = partie.elder
+        quick = declarations(partie.hand(elder).mask, partie.hand(1 - elder).mask, rules, contract.minus)
+        assert quick == _hand_points(partie), f"deal {seed}, {contract}"
+        checked[contract.minus] += 1
+    assert checked[False] > 30 and checked[True] > 30
+
+
 def test_play_estimate_follows_the_exact_solver() -> None:
     """The fitted estimate of the play explains much of what the solver finds the play worth."""
     found, guessed = [], []
