@@ -10,11 +10,12 @@ plays out what every call it may make would lead to:
   judges again, on what she said);
 * the contract that results is then exchanged and declared as the books advise, by the engine
   itself (:class:`piquet.game.Partie`), which scores the declarations exactly;
-* the card play is solved exactly (:mod:`piquet.solver`) for the tricks the contract's holder
-  takes, both playing to win them in a plus contract, to lose them in a minus one; the deal's
-  points follow from those tricks by the laws (a trick each, the cards, capot, the over- and
-  undertricks at the contract's rate and the bonus of a doubled contract made). A pique in the
-  play is left out.
+* the tricks the contract's holder then wins are estimated (:func:`estimate_tricks`, fitted on
+  contracts whose play was solved exactly by :func:`holder_tricks`, both playing to win tricks in
+  a plus contract, to lose them in a minus one) and spread by the estimate's error; the deal's
+  points follow from the tricks by the laws (:func:`contract_points`: a trick each, the cards,
+  capot, the over- and undertricks at the contract's rate and the bonus of a doubled contract
+  made). A pique in the play is left out.
 
 It keeps the call with the best average of its own points less hers; both passing annuls the deal
 (worth nothing to either).
