@@ -60,8 +60,9 @@ class Level:
     bid_worlds: int = 0
 
 
-#: The searching levels (1 and 2 do not search). Level 3 exchanges as the books advise; levels 4
-#: and 5 try candidate discards over sampled talons and opponent's hands (:mod:`piquet.exchange`).
+#: The searching levels (1 and 2 do not search). Level 3 exchanges and bids as the books advise;
+#: levels 4 and 5 try candidate discards over sampled talons and opponent's hands
+#: (:mod:`piquet.exchange`) and, in Auction Piquet, their calls over sampled deals (:mod:`piquet.bidding`).
 LEVELS: dict[int, Level] = {
     3: Level(play_worlds=2, exchange_worlds=0, exchange_candidates=0),
     4: Level(play_worlds=8, exchange_worlds=300, exchange_candidates=12, bid_worlds=16),
