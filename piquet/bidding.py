@@ -27,7 +27,7 @@ estimate and the contract's scoring.
 
 >>> import random
 >>> from piquet.actions import Deal
->>> from piquet.cards import CardSet
+>>> from piquet.cards import Card, CardSet
 >>> from piquet.game import Partie
 >>> partie = Partie(("Ann", "Bill"), "auction", first_dealer=0)
 >>> hands = (CardSet.parse("7S 8S 9S 7H 8H 9H 7D 8D 9D 7C 8C 9C"),
@@ -47,8 +47,15 @@ from itertools import combinations as _subsets
 from typing import Final
 
 from piquet.actions import Bid, Deal, Exchange
-from piquet.cards import CardSet
-from piquet.exchange import _younger_takes, candidate_discards, declarations, play_features
+from piquet.cards import Card, CardSet
+from piquet.exchange import (
+    _younger_takes,
+    best_discard,
+    candidate_discards,
+    declarations,
+    drawn,
+    play_features,
+)
 from piquet.game import LegalActions, Partie, Phase
 from piquet.inference import Inference, World
 from piquet.simple import SimpleAgent, choose_bid, minus_discards, minus_tricks, plus_tricks
@@ -142,7 +149,7 @@ def holder_tricks(hands: tuple[int, int], holder: int, minus: bool) -> int:
     """The tricks the holder of a contract wins (she leads, as elder) when both play it
     perfectly: to win as many as she can in a plus contract, to lose as many in a minus one.
 
-    >>> from piquet.cards import CardSet
+    >>> from piquet.cards import Card, CardSet
     >>> top = CardSet.parse("AS KS QS JS AH KH QH JH AD KD QD JD").mask
     >>> low = CardSet.parse("7S 8S 9S TS 7H 8H 9H TH 7D 8D 9D TD").mask
     >>> holder_tricks((top, low), 0, False), holder_tricks((top, low), 1, True)
@@ -331,15 +338,11 @@ def holder_discards(view: PlayerView, limit: int) -> list[CardSet]:
     return out[:limit]
 
 
-def _answer(opponent: int, rest: Sequence[int], minus: bool) -> int:
+def _answer(opponent: int, rest: Sequence[Card], minus: bool) -> int:
     """Her hand after her exchange as the books make it, the cards the holder left before her."""
     if not minus:
         return _younger_takes(opponent, rest)
-    thrown = minus_discards(CardSet(opponent), 0, len(rest))
-    hand = opponent & ~thrown.mask
-    for card in rest[: len(thrown)]:
-        hand |= 1 << card
-    return hand
+    return drawn(opponent, minus_discards(CardSet(opponent), 0, len(rest)), rest)
 
 
 def choose_holder_exchange(view: PlayerView, rng: random.Random, worlds: int, candidates: int) -> Exchange | None:
@@ -360,21 +363,11 @@ def choose_holder_exchange(view: PlayerView, rng: random.Random, worlds: int, ca
     minus = contract.minus
     sigma = TRICK_SPREAD[minus]
     net = [a - b for a, b in (contract_points(rules, contract, k) for k in range(13))]
-    hand = view.hand.mask
-    totals = [0.0] * len(options)
-    for world in sampled:
-        talon = world.talon
-        opponent = world.opponent_hand.mask
-        theirs: dict[int, int] = {}
-        for i, discard in enumerate(options):
-            n = len(discard)
-            mine = hand & ~discard.mask
-            for card in talon[:n]:
-                mine |= 1 << card
-            if n not in theirs:
-                theirs[n] = _answer(opponent, talon[n:], minus)
-            a, b = declarations(mine, theirs[n], rules, minus)
-            chances = _spread(estimate_tricks(mine, theirs[n], minus), sigma)
-            totals[i] += world.weight * (a - b + sum(p * v for p, v in zip(chances, net, strict=True)))
-    best = max(range(len(options)), key=lambda i: totals[i])
-    return Exchange(seat, options[best])
+
+    def score(mine: int, hers: int) -> float:
+        a, b = declarations(mine, hers, rules, minus)
+        chances = _spread(estimate_tricks(mine, hers, minus), sigma)
+        return a - b + sum(p * v for p, v in zip(chances, net, strict=True))
+
+    best = best_discard(view.hand.mask, options, sampled, lambda hers, rest: _answer(hers, rest, minus), score)
+    return Exchange(seat, best)

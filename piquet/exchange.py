@@ -33,7 +33,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations as _subsets
 from typing import Final
 
@@ -47,9 +47,11 @@ from piquet.view import PlayerView
 
 __all__ = [
     "PLAY_WEIGHTS",
+    "best_discard",
     "candidate_discards",
     "choose_exchange",
     "declarations",
+    "drawn",
     "estimate",
     "play_estimate",
     "play_features",
@@ -217,18 +219,13 @@ def candidate_discards(view: PlayerView, limit: int) -> list[CardSet]:
     return out
 
 
-def _younger_takes(hand: int, rest: Sequence[int]) -> int:
+def _younger_takes(hand: int, rest: Sequence[Card]) -> int:
     """Younger's hand after she takes every card elder left, throwing her least useful."""
     if not rest:
         return hand
     cards = CardSet(hand)
     values = keep_values(cards, True)
-    thrown = sorted(cards, key=lambda c: (values[c], c.rank))[: len(rest)]
-    for thrown_card in thrown:
-        hand &= ~(1 << thrown_card)
-    for card in rest:
-        hand |= 1 << card
-    return hand
+    return drawn(hand, CardSet(sorted(cards, key=lambda c: (values[c], c.rank))[: len(rest)]), rest)
 
 
 def worlds_after_elder(view: PlayerView, rng: random.Random, count: int) -> list[World] | None:
@@ -255,6 +252,32 @@ def worlds_after_elder(view: PlayerView, rng: random.Random, count: int) -> list
     return out
 
 
+def drawn(hand: int, discard: CardSet, talon: Sequence[Card]) -> int:
+    """The hand (a mask) after throwing ``discard`` and drawing as many cards from the top of ``talon``."""
+    hand &= ~discard.mask
+    for card in talon[: len(discard)]:
+        hand |= 1 << card
+    return hand
+
+
+def best_discard(hand: int, options: Sequence[CardSet], worlds: Sequence[World],
+                 answer: Callable[[int, Sequence[Card]], int], score: Callable[[int, int], float]) -> CardSet:
+    """The discard among ``options`` with the best weighted average ``score(mine, hers)`` over
+    ``worlds``, the same draws for every discard: each draws from the top of the world's talon,
+    and the opponent's hand is ``answer(her hand, the cards left in the talon)`` (her exchange,
+    worked out once for each number of cards drawn)."""
+    totals = [0.0] * len(options)
+    for world in worlds:
+        opponent = world.opponent_hand.mask
+        theirs: dict[int, int] = {}
+        for i, discard in enumerate(options):
+            n = len(discard)
+            if n not in theirs:
+                theirs[n] = answer(opponent, world.talon[n:])
+            totals[i] += world.weight * score(drawn(hand, discard, world.talon), theirs[n])
+    return options[max(range(len(options)), key=lambda i: totals[i])]
+
+
 def choose_exchange(view: PlayerView, rules: Rules, rng: random.Random, worlds: int,
                     candidates: int) -> Exchange | None:
     """The discard with the best average :func:`estimate` over ``worlds`` sampled deals, among
@@ -274,22 +297,9 @@ def choose_exchange(view: PlayerView, rules: Rules, rng: random.Random, worlds: 
     if not sampled:
         return None
     hand = view.hand.mask
-    totals = [0.0] * len(options)
-    for world in sampled:
-        talon = world.talon
-        opponent = world.opponent_hand.mask
-        theirs: dict[int, int] = {}
-        for i, discard in enumerate(options):
-            n = len(discard)
-            mine = hand & ~discard.mask
-            for card in talon[:n]:
-                mine |= 1 << card
-            if elder:
-                if n not in theirs:
-                    theirs[n] = _younger_takes(opponent, talon[n:])
-                value = estimate(mine, theirs[n], rules)
-            else:
-                value = -estimate(opponent, mine, rules)
-            totals[i] += world.weight * value
-    best = max(range(len(options)), key=lambda i: totals[i])
-    return Exchange(seat, options[best])
+    if elder:
+        best = best_discard(hand, options, sampled, _younger_takes, lambda mine, hers: estimate(mine, hers, rules))
+    else:  # elder has exchanged already: his hand stands
+        best = best_discard(hand, options, sampled, lambda his, _rest: his,
+                            lambda mine, his: -estimate(his, mine, rules))
+    return Exchange(seat, best)

@@ -34,6 +34,7 @@ from piquet.exchange import (
     candidate_discards,
     choose_exchange,
     declarations,
+    drawn,
     worlds_after_elder,
 )
 from piquet.game import Partie, Phase
@@ -107,9 +108,7 @@ def judge(job: tuple[int, int, int, int, int]) -> Position | None:
         n = len(discard)
         total = 0.0
         for world in deals:
-            mine = hand & ~discard.mask
-            for card in world.talon[:n]:
-                mine |= 1 << card
+            mine = drawn(hand, discard, world.talon)
             opponent = world.opponent_hand.mask
             if younger:
                 total -= world.weight * deal_worth(opponent, mine, rules)
