@@ -97,3 +97,16 @@ def test_compare_runs_pairs_the_deals_both_runs_played(tmp_path: Path) -> None:
     assert tool.main([str(run({0: 1.0, 1: 2.0})), str(run({0: 2.0, 1: 2.0}))]) == 0
     with pytest.raises(SystemExit, match="differ in seed"):
         tool.main([str(run({0: 1.0, 1: 2.0})), str(run({0: 1.0, 1: 2.0}, seed=6))])
+
+
+def test_fit_trick_estimate_solves_contracts_as_a_holder_plays_them() -> None:
+    sys.path.insert(0, str(TOOLS))  # the tool imports its sibling fit_play_estimate
+    try:
+        tool = _load("fit_trick_estimate")
+    finally:
+        sys.path.remove(str(TOOLS))
+    for seed in range(2):
+        minus, holder, other, tricks = tool.solved_contract(seed)
+        assert holder.bit_count() == other.bit_count() == 12 and not holder & other
+        assert 0 <= tricks <= 12
+        assert len(tool.trick_features(holder, other, minus)) == len(tool.TRICK_WEIGHTS[minus])

@@ -18,12 +18,15 @@ import argparse
 import multiprocessing
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from piquet.exchange import PLAY_WEIGHTS, play_features
 from piquet.game import Partie, Phase
 from piquet.simple import SimpleAgent
 from piquet.solver import PlayPosition, solve
+
+T = TypeVar("T")
 
 
 def solved_deal(seed: int) -> tuple[int, int, int] | None:
@@ -71,15 +74,22 @@ def judge(weights: Sequence[float], rows: Sequence[Sequence[float]], targets: Se
     return 1 - residual / total, (residual / len(targets)) ** 0.5
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--deals", type=int, default=3000)
+def solve_many(function: Callable[[int], T | None], description: str, deals: int,
+               argv: list[str] | None, chunksize: int = 16) -> list[T]:
+    """The command line of a fitting tool (``--deals``, ``--seed``, ``--jobs``) read from ``argv``,
+    and ``function`` run on that many seeds over the processes, its ``None`` results dropped."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--deals", type=int, default=deals)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=None, help="processes (default: one per core)")
     args = parser.parse_args(argv)
     seeds = [args.seed * 1_000_003 + i for i in range(args.deals)]
     with multiprocessing.Pool(args.jobs) as pool:
-        deals = [d for d in pool.imap(solved_deal, seeds, chunksize=16) if d is not None]
+        return [d for d in pool.imap(function, seeds, chunksize=chunksize) if d is not None]
+
+
+def main(argv: list[str] | None = None) -> int:
+    deals = solve_many(solved_deal, __doc__ or "", 3000, argv)
     rows = [play_features(e, y) for e, y, _ in deals]
     targets = [v for _, _, v in deals]
     cut = len(rows) * 4 // 5

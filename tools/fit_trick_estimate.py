@@ -15,12 +15,10 @@ deals (R squared and the root mean square error, in tricks), with the same for t
 
 from __future__ import annotations
 
-import argparse
-import multiprocessing
 import random
 import sys
 
-from fit_play_estimate import judge, least_squares
+from fit_play_estimate import judge, least_squares, solve_many
 
 from piquet.actions import Bid
 from piquet.bidding import TRICK_WEIGHTS, holder_tricks, trick_features
@@ -51,14 +49,7 @@ def solved_contract(seed: int) -> tuple[bool, int, int, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--deals", type=int, default=1600)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--jobs", type=int, default=None, help="processes (default: one per core)")
-    args = parser.parse_args(argv)
-    seeds = [args.seed * 1_000_003 + i for i in range(args.deals)]
-    with multiprocessing.Pool(args.jobs) as pool:
-        deals = list(pool.imap(solved_contract, seeds, chunksize=8))
+    deals = solve_many(solved_contract, __doc__ or "", 1600, argv, chunksize=8)
     fitted = []
     for minus in (False, True):
         chosen = [d for d in deals if d[0] == minus]
