@@ -1,4 +1,4 @@
-"""Auction Piquet: bidding by trying the calls over sampled deals, and the holder's exchange.
+"""Auction Piquet: bidding by trying the calls over sampled deals, and the exchanges in a contract.
 
 :func:`choose_call` draws the opponent's hand and the talon from what the view allows
 (:mod:`piquet.inference`), weighting each deal by how well the books' bidding
@@ -20,10 +20,11 @@ plays out what every call it may make would lead to:
 It keeps the call with the best average of its own points less hers; both passing annuls the deal
 (worth nothing to either).
 
-:func:`choose_holder_exchange` chooses the exchange of the contract's holder the same way as the
-Rubicon exchange (:mod:`piquet.exchange`): likely discards tried over sampled talons and hands, her
-exchange the books', the declarations scored as the contract has them, and the play by the trick
-estimate and the contract's scoring.
+:func:`choose_contract_exchange` chooses either player's exchange in a contract the same way as the
+Rubicon exchange (:mod:`piquet.exchange`): likely discards tried over sampled deals (weighted by
+how well the books' bidding explains the opponent's calls), the opponent's exchange the books',
+the declarations scored as the contract has them, and the play by the trick estimate and the
+contract's scoring.
 
 >>> import random
 >>> from piquet.actions import Deal
@@ -42,7 +43,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from itertools import combinations as _subsets
 from typing import Final
 
@@ -55,21 +57,23 @@ from piquet.exchange import (
     declarations,
     drawn,
     play_features,
+    worlds_after_elder,
 )
 from piquet.game import LegalActions, Partie, Phase
 from piquet.inference import Inference, World
-from piquet.simple import SimpleAgent, choose_bid, minus_discards, minus_tricks, plus_tricks
+from piquet.simple import SimpleAgent, choose_bid, discard_choice, minus_discards, minus_tricks, plus_tricks
 from piquet.solver import PlayPosition, solve
 from piquet.variant import Auction, Contract, Rules, make_rules
 from piquet.view import PlayerView
 
 __all__ = [
     "TRICK_WEIGHTS",
+    "auction_weight",
     "choose_call",
-    "choose_holder_exchange",
+    "choose_contract_exchange",
+    "contract_discards",
     "contract_points",
     "estimate_tricks",
-    "holder_discards",
     "holder_tricks",
     "trick_features",
 ]
@@ -263,15 +267,34 @@ class _Deal:
 
     def likelihood(self, calls: Sequence[Bid]) -> float:
         """How well the books in her seat explain her calls so far in this deal."""
-        partie = self.partie(())
-        weight = 1.0
-        for call in calls:
-            if call.player != self.seat:
-                who = call.player
-                if choose_bid(partie.view(who), partie.legal_actions(who)) != call:
-                    weight *= MISMATCH_WEIGHT
-            partie.push(call)
-        return weight
+        return _explains(self.partie(()), self.seat, calls)
+
+
+def _explains(partie: Partie, seat: int, calls: Sequence[Bid]) -> float:
+    """How well the books' bidding (:func:`~piquet.simple.choose_bid`) in the seat other than
+    ``seat`` explains its calls among ``calls``, made from the deal ``partie`` has just dealt:
+    :data:`MISMATCH_WEIGHT` for each call the books would not make. The partie is played on."""
+    weight = 1.0
+    for call in calls:
+        if call.player != seat:
+            who = call.player
+            if choose_bid(partie.view(who), partie.legal_actions(who)) != call:
+                weight *= MISMATCH_WEIGHT
+        partie.push(call)
+    return weight
+
+
+def auction_weight(view: PlayerView, dealt: CardSet, talon: Sequence[Card]) -> float:
+    """After the auction, how well the books' bidding in the opponent's seat explains her calls
+    had she been dealt ``dealt`` with ``talon`` left over (:data:`MISMATCH_WEIGHT` for each call
+    the books would not make): the weight of a sampled deal at the exchange."""
+    seat, opponent = view.seat, view.opponent
+    assert seat is not None and opponent is not None and view.dealer is not None
+    hands = [CardSet(), CardSet()]
+    hands[seat], hands[opponent] = view.dealt, dealt
+    partie = Partie(("A", "B"), view.variant, view.options, first_dealer=view.dealer)
+    partie.push(Deal(view.dealer, (hands[0], hands[1]), tuple(talon)))
+    return _explains(partie, seat, view.bids)
 
 
 def _candidates(legal: LegalActions, above: int = 3) -> list[Bid]:
@@ -309,12 +332,13 @@ def choose_call(view: PlayerView, legal: LegalActions, rng: random.Random, world
     return options[best]
 
 
-# ---------------------------------------------------------------------------- the holder's exchange
-def holder_discards(view: PlayerView, limit: int) -> list[CardSet]:
-    """The discards worth trying for the holder of a contract: in a plus contract those of the
-    Rubicon exchange (:func:`piquet.exchange.candidate_discards`); in a minus contract, for each
-    number of cards she may take, the books' high cards (:func:`piquet.simple.minus_discards`)
-    and the other choices among the two next most dangerous, the higher first."""
+# ---------------------------------------------------------------------------- the exchanges
+def contract_discards(view: PlayerView, limit: int) -> list[CardSet]:
+    """The discards worth trying for either player in a contract: in a plus contract those of
+    the Rubicon exchange (:func:`piquet.exchange.candidate_discards`); in a minus contract, for
+    each number of cards the player may take, the books' high cards
+    (:func:`piquet.simple.minus_discards`) and the other choices among the two next most
+    dangerous, the higher first."""
     contract = view.contract
     assert contract is not None and view.exchange_range is not None
     if not contract.minus:
@@ -345,29 +369,60 @@ def _answer(opponent: int, rest: Sequence[Card], minus: bool) -> int:
     return drawn(opponent, minus_discards(CardSet(opponent), 0, len(rest)), rest)
 
 
-def choose_holder_exchange(view: PlayerView, rng: random.Random, worlds: int, candidates: int) -> Exchange | None:
-    """The holder's discard with the best average worth over ``worlds`` sampled talons and hands,
-    among ``candidates`` likely ones (:func:`holder_discards`); ``None`` where this does not apply
-    (not the holder at her exchange in Auction Piquet, or nothing to choose)."""
-    seat, contract = view.seat, view.contract
-    if (seat is None or contract is None or seat != contract.holder or view.variant != "auction"
-            or view.phase is not Phase.EXCHANGE or view.exchange_range is None):
-        return None
-    options = holder_discards(view, candidates)
-    if len(options) < 2:
-        return None
-    sampled = Inference(view).sample(rng, worlds)
-    if not sampled:
-        return None
-    rules = make_rules(view.variant, view.options)
+def _holder_discard(dealt: CardSet, taken: int, minus: bool) -> CardSet:
+    """The holder's discard of ``taken`` cards as the books make it."""
+    return minus_discards(dealt, taken, taken) if minus else discard_choice(dealt, taken)
+
+
+def _holder_worth(rules: Rules, contract: Contract) -> Callable[[int, int], float]:
+    """The holder's points less her opponent's in a deal of ``contract`` after the exchange, by
+    their hands (masks): the declarations as the contract scores them
+    (:func:`piquet.exchange.declarations`), the tricks by :func:`estimate_tricks` spread by its
+    error, and :func:`contract_points`."""
     minus = contract.minus
     sigma = TRICK_SPREAD[minus]
     net = [a - b for a, b in (contract_points(rules, contract, k) for k in range(13))]
 
-    def score(mine: int, hers: int) -> float:
-        a, b = declarations(mine, hers, rules, minus)
-        chances = _spread(estimate_tricks(mine, hers, minus), sigma)
+    def worth(holder: int, other: int) -> float:
+        a, b = declarations(holder, other, rules, minus)
+        chances = _spread(estimate_tricks(holder, other, minus), sigma)
         return a - b + sum(p * v for p, v in zip(chances, net, strict=True))
 
-    best = best_discard(view.hand.mask, options, sampled, lambda hers, rest: _answer(hers, rest, minus), score)
+    return worth
+
+
+def choose_contract_exchange(view: PlayerView, rng: random.Random, worlds: int,
+                             candidates: int) -> Exchange | None:
+    """The exchange of either player in an Auction Piquet contract: the discard with the best
+    average worth over ``worlds`` sampled deals, among ``candidates`` likely ones
+    (:func:`contract_discards`), each deal weighted by how well the books' bidding explains the
+    opponent's calls (:func:`auction_weight`). ``None`` where this does not apply (not Auction
+    Piquet, not this player's exchange, a carte blanche shown, or nothing to choose).
+
+    The holder, who exchanges first, draws the opponent's hand and the talon from the view
+    (:mod:`piquet.inference`), the opponent then exchanging as the books do. The opponent draws
+    the holder's twelve cards and the talon, the holder having thrown what the books throw for
+    the number of cards taken (:func:`piquet.exchange.worlds_after_elder`)."""
+    seat, contract = view.seat, view.contract
+    if (seat is None or contract is None or view.variant != "auction" or view.phase is not Phase.EXCHANGE
+            or view.exchange_range is None or any(view.carte_blanche) or view.will_exchange is not None):
+        return None
+    options = contract_discards(view, candidates)
+    if len(options) < 2:
+        return None
+    minus = contract.minus
+    worth = _holder_worth(make_rules(view.variant, view.options), contract)
+    hand = view.hand.mask
+    if seat == contract.holder:
+        sampled = [replace(w, weight=w.weight * auction_weight(view, w.opponent_hand, w.talon))
+                   for w in Inference(view).sample(rng, worlds)]
+        if not sampled:
+            return None
+        best = best_discard(hand, options, sampled, lambda hers, rest: _answer(hers, rest, minus), worth)
+        return Exchange(seat, best)
+    found = worlds_after_elder(view, rng, worlds, lambda dealt, taken: _holder_discard(dealt, taken, minus),
+                               lambda dealt, talon: auction_weight(view, dealt, talon))
+    if not found:
+        return None
+    best = best_discard(hand, options, found, lambda his, _rest: his, lambda mine, his: -worth(his, mine))
     return Exchange(seat, best)

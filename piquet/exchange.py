@@ -228,11 +228,15 @@ def _younger_takes(hand: int, rest: Sequence[Card]) -> int:
     return drawn(hand, CardSet(sorted(cards, key=lambda c: (values[c], c.rank))[: len(rest)]), rest)
 
 
-def worlds_after_elder(view: PlayerView, rng: random.Random, count: int) -> list[World] | None:
+def worlds_after_elder(view: PlayerView, rng: random.Random, count: int,
+                       discard: Callable[[CardSet, int], CardSet] | None = None,
+                       weigh: Callable[[CardSet, Sequence[Card]], float] | None = None) -> list[World] | None:
     """For younger at her exchange, ``count`` deals drawn as the books' elder makes them: his
     twelve cards and the talon dealt at random from the cards she cannot see, and his discard
-    his least useful cards (:func:`~piquet.simple.discard_choice`) of the number he took. ``None``
-    if the view holds more than the exchange count (cards shown or seen), which this does not model.
+    his least useful cards (:func:`~piquet.simple.discard_choice`) of the number he took, or
+    ``discard(his twelve cards, the number)``. ``weigh(his twelve cards, the talon)``, if given,
+    is each deal's weight (how well it explains what he has said). ``None`` if the view holds more
+    than the exchange count (cards shown or seen), which this does not model.
     """
     seat = view.seat
     if seat is None or seat == view.elder or view.phase is not Phase.EXCHANGE:
@@ -247,8 +251,10 @@ def worlds_after_elder(view: PlayerView, rng: random.Random, count: int) -> list
         rng.shuffle(unseen)
         dealt = CardSet(unseen[:12])
         talon: list[Card] = unseen[12:]
-        kept = dealt - discard_choice(dealt, taken)
-        out.append(World(kept | CardSet(talon[:taken]), dealt - kept, tuple(talon[taken:])))
+        thrown = discard(dealt, taken) if discard is not None else discard_choice(dealt, taken)
+        weight = weigh(dealt, talon) if weigh is not None else 1.0
+        kept = dealt - thrown
+        out.append(World(kept | CardSet(talon[:taken]), thrown, tuple(talon[taken:]), weight))
     return out
 
 

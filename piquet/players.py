@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from piquet.actions import Action, Concede, Exchange, Play
 from piquet.agents import Agent, RandomAgent
-from piquet.bidding import choose_call, choose_holder_exchange
+from piquet.bidding import choose_call, choose_contract_exchange
 from piquet.cards import FULL_PACK, Card, CardSet, Rank
 from piquet.exchange import choose_exchange
 from piquet.game import LegalActions, Phase
@@ -168,9 +168,9 @@ class SearchAgent(SimpleAgent):
         does not apply and the books' heuristic decides."""
         chosen = choose_exchange(view, _rules(view), self.rng, self.settings.exchange_worlds,
                                  self.settings.exchange_candidates)
-        if chosen is None:  # Auction Piquet: the holder of the contract chooses by it
-            chosen = choose_holder_exchange(view, self.rng, self.settings.exchange_worlds,
-                                            self.settings.exchange_candidates)
+        if chosen is None:  # Auction Piquet: both players choose by the contract
+            chosen = choose_contract_exchange(view, self.rng, self.settings.exchange_worlds,
+                                              self.settings.exchange_candidates)
         return chosen
 
 

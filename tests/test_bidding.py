@@ -1,6 +1,7 @@
 """Auction Piquet bidding by sampled deals (piquet.bidding): the contract's points follow Lunn's
 scoring of the play, the solver's trick count is exact where it is plain, and the calls are legal
-and sensible, and the holder's exchange is hers and legal."""
+and sensible, and both players' exchanges in a contract are legal, theirs, and judge the deals
+by what the opponent has said."""
 
 from __future__ import annotations
 
@@ -12,14 +13,17 @@ from helpers import cs
 from piquet.actions import Bid, Deal, Exchange
 from piquet.agents import play_deal
 from piquet.bidding import (
+    MISMATCH_WEIGHT,
+    auction_weight,
     choose_call,
-    choose_holder_exchange,
+    choose_contract_exchange,
+    contract_discards,
     contract_points,
     estimate_tricks,
-    holder_discards,
     holder_tricks,
 )
 from piquet.game import Partie, Phase
+from piquet.inference import Inference
 from piquet.players import make_agent
 from piquet.scoring import ScoreCategory
 from piquet.simple import SimpleAgent, minus_discards
@@ -125,10 +129,10 @@ def _holding(call: str, seed: int = 3) -> Partie:
 def test_holder_exchange_is_legal_and_among_its_candidates(call: str) -> None:
     partie = _holding(call)
     view, legal = partie.view(1), partie.legal_actions(1)
-    options = holder_discards(view, 12)
+    options = contract_discards(view, 12)
     assert 2 <= len(options) <= 12 and len(set(options)) == len(options)
     assert all(Exchange(1, d) in legal for d in options)
-    chosen = choose_holder_exchange(view, random.Random(1), 60, 12)
+    chosen = choose_contract_exchange(view, random.Random(1), 60, 12)
     assert chosen is not None and chosen in legal and chosen.discards in options
 
 
@@ -137,14 +141,58 @@ def test_minus_candidates_start_from_the_books_high_cards_for_every_number_taken
     view = partie.view(1)
     assert view.exchange_range is not None
     lo, hi = view.exchange_range
-    options = holder_discards(view, 30)
+    options = contract_discards(view, 30)
     for n in range(lo, hi + 1):
         assert minus_discards(view.hand, n, n) in options
 
 
-def test_holder_exchange_is_only_the_holders() -> None:
-    partie = _holding("7+")
+@pytest.mark.parametrize("call", ["7+", "7-"])
+@pytest.mark.parametrize("seed", range(3))
+def test_opponents_exchange_after_the_holders_is_legal_and_among_its_candidates(call: str, seed: int) -> None:
+    partie = _holding(call, seed)
     books = SimpleAgent(random.Random(0))
     partie.push(books.choose(partie.view(1), partie.legal_actions(1)))
-    assert partie.to_act == 0  # younger, not the holder
-    assert choose_holder_exchange(partie.view(0), random.Random(1), 20, 8) is None
+    assert partie.phase is Phase.EXCHANGE and partie.to_act == 0  # the holder's opponent
+    view, legal = partie.view(0), partie.legal_actions(0)
+    options = contract_discards(view, 12)
+    chosen = choose_contract_exchange(view, random.Random(1), 60, 12)
+    if len(options) < 2:
+        assert chosen is None
+    else:
+        assert chosen is not None and chosen in legal and chosen.discards in options
+
+
+def test_contract_exchange_only_at_an_auction_exchange() -> None:
+    partie = _holding("7+")
+    assert choose_contract_exchange(partie.view(0), random.Random(1), 20, 8) is None  # not hers yet
+    rubicon = Partie(("Ann", "Bill"), first_dealer=0)
+    rubicon.push(rubicon.random_deal(random.Random(2), 3))
+    if rubicon.phase is Phase.EXCHANGE:
+        seat = rubicon.to_act
+        assert seat is not None
+        assert choose_contract_exchange(rubicon.view(seat), random.Random(1), 20, 8) is None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_auction_weight_is_one_for_calls_the_books_make_and_less_for_others(seed: int) -> None:
+    """At the exchange, a deal in which the books in her seat would have made her calls keeps its
+    weight; one in which they would have called otherwise is less likely, by the mismatch weight
+    for each such call."""
+    partie = Partie(("Ann", "Bill"), "auction", first_dealer=seed % 2)
+    partie.push(partie.random_deal(random.Random(seed)))
+    books = SimpleAgent(random.Random(0))
+    while partie.phase is Phase.BID:
+        who = partie.to_act
+        assert who is not None
+        partie.push(books.choose(partie.view(who), partie.legal_actions(who)))
+    if partie.phase is not Phase.EXCHANGE:
+        pytest.skip("both passed: no contract")
+    seat = partie.to_act
+    assert seat is not None
+    view = partie.view(seat)
+    assert auction_weight(view, partie.view(1 - seat).dealt, partie.talon()) == 1.0
+    weights = [auction_weight(view, w.opponent_hand, w.talon) for w in Inference(view).sample(random.Random(seed), 200)]
+    allowed = {MISMATCH_WEIGHT ** k for k in range(len(view.bids) + 1)}
+    assert set(weights) <= allowed and min(weights) < 1.0
+
+

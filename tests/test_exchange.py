@@ -4,11 +4,12 @@ laws, and its choice is always a legal exchange."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
 from piquet.actions import Exchange
-from piquet.cards import CardSet, Suit
+from piquet.cards import Card, CardSet, Suit
 from piquet.exchange import candidate_discards, choose_exchange, declarations, play_estimate, worlds_after_elder
 from piquet.game import Partie, Phase
 from piquet.inference import Inference
@@ -160,6 +161,32 @@ def test_law_58_younger_draws_elders_hand_as_an_exchange_of_his_least_useful_car
         assert longest > sum(_longest_suit(w.opponent_hand) for w in uniform) / len(uniform)
         tried += 1
     assert tried > 10
+
+
+def test_younger_draws_elders_hand_by_the_discard_and_weight_she_is_given() -> None:
+    """In Auction Piquet elder's books throw differently by the contract, and his calls make some
+    hands likelier: the deals follow the discard and carry the weight they are given."""
+    partie = Partie(("Ann", "Bill"), first_dealer=0)
+    partie.push(partie.random_deal(random.Random(4), 3))
+    assert partie.phase is Phase.EXCHANGE
+    elder = partie.elder
+    partie.push(Exchange(elder, discard_choice(partie.hand(elder), 4)))
+    view = partie.view(1 - elder)
+    seen: list[CardSet] = []
+
+    def lowest(dealt: CardSet, taken: int) -> CardSet:
+        return CardSet(sorted(dealt, key=lambda c: (c.rank, c))[:taken])
+
+    def weigh(dealt: CardSet, talon: Sequence[Card]) -> float:
+        seen.append(dealt)
+        return 0.5 if len(dealt.suit(Suit.SPADES)) > 3 else 1.0
+
+    worlds = worlds_after_elder(view, random.Random(1), 50, lowest, weigh)
+    assert worlds is not None and len(worlds) == len(seen) == 50
+    for world, dealt in zip(worlds, seen, strict=True):
+        assert world.opponent_discards == lowest(dealt, 4)
+        assert dealt.issubset(world.opponent_hand | world.opponent_discards) and len(world.talon) == 4
+        assert world.weight == (0.5 if len(dealt.suit(Suit.SPADES)) > 3 else 1.0)
 
 
 def test_sampled_exchange_leaves_auction_to_the_heuristic() -> None:
