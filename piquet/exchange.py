@@ -55,6 +55,7 @@ __all__ = [
     "estimate",
     "play_estimate",
     "play_features",
+    "sure_leads",
     "worlds_after_elder",
 ]
 
@@ -182,7 +183,7 @@ def play_estimate(elder: int, younger: int) -> float:
     return sum(w * f for w, f in zip(PLAY_WEIGHTS, play_features(elder, younger), strict=True))
 
 
-def _sure_leads(elder: int, younger: int) -> int:
+def sure_leads(elder: int, younger: int) -> int:
     """Elder's cards that no card of younger's can beat."""
     return sum(((elder >> (8 * s) & 0xFF) >> (younger >> (8 * s) & 0xFF).bit_length()).bit_count() for s in range(4))
 
@@ -191,7 +192,7 @@ def estimate(elder: int, younger: int, rules: Rules | None = None) -> float:
     """Elder's points less younger's for the whole deal, estimated: the declarations exactly,
     a pique, and the play."""
     a, b = declarations(elder, younger, rules)
-    if a < 90 and b == 0 and a + _sure_leads(elder, younger) + 1 >= 30:
+    if a < 90 and b == 0 and a + sure_leads(elder, younger) + 1 >= 30:
         a += 30  # elder's pique: his leads carry him to thirty before younger scores (Law 69)
     return a - b + play_estimate(elder, younger)
 

@@ -33,6 +33,7 @@ from piquet.actions import Action, Concede, Exchange, Play
 from piquet.agents import Agent, RandomAgent
 from piquet.bidding import choose_call, choose_contract_exchange
 from piquet.cards import FULL_PACK, Card, CardSet, Rank
+from piquet.declaring import choose_declaration
 from piquet.exchange import choose_exchange
 from piquet.game import LegalActions, Phase
 from piquet.inference import Inference
@@ -58,6 +59,9 @@ class Level:
     discard_model: bool = True
     #: Deals sampled for each call in an Auction Piquet auction (0: the books' bidding).
     bid_worlds: int = 0
+    #: Whether, in the last deal of a partie with the rubicon settled, the declarations are
+    #: weighed for the settlement (:mod:`piquet.declaring`) rather than made in full.
+    partie_declarations: bool = True
 
 
 #: The searching levels (1 and 2 do not search). Level 3 exchanges and bids as the books advise;
@@ -122,6 +126,10 @@ class SearchAgent(SimpleAgent):
         self.level = level
         self.settings = settings or LEVELS[level]
         self.rng = rng or random.Random(level)
+        # Its own draws for the declarations (a copy of the stream), so that weighing them leaves
+        # the draws of the exchange and the play as they were.
+        self._declaring_rng = random.Random()
+        self._declaring_rng.setstate(self.rng.getstate())
 
     def choose(self, view: PlayerView, legal: LegalActions) -> Action:
         seat = view.seat
@@ -135,6 +143,11 @@ class SearchAgent(SimpleAgent):
             chosen = self._exchange_choice(view)
             if chosen is not None and chosen in legal:
                 return chosen
+        if view.phase is Phase.DECLARE and view.to_act == seat and self.settings.partie_declarations:
+            declared = choose_declaration(view, legal, self._declaring_rng, DECLARATION_WORLDS,
+                                          partie_utility(view, _rules(view)))
+            if declared is not None and declared in legal:
+                return declared
         if view.phase is Phase.BID and view.to_act == seat and self.settings.bid_worlds:
             call = choose_call(view, legal, self.rng, self.settings.bid_worlds)
             if call is not None and call in legal:
@@ -173,6 +186,10 @@ class SearchAgent(SimpleAgent):
                                               self.settings.exchange_candidates)
         return chosen
 
+
+#: Opponent's hands the declarations are weighed over where the partie makes points scored by
+#: both count alike (:func:`piquet.declaring.choose_declaration`).
+DECLARATION_WORLDS = 64
 
 #: Points a player may still score in the rest of a deal, for judging whether a rubicon is settled.
 RUBICON_MARGIN = 25
@@ -256,6 +273,7 @@ SPEC_KEYS: dict[str, str] = {
     "candidates": "discards tried in the exchange",
     "discards": "1: weigh the opponent's possible hands by her exchange; 0: uniformly",
     "bids": "deals sampled for each call in an Auction (0: the books' bidding)",
+    "declare": "1: in a partie's last deal, declare for the settlement; 0: in full",
 }
 
 
@@ -266,10 +284,10 @@ def parse_spec(name: str) -> tuple[str, dict[str, int]]:
 
     >>> parse_spec("level5:play=48,exchange=0")
     ('level5', {'play': 48, 'exchange': 0})
-    >>> parse_spec("level5:depth=3")
+    >>> parse_spec("level5:depth=3")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: agent 'level5:depth=3': unknown setting 'depth' (known: play, exchange, candidates, discards, bids)
+    ValueError: agent 'level5:depth=3': unknown setting 'depth' (known: play, exchange, ..., declare)
     """
     base, _, rest = name.partition(":")
     settings: dict[str, int] = {}
@@ -304,6 +322,7 @@ def make_agent(name: str, seed: int = 0) -> Agent:
             exchange_candidates=settings.get("candidates", base_settings.exchange_candidates),
             discard_model=bool(settings.get("discards", base_settings.discard_model)),
             bid_worlds=settings.get("bids", base_settings.bid_worlds),
+            partie_declarations=bool(settings.get("declare", base_settings.partie_declarations)),
         ))
     makers: dict[str, Callable[[], Agent]] = {
         "random": lambda: RandomAgent(rng),

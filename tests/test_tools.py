@@ -110,3 +110,16 @@ def test_fit_trick_estimate_solves_contracts_as_a_holder_plays_them() -> None:
         assert holder.bit_count() == other.bit_count() == 12 and not holder & other
         assert 0 <= tricks <= 12
         assert len(tool.trick_features(holder, other, minus)) == len(tool.TRICK_WEIGHTS[minus])
+
+
+def test_last_deal_plays_only_parties_with_the_rubicon_settled() -> None:
+    last_deal = _load("last_deal")
+    assert last_deal._settled((160, 30), 100) == 0 and last_deal._settled((30, 160), 100) == 1
+    assert last_deal._settled((110, 95), 100) is None and last_deal._settled((120, 80), 100) is None
+    found = [last_deal.one_partie(("level3", "level3:declare=0", "simple", i, 1)) for i in range(8)]
+    settled = [g for g in found if g is not None]
+    assert settled, "some of eight parties reach a settled last deal"
+    assert all(isinstance(x, int) for g in settled for x in g)
+    # The same setting on both sides: every game played alike, no difference.
+    same = [last_deal.one_partie(("level3", "level3", "simple", i, 1)) for i in range(4)]
+    assert all(g == (0, 0) for g in same if g is not None)
