@@ -9,7 +9,9 @@
   (:mod:`piquet.solver`) and play the card that is best on average; from
   level 4 they also choose their exchange by trying the likely discards over
   many possible talons and opponent's hands, and in Auction Piquet their calls
-  over sampled deals (:mod:`piquet.bidding`). Higher levels sample more.
+  over sampled deals (:mod:`piquet.bidding`). Higher levels sample more. In
+  the last deal of a partie with the rubicon settled they play and declare
+  for the settlement (:func:`partie_utility`, :mod:`piquet.declaring`).
 
 Every agent sees only its :class:`~piquet.view.PlayerView` and returns one of
 its legal actions.
