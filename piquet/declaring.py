@@ -3,10 +3,14 @@
 In a deal, declaring in full is best for the score difference: a combination declared either
 scores or stops the opponent's, and it never helps her. The last deal of a partie is different
 (Laws 72-73): when one player is sure to stay under the rubicon, the winner scores the sum of both
-scores, so the loser wants as few points scored as possible, his own as well as hers, and the
-winner wants every point, hers too. The books say what follows: "the loser who cannot reach 100
-wants to have equal declarations (by deliberately declaring a shorter sequence than held, for
-example) so that no points are scored".
+scores, so the loser wants as few points scored as possible, his own as well as hers. The books
+say what follows: "the loser who cannot reach 100 wants to have equal declarations (by
+deliberately declaring a shorter sequence than held, for example) so that no points are scored".
+The winner gains by the loser's points only while the loser stays under the rubicon, and a
+declaration that lets him score (a repique is sixty) may carry him over it: the winner declares
+in full. (Weighing the winner's declarations by the sum of both scores, as the play does within
+its narrower margin, lost 0.58 settlement points a partie [-0.95, -0.21] in
+``tools/last_deal.py``.)
 
 :func:`choose_declaration` weighs each declaration the engine allows (in full, a smaller call,
 or nothing: sinking, or answering "good") over hands the opponent may hold
@@ -14,7 +18,7 @@ or nothing: sinking, or answering "good") over hands the opponent may hold
 made, and the rest declared in full, the opponent declaring as the books do; the repique; and
 elder's pique when his declarations and the leads he is sure of reach thirty before younger scores
 (as :func:`piquet.exchange.estimate` judges it). Each seat's points are valued by the partie's
-utility (:func:`piquet.players.partie_utility`); it keeps the declaration with the best average.
+utility (:func:`piquet.players.partie_utility`), and the best average is kept.
 
 >>> import random
 >>> from piquet.actions import Deal, Exchange
@@ -30,14 +34,14 @@ utility (:func:`piquet.players.partie_utility`); it keeps the declaration with t
 >>> choose_declaration(view, legal, random.Random(1), 16, (1, -1)) is None  # in full, as the books
 True
 
-Bill (elder) holds a point of four in hearts and Ann a point of five. Should he be the
-winner of the partie against a loser under the rubicon, he calls his point in full (it might be
-good); should he be that loser, he sinks it, since it cannot stop hers:
+Bill (elder) holds a point of four in hearts and Ann a point of five. Should he be the loser
+of the partie, sure to stay under the rubicon, every point scored costs him, and he sinks it (it
+cannot be good against her five; had it been, it would have cost him four):
 
->>> choose_declaration(view, legal, random.Random(1), 16, (-1, -1)).combinations
-(CardSet.parse('AH KH QH JH'),)
 >>> choose_declaration(view, legal, random.Random(1), 16, (1, 1)).combinations
 ()
+>>> choose_declaration(view, legal, random.Random(1), 16, (-1, -1)) is None  # the winner: in full
+True
 """
 
 from __future__ import annotations
@@ -134,16 +138,16 @@ def choose_declaration(view: PlayerView, legal: LegalActions, rng: random.Random
                        utility: tuple[int, int]) -> Declare | None:
     """The declaration with the best average worth over ``worlds`` hands the opponent may hold,
     each seat's points valued by ``utility`` (seat 0's worth of a point scored by seat 0 and by
-    seat 1, as :attr:`piquet.solver.PlayPosition.utility`); ``None`` where declaring in full is
-    best whatever she holds (the plain score difference), where this does not apply (not this
-    player's declaration; an Auction minus contract, where nothing may be sunk) or there is
-    nothing to choose."""
+    seat 1, as :attr:`piquet.solver.PlayPosition.utility`). ``None``, to declare in full, unless
+    every point scored costs this player (a loser sure to stay under the rubicon); and where this
+    does not apply (not this player's declaration; an Auction minus contract, where nothing may
+    be sunk) or there is nothing to choose."""
     seat, opponent = view.seat, view.opponent
     if seat is None or opponent is None or view.phase is not Phase.DECLARE or view.to_act != seat:
         return None
     mine = utility if seat == 0 else (-utility[1], -utility[0])  # my worth of my point, of hers
-    if mine == (1, -1) or (view.contract is not None and view.contract.minus):
-        return None
+    if mine != (-1, -1) or (view.contract is not None and view.contract.minus):
+        return None  # in full: the score difference, or a winner (see the module's account)
     options = [a for a in legal if isinstance(a, Declare)]
     if len(options) < 2:
         return None
