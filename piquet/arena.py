@@ -30,12 +30,13 @@ from __future__ import annotations
 
 import importlib
 import math
-import multiprocessing
 import os
 import random
 import re
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Any, TextIO
@@ -57,6 +58,7 @@ __all__ = [
     "Sample",
     "Task",
     "UnknownAgentError",
+    "WorkerDiedError",
     "agent_names",
     "format_result",
     "make_agent",
@@ -78,6 +80,10 @@ ANCHOR_RATING = 1500.0
 Z95 = 1.96
 #: No partie may run longer than this many deals (the laws end every partie much sooner).
 MAX_DEALS = 1000
+
+
+class WorkerDiedError(RuntimeError):
+    """A process playing the arena's games died (the operating system killed it, say)."""
 
 
 class UnknownAgentError(ValueError):
@@ -539,11 +545,17 @@ def run_arena(
                 results.append(run_task(task))
                 advance()
         else:
-            chunk = max(1, len(tasks) // (jobs * 16))
-            with multiprocessing.Pool(jobs) as pool:
-                for sample in pool.imap_unordered(run_task, tasks, chunksize=chunk):
-                    results.append(sample)
-                    advance()
+            # A pool of processes that fails, rather than waits for ever, when a worker dies
+            # (killed for want of memory, say): the task it held would never be answered.
+            with ProcessPoolExecutor(jobs) as pool:
+                try:
+                    for future in as_completed([pool.submit(run_task, task) for task in tasks]):
+                        results.append(future.result())
+                        advance()
+                except BrokenProcessPool as e:
+                    raise WorkerDiedError(
+                        "a worker process died before it finished its games (out of memory?); "
+                        "no results were kept") from e
     results.sort(key=lambda s: (s.pair, s.index))
     by_pair: list[list[Sample]] = [[] for _ in pairs]
     for sample in results:

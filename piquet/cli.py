@@ -146,6 +146,9 @@ def _arena(args: argparse.Namespace) -> int:
     except OptionError as e:
         print(f"piquet arena: {e}", file=sys.stderr)
         return 2
+    except arena.WorkerDiedError as e:
+        print(f"piquet arena: {e}", file=sys.stderr)
+        return 1
     arena.print_result(result)
     if args.json:
         try:

@@ -383,15 +383,21 @@ def solve(position: PlayPosition, rules: Rules, all_values: bool = False, all_be
 
 _MODELS: dict[tuple[object, ...], _Model] = {}
 
+#: The most move lists (leads and follows) all cached models may hold together before they are
+#: dropped: about 250 bytes each, so some 750 MB. Auction Piquet makes a model for every contract,
+#: and a bound on each alone let a long arena run grow past ten gigabytes.
+MOVE_CACHE_LIMIT = 3_000_000
+
 
 def _model(rules: Rules, contract: Contract | None, elder: int, utility: tuple[int, int] = (1, -1)) -> _Model:
     """The compiled scoring for these rules, contract and elder (cached: its move lists grow
-    with use, which is what makes repeated solves of one deal fast)."""
+    with use, which is what makes repeated solves of one deal fast; all are dropped together
+    when they hold more than :data:`MOVE_CACHE_LIMIT` move lists, or past 64 models)."""
     key = (rules.name, tuple(sorted(rules.values.items())), contract, elder, utility)
+    if sum(len(m.leads) + len(m.follows) for m in _MODELS.values()) > MOVE_CACHE_LIMIT or len(_MODELS) > 64:
+        _MODELS.clear()
     model = _MODELS.get(key)
-    if model is None or len(model.follows) > 2_000_000:
-        if len(_MODELS) > 64:
-            _MODELS.clear()
+    if model is None:
         model = _MODELS[key] = _Model(rules, contract, elder, utility)
     return model
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -128,3 +129,15 @@ def test_ratings_of_three_agents() -> None:
     assert table[0].rating == arena.ANCHOR_RATING  # no "simple": the first agent is the anchor
     even = arena.ratings(["x", "y"], [pair("x", "y", 10, 10)], anchor="y")
     assert [round(r.rating) for r in even] == [1500, 1500]
+
+
+def _die(task: arena.Task) -> arena.Sample:
+    os._exit(1)  # as a worker killed by the operating system
+
+
+def test_a_dead_worker_stops_the_arena_with_an_error_not_a_hang(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker killed mid-game (once: for want of memory) left a pool waiting for ever for its
+    answer; the arena now says so and stops."""
+    monkeypatch.setattr(arena, "run_task", _die)
+    with pytest.raises(arena.WorkerDiedError, match="out of memory"):
+        arena.run_arena(["simple", "random"], 4, jobs=2)

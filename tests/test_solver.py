@@ -138,3 +138,37 @@ def test_solver_position_from_a_live_partie_matches_a_full_solve() -> None:
     assert result.best and all(c in partie.hand(position.to_act) for c in result.best)
     with pytest.raises(ValueError, match="no play position"):
         position_from_partie(Partie(("Ann", "Bill"), first_dealer=0))
+
+
+def _endings_of_many_contracts(count: int) -> list[PlayPosition]:
+    rng = random.Random(3)
+    out = []
+    for i in range(count):
+        cards = list(range(32))
+        rng.shuffle(cards)
+        hands = (sum(1 << c for c in cards[:6]), sum(1 << c for c in cards[6:12]))
+        contract = Contract(i % 2, 7 + i % 4, bool(i % 3 == 0))
+        out.append(PlayPosition(hands, i % 2, i % 2, tricks_won=(3, 3), contract=contract))
+    return out
+
+
+def test_solver_caches_stay_bounded_across_many_contracts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Auction Piquet compiles a model for every contract; together their cached move lists
+    stay within the limit (a long arena run once grew past ten gigabytes), and solving after a
+    clear gives the same values."""
+    from piquet import solver
+
+    monkeypatch.setattr(solver, "MOVE_CACHE_LIMIT", 1_500)
+    rules = make_rules("auction")
+    positions = _endings_of_many_contracts(24)
+    first = []
+    cleared = before = 0
+    for position in positions:
+        first.append(solve(position, rules).value)
+        held = sum(len(m.leads) + len(m.follows) for m in solver._MODELS.values())
+        assert held <= 1_500 + 1_500, "no more than the limit and one solve's growth"
+        cleared += held < before
+        before = held
+    assert cleared, "the limit was reached and the models dropped"
+    solver._MODELS.clear()
+    assert [solve(p, rules).value for p in positions] == first
