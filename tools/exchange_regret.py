@@ -27,6 +27,7 @@ import argparse
 import multiprocessing
 import random
 import statistics
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from piquet.exchange import (
@@ -148,8 +149,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
     args = parser.parse_args(argv)
     jobs = [(args.seed, i, args.truth, args.worlds, args.candidates) for i in range(args.positions)]
-    with multiprocessing.Pool(args.jobs) as pool:
-        positions = [p for p in pool.imap(judge, jobs, chunksize=1) if p is not None]
+    with ProcessPoolExecutor(args.jobs) as pool:
+        positions = [p for p in pool.map(judge, jobs) if p is not None]
     report([p for p in positions if not p.younger], "elder")
     report([p for p in positions if p.younger], "younger")
     report(positions, "all")

@@ -15,10 +15,10 @@ deals (R squared and the root mean square error, in points), with the same for t
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import random
 import sys
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import TypeVar
 
 from piquet.exchange import PLAY_WEIGHTS, play_features
@@ -84,8 +84,8 @@ def solve_many(function: Callable[[int], T | None], description: str, deals: int
     parser.add_argument("--jobs", type=int, default=None, help="processes (default: one per core)")
     args = parser.parse_args(argv)
     seeds = [args.seed * 1_000_003 + i for i in range(args.deals)]
-    with multiprocessing.Pool(args.jobs) as pool:
-        return [d for d in pool.imap(function, seeds, chunksize=chunksize) if d is not None]
+    with ProcessPoolExecutor(args.jobs) as pool:
+        return [d for d in pool.map(function, seeds, chunksize=chunksize) if d is not None]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,6 +24,7 @@ import argparse
 import multiprocessing
 import random
 import statistics
+from concurrent.futures import ProcessPoolExecutor
 
 from piquet.actions import Action, Exchange
 from piquet.agents import Agent, play_deal
@@ -134,10 +135,10 @@ def main() -> None:
     if int(parse_spec(args.first)[0][-1:] or 0) not in LEVELS:
         parser.error(f"{args.first!r}: the first agent must be a searching level (level3 to level5)")
     print(f"{args.first} vs {args.second}, Rubicon, {args.deals} mirrored deals (seed {args.seed})")
-    with multiprocessing.Pool(args.jobs) as pool:
+    with ProcessPoolExecutor(args.jobs) as pool:
         for mode in (int(m) for m in args.modes.split(",")):
             jobs = [(args.first, args.second, i, args.seed, mode) for i in range(args.deals)]
-            xs = pool.map(one_deal, jobs, chunksize=1)
+            xs = list(pool.map(one_deal, jobs))
             mean = statistics.mean(xs)
             half = 1.96 * statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else float("nan")
             print(f"{MODES[mode]:15s} {mean:+7.2f}  [{mean - half:+.2f}, {mean + half:+.2f}]")

@@ -19,6 +19,7 @@ import argparse
 import multiprocessing
 import random
 import statistics
+from concurrent.futures import ProcessPoolExecutor
 
 from piquet.agents import Agent, play_deal
 from piquet.arena import DEALER
@@ -86,7 +87,7 @@ def main() -> None:
     for spec in (args.first, args.second, opponent):
         make_agent(spec)  # a bad name or setting is refused before any work
     jobs = [(args.first, args.second, opponent, i, args.seed) for i in range(args.parties)]
-    with multiprocessing.Pool(args.jobs) as pool:
+    with ProcessPoolExecutor(args.jobs) as pool:
         found = [g for g in pool.map(one_partie, jobs, chunksize=4) if g is not None]
     print(f"{args.first} less {args.second} (opponent {opponent}), Rubicon: {len(found)} of "
           f"{args.parties} parties reach their last deal with the rubicon settled (seed {args.seed})")
