@@ -204,8 +204,7 @@ class _Deal:
         self._shapes: dict[tuple[int, bool], tuple[int, int, list[float]]] = {}
 
     def partie(self, calls: Sequence[Bid]) -> Partie:
-        partie = Partie(("A", "B"), self.view.variant, self.view.options, first_dealer=self.deal.player)
-        partie.push(self.deal)
+        partie = _dealt(self.view, self.deal)
         for call in calls:
             partie.push(call)
         return partie
@@ -292,9 +291,14 @@ def auction_weight(view: PlayerView, dealt: CardSet, talon: Sequence[Card]) -> f
     assert seat is not None and opponent is not None and view.dealer is not None
     hands = [CardSet(), CardSet()]
     hands[seat], hands[opponent] = view.dealt, dealt
-    partie = Partie(("A", "B"), view.variant, view.options, first_dealer=view.dealer)
-    partie.push(Deal(view.dealer, (hands[0], hands[1]), tuple(talon)))
-    return _explains(partie, seat, view.bids)
+    return _explains(_dealt(view, Deal(view.dealer, (hands[0], hands[1]), tuple(talon))), seat, view.bids)
+
+
+def _dealt(view: PlayerView, deal: Deal) -> Partie:
+    """A partie of the view's variant and options that has just dealt ``deal``."""
+    partie = Partie(("A", "B"), view.variant, view.options, first_dealer=deal.player)
+    partie.push(deal)
+    return partie
 
 
 def _candidates(legal: LegalActions, above: int = 3) -> list[Bid]:

@@ -51,11 +51,12 @@ from collections.abc import Sequence
 
 from piquet.actions import Declare
 from piquet.cards import CardSet
-from piquet.combinations import Category, candidates, key, maximal
-from piquet.exchange import sure_leads
+from piquet.combinations import Category, candidates, key
+from piquet.exchange import elder_pique
 from piquet.game import LegalActions, Phase
 from piquet.inference import Inference
 from piquet.scoring import ScoreCategory
+from piquet.simple import declaration_in_full
 from piquet.variant import Contract, Rules, make_rules
 from piquet.view import Announcement, PlayerView
 
@@ -65,18 +66,12 @@ __all__ = ["choose_declaration", "declared_points"]
 Calls = tuple[CardSet, ...]
 
 
-def _books(category: Category, hand: CardSet, minimum: int) -> Calls:
-    """The books' declaration: in full (for the point, the best suit)."""
-    found = maximal(category, hand, minimum)
-    return tuple(found[:1] if category is Category.POINT else found)
-
-
 def _called_so(category: Category, hand: CardSet, heard: Announcement, minimum: int) -> Calls:
     """Elder's declaration as it was heard, in a hand she may hold: the best combination of the
     length (and pips, top card or rank) she named, then the rest of her combinations in full."""
     if heard.length is None:
         return ()
-    full = _books(category, hand, minimum)
+    full = declaration_in_full(category, hand, minimum)
     for combination in candidates(category, hand, minimum):
         if len(combination) != heard.length:
             continue
@@ -123,17 +118,6 @@ def declared_points(calls: Sequence[tuple[Calls, Calls]], rules: Rules, before: 
     return scored[0], scored[1]
 
 
-def _with_pique(points: tuple[int, int], elder: CardSet, younger: CardSet, rules: Rules,
-                contract: Contract | None) -> tuple[int, int]:
-    """Elder's pique added when his declarations and the leads he is sure of reach thirty before
-    younger scores (Law 69), as :func:`piquet.exchange.estimate` judges it."""
-    a, b = points  # with b == 0, a reached the repique's threshold only with a repique
-    if (b == 0 and a < rules.repique_threshold(contract) and rules.may_pique(0, 0, contract)
-            and a + sure_leads(elder.mask, younger.mask) + 1 >= rules.pique_threshold(contract)):
-        a += rules.pique_points
-    return a, b
-
-
 def choose_declaration(view: PlayerView, legal: LegalActions, rng: random.Random, worlds: int,
                        utility: tuple[int, int]) -> Declare | None:
     """The declaration with the best average worth over ``worlds`` hands the opponent may hold,
@@ -159,7 +143,7 @@ def choose_declaration(view: PlayerView, legal: LegalActions, rng: random.Random
     elder = seat == view.elder
     category = options[0].category
     made = {c.category: c.combinations for c in view.own_calls}
-    own_calls = {c: made[c] if c in made else _books(c, view.hand, minimum) for c in Category}
+    own_calls = {c: made[c] if c in made else declaration_in_full(c, view.hand, minimum) for c in Category}
     heard = {a.category: a for a in view.announcements}
     before = [0, 0]
     for event in view.events:
@@ -171,15 +155,15 @@ def choose_declaration(view: PlayerView, legal: LegalActions, rng: random.Random
         hers = world.opponent_hand
         # Her calls: as heard where she is elder and has called, else in full as the books do.
         her_calls = {c: _called_so(c, hers, heard[c], minimum) if not elder and c in heard
-                     else _books(c, hers, minimum) for c in Category}
+                     else declaration_in_full(c, hers, minimum) for c in Category}
         e_hand, y_hand = (view.hand, hers) if elder else (hers, view.hand)
         for i, option in enumerate(options):
             calls = []
             for c in Category:
                 own = option.combinations if c is category else own_calls[c]
                 calls.append((own, her_calls[c]) if elder else (her_calls[c], own))
-            points = declared_points(calls, rules, first, view.contract)
-            a, b = _with_pique(points, e_hand, y_hand, rules, view.contract)
+            a, b = declared_points(calls, rules, first, view.contract)
+            a = elder_pique(a, b, e_hand.mask, y_hand.mask, rules, view.contract)
             ours, theirs = (a, b) if elder else (b, a)
             totals[i] += world.weight * (mine[0] * ours + mine[1] * theirs)
     best = max(range(len(options)), key=lambda i: (totals[i], -i))

@@ -42,7 +42,7 @@ from piquet.cards import FULL_PACK, PIPS, Card, CardSet
 from piquet.game import Phase
 from piquet.inference import Inference, World
 from piquet.simple import discard_choice, keep_values
-from piquet.variant import AuCent, Rubicon, Rules
+from piquet.variant import AuCent, Contract, Rubicon, Rules
 from piquet.view import PlayerView
 
 __all__ = [
@@ -52,6 +52,7 @@ __all__ = [
     "choose_exchange",
     "declarations",
     "drawn",
+    "elder_pique",
     "estimate",
     "play_estimate",
     "play_features",
@@ -68,6 +69,9 @@ PLAY_WEIGHTS: Final[tuple[float, ...]] = (
     -0.27, 0.25, 0.41, 1.89, 3.01,
     -0.04, 0.12, -0.19, -0.36, -3.60,
 )
+
+#: The rules the estimates assume when given none.
+_RUBICON: Final = Rubicon()
 
 #: How many cards beyond the most that may be thrown the candidates are drawn from.
 _POOL_EXTRA = 3
@@ -188,13 +192,25 @@ def sure_leads(elder: int, younger: int) -> int:
     return sum(((elder >> (8 * s) & 0xFF) >> (younger >> (8 * s) & 0xFF).bit_length()).bit_count() for s in range(4))
 
 
+def elder_pique(a: int, b: int, elder: int, younger: int, rules: Rules | None = None,
+                contract: Contract | None = None) -> int:
+    """Elder's points in hand ``a`` with his pique added when his declarations and the leads he is
+    sure of reach thirty before younger scores (Law 69); younger's ``b``. With ``b`` nothing, ``a``
+    reaches the repique's threshold only with a repique, and then there is no pique."""
+    if rules is None:
+        rules = _RUBICON
+    if b or a >= rules.repique_threshold(contract) or not rules.may_pique(0, 0, contract):
+        return a
+    if a + sure_leads(elder, younger) + 1 >= rules.pique_threshold(contract):
+        return a + rules.pique_points
+    return a
+
+
 def estimate(elder: int, younger: int, rules: Rules | None = None) -> float:
     """Elder's points less younger's for the whole deal, estimated: the declarations exactly,
     a pique, and the play."""
     a, b = declarations(elder, younger, rules)
-    if a < 90 and b == 0 and a + sure_leads(elder, younger) + 1 >= 30:
-        a += 30  # elder's pique: his leads carry him to thirty before younger scores (Law 69)
-    return a - b + play_estimate(elder, younger)
+    return elder_pique(a, b, elder, younger, rules) - b + play_estimate(elder, younger)
 
 
 def candidate_discards(view: PlayerView, limit: int) -> list[CardSet]:

@@ -215,10 +215,7 @@ class SimpleAgent:
             # Auction minus contracts: nothing may be sunk; the engine lists the one full declaration.
             return first
         minimum = int(view.options.get("minimum_point", 1))
-        combos = maximal(category, view.hand, minimum)
-        if category is Category.POINT:
-            combos = combos[:1]
-        return Declare(seat, category, tuple(combos))
+        return Declare(seat, category, declaration_in_full(category, view.hand, minimum))
 
     def _play(self, view: PlayerView) -> Action | None:
         seat = view.seat
@@ -228,6 +225,17 @@ class SimpleAgent:
         if view.contract is not None and view.contract.minus:
             return Play(seat, minus_card(view))
         return Play(seat, choose_card(view))
+
+
+def declaration_in_full(category: Category, hand: CardSet, minimum_point: int = 1) -> tuple[CardSet, ...]:
+    """What the books declare in a category: every combination held, the best first (of the
+    point, the best suit only).
+
+    >>> declaration_in_full(Category.SETS, CardSet.parse("AS AH AD KS KH KD QS 7H 8H 9H 7D 8D"))
+    (CardSet.parse('AS AH AD'), CardSet.parse('KS KH KD'))
+    """
+    found = maximal(category, hand, minimum_point)
+    return tuple(found[:1] if category is Category.POINT else found)
 
 
 def _opponent_may_hold(view: PlayerView) -> CardSet:

@@ -13,10 +13,11 @@ from piquet.actions import Declare
 from piquet.agents import RandomAgent
 from piquet.combinations import Category
 from piquet.declaring import choose_declaration, declared_points
+from piquet.exchange import elder_pique
 from piquet.game import Partie, Phase
 from piquet.players import SearchAgent, partie_utility
 from piquet.scoring import DealScore, ScoreCategory
-from piquet.simple import SimpleAgent
+from piquet.simple import SimpleAgent, declaration_in_full
 
 _IN_HAND = (ScoreCategory.POINT, ScoreCategory.SEQUENCES, ScoreCategory.SETS, ScoreCategory.REPIQUE)
 
@@ -89,16 +90,15 @@ def _last_deal(view, seat: int, leading: bool):  # type: ignore[no-untyped-def]
 def _true_points(partie: Partie, seat: int, option: Declare) -> tuple[int, int]:
     """Seat's and the opponent's points in hand (and pique) on the true hands when ``seat``
     makes ``option`` now and both declare the rest in full, as the books do."""
-    from piquet.declaring import _books, _with_pique
-
     elder = partie.elder
     hands = (partie.hand(0), partie.hand(1))
     pairs = []
     for c in Category:
-        e = option.combinations if (c, elder) == (option.category, seat) else _books(c, hands[elder], 1)
-        y = option.combinations if (c, 1 - elder) == (option.category, seat) else _books(c, hands[1 - elder], 1)
+        e, y = (option.combinations if (c, who) == (option.category, seat) else declaration_in_full(c, hands[who])
+                for who in (elder, 1 - elder))
         pairs.append((e, y))
-    a, b = _with_pique(declared_points(pairs, partie.rules), hands[elder], hands[1 - elder], partie.rules, None)
+    a, b = declared_points(pairs, partie.rules)
+    a = elder_pique(a, b, hands[elder].mask, hands[1 - elder].mask, partie.rules)
     return (a, b) if seat == elder else (b, a)
 
 
