@@ -18,7 +18,7 @@ Each sampled deal is judged by :func:`estimate`, from elder's side:
   solved exactly (``tools/fit_play_estimate.py`` makes them and refits it).
 
 The opponent is assumed to exchange as the books advise (:func:`piquet.simple.discard_choice`):
-younger takes every card elder left and throws her least useful; and when younger chooses, elder
+younger takes every card elder left and throws what the books throw; and when younger chooses, elder
 is assumed to have thrown his least useful cards, so his hand is drawn by dealing him twelve
 cards at random and exchanging them so, not as twelve cards at random (which would make him
 weaker than he is: he kept his long suits and his aces).
@@ -237,12 +237,11 @@ def candidate_discards(view: PlayerView, limit: int) -> list[CardSet]:
 
 
 def _younger_takes(hand: int, rest: Sequence[Card]) -> int:
-    """Younger's hand after she takes every card elder left, throwing her least useful."""
+    """Younger's hand after she takes every card elder left, throwing what the books throw
+    (:func:`~piquet.simple.discard_choice`)."""
     if not rest:
         return hand
-    cards = CardSet(hand)
-    values = keep_values(cards, True)
-    return drawn(hand, CardSet(sorted(cards, key=lambda c: (values[c], c.rank))[: len(rest)]), rest)
+    return drawn(hand, discard_choice(CardSet(hand), len(rest), True), rest)
 
 
 def worlds_after_elder(view: PlayerView, rng: random.Random, count: int,

@@ -10,7 +10,7 @@ import pytest
 
 from piquet.actions import Exchange
 from piquet.cards import Card, CardSet, Suit
-from piquet.exchange import candidate_discards, choose_exchange, declarations, play_estimate, worlds_after_elder
+from piquet.exchange import _younger_takes, candidate_discards, choose_exchange, declarations, play_estimate, worlds_after_elder
 from piquet.game import Partie, Phase
 from piquet.inference import Inference
 from piquet.scoring import ScoreCategory
@@ -127,6 +127,25 @@ def test_sampled_exchange_is_legal_and_among_its_candidates(seat_role: str) -> N
         action = choose_exchange(view, partie.rules, random.Random(seed), worlds=30, candidates=8)
         assert isinstance(action, Exchange) and action in partie.legal_actions(seat)
         assert action.discards in candidate_discards(view, 8)
+
+
+def test_law_58_elder_foresees_youngers_exchange_as_the_books_make_it() -> None:
+    """Elder judges a discard by the hand younger will hold after taking what he left (Law 58);
+    against the books she holds exactly that: the model is the simple player's own exchange."""
+    tried = 0
+    for seed in range(40):
+        partie = Partie(("Ann", "Bill"), first_dealer=seed % 2)
+        partie.push(partie.random_deal(random.Random(seed), 3))
+        if partie.phase is not Phase.EXCHANGE:
+            continue
+        elder, younger = partie.elder, 1 - partie.elder
+        taken = 4 + seed % 2
+        partie.push(Exchange(elder, discard_choice(partie.hand(elder), taken)))
+        before, rest = partie.hand(younger), partie.talon()[taken:]
+        partie.push(SimpleAgent().choose(partie.view(younger), partie.legal_actions(younger)))
+        assert _younger_takes(before.mask, rest) == partie.hand(younger).mask
+        tried += 1
+    assert tried > 30
 
 
 def _longest_suit(hand: CardSet) -> int:

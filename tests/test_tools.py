@@ -72,7 +72,7 @@ def test_exchange_regret_brings_deals_to_elders_then_youngers_exchange() -> None
 
 def test_exchange_regret_judges_every_candidate_and_never_regrets_the_best() -> None:
     tool = _load("exchange_regret")
-    position = tool.judge((1, 0, 2, 20, 4))
+    position = tool.judge((1, 0, 2, 20, 4, 4))
     assert position is not None and len(position.worths) == 4
     assert all(0 <= c < 4 for c in position.chosen)
     assert all(position.regret(m) >= 0 for m in range(len(tool.METHODS)))

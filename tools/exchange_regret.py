@@ -18,7 +18,12 @@ confidence interval of the difference from the books. The methods are the books'
     python3 tools/exchange_regret.py --positions 120 --truth 24 --jobs 2
 
 The best of noisy averages is flattered, so the regrets themselves are a little too high; their
-differences are not (the methods never see the truth deals).
+differences are not (the methods never see the truth deals). The held-out regret is not
+flattered: the truth deals are split in two halves, the candidate best on one half is judged on the
+other, and the method's choice likewise; it is what choosing by half the truth deals would gain
+over the method, and so a floor of what a perfect exchange among the candidates would gain.
+``--method-candidates`` lets the sampled exchange try fewer discards than the truth judges, to see
+whether the discards it never tries hold better ones.
 """
 
 from __future__ import annotations
@@ -55,9 +60,22 @@ class Position:
     younger: bool
     worths: tuple[float, ...]
     chosen: tuple[int, ...]  # index of each method's choice among the candidates
+    #: The candidates' worths on each half of the truth deals (even and odd draws).
+    halves: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
 
     def regret(self, method: int) -> float:
         return max(self.worths) - self.worths[self.chosen[method]]
+
+    def held_out_regret(self, method: int) -> float:
+        """The worth of the candidate best on one half of the truth deals, judged on the other,
+        less the worth of the method's choice there; both ways round, averaged."""
+        chosen = self.chosen[method]
+        total = 0.0
+        for pick, judge_by in ((0, 1), (1, 0)):
+            seen, unseen = self.halves[pick], self.halves[judge_by]
+            best = max(range(len(seen)), key=lambda i: seen[i])
+            total += unseen[best] - unseen[chosen]
+        return total / 2
 
 
 def deal_worth(elder: int, younger: int, rules: Rules) -> int:
@@ -88,9 +106,10 @@ def exchange_view(seed: int, index: int) -> PlayerView | None:
         partie.push(books.choose(view, partie.legal_actions(seat)))
 
 
-def judge(job: tuple[int, int, int, int, int]) -> Position | None:
-    """The worths of one position's candidates and the methods' choices."""
-    seed, index, truth, worlds, candidates = job
+def judge(job: tuple[int, int, int, int, int, int]) -> Position | None:
+    """The worths of one position's candidates and the methods' choices (the sampled exchange
+    trying the first ``method_candidates`` of them)."""
+    seed, index, truth, worlds, candidates, method_candidates = job
     view = exchange_view(seed, index)
     if view is None:
         return None
@@ -104,22 +123,27 @@ def judge(job: tuple[int, int, int, int, int]) -> Position | None:
     if not deals:
         return None
     hand = view.hand.mask
-    worths = []
+    worths: list[float] = []
+    halves: tuple[list[float], list[float]] = ([], [])
     for discard in options:
         n = len(discard)
-        total = 0.0
-        for world in deals:
+        totals, weights = [0.0, 0.0], [0.0, 0.0]
+        for i, world in enumerate(deals):
             mine = drawn(hand, discard, world.talon)
             opponent = world.opponent_hand.mask
             if younger:
-                total -= world.weight * deal_worth(opponent, mine, rules)
+                value = -deal_worth(opponent, mine, rules)
             else:
-                total += world.weight * deal_worth(mine, _younger_takes(opponent, world.talon[n:]), rules)
-        worths.append(total / sum(w.weight for w in deals))
+                value = deal_worth(mine, _younger_takes(opponent, world.talon[n:]), rules)
+            totals[i % 2] += world.weight * value
+            weights[i % 2] += world.weight
+        worths.append(sum(totals) / sum(weights))
+        for half in (0, 1):
+            halves[half].append(totals[half] / weights[half] if weights[half] else worths[-1])
     sampled = choose_exchange(view, rules, random.Random(f"exchange-regret:method:{seed}:{index}"),
-                              worlds, candidates)
+                              worlds, method_candidates)
     chosen = (0, options.index(sampled.discards) if sampled is not None else 0)
-    return Position(younger, tuple(worths), chosen)
+    return Position(younger, tuple(worths), chosen, (tuple(halves[0]), tuple(halves[1])))
 
 
 def report(positions: list[Position], label: str) -> None:
@@ -128,7 +152,10 @@ def report(positions: list[Position], label: str) -> None:
     print(f"{label}: {len(positions)} positions")
     for m, name in enumerate(METHODS):
         regrets = [p.regret(m) for p in positions]
-        line = f"  {name:8s} regret {statistics.mean(regrets):6.2f}"
+        held_out = [p.held_out_regret(m) for p in positions]
+        half = 1.96 * statistics.stdev(held_out) / len(held_out) ** 0.5 if len(held_out) > 1 else float("nan")
+        line = (f"  {name:8s} regret {statistics.mean(regrets):6.2f}, held out {statistics.mean(held_out):+.2f}"
+                f" [{statistics.mean(held_out) - half:+.2f}, {statistics.mean(held_out) + half:+.2f}]")
         if m:
             gains = [p.regret(0) - p.regret(m) for p in positions]
             mean = statistics.mean(gains)
@@ -144,11 +171,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--positions", type=int, default=120, help="exchanges judged (half elder's)")
     parser.add_argument("--truth", type=int, default=24, help="deals each candidate is solved on")
     parser.add_argument("--worlds", type=int, default=1000, help="deals the sampled exchange judges on")
-    parser.add_argument("--candidates", type=int, default=20)
+    parser.add_argument("--candidates", type=int, default=20, help="discards the truth judges")
+    parser.add_argument("--method-candidates", type=int, default=None,
+                        help="discards the sampled exchange tries (default: --candidates)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
     args = parser.parse_args(argv)
-    jobs = [(args.seed, i, args.truth, args.worlds, args.candidates) for i in range(args.positions)]
+    method_candidates = args.method_candidates or args.candidates
+    if method_candidates > args.candidates:
+        parser.error("--method-candidates cannot exceed --candidates: the truth must judge its choice")
+    jobs = [(args.seed, i, args.truth, args.worlds, args.candidates, method_candidates)
+            for i in range(args.positions)]
     with ProcessPoolExecutor(args.jobs) as pool:
         positions = [p for p in pool.map(judge, jobs) if p is not None]
     report([p for p in positions if not p.younger], "elder")
