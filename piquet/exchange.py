@@ -206,11 +206,30 @@ def elder_pique(a: int, b: int, elder: int, younger: int, rules: Rules | None = 
     return a
 
 
-def estimate(elder: int, younger: int, rules: Rules | None = None) -> float:
+def estimate(elder: int, younger: int, rules: Rules | None = None, worth: tuple[int, int] = (1, -1)) -> float:
     """Elder's points less younger's for the whole deal, estimated: the declarations exactly,
-    a pique, and the play."""
+    a pique, and the play.
+
+    With ``worth``, what the deal is worth to elder when a point of his is worth ``worth[0]``
+    and one of younger's ``worth[1]`` (the partie's last deal, :func:`piquet.players.partie_utility`):
+    the declarations as each side scores them, and the play's points as a total the estimated
+    difference splits between them (the total is much the same whoever plays better, so only the
+    difference matters, by half the gap between the two worths).
+
+    >>> from piquet.cards import CardSet
+    >>> elder = CardSet.parse("AS KS QS JS TS AH KH QH AD KD AC KC").mask
+    >>> younger = CardSet.parse("9S 8S 7S JH TH 9H QD JD TD QC JC TC").mask
+    >>> declarations(elder, younger)  # point, quint, tierce, quatorzes of aces and kings; repique
+    (111, 0)
+    >>> round(estimate(elder, younger) - play_estimate(elder, younger))  # the difference
+    111
+    >>> round(estimate(elder, younger, worth=(1, 1)))  # both scores count alike: the play aside
+    111
+    """
     a, b = declarations(elder, younger, rules)
-    return elder_pique(a, b, elder, younger, rules) - b + play_estimate(elder, younger)
+    a = elder_pique(a, b, elder, younger, rules)
+    mine, hers = worth
+    return mine * a + hers * b + (mine - hers) * play_estimate(elder, younger) / 2
 
 
 def candidate_discards(view: PlayerView, limit: int) -> list[CardSet]:
@@ -301,10 +320,12 @@ def best_discard(hand: int, options: Sequence[CardSet], worlds: Sequence[World],
 
 
 def choose_exchange(view: PlayerView, rules: Rules, rng: random.Random, worlds: int,
-                    candidates: int) -> Exchange | None:
+                    candidates: int, worth: tuple[int, int] = (1, -1)) -> Exchange | None:
     """The discard with the best average :func:`estimate` over ``worlds`` sampled deals, among
-    ``candidates`` likely ones; ``None`` where this method does not apply (Auction Piquet, a
-    carte blanche, nothing to choose) and the caller should use its own."""
+    ``candidates`` likely ones, a point of the player's worth ``worth[0]`` and one of the
+    opponent's ``worth[1]`` (the score difference unless the partie's last deal makes it
+    otherwise); ``None`` where this method does not apply (Auction Piquet, a carte blanche,
+    nothing to choose) and the caller should use its own."""
     seat = view.seat
     if (seat is None or view.exchange_range is None or not isinstance(rules, (Rubicon, AuCent))
             or any(view.carte_blanche) or view.will_exchange is not None):
@@ -320,8 +341,10 @@ def choose_exchange(view: PlayerView, rules: Rules, rng: random.Random, worlds: 
         return None
     hand = view.hand.mask
     if elder:
-        best = best_discard(hand, options, sampled, _younger_takes, lambda mine, hers: estimate(mine, hers, rules))
+        best = best_discard(hand, options, sampled, _younger_takes,
+                            lambda mine, hers: estimate(mine, hers, rules, worth))
     else:  # elder has exchanged already: his hand stands
+        his_worth = (worth[1], worth[0])  # her worth of his points and hers, as elder's are put
         best = best_discard(hand, options, sampled, lambda his, _rest: his,
-                            lambda mine, his: -estimate(his, mine, rules))
+                            lambda mine, his: estimate(his, mine, rules, his_worth))
     return Exchange(seat, best)

@@ -10,8 +10,9 @@
   level 4 they also choose their exchange by trying the likely discards over
   many possible talons and opponent's hands, and in Auction Piquet their calls
   over sampled deals (:mod:`piquet.bidding`). Higher levels sample more. In
-  the last deal of a partie with the rubicon settled they play and declare
-  for the settlement (:func:`partie_utility`, :mod:`piquet.declaring`).
+  the last deal of a partie with the rubicon settled, or within the loser's
+  reach, they play and declare for the settlement (:func:`partie_utility`,
+  :mod:`piquet.declaring`).
 
 Every agent sees only its :class:`~piquet.view.PlayerView` and returns one of
 its legal actions.
@@ -64,6 +65,13 @@ class Level:
     #: Whether, in the last deal of a partie with the rubicon settled, the declarations are
     #: weighed for the settlement (:mod:`piquet.declaring`) rather than made in full.
     partie_declarations: bool = True
+    #: Whether, in the last deal of a partie whose loser may yet reach the rubicon, the play is for
+    #: bringing him over it or keeping him under (:func:`partie_utility`) rather than for the score.
+    rubicon_reach: bool = True
+    #: Whether the sampled exchange in a partie's last deal weighs each side's points as the
+    #: partie does (:func:`partie_utility`) rather than by the score difference. Off: measured,
+    #: it gained nothing (docs/players.md).
+    partie_exchange: bool = False
 
 
 #: The searching levels (1 and 2 do not search). Level 3 exchanges and bids as the books advise;
@@ -147,7 +155,7 @@ class SearchAgent(SimpleAgent):
                 return chosen
         if view.phase is Phase.DECLARE and view.to_act == seat and self.settings.partie_declarations:
             declared = choose_declaration(view, legal, self._declaring_rng, DECLARATION_WORLDS,
-                                          partie_utility(view, _rules(view)))
+                                          partie_utility(view, _rules(view), self.settings.rubicon_reach))
             if declared is not None and declared in legal:
                 return declared
         if view.phase is Phase.BID and view.to_act == seat and self.settings.bid_worlds:
@@ -165,7 +173,7 @@ class SearchAgent(SimpleAgent):
         if not worlds:
             return plays[0]
         totals: dict[Card, float] = {p.card: 0.0 for p in plays}
-        utility = partie_utility(view, rules)
+        utility = partie_utility(view, rules, self.settings.rubicon_reach)
         for opponent_hand, weight in worlds:
             solution = solve(play_position(view, opponent_hand, utility), rules, all_values=True)
             for card in totals:
@@ -181,8 +189,13 @@ class SearchAgent(SimpleAgent):
     def _exchange_choice(self, view: PlayerView) -> Action | None:
         """The sampled exchange (:func:`piquet.exchange.choose_exchange`), or ``None`` where it
         does not apply and the books' heuristic decides."""
-        chosen = choose_exchange(view, _rules(view), self.rng, self.settings.exchange_worlds,
-                                 self.settings.exchange_candidates)
+        rules = _rules(view)
+        worth = (1, -1)
+        if self.settings.partie_exchange:
+            u = partie_utility(view, rules, self.settings.rubicon_reach)
+            worth = u if view.seat == 0 else (-u[1], -u[0])  # my worth of my point, of hers
+        chosen = choose_exchange(view, rules, self.rng, self.settings.exchange_worlds,
+                                 self.settings.exchange_candidates, worth)
         if chosen is None:  # Auction Piquet: both players choose by the contract
             chosen = choose_contract_exchange(view, self.rng, self.settings.exchange_worlds,
                                               self.settings.exchange_candidates)
@@ -196,8 +209,14 @@ DECLARATION_WORLDS = 64
 #: Points a player may still score in the rest of a deal, for judging whether a rubicon is settled.
 RUBICON_MARGIN = 25
 
+#: In the last deal, what one point of a loser who may yet reach the rubicon is worth against one
+#: of the winner's. Her crossing turns her score from a gain of the winner's into a loss (Law 73),
+#: about twice a hundred points; a point more for her raises the chance of it by about one in
+#: fifteen (a deal's points spread over some fifteen), so each of hers weighs some ten of his.
+REACH_WEIGHT = 10
 
-def partie_utility(view: PlayerView, rules: Rules) -> tuple[int, int]:
+
+def partie_utility(view: PlayerView, rules: Rules, reach: bool = True) -> tuple[int, int]:
     """What the solver should maximise in this deal, as seat 0's worth of a point scored by
     each seat (:attr:`piquet.solver.PlayPosition.utility`).
 
@@ -206,6 +225,11 @@ def partie_utility(view: PlayerView, rules: Rules) -> tuple[int, int]:
     rubicon (Laws 72-73), so a player sure to win against a loser sure to stay under wants
     every point scored, his opponent's too, and that loser wants as few as possible
     ("each time the lead changes hand this adds one to the total score", rules/000).
+    Where the loser may yet reach the rubicon (within :data:`RUBICON_MARGIN` of it), that
+    is what counts: the winner should "minimise the loser's score", and the loser wants his
+    own points even at the cost of some of the winner's ("the loser might try to cause [the
+    lead to change hands] if it will get his score to 100"), each of the loser's points
+    weighing :data:`REACH_WEIGHT` of the winner's (``reach=False``: the score difference).
     """
     seat, opponent = view.seat, view.opponent
     assert seat is not None and opponent is not None
@@ -220,6 +244,10 @@ def partie_utility(view: PlayerView, rules: Rules) -> tuple[int, int]:
         a, b = 1, 1  # she stays under and I win: her points count for me too
     elif mine + RUBICON_MARGIN < rules.rubicon and theirs > mine + 2 * RUBICON_MARGIN:
         a, b = -1, -1  # I stay under and lose: every point scored is paid by me
+    elif reach and theirs < rules.rubicon <= theirs + RUBICON_MARGIN and mine > theirs + 2 * RUBICON_MARGIN:
+        a, b = 1, -REACH_WEIGHT  # I win; keep her under
+    elif reach and mine < rules.rubicon <= mine + RUBICON_MARGIN and theirs > mine + 2 * RUBICON_MARGIN:
+        a, b = REACH_WEIGHT, -1  # I lose; my points may bring me over
     return (a, b) if seat == 0 else (-b, -a)
 
 
@@ -276,6 +304,8 @@ SPEC_KEYS: dict[str, str] = {
     "discards": "1: weigh the opponent's possible hands by her exchange; 0: uniformly",
     "bids": "deals sampled for each call in an Auction (0: the books' bidding)",
     "declare": "1: in a partie's last deal, declare for the settlement; 0: in full",
+    "reach": "1: in a partie's last deal, play to bring a loser over the rubicon or keep him under; 0: for the score",
+    "settle": "1: in a partie's last deal, exchange for the settlement; 0 (the default): for the score",
 }
 
 
@@ -289,7 +319,7 @@ def parse_spec(name: str) -> tuple[str, dict[str, int]]:
     >>> parse_spec("level5:depth=3")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: agent 'level5:depth=3': unknown setting 'depth' (known: play, exchange, ..., declare)
+    ValueError: agent 'level5:depth=3': unknown setting 'depth' (known: play, exchange, ..., settle)
     """
     base, _, rest = name.partition(":")
     settings: dict[str, int] = {}
@@ -325,6 +355,8 @@ def make_agent(name: str, seed: int = 0) -> Agent:
             discard_model=bool(settings.get("discards", base_settings.discard_model)),
             bid_worlds=settings.get("bids", base_settings.bid_worlds),
             partie_declarations=bool(settings.get("declare", base_settings.partie_declarations)),
+            rubicon_reach=bool(settings.get("reach", base_settings.rubicon_reach)),
+            partie_exchange=bool(settings.get("settle", base_settings.partie_exchange)),
         ))
     makers: dict[str, Callable[[], Agent]] = {
         "random": lambda: RandomAgent(rng),

@@ -10,13 +10,24 @@ import pytest
 
 from piquet.actions import Exchange
 from piquet.cards import Card, CardSet, Suit
-from piquet.exchange import _younger_takes, candidate_discards, choose_exchange, declarations, play_estimate, worlds_after_elder
+from piquet.exchange import (
+    _younger_takes,
+    candidate_discards,
+    choose_exchange,
+    declarations,
+    drawn,
+    elder_pique,
+    estimate,
+    play_estimate,
+    worlds_after_elder,
+)
 from piquet.game import Partie, Phase
-from piquet.inference import Inference
+from piquet.inference import Inference, World
 from piquet.scoring import ScoreCategory
 from piquet.simple import SimpleAgent, discard_choice
 from piquet.solver import PlayPosition, solve
 from piquet.variant import make_rules
+from piquet.view import PlayerView
 
 _DECLARED = (ScoreCategory.POINT, ScoreCategory.SEQUENCES, ScoreCategory.SETS, ScoreCategory.REPIQUE)
 
@@ -146,6 +157,56 @@ def test_law_58_elder_foresees_youngers_exchange_as_the_books_make_it() -> None:
         assert _younger_takes(before.mask, rest) == partie.hand(younger).mask
         tried += 1
     assert tried > 30
+
+
+def _hands_after(view: PlayerView, world: World, discard: CardSet) -> tuple[int, int]:
+    """Elder's and younger's hands once the player at ``view`` throws ``discard`` in ``world``, the
+    books' younger answering elder."""
+    mine = drawn(view.hand.mask, discard, world.talon)
+    if view.seat != view.elder:
+        return world.opponent_hand.mask, mine
+    return mine, _younger_takes(world.opponent_hand.mask, world.talon[len(discard):])
+
+
+def test_law_73_the_last_deals_exchange_weighs_each_sides_points_as_the_partie_does() -> None:
+    """A winner against a loser sure to stay under scores both scores (Law 73): he wants every
+    point made, the loser as few as possible. On the same sampled deals, the discard chosen for
+    every point to count (worth (1, 1)) makes at least as many points in hand (and elder's pique),
+    both sides', as the one chosen for none to (worth (-1, -1)), in elder's exchange and in
+    younger's; and for the score difference the choice is the best candidate by its difference."""
+    rules = make_rules("rubicon")
+    differed = 0
+    for seed in range(16):
+        partie = Partie(("Ann", "Bill"), first_dealer=seed % 2)
+        partie.push(partie.random_deal(random.Random(seed), 3))
+        if partie.phase is not Phase.EXCHANGE:
+            continue
+        if seed % 2:
+            elder = partie.elder
+            partie.push(SimpleAgent().choose(partie.view(elder), partie.legal_actions(elder)))
+        seat = partie.to_act
+        assert seat is not None
+        view = partie.view(seat)
+        younger = seat != view.elder
+        worlds = (worlds_after_elder(view, random.Random(seed), 200) if younger else None) or \
+            Inference(view).sample(random.Random(seed), 200)
+        made, difference = {}, {}
+        for discard in candidate_discards(view, 8):
+            made[discard] = difference[discard] = 0.0
+            for world in worlds:
+                e, y = _hands_after(view, world, discard)
+                a, b = declarations(e, y)
+                made[discard] += world.weight * (elder_pique(a, b, e, y) + b)
+                difference[discard] += world.weight * (-1 if younger else 1) * estimate(e, y)
+        chosen = {}
+        for worth in ((1, 1), (-1, -1), (1, -1)):
+            action = choose_exchange(view, rules, random.Random(seed), 200, 8, worth)
+            assert action is not None and action in partie.legal_actions(seat)
+            chosen[worth] = action.discards
+        assert made[chosen[(1, 1)]] >= made[chosen[(-1, -1)]]
+        assert difference[chosen[(1, -1)]] == max(difference.values())
+        differed += chosen[(1, 1)] != chosen[(-1, -1)]
+    assert differed >= 3
 
 
 def _longest_suit(hand: CardSet) -> int:

@@ -106,6 +106,35 @@ def test_law_73_in_the_last_deal_a_sure_winner_wants_every_point_scored(seat: in
     assert partie_utility(early, rules) == (1, -1)
 
 
+@pytest.mark.parametrize("seat", [0, 1])
+def test_law_73_in_the_last_deal_a_loser_within_reach_of_the_rubicon_is_what_counts(seat: int) -> None:
+    """A loser who may reach 100 turns his score from the winner's gain into his loss (Law 73): the
+    winner minimises the loser's points, the loser wants his own even at the cost of the winner's."""
+    from dataclasses import replace
+
+    from piquet.players import REACH_WEIGHT, partie_utility
+    from piquet.scoring import DealScore
+    from piquet.variant import make_rules
+
+    view = _play_view(seat)
+    five = tuple(DealScore.from_events((), 0) for _ in range(5))
+    rules = make_rules("rubicon")
+    other = 1 - seat
+    totals = [0, 0]
+    totals[seat], totals[other] = 160, 85
+    leading = replace(view, deal_scores=five, totals=(totals[0], totals[1]), events=())
+    mine = partie_utility(leading, rules)
+    assert (mine if seat == 0 else (-mine[1], -mine[0])) == (1, -REACH_WEIGHT)
+    assert partie_utility(leading, rules, reach=False) == (1, -1)
+    totals[seat], totals[other] = 85, 160
+    trailing = replace(view, deal_scores=five, totals=(totals[0], totals[1]), events=())
+    mine = partie_utility(trailing, rules)
+    assert (mine if seat == 0 else (-mine[1], -mine[0])) == (REACH_WEIGHT, -1)
+    totals[seat] = 105  # over already: the score difference again
+    over = replace(view, deal_scores=five, totals=(totals[0], totals[1]), events=())
+    assert partie_utility(over, rules) == (1, -1)
+
+
 def test_sampled_exchange_returns_a_legal_exchange_of_the_allowed_size() -> None:
     from piquet.players import Level
 
@@ -127,6 +156,10 @@ def test_agent_spec_changes_one_setting_of_a_level() -> None:
     assert agent.settings.exchange_candidates == LEVELS[5].exchange_candidates
     assert not agent.settings.discard_model
     assert parse_spec("level4") == ("level4", {})
+    partie = make_agent("level4:declare=0,reach=0,settle=1", 1)
+    assert isinstance(partie, SearchAgent)
+    assert not partie.settings.partie_declarations and not partie.settings.rubicon_reach
+    assert partie.settings.partie_exchange and not LEVELS[4].partie_exchange
 
 
 @pytest.mark.parametrize("spec, reason", [

@@ -116,10 +116,12 @@ def test_last_deal_plays_only_parties_with_the_rubicon_settled() -> None:
     last_deal = _load("last_deal")
     assert last_deal._settled((160, 30), 100) == 0 and last_deal._settled((30, 160), 100) == 1
     assert last_deal._settled((110, 95), 100) is None and last_deal._settled((120, 80), 100) is None
-    found = [last_deal.one_partie(("level3", "level3:declare=0", "simple", i, 1)) for i in range(8)]
+    assert last_deal._settled((160, 85), 100, reach=True) == 0  # the loser within reach of 100
+    assert last_deal._settled((160, 30), 100, reach=True) is None
+    found = [last_deal.one_partie(("level3", "level3:declare=0", "simple", i, 1, False)) for i in range(8)]
     settled = [g for g in found if g is not None]
     assert settled, "some of eight parties reach a settled last deal"
     assert all(isinstance(x, int) for g in settled for x in g)
     # The same setting on both sides: every game played alike, no difference.
-    same = [last_deal.one_partie(("level3", "level3", "simple", i, 1)) for i in range(4)]
+    same = [last_deal.one_partie(("level3", "level3", "simple", i, 1, False)) for i in range(4)]
     assert all(g == (0, 0) for g in same if g is not None)
