@@ -80,6 +80,16 @@ def test_exchange_regret_judges_every_candidate_and_never_regrets_the_best() -> 
     assert tool.Position(False, position.worths, (best, best)).regret(1) == 0
 
 
+def test_exchange_regret_held_out_judges_each_halfs_best_on_the_other_half() -> None:
+    tool = _load("exchange_regret")
+    # Candidate 0 looks best on the first half and is worst on the second; the method chose 1.
+    position = tool.Position(False, (1.5, 1.0), (0, 1), ((3.0, 0.0), (0.0, 2.0)))
+    assert position.regret(1) == 0.5  # flattered: candidate 0's average over both halves
+    assert position.held_out_regret(1) == ((0.0 - 2.0) + (0.0 - 0.0)) / 2  # honest: the method is better
+    position = tool.judge((1, 0, 4, 20, 4, 2))  # the method tries two of the four candidates
+    assert position is not None and position.chosen[1] < 2 and len(position.halves[0]) == 4
+
+
 def test_compare_runs_pairs_the_deals_both_runs_played(tmp_path: Path) -> None:
     tool = _load("compare_runs")
 
