@@ -47,6 +47,13 @@ def _to_play(seed: int, options: dict[str, object] | None = None, variant: str =
     return partie
 
 
+def _at_exchange(seed: int) -> Partie | None:
+    """A Rubicon deal dealt in threes, waiting for elder's exchange; ``None`` for a carte blanche."""
+    partie = Partie(("Ann", "Bill"), first_dealer=seed % 2)
+    partie.push(partie.random_deal(random.Random(seed), 3))
+    return partie if partie.phase is Phase.EXCHANGE else None
+
+
 def _hand_points(partie: Partie) -> tuple[int, int]:
     """Elder's and younger's points for combinations and repique, reckoned at elder's first lead."""
     seat = partie.elder
@@ -124,9 +131,8 @@ def test_play_estimate_follows_the_exact_solver() -> None:
 @pytest.mark.parametrize("seat_role", ["elder", "younger"])
 def test_sampled_exchange_is_legal_and_among_its_candidates(seat_role: str) -> None:
     for seed in range(12):
-        partie = Partie(("Ann", "Bill"), first_dealer=seed % 2)
-        partie.push(partie.random_deal(random.Random(seed), 3))
-        if partie.phase is not Phase.EXCHANGE:
+        partie = _at_exchange(seed)
+        if partie is None:
             continue
         if seat_role == "younger":
             elder = partie.to_act
@@ -145,9 +151,8 @@ def test_law_58_elder_foresees_youngers_exchange_as_the_books_make_it() -> None:
     against the books she holds exactly that: the model is the simple player's own exchange."""
     tried = 0
     for seed in range(40):
-        partie = Partie(("Ann", "Bill"), first_dealer=seed % 2)
-        partie.push(partie.random_deal(random.Random(seed), 3))
-        if partie.phase is not Phase.EXCHANGE:
+        partie = _at_exchange(seed)
+        if partie is None:
             continue
         elder, younger = partie.elder, 1 - partie.elder
         taken = 4 + seed % 2
@@ -177,9 +182,8 @@ def test_law_73_the_last_deals_exchange_weighs_each_sides_points_as_the_partie_d
     rules = make_rules("rubicon")
     differed = 0
     for seed in range(16):
-        partie = Partie(("Ann", "Bill"), first_dealer=seed % 2)
-        partie.push(partie.random_deal(random.Random(seed), 3))
-        if partie.phase is not Phase.EXCHANGE:
+        partie = _at_exchange(seed)
+        if partie is None:
             continue
         if seed % 2:
             elder = partie.elder
@@ -219,9 +223,8 @@ def test_law_58_younger_draws_elders_hand_as_an_exchange_of_his_least_useful_car
     holding longer suits than twelve cards drawn at random would."""
     tried = 0
     for seed in range(20):
-        partie = Partie(("Ann", "Bill"), first_dealer=seed % 2)
-        partie.push(partie.random_deal(random.Random(seed), 3))
-        if partie.phase is not Phase.EXCHANGE:
+        partie = _at_exchange(seed)
+        if partie is None:
             continue
         elder, younger = partie.elder, 1 - partie.elder
         assert worlds_after_elder(partie.view(elder), random.Random(seed), 5) is None

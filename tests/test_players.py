@@ -80,59 +80,49 @@ def _play_view(seat: int):  # type: ignore[no-untyped-def]
     return partie.view(seat)
 
 
-@pytest.mark.parametrize("seat", [0, 1])
-def test_law_73_in_the_last_deal_a_sure_winner_wants_every_point_scored(seat: int) -> None:
+def _last_deal(seat: int, mine: int, theirs: int, deals: int = 5):  # type: ignore[no-untyped-def]
+    """The view of ``seat`` in the play with ``deals`` deals behind it, her total ``mine`` and her
+    opponent's ``theirs`` (the sixth deal is a Rubicon partie's last)."""
     from dataclasses import replace
 
-    from piquet.players import partie_utility
     from piquet.scoring import DealScore
+
+    totals = (mine, theirs) if seat == 0 else (theirs, mine)
+    done = tuple(DealScore.from_events((), 0) for _ in range(deals))
+    return replace(_play_view(seat), deal_scores=done, totals=totals, events=())
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_law_73_in_the_last_deal_a_sure_winner_wants_every_point_scored(seat: int) -> None:
+    from piquet.players import partie_utility
     from piquet.variant import make_rules
 
-    view = _play_view(seat)
-    five = tuple(DealScore.from_events((), 0) for _ in range(5))
     rules = make_rules("rubicon")
-    other = 1 - seat
-    totals = [0, 0]
-    totals[seat], totals[other] = 160, 30
-    leading = replace(view, deal_scores=five, totals=(totals[0], totals[1]), events=())
     # Seat 0's worth of points: the winner (whichever seat) counts both players' points as his.
-    assert partie_utility(leading, rules) == ((1, 1) if seat == 0 else (-1, -1))
-    totals[seat], totals[other] = 30, 160
-    trailing = replace(view, deal_scores=five, totals=(totals[0], totals[1]), events=())
-    assert partie_utility(trailing, rules) == ((-1, -1) if seat == 0 else (1, 1))
-    close = replace(view, deal_scores=five, totals=(110, 95), events=())
-    assert partie_utility(close, rules) == (1, -1)
-    early = replace(view, deal_scores=five[:3], totals=(totals[0], totals[1]), events=())
-    assert partie_utility(early, rules) == (1, -1)
+    assert partie_utility(_last_deal(seat, 160, 30), rules) == ((1, 1) if seat == 0 else (-1, -1))
+    assert partie_utility(_last_deal(seat, 30, 160), rules) == ((-1, -1) if seat == 0 else (1, 1))
+    assert partie_utility(_last_deal(seat, 110, 95), rules) == (1, -1)
+    assert partie_utility(_last_deal(seat, 160, 30, deals=3), rules) == (1, -1)
 
 
 @pytest.mark.parametrize("seat", [0, 1])
 def test_law_73_in_the_last_deal_a_loser_within_reach_of_the_rubicon_is_what_counts(seat: int) -> None:
     """A loser who may reach 100 turns his score from the winner's gain into his loss (Law 73): the
     winner minimises the loser's points, the loser wants his own even at the cost of the winner's."""
-    from dataclasses import replace
-
     from piquet.players import REACH_WEIGHT, partie_utility
-    from piquet.scoring import DealScore
     from piquet.variant import make_rules
 
-    view = _play_view(seat)
-    five = tuple(DealScore.from_events((), 0) for _ in range(5))
     rules = make_rules("rubicon")
-    other = 1 - seat
-    totals = [0, 0]
-    totals[seat], totals[other] = 160, 85
-    leading = replace(view, deal_scores=five, totals=(totals[0], totals[1]), events=())
-    mine = partie_utility(leading, rules)
-    assert (mine if seat == 0 else (-mine[1], -mine[0])) == (1, -REACH_WEIGHT)
+
+    def mine(utility: tuple[int, int]) -> tuple[int, int]:  # my worth of my point, of hers
+        return utility if seat == 0 else (-utility[1], -utility[0])
+
+    leading = _last_deal(seat, 160, 85)
+    assert mine(partie_utility(leading, rules)) == (1, -REACH_WEIGHT)
     assert partie_utility(leading, rules, reach=False) == (1, -1)
-    totals[seat], totals[other] = 85, 160
-    trailing = replace(view, deal_scores=five, totals=(totals[0], totals[1]), events=())
-    mine = partie_utility(trailing, rules)
-    assert (mine if seat == 0 else (-mine[1], -mine[0])) == (REACH_WEIGHT, -1)
-    totals[seat] = 105  # over already: the score difference again
-    over = replace(view, deal_scores=five, totals=(totals[0], totals[1]), events=())
-    assert partie_utility(over, rules) == (1, -1)
+    assert mine(partie_utility(_last_deal(seat, 85, 160), rules)) == (REACH_WEIGHT, -1)
+    # over already: the score difference again
+    assert partie_utility(_last_deal(seat, 105, 160), rules) == (1, -1)
 
 
 def test_sampled_exchange_returns_a_legal_exchange_of_the_allowed_size() -> None:
