@@ -31,6 +31,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import Enum
 
 from piquet.actions import Action, Concede, Exchange, Play
 from piquet.agents import Agent, RandomAgent
@@ -46,7 +47,8 @@ from piquet.solver import PlayPosition, solve
 from piquet.variant import Rules, make_rules
 from piquet.view import PlayerView
 
-__all__ = ["LEVELS", "BeginnerAgent", "SearchAgent", "make_agent", "parse_spec", "play_position"]
+__all__ = ["LEVELS", "BeginnerAgent", "SearchAgent", "Standing", "make_agent", "parse_spec", "partie_utility",
+           "play_position", "rubicon_standing"]
 
 
 @dataclass(frozen=True)
@@ -216,6 +218,32 @@ RUBICON_MARGIN = 25
 REACH_WEIGHT = 10
 
 
+class Standing(Enum):
+    """Where the rubicon stands at a partie's last deal, as far as one deal's points can move it
+    (:data:`RUBICON_MARGIN`): what :func:`partie_utility` plays for."""
+
+    #: Nobody sure to win, or the loser sure to cross: the score difference is what counts.
+    OPEN = "open"
+    #: The leader sure to win and the loser sure to stay under the rubicon.
+    SETTLED = "settled"
+    #: The leader sure to win and the loser short of the rubicon but within reach of it.
+    REACH = "reach"
+
+
+def rubicon_standing(leader: int, trailer: int, rubicon: int) -> Standing:
+    """The :class:`Standing` of a last deal begun with these totals (the deal's points so far
+    included).
+
+    >>> rubicon_standing(160, 30, 100), rubicon_standing(160, 85, 100), rubicon_standing(110, 95, 100)
+    (<Standing.SETTLED: 'settled'>, <Standing.REACH: 'reach'>, <Standing.OPEN: 'open'>)
+    """
+    if leader <= trailer + 2 * RUBICON_MARGIN:
+        return Standing.OPEN
+    if trailer + RUBICON_MARGIN < rubicon:
+        return Standing.SETTLED
+    return Standing.REACH if trailer < rubicon else Standing.OPEN
+
+
 def partie_utility(view: PlayerView, rules: Rules, reach: bool = True) -> tuple[int, int]:
     """What the solver should maximise in this deal, as seat 0's worth of a point scored by
     each seat (:attr:`piquet.solver.PlayPosition.utility`).
@@ -239,15 +267,16 @@ def partie_utility(view: PlayerView, rules: Rules, reach: bool = True) -> tuple[
     points = view.deal_points
     mine = view.totals[seat] + points[seat]
     theirs = view.totals[opponent] + points[opponent]
+    ahead = mine > theirs
+    standing = rubicon_standing(mine, theirs, rules.rubicon) if ahead else rubicon_standing(theirs, mine, rules.rubicon)
     a, b = 1, -1  # my worth of a point I score and of a point she scores
-    if theirs + RUBICON_MARGIN < rules.rubicon and mine > theirs + 2 * RUBICON_MARGIN:
-        a, b = 1, 1  # she stays under and I win: her points count for me too
-    elif mine + RUBICON_MARGIN < rules.rubicon and theirs > mine + 2 * RUBICON_MARGIN:
-        a, b = -1, -1  # I stay under and lose: every point scored is paid by me
-    elif reach and theirs < rules.rubicon <= theirs + RUBICON_MARGIN and mine > theirs + 2 * RUBICON_MARGIN:
-        a, b = 1, -REACH_WEIGHT  # I win; keep her under
-    elif reach and mine < rules.rubicon <= mine + RUBICON_MARGIN and theirs > mine + 2 * RUBICON_MARGIN:
-        a, b = REACH_WEIGHT, -1  # I lose; my points may bring me over
+    if standing is Standing.SETTLED:
+        # she stays under and I win: her points count for me too; or I stay under and lose:
+        # every point scored is paid by me
+        a, b = (1, 1) if ahead else (-1, -1)
+    elif standing is Standing.REACH and reach:
+        # I win and keep her under; or I lose and my points may bring me over
+        a, b = (1, -REACH_WEIGHT) if ahead else (REACH_WEIGHT, -1)
     return (a, b) if seat == 0 else (-b, -a)
 
 

@@ -26,7 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from piquet.agents import Agent, play_deal
 from piquet.arena import DEALER
 from piquet.game import Partie
-from piquet.players import RUBICON_MARGIN, make_agent
+from piquet.players import Standing, make_agent, rubicon_standing
 from piquet.simple import SimpleAgent
 
 ROLES = ("leader", "trailer")
@@ -35,11 +35,9 @@ ROLES = ("leader", "trailer")
 def _settled(totals: tuple[int, int], rubicon: int, reach: bool = False) -> int | None:
     """The seat sure to win with the rubicon settled (as ``partie_utility`` judges it), or with
     ``reach`` the seat sure to win against a loser who may yet reach it; ``None`` otherwise."""
+    wanted = Standing.REACH if reach else Standing.SETTLED
     for seat in (0, 1):
-        mine, theirs = totals[seat], totals[1 - seat]
-        if mine <= theirs + 2 * RUBICON_MARGIN:
-            continue
-        if (theirs < rubicon <= theirs + RUBICON_MARGIN) if reach else theirs + RUBICON_MARGIN < rubicon:
+        if rubicon_standing(totals[seat], totals[1 - seat], rubicon) is wanted:
             return seat
     return None
 
