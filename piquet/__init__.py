@@ -6,7 +6,19 @@
 ('deal', 'Ann')
 """
 
-from piquet.actions import Action, CarteBlanche, ChooseDealer, Concede, Cut, Deal, Declare, Exchange, Play
+from piquet.actions import (
+    AcceptConcession,
+    Action,
+    Bid,
+    CarteBlanche,
+    ChooseDealer,
+    Concede,
+    Cut,
+    Deal,
+    Declare,
+    Exchange,
+    Play,
+)
 from piquet.cards import CARDS, Card, CardError, CardSet, Rank, Suit
 from piquet.combinations import Category
 from piquet.game import IllegalActionError, LegalActions, Partie, Phase
@@ -18,7 +30,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CARDS",
+    "AcceptConcession",
     "Action",
+    "Bid",
     "Card",
     "CardError",
     "CardSet",

@@ -17,6 +17,7 @@ from piquet.cards import Card, CardSet
 from piquet.combinations import Category
 
 __all__ = [
+    "AcceptConcession",
     "Action",
     "Bid",
     "CarteBlanche",
@@ -191,4 +192,16 @@ class Concede:
         return f"{names[self.player]} concedes"
 
 
-Action = Cut | ChooseDealer | Deal | Bid | CarteBlanche | Exchange | Declare | Play | Concede
+@dataclass(frozen=True, slots=True)
+class AcceptConcession:
+    """With the option ``concession_may_be_declined``: the conceding player's opponent accepts the
+    concession (``accept``) or declines it and plays on, for a capot (Cavendish's treatise, Case XXII)."""
+
+    player: int
+    accept: bool = True
+
+    def describe(self, names: tuple[str, str]) -> str:
+        return f"{names[self.player]} {'accepts' if self.accept else 'declines'} the concession"
+
+
+Action = Cut | ChooseDealer | Deal | Bid | CarteBlanche | Exchange | Declare | Play | Concede | AcceptConcession

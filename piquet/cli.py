@@ -22,6 +22,8 @@ def _columns(partie: Partie) -> tuple[str, ...]:
     cats = [c.value for c in ScoreCategory if c is not ScoreCategory.CONTRACT or partie.rules.uses_bidding]
     if not partie.rules.has_carte_blanche:
         cats.remove(ScoreCategory.CARTE_BLANCHE.value)
+    if not partie.rules.carte_rouge_points:
+        cats.remove(ScoreCategory.CARTE_ROUGE.value)
     return (*cats, "total")
 
 
@@ -52,7 +54,9 @@ def replay_summary(partie: Partie) -> dict[str, Any]:
     }
     if partie.rules.plays_games:
         out["games"] = [{"winner": names[g.winner], "double": g.double,
-                         "scores": {names[seat]: g.scores[seat] for seat in (0, 1)}} for g in partie.games]
+                         "scores": {names[seat]: g.scores[seat] for seat in (0, 1)},
+                         "reached": {names[seat]: g.reached[seat] for seat in (0, 1)},
+                         "deal": g.deal} for g in partie.games]
         won = partie.games_won()
         out["games_won"] = {names[seat]: won[seat] for seat in (0, 1)}
     if not partie.is_over and partie.deal_number > len(partie.deal_scores):

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations as _subsets
 
 from piquet.actions import (
+    AcceptConcession,
     Action,
     Bid,
     CarteBlanche,
@@ -90,6 +91,8 @@ def _verb(action: Action) -> str:
         return f"bid {action.call}"
     if isinstance(action, ChooseDealer):
         return "choose the dealer"
+    if isinstance(action, AcceptConcession):
+        return "accept the concession" if action.accept else "decline the concession"
     return "concede"
 
 
@@ -102,6 +105,7 @@ class Phase(enum.Enum):
     EXCHANGE = "exchange"
     DECLARE = "declaration"
     PLAY = "play"
+    CONCESSION = "concession"
     OVER = "over"
 
 
@@ -110,8 +114,10 @@ DECLARATION_ORDER: tuple[tuple[Category, bool], ...] = tuple(
     (category, is_elder) for category in Category for is_elder in (True, False)
 )
 
-#: The phases of a deal once dealt, in which a concession may come.
-_IN_DEAL = frozenset({Phase.BID, Phase.CARTE_BLANCHE, Phase.EXCHANGE, Phase.DECLARE, Phase.PLAY})
+#: Where the rule that a concession breaks is stated (the rulings, 18).
+_CONCESSION_SOURCE = "ruling 18 (Cavendish's treatise, Scoring; Case XXII)"
+#: What the opponent of a player who concedes counts for the play (the treatise: "every trick (thirteen)").
+_CONCEDED_PLAY = 13
 
 _SCORE_CATEGORY = {
     Category.POINT: ScoreCategory.POINT,
@@ -156,6 +162,7 @@ class _State:
     pending_events: tuple[ScoreEvent, ...] = ()
     pending_reveal: tuple[int, int] = (0, 0)
     revealed: tuple[int, int] = (0, 0)
+    scored_cards: tuple[int, int] = (0, 0)
     hand_reckoned: bool = False
     repique: int | None = None
     pique: int | None = None
@@ -171,6 +178,7 @@ class _State:
     game_start: tuple[int, int] = (0, 0)
     games: tuple[GameResult, ...] = ()
     conceded: int | None = None
+    concession_declined: bool = False
     result: Settlement | None = None
 
 
@@ -391,6 +399,14 @@ class Partie:
             raise TypeError(f"not an action: {action!r}")
         if action.player not in (0, 1):
             raise self._illegal(action, f"there is no seat {action.player!r}")
+        if s.phase is Phase.OVER:
+            raise self._illegal(action, "the partie is over")
+        if isinstance(action, Concede):
+            self._verify_concede(action)
+            return
+        if isinstance(action, CarteBlanche) and self._deferred_carte_blanche(action.player):
+            self._verify_carte_blanche(action)
+            return
         expected = {
             Cut: Phase.CUT,
             ChooseDealer: Phase.CHOOSE_DEALER,
@@ -400,16 +416,11 @@ class Partie:
             Exchange: Phase.EXCHANGE,
             Declare: Phase.DECLARE,
             Play: Phase.PLAY,
-            Concede: s.phase if s.phase in _IN_DEAL else Phase.PLAY,
+            AcceptConcession: Phase.CONCESSION,
         }[type(action)]
-        if s.phase is Phase.OVER:
-            raise self._illegal(action, "the partie is over")
         if s.phase is not expected:
             what = {Phase.PLAY: "the play", Phase.DECLARE: "the declaration"}.get(expected, f"the {expected.value}")
             raise self._illegal(action, f"it is the {s.phase.value}, not {what}")
-        if isinstance(action, Concede):
-            self._verify_concede(action)
-            return
         if isinstance(action, Cut):
             a, b = action.cards
             if a == b:
@@ -483,6 +494,9 @@ class Partie:
         if call == "redouble":
             if not s.bids or s.bids[-1].call != "double":
                 raise self._illegal(action, "only a double can be redoubled")
+            if self.rules.redouble_counts_as_double and s.doubles_used >= 2:
+                raise self._illegal(action, "no more than two doubles in an auction, and a redouble counts as "
+                                            "one (option redouble_counts_as_double)")
             return
         tricks = int(call[:-1])
         if last is not None and last.tricks is not None and tricks <= last.tricks:
@@ -619,22 +633,62 @@ class Partie:
                 raise self._illegal(action, f"must follow suit to the {s.trick[0]!s} led")
 
     def _verify_concede(self, action: Concede) -> None:
+        """The rulings, 18: only in the partie's last deal, after the six declarations and before the
+        first card, and only by the loser, who cannot save his rubicon (Law 73) once the opponent has
+        counted what the concession gives him."""
         s = self._s
         if not self.rules.allows_concession:
             raise self._illegal(action, f"there is no concession in {self.rules.title}")
-        if not self.rules.is_last_deal(self._counted_deals() + 1):
-            raise self._illegal(action, "a player may concede only in the last deal of the partie")
-        if s.phase not in _IN_DEAL:
+        counted = self._counted_deals() + 1
+        if s.phase is Phase.CONCESSION:
+            raise self._illegal(action, "a concession already awaits the opponent's answer")
+        if s.phase not in (Phase.BID, Phase.CARTE_BLANCHE, Phase.EXCHANGE, Phase.DECLARE, Phase.PLAY):
             raise self._illegal(action, "there is no deal in progress to concede")
+        if not self.rules.is_last_deal(counted):
+            raise self._illegal(action, f"{_CONCESSION_SOURCE}: a player may concede only in the last deal of "
+                                        "the partie")
+        if s.phase is not Phase.PLAY:
+            raise self._illegal(action, f"{_CONCESSION_SOURCE}: the concession comes after the six "
+                                        f"declarations, and it is the {s.phase.value}")
         if s.tricks or s.trick:
-            raise self._illegal(action, "the concession is made before the first card is played")
-        own = s.totals[action.player] + sum(
-            e.points for e in s.events + s.pending_events if e.player == action.player
-        )
+            raise self._illegal(action, f"{_CONCESSION_SOURCE}: the concession is made before the first card "
+                                        "is played")
+        if s.concession_declined:
+            raise self._illegal(action, "the concession was declined: the deal is played out")
+        own, other = self.concession_totals(action.player)
         if own >= self.rules.rubicon:
             raise self._illegal(
-                action, f"only a player who cannot save the rubicon may concede, and he has {own}"
-            )
+                action, f"Law 73 and {_CONCESSION_SOURCE}: only a player who cannot save the rubicon may "
+                        f"concede, and he would have {own}")
+        if own >= other:
+            raise self._illegal(
+                action, f"{_CONCESSION_SOURCE}: only the loser may concede, and he would have {own} to "
+                        f"{self.players[1 - action.player]}'s {other}")
+
+    def concession_totals(self, player: int) -> tuple[int, int]:
+        """The partie scores of ``player`` and of his opponent if ``player`` conceded now: both hands
+        reckoned as declared, then the opponent counting 13 for the play and the cards' ten, the deal
+        counted as many times as it counts in the partie (the rulings, 18)."""
+        saved = self._s
+        self._s = _snapshot(saved)
+        try:
+            self._reckon_hand()
+            deal = [0, 0]
+            for event in self._s.events:
+                deal[event.player] += event.points
+        finally:
+            self._s = saved
+        other = 1 - player
+        deal[other] += _CONCEDED_PLAY + self.rules.cards_points
+        times = self.rules.deal_multiplier(self._counted_deals() + 1)
+        return saved.totals[player] + times * deal[player], saved.totals[other] + times * deal[other]
+
+    def _deferred_carte_blanche(self, seat: int) -> bool:
+        """Piquet au Cent: younger with carte blanche need not announce it until elder has discarded;
+        she may announce it at any moment before her own exchange."""
+        s = self._s
+        return (s.phase is Phase.EXCHANGE and seat in s.carte_blanche_pending
+                and self.rules.younger_carte_blanche_after_elder_discards)
 
     # ------------------------------------------------------------ legal actions
     def legal_actions(self, player: int | None = None) -> LegalActions:
@@ -650,10 +704,14 @@ class Partie:
         s = self._s
         if seat is None:
             return
-        if s.phase in _IN_DEAL:
+        if s.phase is Phase.PLAY and not s.tricks and not s.trick and self.rules.allows_concession:
             concede = Concede(seat)
             if self.can(concede):
                 yield concede
+        if self._deferred_carte_blanche(seat):
+            yield CarteBlanche(seat, True)
+            if not self.rules.carte_blanche_compulsory:
+                yield CarteBlanche(seat, False)
         if seat != s.to_act:
             return
         if s.phase is Phase.CHOOSE_DEALER:
@@ -705,6 +763,9 @@ class Partie:
                 ]
                 for more in _disjoint_collections(extras):
                     yield Declare(seat, category, (first, *more))
+        elif s.phase is Phase.CONCESSION:
+            yield AcceptConcession(seat, True)
+            yield AcceptConcession(seat, False)
         elif s.phase is Phase.PLAY:
             playable = s.hands[seat]
             if s.trick:
@@ -765,6 +826,8 @@ class Partie:
             self._apply_play(action)
         elif isinstance(action, Concede):
             self._apply_concede(action)
+        elif isinstance(action, AcceptConcession):
+            self._apply_accept_concession(action)
 
     def _apply_deal(self, action: Deal) -> None:
         s = self._s
@@ -777,7 +840,7 @@ class Partie:
         s.dealt = (action.hands[0].mask, action.hands[1].mask)
         s.hands = s.dealt
         s.talon = action.talon
-        s.discards = s.drawn = s.shown_dealt = s.pending_reveal = s.revealed = (0, 0)
+        s.discards = s.drawn = s.shown_dealt = s.pending_reveal = s.revealed = s.scored_cards = (0, 0)
         s.exchanged = (None, None)
         s.elder_count = s.will_exchange = s.show_rest = None
         s.peeked = s.rest = 0
@@ -791,6 +854,7 @@ class Partie:
             s.past_logs = (*s.past_logs, s.log)
         s.pending_events = s.events = s.log = ()
         s.repique = s.pique = s.conceded = None
+        s.concession_declined = False
         s.trick = s.tricks = ()
         s.tricks_won = (0, 0)
         how = f" in packets of {action.packets}" if action.packets else ""
@@ -802,13 +866,34 @@ class Partie:
             return
         self._say(None, f"Deal {s.deal_number}: {self.players[dealer]} deals{how}; "
                         f"{self.players[s.elder]} is elder.")
+        self._begin_carte_blanche()
+
+    def _begin_carte_blanche(self) -> None:
+        """Before the exchange: each player dealt no king, queen or knave may announce carte blanche,
+        elder first (Laws 18-20); then the exchange."""
+        s = self._s
         court = Rank.JACK.mask | Rank.QUEEN.mask | Rank.KING.mask
         eligible = [seat for seat in (s.elder, 1 - s.elder) if not s.dealt[seat] & court]
         s.carte_blanche_pending = tuple(eligible) if self.rules.has_carte_blanche else ()
-        if s.carte_blanche_pending:
-            s.phase, s.to_act = Phase.CARTE_BLANCHE, s.carte_blanche_pending[0]
+        self._next_carte_blanche()
+
+    def _next_carte_blanche(self) -> None:
+        """The next player to decide on his carte blanche, or the exchange. In Piquet au Cent younger's
+        decision waits, unless elder announced one, until elder has discarded (she may still announce
+        it before)."""
+        s = self._s
+        pending = s.carte_blanche_pending
+        younger = 1 - s.elder
+        defer = (self.rules.younger_carte_blanche_after_elder_discards and pending == (younger,)
+                 and not s.carte_blanche[s.elder] and s.exchanged[s.elder] is None)
+        if pending and not defer:
+            s.phase, s.to_act = Phase.CARTE_BLANCHE, pending[0]
+        elif s.exchanged[s.elder] is not None:
+            s.phase, s.to_act = Phase.EXCHANGE, younger
         else:
-            s.phase, s.to_act = Phase.EXCHANGE, s.elder
+            s.phase = Phase.EXCHANGE
+            # Law 20: elder with carte blanche has younger set her discards aside before he shows.
+            s.to_act = younger if s.carte_blanche[s.elder] else s.elder
 
     def _apply_bid(self, action: Bid) -> None:
         s = self._s
@@ -820,7 +905,7 @@ class Partie:
         else:
             sign = "minus" if call[-1] == "-" else "plus"
             self._say(action.player, f"{number_word(int(call[:-1])).capitalize()} {sign}.")
-        if call == "double":
+        if call == "double" or (call == "redouble" and self.rules.redouble_counts_as_double):
             s.doubles_used += 1
         if call == "pass" and all(b.call == "pass" for b in s.bids):
             if len(s.bids) == 2:
@@ -843,7 +928,8 @@ class Partie:
         s.contract = Contract(last.player, last.tricks, last.minus, doubles)
         s.elder = last.player
         self._say(None, f"{self.players[last.player]} holds the contract, {s.contract}, and is elder.")
-        s.phase, s.to_act = Phase.EXCHANGE, s.elder
+        # With the option carte_blanche, it is announced once the holder is known, before the exchange.
+        self._begin_carte_blanche()
 
     def _annul_deal(self) -> None:
         """Both passed: the deal is annulled, does not count, and the same dealer deals again (Lunn)."""
@@ -866,12 +952,18 @@ class Partie:
             self._say(seat, text)
             self._score(ScoreEvent(seat, self.rules.carte_blanche_points, ScoreCategory.CARTE_BLANCHE,
                                    "carte blanche"))
-        if s.carte_blanche_pending:
-            s.to_act = s.carte_blanche_pending[0]
-        else:
-            s.phase = Phase.EXCHANGE
-            # Law 20: elder with carte blanche has younger set her discards aside before he shows.
-            s.to_act = 1 - s.elder if s.carte_blanche[s.elder] else s.elder
+            if s.exchanged[1 - seat] is not None:
+                # Announced after the opponent discarded (au Cent's younger): the proof is shown at once.
+                self._show_carte_blanche(seat)
+        if s.phase is Phase.EXCHANGE and seat != s.to_act:
+            return  # au Cent's younger, announcing before elder's exchange: elder is still to exchange
+        self._next_carte_blanche()
+
+    def _show_carte_blanche(self, seat: int) -> None:
+        """The proof of carte blanche: the hand as dealt, shown once the opponent has discarded (Laws 19-20)."""
+        s = self._s
+        s.shown_dealt = _set(s.shown_dealt, seat, s.dealt[seat])
+        self._say(seat, f"My carte blanche: {CardSet(s.dealt[seat])}.")
 
     def _apply_exchange(self, action: Exchange) -> None:
         s = self._s
@@ -904,14 +996,14 @@ class Partie:
             s.show_rest = action.show_rest
         self._say(None, said + ".")
         other = 1 - seat
-        # The proof of carte blanche: shown once the opponent has discarded (Laws 19-20).
         if s.carte_blanche[other] and not s.shown_dealt[other]:
-            s.shown_dealt = _set(s.shown_dealt, other, s.dealt[other])
-            self._say(other, f"My carte blanche: {CardSet(s.dealt[other])}.")
+            self._show_carte_blanche(other)
         if s.exchanged[0] is not None and s.exchanged[1] is not None:
             taken = (s.exchanged[s.elder] or 0) + (s.exchanged[1 - s.elder] or 0)
             s.rest = CardSet(s.talon[taken:]).mask
             s.phase, s.to_act = Phase.DECLARE, s.elder
+        elif s.carte_blanche_pending:
+            self._next_carte_blanche()  # au Cent: younger decides on her carte blanche now
         else:
             s.to_act = other
 
@@ -985,12 +1077,16 @@ class Partie:
         assert shown is not None
         scat = _SCORE_CATEGORY[category]
         scorer = self.rules.combination_scorer(winner, s.contract)
+        # Law 55 shows what was scored; au Cent: "except in the case of quatorzes and trios".
+        shown_cards = category is not Category.SETS or self.rules.shows_sets
         for cards in shown.combinations:
             reason = call(category, cards).lower()
             if scorer != winner:
                 reason = f"{self.players[winner]}'s {reason}"
             event = ScoreEvent(scorer, self.rules.combination_points(category, cards), scat, reason)
-            s.pending_reveal = _set(s.pending_reveal, winner, s.pending_reveal[winner] | cards.mask)
+            s.scored_cards = _set(s.scored_cards, winner, s.scored_cards[winner] | cards.mask)
+            if shown_cards:
+                s.pending_reveal = _set(s.pending_reveal, winner, s.pending_reveal[winner] | cards.mask)
             if winner == elder:
                 self._score(event)
             else:
@@ -1013,6 +1109,11 @@ class Partie:
         if s.show_rest and s.rest:
             s.rest_public = True
             self._say(1 - s.elder, f"The rest of the talon: {CardSet(s.rest)}.")
+        if self.rules.carte_rouge_points:
+            for seat in (s.elder, 1 - s.elder):
+                if s.hands[seat] and not s.hands[seat] & ~s.scored_cards[seat]:
+                    self._score(ScoreEvent(seat, self.rules.carte_rouge_points, ScoreCategory.CARTE_ROUGE,
+                                           "carte rouge"))
         totals = [0, 0]
         for event in s.events:
             if not event.category.in_hand:
@@ -1033,14 +1134,16 @@ class Partie:
         if s.pique is not None or s.repique is not None:
             return
         totals = [0, 0]
+        threshold = self.rules.pique_threshold(s.contract)
         for event in s.events:
             if event.category is ScoreCategory.CONTRACT or (
                 event.category is ScoreCategory.CARDS and not self.rules.cards_count_toward_pique
             ):
                 continue
             totals[event.player] += event.points
-        threshold = self.rules.pique_threshold(s.contract)
-        for p in (0, 1):
+            p = event.player
+            # Reckoned strictly in the order of reckoning (Law 67; Lunn: "Point, Sequence, Set"):
+            # the first to reach the threshold while the other has nothing has the pique.
             if (totals[p] >= threshold and totals[1 - p] == 0
                     and self.rules.may_pique(p, s.elder, s.contract)):
                 s.pique = p
@@ -1100,9 +1203,30 @@ class Partie:
         s = self._s
         self._say(action.player, "I concede.")
         self._reckon_hand()
-        other = 1 - action.player
         s.conceded = action.player
-        self._score(ScoreEvent(other, 13, ScoreCategory.PLAY, "conceded play"))
+        if self.rules.concession_may_be_declined:
+            s.phase, s.to_act = Phase.CONCESSION, 1 - action.player
+            return
+        self._settle_concession()
+
+    def _apply_accept_concession(self, action: AcceptConcession) -> None:
+        s = self._s
+        if action.accept:
+            self._say(action.player, "I accept.")
+            self._settle_concession()
+            return
+        self._say(action.player, "I decline: play on.")
+        s.conceded = None
+        s.concession_declined = True
+        s.phase, s.to_act = Phase.PLAY, s.leader
+
+    def _settle_concession(self) -> None:
+        """The opponent of the player who conceded counts 13 for the play and 10 for the cards,
+        without pique or capot (the rulings, 18)."""
+        s = self._s
+        assert s.conceded is not None
+        other = 1 - s.conceded
+        self._score(ScoreEvent(other, _CONCEDED_PLAY, ScoreCategory.PLAY, "conceded play"))
         self._score(ScoreEvent(other, self.rules.cards_points, ScoreCategory.CARDS, "conceded cards"))
         self._end_deal()
 
@@ -1112,6 +1236,7 @@ class Partie:
 
     def _end_deal(self) -> None:
         s = self._s
+        before = s.totals
         multiplier = self.rules.deal_multiplier(self._counted_deals() + 1)
         score = DealScore.from_events(s.events, s.elder, s.tricks_won, s.contract, multiplier=multiplier)
         s.deal_scores = (*s.deal_scores, score)
@@ -1122,12 +1247,16 @@ class Partie:
                         f"partie {s.totals[0]} to {s.totals[1]}.")
         over = self.rules.partie_over(self._counted_deals(), s.totals)
         if self.rules.plays_games:
-            game = self.rules.game_over((s.totals[0] - s.game_start[0], s.totals[1] - s.game_start[1]))
+            game = self.rules.game_over((before[0] - s.game_start[0], before[1] - s.game_start[1]),
+                                        [(e.player, multiplier * e.points) for e in s.events])
             if game is not None:
+                game = replace(game, deal=len(s.deal_scores))
                 s.games = (*s.games, game)
                 s.game_start = s.totals
                 kind = "a double game" if game.double else "the game"
-                self._say(None, f"{self.players[game.winner]} wins {kind}, {game.scores[0]} to {game.scores[1]}.")
+                w, r = game.winner, game.reached
+                self._say(None, f"{self.players[w]} reaches {r[w]} with {self.players[1 - w]} at {r[1 - w]}, "
+                                f"and wins {kind}; {game.scores[0]} to {game.scores[1]} at the end of the deal.")
                 won = self.games_won()
                 if max(won) >= self.rules.games_to_win:
                     winner = 0 if won[0] > won[1] else 1
@@ -1138,12 +1267,15 @@ class Partie:
         if over:
             s.result = settle(s.totals, self.rules.rubicon, self.rules.settlement_bonus)
             s.phase, s.to_act = Phase.OVER, None
-            r = s.result
-            if r.winner is None:
+            settled = s.result
+            if settled.winner is None:
                 self._say(None, "The partie is drawn.")
             else:
-                how = " The loser is rubiconed." if r.rubiconed else ""
-                self._say(None, f"{self.players[r.winner]} wins the partie and scores {r.points}.{how}")
+                how = " The loser is rubiconed." if settled.rubiconed else ""
+                self._say(None, f"{self.players[settled.winner]} wins the partie and scores {settled.points}.{how}")
+        elif self.rules.fresh_cut_each_game and s.games and s.games[-1].deal == len(s.deal_scores):
+            self._say(None, "A new game: the players cut again for the deal.")
+            s.phase, s.to_act = Phase.CUT, None
         else:
             s.dealer = 1 - (s.dealer if s.dealer is not None else 0)
             s.phase, s.to_act = Phase.DEAL, s.dealer

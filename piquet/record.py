@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from typing import IO, Any
 
 from piquet.actions import (
+    AcceptConcession,
     Action,
     Bid,
     CarteBlanche,
@@ -50,7 +51,7 @@ __all__ = [
 
 FORMAT = "piquet-record"
 VERSION = 1
-_VERBS = ("bid", "carte_blanche", "exchange", "declare", "play", "concede")
+_VERBS = ("bid", "carte_blanche", "exchange", "declare", "play", "concede", "accept_concession")
 _EXTRA_KEYS = {"carte_blanche": {"will_exchange"}, "exchange": {"show_rest"}, "declare": {"combinations"}}
 
 
@@ -90,6 +91,8 @@ def _action_data(action: Action, names: tuple[str, str], elder: int) -> dict[str
         out["play"] = str(action.card)
     elif isinstance(action, Concede):
         out["concede"] = True
+    elif isinstance(action, AcceptConcession):
+        out["accept_concession"] = action.accept
     else:  # pragma: no cover - cut, choice and deal are written elsewhere
         raise TypeError(f"not a deal action: {action!r}")
     return out
@@ -107,15 +110,18 @@ def to_data(partie: Partie, meta: Mapping[str, Any] | None = None) -> dict[str, 
     }
     cuts: list[dict[str, str]] = []
     deals: list[dict[str, Any]] = []
+    game_cut: list[dict[str, str]] = []  # a cut between deals (au Cent's fresh_cut_each_game)
     elder = 1
     for action in partie.actions:
         if isinstance(action, Cut):
-            cuts.append({names[0]: str(action.cards[0]), names[1]: str(action.cards[1])})
+            (game_cut if deals else cuts).append({names[0]: str(action.cards[0]), names[1]: str(action.cards[1])})
         elif isinstance(action, ChooseDealer):
             continue
         elif isinstance(action, Deal):
             elder = partie.rules.elder_of(action.player)
             deal: dict[str, Any] = {"dealer": names[action.player]}
+            if game_cut:
+                deal["cut"], game_cut = game_cut, []
             if action.packets is not None:
                 deal["packets"] = action.packets
             deal["hands"] = {names[seat]: _cards(action.hands[seat]) for seat in (0, 1)}
@@ -291,6 +297,10 @@ class _Reader:
             return Declare(seat, category, tuple(self.cardset(c, where) for c in combos))
         if verb == "play":
             return Play(seat, self.card(arg, where))
+        if verb == "accept_concession":
+            if not isinstance(arg, bool):
+                raise RecordError(where, f"accept_concession is true or false, not {arg!r}")
+            return AcceptConcession(seat, arg)
         if arg is not True:
             raise RecordError(where, f"concede is true, not {arg!r}")
         return Concede(seat)
@@ -347,16 +357,19 @@ def from_data(data: object) -> Partie:
         except IllegalActionError as e:
             raise RecordError(where, str(e), deal, index) from None
 
-    if cut is not None:
-        if not isinstance(cut, list) or not cut:
-            raise RecordError("cut", "the cut is a list of rounds")
-        for i, round_ in enumerate(cut):
-            where = f"cut, round {i + 1}"
+    def push_cut(rounds: object, place: str) -> None:
+        if not isinstance(rounds, list) or not rounds:
+            raise RecordError(place, "the cut is a list of rounds")
+        for i, round_ in enumerate(rounds):
+            where = f"{place}, round {i + 1}"
             if not isinstance(round_, dict) or set(round_) != set(names):
                 raise RecordError(where, f"a round gives the card each of {names[0]} and {names[1]} cut")
             push(Cut(0, (reader.card(round_[names[0]], where), reader.card(round_[names[1]], where))), where)
         if partie.phase is Phase.CUT:
-            raise RecordError("cut", "the last round of the cut is equal: they must cut again")
+            raise RecordError(place, "the last round of the cut is equal: they must cut again")
+
+    if cut is not None:
+        push_cut(cut, "cut")
         if deals and partie.phase is Phase.CHOOSE_DEALER:
             chooser = partie.to_act
             assert chooser is not None
@@ -366,9 +379,17 @@ def from_data(data: object) -> Partie:
         where = f"deal {d}"
         if not isinstance(deal, dict):
             raise RecordError(where, "a deal is an object")
-        unknown = set(deal) - {"dealer", "packets", "hands", "talon", "actions"}
+        unknown = set(deal) - {"dealer", "cut", "packets", "hands", "talon", "actions"}
         if unknown:
             raise RecordError(where, f"unknown field(s): {', '.join(sorted(unknown))}")
+        if "cut" in deal:
+            if partie.phase is not Phase.CUT:
+                raise RecordError(where, "no cut is due before this deal (only at the start of a game of Piquet "
+                                         "au Cent with the option fresh_cut_each_game)")
+            push_cut(deal["cut"], f"{where}, cut")
+        elif partie.phase is Phase.CUT:
+            raise RecordError(where, "a new game begins with a cut for the deal (option fresh_cut_each_game): "
+                                     "the deal needs its \"cut\"")
         if partie.phase is not Phase.DEAL:
             raise RecordError(where, f"the previous deal is unfinished (it is the {partie.phase.value})")
         dealer = reader.seat(deal.get("dealer"), where)
@@ -390,7 +411,7 @@ def from_data(data: object) -> Partie:
         for i, item in enumerate(actions):
             at = f"deal {d}, action {i}"
             push(reader.action(item, at), at, d, i)
-        if d < len(deals) and partie.phase is not Phase.DEAL and not partie.is_over:
+        if d < len(deals) and partie.phase not in (Phase.DEAL, Phase.CUT) and not partie.is_over:
             raise RecordError(where, f"the deal ends unfinished (in the {partie.phase.value}) but more deals follow")
         if partie.is_over and d < len(deals):
             raise RecordError(f"deal {d + 1}", "the partie was already over")

@@ -39,6 +39,7 @@ class ScoreCategory(enum.Enum):
     POINT = "point"
     SEQUENCES = "sequences"
     SETS = "sets"
+    CARTE_ROUGE = "carte_rouge"
     REPIQUE = "repique"
     PLAY = "play"
     PIQUE = "pique"
@@ -52,7 +53,8 @@ class ScoreCategory(enum.Enum):
 
 
 _IN_HAND = frozenset(
-    {ScoreCategory.CARTE_BLANCHE, ScoreCategory.POINT, ScoreCategory.SEQUENCES, ScoreCategory.SETS}
+    {ScoreCategory.CARTE_BLANCHE, ScoreCategory.POINT, ScoreCategory.SEQUENCES, ScoreCategory.SETS,
+     ScoreCategory.CARTE_ROUGE}
 )
 CATEGORY_ORDER: tuple[ScoreCategory, ...] = tuple(ScoreCategory)
 

@@ -362,8 +362,7 @@ class _Game:
             table.add_column(Text(names[seat]), justify="right", footer=str(partie.totals[seat]))
         if rules.plays_games:
             table.add_column("Game")
-        game_start = [0, 0]
-        running = [0, 0]
+        won_in = {game.deal: game for game in partie.games}
         for number, score in enumerate(partie.deal_scores, start=1):
             cells: list[str | Text] = [str(number)]
             if score.annulled:
@@ -378,14 +377,11 @@ class _Game:
                 cells.append(_contract_holder(score.contract, names))
             cells += [str(score.totals[HUMAN]), str(score.totals[self.computer])]
             if rules.plays_games:
-                m = score.multiplier
-                running = [running[0] + m * score.totals[0], running[1] + m * score.totals[1]]
                 game = ""
-                done = rules.game_over((running[0] - game_start[0], running[1] - game_start[1]))
+                done = won_in.get(number)
                 if done is not None:
                     kind = "a double game" if done.double else "the game"
                     game = _grammar(f"{names[done.winner]} wins {kind}", names)
-                    game_start = list(running)
                 cells.append(game)
             table.add_row(*cells)
         self.console.print(table)

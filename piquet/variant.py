@@ -127,6 +127,52 @@ OPTIONS: dict[str, RuleOption] = {
             "An alternative in the project's rulings, 2 (Law 9 allows twos or threes).",
         ),
         RuleOption(
+            "concession_may_be_declined", False,
+            "The opponent of a player who concedes the last deal may decline the concession and play on "
+            "(for a capot).",
+            "Cavendish's treatise (Case XXII) lets the adversary decline and play for a capot; the project's "
+            "rulings, 18, make the concession final by default.",
+        ),
+        RuleOption(
+            "carte_blanche", True,
+            "A hand dealt without king, queen or knave may be announced as carte blanche and scores 10.",
+            "Cavendish's Laws 18-20 (Rubicon and au Cent); Lunn's Auction laws do not mention it, so it is off "
+            "in Auction Piquet by default.",
+        ),
+        RuleOption(
+            "elder_sees_cards_left", True,
+            "Elder, exchanging fewer than five, may look at the cards he left of the top five.",
+            "Cavendish's Law 33; Lunn's Auction laws give elder no such look, so it is off in Auction Piquet by "
+            "default.",
+        ),
+        RuleOption(
+            "redouble_counts_as_double", False,
+            "A redouble counts as one of the two doubles an auction allows.",
+            "Lunn's \"no more than two doubles are allowed in any round of bidding\" does not say whether a "
+            "redouble is one of them; by default it is not.",
+        ),
+        RuleOption(
+            "fresh_cut_each_game", False,
+            "The players cut again for the deal at the start of every game; the lower cut deals.",
+            "A house rule for Piquet au Cent; Cavendish's Laws of Piquet au Cent have the deal alternate through "
+            "the partie.",
+        ),
+        RuleOption(
+            "carte_rouge", False,
+            "Carte rouge: a hand every card of which is part of a combination its holder scores (point, "
+            "sequences or sets) scores 40 more, reckoned after the sets and counting toward pique and repique.",
+            "Parlett (The Penguin Book of Card Games, Piquet, Variations: \"a bonus of 40 for carte rouge, "
+            "defined as a hand of which every single card forms part of at least one scoring combination\"); "
+            "that the combinations must be scored, and where it is reckoned, are ours: the source does not say.",
+        ),
+        RuleOption(
+            "ten_for_the_last_trick", False,
+            "The play scores a flat 1 for each trick won (nothing for leading) and 10 more for the last trick; "
+            "there is no ten for the cards (a capot still scores 40).",
+            "Parlett (The Penguin Book of Card Games, Piquet, Variations, \"10 for last\"); the capot's 40 is "
+            "ours: the source does not say.",
+        ),
+        RuleOption(
             "carte_blanche_must_be_announced", False,
             "A player dealt carte blanche must announce it.",
             "Cavendish's Law 20 binds the holder to announce it; the project's default leaves it optional.",
@@ -185,7 +231,12 @@ class GameResult:
 
     winner: int
     double: bool
+    #: The scores in the game at the end of the deal in which it was won (the score sheet).
     scores: tuple[int, int]
+    #: The scores in the game at the moment the winner reached the target, in the order of reckoning.
+    reached: tuple[int, int] = (0, 0)
+    #: The deal (counted from 1 in the partie) in which the game was won.
+    deal: int = 0
 
 
 Award = tuple[int, int, str]  # (seat, points, reason)
@@ -204,6 +255,7 @@ class Rules:
         "minimum_point", "cards_count_toward_pique", "elder_may_stand_pat", "younger_may_stand_pat",
         "lead_point_only_if_won", "points_for_winning_opponents_lead", "low_cards_score_nothing_in_play",
         "four_deal_partie", "deal_in_threes_only", "carte_blanche_must_be_announced",
+        "concession_may_be_declined", "carte_rouge", "ten_for_the_last_trick",
     )
     DEFAULTS: ClassVar[dict[str, bool | int]] = {}
 
@@ -211,12 +263,13 @@ class Rules:
     values: dict[str, bool | int]
 
     uses_bidding: ClassVar[bool] = False
-    has_carte_blanche: ClassVar[bool] = True
     #: Piquet au Cent: the lower cut deals, with no choice.
     lower_cut_deals: ClassVar[bool] = False
     allows_concession: ClassVar[bool] = True
-    #: Law 33: elder may look at the cards he left of the top five.
-    elder_sees_cards_left: ClassVar[bool] = True
+    #: Law 55: combinations scored are shown (Piquet au Cent: sets are not).
+    shows_sets: ClassVar[bool] = True
+    #: Piquet au Cent: younger may announce her carte blanche after elder has discarded.
+    younger_carte_blanche_after_elder_discards: ClassVar[bool] = False
     #: Piquet au Cent: the partie is played in games, won by the first to win ``games_to_win``.
     plays_games: ClassVar[bool] = False
     games_to_win: ClassVar[int] = 0
@@ -261,6 +314,33 @@ class Rules:
     @property
     def cards_count_toward_pique(self) -> bool:
         return bool(self.option("cards_count_toward_pique"))
+
+    @property
+    def has_carte_blanche(self) -> bool:
+        """Laws 18-20: a hand dealt without a court card may be announced (option ``carte_blanche``)."""
+        return bool(self.option("carte_blanche"))
+
+    @property
+    def elder_sees_cards_left(self) -> bool:
+        """Law 33: elder may look at the cards he left of the top five."""
+        return bool(self.option("elder_sees_cards_left"))
+
+    @property
+    def redouble_counts_as_double(self) -> bool:
+        return bool(self.option("redouble_counts_as_double"))
+
+    @property
+    def concession_may_be_declined(self) -> bool:
+        return bool(self.option("concession_may_be_declined"))
+
+    @property
+    def carte_rouge_points(self) -> int:
+        """What a carte rouge scores (0: the option is off)."""
+        return 40 if self.option("carte_rouge") else 0
+
+    @property
+    def fresh_cut_each_game(self) -> bool:
+        return bool(self.option("fresh_cut_each_game"))
 
     @property
     def carte_blanche_compulsory(self) -> bool:
@@ -314,7 +394,7 @@ class Rules:
 
     def lead_points(self, card: Card, contract: Contract | None) -> int:
         """Points scored when a card is led (Law 65: one for every card led)."""
-        if self.option("lead_point_only_if_won"):
+        if self.option("lead_point_only_if_won") or self.option("ten_for_the_last_trick"):
             return 0
         return 1 if self._counts(card) else 0
 
@@ -322,6 +402,8 @@ class Rules:
                      contract: Contract | None) -> list[Award]:
         """Points scored when a trick is complete, besides the last trick (Law 65)."""
         lead, follow = cards
+        if self.option("ten_for_the_last_trick"):
+            return [(winner, 1, "wins a trick")]
         if winner != leader:
             points = int(self.option("points_for_winning_opponents_lead")) if self._counts(follow) else 0
             return [(winner, points, f"wins the {lead} with the {follow}")] if points else []
@@ -330,7 +412,7 @@ class Rules:
         return []
 
     def last_trick_points(self, contract: Contract | None) -> int:
-        return 1
+        return 10 if self.option("ten_for_the_last_trick") else 1
 
     def cards_awards(self, tricks_won: tuple[int, int], contract: Contract | None) -> list[Award]:
         """The cards (Law 66): ten for seven tricks or more, forty for all twelve (capot)."""
@@ -340,6 +422,8 @@ class Rules:
         taker = 0 if a > b else 1
         if max(a, b) == 12:
             return [(taker, self.capot_points, "capot")]
+        if self.option("ten_for_the_last_trick"):
+            return []
         return [(taker, self.cards_points, "the cards")]
 
     def contract_awards(self, tricks_won: tuple[int, int], contract: Contract | None) -> list[Award]:
@@ -375,12 +459,16 @@ class Rules:
             return totals[0] != totals[1]
         return deals_played >= self.deals_in_partie + self.deals_after_tie
 
-    def is_last_deal(self, deal_number: int) -> bool:
-        """Whether a deal is the last of the partie as scheduled (for the concession)."""
-        return deal_number >= self.deals_in_partie
+    def is_last_deal(self, counted: int) -> bool:
+        """Whether the ``counted``-th deal (from 1) is the partie's last, for the concession (ruling 18):
+        the sixth (the fourth of a four-deal partie), or after a tie (Law 71) the last extra deal, never
+        the one before it."""
+        return counted in (self.deals_in_partie, self.deals_in_partie + self.deals_after_tie)
 
-    def game_over(self, scores: tuple[int, int]) -> GameResult | None:
-        """Piquet au Cent: the game just finished, if one has."""
+    def game_over(self, before: tuple[int, int], events: Sequence[tuple[int, int]]) -> GameResult | None:
+        """Piquet au Cent: the game won in a deal, if one is. ``before`` is each player's score in the
+        game when the deal began, ``events`` the deal's points as ``(seat, points)`` in the order of
+        reckoning (Law 67)."""
         return None
 
 
@@ -393,12 +481,15 @@ class Auction(Rules):
 
     name = "auction"
     title = "Auction Piquet"
-    OPTION_NAMES = ("minimum_point", "elder_may_stand_pat", "younger_may_stand_pat", "deal_in_threes_only")
-    DEFAULTS: ClassVar[dict[str, bool | int]] = {"elder_may_stand_pat": True, "younger_may_stand_pat": True}
+    OPTION_NAMES = ("minimum_point", "elder_may_stand_pat", "younger_may_stand_pat", "deal_in_threes_only",
+                    "carte_blanche", "elder_sees_cards_left", "redouble_counts_as_double")
+    # Lunn's laws do not mention carte blanche and give elder no look at the cards he leaves.
+    DEFAULTS: ClassVar[dict[str, bool | int]] = {
+        "elder_may_stand_pat": True, "younger_may_stand_pat": True,
+        "carte_blanche": False, "elder_sees_cards_left": False,
+    }
     uses_bidding = True
-    has_carte_blanche = False
     allows_concession = False
-    elder_sees_cards_left = False  # Lunn's laws give elder no look at the cards he leaves
     rubicon = 150
     settlement_bonus = 150
 
@@ -476,11 +567,13 @@ class AuCent(Rules):
     OPTION_NAMES = (
         "minimum_point", "cards_count_toward_pique", "elder_may_stand_pat", "younger_may_stand_pat",
         "low_cards_score_nothing_in_play", "points_ending_in_four_count_one_less",
-        "carte_blanche_must_be_announced",
+        "carte_blanche_must_be_announced", "fresh_cut_each_game",
     )
     DEFAULTS: ClassVar[dict[str, bool | int]] = {"younger_may_stand_pat": True}
     lower_cut_deals = True
     allows_concession = False
+    shows_sets = False
+    younger_carte_blanche_after_elder_discards = True
     plays_games = True
     game_target: ClassVar[int] = 100
     double_game_below: ClassVar[int] = 50
@@ -500,15 +593,26 @@ class AuCent(Rules):
     def partie_over(self, deals_played: int, totals: tuple[int, int]) -> bool:
         return False  # decided by games won (see game_over)
 
-    def is_last_deal(self, deal_number: int) -> bool:
+    def is_last_deal(self, counted: int) -> bool:
         return False
 
-    def game_over(self, scores: tuple[int, int]) -> GameResult | None:
-        a, b = scores
-        if max(a, b) < self.game_target or a == b:
+    def game_over(self, before: tuple[int, int], events: Sequence[tuple[int, int]]) -> GameResult | None:
+        """The first to reach 100 in the order of reckoning wins the game; a double game if the
+        other then has under 50. The deal's later points stand but decide nothing.
+
+        >>> AuCent().game_over((90, 40), [(1, 6), (0, 4), (0, 13), (1, 12)])
+        GameResult(winner=0, double=True, scores=(107, 58), reached=(107, 46), deal=0)
+        """
+        scores = list(before)
+        reached: GameResult | None = None
+        for seat, points in events:
+            scores[seat] += points
+            if reached is None and scores[seat] >= self.game_target:
+                reached = GameResult(seat, scores[1 - seat] < self.double_game_below, (0, 0),
+                                     (scores[0], scores[1]))
+        if reached is None:
             return None
-        winner = 0 if a > b else 1
-        return GameResult(winner, scores[1 - winner] < self.double_game_below, scores)
+        return replace(reached, scores=(scores[0], scores[1]))
 
 
 VARIANTS: dict[str, type[Rules]] = {"rubicon": Rubicon, "auction": Auction, "au-cent": AuCent}

@@ -149,22 +149,33 @@ def big_deal(p: Partie, strong: int) -> None:
     play_out(p)
 
 
-def test_au_cent_a_game_is_a_hundred_up_and_ends_with_the_deal() -> None:
+def test_au_cent_a_game_is_a_hundred_up_won_at_the_moment_and_the_deal_played_out() -> None:
     p = Partie(NAMES, "au-cent", first_dealer=ANN)
     big_deal(p, BILL)
     d = p.deal_scores[-1]
-    assert d.totals[BILL] >= 100  # 110 in hand and the play: the whole deal counts for the game
-    assert p.games == (GameResult(BILL, d.totals[ANN] < 50, d.totals),)
+    # Bill's hand and its repique take him to 110, Ann at nothing: a double game. The deal is
+    # played out, and the game's score on the sheet is the whole deal's.
+    assert d.totals[BILL] > 110
+    assert p.games == (GameResult(BILL, True, d.totals, (0, 110), 1),)
     assert p.view(ANN).game_scores == (0, 0) and p.phase is Phase.DEAL and not p.is_over
+    assert "Bill reaches 110 with Ann at 0, and wins a double game" in " ".join(says(p))
 
 
-@pytest.mark.parametrize(("scores", "result"), [
-    ((99, 98), None), ((100, 50), GameResult(0, False, (100, 50))), ((100, 49), GameResult(0, True, (100, 49))),
-    ((60, 130), GameResult(1, False, (60, 130))), ((101, 120), GameResult(1, False, (101, 120))),
-    ((0, 100), GameResult(1, True, (0, 100))), ((110, 110), None)])
-def test_au_cent_the_higher_wins_the_game_a_double_game_if_the_loser_has_under_50(
-        scores: tuple[int, int], result: GameResult | None) -> None:
-    assert AuCent().game_over(scores) == result
+@pytest.mark.parametrize(("before", "events", "result"), [
+    # Nobody reaches 100: no game.
+    ((50, 20), [(0, 10), (1, 30)], None),
+    # Hoffmann: "the one who first reaches 100 will have won the game", in the order of reckoning:
+    # Bill reaches 101 first, and Ann's later 30 makes her higher but decides nothing.
+    ((95, 95), [(1, 6), (0, 30)], GameResult(1, False, (125, 101), (95, 101))),
+    # "a hundred before his adversary has scored fifty": Bill's 40 at that moment, not his 60 at the end.
+    ((90, 40), [(0, 10), (1, 20)], GameResult(0, True, (100, 60), (100, 40))),
+    # Bill reaches fifty before Ann reaches a hundred: a single game.
+    ((90, 45), [(1, 5), (0, 10)], GameResult(0, False, (100, 50), (100, 50))),
+    ((0, 0), [(1, 100)], GameResult(1, True, (0, 100), (0, 100))),
+])
+def test_au_cent_the_first_to_100_in_the_order_of_reckoning_wins_a_double_game_if_the_other_has_under_50(
+        before: tuple[int, int], events: list[tuple[int, int]], result: GameResult | None) -> None:
+    assert AuCent().game_over(before, events) == result
 
 
 def test_au_cent_the_partie_is_won_with_three_games_a_double_game_counting_two() -> None:

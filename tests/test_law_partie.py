@@ -20,14 +20,15 @@ from helpers import (
     cs,
     dealt,
     new_partie,
+    play_out,
 )
 
-from piquet.actions import Concede, Declare, Exchange, Play
+from piquet.actions import AcceptConcession, Concede, Declare, Exchange, Play
 from piquet.agents import play_deal, play_partie
 from piquet.cards import Card
 from piquet.combinations import Category
 from piquet.game import IllegalActionError, Partie, Phase
-from piquet.record import dumps, loads
+from piquet.record import RecordError, dumps, loads
 from piquet.scoring import settle
 from piquet.variant import OptionError, make_rules
 
@@ -173,10 +174,147 @@ def test_ruling_18_no_concession_for_a_player_at_100_or_more() -> None:
         p.push(Concede(rich))
 
 
-def test_ruling_18_concession_before_the_exchange_of_the_last_deal() -> None:
+def test_ruling_18_no_concession_before_the_six_declarations() -> None:
     p = five_quiet_deals()
     p.push(p.random_deal(random.Random(5)))
-    assert p.can(Concede(ANN))
+    assert p.phase is not Phase.PLAY
+    for seat in (ANN, BILL):
+        assert Concede(seat) not in p.legal_actions(seat).list()
+        with pytest.raises(IllegalActionError, match="ruling 18.*after the six declarations"):
+            p.push(Concede(seat))
+
+
+def last_deal_at_play(seed: int = 0) -> Partie:
+    p = five_quiet_deals(seed)
+    to_play(p)
+    assert p.deal_number == 6 and p.phase is Phase.PLAY and max(p.totals) < 100
+    return p
+
+
+def test_ruling_18_only_the_loser_may_concede_a_player_ahead_never() -> None:
+    refused = 0
+    for seed in range(40):
+        p = new_partie()
+        for d in range(5):
+            play_deal(p, agents(seed * 10 + d), random.Random(seed * 10 + d))
+        if max(p.totals) >= 100:
+            continue
+        to_play(p)
+        hand = [0, 0]
+        for e in p.events:
+            hand[e.player] += e.points
+        for seat in (ANN, BILL):
+            # What the concession would leave, worked out here from the hand as declared: the
+            # opponent counts 13 for the play and 10 for the cards.
+            own, other = p.totals[seat] + hand[seat], p.totals[1 - seat] + hand[1 - seat] + 23
+            assert (Concede(seat) in p.legal_actions(seat)) == (own < other and own < 100)
+            if own >= other:
+                # Ahead even after the opponent counts the concession's 23: he may never concede.
+                with pytest.raises(IllegalActionError, match="only the loser may concede"):
+                    p.push(Concede(seat))
+                refused += 1
+    assert refused
+
+
+def test_ruling_18_the_hands_are_reckoned_as_declared_before_the_concession() -> None:
+    # Younger's point, scored as she declared it, stands before the concession's 13 and 10.
+    for seed in range(30):
+        p = five_quiet_deals(seed)
+        p.push(p.random_deal(random.Random(seed)))
+        ag = agents(seed)
+        while p.phase is not Phase.PLAY:
+            seat = p.to_act
+            assert seat is not None
+            p.push(ag[seat].choose(p.view(seat), p.legal_actions(seat)))
+        younger = 1 - p.elder
+        if p.can(Concede(p.elder)) and any(a.player == younger and a.combinations for a in p.actions[-6:]
+                                           if isinstance(a, Declare)):
+            break
+    else:  # pragma: no cover - the seeds above always find one
+        pytest.fail("no last deal where younger scored and elder may concede")
+    before = p.totals
+    p.push(Concede(p.elder))
+    d = p.deal_scores[-1]
+    hand = d.by_category[younger]["point"] + d.by_category[younger]["sequences"] + d.by_category[younger]["sets"]
+    assert hand > 0
+    assert d.by_category[younger]["play"] == 13 and d.by_category[younger]["cards"] == 10
+    assert d.by_category[younger]["pique"] == 0 and d.by_category[p.elder]["play"] == 0
+    assert p.totals[younger] == before[younger] + d.totals[younger] and p.is_over
+
+
+def test_ruling_18_law_71_after_a_tie_no_concession_in_the_seventh_deal_only_in_the_eighth() -> None:
+    p = loads((RECORDS / "tie-after-six.json").read_text())
+    assert p.rules.is_last_deal(6) and not p.rules.is_last_deal(7) and p.rules.is_last_deal(8)
+    to_play(p)
+    assert p.deal_number == 7
+    for seat in (ANN, BILL):
+        with pytest.raises(IllegalActionError, match="only in the last deal"):
+            p.push(Concede(seat))
+    four = make_rules("rubicon", {"four_deal_partie": True})
+    assert [n for n in range(1, 9) if four.is_last_deal(n)] == [4, 6]
+
+
+def test_ruling_18_four_deal_partie_the_fourth_deal_counts_double_in_the_concession() -> None:
+    p = new_partie({"four_deal_partie": True})
+    for d in range(3):
+        play_deal(p, agents(d, SinkingAgent), random.Random(d))
+    to_play(p)
+    assert p.deal_number == 4 and p.rules.deal_multiplier(4) == 2
+    hand = [0, 0]
+    for e in p.events:
+        hand[e.player] += e.points
+    for seat in (ANN, BILL):
+        assert p.concession_totals(seat) == (p.totals[seat] + 2 * hand[seat],
+                                             p.totals[1 - seat] + 2 * (hand[1 - seat] + 23))
+    loser = 0 if p.concession_totals(0)[0] < p.concession_totals(0)[1] else 1
+    if p.can(Concede(loser)):
+        expected = p.concession_totals(loser)
+        p.push(Concede(loser))
+        assert (p.totals[loser], p.totals[1 - loser]) == expected
+
+
+def test_case_xxii_option_the_opponent_may_decline_the_concession_and_play_for_a_capot() -> None:
+    p = five_quiet_deals()
+    plain = p.copy()
+    p2 = loads(dumps(p).replace('"options": {}', '"options": {"concession_may_be_declined": true}'))
+    for q in (plain, p2):
+        to_play(q)
+    loser = next(seat for seat in (ANN, BILL) if plain.can(Concede(seat)))
+    # Accepted, the concession scores as without the option.
+    accepted = p2.copy()
+    accepted.push(Concede(loser))
+    assert accepted.phase is Phase.CONCESSION and accepted.to_act == 1 - loser
+    assert accepted.legal_actions().list() == [AcceptConcession(1 - loser, True), AcceptConcession(1 - loser, False)]
+    with pytest.raises(IllegalActionError, match="it is the concession"):
+        accepted.push(Play(accepted.elder, accepted.hand(accepted.elder).cards()[0]))
+    accepted.push(AcceptConcession(1 - loser, True))
+    plain.push(Concede(loser))
+    assert accepted.deal_scores[-1] == plain.deal_scores[-1] and accepted.result == plain.result
+    # Declined, the deal is played out; the loser may not concede again; a capot scores 40.
+    p2.push(Concede(loser))
+    with pytest.raises(IllegalActionError, match="it is .*'s turn"):
+        p2.push(AcceptConcession(loser, False))
+    p2.push(AcceptConcession(1 - loser, False))
+    assert p2.phase is Phase.PLAY and p2.to_act == p2.elder
+    assert not p2.can(Concede(loser)) and Concede(loser) not in p2.legal_actions(loser).list()
+    play_out(p2)
+    d = p2.deal_scores[-1]
+    assert p2.is_over and sum(d.tricks) == 12
+    assert d.by_category[1 - loser]["cards"] == (40 if d.tricks[1 - loser] == 12 else 10 if d.tricks[1 - loser] > 6
+                                                else 0)
+    again = loads(dumps(p2))
+    assert again.deal_scores == p2.deal_scores and again.result == p2.result
+
+
+def test_ruling_18_a_record_with_a_concession_in_the_exchange_is_refused_with_the_ruling() -> None:
+    p = five_quiet_deals()
+    p.push(p.random_deal(random.Random(5)))
+    text = dumps(p)
+    loser = "Ann"
+    bad = text[:text.rindex('"actions": [') + len('"actions": [')] + f'{{"player": "{loser}", "concede": true}}' + \
+        text[text.rindex('"actions": [') + len('"actions": ['):]
+    with pytest.raises(RecordError, match=r"deal 6, action 0: .*ruling 18"):
+        loads(bad)
 
 
 # ---------------------------------------------------------------- options

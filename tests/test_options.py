@@ -55,7 +55,12 @@ def in_variant(variant: str, options: dict[str, object] | None = None, ann: str 
 # ---------------------------------------------------------------- which variant offers what
 def test_options_the_variants_offer_exactly_these_options() -> None:
     assert set(VARIANTS["auction"].OPTION_NAMES) == {"minimum_point", "elder_may_stand_pat",
-                                                     "younger_may_stand_pat", "deal_in_threes_only"}
+                                                     "younger_may_stand_pat", "deal_in_threes_only",
+                                                     "carte_blanche", "elder_sees_cards_left",
+                                                     "redouble_counts_as_double"}
+    assert {"concession_may_be_declined", "carte_rouge", "ten_for_the_last_trick"} <= set(
+        VARIANTS["rubicon"].OPTION_NAMES)
+    assert "fresh_cut_each_game" in VARIANTS["au-cent"].OPTION_NAMES
     assert "points_ending_in_four_count_one_less" not in VARIANTS["rubicon"].OPTION_NAMES
     assert {"low_cards_score_nothing_in_play", "points_ending_in_four_count_one_less"} <= set(
         VARIANTS["au-cent"].OPTION_NAMES)

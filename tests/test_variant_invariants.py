@@ -17,7 +17,7 @@ from piquet.cards import FULL_PACK, CardSet
 from piquet.combinations import Category, key
 from piquet.game import Partie, Phase
 from piquet.record import dumps, loads
-from piquet.scoring import ScoreEvent
+from piquet.scoring import ScoreCategory, ScoreEvent
 from piquet.view import Speech
 
 VARIANTS = ("auction", "au-cent")
@@ -349,21 +349,37 @@ def test_au_cent_play_points_per_deal_as_rubicon(seed: int) -> None:
 
 
 @settings(max_examples=4, deadline=None)
-@given(seed=st.integers(0, 10**6))
-def test_au_cent_games_are_a_hundred_up_the_loser_under_fifty_a_double(seed: int) -> None:
-    p = drive(seed, "au-cent")
-    start = (0, 0)
-    running = [0, 0]
+@given(seed=st.integers(0, 10**6), fresh_cut=st.booleans())
+def test_au_cent_games_are_a_hundred_up_won_at_the_moment_the_loser_under_fifty_a_double(
+        seed: int, fresh_cut: bool) -> None:
+    deals: list[list[ScoreEvent]] = []
+
+    def keep_events(p: Partie) -> None:
+        if len(p.deal_scores) > len(deals):
+            deals.append(list(p.events))
+
+    p = drive(seed, "au-cent", {"fresh_cut_each_game": True} if fresh_cut else None, after=keep_events)
+    order = list(ScoreCategory)
     games = iter(p.games)
-    for d in p.deal_scores:
-        running = [running[0] + d.totals[0], running[1] + d.totals[1]]
-        a, b = running[0] - start[0], running[1] - start[1]
-        if max(a, b) >= 100 and a != b:
-            game = next(games)
-            winner = 0 if a > b else 1
-            assert (game.winner, game.scores, game.double) == (winner, (a, b), min(a, b) < 50)
-            start = (running[0], running[1])
+    game = [0, 0]
+    for number, events in enumerate(deals, start=1):
+        # The events stand in the order of reckoning (Law 67); the first to 100 in it wins the game.
+        assert [order.index(e.category) for e in events] == sorted(order.index(e.category) for e in events)
+        won: tuple[int, bool, tuple[int, int]] | None = None
+        for e in events:
+            game[e.player] += e.points
+            if won is None and game[e.player] >= 100:
+                won = (e.player, game[1 - e.player] < 50, (game[0], game[1]))
+        if won is not None:
+            g = next(games)
+            assert (g.winner, g.double, g.reached, g.scores, g.deal) == (*won, (game[0], game[1]), number)
+            game = [0, 0]
     assert next(games, None) is None
+    if fresh_cut:
+        # Each game after the first opens with a cut, the lower card dealing; the record keeps it.
+        cuts = sum(1 for a in p.actions if isinstance(a, Cut))
+        assert cuts >= len(p.games) - (1 if p.is_over else 0)
+        assert loads(dumps(p)).games == p.games
 
 
 def test_variant_invariants_play_partie_takes_the_variant() -> None:
