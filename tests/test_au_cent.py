@@ -12,6 +12,9 @@ from helpers import (
     BASE_EXCHANGE,
     BASE_TALON,
     BILL,
+    CB_ANN,
+    CB_BILL,
+    CB_TALON,
     NAMES,
     card,
     cs,
@@ -23,10 +26,10 @@ from helpers import (
     says,
 )
 
-from piquet.actions import ChooseDealer, Cut, Deal, Declare, Exchange
+from piquet.actions import CarteBlanche, ChooseDealer, Cut, Deal, Declare, Exchange, Play
 from piquet.combinations import Category
 from piquet.game import IllegalActionError, Partie, Phase
-from piquet.record import dumps, loads
+from piquet.record import RecordError, dumps, loads
 from piquet.scoring import ScoreCategory, Settlement
 from piquet.variant import AuCent, GameResult, make_rules
 
@@ -263,3 +266,75 @@ def test_au_cent_points_ending_in_four_only_the_point_and_only_pips_ending_in_fo
     assert rules.combination_points(Category.POINT, cs("AS KS 9S 8S 7S")) == 5  # 45
     assert rules.combination_points(Category.POINT, cs("KS QS 9S 8S 7S")) == 4  # 44
     assert rules.combination_points(Category.SEQUENCES, cs("KS QS JS TS")) == 4
+
+
+# ---------------------------------------------------------------- the audit's readings
+def test_cavendish_au_cent_younger_need_not_declare_carte_blanche_until_elder_has_discarded() -> None:
+    # "If the younger hand have a carte blanche, he need not declare it until his adversary has
+    # discarded and touched the stock." Ann, younger, holds the blank hand.
+    p = au_cent(CB_BILL, CB_ANN, CB_TALON)
+    assert p.phase is Phase.EXCHANGE and p.to_act == BILL  # elder exchanges; Ann's decision waits
+    assert CarteBlanche(ANN, True) in p.legal_actions(ANN).list()
+    p.push(Exchange(BILL, cs("KS QS JS KH QH")))
+    assert p.phase is Phase.CARTE_BLANCHE and p.to_act == ANN
+    p.push(CarteBlanche(ANN, True))
+    # Elder has discarded: her proof is shown at once, and she exchanges.
+    assert p.view(BILL).shown_dealt[ANN] == cs(CB_BILL)
+    assert p.phase is Phase.EXCHANGE and p.to_act == ANN
+    p.push(Exchange(ANN, cs("7S")))
+    assert points(p, ScoreCategory.CARTE_BLANCHE, ANN) == 10
+    again = loads(dumps(p))
+    assert again.events == p.events and again.view(BILL).shown_dealt == p.view(BILL).shown_dealt
+
+
+def test_cavendish_au_cent_younger_may_still_announce_carte_blanche_before_elder_exchanges() -> None:
+    p = au_cent(CB_BILL, CB_ANN, CB_TALON)
+    p.push(CarteBlanche(ANN, True))
+    assert p.phase is Phase.EXCHANGE and p.to_act == BILL
+    assert p.view(BILL).shown_dealt[ANN] == cs("")  # shown once elder has discarded (Laws 19-20)
+    p.push(Exchange(BILL, cs("KS QS JS KH QH")))
+    assert p.view(BILL).shown_dealt[ANN] == cs(CB_BILL) and p.to_act == ANN
+
+
+def test_law_20_in_rubicon_younger_decides_on_carte_blanche_before_elder_exchanges() -> None:
+    p = dealt(CB_BILL, CB_ANN, CB_TALON)
+    assert p.phase is Phase.CARTE_BLANCHE and p.to_act == ANN
+    with pytest.raises(IllegalActionError, match="it is the carte blanche"):
+        p.push(Exchange(BILL, cs("KS QS JS KH QH")))
+
+
+def test_cavendish_au_cent_quatorzes_and_trios_are_not_shown() -> None:
+    # "...must show the cards called, except in the case of quatorzes and trios." Bill keeps three kings
+    # (KS KD and the KC he draws) beside his fourteen aces.
+    views = {}
+    for variant in ("rubicon", "au-cent"):
+        p = dealt(BASE_ANN, BASE_BILL, BASE_TALON, packets=2, variant=variant)
+        run(p, ["Bill exchange KH", "Ann exchange 8S"])
+        declare_best(p)
+        p.push(next(a for a in p.legal_actions() if isinstance(a, Play)))
+        views[variant] = p.view(ANN)
+        assert points(p, ScoreCategory.SETS, BILL) == 17
+    kings = cs("KD KC")  # the KS is shown anyway, in his sixième
+    assert kings.issubset(views["rubicon"].revealed[BILL])
+    assert not views["au-cent"].revealed[BILL] & kings
+    # Fourteen aces names all four: nothing is hidden by not showing them.
+    assert cs("AS AH AD AC").issubset(views["au-cent"].revealed[BILL])
+
+
+def test_option_fresh_cut_each_game_the_players_cut_again_and_the_lower_deals() -> None:
+    p = Partie(NAMES, "au-cent", {"fresh_cut_each_game": True}, first_dealer=ANN)
+    big_deal(p, BILL)
+    assert len(p.games) == 1 and p.phase is Phase.CUT and p.to_act is None
+    p.push(Cut(0, (card("9H"), card("9S"))))
+    assert p.phase is Phase.CUT  # equal: cut again
+    p.push(Cut(0, (card("AH"), card("8S"))))
+    assert p.phase is Phase.DEAL and p.dealer == BILL
+    plain = Partie(NAMES, "au-cent", first_dealer=ANN)
+    big_deal(plain, BILL)
+    assert plain.phase is Phase.DEAL and plain.dealer == BILL  # the deal simply alternates
+    big_deal(p, ANN)
+    text = dumps(p)
+    assert '"cut": [{"Ann": "9H", "Bill": "9S"}, {"Ann": "AH", "Bill": "8S"}]' in text
+    assert loads(text).games == p.games
+    with pytest.raises(RecordError, match="deal 2: a new game begins with a cut"):
+        loads(text.replace('"cut": [{"Ann": "9H", "Bill": "9S"}, {"Ann": "AH", "Bill": "8S"}], ', ""))

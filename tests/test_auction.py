@@ -779,3 +779,68 @@ def test_lunn_a_random_partie_is_settled_from_its_totals(seed: int) -> None:
         first6 = counted[:6]
         assert sum(d.totals[0] for d in first6) == sum(d.totals[1] for d in first6)
     assert loads(dumps(p)).result == p.result
+
+
+# ---------------------------------------------------------------- the audit's readings (pique in order; options)
+# P29: Bill (elder, the contract holder) calls a point of eight (8), a huitième (18) and a tierce (3): 29 by
+# his point and sequences, before Ann reckons her two trios (6).
+P29_BILL = "AS KS QS JS TS 9S 8S 7S AH KH QH 7D"
+P29_ANN = "JH TH 9H 8H 7H JD JC TD TC AD KD QD"
+P29_TALON = "9D 8D AC KC QC 9C 8C 7C"
+
+
+def test_lunn_plus_pique_at_29_is_reckoned_strictly_in_the_order_point_sequence_set() -> None:
+    p = auction(P29_ANN, P29_BILL, P29_TALON, ["Bill bid 7+", "Ann bid pass"])
+    go(p, [*STAND_PAT, "Bill declare point AS KS QS JS TS 9S 8S 7S", "Ann declare point -",
+           "Bill declare sequences AS KS QS JS TS 9S 8S 7S | AH KH QH", "Ann declare sequences -",
+           "Bill declare sets -", "Ann declare sets JH JD JC | TH TD TC", "Bill play AS"])
+    # Ann's sets stand after Bill's 29 in the order of reckoning: they do not stop his pique.
+    assert points(p, ScoreCategory.SETS, ANN) == 6
+    assert points(p, ScoreCategory.PIQUE, BILL) == 30 and not events_of(p, ScoreCategory.REPIQUE)
+    order = [e.category for e in p.events]
+    assert order.index(ScoreCategory.SETS) < order.index(ScoreCategory.PIQUE)
+
+
+def test_lunn_plus_no_pique_when_younger_scores_before_the_29() -> None:
+    # The same hands, Bill sinking his tierce: 26 by his point and sequences, and Ann's sets come first.
+    p = auction(P29_ANN, P29_BILL, P29_TALON, ["Bill bid 7+", "Ann bid pass"])
+    go(p, [*STAND_PAT, "Bill declare point AS KS QS JS TS 9S 8S 7S", "Ann declare point -",
+           "Bill declare sequences AS KS QS JS TS 9S 8S 7S", "Ann declare sequences -",
+           "Bill declare sets -", "Ann declare sets JH JD JC | TH TD TC", "Bill play AS", "Ann play 7H",
+           "Bill play KS", "Ann play 8H", "Bill play QS"])
+    assert not events_of(p, ScoreCategory.PIQUE)
+
+
+def test_option_redouble_counts_as_one_of_lunns_two_doubles() -> None:
+    bids = ["Bill bid 8+", "Ann bid double", "Bill bid 9+", "Ann bid double"]
+    assert Bid(BILL, "redouble") in auction(bids=bids).legal_actions()
+    p = auction(bids=bids, options={"redouble_counts_as_double": True})
+    assert Bid(BILL, "redouble") not in p.legal_actions()
+    with pytest.raises(IllegalActionError, match="a redouble counts as one"):
+        p.push(Bid(BILL, "redouble"))
+    # A first redouble is still allowed: it ends the auction, so the count matters only after two doubles.
+    q = auction(bids=["Bill bid 8+", "Ann bid double", "Bill bid redouble"],
+                options={"redouble_counts_as_double": True})
+    assert q.contract == Contract(BILL, 8, False, 2)
+
+
+def test_option_auction_carte_blanche_is_announced_once_the_contract_is_held() -> None:
+    cb_bill = "AS TS 9S 8S 7S AH TH 9H AD TD AC TC"  # no king, queen or knave
+    cb_ann = "KS QS JS KH QH JH KD QD JD KC QC JC"
+    talon = "8H 7H 9D 8D 7D 9C 8C 7C"
+    plain = auction(cb_ann, cb_bill, talon, ["Bill bid 7+", "Ann bid pass"])
+    assert plain.phase is Phase.EXCHANGE and not plain.rules.has_carte_blanche
+    p = auction(cb_ann, cb_bill, talon, ["Bill bid 7+", "Ann bid pass"], options={"carte_blanche": True})
+    assert p.phase is Phase.CARTE_BLANCHE and p.to_act == BILL
+    go(p, [CarteBlanche(BILL, True, 2), "Ann exchange -", "Bill exchange 7S 8S"])
+    assert points(p, ScoreCategory.CARTE_BLANCHE, BILL) == 10
+    assert p.view(ANN).shown_dealt[BILL] == cs(cb_bill)
+    again = loads(dumps(p))
+    assert again.events == p.events
+
+
+def test_option_auction_elder_may_look_at_the_cards_he_leaves() -> None:
+    for options, seen in (({}, 0), ({"elder_sees_cards_left": True}, 2)):
+        p = auction(bids=["Bill bid 7+", "Ann bid pass"], options=options)
+        go(p, ["Bill exchange 7C AD KD"])
+        assert len(p.view(BILL).peeked) == seen and len(p.view(ANN).peeked) == 0

@@ -300,3 +300,51 @@ def test_options_a_record_with_an_option_its_variant_does_not_offer_fails() -> N
     with pytest.raises(RecordError, match="record: unknown rule option 'four_deal_partie' for auction"):
         loads(json.dumps(data))
 
+
+
+# ---------------------------------------------------------------- carte rouge, ten for the last trick
+# RED: Bill holds a point of eight and a huitième in spades and a quart major in hearts: every card of his
+# hand is in a combination he scores.
+RED_BILL = "AS KS QS JS TS 9S 8S 7S AH KH QH JH"
+RED_ANN = "TH 9H 8H 7H AD KD QD JD TD 9D AC KC"
+RED_TALON = "8D 7D QC JC TC 9C 8C 7C"
+RED_DECLARE = ["Bill exchange -", "Ann exchange AC", "Bill declare point AS KS QS JS TS 9S 8S 7S",
+               "Ann declare point -", "Bill declare sequences AS KS QS JS TS 9S 8S 7S | AH KH QH JH",
+               "Ann declare sequences -", "Bill declare sets -", "Ann declare sets -", "Bill play AS"]
+
+
+def test_option_carte_rouge_a_hand_all_of_whose_cards_score_scores_40_in_hand() -> None:
+    p = dealt(RED_ANN, RED_BILL, RED_TALON, {"carte_rouge": True, "elder_may_stand_pat": True})
+    run(p, RED_DECLARE)
+    assert points(p, ScoreCategory.CARTE_ROUGE, BILL) == 40 and points(p, ScoreCategory.CARTE_ROUGE, ANN) == 0
+    # Reckoned after the sets, in hand: 8 + 22 + 40 = 70 before Ann scores, a repique.
+    assert points(p, ScoreCategory.REPIQUE, BILL) == 60
+    order = [e.category for e in p.events]
+    assert order.index(ScoreCategory.SEQUENCES) < order.index(ScoreCategory.CARTE_ROUGE)
+    without = dealt(RED_ANN, RED_BILL, RED_TALON, {"elder_may_stand_pat": True})
+    run(without, RED_DECLARE)
+    assert points(without, ScoreCategory.CARTE_ROUGE, BILL) == 0
+
+
+def test_option_carte_rouge_needs_every_card_scored_not_merely_held() -> None:
+    # Bill sinks his quart: four of his cards score nothing, so no carte rouge.
+    p = dealt(RED_ANN, RED_BILL, RED_TALON, {"carte_rouge": True, "elder_may_stand_pat": True})
+    sunk = [a.replace(" | AH KH QH JH", "") for a in RED_DECLARE]
+    run(p, sunk)
+    assert points(p, ScoreCategory.CARTE_ROUGE, BILL) == 0
+
+
+def test_option_ten_for_the_last_trick_a_point_a_trick_and_ten_for_the_last() -> None:
+    for seed in range(6):
+        p = dealt(BASE_ANN, BASE_BILL, BASE_TALON, {"ten_for_the_last_trick": True})
+        run(p, BASE_EXCHANGE)
+        declare_nothing(p)
+        rng = random.Random(seed)
+        while p.phase is Phase.PLAY:
+            p.push(rng.choice([a for a in p.legal_actions() if isinstance(a, Play)]))
+        d = p.deal_scores[-1]
+        last = p.view(ANN).tricks[-1].winner if p.view(ANN).tricks else None
+        for seat in (ANN, BILL):
+            expected = d.tricks[seat] + (10 if seat == last else 0)
+            assert d.by_category[seat]["play"] == expected
+            assert d.by_category[seat]["cards"] == (40 if d.tricks[seat] == 12 else 0)
