@@ -30,6 +30,7 @@ from rich.text import Text
 
 from piquet import record
 from piquet.actions import (
+    AcceptConcession,
     Action,
     Bid,
     CarteBlanche,
@@ -591,6 +592,7 @@ class _Game:
             Phase.EXCHANGE: self.exchange,
             Phase.DECLARE: self.declare,
             Phase.PLAY: self.play_card,
+            Phase.CONCESSION: self.answer_concession,
         }[phase]
         if phase is not Phase.CHOOSE_DEALER:
             self.status()
@@ -670,6 +672,21 @@ class _Game:
             return what, a.call
 
         return self.must(_Decision("Your call (e.g. 8+, 9 minus, pass)> ", parse, hint))
+
+    def answer_concession(self) -> Action:
+        him = self.names[self.computer]
+        self.say(f"{him} concedes: you may count 13 for the play and 10 for the cards, or decline and play on "
+                 "for a capot (Cavendish, Case XXII).", style="bold")
+
+        def parse(text: str) -> Action:
+            return AcceptConcession(HUMAN, _yes_no(text.strip().lower() or "y", True))
+
+        def hint() -> tuple[str, str]:
+            a = self._agent_action(HUMAN)
+            accept = not isinstance(a, AcceptConcession) or a.accept
+            return ("accept", "y") if accept else ("decline and play on", "n")
+
+        return self.must(_Decision("Accept the concession? [Y/n]> ", parse, hint))
 
     def carte_blanche(self) -> Action:
         view = self.partie.view(HUMAN)

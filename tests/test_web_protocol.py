@@ -207,7 +207,8 @@ def test_every_prompt_option_is_an_action_read_action_accepts_and_only_the_seat_
 
 
 def test_view_phase_is_named_as_the_protocol_documents() -> None:
-    documented = {"cut", "choose_dealer", "deal", "bid", "carte_blanche", "exchange", "declare", "play", "over"}
+    documented = {"cut", "choose_dealer", "deal", "bid", "carte_blanche", "exchange", "declare", "play", "concession",
+                  "over"}
     seen = set()
     for partie, seat in random_parties():
         for who in (seat, 1 - seat, None):
@@ -231,3 +232,27 @@ def test_law_36_younger_may_show_the_rest_only_if_she_leaves_some_after_elders_c
         read_action({"exchange": ["KS", "QS", "JS"], "show_rest": True}, partie, 0)
     assert refused.value.code == "illegal" and dumps(partie) == before
     assert read_action({"exchange": ["KS", "QS"], "show_rest": True}, partie, 0)
+
+
+def test_ruling_18_option_the_opponent_is_prompted_to_accept_or_decline_a_concession() -> None:
+    from piquet.actions import AcceptConcession, Concede
+    from piquet.agents import play_deal
+
+    partie = Partie(("Ann", "Bill"), options={"concession_may_be_declined": True}, first_dealer=ANN)
+    sinkers = tuple(RandomAgent(random.Random(seed)) for seed in (1, 2))
+    for d in range(5):
+        play_deal(partie, sinkers, random.Random(d))
+    partie.push(partie.random_deal(random.Random(5)))
+    while partie.phase is not Phase.PLAY:
+        seat = partie.to_act
+        assert seat is not None
+        partie.push(sinkers[seat].choose(partie.view(seat), partie.legal_actions(seat)))
+    loser = next(s for s in (ANN, BILL) if partie.can(Concede(s)))
+    partie.push(Concede(loser))
+    assert view_data(partie.view(None))["phase"] == "concession"
+    prompt = prompt_data(partie, 1 - loser)
+    assert prompt == {"kind": "concession",
+                      "options": [{"accept_concession": True}, {"accept_concession": False}]}
+    assert prompt_data(partie, loser) is None
+    assert read_action({"accept_concession": False}, partie, 1 - loser) == AcceptConcession(1 - loser, False)
+    rejected("not_your_turn", {"accept_concession": True}, partie, loser)

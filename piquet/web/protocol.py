@@ -29,7 +29,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from piquet.actions import Action, Bid, CarteBlanche, ChooseDealer, Concede, Declare, Exchange, Play
+from piquet.actions import AcceptConcession, Action, Bid, CarteBlanche, ChooseDealer, Concede, Declare, Exchange, Play
 from piquet.agents import Agent
 from piquet.cards import Card, CardSet
 from piquet.choices import declaration_menu, describe_declaration, result_text
@@ -203,7 +203,7 @@ def sheet_rows(partie_view: PlayerView) -> list[dict[str, Any]]:
 PHASE_NAMES: dict[Phase, str] = {
     Phase.CUT: "cut", Phase.CHOOSE_DEALER: "choose_dealer", Phase.DEAL: "deal", Phase.BID: "bid",
     Phase.CARTE_BLANCHE: "carte_blanche", Phase.EXCHANGE: "exchange", Phase.DECLARE: "declare", Phase.PLAY: "play",
-    Phase.OVER: "over",
+    Phase.CONCESSION: "concession", Phase.OVER: "over",
 }
 
 
@@ -241,7 +241,8 @@ def view_data(view: PlayerView) -> dict[str, Any]:
         "bids": [{"player": b.player, "call": b.call} for b in view.bids],
         "contract": None if contract is None else {
             "holder": contract.holder, "bid": contract.bid, "doubles": contract.doubles, "text": str(contract)},
-        "games": [{"winner": g.winner, "double": g.double, "scores": list(g.scores)} for g in view.games],
+        "games": [{"winner": g.winner, "double": g.double, "scores": list(g.scores), "reached": list(g.reached)}
+                  for g in view.games],
         "game_scores": list(view.game_scores),
     }
 
@@ -307,6 +308,9 @@ def prompt_data(partie: Partie, seat: int | None, adviser: Agent | None = None,
     if phase is Phase.PLAY:
         cards = [a.card for a in legal if isinstance(a, Play)]
         return {"kind": "play", "cards": _cards(cards), "concede": Concede(seat) in legal}
+    if phase is Phase.CONCESSION:
+        return {"kind": "concession",
+                "options": [action_message(a, names) for a in legal if isinstance(a, AcceptConcession)]}
     return None  # pragma: no cover - the cut is the server's to make
 
 
@@ -328,6 +332,8 @@ def hint_message(action: Action | int, names: tuple[str, str]) -> dict[str, Any]
         text = "announce carte blanche" if action.announce else "do not announce carte blanche"
     elif isinstance(action, Concede):
         text = "concede"
+    elif isinstance(action, AcceptConcession):
+        text = "accept the concession" if action.accept else "decline the concession and play on"
     else:  # pragma: no cover - no other action is a player's decision
         text = action.describe(names)
     return {"type": "hint", "text": text, "action": action_message(action, names)}

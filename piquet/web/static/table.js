@@ -1127,6 +1127,13 @@ function renderPrompt(st) {
       }
       break;
     }
+    case "concession":
+      title.textContent = `${n[opp]} concedes: you may count 13 for the play and 10 for the cards, or decline and play on for a capot.`;
+      for (const o of p.options || []) {
+        const label = o.accept_concession ? "Accept: count 13 and 10" : "Decline: play on";
+        choices.append(choiceButton(label, o, i++, { value: o.accept_concession ? "accept" : "decline" }));
+      }
+      break;
     default:
       title.textContent = `The server asks for a decision this page does not know (${p.kind}).`;
       for (const o of p.options || []) {
