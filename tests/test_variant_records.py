@@ -122,7 +122,7 @@ def test_cavendish_au_cent_game_of_100_double_when_loser_under_50() -> None:
 
 # The records themselves (no engine): whole packs, legal exchanges, suit followed
 
-@pytest.mark.parametrize("name", ["auction-minus-doubled-down", "auction-plus", "au-cent-game"])
+@pytest.mark.parametrize("name", ["auction-minus-doubled-down", "auction-plus", "au-cent-game", "auction-pique-in-order"])
 def test_variant_records_are_whole_packs_and_follow_suit(name: str) -> None:
     data = json.loads((RECORDS / f"{name}.json").read_text())
     players = data["players"]
@@ -150,3 +150,9 @@ def test_variant_records_are_whole_packs_and_follow_suit(name: str) -> None:
             winner = follow["player"] if wins else lead["player"]
             if i + 2 < len(plays):
                 assert plays[i + 2]["player"] == winner, "the winner of a trick leads to the next"
+
+
+def test_lunn_plus_pique_at_29_in_the_order_point_sequence_set_despite_younger_s_later_sets() -> None:
+    """Bill reaches 29 with his point and sequences; Ann's two trios come after in the order of reckoning."""
+    data, partie, expected = load("auction-pique-in-order")
+    check_deals(data, partie, expected)
