@@ -420,7 +420,14 @@ class Partie:
         }[type(action)]
         if s.phase is not expected:
             what = {Phase.PLAY: "the play", Phase.DECLARE: "the declaration"}.get(expected, f"the {expected.value}")
-            raise self._illegal(action, f"it is the {s.phase.value}, not {what}")
+            reason = f"it is the {s.phase.value}, not {what}"
+            if isinstance(action, CarteBlanche) and s.phase in (Phase.EXCHANGE, Phase.DECLARE, Phase.PLAY):
+                reason += (" (Laws 18-20, ruling 6: carte blanche is announced before the exchange; in Piquet au "
+                           "Cent younger may wait until elder has discarded)")
+            elif s.phase is Phase.CARTE_BLANCHE:
+                reason += (f" (Laws 18-20, ruling 6: {self.player_name(s.to_act)} first says whether he announces "
+                           "carte blanche)")
+            raise self._illegal(action, reason)
         if isinstance(action, Cut):
             a, b = action.cards
             if a == b:
