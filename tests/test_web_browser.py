@@ -175,7 +175,7 @@ def test_two_players_play_a_room_to_the_end(server: LiveServer, browser: Any) ->
     created = _create(server, kind="room", variant="rubicon", name="Ann")
     ann = _open(browser, server.url + created["links"]["play"])
     invite = ann.get_by_test_id("invite-link").inner_text()
-    assert "token=" in invite
+    assert "#invite=" in invite
     bob = _open(browser, server.url + created["links"]["invite"])
     bob.get_by_test_id("join-name").fill("Bob")
     bob.get_by_test_id("join-submit").click()
@@ -244,15 +244,18 @@ def test_out_of_turn_and_forged_messages_are_refused_and_change_nothing(server: 
     _play_until([ann, bob], lambda: _data(ann, "phase") == "exchange")
     # Whoever is not to act tries to act; then a forged message naming the other player, and garbage.
     to_act = int(_data(ann, "toAct"))
-    idle = [created["links"]["play"], created["links"]["invite"]][1 - to_act]
-    token = idle.split("token=")[1]
+    idle = [ann, bob][1 - to_act]
+    # The seat secret the idle player's browser keeps (Bob's is his own, given when he joined: not the invite's).
+    token = idle.evaluate("id => JSON.parse(localStorage.getItem('piquet.table.' + id)).token", created["id"])
+    assert token and token not in created["links"]["invite"]
     version = _data(ann, "version")
     ws_url = server.url.replace("http", "ws") + f"/ws/{created['id']}?token={token}"
+    v = int(version)
     got = ann.evaluate(_SEND, [ws_url, [
-        {"type": "action", "action": {"exchange": ["7S"]}},
-        {"type": "action", "action": {"player": "Ann", "play": "AS"}},
+        {"type": "action", "action": {"exchange": ["7S"]}, "version": v},
+        {"type": "action", "action": {"player": "Ann", "play": "AS"}, "version": v},
         "not json at all",
-        {"type": "action", "action": {"play": "ZZ"}},
+        {"type": "action", "action": {"play": "ZZ"}, "version": v},
         "x" * 20_000,
     ]])
     errors = [m for m in got if m["type"] == "error"]

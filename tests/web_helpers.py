@@ -36,7 +36,6 @@ class _SeededSecrets:
     def __init__(self, seed: int) -> None:
         self._rng = random.Random(seed)
         self.token_urlsafe = secrets.token_urlsafe
-        self.compare_digest = secrets.compare_digest
 
     def randbits(self, k: int) -> int:
         return self._rng.getrandbits(k)
@@ -56,8 +55,9 @@ def create(client: TestClient, kind: str = "computer", **body: Any) -> dict[str,
 
 
 def query(link: str) -> str:
-    """The ``token=...`` or ``spectate=...`` of a page link."""
-    return link.split("?", 1)[1]
+    """The ``token=...``, ``invite=...``, ``move=...`` or ``spectate=...`` of a page link (after its ``#``, where the
+    server puts the secrets: the page passes it to the WebSocket's query)."""
+    return link.split("#", 1)[1]
 
 
 # ---------------------------------------------------------------- WebSocket clients
@@ -101,8 +101,13 @@ class Client:
     def send(self, data: object) -> None:
         self.ws.send_text(json.dumps(data))
 
-    def act(self, action: dict[str, Any]) -> None:
-        self.send({"type": "action", "action": action})
+    def act(self, action: dict[str, Any], version: int | None = None) -> None:
+        """Send an action, naming the version of the state it answers (by default the latest state's)."""
+        self.send({"type": "action", "action": action,
+                   "version": self.current["version"] if version is None else version})
+
+    def undo(self, version: int | None = None) -> None:
+        self.send({"type": "undo", "version": self.current["version"] if version is None else version})
 
     @property
     def current(self) -> State:
