@@ -194,9 +194,9 @@ def catch_up(client: Client, version: int) -> State:
 
 # ---------------------------------------------------------------- what a client may know
 def cards_in_message(message: dict[str, Any]) -> CardSet:
-    """Every card a message names, as a card string or in a text (the table's id and secret links left out:
-    random letters may spell a card). One pass over the JSON text, each escape read as a space."""
-    body = {k: v for k, v in message.items() if k != "table"}
+    """Every card a message names, as a card string or in a text (the table's id, secrets and secret links left
+    out: random letters may spell a card). One pass over the JSON text, each escape read as a space."""
+    body = {k: v for k, v in message.items() if k not in ("table", "token", "link")}
     return cards_in_text(_ESCAPE.sub(" ", json.dumps(body, ensure_ascii=False)))
 
 
@@ -214,15 +214,23 @@ def knowledge_by_version(record_text: str, versions: set[int]) -> dict[int, tupl
 
 
 def leaks(record_text: str, clients: list[Client]) -> list[tuple[str, int, str]]:
-    """(client, version, cards it may not know) for every state that names a card its player may not see."""
+    """(client, version, cards it may not know) for every message a client got that names a card its player may
+    not see: every state, and every other message (an error, a hint, a seat's secret...) judged at the version of
+    the state before it."""
     versions = {m["version"] for c in clients for m in c.states()}
     allowed = knowledge_by_version(record_text, versions)
     found = []
     for client in clients:
-        for state in client.states():
-            seat = state["seat"]
-            may = allowed[state["version"]][2 if seat is None else seat]
-            extra = cards_in_message(state) - may
+        seat: int | None = None
+        version: int | None = None
+        for message in client.messages:
+            if message["type"] == "state":
+                seat, version = message["seat"], message["version"]
+            if version is None:
+                assert not cards_in_message(message), message  # nothing about cards before the first state
+                continue
+            may = allowed[version][2 if seat is None else seat]
+            extra = cards_in_message(message) - may
             if extra:
-                found.append((client.name, state["version"], str(extra)))
+                found.append((client.name, version, str(extra)))
     return found

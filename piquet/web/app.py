@@ -171,7 +171,7 @@ def create_app(db: str | Store = "piquet.sqlite3") -> FastAPI:
         if table.partie is None or not table.partie.is_over:
             raise HTTPException(403, "the record is given once the partie is over: before, it would show "
                                      "the cards still hidden")
-        return Response(record.dumps(table.partie), media_type="application/json",
+        return Response(record.dumps(table.partie, takebacks=table.info.taken_back), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="piquet-{table_id}.json"'})
 
     @app.websocket("/ws/{table_id}")
