@@ -40,6 +40,7 @@ from web_helpers import (
 )
 
 from piquet import record
+from piquet.cli import main
 from piquet.web import tables as tables_module
 from piquet.web.app import create_app
 
@@ -220,7 +221,8 @@ def test_a_database_of_the_earlier_layout_opens_and_its_waiting_rooms_invite_is_
         old.executescript(OLD_LAYOUT)
     old.close()
     with TestClient(create_app(str(path))) as http, ExitStack() as stack:
-        assert connect(http, stack, {"id": "joined"}, "token=bill-2").current["players"] == ["Ann", "Bill"]
+        joined = connect(http, stack, {"id": "joined"}, "token=bill-2").current
+        assert joined["players"] == ["Ann", "Bill"] and joined["table"]["takebacks"] == "off"
         zoe = connect(http, stack, {"id": "computer"}, "token=zoe-3")
         assert zoe.current["version"] >= 1 and zoe.current["table"]["takebacks"] == "fair"
         assert close_code(http, "/ws/waiting?token=inv-1") == 4403  # the old invite is no seat secret...
@@ -341,6 +343,23 @@ def test_a_free_takeback_deals_the_next_hand_again_with_the_same_cards_and_is_wr
         text = record.dumps(partie, takebacks=taken)
         jsonschema.validate(json.loads(text), SCHEMA)
         assert json.loads(text)["takebacks"] == taken and record.loads(text).actions == partie.actions
+        path = tmp_path / "record.json"
+        path.write_text(text)
+        assert main(["replay", str(path)]) == 0  # piquet replay reads it
+
+
+@pytest.mark.parametrize("takebacks, says", [
+    ({"player": "Ann"}, "a takeback is"),
+    ([{"player": "Zoe", "deal": 1, "action": 0, "undone": 1}], "not one of the players"),
+    ([{"player": "Ann", "deal": 0, "action": 0, "undone": 1}], "deal"),
+    ([{"player": "Ann", "deal": 1, "action": 0, "undone": True}], "undone"),
+])
+def test_a_record_with_malformed_takebacks_is_refused_naming_them(takebacks: object, says: str) -> None:
+    data = json.loads((Path(__file__).parent / "records" / "rubicon-deal.json").read_text())
+    data["takebacks"] = takebacks if isinstance(takebacks, list) else [takebacks]
+    with pytest.raises(record.RecordError) as exc:
+        record.from_data(data)
+    assert "takebacks" in str(exc.value) and says in str(exc.value)
 
 
 def test_a_takeback_never_stops_at_a_forced_card(tmp_path: Path) -> None:

@@ -148,6 +148,8 @@ class SQLiteStore:
             self._db.execute("BEGIN")
             for _, sql in added:
                 self._db.execute(f"ALTER TABLE tables ADD COLUMN {sql}")
+            if any(name == "takebacks" for name, _ in added):  # two people take nothing back
+                self._db.execute("UPDATE tables SET takebacks = 'off' WHERE kind = 'room'")
             if any(name == "invite" for name, _ in added):
                 rows = self._db.execute("SELECT id, players, tokens FROM tables WHERE kind = 'room'").fetchall()
                 for table_id, players, tokens in rows:
