@@ -1369,10 +1369,14 @@ function scheduleForcedPlay() {
 function renderToolbar(st, table) {
   const undo = $("undo-button");
   undo.hidden = !st.can_undo;
+  const taken = table.taken_back || 0;
+  undo.title = table.takebacks === "free"
+    ? `Take back your previous decision (U). Free takebacks are noted on the score sheet and in the record${taken ? `: ${taken} so far` : ""}.`
+    : "Take back your previous decision, as long as you have seen nothing new since (U)";
+  undo.textContent = table.takebacks === "free" && taken ? `Undo (${taken} so far)` : "Undo";
   $("hint-button").hidden = st.seat !== 0 && st.seat !== 1;
   if (app.hint && st.version !== app.hint.version) hideHint();
   else if (app.hint) $("hint-follow").hidden = !app.hint.action || !st.prompt;
-  void table;
 }
 
 function logItem(e, i, log, tricks, n, seat) {
