@@ -218,6 +218,8 @@ def create_app(db: str | Store = "piquet.sqlite3") -> FastAPI:
             tables.release(table)
 
     async def _handle(table: Table, client: Client, text: str | bytes) -> None:
+        if client not in table.clients:  # its seat moved to another device, or its invite was spent: it is closing
+            return
         try:
             message = read_message(text)
             kind = message["type"]
