@@ -23,7 +23,7 @@ piquet.record.RecordError: record: version 2 is not supported (this reader knows
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
 from piquet.actions import (
@@ -98,8 +98,10 @@ def _action_data(action: Action, names: tuple[str, str], elder: int) -> dict[str
     return out
 
 
-def to_data(partie: Partie, meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The record of a partie (finished or not) as JSON-ready data."""
+def to_data(partie: Partie, meta: Mapping[str, Any] | None = None,
+            takebacks: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """The record of a partie (finished or not) as JSON-ready data; ``takebacks``: the moves taken back
+    during play, in order (``{"player", "deal", "action", "undone"}``, see ``docs/record-format.md``)."""
     names = partie.players
     data: dict[str, Any] = {
         "format": FORMAT,
@@ -136,13 +138,16 @@ def to_data(partie: Partie, meta: Mapping[str, Any] | None = None) -> dict[str, 
         data["cut"] = cuts
     if meta:
         data["meta"] = dict(meta)
+    if takebacks:
+        data["takebacks"] = [dict(t) for t in takebacks]
     data["deals"] = deals
     return data
 
 
-def dumps(partie: Partie, meta: Mapping[str, Any] | None = None) -> str:
+def dumps(partie: Partie, meta: Mapping[str, Any] | None = None,
+          takebacks: Sequence[Mapping[str, Any]] | None = None) -> str:
     """The record as JSON text: one line per action, easy to read and to diff."""
-    data = to_data(partie, meta)
+    data = to_data(partie, meta, takebacks)
     deals = data.pop("deals")
     head = json.dumps(data, ensure_ascii=False)[:-1]
     parts = []
@@ -324,7 +329,7 @@ def from_data(data: object) -> Partie:
     if data.get("version") != VERSION:
         raise RecordError("record", f"version {data.get('version')!r} is not supported (this reader knows "
                                     f"version {VERSION})")
-    known = {"format", "version", "variant", "options", "players", "cut", "meta", "deals"}
+    known = {"format", "version", "variant", "options", "players", "cut", "meta", "takebacks", "deals"}
     unknown = set(data) - known
     if unknown:
         raise RecordError("record", f"unknown field(s): {', '.join(sorted(unknown))}")
@@ -335,6 +340,7 @@ def from_data(data: object) -> Partie:
     if len(players) != 2 or not all(isinstance(p, str) and p for p in players) or players[0] == players[1]:
         raise RecordError("record", f"players must be two different names, not {players!r}")
     names = (players[0], players[1])
+    _check_takebacks(data.get("takebacks", []), names)
     reader = _Reader(names)
     cut = data.get("cut")
     first_dealer: int | None = None
@@ -416,6 +422,23 @@ def from_data(data: object) -> Partie:
         if partie.is_over and d < len(deals):
             raise RecordError(f"deal {d + 1}", "the partie was already over")
     return partie
+
+
+def _check_takebacks(takebacks: object, names: tuple[str, str]) -> None:
+    """The ``takebacks`` of a record: a list of ``{"player", "deal", "action", "undone"}`` (the engine re-plays
+    only what stands, so they are checked for shape, not re-played)."""
+    if not isinstance(takebacks, list):
+        raise RecordError("takebacks", "takebacks is a list")
+    for i, item in enumerate(takebacks):
+        where = f"takebacks, item {i}"
+        if not isinstance(item, dict) or set(item) != {"player", "deal", "action", "undone"}:
+            raise RecordError(where, "a takeback is {\"player\", \"deal\", \"action\", \"undone\"}")
+        if item["player"] not in names:
+            raise RecordError(where, f"player {item['player']!r} is not one of the players")
+        for key, low in (("deal", 1), ("action", 0), ("undone", 1)):
+            value = item[key]
+            if not isinstance(value, int) or isinstance(value, bool) or value < low:
+                raise RecordError(where, f"{key} is a whole number from {low}, not {value!r}")
 
 
 def loads(text: str) -> Partie:

@@ -175,7 +175,7 @@ def test_two_players_play_a_room_to_the_end(server: LiveServer, browser: Any) ->
     created = _create(server, kind="room", variant="rubicon", name="Ann")
     ann = _open(browser, server.url + created["links"]["play"])
     invite = ann.get_by_test_id("invite-link").inner_text()
-    assert "token=" in invite
+    assert "#invite=" in invite
     bob = _open(browser, server.url + created["links"]["invite"])
     bob.get_by_test_id("join-name").fill("Bob")
     bob.get_by_test_id("join-submit").click()
@@ -244,15 +244,18 @@ def test_out_of_turn_and_forged_messages_are_refused_and_change_nothing(server: 
     _play_until([ann, bob], lambda: _data(ann, "phase") == "exchange")
     # Whoever is not to act tries to act; then a forged message naming the other player, and garbage.
     to_act = int(_data(ann, "toAct"))
-    idle = [created["links"]["play"], created["links"]["invite"]][1 - to_act]
-    token = idle.split("token=")[1]
+    idle = [ann, bob][1 - to_act]
+    # The seat secret the idle player's browser keeps (Bob's is his own, given when he joined: not the invite's).
+    token = idle.evaluate("id => JSON.parse(localStorage.getItem('piquet.table.' + id)).token", created["id"])
+    assert token and token not in created["links"]["invite"]
     version = _data(ann, "version")
     ws_url = server.url.replace("http", "ws") + f"/ws/{created['id']}?token={token}"
+    v = int(version)
     got = ann.evaluate(_SEND, [ws_url, [
-        {"type": "action", "action": {"exchange": ["7S"]}},
-        {"type": "action", "action": {"player": "Ann", "play": "AS"}},
+        {"type": "action", "action": {"exchange": ["7S"]}, "version": v},
+        {"type": "action", "action": {"player": "Ann", "play": "AS"}, "version": v},
         "not json at all",
-        {"type": "action", "action": {"play": "ZZ"}},
+        {"type": "action", "action": {"play": "ZZ"}, "version": v},
         "x" * 20_000,
     ]])
     errors = [m for m in got if m["type"] == "error"]
@@ -261,4 +264,33 @@ def test_out_of_turn_and_forged_messages_are_refused_and_change_nothing(server: 
     # The game goes on.
     _play_until([ann, bob], lambda: int(_data(ann, "version") or 0) > int(version) + 5)
     for page in (ann, bob):
+        page.context.close()
+
+
+def test_an_invite_admits_one_person_once_and_a_seat_moves_to_another_device(server: LiveServer, browser: Any) -> None:
+    created = _create(server, kind="room", name="Ann")
+    ann = _open(browser, server.url + created["links"]["play"])
+    assert ann.url == f"{server.url}/t/{created['id']}"  # the secret left the address bar for the browser's store
+    bob = _open(browser, server.url + created["links"]["invite"])
+    bob.get_by_test_id("join-name").fill("Bob")
+    bob.get_by_test_id("join-submit").click()
+    ann.wait_for_function("document.body.dataset.phase !== ''", timeout=WAIT)
+    # The invite, opened again in another browser, gives no seat, and says so.
+    eve = _open(browser, server.url + created["links"]["invite"])
+    eve.wait_for_function("document.getElementById('connection').textContent.includes('invitation has been used')",
+                          timeout=WAIT)
+    assert eve.locator("[data-testid=hand] [data-card]").count() == 0
+    # Bob moves to his phone: the one-time link seats the phone, and the old page leaves the seat.
+    bob.get_by_test_id("move").click()
+    link = bob.get_by_test_id("move-link")
+    link.wait_for(state="visible", timeout=WAIT)
+    href = link.get_attribute("href")
+    assert href and "#move=" in href
+    phone = _open(browser, href)
+    phone.wait_for_function("document.body.dataset.phase !== ''", timeout=WAIT)
+    bob.wait_for_function("document.getElementById('connection').textContent.includes('moved to another device')",
+                          timeout=WAIT)
+    version = int(_data(ann, "version") or 0)
+    _play_until([ann, phone], lambda: int(_data(ann, "version") or 0) > version + 5)
+    for page in (ann, bob, eve, phone):
         page.context.close()

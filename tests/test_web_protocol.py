@@ -51,11 +51,12 @@ def at_the_first_trick() -> Partie:
     ('{"type": "shout"}', "malformed"),                         # unknown type
     ('{"type": ["undo"]}', "malformed"),                        # a type that is no string
     ('{"type": {"undo": 1}}', "malformed"),
-    ('{"type": "undo", "now": true}', "malformed"),             # extra field
+    ('{"type": "undo", "version": 3, "now": true}', "malformed"),  # extra field
     ('{"type": "hint", "action": {}}', "malformed"),
     ('{"type": "action"}', "malformed"),                        # missing field
     ('{"type": "join"}', "malformed"),
-    ('{"type": "action", "action": {"play": "QS"}, "player": "Ann"}', "malformed"),
+    ('{"type": "action", "action": {"play": "QS"}, "version": 3, "player": "Ann"}', "malformed"),
+    ('{"type": "move", "seat": 1}', "malformed"),
     ('{"type": "join", "name": "   "}', "malformed"),           # a name is 1 to 40 characters
     ('{"type": "join", "name": 7}', "malformed"),
     ('{"type": "join", "name": "' + "A" * 41 + '"}', "malformed"),
@@ -70,15 +71,33 @@ def test_read_message_rejects_what_is_not_a_documented_message(text: str | bytes
 
 
 @pytest.mark.parametrize("data", [
-    {"type": "action", "action": {"play": "QS"}},
-    {"type": "action", "action": {"exchange": ["7S", "8D"], "show_rest": False}},
+    {"type": "action", "action": {"play": "QS"}, "version": 57},
+    {"type": "action", "action": {"exchange": ["7S", "8D"], "show_rest": False}, "version": 0},
     {"type": "hint"},
-    {"type": "undo"},
+    {"type": "undo", "version": 12},
     {"type": "join", "name": "Bill"},
+    {"type": "move"},
 ])
 def test_read_message_accepts_every_documented_message(data: dict[str, object]) -> None:
     assert read_message(json.dumps(data)) == data
     assert read_message(json.dumps(data).encode()) == data
+
+
+@pytest.mark.parametrize("text", [
+    '{"type": "action", "action": {"bid": "pass"}}',
+    '{"type": "undo"}',
+])
+def test_an_action_or_undo_without_the_version_it_answers_is_refused_as_missing_version(text: str) -> None:
+    with pytest.raises(ProtocolError) as exc:
+        read_message(text)
+    assert exc.value.code == "malformed" and exc.value.message.startswith("missing version"), exc.value
+
+
+@pytest.mark.parametrize("version", ["3", 3.0, True, -1, None, [3], 10**7])
+def test_a_version_that_is_not_a_whole_number_from_0_is_refused(version: object) -> None:
+    with pytest.raises(ProtocolError) as exc:
+        read_message(json.dumps({"type": "undo", "version": version}))
+    assert exc.value.code == "malformed" and "version" in exc.value.message, exc.value
 
 
 def test_read_message_accepts_a_message_of_exactly_the_largest_size() -> None:

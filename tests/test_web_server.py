@@ -94,15 +94,25 @@ def to_play(state: State) -> bool:
     return state["prompt"] is not None and state["prompt"]["kind"] == "play" and in_play(state)
 
 
+def join(bill: Client, name: str = "Bill") -> str:
+    """The guest joins under ``name``: the seat secret he is sent first (his own, not the invite's)."""
+    bill.send({"type": "join", "name": name})
+    seat = bill.recv()
+    assert seat["type"] == "seat" and seat["seat"] == 1, seat
+    token: str = seat["token"]
+    bill.recv_state()
+    return token
+
+
 def room(http: TestClient, stack: ExitStack, variant: str = "rubicon",
          options: dict[str, Any] | None = None) -> tuple[dict[str, Any], Client, Client]:
-    """A room whose guest has joined: the creator Ann (seat 0) and Bill (seat 1)."""
+    """A room whose guest has joined: the creator Ann (seat 0) and Bill (seat 1); ``table["guest"]`` is Bill's
+    seat secret."""
     table = create(http, "room", variant=variant, name="Ann", options=options or {})
     ann = connect(http, stack, table, f"token={table['token']}", "Ann")
     bill = connect(http, stack, table, query(table["links"]["invite"]), "Bill")
-    bill.send({"type": "join", "name": "Bill"})
+    table["guest"] = join(bill)
     ann.recv_state()
-    bill.recv_state()
     return table, ann, bill
 
 
@@ -194,17 +204,17 @@ def room_game(tmp_path_factory: pytest.TempPathFactory) -> Played:
             for client, name in ((bill, "Ann"), (bill, "  Ann "), (ann, "Zoe"), (spectator, "Zoe")):
                 client.send({"type": "join", "name": name})
                 error(client, "not_allowed")  # the creator's name; the creator; a spectator
-            bill.send({"type": "action", "action": {"choose_dealer": 1}})
+            bill.act({"choose_dealer": 1})
             error(bill, "not_allowed")  # no partie before he joins
             assert len(ann.states()) == len(bill.states()) == len(spectator.states()) == 1
 
-            bill.send({"type": "join", "name": " Bill "})
-            for client in (ann, bill, spectator):
+            join(bill, " Bill ")
+            for client in (ann, spectator):
                 client.recv_state()
             bill.send({"type": "join", "name": "Bill"})
             error(bill, "not_allowed")  # once
             for client in (bill, ann):
-                client.send({"type": "undo"})
+                client.undo()
                 error(client, "not_allowed")  # no taking back in a room
 
             rng = random.Random(3)
@@ -228,7 +238,7 @@ def test_room_waits_for_its_guest_who_joins_once_under_another_name_and_spectato
     game = room_game
     ann, bill = game.players
     invite = game.table["links"]["invite"]
-    assert invite.startswith(f"/t/{game.table['id']}?token=") and invite != game.table["links"]["play"]
+    assert invite.startswith(f"/t/{game.table['id']}#invite=") and invite != game.table["links"]["play"]
     first = ann.states()[0]
     assert first["table"]["status"] == "waiting" and first["table"]["invite"] == invite
     assert first["players"] == ["Ann", None] and first["view"] is None and first["prompt"] is None
@@ -325,7 +335,7 @@ def test_restart_on_the_same_store_resumes_every_state_exactly_and_the_game_play
             state = play_room(players, rng, stop=mid_deal)
             for client in players:
                 catch_up(client, state["version"])
-            links = [f"token={table['token']}", query(table["links"]["invite"])]
+            links = [f"token={table['token']}", f"token={table['guest']}"]
         else:
             table = create(http, "computer", name="Ann", options=FOUR_DEALS)
             players = [connect(http, stack, table, f"token={table['token']}", "Ann")]
@@ -442,9 +452,10 @@ def test_forged_out_of_turn_and_garbage_messages_are_refused_and_change_nothing(
 def test_undo_against_the_computer_returns_to_the_players_decision_and_the_store_agrees(tmp_path: Path) -> None:
     rng = random.Random(8)
     with TestClient(create_app(db(tmp_path))) as http, ExitStack() as stack:
-        table = create(http, "computer", name="Ann", level=2)
+        table = create(http, "computer", name="Ann", level=2, takebacks="free")
         ann = Client(stack.enter_context(http.websocket_connect(f"/ws/{table['id']}?token={table['token']}")))
-        ann.send({"type": "undo"})
+        play_computer(ann, rng, stop=lambda s: s["prompt"] is not None)
+        ann.undo()
         error(ann, "not_allowed")  # nothing of hers to take back yet
         # She leads a trick: the computer follows before her next decision.
         decision = play_computer(ann, rng, stop=lambda s: to_play(s) and s["can_undo"] and not s["view"]["trick"])
@@ -452,14 +463,15 @@ def test_undo_against_the_computer_returns_to_the_players_decision_and_the_store
         ann.act(choose(decision, rng))
         later = play_computer(ann, rng, stop=lambda s: s["prompt"] is not None and s["version"] > decision["version"])
         assert later["can_undo"] and later["version"] > decision["version"] + 1
-        ann.send({"type": "undo"})
+        ann.undo()
         back = ann.recv_state()
-        assert back == decision
+        assert back["table"]["taken_back"] == 1  # free takebacks are written down
+        assert {**back, "table": {**back["table"], "taken_back": 0}} == decision
         assert (back["version"], back["prompt"], back["view"]["hand"]) == \
                (decision["version"], decision["prompt"], decision["view"]["hand"])
     with TestClient(create_app(db(tmp_path))) as http, ExitStack() as stack:
         again = connect(http, stack, table, f"token={table['token']}")
-        assert again.current == decision
+        assert again.current == back
         again.act(choose(decision, rng))
         assert again.recv_state()["version"] == decision["version"] + 1
 
@@ -497,7 +509,7 @@ def test_creating_a_table_with_a_bad_variant_option_or_level_is_refused_with_a_m
 def test_table_pages_setup_and_rules_over_http(http: TestClient) -> None:
     assert http.get("/t/no-such-table").status_code == 404
     table = create(http, "room", name="Ann", variant="au-cent", options={"minimum_point": 3})
-    assert table["links"]["play"] == f"/t/{table['id']}?token={table['token']}"
+    assert table["links"]["play"] == f"/t/{table['id']}#token={table['token']}"
     assert http.get("/t/no-such-table", params={"token": table["token"]}).status_code == 404
     with ExitStack() as stack:
         state = connect(http, stack, table, f"token={table['token']}").current

@@ -36,7 +36,6 @@ class _SeededSecrets:
     def __init__(self, seed: int) -> None:
         self._rng = random.Random(seed)
         self.token_urlsafe = secrets.token_urlsafe
-        self.compare_digest = secrets.compare_digest
 
     def randbits(self, k: int) -> int:
         return self._rng.getrandbits(k)
@@ -56,8 +55,9 @@ def create(client: TestClient, kind: str = "computer", **body: Any) -> dict[str,
 
 
 def query(link: str) -> str:
-    """The ``token=...`` or ``spectate=...`` of a page link."""
-    return link.split("?", 1)[1]
+    """The ``token=...``, ``invite=...``, ``move=...`` or ``spectate=...`` of a page link (after its ``#``, where the
+    server puts the secrets: the page passes it to the WebSocket's query)."""
+    return link.split("#", 1)[1]
 
 
 # ---------------------------------------------------------------- WebSocket clients
@@ -101,8 +101,13 @@ class Client:
     def send(self, data: object) -> None:
         self.ws.send_text(json.dumps(data))
 
-    def act(self, action: dict[str, Any]) -> None:
-        self.send({"type": "action", "action": action})
+    def act(self, action: dict[str, Any], version: int | None = None) -> None:
+        """Send an action, naming the version of the state it answers (by default the latest state's)."""
+        self.send({"type": "action", "action": action,
+                   "version": self.current["version"] if version is None else version})
+
+    def undo(self, version: int | None = None) -> None:
+        self.send({"type": "undo", "version": self.current["version"] if version is None else version})
 
     @property
     def current(self) -> State:
@@ -189,9 +194,9 @@ def catch_up(client: Client, version: int) -> State:
 
 # ---------------------------------------------------------------- what a client may know
 def cards_in_message(message: dict[str, Any]) -> CardSet:
-    """Every card a message names, as a card string or in a text (the table's id and secret links left out:
-    random letters may spell a card). One pass over the JSON text, each escape read as a space."""
-    body = {k: v for k, v in message.items() if k != "table"}
+    """Every card a message names, as a card string or in a text (the table's id, secrets and secret links left
+    out: random letters may spell a card). One pass over the JSON text, each escape read as a space."""
+    body = {k: v for k, v in message.items() if k not in ("table", "token", "link")}
     return cards_in_text(_ESCAPE.sub(" ", json.dumps(body, ensure_ascii=False)))
 
 
@@ -209,15 +214,23 @@ def knowledge_by_version(record_text: str, versions: set[int]) -> dict[int, tupl
 
 
 def leaks(record_text: str, clients: list[Client]) -> list[tuple[str, int, str]]:
-    """(client, version, cards it may not know) for every state that names a card its player may not see."""
+    """(client, version, cards it may not know) for every message a client got that names a card its player may
+    not see: every state, and every other message (an error, a hint, a seat's secret...) judged at the version of
+    the state before it."""
     versions = {m["version"] for c in clients for m in c.states()}
     allowed = knowledge_by_version(record_text, versions)
     found = []
     for client in clients:
-        for state in client.states():
-            seat = state["seat"]
-            may = allowed[state["version"]][2 if seat is None else seat]
-            extra = cards_in_message(state) - may
+        seat: int | None = None
+        version: int | None = None
+        for message in client.messages:
+            if message["type"] == "state":
+                seat, version = message["seat"], message["version"]
+            if version is None:
+                assert not cards_in_message(message), message  # nothing about cards before the first state
+                continue
+            may = allowed[version][2 if seat is None else seat]
+            extra = cards_in_message(message) - may
             if extra:
-                found.append((client.name, state["version"], str(extra)))
+                found.append((client.name, version, str(extra)))
     return found

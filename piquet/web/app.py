@@ -8,8 +8,12 @@ store :mod:`piquet.web.store`'s.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
+import logging
+import re
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -24,9 +28,9 @@ from piquet import record
 from piquet.variant import VARIANTS, OptionError
 from piquet.web.protocol import ProtocolError, read_message
 from piquet.web.store import SQLiteStore, Store
-from piquet.web.tables import LEVELS, Client, Table, Tables
+from piquet.web.tables import LEVELS, TAKEBACKS, Client, SeatRefused, Table, Tables
 
-__all__ = ["create_app"]
+__all__ = ["RedactSecrets", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
 
@@ -39,6 +43,45 @@ class CreateTable(BaseModel):
     options: dict[str, StrictBool | StrictInt] = Field(default_factory=dict)
     level: int | None = 3
     name: str = Field(default="Player", max_length=40)
+    takebacks: str = Field(default="fair", pattern=f"^({'|'.join(TAKEBACKS)})$")
+
+
+#: A secret in a URL's query or fragment (``token=...``), URL-encoded or not, or in JSON (``"token": "..."``).
+_SECRET = re.compile(r"""((?:token|spectate|invite|move)(?:=|%3D|["']\s*:\s*["']))[^&\s"'#\\<>]+""",
+                     re.IGNORECASE)
+#: The loggers that may see a URL or a frame: uvicorn's access log (the path and query of each request),
+#: its error log (each WebSocket's path and query; at debug level the frames), the ASGI trace log (each scope).
+_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi", "websockets", "websockets.server",
+            "piquet")
+
+
+def _redact(value: object) -> object:
+    if value is None or isinstance(value, (int, float)):
+        return value
+    text = value if isinstance(value, str) else str(value)
+    clean = _SECRET.sub(r"\1[redacted]", text)
+    return value if clean == text else clean
+
+
+class RedactSecrets(logging.Filter):
+    """Blank out seat secrets, invites, one-time links and spectator secrets in a log record, whatever its level:
+    a secret in a log is a seat anyone who reads the log can take."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg = _redact(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(_redact(a) for a in record.args)
+        elif isinstance(record.args, Mapping):
+            record.args = {k: _redact(v) for k, v in record.args.items()}
+        return True
+
+
+def redact_secrets_in_logs() -> None:
+    """Put :class:`RedactSecrets` on every logger that may see a URL or a WebSocket frame (once)."""
+    for name in _LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactSecrets) for f in logger.filters):
+            logger.addFilter(RedactSecrets())
 
 
 def _rules_html() -> str:
@@ -55,6 +98,7 @@ def _page(title: str, body: str) -> str:
 
 def create_app(db: str | Store = "piquet.sqlite3") -> FastAPI:
     """The server's application; ``db`` is a SQLite file's path (``":memory:"``) or any :class:`Store`."""
+    redact_secrets_in_logs()
     store: Store = SQLiteStore(db) if isinstance(db, str) else db
     tables = Tables(store)
     app = FastAPI(title="piquet", summary="Piquet at the table: against the computer, or a friend.")
@@ -101,14 +145,16 @@ def create_app(db: str | Store = "piquet.sqlite3") -> FastAPI:
 
     @app.post("/api/tables")
     async def create(body: CreateTable) -> dict[str, Any]:
-        """Create a table; the answer holds the creator's secret link."""
+        """Create a table; the answer holds the creator's secret link (the secrets after ``#``, which a browser
+        never sends to a server)."""
         try:
-            table, token = tables.create(body.kind, body.variant, body.options, body.level, body.name)
+            table, token = tables.create(body.kind, body.variant, body.options, body.level, body.name,
+                                         body.takebacks)
         except (ValueError, OptionError) as e:
             raise HTTPException(422, str(e)) from None
         links = table.links(0)
         return {"id": table.id, "token": token,
-                "links": {"play": f"/t/{table.id}?token={token}", "invite": links["invite"],
+                "links": {"play": f"/t/{table.id}#token={token}", "invite": links["invite"],
                           "spectate": links["spectate"]}}
 
     @app.get("/api/tables/{table_id}/record")
@@ -125,30 +171,35 @@ def create_app(db: str | Store = "piquet.sqlite3") -> FastAPI:
         if table.partie is None or not table.partie.is_over:
             raise HTTPException(403, "the record is given once the partie is over: before, it would show "
                                      "the cards still hidden")
-        return Response(record.dumps(table.partie), media_type="application/json",
+        return Response(record.dumps(table.partie, takebacks=table.info.taken_back), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="piquet-{table_id}.json"'})
 
     @app.websocket("/ws/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
         table = tables.get(table_id)
-        token = ws.query_params.get("token")
-        spectate = ws.query_params.get("spectate")
+        kind, secret = next(((k, ws.query_params[k]) for k in ("token", "spectate", "invite", "move")
+                             if k in ws.query_params), ("token", ""))
         # Accepted before it is closed: a socket closed during the handshake fails with HTTP 403 instead, and the
-        # page never sees the close code that tells an unknown table (4404) from an unknown token (4403).
+        # page never sees the close code that tells an unknown table (4404) from an unknown token (4403) or a spent
+        # invite (4410).
         await ws.accept()
         if table is None:
             await ws.close(code=4404, reason="no such table")
             return
-        seat: int | None
-        if spectate is not None and table.is_spectator(spectate):
-            seat = None
-        else:
-            try:
-                seat = table.seat_of(token)
-            except KeyError:
-                await ws.close(code=4403, reason="that link holds no seat at this table")
-                return
-        client = Client(seat, ws.send_text)
+        try:
+            seat, new_token = table.admit(kind, secret)
+        except SeatRefused as e:
+            await ws.close(code=e.code, reason=e.reason)
+            return
+
+        async def close(code: int, reason: str) -> None:
+            with contextlib.suppress(Exception):  # already closed
+                await ws.close(code=code, reason=reason)
+
+        client = Client(seat, ws.send_text, close, invite=secret if kind == "invite" else None)
+        if new_token is not None and seat is not None:  # moved here: the old device's secret no longer holds it
+            await ws.send_text(_json({"type": "seat", "seat": seat, "token": new_token}))
+            await table.moved(seat, client)
         table.clients.add(client)
         try:
             await ws.send_text(table.state(seat))
@@ -167,19 +218,25 @@ def create_app(db: str | Store = "piquet.sqlite3") -> FastAPI:
             tables.release(table)
 
     async def _handle(table: Table, client: Client, text: str | bytes) -> None:
+        if client not in table.clients:  # its seat moved to another device, or its invite was spent: it is closing
+            return
         try:
             message = read_message(text)
             kind = message["type"]
             if kind == "action":
-                await table.act(client.seat, message["action"])
+                await table.act(client.seat, message["action"], message["version"])
             elif kind == "hint":
                 await client.send(_json(await table.hint(client.seat)))
             elif kind == "undo":
-                await table.undo(client.seat)
+                await table.undo(client.seat, message["version"])
+            elif kind == "move":
+                await client.send(_json(table.move_link(client.seat)))
             else:
-                await table.join(client.seat, message["name"])
+                await table.join(client.seat, message["name"], client)
         except ProtocolError as e:
             await client.send(_json(e.to_data()))
+            if e.code == "stale":  # the client answered an old state: here is the table's now
+                await client.send(table.state(client.seat))
 
     @app.exception_handler(OptionError)
     async def option_error(_request: Any, exc: OptionError) -> JSONResponse:

@@ -15,12 +15,12 @@ carries the messages.
 >>> partie.push(partie.random_deal(random.Random(1), packets=3))
 >>> prompt_data(partie, 1)["kind"], prompt_data(partie, 0)
 ('exchange', None)
->>> read_message('{"type": "action", "action": {"play": "QS"}}')
-{'type': 'action', 'action': {'play': 'QS'}}
+>>> read_message('{"type": "action", "action": {"play": "QS"}, "version": 57}')
+{'type': 'action', 'action': {'play': 'QS'}, 'version': 57}
 >>> read_message('{"type": "shout"}')
 Traceback (most recent call last):
 ...
-piquet.web.protocol.ProtocolError: malformed: unknown message type 'shout' (known: action, hint, join, undo)
+piquet.web.protocol.ProtocolError: malformed: unknown message type 'shout' (known: action, hint, join, move, undo)
 """
 
 from __future__ import annotations
@@ -54,12 +54,14 @@ __all__ = [
 #: The largest message a client may send, in characters.
 MAX_MESSAGE = 16 * 1024
 
-_MESSAGE_FIELDS: dict[str, set[str]] = {"action": {"action"}, "hint": set(), "join": {"name"}, "undo": set()}
+_MESSAGE_FIELDS: dict[str, set[str]] = {"action": {"action", "version"}, "hint": set(), "join": {"name"},
+                                        "move": set(), "undo": {"version"}}
 
 
 class ProtocolError(ValueError):
     """A message the server will not act on: ``code`` is one of ``malformed``, ``too_large``,
-    ``not_your_turn``, ``illegal``, ``not_allowed``; the message says why. Nothing changed."""
+    ``not_your_turn``, ``illegal``, ``not_allowed``, ``stale`` (it answers a state that is no longer the
+    table's); the message says why. Nothing changed."""
 
     def __init__(self, code: str, message: str) -> None:
         self.code = code
@@ -88,6 +90,13 @@ def read_message(text: str | bytes) -> dict[str, Any]:
         known = ", ".join(sorted(_MESSAGE_FIELDS))
         raise ProtocolError("malformed", f"unknown message type {kind!r} (known: {known})")
     fields = set(data) - {"type"}
+    if "version" in _MESSAGE_FIELDS[kind]:
+        if "version" not in data:
+            raise ProtocolError("malformed", f"missing version: an {kind} message names the version of the state it "
+                                             'answers ({"version": N}, the state\'s own)')
+        version = data["version"]
+        if not isinstance(version, int) or isinstance(version, bool) or not 0 <= version <= 1_000_000:
+            raise ProtocolError("malformed", f"a version is a whole number from 0, not {version!r}"[:200])
     if fields != _MESSAGE_FIELDS[kind]:
         want = ", ".join(sorted(_MESSAGE_FIELDS[kind])) or "no fields"
         raise ProtocolError("malformed", f"a {kind} message has {want}, not {', '.join(sorted(fields)) or 'none'}")

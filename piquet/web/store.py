@@ -7,7 +7,7 @@ acknowledges an action only once it is on disk, and a server killed and
 restarted resumes every game where it was.
 
 >>> store = SQLiteStore(":memory:")
->>> store.create(TableInfo("t1", "computer", "rubicon", {}, 3, ["Ann", "Computer"], ["a", "b"], "s", 1))
+>>> store.create(TableInfo("t1", "computer", "rubicon", {}, 3, ["Ann", "Computer"], ["a", None], "s", 1))
 >>> store.append("t1", 0, {"player": "Ann", "cut": ["7S", "AD"]})
 >>> store.load("t1").actions
 [{'player': 'Ann', 'cut': ['7S', 'AD']}]
@@ -16,6 +16,7 @@ restarted resumes every game where it was.
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 import threading
 import time
@@ -34,7 +35,13 @@ class TableInfo:
     """A table as stored: what it is, who sits at it, and its actions so far (record action form).
 
     ``players`` holds ``None`` for a room's seat not yet taken; ``tokens`` the secret of each
-    seat (``None`` for the computer's seat); ``computer`` the computer's seat, if any.
+    seat (``None`` for the computer's seat, and for a room's second seat until its guest joins);
+    ``computer`` the computer's seat, if any. ``invite`` is a room's invitation secret until
+    its guest joins (then ``None``: an invite admits one person once); ``moves`` each seat's
+    one-time link to another device, ``[secret, expiry time]`` or ``None``. ``seed`` fixes
+    every deal's cards (the cards of the n-th deal are the same whatever is taken back);
+    ``takebacks`` is ``off``, ``fair`` or ``free`` and ``taken_back`` lists, in order, the
+    takebacks made (``{"player", "deal", "action", "undone"}``: see ``docs/record-format.md``).
     """
 
     id: str
@@ -48,6 +55,11 @@ class TableInfo:
     computer: int | None
     created: float = field(default_factory=time.time)
     actions: list[dict[str, Any]] = field(default_factory=list)
+    invite: str | None = None
+    moves: list[list[Any] | None] = field(default_factory=lambda: [None, None])
+    seed: int = field(default_factory=lambda: secrets.randbits(63))
+    takebacks: str = "fair"
+    taken_back: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Store(Protocol):
@@ -58,6 +70,14 @@ class Store(Protocol):
     def load(self, table_id: str) -> TableInfo | None: ...
 
     def set_player(self, table_id: str, seat: int, name: str) -> None: ...
+
+    def join(self, table_id: str, seat: int, name: str, token: str) -> None: ...
+
+    def set_token(self, table_id: str, seat: int, token: str) -> None: ...
+
+    def set_move(self, table_id: str, seat: int, move: list[Any] | None) -> None: ...
+
+    def take_back(self, table_id: str, length: int, takeback: dict[str, Any] | None) -> None: ...
 
     def append(self, table_id: str, index: int, action: dict[str, Any]) -> None: ...
 
@@ -77,7 +97,12 @@ CREATE TABLE IF NOT EXISTS tables (
     tokens TEXT NOT NULL,
     spectate TEXT NOT NULL,
     computer INTEGER,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    invite TEXT,
+    moves TEXT NOT NULL DEFAULT '[null, null]',
+    seed INTEGER,
+    takebacks TEXT NOT NULL DEFAULT 'fair',
+    taken_back TEXT NOT NULL DEFAULT '[]'
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -103,14 +128,47 @@ class SQLiteStore:
         # WAL with synchronous=NORMAL survives the server process being killed at any moment.
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Bring a file written by an earlier release to this layout (in one transaction, so a file is
+        either migrated whole or left as it was).
+
+        The columns added since the first layout are added; a room still waiting for its guest had
+        its guest's seat secret in ``tokens[1]``, which was also its invite link: it becomes the
+        room's ``invite`` (spent when the guest joins) and the seat has no secret until then. A
+        room already joined keeps the guest's secret (his browser holds it). Tables without a
+        ``seed`` get one (their deals so far are in their actions)."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
+        added = [(name, sql) for name, sql in (
+            ("invite", "invite TEXT"), ("moves", "moves TEXT NOT NULL DEFAULT '[null, null]'"),
+            ("seed", "seed INTEGER"), ("takebacks", "takebacks TEXT NOT NULL DEFAULT 'fair'"),
+            ("taken_back", "taken_back TEXT NOT NULL DEFAULT '[]'")) if name not in columns]
+        with self._lock, self._db:
+            self._db.execute("BEGIN")
+            for _, sql in added:
+                self._db.execute(f"ALTER TABLE tables ADD COLUMN {sql}")
+            if any(name == "takebacks" for name, _ in added):  # two people take nothing back
+                self._db.execute("UPDATE tables SET takebacks = 'off' WHERE kind = 'room'")
+            if any(name == "invite" for name, _ in added):
+                rows = self._db.execute("SELECT id, players, tokens FROM tables WHERE kind = 'room'").fetchall()
+                for table_id, players, tokens in rows:
+                    seats, secrets_ = json.loads(players), json.loads(tokens)
+                    if seats[1] is None and secrets_[1] is not None:
+                        self._db.execute("UPDATE tables SET invite = ?, tokens = ? WHERE id = ?",
+                                         (secrets_[1], json.dumps([secrets_[0], None]), table_id))
+            for (table_id,) in self._db.execute("SELECT id FROM tables WHERE seed IS NULL").fetchall():
+                self._db.execute("UPDATE tables SET seed = ? WHERE id = ?", (secrets.randbits(63), table_id))
 
     def create(self, info: TableInfo) -> None:
         with self._lock, self._db:
             self._db.execute("BEGIN")
             self._db.execute(
-                "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tables (id, kind, variant, options, level, players, tokens, spectate, computer, created, "
+                "invite, moves, seed, takebacks, taken_back) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (info.id, info.kind, info.variant, json.dumps(info.options), info.level, json.dumps(info.players),
-                 json.dumps(info.tokens), info.spectate, info.computer, info.created),
+                 json.dumps(info.tokens), info.spectate, info.computer, info.created, info.invite,
+                 json.dumps(info.moves), info.seed, info.takebacks, json.dumps(info.taken_back)),
             )
             for i, action in enumerate(info.actions):
                 self._db.execute("INSERT INTO actions VALUES (?, ?, ?)", (info.id, i, json.dumps(action)))
@@ -118,14 +176,15 @@ class SQLiteStore:
     def load(self, table_id: str) -> TableInfo | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT id, kind, variant, options, level, players, tokens, spectate, computer, created "
-                "FROM tables WHERE id = ?", (table_id,)).fetchone()
+                "SELECT id, kind, variant, options, level, players, tokens, spectate, computer, created, invite, "
+                "moves, seed, takebacks, taken_back FROM tables WHERE id = ?", (table_id,)).fetchone()
             if row is None:
                 return None
             actions = [json.loads(a) for (a,) in self._db.execute(
                 "SELECT action FROM actions WHERE table_id = ? ORDER BY idx", (table_id,))]
         return TableInfo(row[0], row[1], row[2], json.loads(row[3]), row[4], json.loads(row[5]), json.loads(row[6]),
-                         row[7], row[8], row[9], actions)
+                         row[7], row[8], row[9], actions, row[10], json.loads(row[11]), row[12], row[13],
+                         json.loads(row[14]))
 
     def set_player(self, table_id: str, seat: int, name: str) -> None:
         with self._lock, self._db:
@@ -136,6 +195,40 @@ class SQLiteStore:
             players = json.loads(row[0])
             players[seat] = name
             self._db.execute("UPDATE tables SET players = ? WHERE id = ?", (json.dumps(players), table_id))
+
+    def join(self, table_id: str, seat: int, name: str, token: str) -> None:
+        """A room's guest takes his seat: his name and his own seat secret; the invite is spent."""
+        with self._lock, self._db:
+            self._db.execute("BEGIN")
+            row = self._db.execute("SELECT players, tokens FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"no table {table_id!r}")
+            players, tokens = json.loads(row[0]), json.loads(row[1])
+            players[seat], tokens[seat] = name, token
+            self._db.execute("UPDATE tables SET players = ?, tokens = ?, invite = NULL WHERE id = ?",
+                             (json.dumps(players), json.dumps(tokens), table_id))
+
+    def set_token(self, table_id: str, seat: int, token: str) -> None:
+        """A seat's new secret (the player moved to another device); its one-time link is spent."""
+        with self._lock, self._db:
+            self._db.execute("BEGIN")
+            row = self._db.execute("SELECT tokens, moves FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"no table {table_id!r}")
+            tokens, moves = json.loads(row[0]), json.loads(row[1])
+            tokens[seat], moves[seat] = token, None
+            self._db.execute("UPDATE tables SET tokens = ?, moves = ? WHERE id = ?",
+                             (json.dumps(tokens), json.dumps(moves), table_id))
+
+    def set_move(self, table_id: str, seat: int, move: list[Any] | None) -> None:
+        with self._lock, self._db:
+            self._db.execute("BEGIN")
+            row = self._db.execute("SELECT moves FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"no table {table_id!r}")
+            moves = json.loads(row[0])
+            moves[seat] = move
+            self._db.execute("UPDATE tables SET moves = ? WHERE id = ?", (json.dumps(moves), table_id))
 
     def append(self, table_id: str, index: int, action: dict[str, Any]) -> None:
         # The primary key refuses a second action at the same index; the server appends in order.
@@ -149,6 +242,19 @@ class SQLiteStore:
         with self._lock, self._db:
             self._db.execute("BEGIN")
             self._db.execute("DELETE FROM actions WHERE table_id = ? AND idx >= ?", (table_id, length))
+
+    def take_back(self, table_id: str, length: int, takeback: dict[str, Any] | None) -> None:
+        """Keep the first ``length`` actions and, in the same transaction, note the takeback (``None``: a
+        takeback the table does not write down)."""
+        with self._lock, self._db:
+            self._db.execute("BEGIN")
+            self._db.execute("DELETE FROM actions WHERE table_id = ? AND idx >= ?", (table_id, length))
+            if takeback is not None:
+                row = self._db.execute("SELECT taken_back FROM tables WHERE id = ?", (table_id,)).fetchone()
+                if row is None:
+                    raise StoreError(f"no table {table_id!r}")
+                self._db.execute("UPDATE tables SET taken_back = ? WHERE id = ?",
+                                 (json.dumps([*json.loads(row[0]), takeback]), table_id))
 
     def close(self) -> None:
         with self._lock:

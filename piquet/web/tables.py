@@ -6,20 +6,35 @@ sent its own player's state (the acknowledgement). The chance events (the cut,
 the shuffle) are the server's, drawn from the operating system's randomness.
 :class:`Tables` creates tables and finds them again, reloading a table from
 the store (re-playing its actions) the first time it is asked for after a restart.
+
+Who may sit (``docs/security.md``): each seat is held by one secret at a time, of
+128 random bits, compared in constant time. A room's invite admits one person
+once: the guest who joins gets a seat secret of his own and the invite is spent.
+A player moves to another device with a one-time link his seat asks for; the new
+device gets a fresh secret and the old one's is revoked.
+
+Takebacks against the computer are ``off``, ``fair`` (the default: never back past
+something the player did not know at that decision: a card the computer played or
+showed, a card drawn, a deal) or ``free`` (for practice; every takeback is written
+down, in the record and on the score sheet). Every deal's cards are fixed by the
+table's seed and the deal's number, so no takeback deals a hand anew.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
+import itertools
 import json
 import random
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from piquet.actions import Action, ChooseDealer, Cut, Deal
+from piquet.actions import Action, ChooseDealer, Cut, Deal, Exchange
 from piquet.agents import Agent
-from piquet.cards import CARDS
+from piquet.cards import CARDS, CardSet
 from piquet.game import Partie, Phase
 from piquet.players import make_agent
 from piquet.record import action_from_data, action_to_data
@@ -34,20 +49,50 @@ from piquet.web.protocol import (
 )
 from piquet.web.store import Store, TableInfo
 
-__all__ = ["Client", "Table", "Tables"]
+__all__ = ["Client", "SeatRefused", "Table", "Tables", "same_secret"]
 
 LEVELS = (1, 2, 3, 4, 5)
 #: The level whose advice the hint gives.
 HINT_LEVEL = 5
 COMPUTER_NAME = "Computer"
+#: What a table against the computer allows to take back (``fair``: until something new is seen).
+TAKEBACKS = ("off", "fair", "free")
+#: Random bytes in a seat secret, an invite, a one-time link and a spectator secret (128 bits).
+SECRET_BYTES = 16
+#: How long a one-time link to move a seat to another device stays valid, in seconds.
+MOVE_SECONDS = 15 * 60
+
+
+def same_secret(expected: str | None, given: object) -> bool:
+    """Whether ``given`` is the secret ``expected``, compared in constant time (``hmac.compare_digest``)."""
+    if expected is None or not isinstance(given, str):
+        return False
+    return hmac.compare_digest(expected.encode("utf-8", "surrogatepass"), given.encode("utf-8", "surrogatepass"))
+
+
+class SeatRefused(Exception):
+    """A link that gives no place at the table: ``code`` is the WebSocket close code (4403: no such secret,
+    4410: an invite or one-time link already used or expired), ``reason`` says why."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
 
 
 class Client:
-    """One connection at a table: the seat its token holds (``None``: a spectator) and how to send it text."""
+    """One connection at a table: the seat its token holds (``None``: a spectator) and how to send it text.
 
-    def __init__(self, seat: int | None, send: Callable[[str], Awaitable[None]]) -> None:
+    ``invite`` is the invite a room's guest came with, until he joins; ``close`` ends the connection
+    with a code and a reason (when an invite is spent by someone else, or the seat moved to another device).
+    """
+
+    def __init__(self, seat: int | None, send: Callable[[str], Awaitable[None]],
+                 close: Callable[[int, str], Awaitable[None]] | None = None, invite: str | None = None) -> None:
         self.seat = seat
         self.send = send
+        self.close = close
+        self.invite = invite
 
 
 class Table:
@@ -64,6 +109,9 @@ class Table:
         self.partie: Partie | None = None
         self._driver: asyncio.Task[None] | None = None
         self._states: dict[int | None, str] = {}
+        #: For each action applied, whether it was a person's decision with a choice (the cut, a deal, the
+        #: choice of dealer and a forced card are not: a takeback never stops at them).
+        self._choices: list[bool] = []
         if info.computer is not None:
             self.agent = make_agent(f"level{info.level or 3}", secrets.randbits(32))
         if all(p is not None for p in info.players):
@@ -93,41 +141,107 @@ class Table:
         """Create the partie and re-play the stored actions (after a restart, exactly where it was)."""
         names = self.names
         self.partie = Partie(names, self.info.variant, self.info.options)
+        self._choices = []
         for i, data in enumerate(self.info.actions):
-            self.partie.push(action_from_data(data, names, f"table {self.id}, action {i}"))
+            self._apply(action_from_data(data, names, f"table {self.id}, action {i}"))
+
+    def _apply(self, action: Action) -> None:
+        """Apply an action (already verified), noting whether it was a decision with a choice."""
+        partie = self.partie
+        assert partie is not None
+        choice = False
+        if not isinstance(action, (Cut, Deal, ChooseDealer)):
+            legal = partie.legal_actions(action.player)
+            choice = isinstance(action, Exchange) or len(list(itertools.islice(iter(legal), 2))) > 1
+        partie.push(action)
+        self._choices.append(choice)
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token holds; raises ``KeyError`` for a token that holds none."""
-        if token is not None:
-            for seat, secret in enumerate(self.info.tokens):
-                if secret is not None and secrets.compare_digest(secret, token):
-                    return seat
+        for seat, secret in enumerate(self.info.tokens):
+            if same_secret(secret, token):
+                return seat
         raise KeyError("no seat at this table is held by that token")
 
     def is_spectator(self, token: str | None) -> bool:
-        return token is not None and secrets.compare_digest(self.info.spectate, token)
+        return same_secret(self.info.spectate, token)
+
+    def admit(self, kind: str, secret: str) -> tuple[int | None, str | None]:
+        """The place a link's secret gives (``kind``: ``token``, ``spectate``, ``invite`` or ``move``) and, for a
+        one-time link to another device, the seat's new secret (the old device's is revoked: call
+        :meth:`moved` once the new secret is sent). Raises :class:`SeatRefused`."""
+        if kind == "spectate" and self.is_spectator(secret):
+            return None, None
+        if kind == "token":
+            try:
+                return self.seat_of(secret), None
+            except KeyError:
+                pass
+        if kind == "invite" and self.info.kind == "room":
+            if same_secret(self.info.invite, secret):
+                return 1, None
+            raise SeatRefused(4410, "this invitation has been used: the seat is taken (ask for the watch link "
+                                    "to follow the game)")
+        if kind == "move":
+            for seat, move in enumerate(self.info.moves):
+                if move is not None and same_secret(move[0], secret):
+                    if time.time() > move[1]:
+                        break
+                    token = secrets.token_urlsafe(SECRET_BYTES)
+                    self.store.set_token(self.id, seat, token)
+                    self.info.tokens[seat] = token
+                    self.info.moves[seat] = None
+                    return seat, token
+            raise SeatRefused(4410, "this link to move a seat has been used or has expired: ask for a new one "
+                                    "on the device that holds the seat")
+        raise SeatRefused(4403, "that link holds no seat at this table")
+
+    async def moved(self, seat: int, keep: Client) -> None:
+        """Close the connections of ``seat`` other than ``keep``: their secret no longer holds it."""
+        for client in list(self.clients):
+            if client.seat == seat and client is not keep:
+                self.clients.discard(client)
+                if client.close is not None:
+                    await client.close(4401, "this seat moved to another device")
+
+    def move_link(self, seat: int | None) -> dict[str, Any]:
+        """A one-time link that moves ``seat`` to another device (replacing any earlier one not yet used)."""
+        if seat is None:
+            raise ProtocolError("not_allowed", "a spectator holds no seat to move")
+        if self.info.tokens[seat] is None:
+            raise ProtocolError("not_allowed", "this seat has no secret yet: join the room first")
+        secret = secrets.token_urlsafe(SECRET_BYTES)
+        move = [secret, time.time() + MOVE_SECONDS]
+        self.store.set_move(self.id, seat, move)
+        self.info.moves[seat] = move
+        return {"type": "move", "link": f"/t/{self.id}#move={secret}", "expires_in": MOVE_SECONDS}
 
     def links(self, seat: int | None) -> dict[str, str | None]:
+        """The links a client is shown, secrets in the fragment (after ``#``), which a browser never sends."""
         base = f"/t/{self.id}"
         invite = None
-        if self.info.kind == "room" and seat == 0 and self.status == "waiting":
-            invite = f"{base}?token={self.info.tokens[1]}"
-        return {"invite": invite, "spectate": f"{base}?spectate={self.info.spectate}"}
+        if self.info.kind == "room" and seat == 0 and self.status == "waiting" and self.info.invite is not None:
+            invite = f"{base}#invite={self.info.invite}"
+        return {"invite": invite, "spectate": f"{base}#spectate={self.info.spectate}"}
 
     def can_undo(self, seat: int | None) -> bool:
         return self._undo_target(seat) is not None
 
     def _undo_target(self, seat: int | None) -> int | None:
-        """How many actions to keep to take back ``seat``'s last decision (against the computer only)."""
+        """How many actions to keep to take back ``seat``'s last decision with a choice (against the computer
+        only, as the table's takebacks allow; with ``fair``, only if nothing since it showed him anything new)."""
         if (self.partie is None or self.partie.is_over or self.info.computer is None or seat is None
-                or seat == self.info.computer):
+                or seat == self.info.computer or self.info.takebacks == "off"):
             return None
         actions = self.partie.actions
         for i in range(len(actions) - 1, -1, -1):
-            action = actions[i]
-            if action.player == seat and not isinstance(action, (Cut, Deal)):
-                return i
-        return None
+            if actions[i].player == seat and self._choices[i]:
+                break
+        else:
+            return None
+        if self.info.takebacks == "fair" and any(_shows_something_new(a, seat) for a in actions[i:]):
+            return None
+        return i
 
     def state(self, seat: int | None) -> str:
         """The ``state`` message for ``seat`` (``None``: a spectator), as JSON text."""
@@ -140,13 +254,15 @@ class Table:
         if partie is not None:
             view = view_data(partie.view(seat))
             view["result"] = result_data(partie)
+            _note_takebacks(view["sheet"], self.info.taken_back, self.names)
             prompt = prompt_data(partie, seat, advise=self.info.computer is not None)
         links = self.links(seat)
         data = {
             "type": "state",
             "table": {"id": self.id, "kind": self.info.kind, "variant": self.info.variant,
                       "title": VARIANTS[self.info.variant].title, "options": self.info.options,
-                      "level": self.info.level, "status": self.status, **links},
+                      "level": self.info.level, "status": self.status, "takebacks": self.info.takebacks,
+                      "taken_back": len(self.info.taken_back), **links},
             "seat": seat,
             "players": list(self.info.players),
             "computer": self.info.computer,
@@ -174,14 +290,18 @@ class Table:
         assert partie is not None
         partie.verify(action)
         self.store.append(self.id, partie.ply, action_to_data(action, self.names))
-        partie.push(action)
+        self._apply(action)
 
     def _deal(self, packets: int) -> Deal:
+        """The deal due now, its cards fixed by the table's seed and the deal's number: dealt again after a
+        takeback, it is the same (whoever deals, in packets of two or three)."""
         partie = self.partie
         assert partie is not None and partie.to_act is not None
+        number = sum(1 for a in partie.actions if isinstance(a, Deal))
         pack = list(CARDS)
-        self.rng.shuffle(pack)
-        return Deal.from_pack(partie.to_act, pack, packets)
+        random.Random(f"{self.info.seed}/{number}").shuffle(pack)
+        hands = (CardSet(pack[:12]), CardSet(pack[12:24]))
+        return Deal(partie.to_act, hands, tuple(pack[24:]), packets)
 
     def _automatic(self) -> Action | None:
         """The next action that needs no person: the cut, a deal with no choice of packets."""
@@ -234,11 +354,17 @@ class Table:
         if self._driver is None or self._driver.done():
             self._driver = asyncio.get_running_loop().create_task(self.advance())
 
-    async def act(self, seat: int | None, data: object) -> None:
+    def _require_version(self, version: int | None) -> None:
+        if version is not None and version != self.version:
+            raise ProtocolError("stale", f"this answers the state of version {version}, but the table is at version "
+                                         f"{self.version}: the current state follows")
+
+    async def act(self, seat: int | None, data: object, version: int | None = None) -> None:
         """A player's action from a client; raises :class:`ProtocolError` and changes nothing if it
-        is not his to make or not legal."""
+        is not his to make or not legal, or (``version`` given) answers a state that is not the table's now."""
         async with self.lock:
             partie = self._require_playing(seat)
+            self._require_version(version)
             assert seat is not None
             action = read_action(data, partie, seat)
             if isinstance(action, int):
@@ -254,33 +380,70 @@ class Table:
             raise ProtocolError("not_allowed", "the partie starts when the second player joins")
         return self.partie
 
-    async def join(self, seat: int | None, name: object) -> None:
+    async def join(self, seat: int | None, name: object, client: Client | None = None) -> None:
+        """A room's guest takes his seat. With ``client`` (the guest's connection, which came with the
+        invite), he is sent his own seat secret (``{"type": "seat", "token": ...}``) before anything else,
+        the invite is spent, and every other connection that came with it is closed."""
         async with self.lock:
             if seat is None or self.info.kind != "room" or self.partie is not None or seat != 1:
                 raise ProtocolError("not_allowed", "only a room's second player joins, once, before the partie")
+            if client is not None and not same_secret(self.info.invite, client.invite):
+                raise ProtocolError("not_allowed", "this invitation has been used: the seat is taken")
             clean = str(name).strip()
             if clean == self.info.players[0]:
                 raise ProtocolError("not_allowed", f"{clean!r} is the other player's name: choose another")
-            self.store.set_player(self.id, seat, clean)
+            token = secrets.token_urlsafe(SECRET_BYTES)
+            self.store.join(self.id, seat, clean, token)
             self.info.players[seat] = clean
+            self.info.tokens[seat] = token
+            self.info.invite = None
             self._start()
+            if client is not None:
+                client.invite = None
+                await client.send(json.dumps({"type": "seat", "seat": seat, "token": token}))
+            for other in list(self.clients):
+                if other.invite is not None:  # came with the invite, now spent
+                    self.clients.discard(other)
+                    if other.close is not None:
+                        await other.close(4410, "this invitation has been used: the seat is taken")
         await self.broadcast()
         self.kick()
 
-    async def undo(self, seat: int | None) -> None:
+    async def undo(self, seat: int | None, version: int | None = None) -> None:
         async with self.lock:
             if self.info.computer is None:
                 raise ProtocolError("not_allowed", "moves are taken back only against the computer")
             partie = self._require_playing(seat)
+            self._require_version(version)
+            if self.info.takebacks == "off":
+                raise ProtocolError("not_allowed", "this table allows no takebacks (chosen when it was created)")
             target = self._undo_target(seat)
             if target is None:
-                raise ProtocolError("not_allowed", "there is nothing of yours to take back (and nothing once the "
-                                                   "partie is over)")
-            self.store.truncate(self.id, target)
+                why = ("there is nothing of yours to take back (and nothing once the partie is over)"
+                       if self.info.takebacks == "free" or self._last_choice(seat) is None else
+                       "a fair takeback stops where you were shown something new (a card the computer played or "
+                       "showed, cards drawn, a deal): that decision is final")
+                raise ProtocolError("not_allowed", why)
+            takeback = None
+            if self.info.takebacks == "free":
+                assert seat is not None
+                takeback = _takeback_entry(partie.actions, target, self.names[seat])
+            self.store.take_back(self.id, target, takeback)
+            if takeback is not None:
+                self.info.taken_back.append(takeback)
             while partie.ply > target:
                 partie.pop()
+                self._choices.pop()
         await self.broadcast()
         self.kick()
+
+    def _last_choice(self, seat: int | None) -> int | None:
+        partie = self.partie
+        if partie is None or partie.is_over:
+            return None
+        actions = partie.actions
+        return next((i for i in range(len(actions) - 1, -1, -1) if actions[i].player == seat and self._choices[i]),
+                    None)
 
     async def hint(self, seat: int | None) -> dict[str, Any]:
         if self.info.computer is None:
@@ -309,7 +472,7 @@ class Tables:
         self._tables: dict[str, Table] = {}
 
     def create(self, kind: str, variant: str = "rubicon", options: dict[str, Any] | None = None,
-               level: int | None = 3, name: str = "Player") -> tuple[Table, str]:
+               level: int | None = 3, name: str = "Player", takebacks: str = "fair") -> tuple[Table, str]:
         """A new table, and the token of its creator's seat (seat 0). Raises ``ValueError`` on bad settings."""
         if kind not in ("computer", "room"):
             raise ValueError(f"a table is 'computer' or 'room', not {kind!r}")
@@ -320,19 +483,25 @@ class Tables:
         name = name.strip() or "Player"
         if len(name) > 40:
             raise ValueError("a name is at most 40 characters")
+        if takebacks not in TAKEBACKS:
+            raise ValueError(f"takebacks are {', '.join(TAKEBACKS)}, not {takebacks!r}")
         computer: int | None = None
+        invite: str | None = None
         if kind == "computer":
             if level not in LEVELS:
                 raise ValueError(f"the computer's level is 1 to 5, not {level!r}")
             computer = 1
             other: str | None = COMPUTER_NAME if name != COMPUTER_NAME else f"{COMPUTER_NAME} (level {level})"
-            tokens: list[str | None] = [secrets.token_urlsafe(16), None]
+            tokens: list[str | None] = [secrets.token_urlsafe(SECRET_BYTES), None]
         else:
             level = None
             other = None
-            tokens = [secrets.token_urlsafe(16), secrets.token_urlsafe(16)]
+            takebacks = "off"  # two people: nothing is taken back
+            tokens = [secrets.token_urlsafe(SECRET_BYTES), None]
+            invite = secrets.token_urlsafe(SECRET_BYTES)
         info = TableInfo(secrets.token_urlsafe(9), kind, variant, rules.changed(), level, [name, other], tokens,
-                         secrets.token_urlsafe(12), computer)
+                         secrets.token_urlsafe(SECRET_BYTES), computer, invite=invite, seed=secrets.randbits(63),
+                         takebacks=takebacks)
         self.store.create(info)
         table = Table(info, self.store)
         self._tables[info.id] = table
@@ -355,3 +524,28 @@ class Tables:
             table = Table(info, self.store)
             self._tables[table_id] = table
         return table
+
+
+def _shows_something_new(action: Action, seat: int) -> bool:
+    """Whether ``action`` showed ``seat`` something he did not know before it: any move of the other player (a
+    card, a declaration, a bid, an exchange), a cut or a deal, or his own exchange (the cards drawn)."""
+    return isinstance(action, (Cut, Deal, Exchange)) or action.player != seat
+
+
+def _takeback_entry(actions: list[Action], target: int, player: str) -> dict[str, Any]:
+    """A takeback as the record writes it: who, where the first action taken back is (deal from 1, its index
+    in that deal's actions from 0, as ``piquet replay`` numbers them) and how many actions were taken back."""
+    deal, start = 0, 0
+    for i, action in enumerate(actions[:target]):
+        if isinstance(action, Deal):
+            deal, start = deal + 1, i + 1
+    return {"player": player, "deal": deal, "action": target - start, "undone": len(actions) - target}
+
+
+def _note_takebacks(sheet: list[dict[str, Any]], taken_back: list[dict[str, Any]], names: tuple[str, str]) -> None:
+    """Write each deal's takebacks in its row's notes on the score sheet."""
+    for row in sheet:
+        count = [sum(1 for t in taken_back if t["deal"] == row["deal"] and t["player"] == n) for n in names]
+        notes = [f"{c} takeback{'s' if c > 1 else ''} by {n}" for n, c in zip(names, count, strict=True) if c]
+        if notes:
+            row["notes"] = "; ".join([*([row["notes"]] if row["notes"] else []), *notes])

@@ -211,7 +211,11 @@ async function submit(e) {
     return;
   }
   const body = { kind, variant: currentVariant().name, options, name };
-  if (body.kind === "computer") body.level = Number($("level").value);
+  if (body.kind === "computer") {
+    body.level = Number($("level").value);
+    body.takebacks = $("takebacks").value;
+    store.set("piquet.takebacks", body.takebacks);
+  }
   store.set("piquet.name", name);
   store.set("piquet.variant", body.variant);
   if (body.level) store.set("piquet.level", String(body.level));
@@ -231,7 +235,7 @@ async function submit(e) {
     }
     if (!res.ok || !data || !data.id) throw new Error(serverReason(data, res.status));
     const links = data.links || {};
-    const play = links.play || `/t/${encodeURIComponent(data.id)}?token=${encodeURIComponent(data.token)}`;
+    const play = links.play || `/t/${encodeURIComponent(data.id)}#token=${encodeURIComponent(data.token)}`;
     if (data.token) {
       const key = `piquet.table.${data.id}`;
       let saved = {};
@@ -308,6 +312,8 @@ async function start() {
   $("name").value = store.get("piquet.name") || "";
   $("variant").addEventListener("change", fillOptions);
   $("level").addEventListener("change", updateLevelHelp);
+  const takebacks = store.get("piquet.takebacks");
+  if (["off", "fair", "free"].includes(takebacks)) $("takebacks").value = takebacks;
   $("new-game").addEventListener("submit", submit);
   fillVariants();
   fillLevels();

@@ -81,7 +81,7 @@ const CATEGORY_WORDS = { point: "point", sequences: "sequences", sets: "sets" };
 
 const app = {
   id: null,
-  cred: null, // {kind: "token" | "spectate", value}
+  cred: null, // {kind: "token" | "spectate" | "invite" | "move", value}
   ws: null,
   connected: false, // a state has come on the current socket
   attempts: 0,
@@ -109,37 +109,62 @@ const app = {
 
 // ------------------------------------------------------------------ start
 
+const SECRET_KINDS = ["token", "move", "invite", "spectate"];
+
+function savedTable(id) {
+  try {
+    return JSON.parse(store.get(`piquet.table.${id}`) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+function saveTable(id, saved) {
+  saved.at = Date.now();
+  store.set(`piquet.table.${id}`, JSON.stringify(saved));
+}
+
+/**
+ * The secret this page holds its place with. The server gives links with the secret after "#" (a browser
+ * never sends that part to a server, so it is in no server's log); older links had it in the query. The
+ * secret is kept in this browser and taken out of the address bar, so a copied address gives nothing away.
+ */
 function readCredentials() {
   const params = new URLSearchParams(location.search);
+  const fragment = new URLSearchParams(location.hash.replace(/^#/, ""));
   const m = location.pathname.match(/\/t\/([^/?#]+)/);
   const id = m ? decodeURIComponent(m[1]) : params.get("id") || params.get("table");
   if (!id) return null;
-  const key = `piquet.table.${id}`;
-  let saved = {};
-  try {
-    saved = JSON.parse(store.get(key) || "{}") || {};
-  } catch {
-    saved = {};
-  }
+  const saved = savedTable(id);
   let cred = null;
-  if (params.get("token")) {
-    cred = { kind: "token", value: params.get("token") };
-    saved.token = cred.value;
-  } else if (params.get("spectate")) {
-    cred = { kind: "spectate", value: params.get("spectate") };
-    saved.spectate = cred.value;
-  } else if (saved.token) {
-    cred = { kind: "token", value: saved.token };
-  } else if (saved.spectate) {
-    cred = { kind: "spectate", value: saved.spectate };
+  for (const kind of SECRET_KINDS) {
+    const value = fragment.get(kind) || params.get(kind);
+    if (value) {
+      cred = { kind, value };
+      break;
+    }
   }
-  if (cred) {
-    saved.at = Date.now();
-    store.set(key, JSON.stringify(saved));
-    const url = `${location.pathname}?${cred.kind}=${encodeURIComponent(cred.value)}${location.hash}`;
-    if (url !== location.pathname + location.search + location.hash) history.replaceState(null, "", url);
-  }
+  if (cred && cred.kind === "token") saved.token = cred.value;
+  else if (cred && cred.kind === "spectate") saved.spectate = cred.value;
+  else if (cred && cred.kind === "invite" && saved.token) cred = { kind: "token", value: saved.token }; // joined already
+  else if (cred && cred.kind === "invite") saved.invite = cred.value;
+  else if (!cred && saved.token) cred = { kind: "token", value: saved.token };
+  else if (!cred && saved.invite) cred = { kind: "invite", value: saved.invite };
+  else if (!cred && saved.spectate) cred = { kind: "spectate", value: saved.spectate };
+  if (cred) saveTable(id, saved);
+  const clean = location.pathname + (params.get("id") || params.get("table") ? `?id=${encodeURIComponent(id)}` : "");
+  if (clean !== location.pathname + location.search + location.hash) history.replaceState(null, "", clean);
   return { id, cred };
+}
+
+/** The server gave this browser a seat secret of its own (on joining a room, or on moving here). */
+function onSeat(msg) {
+  if (typeof msg.token !== "string" || !msg.token) return;
+  app.cred = { kind: "token", value: msg.token };
+  const saved = savedTable(app.id);
+  saved.token = msg.token;
+  delete saved.invite;
+  saveTable(app.id, saved);
 }
 
 function start() {
@@ -157,6 +182,7 @@ function start() {
   $("error-close").addEventListener("click", clearError);
   $("hint-button").addEventListener("click", requestHint);
   $("undo-button").addEventListener("click", requestUndo);
+  $("move-button").addEventListener("click", requestMove);
   $("hint-follow").addEventListener("click", () => {
     if (app.hint && app.hint.action && app.state && app.hint.version === app.state.version) sendAction(app.hint.action);
   });
@@ -179,7 +205,7 @@ function start() {
   app.id = found.id;
   app.cred = found.cred;
   if (!app.cred) {
-    fatal("This browser holds no seat at this table. Open the link you were given (it ends in ?token=… or ?spectate=…).");
+    fatal("This browser holds no seat at this table. Open the link you were given (it ends in #token=…, #invite=… or #spectate=…).");
     return;
   }
   connect();
@@ -226,6 +252,10 @@ function connect() {
     app.autoHintVersion = null;
     if (ev.code === 4404) fatal("There is no such table (it may have ended and been cleared away).");
     else if (ev.code === 4403) fatal("This link does not give a seat at this table.");
+    else if (ev.code === 4410) fatal(app.cred && app.cred.kind === "move"
+      ? "This link to move a seat has been used or has expired: ask for a new one on the device that holds the seat."
+      : "This invitation has been used: the seat is taken. Ask the players for the watch link to follow the game.");
+    else if (ev.code === 4401) fatal("Your seat moved to another device: this page no longer holds it.");
     else scheduleReconnect();
     renderPending();
   });
@@ -281,8 +311,9 @@ function send(msg) {
 }
 
 function sendAction(action) {
-  if (app.pending) return;
-  if (!send({ type: "action", action })) return;
+  if (app.pending || !app.state) return;
+  // The version of the state this answers: the server refuses it as stale if the table has moved on.
+  if (!send({ type: "action", action, version: app.state.version })) return;
   app.pending = true;
   clearTimeout(app.autoTimer);
   app.autoTimer = null;
@@ -300,11 +331,24 @@ function requestHint() {
 
 function requestUndo() {
   if (!app.state || !app.state.can_undo || app.pending) return;
-  if (send({ type: "undo" })) {
+  if (send({ type: "undo", version: app.state.version })) {
     app.undoPending = true;
     app.pending = true;
     renderPending();
   }
+}
+
+function requestMove() {
+  if (!app.state || (app.state.seat !== 0 && app.state.seat !== 1)) return;
+  send({ type: "move" });
+}
+
+function onMove(msg) {
+  if (typeof msg.link !== "string") return;
+  const a = $("move-link");
+  a.href = absolute(msg.link);
+  a.textContent = a.href;
+  $("move-box").hidden = false;
 }
 
 // ------------------------------------------------------------------ messages
@@ -314,6 +358,8 @@ function onMessage(msg) {
   if (msg.type === "state") onState(msg);
   else if (msg.type === "error") onError(msg);
   else if (msg.type === "hint") onHint(msg);
+  else if (msg.type === "seat") onSeat(msg);
+  else if (msg.type === "move") onMove(msg);
 }
 
 function onState(msg) {
@@ -329,6 +375,7 @@ function onState(msg) {
   app.everConnected = true;
   app.connected = true;
   if (fresh) app.autoVersion = null; // a forced card not sent before the connection fell: play it now
+  if (app.undoPending) app.autoVersion = null; // taken back to a forced card: it is played again, not waited on
   showBanner("");
   app.undoPending = false;
   app.pending = false;
@@ -365,6 +412,12 @@ function onError(msg) {
   if (app.hintWaiting) {
     app.hintWaiting = false;
     hideHint();
+  }
+  // Stale: the move answered a state the table has left (sent twice, or crossed another change); the
+  // table's state now follows at once and replaces ours. Nothing was done.
+  if (msg.code === "stale") {
+    if (app.state) render();
+    return;
   }
   showError(msg.message || msg.code || "Something went wrong.");
   if (app.state) render();
@@ -909,6 +962,8 @@ function renderShare(table) {
   } else {
     $("share").hidden = true;
   }
+  const seated = !!app.state && (app.state.seat === 0 || app.state.seat === 1) && table.status !== "waiting";
+  $("move-seat").hidden = !seated;
 }
 
 async function copyLink(a, button) {
@@ -1321,10 +1376,14 @@ function scheduleForcedPlay() {
 function renderToolbar(st, table) {
   const undo = $("undo-button");
   undo.hidden = !st.can_undo;
+  const taken = table.taken_back || 0;
+  undo.title = table.takebacks === "free"
+    ? `Take back your previous decision (U). Free takebacks are noted on the score sheet and in the record${taken ? `: ${taken} so far` : ""}.`
+    : "Take back your previous decision, as long as you have seen nothing new since (U)";
+  undo.textContent = table.takebacks === "free" && taken ? `Undo (${taken} so far)` : "Undo";
   $("hint-button").hidden = st.seat !== 0 && st.seat !== 1;
   if (app.hint && st.version !== app.hint.version) hideHint();
   else if (app.hint) $("hint-follow").hidden = !app.hint.action || !st.prompt;
-  void table;
 }
 
 function logItem(e, i, log, tricks, n, seat) {
