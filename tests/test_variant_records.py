@@ -122,7 +122,8 @@ def test_cavendish_au_cent_game_of_100_double_when_loser_under_50() -> None:
 
 # The records themselves (no engine): whole packs, legal exchanges, suit followed
 
-@pytest.mark.parametrize("name", ["auction-minus-doubled-down", "auction-plus", "au-cent-game", "auction-pique-in-order"])
+@pytest.mark.parametrize("name", ["auction-minus-doubled-down", "auction-plus", "au-cent-game",
+                                  "auction-pique-in-order"])
 def test_variant_records_are_whole_packs_and_follow_suit(name: str) -> None:
     data = json.loads((RECORDS / f"{name}.json").read_text())
     players = data["players"]
