@@ -116,7 +116,8 @@ def test_read_action_rejects_an_action_naming_a_player_even_his_own() -> None:
 def test_read_action_rejects_an_action_out_of_turn() -> None:
     partie = at_the_first_trick()
     rejected("not_your_turn", {"play": "QH"}, partie, ANN)  # her own card, but Bill leads
-    rejected("not_your_turn", {"concede": True}, partie, ANN)
+    # A concession may come out of turn (the rulings, 18), so the engine judges it: not in the first deal.
+    assert "only in the last deal" in rejected("illegal", {"concede": True}, partie, ANN)
     partie.push(read_action({"play": "AH"}, partie, BILL))  # type: ignore[arg-type]
     rejected("not_your_turn", {"play": "KH"}, partie, BILL)
 
@@ -275,3 +276,29 @@ def test_ruling_18_option_the_opponent_is_prompted_to_accept_or_decline_a_conces
     assert prompt_data(partie, loser) is None
     assert read_action({"accept_concession": False}, partie, 1 - loser) == AcceptConcession(1 - loser, False)
     rejected("not_your_turn", {"accept_concession": True}, partie, loser)
+
+
+def test_ruling_18_younger_may_concede_out_of_turn_at_the_table() -> None:
+    from piquet.actions import Concede
+    from piquet.agents import play_deal
+
+    for seed in range(20):
+        partie = Partie(("Ann", "Bill"), first_dealer=ANN)
+        players = tuple(RandomAgent(random.Random(seed * 2 + s)) for s in (0, 1))
+        for d in range(5):
+            play_deal(partie, players, random.Random(seed * 10 + d))
+        if max(partie.totals) >= 100:
+            continue
+        partie.push(partie.random_deal(random.Random(seed)))
+        while partie.phase is not Phase.PLAY:
+            seat = partie.to_act
+            assert seat is not None
+            partie.push(players[seat].choose(partie.view(seat), partie.legal_actions(seat)))
+        younger = 1 - partie.elder
+        if partie.can(Concede(younger)):
+            break
+    else:  # pragma: no cover - the seeds above find one
+        pytest.fail("no last deal where younger may concede")
+    assert partie.to_act == partie.elder and prompt_data(partie, younger) is None
+    assert read_action({"concede": True}, partie, younger) == Concede(younger)
+    rejected("not_your_turn", {"play": str(partie.hand(younger).cards()[0])}, partie, younger)

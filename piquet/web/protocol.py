@@ -120,7 +120,8 @@ def read_action(data: object, partie: Partie, seat: int) -> Action | int:
         raise ProtocolError("malformed", "the cut and the shuffle are the server's: a dealer sends {'packets': n}")
     if partie.is_over:
         raise ProtocolError("not_allowed", "the partie is over")
-    if partie.to_act != seat:
+    # A concession may come out of turn (the rulings, 18): the engine judges it.
+    if partie.to_act != seat and data != {"concede": True}:
         waiting = partie.player_name(partie.to_act) if partie.to_act is not None else "nobody"
         raise ProtocolError("not_your_turn", f"it is not {who}'s turn (the {partie.phase.value}: waiting for "
                                              f"{waiting})")

@@ -32,7 +32,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from piquet.actions import Action, ChooseDealer, Cut, Deal, Exchange
+from piquet.actions import Action, ChooseDealer, Concede, Cut, Deal, Exchange
 from piquet.agents import Agent
 from piquet.cards import CARDS, CardSet
 from piquet.game import Partie, Phase
@@ -267,6 +267,7 @@ class Table:
             "players": list(self.info.players),
             "computer": self.info.computer,
             "can_undo": self.can_undo(seat),
+            "can_concede": partie is not None and seat is not None and partie.can(Concede(seat)),
             "version": self.version,
             "view": view,
             "prompt": prompt,

@@ -1065,6 +1065,8 @@ function renderPrompt(st) {
   el.classList.toggle("active", !!p);
   if (!p) {
     el.append(h("p", { className: "prompt-idle", text: idleText(st) }));
+    // The last deal: a player who cannot save his rubicon may concede before the first card, in turn or not.
+    if (st.can_concede) el.append(concedeButton());
     return;
   }
   const n = names(st);
@@ -1167,19 +1169,7 @@ function renderPrompt(st) {
       }
       title.append(cards.length === 1 ? "your only card is " : "click a card to play it", cards.length === 1 ? cardSpan(cards[0]) : "");
       if (cards.length === 1 && !p.concede && $("auto-play").checked) title.append(" (playing it…)");
-      if (p.concede) {
-        extra.append(h("button", {
-          type: "button",
-          className: "danger",
-          "data-testid": "concede",
-          text: "Concede",
-          title: "Concede the partie: your opponent counts 13 for play and 10 for the cards",
-          onclick: () => {
-            if (confirm("Concede the partie? Your opponent scores 13 for play and 10 for the cards.")) sendAction({ concede: true });
-          },
-        }));
-        extra.append(h("p", { className: "prompt-note", text: "You cannot save the rubicon: you may concede before the first card is played." }));
-      }
+      if (p.concede) extra.append(concedeButton());
       break;
     }
     case "concession":
@@ -1199,6 +1189,21 @@ function renderPrompt(st) {
   el.append(title);
   if (choices.childElementCount) el.append(choices);
   if (extra.childElementCount) el.append(extra);
+}
+
+function concedeButton() {
+  return h("div", { className: "concede" },
+    h("button", {
+      type: "button",
+      className: "danger",
+      "data-testid": "concede",
+      text: "Concede",
+      title: "Concede the partie: your opponent counts 13 for play and 10 for the cards",
+      onclick: () => {
+        if (confirm("Concede the partie? Your opponent scores 13 for play and 10 for the cards.")) sendAction({ concede: true });
+      },
+    }),
+    h("p", { className: "prompt-note", text: "You cannot save the rubicon: you may concede before the first card is played." }));
 }
 
 function idleText(st) {
