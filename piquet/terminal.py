@@ -233,6 +233,7 @@ class _Game:
         #: Chance events already drawn, so an undone deal comes again the same.
         self.packs: dict[int, list[Card]] = {}
         self.cuts: dict[int, Cut] = {}
+        self.concession_offered: set[int] = set()
         self.log_deal = -1
         self.log_count = 0
         self.scored_deals = len(partie.deal_scores)
@@ -581,6 +582,15 @@ class _Game:
             partie.push(Deal.from_pack(seat, self.packs[number], packets))
             return
         if seat != HUMAN:
+            if (phase is Phase.PLAY and partie.deal_number not in self.concession_offered
+                    and partie.can(Concede(HUMAN))):
+                # The rulings, 18: either player may concede before the first card, in turn or not.
+                self.concession_offered.add(partie.deal_number)
+                self.checkpoint()
+                self.flush_log()
+                if self.offer_concession():
+                    partie.push(Concede(HUMAN))
+                    return
             partie.push(self._agent_action(seat))
             return
         self.checkpoint()
@@ -672,6 +682,18 @@ class _Game:
             return what, a.call
 
         return self.must(_Decision("Your call (e.g. 8+, 9 minus, pass)> ", parse, hint))
+
+    def offer_concession(self) -> bool:
+        """The human, not to lead, may concede the last deal before the first card."""
+        answer: list[bool] = []
+
+        def parse(text: str) -> None:
+            answer.append(_yes_no(text, False))
+
+        self.say("You cannot save the rubicon: you may concede before the first card, and "
+                 f"{self.names[self.computer]} counts 13 for the play and 10 for the cards.", style="bold")
+        self.ask(_Decision("Concede? [y/N]> ", parse, lambda: ("play on", "n")))
+        return bool(answer and answer[-1])
 
     def answer_concession(self) -> Action:
         him = self.names[self.computer]

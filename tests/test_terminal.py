@@ -273,3 +273,27 @@ def test_bad_bids_reprompt_and_standing_pat(tmp_path: Path) -> None:
     assert discards and "You stand pat" in out
     partie = record.loads(path.read_text(encoding="utf-8"))
     assert partie.is_over
+
+
+class Conceder(Player):
+    """Answers yes when offered to concede out of turn; hints for everything else."""
+
+    def __call__(self, prompt: str) -> str:
+        if prompt.startswith("Concede?"):
+            self.prompts.append(prompt)
+            return "y"
+        return super().__call__(prompt)
+
+
+def test_ruling_18_the_player_not_to_lead_is_offered_the_concession_in_the_last_deal(tmp_path: Path) -> None:
+    # Seed 9: in the sixth deal the player, younger and behind under 100, is offered the concession
+    # before the computer leads.
+    path = tmp_path / "game.json"
+    console, buf = make_console()
+    player = Conceder(buf)
+    assert run(make_args(seed=9, record_path=path), console, player) == 0
+    assert [p for p in player.prompts if p.startswith("Concede?")] == ["Concede? [y/N]> "]
+    data = json.loads(path.read_text())
+    assert len(data["deals"]) == 6 and data["deals"][-1]["actions"][-1] == {"player": "You", "concede": True}
+    partie = record.loads(path.read_text())
+    assert partie.is_over and partie.deal_scores[-1].by_category[1]["play"] == 13
