@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import itertools
 import os
+import pickle
 import random
 import threading
 import time
@@ -18,14 +20,15 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import Client, choose, create, play_computer, seed_tables
 
-from piquet.actions import Action
-from piquet.agents import Agent
+from piquet.actions import Action, Bid, ChooseDealer, Concede, Declare, Exchange, Play
+from piquet.agents import Agent, RandomAgent
+from piquet.cards import CARDS, CardSet
 from piquet.game import LegalActions, Partie, Phase
 from piquet.players import make_agent
 from piquet.view import PlayerView
 from piquet.web import tables as tables_module
 from piquet.web.app import create_app
-from piquet.web.thinking import Thinker, ThinkingFailed
+from piquet.web.thinking import Legal, Thinker, ThinkingFailed
 
 #: A level-5 agent that samples little, to keep the tests quick (the deep lane all the same).
 LIGHT_LEVEL5 = "level5:play=3,exchange=20,candidates=3,bids=4"
@@ -99,6 +102,54 @@ def alive(pid: int) -> bool:
 
 
 # ---------------------------------------------------------------- the workers
+def asked_of(partie: Partie, seat: int, legal: LegalActions, rng: random.Random) -> list[Action]:
+    """Actions an agent may ask ``in`` about: the legal ones, each declaration with its further combinations in
+    every order, the books' choice, random exchanges, every card, every call, and the other seat's."""
+    asked: list[Action] = list(legal)
+    for action in legal:
+        if isinstance(action, Declare) and len(action.combinations) > 2:
+            first, *rest = action.combinations
+            asked += [Declare(seat, action.category, (first, *more)) for more in itertools.permutations(rest)]
+            asked.append(Declare(seat, action.category, tuple(rest) + (first,)))
+    asked.append(make_agent("level2", 0).choose(partie.view(seat), legal))
+    hand = partie.view(seat).hand.cards()
+    for _ in range(20):
+        discards = CardSet(rng.sample(hand, rng.randint(0, min(len(hand), 8))))
+        asked += [Exchange(seat, discards), Exchange(seat, discards, show_rest=True)]
+    asked += [Play(seat, c) for c in CARDS] + [Bid(seat, c) for c in ("pass", "7+", "8-", "12+", "double")]
+    asked += [ChooseDealer(seat, 0), ChooseDealer(seat, 1), Concede(seat), Play(1 - seat, CARDS[0])]
+    return asked
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
+def test_the_legal_actions_a_worker_gets_are_the_engines_answer_in_alike_and_carry_no_partie(variant: str) -> None:
+    """What goes to a worker: the legal actions in the engine's order, ``in`` answered as by the engine for every
+    action an agent may ask about, and nothing in it that names the partie (which holds the hidden cards)."""
+    rng = random.Random(variant)
+    players = [RandomAgent(random.Random(1)), make_agent("level2", 2)]
+    partie = Partie(("Ann", "Bill"), variant)
+    checked = 0
+    while len(partie.deal_scores) < 3 and not partie.is_over:
+        if partie.phase is Phase.CUT:
+            partie.push(partie.random_cut(rng))
+            continue
+        seat = partie.to_act
+        assert seat is not None
+        if partie.phase is Phase.DEAL:
+            partie.push(partie.random_deal(rng))
+            continue
+        legal = partie.legal_actions(seat)
+        listed = Legal(legal)
+        assert list(listed) == legal.list() and len(listed) == len(legal)
+        for action in asked_of(partie, seat, legal, rng):
+            assert (action in listed) == (action in legal), action
+        sent = pickle.dumps((partie.view(seat), listed))
+        assert b"Partie" not in sent and b"LegalActions" not in sent
+        checked += 1
+        partie.push(players[seat].choose(partie.view(seat), legal))
+    assert checked > 50
+
+
 @pytest.mark.parametrize(("spec", "level"), [("level3", 3), (LIGHT_LEVEL5, 5)])
 def test_a_worker_decides_as_the_agent_would_in_the_server_and_moves_its_state_on_alike(
         thinker: Thinker, spec: str, level: int) -> None:

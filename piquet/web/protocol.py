@@ -59,7 +59,8 @@ _MESSAGE_FIELDS: dict[str, set[str]] = {"action": {"action"}, "hint": set(), "jo
 
 class ProtocolError(ValueError):
     """A message the server will not act on: ``code`` is one of ``malformed``, ``too_large``,
-    ``not_your_turn``, ``illegal``, ``not_allowed``; the message says why. Nothing changed."""
+    ``not_your_turn``, ``illegal``, ``not_allowed``, ``busy``, ``computer_failed``; the message says why. Nothing
+    changed."""
 
     def __init__(self, code: str, message: str) -> None:
         self.code = code

@@ -9,9 +9,10 @@ the hints in the *deep* one, so that the default level never waits behind the st
 trip there and back).
 
 What goes to a worker is what the agent would see in the server: the player's view, the legal
-actions and the agent itself, whose state (its random streams) comes back with the decision
-and replaces the table's copy. Play is therefore the same, decision for decision, as if the
-agent had decided in the server, and any worker may serve any table.
+actions (:class:`Legal`: the engine's list, without the partie behind it, which holds the hidden
+cards) and the agent itself, whose state (its random streams) comes back with the decision and
+replaces the table's copy. Play is therefore the same, decision for decision, as if the agent had
+decided in the server, and any worker may serve any table.
 
 A worker that dies (killed, out of memory) breaks its pool: the lane starts a new one and the
 decision is asked again, once; should it fail again, :class:`ThinkingFailed` says so (the
@@ -29,16 +30,17 @@ import multiprocessing
 import os
 import signal
 import sys
+from collections.abc import Hashable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Literal
+from typing import Literal, cast
 
-from piquet.actions import Action
+from piquet.actions import Action, Cut, Deal, Declare
 from piquet.agents import Agent
 from piquet.game import LegalActions
 from piquet.view import PlayerView
 
-__all__ = ["DEEP_WORKERS", "HINT_QUEUE", "QUICK_WORKERS", "RECYCLE_AFTER", "Thinker", "ThinkingFailed"]
+__all__ = ["DEEP_WORKERS", "HINT_QUEUE", "QUICK_WORKERS", "RECYCLE_AFTER", "Legal", "Thinker", "ThinkingFailed"]
 
 Lane = Literal["here", "quick", "deep"]
 
@@ -64,6 +66,41 @@ WORKER_NICENESS = 10
 
 class ThinkingFailed(Exception):
     """The computer could not decide: its worker died twice on this decision, or the agent failed."""
+
+
+def _key(action: Action) -> Hashable:
+    """What :meth:`piquet.game.Partie.can` tells actions apart by: a declaration's combinations after the call are
+    accepted in any order."""
+    if isinstance(action, Declare) and len(action.combinations) > 2:
+        return (Declare, action.player, action.category, action.combinations[0], frozenset(action.combinations[1:]))
+    return action
+
+
+class Legal:
+    """A player's legal actions as a worker gets them: the engine's list in the engine's order, and ``in`` answering
+    as :meth:`piquet.game.Partie.can` does, with no partie behind them (a
+    :class:`~piquet.game.LegalActions` holds the whole partie, the cards its player may not see included)."""
+
+    def __init__(self, legal: LegalActions) -> None:
+        self.player = legal.player
+        self._actions = list(legal)
+        self._keys = {_key(a) for a in self._actions}
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self._actions)
+
+    def __contains__(self, action: object) -> bool:
+        return (isinstance(action, Action) and action.player == self.player and not isinstance(action, (Cut, Deal))
+                and _key(action) in self._keys)
+
+    def list(self) -> list[Action]:
+        return self._actions
+
+    def __len__(self) -> int:
+        return len(self._actions)
+
+    def __bool__(self) -> bool:
+        return bool(self._actions)
 
 
 def _start_worker() -> None:
@@ -161,10 +198,12 @@ class Thinker:
         queue = self.lanes[lane]
         queue.pending += 1
         try:
+            # What the agent asks of its legal actions it asks of this list (typed as what it stands for).
+            listed = cast(LegalActions, Legal(legal))
             for attempt in (1, 2):
                 pool = queue.executor()
                 try:
-                    return await asyncio.wrap_future(pool.submit(_choose, agent, view, legal))
+                    return await asyncio.wrap_future(pool.submit(_choose, agent, view, listed))
                 except BrokenProcessPool:
                     queue.discard(pool)
                     if attempt == 2 or self.closed:
