@@ -27,6 +27,7 @@ from piquet.game import LegalActions, Partie, Phase
 from piquet.players import make_agent
 from piquet.view import PlayerView
 from piquet.web import tables as tables_module
+from piquet.web import thinking
 from piquet.web.app import create_app
 from piquet.web.thinking import Legal, Thinker, ThinkingFailed
 
@@ -224,6 +225,37 @@ def test_a_decision_whose_worker_dies_each_time_fails_with_a_reason_and_the_lane
         asyncio.run(thinker.choose(DyingAgent(tmp_path, 10), view, legal, 5))
     action, _ = asyncio.run(thinker.choose(WhereAgent(), view, legal, 5))
     assert action in legal
+
+
+def test_the_workers_are_replaced_by_fresh_ones_after_their_allowance_of_decisions(
+        thinker: Thinker, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(thinking, "RECYCLE_AFTER", 2)
+    view, legal = decision()
+    pids = []
+    for _ in range(5):
+        action, agent = asyncio.run(thinker.choose(WhereAgent(), view, legal, 5))
+        assert action in legal and isinstance(agent, WhereAgent)
+        pids.append(agent.pids[0])
+    assert pids[0] == pids[1] != pids[2] == pids[3] != pids[4]
+
+
+def test_a_hint_is_refused_busy_only_once_the_deep_lane_has_its_queue_full(thinker: Thinker, tmp_path: Path) -> None:
+    view, legal = decision()
+    go = tmp_path / "go"
+
+    async def run() -> None:
+        waiting = [asyncio.ensure_future(thinker.choose(WaitingAgent(go), view, legal, 5))
+                   for _ in range(thinker.lanes["deep"].workers + thinking.HINT_QUEUE - 1)]
+        await asyncio.sleep(0)
+        assert not thinker.busy(5)
+        waiting.append(asyncio.ensure_future(thinker.choose(WaitingAgent(go), view, legal, 4)))
+        await asyncio.sleep(0)
+        assert thinker.busy(5) and thinker.busy(4) and not thinker.busy(3) and not thinker.busy(1)
+        go.touch()
+        await asyncio.gather(*waiting)
+        assert not thinker.busy(5)
+
+    asyncio.run(run())
 
 
 def test_the_workers_end_when_the_server_shuts_down(tmp_path: Path) -> None:
