@@ -55,7 +55,9 @@ QUICK_LEVELS = (3,)
 DEEP_WORKERS = max(1, (os.cpu_count() or 2) - 1)
 #: Worker processes of the quick lane.
 QUICK_WORKERS = 1
-#: Decisions a worker makes before its lane's pool is replaced by a fresh one.
+#: Decisions a worker makes before its lane's pool is replaced by a fresh one. (The whole pool, not
+#: each worker with ``max_tasks_per_child``: from Python 3.11 to 3.15's betas that stops an executor
+#: with tasks queued, CPython issue 115634.)
 RECYCLE_AFTER = 500
 #: Hints wait for the deep lane only while fewer than this many tasks wait there beyond those
 #: being thought about; past it a hint is refused (``busy``). The computer's own moves always wait
