@@ -6,6 +6,7 @@ Usage::
     python benchmarks/load.py --games 50
     python benchmarks/load.py --games 200 --deals 2 --variant auction --json load.json
     python benchmarks/load.py --clients-processes 2    # if one client process is the limit
+    python benchmarks/load.py --think 1 --deals 2 --computer-tables 5:4 --hints   # four level-5 tables thinking
 
 The server is started as its own process (``python -m piquet serve`` on a free
 port with a throwaway SQLite file) and shut down at the end. Each room is
@@ -27,6 +28,17 @@ process (if a client process is near 100% of a core, the clients are the
 limit: use ``--clients-processes``), and the CPU time every other process on
 the machine took meanwhile (if large, other work disturbed the figures). At
 the end, the store must hold every action the clients saw acknowledged.
+
+The scenario "level-5 tables thinking" (``--computer-tables LEVEL:N``, which may
+be repeated): beside the rooms, N tables against the computer at that level,
+each with one player in a third process who thinks as the rooms' players do
+(``--think``; with ``--hints`` she asks for a hint after thinking, then answers
+at once; a ``busy`` answer is counted and the decision made without the hint),
+a new partie when one ends, until the rooms are done. Reported beside the rooms' latency: for each level, the computer's
+reply time (from a player's action to her next prompt: the computer's moves in
+between included), the hints' times and how many were refused; and the
+resident memory of the server and, apart, of the processes it started (the
+computer's workers), sampled every second.
 
 Any ``error`` message, a game with no new state for ``--timeout`` seconds, or
 a server that dies, fails the run (non-zero exit).
@@ -391,6 +403,161 @@ def client_process(rooms: list[Room], ws_base: str, deals: int | None, timeout: 
     results.put(asdict(figures))  # a plain dict: the class is __main__'s in the parent, __mp_main__'s here
 
 
+# ---------------------------------------------------------------- the scenario "level-5 tables thinking"
+@dataclass
+class ComputerFigures:
+    """What the players at the computer's tables measured, by level."""
+
+    replies: dict[str, list[float]] = field(default_factory=dict)  # level: seconds from an action to the next prompt
+    hints: dict[str, list[float]] = field(default_factory=dict)  # level: seconds from asking to the hint
+    busy: dict[str, int] = field(default_factory=dict)  # level: hints refused busy
+    parties: int = 0
+    failures: list[str] = field(default_factory=list)
+
+
+def create_computer_table(base: str, level: int, name: str) -> tuple[str, str]:
+    body = json.dumps({"kind": "computer", "level": level, "name": name}).encode()
+    request = urllib.request.Request(f"{base}/api/tables", data=body, method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with _OPENER.open(request, timeout=30) as answer:
+        data = json.load(answer)
+    return data["id"], data["token"]
+
+
+async def computer_player(base: str, ws_base: str, level: int, index: int, hints: bool, timeout: float,
+                          think: float, stop: Event, figures: ComputerFigures) -> None:
+    """One player against the computer at ``level``: parties one after another until ``stop``."""
+    rng = random.Random(f"computer {level}/{index}")
+    key = str(level)
+    while not stop.is_set():
+        table_id, token = await asyncio.to_thread(create_computer_table, base, level, f"Player {level}/{index}")
+        async with await open_seat(f"{ws_base}/ws/{table_id}?token={token}", False, timeout) as ws:
+            sent: float | None = None  # when the last action went
+            asked: tuple[int, float] | None = None  # the version a hint was asked at, when
+            answered = -1
+            state: dict[str, Any] | None = None
+            while not stop.is_set():
+                try:
+                    text = await asyncio.wait_for(ws.recv(), timeout)
+                except TimeoutError:
+                    raise LoadError(f"level-{level} table {table_id}: no message for {timeout:.0f} s") from None
+                message: dict[str, Any] = json.loads(text)
+                now = time.perf_counter()
+                if message["type"] == "error":
+                    if message["code"] != "busy" or asked is None:
+                        raise LoadError(f"level-{level} table {table_id}: error {message['code']}: "
+                                        f"{message['message']}")
+                    figures.busy[key] = figures.busy.get(key, 0) + 1
+                elif message["type"] == "hint":
+                    if asked is None:
+                        raise LoadError(f"level-{level} table {table_id}: a hint not asked for")
+                    figures.hints.setdefault(key, []).append(now - asked[1])
+                else:
+                    state = message
+                    if state["table"]["status"] == "over":
+                        figures.parties += 1
+                        break
+                    if state["prompt"] is None or state["version"] <= answered:
+                        continue
+                    if sent is not None:
+                        figures.replies.setdefault(key, []).append(now - sent)
+                        sent = None
+                    if hints and state["prompt"]["kind"] != "packets" and (asked is None
+                                                                           or asked[0] != state["version"]):
+                        if think:
+                            await asyncio.sleep(rng.uniform(0, 2 * think))
+                        asked = (state["version"], time.perf_counter())
+                        await ws.send(json.dumps({"type": "hint"}))
+                        continue
+                if state is None or state["prompt"] is None or state["version"] <= answered:
+                    continue
+                if message["type"] != "state" or not hints or state["prompt"]["kind"] == "packets":
+                    if think and not hints:
+                        await asyncio.sleep(rng.uniform(0, 2 * think))
+                    answered = state["version"]
+                    sent = time.perf_counter()
+                    action = choose(state["prompt"], state["view"], rng)
+                    await ws.send(json.dumps({"type": "action", "action": action}))
+
+
+def computer_process(base: str, ws_base: str, tables: list[tuple[int, int]], hints: bool, timeout: float,
+                     think: float, go: Event, stop: Event, results: Queue[dict[str, Any]]) -> None:
+    """The players of the computer's tables: start with the rooms, play until the rooms are done, report."""
+    figures = ComputerFigures()
+
+    async def everyone() -> None:
+        await asyncio.to_thread(go.wait)
+        async with asyncio.TaskGroup() as group:
+            for level, count in tables:
+                for i in range(count):
+                    group.create_task(computer_player(base, ws_base, level, i, hints, timeout, think, stop,
+                                                      figures))
+
+    try:
+        asyncio.run(everyone())
+    except* (LoadError, OSError, ConnectionClosed) as failures:
+        figures.failures.extend(f"computer table: {e}" for e in leaves(failures))  # type: ignore[arg-type]
+    results.put(asdict(figures))
+
+
+def process_tree(root: int) -> list[int]:
+    """``root`` and every process under it (the computer's workers are children of a fork server)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                stat = (entry / "stat").read_text()
+                ppid = int(stat[stat.rindex(")") + 2:].split()[1])
+                children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        out.append(pid)
+        todo.extend(children.get(pid, []))
+    return out
+
+
+def rss_mb(pid: int) -> float:
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def cpu_of(pid: int) -> float:
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        fields = stat[stat.rindex(")") + 2:].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return 0.0
+
+
+class Memory:
+    """The server's resident memory and its descendants' (the computer's workers), sampled."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.server_mb = 0.0
+        self.workers_mb = 0.0
+        self.workers_cpu: dict[int, float] = {}
+
+    def sample(self) -> None:
+        tree = process_tree(self.pid)
+        self.server_mb = max(self.server_mb, rss_mb(self.pid))
+        self.workers_mb = max(self.workers_mb, sum(rss_mb(pid) for pid in tree[1:]))
+        for pid in tree[1:]:
+            self.workers_cpu[pid] = max(self.workers_cpu.get(pid, 0.0), cpu_of(pid))
+
+
+def computer_summary(figures: ComputerFigures) -> dict[str, Any]:
+    levels = sorted(set(figures.replies) | set(figures.hints), key=int)
+    return {"parties_finished": figures.parties,
+            "by_level": {level: {"replies": latency_summary(figures.replies.get(level, [])),
+                                 "hints": latency_summary(figures.hints.get(level, [])),
+                                 "hints_refused_busy": figures.busy.get(level, 0)} for level in levels}}
+
+
 # ---------------------------------------------------------------- the run
 def percentile(values: list[float], q: float) -> float:
     """The nearest-rank percentile of sorted ``values``."""
@@ -418,6 +585,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         server = Server(Path(directory), free_port())
         figures: list[Figures] = []
         workers: list[multiprocessing.process.BaseProcess] = []
+        helpers: list[multiprocessing.process.BaseProcess] = []  # the computer tables' players
+        computer = ComputerFigures()
+        memory = Memory(server.process.pid)
         try:
             server.wait_ready()
             rooms = []
@@ -428,6 +598,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             results: Queue[dict[str, Any]] = context.Queue()
             go = context.Event()
             ws_base = f"ws://127.0.0.1:{server.port}"
+            stop = context.Event()
+            computer_results: Queue[dict[str, Any]] = context.Queue()
+            if args.computer_tables:
+                process = context.Process(target=computer_process, name="load-computer-tables",
+                                          args=(server.base, ws_base, args.computer_tables, args.hints, args.timeout,
+                                                args.think, go, stop, computer_results))
+                process.start()
+                helpers.append(process)
             for k in range(args.clients_processes):
                 share = rooms[k::args.clients_processes]
                 process = context.Process(target=client_process, name=f"load-clients-{k}",
@@ -443,6 +621,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     raise LoadError("the clients did not all connect in time") from None
             server.check_alive()
             server_cpu = server.cpu_seconds()
+            memory.sample()
+            workers_cpu_before = sum(memory.workers_cpu.values())
             machine_cpu, began = machine_cpu_seconds(), time.monotonic()
             go.set()
             while len(figures) < len(workers):
@@ -452,23 +632,32 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     server.check_alive()
                     if all(not w.is_alive() for w in workers) and results.empty():
                         raise LoadError("a client process died without reporting") from None
+                memory.sample()
+            memory.sample()
             server_cpu = server.cpu_seconds() - server_cpu
             machine_cpu, span = machine_cpu_seconds() - machine_cpu, time.monotonic() - began
             peak_rss = server.peak_rss_mb()
-            for worker in workers:
+            stop.set()
+            if helpers:
+                try:
+                    computer = ComputerFigures(**computer_results.get(timeout=args.timeout + 30))
+                except queue.Empty:
+                    raise LoadError("the computer tables' players did not report") from None
+            for worker in workers + helpers:
                 worker.join(timeout=30)
         finally:
-            for worker in workers:
+            for worker in workers + helpers:
                 if worker.is_alive():
                     worker.kill()
             code = server.stop()
-        failures = [f for fig in figures for f in fig.failures]
+        failures = [f for fig in figures for f in fig.failures] + computer.failures
         if failures:
             shown = "\n  ".join(failures[:10])
             more = f"\n  ... and {len(failures) - 10} more" if len(failures) > 10 else ""
             raise LoadError(f"{len(failures)} failure(s):\n  {shown}{more}\nserver log:\n{server.log_tail()}")
+        unclean = None
         if code not in (0, -signal.SIGINT, 128 + signal.SIGINT):
-            raise LoadError(f"the server did not shut down cleanly (exit code {code}):\n{server.log_tail()}")
+            unclean = f"the server did not shut down cleanly (exit code {code}):\n{server.log_tail()}"
         stored = stored_actions(server.db)
         seen = sum(fig.final_versions for fig in figures)
         if stored != seen if args.deals is None else stored < seen:
@@ -499,10 +688,18 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "server_cpu_seconds": server_cpu,
         "server_cpu_percent": 100 * server_cpu / busy,
         "server_peak_rss_mb": peak_rss,
+        "shutdown_failure": unclean,  # reported after the figures, and the run fails
+        "server_sampled_rss_mb": memory.server_mb,
+        "workers_sampled_rss_mb": memory.workers_mb,
+        "workers_cpu_seconds": sum(memory.workers_cpu.values()) - workers_cpu_before,
+        "computer_tables": [f"{level}:{count}" for level, count in args.computer_tables],
+        "hints": args.hints,
+        "computer": computer_summary(computer),
         "client_cpu_seconds": [fig.cpu for fig in figures],
         "client_cpu_percent": [100 * fig.cpu / busy for fig in figures],
         # Everything else the machine ran meanwhile: if it is large, other work disturbed the figures.
-        "other_cpu_percent": 100 * max(0.0, machine_cpu - server_cpu - sum(fig.cpu for fig in figures)) / span,
+        "other_cpu_percent": 100 * max(0.0, machine_cpu - server_cpu - sum(fig.cpu for fig in figures)
+                                       - (sum(memory.workers_cpu.values()) - workers_cpu_before)) / span,
         "states_received": states,
         "state_mean_bytes": sum(fig.state_bytes for fig in figures) / max(1, states),
         "code": code_version(),
@@ -547,6 +744,21 @@ def report(figures: dict[str, Any]) -> None:
     rss = figures["server_peak_rss_mb"]
     print(f"server CPU: {figures['server_cpu_seconds']:.1f} s, {figures['server_cpu_percent']:.0f}% of one core "
           f"over the busy period" + (f"; peak RSS {rss:.0f} MB" if rss is not None else ""))
+    if figures["computer_tables"]:
+        print(f"computer tables: {', '.join(figures['computer_tables'])} (level:tables), "
+              f"{'a hint asked before each decision' if figures['hints'] else 'no hints'}; "
+              f"{figures['computer']['parties_finished']} parties finished")
+        for level, s in figures["computer"]["by_level"].items():
+            for what in ("replies", "hints"):
+                t = s[what]
+                if t["count"]:
+                    print(f"  level {level} {what:>7}: {t['count']:5d}, p50 {t['p50_ms']:7.1f} ms, "
+                          f"p99 {t['p99_ms']:7.1f} ms, max {t['max_ms']:7.1f} ms")
+            if s["hints_refused_busy"]:
+                print(f"  level {level} hints refused busy: {s['hints_refused_busy']}")
+        print(f"memory sampled each second: server {figures['server_sampled_rss_mb']:.0f} MB, the processes it "
+              f"started {figures['workers_sampled_rss_mb']:.0f} MB (peak of the sum); their CPU "
+              f"{figures['workers_cpu_seconds']:.1f} s")
     clients = ", ".join(f"{c:.1f} s ({p:.0f}%)" for c, p in zip(figures["client_cpu_seconds"],
                                                                figures["client_cpu_percent"], strict=True))
     print(f"client CPU per process: {clients} of one core")
@@ -558,6 +770,13 @@ def report(figures: dict[str, Any]) -> None:
     print(f"machine: {figures['machine']}, {figures['python']}, {figures['cpus']} CPUs; "
           f"piquet at {figures['code'] or 'an unknown commit'}")
     print(f"command: {figures['command']}")
+
+
+def level_count(text: str) -> tuple[int, int]:
+    level, _, count = text.partition(":")
+    if not (level.isdigit() and count.isdigit() and 1 <= int(level) <= 5 and int(count) >= 1):
+        raise argparse.ArgumentTypeError(f"{text!r} is not LEVEL:N, a level 1-5 and a number of tables")
+    return int(level), int(count)
 
 
 def main() -> None:
@@ -574,6 +793,11 @@ def main() -> None:
                         help="wait a random 0 to 2*SECONDS before each action, like a person (default 0: at once)")
     parser.add_argument("--no-compression", action="store_true",
                         help="do not offer permessage-deflate (browsers offer it; the server may refuse it)")
+    parser.add_argument("--computer-tables", action="append", default=[], type=level_count, metavar="LEVEL:N",
+                        help="also N tables against the computer at LEVEL, played at once by a third process "
+                             "(may be repeated; 5:4 is the scenario 'level-5 tables thinking')")
+    parser.add_argument("--hints", action="store_true",
+                        help="the players at the computer's tables ask for a hint before each decision")
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
     args = parser.parse_args()
     if args.games < 1 or args.clients_processes < 1 or (args.deals is not None and args.deals < 1):
@@ -588,6 +812,9 @@ def main() -> None:
     report(figures)
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    if figures["shutdown_failure"]:
+        print(f"load: FAILED: {figures['shutdown_failure']}", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -174,7 +174,10 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"piquet serve needs the web extra ({e.name} is missing): "
               "python3 -m pip install 'piquet[web]'", file=sys.stderr)
         return 2
-    app = create_app(args.db)
+    if args.workers is not None and args.workers < 0:
+        print(f"piquet serve: --workers is 0 or more, not {args.workers}", file=sys.stderr)
+        return 2
+    app = create_app(args.db, workers=args.workers)
     host = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     print(f"Piquet is served at http://{host}:{args.port}/ (stop it with Ctrl-C); games are kept in {args.db}",
           flush=True)
@@ -231,6 +234,9 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
     srv.add_argument("--db", default="piquet.sqlite3", metavar="PATH",
                      help="the SQLite file that keeps every game (default piquet.sqlite3)")
+    srv.add_argument("--workers", type=int, default=None, metavar="N",
+                     help="worker processes where the computer's levels 4-5 and hints think (default: one per core "
+                          "but one; level 3 has one of its own); 0: in threads of the server")
     srv.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"],
                      help="how much the server logs (default warning)")
     srv.set_defaults(func=_serve)

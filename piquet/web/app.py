@@ -13,7 +13,8 @@ import html
 import json
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from piquet.variant import VARIANTS, OptionError
 from piquet.web.protocol import ProtocolError, read_message
 from piquet.web.store import SQLiteStore, Store
 from piquet.web.tables import LEVELS, TAKEBACKS, Client, SeatRefused, Table, Tables
+from piquet.web.thinking import Thinker
 
 __all__ = ["RedactSecrets", "create_app"]
 
@@ -96,12 +98,25 @@ def _page(title: str, body: str) -> str:
             f'<body class="page"><main class="doc">{body}</main></body></html>')
 
 
-def create_app(db: str | Store = "piquet.sqlite3") -> FastAPI:
-    """The server's application; ``db`` is a SQLite file's path (``":memory:"``) or any :class:`Store`."""
+def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None) -> FastAPI:
+    """The server's application; ``db`` is a SQLite file's path (``":memory:"``) or any :class:`Store`.
+    ``workers``: the computer's worker processes for levels 4-5 and hints (:class:`~piquet.web.thinking.Thinker`;
+    ``None``: one per core but one; 0: none, the computer thinks in threads of the server). They start when first
+    needed and end when the application shuts down."""
     redact_secrets_in_logs()
     store: Store = SQLiteStore(db) if isinstance(db, str) else db
-    tables = Tables(store)
-    app = FastAPI(title="piquet", summary="Piquet at the table: against the computer, or a friend.")
+    thinker = Thinker(workers)
+    tables = Tables(store, thinker)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            thinker.close()
+
+    app = FastAPI(title="piquet", summary="Piquet at the table: against the computer, or a friend.",
+                  lifespan=lifespan)
     app.state.tables = tables
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     rules_html = _rules_html()

@@ -61,7 +61,7 @@ _MESSAGE_FIELDS: dict[str, set[str]] = {"action": {"action", "version"}, "hint":
 class ProtocolError(ValueError):
     """A message the server will not act on: ``code`` is one of ``malformed``, ``too_large``,
     ``not_your_turn``, ``illegal``, ``not_allowed``, ``stale`` (it answers a state that is no longer the
-    table's); the message says why. Nothing changed."""
+    table's), ``busy``, ``computer_failed``; the message says why. Nothing changed."""
 
     def __init__(self, code: str, message: str) -> None:
         self.code = code

@@ -26,6 +26,7 @@ import asyncio
 import hmac
 import itertools
 import json
+import logging
 import random
 import secrets
 import time
@@ -48,6 +49,7 @@ from piquet.web.protocol import (
     view_data,
 )
 from piquet.web.store import Store, TableInfo
+from piquet.web.thinking import Thinker, ThinkingFailed
 
 __all__ = ["Client", "SeatRefused", "Table", "Tables", "same_secret"]
 
@@ -80,6 +82,14 @@ class SeatRefused(Exception):
         self.reason = reason
 
 
+#: Hints a seat may ask at once; then one more every :data:`HINT_INTERVAL` seconds (a level-5 hint
+#: costs a worker up to a second and a half).
+HINT_BURST = 5
+HINT_INTERVAL = 6.0
+
+_log = logging.getLogger(__name__)
+
+
 class Client:
     """One connection at a table: the seat its token holds (``None``: a spectator) and how to send it text.
 
@@ -98,9 +108,10 @@ class Client:
 class Table:
     """One game at the server."""
 
-    def __init__(self, info: TableInfo, store: Store) -> None:
+    def __init__(self, info: TableInfo, store: Store, thinker: Thinker | None = None) -> None:
         self.info = info
         self.store = store
+        self.thinker = thinker if thinker is not None else Thinker(workers=0)
         self.lock = asyncio.Lock()
         self.clients: set[Client] = set()
         self.rng = random.Random(secrets.randbits(64))
@@ -112,6 +123,8 @@ class Table:
         #: For each action applied, whether it was a person's decision with a choice (the cut, a deal, the
         #: choice of dealer and a forced card are not: a takeback never stops at them).
         self._choices: list[bool] = []
+        self._hinting = False
+        self._hints: dict[int, tuple[float, float]] = {}  # seat: (hints he may still ask, when that was counted)
         if info.computer is not None:
             self.agent = make_agent(f"level{info.level or 3}", secrets.randbits(32))
         if all(p is not None for p in info.players):
@@ -323,8 +336,9 @@ class Table:
         return (partie is not None and not partie.is_over and partie.to_act is not None
                 and partie.to_act == self.info.computer and partie.phase is not Phase.CUT)
 
-    def _think(self) -> Action:
-        """The computer's decision (run in a worker thread)."""
+    async def _think(self) -> Action:
+        """The computer's decision, made by :attr:`thinker` from the computer's view and legal actions
+        (the agent's state, moved on by the decision, comes back with it)."""
         partie = self.partie
         agent = self.agent
         assert partie is not None and agent is not None and partie.to_act is not None
@@ -333,10 +347,10 @@ class Table:
         if partie.phase is Phase.DEAL:
             sizes = partie.legal_packets()
             return self._deal(agent.choose_packets(view, sizes) if len(sizes) > 1 else sizes[0])
-        if partie.phase is Phase.CHOOSE_DEALER:
-            choice = agent.choose(view, partie.legal_actions(seat))
-            return choice if isinstance(choice, ChooseDealer) else ChooseDealer(seat, 1 - seat)
-        return agent.choose(view, partie.legal_actions(seat))
+        choice, self.agent = await self.thinker.choose(agent, view, partie.legal_actions(seat), self.info.level or 3)
+        if partie.phase is Phase.CHOOSE_DEALER and not isinstance(choice, ChooseDealer):
+            return ChooseDealer(seat, 1 - seat)
+        return choice
 
     async def advance(self) -> None:
         """Play what needs no person (the cut, dealing, the computer's moves), broadcasting each."""
@@ -344,7 +358,13 @@ class Table:
             async with self.lock:
                 action = self._automatic()
                 if action is None and self._computer_to_act():
-                    action = await asyncio.to_thread(self._think)
+                    try:
+                        action = await self._think()
+                    except ThinkingFailed as e:
+                        _log.warning("table %s: %s", self.id, e)
+                        await self._tell(ProtocolError("computer_failed", "the computer could not decide: "
+                                                       "reload the page to ask it again").to_data())
+                        return
                 if action is None:
                     return
                 await self._push(action)
@@ -445,15 +465,43 @@ class Table:
         actions = partie.actions
         return next((i for i in range(len(actions) - 1, -1, -1) if actions[i].player == seat and self._choices[i]),
                     None)
+    async def _tell(self, data: dict[str, Any]) -> None:
+        """Send every client at the table the same message."""
+        text = json.dumps(data, separators=(",", ":"))
+        for client in list(self.clients):
+            try:
+                await client.send(text)
+            except Exception:  # a closed connection leaves the table
+                self.clients.discard(client)
+
+    def _count_hint(self, seat: int) -> None:
+        """Count a hint against the seat's allowance (:data:`HINT_BURST`, one more every :data:`HINT_INTERVAL`
+        seconds); raises ``busy`` if none is left."""
+        now = time.monotonic()
+        left, since = self._hints.get(seat, (float(HINT_BURST), now))
+        left = min(float(HINT_BURST), left + (now - since) / HINT_INTERVAL)
+        if left < 1:
+            wait = (1 - left) * HINT_INTERVAL
+            raise ProtocolError("busy", f"hints are limited to {HINT_BURST} at once and one every "
+                                        f"{HINT_INTERVAL:g} s: ask again in {wait:.0f} s")
+        self._hints[seat] = (left - 1, now)
 
     async def hint(self, seat: int | None) -> dict[str, Any]:
+        """The strongest level's advice for ``seat``'s decision. One hint at a time per table: another asked while
+        the computer thinks about one is refused (``busy``), as is a hint past the seat's allowance or while the
+        computer's workers are loaded."""
         if self.info.computer is None:
             raise ProtocolError("not_allowed", "between two people the computer gives no hints")
+        if self._hinting:
+            raise ProtocolError("busy", "the computer is still thinking about your last hint")
         async with self.lock:
             partie = self._require_playing(seat)
             assert seat is not None
             if partie.to_act != seat or partie.is_over:
                 raise ProtocolError("not_your_turn", "a hint is for a decision of yours, and it is not your turn")
+            if self.thinker.busy(HINT_LEVEL):
+                raise ProtocolError("busy", "the computer is busy with other tables: ask for a hint again shortly")
+            self._count_hint(seat)
             if self.adviser is None:
                 self.adviser = make_agent(f"level{HINT_LEVEL}", secrets.randbits(32))
             adviser = self.adviser
@@ -461,15 +509,24 @@ class Table:
             if partie.phase is Phase.DEAL:
                 return hint_message(adviser.choose_packets(view, partie.legal_packets()), self.names)
             legal = partie.legal_actions(seat)
-            action = await asyncio.to_thread(adviser.choose, view, legal)
+            self._hinting = True
+            try:
+                action, self.adviser = await self.thinker.choose(adviser, view, legal, HINT_LEVEL)
+            except ThinkingFailed as e:
+                _log.warning("table %s, hint: %s", self.id, e)
+                raise ProtocolError("computer_failed", "the computer could not think of a hint: ask again") from None
+            finally:
+                self._hinting = False
             return hint_message(action, self.names)
 
 
 class Tables:
     """Every table of the server, created here or reloaded from the store when first asked for."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, thinker: Thinker | None = None) -> None:
         self.store = store
+        #: Where the computers of every table think (``None``: in threads of the server, as before the workers).
+        self.thinker = thinker if thinker is not None else Thinker(workers=0)
         self._tables: dict[str, Table] = {}
 
     def create(self, kind: str, variant: str = "rubicon", options: dict[str, Any] | None = None,
@@ -504,7 +561,7 @@ class Tables:
                          secrets.token_urlsafe(SECRET_BYTES), computer, invite=invite, seed=secrets.randbits(63),
                          takebacks=takebacks)
         self.store.create(info)
-        table = Table(info, self.store)
+        table = Table(info, self.store, self.thinker)
         self._tables[info.id] = table
         token = tokens[0]
         assert token is not None
@@ -522,7 +579,7 @@ class Tables:
             info = self.store.load(table_id)
             if info is None:
                 return None
-            table = Table(info, self.store)
+            table = Table(info, self.store, self.thinker)
             self._tables[table_id] = table
         return table
 

@@ -1,0 +1,395 @@
+"""The computer thinks outside the server (``piquet.web.thinking``): in worker processes that decide as the agent would
+have in the server, are replaced when they die, never make a level-1 reply wait behind level 5, and end with the
+server; at a table, one hint at a time, a limited number of them, and a failed decision told to the players."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import itertools
+import os
+import pickle
+import random
+import threading
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from web_helpers import Client, choose, create, play_computer, seed_tables
+
+from piquet.actions import Action, Bid, ChooseDealer, Concede, Declare, Exchange, Play
+from piquet.agents import Agent, RandomAgent
+from piquet.cards import CARDS, CardSet
+from piquet.game import LegalActions, Partie, Phase
+from piquet.players import make_agent
+from piquet.view import PlayerView
+from piquet.web import tables as tables_module
+from piquet.web import thinking
+from piquet.web.app import create_app
+from piquet.web.thinking import Legal, Thinker, ThinkingFailed
+
+#: A level-5 agent that samples little, to keep the tests quick (the deep lane all the same).
+LIGHT_LEVEL5 = "level5:play=3,exchange=20,candidates=3,bids=4"
+
+
+# ---------------------------------------------------------------- agents the workers can load (this module's)
+class WhereAgent:
+    """Takes the first legal action and notes the process it decided in."""
+
+    def __init__(self) -> None:
+        self.pids: list[int] = []
+
+    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
+        self.pids.append(os.getpid())
+        return next(iter(legal))
+
+    def choose_packets(self, view: PlayerView, sizes: tuple[int, ...]) -> int:
+        return sizes[0]
+
+
+class DyingAgent(WhereAgent):
+    """Kills the process it decides in (``kill -9``) the first ``times`` times, counted in files of ``folder``."""
+
+    def __init__(self, folder: Path, times: int) -> None:
+        super().__init__()
+        self.folder = folder
+        self.times = times
+
+    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
+        deaths = len(list(self.folder.iterdir()))
+        if deaths < self.times:
+            (self.folder / str(deaths)).touch()
+            os.kill(os.getpid(), 9)
+        return super().choose(view, legal)
+
+
+class WaitingAgent(WhereAgent):
+    """Thinks until the file ``until`` exists."""
+
+    def __init__(self, until: Path) -> None:
+        super().__init__()
+        self.until = until
+
+    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
+        while not self.until.exists():
+            time.sleep(0.01)
+        return super().choose(view, legal)
+
+
+def decision() -> tuple[PlayerView, LegalActions]:
+    """The view and legal actions of the first decision of a partie (choosing the dealer)."""
+    partie = Partie(("Ann", "Bill"))
+    partie.push(partie.random_cut(random.Random(1)))
+    assert partie.to_act is not None
+    return partie.view(partie.to_act), partie.legal_actions(partie.to_act)
+
+
+@pytest.fixture
+def thinker() -> Any:
+    thinker = Thinker(workers=1)
+    yield thinker
+    thinker.close()
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------- the workers
+def asked_of(partie: Partie, seat: int, legal: LegalActions, rng: random.Random) -> list[Action]:
+    """Actions an agent may ask ``in`` about: the legal ones, each declaration with its further combinations in
+    every order, the books' choice, random exchanges, every card, every call, and the other seat's."""
+    asked: list[Action] = list(legal)
+    for action in legal:
+        if isinstance(action, Declare) and len(action.combinations) > 2:
+            first, *rest = action.combinations
+            asked += [Declare(seat, action.category, (first, *more)) for more in itertools.permutations(rest)]
+            asked.append(Declare(seat, action.category, tuple(rest) + (first,)))
+    asked.append(make_agent("level2", 0).choose(partie.view(seat), legal))
+    hand = partie.view(seat).hand.cards()
+    for _ in range(20):
+        discards = CardSet(rng.sample(hand, rng.randint(0, min(len(hand), 8))))
+        asked += [Exchange(seat, discards), Exchange(seat, discards, show_rest=True)]
+    asked += [Play(seat, c) for c in CARDS] + [Bid(seat, c) for c in ("pass", "7+", "8-", "12+", "double")]
+    asked += [ChooseDealer(seat, 0), ChooseDealer(seat, 1), Concede(seat), Play(1 - seat, CARDS[0])]
+    return asked
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
+def test_the_legal_actions_a_worker_gets_are_the_engines_answer_in_alike_and_carry_no_partie(variant: str) -> None:
+    """What goes to a worker: the legal actions in the engine's order, ``in`` answered as by the engine for every
+    action an agent may ask about, and nothing in it that names the partie (which holds the hidden cards)."""
+    rng = random.Random(variant)
+    players = [RandomAgent(random.Random(1)), make_agent("level2", 2)]
+    partie = Partie(("Ann", "Bill"), variant)
+    checked = 0
+    while len(partie.deal_scores) < 3 and not partie.is_over:
+        if partie.phase is Phase.CUT:
+            partie.push(partie.random_cut(rng))
+            continue
+        seat = partie.to_act
+        assert seat is not None
+        if partie.phase is Phase.DEAL:
+            partie.push(partie.random_deal(rng))
+            continue
+        legal = partie.legal_actions(seat)
+        sent = pickle.dumps((partie.view(seat), Legal(legal)))
+        assert b"Partie" not in sent and b"LegalActions" not in sent
+        _, listed = pickle.loads(sent)  # as the worker has them
+        assert list(listed) == legal.list() and len(listed) == len(legal)
+        for action in asked_of(partie, seat, legal, rng):
+            assert (action in listed) == (action in legal), action
+        checked += 1
+        partie.push(players[seat].choose(partie.view(seat), legal))
+    assert checked > 50
+
+
+@pytest.mark.parametrize(("spec", "level"), [("level3", 3), (LIGHT_LEVEL5, 5)])
+def test_a_worker_decides_as_the_agent_would_in_the_server_and_moves_its_state_on_alike(
+        thinker: Thinker, spec: str, level: int) -> None:
+    """A deal's decisions made in the quick or deep lane are the in-server agent's, and the agent that comes back
+    draws its next random numbers as the in-server one does: play stays the same, decision for decision."""
+    here = make_agent(spec, 5)
+    there: Agent = copy.deepcopy(here)
+    partie = Partie(("Ann", "Bill"), first_dealer=1)
+    rng = random.Random(8)
+    other = make_agent("level2", 0)
+    decisions = 0
+    while not partie.deal_scores:
+        seat = partie.to_act
+        assert seat is not None
+        if partie.phase is Phase.DEAL:
+            partie.push(partie.random_deal(rng, partie.legal_packets()[0]))
+            continue
+        view, legal = partie.view(seat), partie.legal_actions(seat)
+        if seat == 0:
+            mine = here.choose(view, legal)
+            theirs, there = asyncio.run(thinker.choose(there, view, legal, level))
+            assert theirs == mine
+            decisions += 1
+        else:
+            mine = other.choose(view, legal)
+        partie.push(mine)
+    assert decisions > 5
+    assert there.rng.getstate() == here.rng.getstate()  # type: ignore[attr-defined]
+
+
+def test_levels_three_to_five_think_in_worker_processes_and_levels_one_and_two_in_the_server(
+        thinker: Thinker) -> None:
+    view, legal = decision()
+    where = {}
+    for level in (1, 2, 3, 4, 5):
+        _, agent = asyncio.run(thinker.choose(WhereAgent(), view, legal, level))
+        assert isinstance(agent, WhereAgent)
+        where[level] = agent.pids[0]
+    assert where[1] == where[2] == os.getpid()
+    assert os.getpid() not in (where[3], where[4], where[5]) and where[3] != where[4] == where[5]
+
+
+def test_a_level_one_or_three_decision_does_not_wait_behind_level_five_thinking(
+        thinker: Thinker, tmp_path: Path) -> None:
+    view, legal = decision()
+    go = tmp_path / "go"
+
+    async def run() -> None:
+        deep = asyncio.ensure_future(thinker.choose(WaitingAgent(go), view, legal, 5))
+        await asyncio.sleep(0)
+        quick = await thinker.choose(WhereAgent(), view, legal, 3)
+        here = await thinker.choose(WhereAgent(), view, legal, 1)
+        assert quick[0] == here[0] and not deep.done()  # level 5 is still thinking
+        go.touch()
+        assert (await deep)[0] == here[0]
+
+    asyncio.run(run())
+
+
+def test_a_worker_killed_while_thinking_is_replaced_and_the_decision_made_again(
+        thinker: Thinker, tmp_path: Path) -> None:
+    view, legal = decision()
+    action, agent = asyncio.run(thinker.choose(DyingAgent(tmp_path, 1), view, legal, 5))
+    assert action in legal and len(list(tmp_path.iterdir())) == 1
+    assert isinstance(agent, WhereAgent) and agent.pids[0] != os.getpid()
+
+
+def test_a_decision_whose_worker_dies_each_time_fails_with_a_reason_and_the_lane_serves_on(
+        thinker: Thinker, tmp_path: Path) -> None:
+    view, legal = decision()
+    with pytest.raises(ThinkingFailed, match="died twice"):
+        asyncio.run(thinker.choose(DyingAgent(tmp_path, 10), view, legal, 5))
+    action, _ = asyncio.run(thinker.choose(WhereAgent(), view, legal, 5))
+    assert action in legal
+
+
+def test_the_workers_are_replaced_by_fresh_ones_after_their_allowance_of_decisions(
+        thinker: Thinker, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(thinking, "RECYCLE_AFTER", 2)
+    view, legal = decision()
+    pids = []
+    for _ in range(5):
+        action, agent = asyncio.run(thinker.choose(WhereAgent(), view, legal, 5))
+        assert action in legal and isinstance(agent, WhereAgent)
+        pids.append(agent.pids[0])
+    assert pids[0] == pids[1] != pids[2] == pids[3] != pids[4]
+
+
+def test_a_hint_is_refused_busy_only_once_the_deep_lane_has_its_queue_full(thinker: Thinker, tmp_path: Path) -> None:
+    view, legal = decision()
+    go = tmp_path / "go"
+
+    async def run() -> None:
+        waiting = [asyncio.ensure_future(thinker.choose(WaitingAgent(go), view, legal, 5))
+                   for _ in range(thinker.lanes["deep"].workers + thinking.HINT_QUEUE - 1)]
+        await asyncio.sleep(0)
+        assert not thinker.busy(5)
+        waiting.append(asyncio.ensure_future(thinker.choose(WaitingAgent(go), view, legal, 4)))
+        await asyncio.sleep(0)
+        assert thinker.busy(5) and thinker.busy(4) and not thinker.busy(3) and not thinker.busy(1)
+        go.touch()
+        await asyncio.gather(*waiting)
+        assert not thinker.busy(5)
+
+    asyncio.run(run())
+
+
+def test_the_workers_end_when_the_server_shuts_down(tmp_path: Path) -> None:
+    view, legal = decision()
+    with TestClient(create_app(str(tmp_path / "db.sqlite3"), workers=1)) as http:
+        thinker = http.app.state.tables.thinker  # type: ignore[attr-defined]
+        pids = [http.portal.call(thinker.choose, WhereAgent(), view, legal, level)[1].pids[0]  # type: ignore[union-attr]
+                for level in (3, 5)]
+        assert all(alive(pid) for pid in pids)
+    assert not any(alive(pid) for pid in pids)
+
+
+# ---------------------------------------------------------------- at a table
+def to_decide(state: dict[str, Any]) -> bool:
+    """A decision of the player's that is not the packets (whose hint the server gives at once)."""
+    return state["prompt"] is not None and state["prompt"]["kind"] != "packets"
+
+
+def seated(http: TestClient, stack: ExitStack, level: int = 1) -> tuple[dict[str, Any], Client]:
+    table = create(http, "computer", name="Ann", level=level)
+    ann = Client(stack.enter_context(http.websocket_connect(f"/ws/{table['id']}?token={table['token']}")), "Ann")
+    play_computer(ann, random.Random(2), stop=to_decide)
+    return table, ann
+
+
+def test_the_computer_of_a_table_thinks_in_a_worker_process(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    seed_tables(monkeypatch, 3)
+    made = lambda name, seed: WhereAgent() if name == "level3" else make_agent(name, seed)  # noqa: E731
+    monkeypatch.setattr(tables_module, "make_agent", made)
+    with TestClient(create_app(str(tmp_path / "db.sqlite3"), workers=1)) as http, ExitStack() as stack:
+        table = create(http, "computer", name="Ann", level=3)
+        ann = Client(stack.enter_context(http.websocket_connect(f"/ws/{table['id']}?token={table['token']}")))
+        # by the card play, the computer has exchanged (a decision of its own, whoever dealt)
+        play_computer(ann, random.Random(2), stop=lambda s: s["prompt"] is not None and s["prompt"]["kind"] == "play")
+        agent = http.app.state.tables.get(table["id"]).agent  # type: ignore[attr-defined]
+        assert isinstance(agent, WhereAgent) and agent.pids and os.getpid() not in agent.pids
+
+
+class GatedAgent(WhereAgent):
+    """Thinks (in a thread of the server) until let go."""
+
+    started = threading.Event()
+    go = threading.Event()
+
+    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
+        GatedAgent.started.set()
+        assert GatedAgent.go.wait(20)
+        return super().choose(view, legal)
+
+
+def test_a_hint_asked_while_the_computer_thinks_of_one_is_refused_busy(monkeypatch: pytest.MonkeyPatch,
+                                                                       tmp_path: Path) -> None:
+    seed_tables(monkeypatch, 3)
+    made = lambda name, seed: GatedAgent() if name == "level5" else make_agent(name, seed)  # noqa: E731
+    monkeypatch.setattr(tables_module, "make_agent", made)
+    GatedAgent.started.clear()
+    GatedAgent.go.clear()
+    with TestClient(create_app(str(tmp_path / "db.sqlite3"), workers=0)) as http, ExitStack() as stack:
+        table, ann = seated(http, stack)
+        # the same seat in another tab (one connection reads its messages one after the other)
+        again = Client(stack.enter_context(http.websocket_connect(f"/ws/{table['id']}?token={table['token']}")))
+        again.recv_state()
+        ann.send({"type": "hint"})
+        assert GatedAgent.started.wait(20)
+        again.send({"type": "hint"})
+        refused = again.recv()
+        GatedAgent.go.set()
+        assert refused["type"] == "error" and refused["code"] == "busy", refused
+        assert ann.recv()["type"] == "hint"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_a_seat_may_ask_a_burst_of_hints_then_one_each_interval(monkeypatch: pytest.MonkeyPatch,
+                                                                tmp_path: Path) -> None:
+    seed_tables(monkeypatch, 3)
+    clock = Clock()
+    monkeypatch.setattr(tables_module, "time", clock)
+    monkeypatch.setattr(tables_module, "HINT_LEVEL", 1)  # an instant adviser: the limit is what is tested
+    with TestClient(create_app(str(tmp_path / "db.sqlite3"), workers=0)) as http, ExitStack() as stack:
+        _, ann = seated(http, stack)
+
+        def ask() -> dict[str, Any]:
+            ann.send({"type": "hint"})
+            return ann.recv()
+
+        assert [ask()["type"] for _ in range(tables_module.HINT_BURST)] == ["hint"] * tables_module.HINT_BURST
+        refused = ask()
+        assert refused["code"] == "busy" and "one every" in refused["message"]
+        clock.now += tables_module.HINT_INTERVAL * 0.9
+        assert ask()["code"] == "busy"
+        clock.now += tables_module.HINT_INTERVAL * 0.1
+        assert ask()["type"] == "hint"
+        assert ask()["code"] == "busy"
+
+
+class FailingAgent(WhereAgent):
+    """Fails once (counted on the class: the agent runs in a thread of the server), then decides."""
+
+    failures = 0
+
+    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
+        if FailingAgent.failures == 0:
+            FailingAgent.failures += 1
+            raise RuntimeError("out of ideas")
+        return super().choose(view, legal)
+
+
+def test_a_computer_that_cannot_decide_is_told_to_the_players_and_asked_again_on_reconnecting(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    seed_tables(monkeypatch, 3)
+    FailingAgent.failures = 0
+    made = lambda name, seed: FailingAgent() if name == "level3" else make_agent(name, seed)  # noqa: E731
+    monkeypatch.setattr(tables_module, "make_agent", made)
+    with TestClient(create_app(str(tmp_path / "db.sqlite3"), workers=0)) as http:
+        table = create(http, "computer", name="Ann", level=3)
+        with ExitStack() as stack:
+            ann = Client(stack.enter_context(http.websocket_connect(f"/ws/{table['id']}?token={table['token']}")))
+            rng = random.Random(2)
+            failed = ann.recv()
+            while failed["type"] == "state":  # Ann answers her prompts until the computer is to decide
+                if failed["prompt"] is not None:
+                    ann.act(choose(failed, rng))
+                failed = ann.recv()
+            assert failed["code"] == "computer_failed" and "RuntimeError" not in failed["message"]
+            stuck = ann.current
+            assert stuck["view"]["to_act"] == stuck["computer"] and stuck["prompt"] is None
+        with ExitStack() as stack:
+            ann = Client(stack.enter_context(http.websocket_connect(f"/ws/{table['id']}?token={table['token']}")))
+            moved = ann.until(lambda m: m["type"] == "state" and m["version"] > stuck["version"])
+            assert moved["version"] == stuck["version"] + 1
