@@ -8,14 +8,21 @@ store :mod:`piquet.web.store`'s.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import html
 import json
+import logging
+import math
+import time
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import markdown
-from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StrictBool, StrictInt
@@ -23,12 +30,20 @@ from pydantic import BaseModel, Field, StrictBool, StrictInt
 from piquet import record
 from piquet.variant import VARIANTS, OptionError
 from piquet.web.protocol import ProtocolError, read_message
-from piquet.web.store import SQLiteStore, Store
-from piquet.web.tables import LEVELS, Client, Table, Tables
+from piquet.web.guard import TokenBucket
+from piquet.web.store import SQLiteStore, Store, StoreUnavailable
+from piquet.web.tables import LEVELS, Client, Table, Tables, store_call
 
 __all__ = ["create_app"]
 
 STATIC = Path(__file__).parent / "static"
+#: New tables one address may create a minute, on average, and in a burst.
+TABLES_PER_MINUTE_PER_ADDRESS = 20.0
+TABLE_BURST_PER_ADDRESS = 30.0
+#: The close code of a client dropped because it did not take its messages in time.
+CLOSE_SLOW = 4408
+
+log = logging.getLogger("piquet.web")
 
 _LEVEL_NAMES = {1: "beginner", 2: "simple", 3: "sampling", 4: "stronger sampling", 5: "strongest"}
 
@@ -57,7 +72,10 @@ def create_app(db: str | Store = "piquet.sqlite3") -> FastAPI:
     """The server's application; ``db`` is a SQLite file's path (``":memory:"``) or any :class:`Store`."""
     store: Store = SQLiteStore(db) if isinstance(db, str) else db
     tables = Tables(store)
-    app = FastAPI(title="piquet", summary="Piquet at the table: against the computer, or a friend.")
+    # No /docs, /redoc nor /openapi.json: docs/protocol.md documents the API, and the server shows nobody its
+    # internals.
+    app = FastAPI(title="piquet", summary="Piquet at the table: against the computer, or a friend.",
+                  docs_url=None, redoc_url=None, openapi_url=None)
     app.state.tables = tables
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     rules_html = _rules_html()
@@ -99,17 +117,35 @@ def create_app(db: str | Store = "piquet.sqlite3") -> FastAPI:
             })
         return {"variants": variants, "levels": [{"level": n, "name": _LEVEL_NAMES[n]} for n in LEVELS]}
 
+    creations: dict[str, TokenBucket] = {}
+
     @app.post("/api/tables")
-    async def create(body: CreateTable) -> dict[str, Any]:
+    async def create(body: CreateTable, request: Request) -> Response:
         """Create a table; the answer holds the creator's secret link."""
+        address = request.client.host if request.client is not None else "unknown"
+        now = time.monotonic()
+        bucket = creations.get(address)
+        if bucket is None:
+            if len(creations) > 10_000:  # forget the addresses whose buckets are full again
+                for key in [k for k, b in creations.items() if b.full(now)]:
+                    del creations[key]
+            bucket = creations[address] = TokenBucket(TABLES_PER_MINUTE_PER_ADDRESS / 60, TABLE_BURST_PER_ADDRESS, now)
+        if not bucket.take(now):
+            wait = math.ceil((1 - bucket.tokens) / bucket.rate)
+            return JSONResponse({"detail": f"at most {TABLES_PER_MINUTE_PER_ADDRESS:g} new tables a minute from one "
+                                           f"address: try again in {wait} s"},
+                                status_code=429, headers={"Retry-After": str(wait)})
         try:
-            table, token = tables.create(body.kind, body.variant, body.options, body.level, body.name)
+            table, token = await store_call(tables.create, body.kind, body.variant, body.options, body.level,
+                                            body.name)
+        except ProtocolError:  # not saved: the handler below answers 503
+            raise
         except (ValueError, OptionError) as e:
             raise HTTPException(422, str(e)) from None
         links = table.links(0)
-        return {"id": table.id, "token": token,
-                "links": {"play": f"/t/{table.id}?token={token}", "invite": links["invite"],
-                          "spectate": links["spectate"]}}
+        return JSONResponse({"id": table.id, "token": token,
+                             "links": {"play": f"/t/{table.id}?token={token}", "invite": links["invite"],
+                                       "spectate": links["spectate"]}})
 
     @app.get("/api/tables/{table_id}/record")
     async def download(table_id: str, token: str) -> Response:
@@ -130,7 +166,13 @@ def create_app(db: str | Store = "piquet.sqlite3") -> FastAPI:
 
     @app.websocket("/ws/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
-        table = tables.get(table_id)
+        try:
+            table = tables.get(table_id)
+        except StoreUnavailable as e:
+            log.warning("the store could not be read: %s", e)
+            await ws.accept()
+            await ws.close(code=1013, reason="the table could not be read; try again")
+            return
         token = ws.query_params.get("token")
         spectate = ws.query_params.get("spectate")
         # Accepted before it is closed: a socket closed during the handshake fails with HTTP 403 instead, and the
@@ -148,12 +190,13 @@ def create_app(db: str | Store = "piquet.sqlite3") -> FastAPI:
             except KeyError:
                 await ws.close(code=4403, reason="that link holds no seat at this table")
                 return
-        client = Client(seat, ws.send_text)
+        abort: Callable[[], None] | None = ws.scope.get("piquet.abort")
+        client = Client(seat, ws.send_text, on_drop=lambda _client, _reason: _hang_up(ws, abort))
         table.clients.add(client)
         try:
-            await ws.send_text(table.state(seat))
+            client.post(table.state(seat), state=True)
             table.kick()
-            while True:
+            while not client.dropped:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
                     break
@@ -163,6 +206,7 @@ def create_app(db: str | Store = "piquet.sqlite3") -> FastAPI:
         except WebSocketDisconnect:
             pass
         finally:
+            client.close()
             table.clients.discard(client)
             tables.release(table)
 
@@ -173,19 +217,61 @@ def create_app(db: str | Store = "piquet.sqlite3") -> FastAPI:
             if kind == "action":
                 await table.act(client.seat, message["action"])
             elif kind == "hint":
-                await client.send(_json(await table.hint(client.seat)))
+                client.post(_json(await table.hint(client.seat)))
             elif kind == "undo":
                 await table.undo(client.seat)
             else:
                 await table.join(client.seat, message["name"])
         except ProtocolError as e:
-            await client.send(_json(e.to_data()))
+            client.post(_json(e.to_data()))
+        except Exception as error:  # a fault of the server's: the client is told no more than that, the log has the details
+            log.error("table %s: a message could not be handled (%s)", table.id, type(error).__name__)
+            log.debug("the message's traceback", exc_info=True)
+            client.post(_json(ProtocolError("internal", "the server could not handle that message").to_data()))
 
     @app.exception_handler(OptionError)
     async def option_error(_request: Any, exc: OptionError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=422)
 
+    @app.exception_handler(ProtocolError)
+    async def not_saved(_request: Any, exc: ProtocolError) -> JSONResponse:
+        # store_call's refusal when the store is locked: the same words as over the socket, never a bare 500
+        return JSONResponse({"detail": exc.message}, status_code=503 if exc.code == "not_saved" else 400)
+
+    @app.exception_handler(StoreUnavailable)
+    async def store_busy(_request: Any, exc: StoreUnavailable) -> JSONResponse:
+        log.warning("the store could not be read: %s", exc)
+        return JSONResponse({"detail": "the table could not be read; try again"}, status_code=503)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_body(_request: Any, exc: RequestValidationError) -> JSONResponse:
+        # Each problem as "field: what is wrong", without the validator's internals (its types, links, input).
+        problems = []
+        for error in exc.errors():
+            where = ".".join(str(part) for part in error.get("loc", ()) if part != "body") or "body"
+            problems.append(f"{where}: {error.get('msg', 'invalid')}")
+        return JSONResponse({"detail": "; ".join(problems)}, status_code=422)
+
     return app
+
+
+def _hang_up(ws: WebSocket, abort: Callable[[], None] | None) -> None:
+    """Close the socket of a client that was dropped: aborted where the server allows it (``piquet serve``: a
+    client that does not read would not read a closing handshake either), else closed with :data:`CLOSE_SLOW`."""
+    if abort is not None:
+        abort()
+        return
+
+    async def close() -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.close(code=CLOSE_SLOW, reason="the connection did not keep up"), 1.0)
+
+    task = asyncio.get_running_loop().create_task(close())
+    _background.add(task)
+    task.add_done_callback(_background.discard)
+
+
+_background: set[asyncio.Task[None]] = set()
 
 
 def _json(data: dict[str, Any]) -> str:

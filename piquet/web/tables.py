@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 import secrets
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from piquet.actions import Action, ChooseDealer, Cut, Deal
 from piquet.agents import Agent
@@ -24,6 +28,7 @@ from piquet.game import Partie, Phase
 from piquet.players import make_agent
 from piquet.record import action_from_data, action_to_data
 from piquet.variant import VARIANTS, make_rules
+from piquet.web.names import BadName, clean_name, imitates
 from piquet.web.protocol import (
     ProtocolError,
     hint_message,
@@ -32,7 +37,7 @@ from piquet.web.protocol import (
     result_data,
     view_data,
 )
-from piquet.web.store import Store, TableInfo
+from piquet.web.store import Store, StoreUnavailable, TableInfo
 
 __all__ = ["Client", "Table", "Tables"]
 
@@ -40,14 +45,107 @@ LEVELS = (1, 2, 3, 4, 5)
 #: The level whose advice the hint gives.
 HINT_LEVEL = 5
 COMPUTER_NAME = "Computer"
+#: Seconds a client's connection may take to accept one message before the client is dropped.
+SEND_TIMEOUT = 10.0
+#: Messages other than states (errors, hints) that may wait for one client; a client further behind is dropped.
+CLIENT_QUEUE = 32
+
+#: Seconds a table stays in memory with nobody at it (created and never opened, or only its page asked for)
+#: before it is forgotten; the store keeps it.
+IDLE_TABLE_SECONDS = 600.0
+#: Seconds between two sweeps of the idle tables.
+SWEEP_SECONDS = 60.0
+#: Seconds before the computer's move is saved again, when the store could not save it.
+STORE_RETRY = 2.0
+#: What a player is told when his action could not be saved (and so was not applied).
+NOT_SAVED = "the table could not be saved; try again"
+
+log = logging.getLogger("piquet.web")
+T = TypeVar("T")
+
+#: The store's writes run here, one at a time, off the event loop: a store that is slow or locked by another
+#: process holds up the tables that write, never the server.
+_STORE_THREAD = ThreadPoolExecutor(1, thread_name_prefix="piquet-store")
+
+
+async def store_call(call: Callable[..., T], *args: Any) -> T:
+    """``call(*args)`` in the store's thread; a :class:`ProtocolError` ``not_saved`` if the store could not do it."""
+    try:
+        return await asyncio.get_running_loop().run_in_executor(_STORE_THREAD, call, *args)
+    except StoreUnavailable as e:
+        log.warning("the store could not save: %s", e)
+        raise ProtocolError("not_saved", NOT_SAVED) from None
 
 
 class Client:
-    """One connection at a table: the seat its token holds (``None``: a spectator) and how to send it text."""
+    """One connection at a table: the seat its token holds (``None``: a spectator) and how to send it text.
 
-    def __init__(self, seat: int | None, send: Callable[[str], Awaitable[None]]) -> None:
+    Nothing the table does waits on a client: :meth:`post` queues a message and returns, and the client's own
+    writer task sends them in order, each within :data:`SEND_TIMEOUT` seconds. States are complete, so a client
+    behind is sent only the latest one; of the other messages (errors, hints) at most :data:`CLIENT_QUEUE` may
+    wait. A client that cannot keep up is dropped (``on_drop`` is called: the server closes its socket), never
+    waited for.
+    """
+
+    def __init__(self, seat: int | None, send: Callable[[str], Awaitable[None]],
+                 on_drop: Callable[[Client, str], None] | None = None) -> None:
         self.seat = seat
         self.send = send
+        self.on_drop = on_drop
+        self.dropped = False
+        self._queue: deque[tuple[bool, str]] = deque()  # (is a state, text), oldest first
+        self._ready = asyncio.Event()
+        self._writer: asyncio.Task[None] | None = None
+
+    def post(self, text: str, state: bool = False) -> None:
+        """Queue ``text`` for the client (a ``state`` replaces any state still waiting); never waits."""
+        if self.dropped:
+            return
+        queue = self._queue
+        if state:
+            for i, (is_state, _) in enumerate(queue):
+                if is_state:
+                    del queue[i]
+                    break
+        elif sum(1 for is_state, _ in queue if not is_state) >= CLIENT_QUEUE:
+            self.drop(f"more than {CLIENT_QUEUE} messages waiting for it")
+            return
+        queue.append((state, text))
+        self._ready.set()
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write())
+
+    async def _write(self) -> None:
+        while not self.dropped:
+            if not self._queue:
+                self._ready.clear()
+                await self._ready.wait()
+                continue
+            _, text = self._queue.popleft()
+            try:
+                await asyncio.wait_for(self.send(text), SEND_TIMEOUT)
+            except TimeoutError:
+                self.drop(f"a message not taken in {SEND_TIMEOUT:g} s")
+            except Exception:  # the connection is gone
+                self.drop("its connection closed")
+
+    def drop(self, reason: str) -> None:
+        """Stop sending to the client and tell the server (which closes its socket)."""
+        if self.dropped:
+            return
+        self.dropped = True
+        self._queue.clear()
+        self._ready.set()
+        log.info("dropped a client: %s", reason)
+        if self.on_drop is not None:
+            self.on_drop(self, reason)
+
+    def close(self) -> None:
+        """The connection ended: stop the writer."""
+        self.dropped = True
+        self._queue.clear()
+        if self._writer is not None and self._writer is not asyncio.current_task():
+            self._writer.cancel()
 
 
 class Table:
@@ -160,12 +258,13 @@ class Table:
         return text
 
     async def broadcast(self) -> None:
+        """Queue the new state for every client (each is sent it by its own writer: none is waited for)."""
         self._states.clear()
         for client in list(self.clients):
-            try:
-                await client.send(self.state(client.seat))
-            except Exception:  # a closed connection leaves the table; the game goes on
+            if client.dropped:  # a closed or stalled connection leaves the table; the game goes on
                 self.clients.discard(client)
+            else:
+                client.post(self.state(client.seat), state=True)
 
     # ------------------------------------------------------------ changes
     async def _push(self, action: Action) -> None:
@@ -173,7 +272,7 @@ class Table:
         partie = self.partie
         assert partie is not None
         partie.verify(action)
-        self.store.append(self.id, partie.ply, action_to_data(action, self.names))
+        await store_call(self.store.append, self.id, partie.ply, action_to_data(action, self.names))
         partie.push(action)
 
     def _deal(self, packets: int) -> Deal:
@@ -226,7 +325,12 @@ class Table:
                     action = await asyncio.to_thread(self._think)
                 if action is None:
                     return
-                await self._push(action)
+                try:
+                    await self._push(action)
+                except ProtocolError as e:  # the store refused (locked by another process): try again shortly
+                    log.warning("table %s: %s", self.id, e.message)
+                    asyncio.get_running_loop().call_later(STORE_RETRY, self.kick)
+                    return
             await self.broadcast()
 
     def kick(self) -> None:
@@ -258,10 +362,14 @@ class Table:
         async with self.lock:
             if seat is None or self.info.kind != "room" or self.partie is not None or seat != 1:
                 raise ProtocolError("not_allowed", "only a room's second player joins, once, before the partie")
-            clean = str(name).strip()
-            if clean == self.info.players[0]:
-                raise ProtocolError("not_allowed", f"{clean!r} is the other player's name: choose another")
-            self.store.set_player(self.id, seat, clean)
+            try:
+                clean = clean_name(str(name))
+            except BadName as e:
+                raise ProtocolError("malformed", str(e)) from None
+            if imitates(clean, (self.info.players[0], COMPUTER_NAME)):
+                raise ProtocolError("not_allowed", f"{clean!r} looks like the other player's name or the "
+                                                   "computer's: choose another")
+            await store_call(self.store.set_player, self.id, seat, clean)
             self.info.players[seat] = clean
             self._start()
         await self.broadcast()
@@ -276,7 +384,7 @@ class Table:
             if target is None:
                 raise ProtocolError("not_allowed", "there is nothing of yours to take back (and nothing once the "
                                                    "partie is over)")
-            self.store.truncate(self.id, target)
+            await store_call(self.store.truncate, self.id, target)
             while partie.ply > target:
                 partie.pop()
         await self.broadcast()
@@ -304,9 +412,39 @@ class Table:
 class Tables:
     """Every table of the server, created here or reloaded from the store when first asked for."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
+        self.clock = clock
         self._tables: dict[str, Table] = {}
+        self._since: dict[str, float] = {}  # when each table in memory was created or loaded
+        self._swept = clock()
+
+    def _keep(self, table: Table) -> None:
+        self._tables[table.id] = table
+        self._since[table.id] = self.clock()
+        self.sweep()
+
+    def sweep(self, force: bool = False) -> int:
+        """Forget the tables that have been in memory :data:`IDLE_TABLE_SECONDS` with nobody at them and nothing
+        moving (a table created and never opened, above all); at most once in :data:`SWEEP_SECONDS` unless
+        ``force``. The store keeps them: a link to one reloads it. How many were forgotten."""
+        now = self.clock()
+        if not force and now - self._swept < SWEEP_SECONDS:
+            return 0
+        self._swept = now
+        gone = [t for t in self._tables.values()
+                if now - self._since.get(t.id, now) >= IDLE_TABLE_SECONDS and self._idle(t)]
+        for table in gone:
+            self._tables.pop(table.id, None)
+            self._since.pop(table.id, None)
+        return len(gone)
+
+    @staticmethod
+    def _idle(table: Table) -> bool:
+        return not table.clients and (table._driver is None or table._driver.done()) and not table.lock.locked()
+
+    def __len__(self) -> int:
+        return len(self._tables)
 
     def create(self, kind: str, variant: str = "rubicon", options: dict[str, Any] | None = None,
                level: int | None = 3, name: str = "Player") -> tuple[Table, str]:
@@ -317,15 +455,15 @@ class Tables:
             raise ValueError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
         options = dict(options or {})
         rules = make_rules(variant, options)  # raises OptionError (a ValueError) on a bad option
-        name = name.strip() or "Player"
-        if len(name) > 40:
-            raise ValueError("a name is at most 40 characters")
+        name = clean_name(name) if name.strip() else "Player"  # raises BadName (a ValueError)
+        if imitates(name, (COMPUTER_NAME,)):
+            raise ValueError(f"the name {name!r} looks like the computer's: choose another")
         computer: int | None = None
         if kind == "computer":
             if level not in LEVELS:
                 raise ValueError(f"the computer's level is 1 to 5, not {level!r}")
             computer = 1
-            other: str | None = COMPUTER_NAME if name != COMPUTER_NAME else f"{COMPUTER_NAME} (level {level})"
+            other: str | None = COMPUTER_NAME
             tokens: list[str | None] = [secrets.token_urlsafe(16), None]
         else:
             level = None
@@ -335,7 +473,7 @@ class Tables:
                          secrets.token_urlsafe(12), computer)
         self.store.create(info)
         table = Table(info, self.store)
-        self._tables[info.id] = table
+        self._keep(table)
         token = tokens[0]
         assert token is not None
         return table, token
@@ -343,8 +481,9 @@ class Tables:
     def release(self, table: Table) -> None:
         """Forget a table nobody is at and nothing is moving at: the store keeps it, and :meth:`get`
         reloads it when it is next asked for (so a server's memory holds only the tables in use)."""
-        if not table.clients and (table._driver is None or table._driver.done()) and not table.lock.locked():
+        if self._idle(table):
             self._tables.pop(table.id, None)
+            self._since.pop(table.id, None)
 
     def get(self, table_id: str) -> Table | None:
         table = self._tables.get(table_id)
@@ -353,5 +492,5 @@ class Tables:
             if info is None:
                 return None
             table = Table(info, self.store)
-            self._tables[table_id] = table
+            self._keep(table)
         return table
