@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import http.client
 import json
 import math
 import multiprocessing
@@ -172,19 +173,33 @@ def machine_cpu_seconds() -> float:
     return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
 
 
-def create_room(base: str, variant: str, name: str) -> tuple[str, str, str]:
-    """A new room: its id, the creator's token and the guest's token (from the invite link)."""
-    body = json.dumps({"kind": "room", "variant": variant, "options": {}, "name": name}).encode()
-    request = urllib.request.Request(f"{base}/api/tables", data=body, method="POST",
-                                     headers={"Content-Type": "application/json"})
+def source_address(index: int) -> str:
+    """The loopback address room ``index`` connects from (127.1.x.y): each room is a household of its own, as
+    the server's limits by address expect (all 127/8 is loopback on Linux)."""
+    return f"127.1.{index // 250}.{index % 250 + 1}"
+
+
+def post_json(port: int, path: str, body: dict[str, Any], source: str) -> dict[str, Any]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(source, 0))
     try:
-        with _OPENER.open(request, timeout=30) as answer:
-            data = json.load(answer)
-    except urllib.error.HTTPError as e:
-        raise LoadError(f"POST /api/tables answered {e.code}: {e.read().decode(errors='replace')}") from None
-    invite = urllib.parse.urlsplit(data["links"]["invite"])
-    guest = urllib.parse.parse_qs(invite.query)["token"][0]
-    return data["id"], data["token"], guest
+        connection.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+        answer = connection.getresponse()
+        text = answer.read().decode(errors="replace")
+    finally:
+        connection.close()
+    if answer.status != 200:
+        raise LoadError(f"POST {path} answered {answer.status}: {text}")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def create_room(port: int, variant: str, name: str, source: str) -> tuple[str, str, str, str]:
+    """A new room: its id, the creator's token, the guest's token (from the invite link) and the spectators'."""
+    data = post_json(port, "/api/tables", {"kind": "room", "variant": variant, "options": {}, "name": name}, source)
+    links = data["links"]
+    guest = urllib.parse.parse_qs(urllib.parse.urlsplit(links["invite"]).query)["token"][0]
+    spectate = urllib.parse.parse_qs(urllib.parse.urlsplit(links["spectate"]).query)["spectate"][0]
+    return data["id"], data["token"], guest, spectate
 
 
 # ---------------------------------------------------------------- the clients
@@ -193,6 +208,8 @@ class Room:
     index: int
     id: str
     tokens: tuple[str, str]
+    source: str = "127.0.0.1"
+    spectate: str = ""
 
 
 @dataclass
@@ -320,9 +337,9 @@ class Seat:
         await self.ws.close()
 
 
-async def open_seat(url: str, compression: bool, timeout: float) -> ClientConnection:
+async def open_seat(url: str, compression: bool, timeout: float, source: str = "127.0.0.1") -> ClientConnection:
     ws = await connect(url, compression="deflate" if compression else None, proxy=None, ping_interval=None,
-                       open_timeout=timeout, max_size=4 * 1024 * 1024)
+                       open_timeout=timeout, max_size=4 * 1024 * 1024, local_addr=(source, 0))
     return ws
 
 
@@ -335,7 +352,7 @@ async def clients(rooms: list[Room], ws_base: str, deals: int | None, timeout: f
         async with limit:
             seats = []
             for seat, token in enumerate(room.tokens):
-                ws = await open_seat(f"{ws_base}/ws/{room.id}?token={token}", compression, timeout)
+                ws = await open_seat(f"{ws_base}/ws/{room.id}?token={token}", compression, timeout, room.source)
                 figures.compressed = figures.compressed or bool(ws.protocol.extensions)
                 s = Seat(room, seat, ws, figures, deals, timeout, think)
                 first = await s.receive()  # the state on connecting
@@ -391,6 +408,130 @@ def client_process(rooms: list[Room], ws_base: str, deals: int | None, timeout: 
     results.put(asdict(figures))  # a plain dict: the class is __main__'s in the parent, __mp_main__'s here
 
 
+# ---------------------------------------------------------------- the attacks
+#: The flooding client's burst: 820 KiB of the smallest masked frames, sent in one write.
+FLOOD_BURST = 820 * 1024
+FLOODER = "127.3.0.1"
+
+
+def ws_frame(payload: bytes, mask: bytes = b"\x01\x02\x03\x04") -> bytes:
+    """A masked client text frame (payloads under 126 bytes)."""
+    assert len(payload) < 126
+    return bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def handshake(path: str) -> bytes:
+    return (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").encode()
+
+
+@dataclass
+class AttackFigures:
+    """What the attacking process did and saw."""
+
+    flood_connections: int = 0  # handshakes accepted, each then sent a burst
+    flood_refused: int = 0  # connections the server refused (limits by address)
+    flood_closed_4429: int = 0  # bursts answered with the flood close code
+    flood_bytes: int = 0
+    slow_readers: int = 0  # spectators connected that never read
+    thinking_tables: int = 0
+    thinking_actions: int = 0  # the human's actions acknowledged at the computer tables
+    failures: list[str] = field(default_factory=list)
+
+
+async def flood(port: int, path: str, figures: AttackFigures, stop: asyncio.Event) -> None:
+    """Connect, send a burst, read until the server closes, again; refused connections are retried at once."""
+    burst = ws_frame(b"{}") * (FLOOD_BURST // 8)
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(FLOODER, 0))
+        except OSError:
+            await asyncio.sleep(0.01)
+            continue
+        try:
+            writer.write(handshake(path))
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+            if b" 101 " not in head.split(b"\r\n", 1)[0]:
+                figures.flood_refused += 1
+                continue
+            figures.flood_connections += 1
+            writer.write(burst)
+            figures.flood_bytes += len(burst)
+            rest = await asyncio.wait_for(reader.read(), 10)
+            if b"\x88" in rest and (4429).to_bytes(2, "big") in rest:
+                figures.flood_closed_4429 += 1
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError):
+            pass
+        finally:
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+            await asyncio.sleep(0.005)
+
+
+def slow_reader(port: int, path: str, source: str) -> socket.socket:
+    """A spectator whose socket never reads (a small receive buffer, the handshake's answer left unread)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.bind((source, 0))
+    sock.settimeout(10)
+    sock.connect(("127.0.0.1", port))
+    sock.sendall(handshake(path))
+    return sock
+
+
+async def attackers(port: int, spectate: list[str], flood_on: bool, slow: int, thinking: int, timeout: float,
+                    ready: Queue[str], go: Event, stop: Event) -> AttackFigures:
+    figures = AttackFigures()
+    held: list[socket.socket] = []
+    seats: list[Seat] = []
+    if flood_on:
+        own = post_json(port, "/api/tables", {"kind": "room", "name": "Flood"}, FLOODER)
+        flood_path = f"/ws/{own['id']}?token={own['token']}"
+    for i in range(thinking):  # computer tables at level 5, their player answering at once
+        source = f"127.2.0.{i + 1}"
+        data = post_json(port, "/api/tables", {"kind": "computer", "level": 5, "name": f"Thinker {i}"}, source)
+        ws = await open_seat(f"ws://127.0.0.1:{port}/ws/{data['id']}?token={data['token']}", False, timeout, source)
+        seat = Seat(Room(10_000 + i, data["id"], (data["token"], ""), source), 0, ws, Figures(), None, timeout, 0.0)
+        seat.newest = (await seat.receive())["version"]
+        seats.append(seat)
+    figures.thinking_tables = len(seats)
+    ready.put("ready")
+    await asyncio.to_thread(go.wait)
+    for i in range(slow):  # spread over the rooms, each from an address of its own
+        held.append(await asyncio.to_thread(slow_reader, port, spectate[i % len(spectate)], f"127.4.0.{i + 1}"))
+    figures.slow_readers = len(held)
+    stopped = asyncio.Event()
+    tasks = []
+    if flood_on:
+        tasks.append(asyncio.create_task(flood(port, flood_path, figures, stopped)))
+    for seat in seats:
+        tasks.append(asyncio.create_task(seat.play()))
+    await asyncio.to_thread(stop.wait)
+    stopped.set()
+    for task in tasks:
+        task.cancel()
+    for task in tasks:
+        with contextlib.suppress(asyncio.CancelledError, LoadError, Exception):
+            await task
+    figures.thinking_actions = sum(len(v) for seat in seats for v in seat.figures.latencies.values())
+    for sock in held:
+        sock.close()
+    return figures
+
+
+def attacker_process(port: int, spectate: list[str], flood_on: bool, slow: int, thinking: int, timeout: float,
+                     ready: Queue[str], go: Event, stop: Event, results: Queue[dict[str, Any]]) -> None:
+    raise_file_limit()
+    try:
+        figures = asyncio.run(attackers(port, spectate, flood_on, slow, thinking, timeout, ready, go, stop))
+    except Exception as e:
+        figures = AttackFigures(failures=[f"attacker process: {type(e).__name__}: {e}"])
+        ready.put("failed")
+    results.put(asdict(figures))
+
+
+
 # ---------------------------------------------------------------- the run
 def percentile(values: list[float], q: float) -> float:
     """The nearest-rank percentile of sorted ``values``."""
@@ -422,12 +563,23 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             server.wait_ready()
             rooms = []
             for i in range(args.games):
-                table_id, host, guest = create_room(server.base, args.variant, f"Host {i}")
-                rooms.append(Room(i, table_id, (host, guest)))
+                table_id, host, guest, spectate_token = create_room(server.port, args.variant, f"Host {i}",
+                                                                    source_address(i))
+                rooms.append(Room(i, table_id, (host, guest), source_address(i), spectate_token))
             ready: Queue[str] = context.Queue()
             results: Queue[dict[str, Any]] = context.Queue()
             go = context.Event()
+            stop = context.Event()
             ws_base = f"ws://127.0.0.1:{server.port}"
+            attacking = args.flood or args.slow_readers or args.thinking
+            attack_results: Queue[dict[str, Any]] = context.Queue()
+            if attacking:
+                spectate = [f"/ws/{room.id}?spectate={room.spectate}" for room in rooms]
+                attacker = context.Process(target=attacker_process, name="load-attacker",
+                                           args=(server.port, spectate, args.flood, args.slow_readers, args.thinking,
+                                                 args.timeout, ready, go, stop, attack_results))
+                attacker.start()
+                workers.append(attacker)
             for k in range(args.clients_processes):
                 share = rooms[k::args.clients_processes]
                 process = context.Process(target=client_process, name=f"load-clients-{k}",
@@ -437,7 +589,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 workers.append(process)
             for _ in workers:
                 try:
-                    if ready.get(timeout=args.timeout + 60) != "ready":
+                    if ready.get(timeout=args.timeout + 120) != "ready":
                         break  # its failure comes with its figures
                 except queue.Empty:
                     raise LoadError("the clients did not all connect in time") from None
@@ -445,7 +597,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             server_cpu = server.cpu_seconds()
             machine_cpu, began = machine_cpu_seconds(), time.monotonic()
             go.set()
-            while len(figures) < len(workers):
+            clients_count = len(workers) - (1 if attacking else 0)
+            while len(figures) < clients_count:
                 try:
                     figures.append(Figures(**results.get(timeout=1)))
                 except queue.Empty:  # keep an eye on the server and the client processes
@@ -454,6 +607,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         raise LoadError("a client process died without reporting") from None
             server_cpu = server.cpu_seconds() - server_cpu
             machine_cpu, span = machine_cpu_seconds() - machine_cpu, time.monotonic() - began
+            stop.set()
+            attack = AttackFigures()
+            if attacking:
+                try:
+                    attack = AttackFigures(**attack_results.get(timeout=60))
+                except queue.Empty:
+                    raise LoadError("the attacking process did not report") from None
             peak_rss = server.peak_rss_mb()
             for worker in workers:
                 worker.join(timeout=30)
@@ -462,7 +622,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 if worker.is_alive():
                     worker.kill()
             code = server.stop()
-        failures = [f for fig in figures for f in fig.failures]
+        failures = [f for fig in figures for f in fig.failures] + attack.failures
         if failures:
             shown = "\n  ".join(failures[:10])
             more = f"\n  ... and {len(failures) - 10} more" if len(failures) > 10 else ""
@@ -483,6 +643,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     states = sum(fig.states for fig in figures)
     return {
         "games": args.games,
+        "attack": {"flood": args.flood, "slow_readers": args.slow_readers, "thinking_tables": args.thinking,
+                   **asdict(attack)},
         "variant": args.variant,
         "deals": args.deals,
         "client_processes": args.clients_processes,
@@ -555,6 +717,13 @@ def report(figures: dict[str, Any]) -> None:
     print(f"other processes' CPU meanwhile: {other:.0f}% of one core{warning}")
     print(f"state messages received: {figures['states_received']}, {figures['state_mean_bytes'] / 1024:.1f} KiB "
           "on average (as JSON text)")
+    attack = figures["attack"]
+    if attack["flood"] or attack["slow_readers"] or attack["thinking_tables"]:
+        print(f"attacks: flood {'on' if attack['flood'] else 'off'} ({attack['flood_connections']} connections "
+              f"accepted, each sent {FLOOD_BURST // 1024} KiB of 8-byte frames, {attack['flood_closed_4429']} seen "
+              f"closed with 4429, {attack['flood_refused']} refused); {attack['slow_readers']} spectators that never "
+              f"read; {attack['thinking_tables']} level-5 computer tables ({attack['thinking_actions']} of their "
+              "player's actions acknowledged)")
     print(f"machine: {figures['machine']}, {figures['python']}, {figures['cpus']} CPUs; "
           f"piquet at {figures['code'] or 'an unknown commit'}")
     print(f"command: {figures['command']}")
@@ -575,19 +744,44 @@ def main() -> None:
     parser.add_argument("--no-compression", action="store_true",
                         help="do not offer permessage-deflate (browsers offer it; the server may refuse it)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
+    attacks = parser.add_argument_group("attacks (another process, from addresses of its own)")
+    attacks.add_argument("--flood", action="store_true",
+                         help="one client that connects and sends 820 KiB of tiny frames at once, again and again")
+    attacks.add_argument("--slow-readers", type=int, default=0, metavar="N",
+                         help="N spectators, spread over the rooms, whose sockets never read")
+    attacks.add_argument("--thinking", type=int, default=0, metavar="N",
+                         help="N tables against the level-5 computer, their player answering at once")
+    attacks.add_argument("--compare", action="store_true",
+                         help="run the same rooms quiet first, then under the attacks, and compare their p99")
     args = parser.parse_args()
     if args.games < 1 or args.clients_processes < 1 or (args.deals is not None and args.deals < 1):
         parser.error("--games, --deals and --clients-processes are at least 1")
     if args.think < 0 or args.timeout <= 2 * args.think:
         parser.error("--think is at least 0, and --timeout more than twice --think")
+    if args.slow_readers < 0 or args.thinking < 0:
+        parser.error("--slow-readers and --thinking are at least 0")
+    runs: list[dict[str, Any]] = []
     try:
-        figures = run(args)
+        if args.compare:
+            quiet = argparse.Namespace(**{**vars(args), "flood": False, "slow_readers": 0, "thinking": 0})
+            runs.append(run(quiet))
+            report(runs[-1])
+            print()
+        runs.append(run(args))
     except LoadError as e:
         print(f"load: FAILED: {e}", file=sys.stderr)
         sys.exit(1)
-    report(figures)
+    report(runs[-1])
+    if args.compare:
+        print()
+        print("| Run | Actions | p50 | p90 | p99 | max | Server CPU |")
+        print("|---|---|---|---|---|---|---|")
+        for label, figures in zip(("quiet", "attacked"), runs, strict=True):
+            lat = figures["latency"]
+            print(f"| {label} | {figures['actions']:,} | {lat['p50_ms']:.1f} ms | {lat['p90_ms']:.1f} ms | "
+                  f"{lat['p99_ms']:.1f} ms | {lat['max_ms']:.1f} ms | {figures['server_cpu_percent']:.0f}% |")
     if args.json:
-        Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+        Path(args.json).write_text(json.dumps(runs if args.compare else runs[0], indent=2) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
