@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -197,7 +198,8 @@ def _serve(args: argparse.Namespace) -> int:
     raise_file_limit()
     config = server_config(app, host=args.host, port=args.port, log_level=args.log_level)
     install_log_limit()  # after the configuration, which sets the loggers up
-    uvicorn.Server(config).run()
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn has shut down gracefully and re-raised it
+        uvicorn.Server(config).run()
     return 0
 
 

@@ -20,7 +20,9 @@ from guard_helpers import WAIT, RawSocket, frame, get_status, post, serving
 from web_helpers import Client, create
 
 from piquet.cli import main
-from piquet.web import guard, store as store_module, tables as tables_module
+from piquet.web import guard
+from piquet.web import store as store_module
+from piquet.web import tables as tables_module
 from piquet.web.app import TABLE_BURST_PER_ADDRESS, create_app
 from piquet.web.guard import MAX_FRAME, MESSAGE_BURST, ConnectionLedger, LogLimit
 from piquet.web.store import SQLiteStore, StoreError, TableInfo
@@ -238,7 +240,8 @@ def test_an_action_the_locked_store_cannot_save_is_refused_with_a_message_and_no
     with TestClient(create_app(db(tmp_path))) as http, ExitStack() as stack:
         table = create(http, "room", name="Ann")
         ann = Client(stack.enter_context(http.websocket_connect(f"/ws/{table['id']}?token={table['token']}")))
-        bill = Client(stack.enter_context(http.websocket_connect(f"/ws/{table['id']}?{table['links']['invite'].split('?')[1]}")))
+        invite = table["links"]["invite"].split("?")[1]
+        bill = Client(stack.enter_context(http.websocket_connect(f"/ws/{table['id']}?{invite}")))
         ann.recv_state()
         before = bill.recv_state()
         other = locked(db(tmp_path))

@@ -29,10 +29,10 @@ from pydantic import BaseModel, Field, StrictBool, StrictInt
 
 from piquet import record
 from piquet.variant import VARIANTS, OptionError
-from piquet.web.protocol import ProtocolError, read_message
 from piquet.web.guard import TokenBucket
+from piquet.web.protocol import ProtocolError, read_message
 from piquet.web.store import SQLiteStore, Store, StoreUnavailable
-from piquet.web.tables import LEVELS, Client, Table, Tables, store_call
+from piquet.web.tables import LEVELS, Client, Table, Tables
 
 __all__ = ["create_app"]
 
@@ -136,8 +136,7 @@ def create_app(db: str | Store = "piquet.sqlite3") -> FastAPI:
                                            f"address: try again in {wait} s"},
                                 status_code=429, headers={"Retry-After": str(wait)})
         try:
-            table, token = await store_call(tables.create, body.kind, body.variant, body.options, body.level,
-                                            body.name)
+            table, token = await tables.create_saved(body.kind, body.variant, body.options, body.level, body.name)
         except ProtocolError:  # not saved: the handler below answers 503
             raise
         except (ValueError, OptionError) as e:
@@ -224,7 +223,7 @@ def create_app(db: str | Store = "piquet.sqlite3") -> FastAPI:
                 await table.join(client.seat, message["name"])
         except ProtocolError as e:
             client.post(_json(e.to_data()))
-        except Exception as error:  # a fault of the server's: the client is told no more than that, the log has the details
+        except Exception as error:  # a fault of the server's: the client is told no more, the log has the details
             log.error("table %s: a message could not be handled (%s)", table.id, type(error).__name__)
             log.debug("the message's traceback", exc_info=True)
             client.post(_json(ProtocolError("internal", "the server could not handle that message").to_data()))

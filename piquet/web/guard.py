@@ -28,6 +28,7 @@ the proxy, which should then do the limiting.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import resource
@@ -176,10 +177,8 @@ def raise_file_limit() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     target = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
     if soft != resource.RLIM_INFINITY and soft < target:
-        try:
+        with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-        except (ValueError, OSError):
-            pass
 
 
 def _host(transport: asyncio.BaseTransport) -> str:
@@ -278,7 +277,7 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
             super().handle_connect(event)
             scope = getattr(self, "scope", None)
             if scope is not None:
-                scope["piquet.abort"] = self.transport.abort  # type: ignore[literal-required]
+                scope["piquet.abort"] = self.transport.abort
 
         def data_received(self, data: bytes) -> None:
             if self._flooded:
@@ -418,7 +417,7 @@ class LogLimit(logging.Filter):
         return True
 
 
-def install_log_limit(names: tuple[str, ...] = ("piquet.web", "uvicorn.error", "uvicorn.access")) -> LogLimit:
+def install_log_limit(names: tuple[str, ...] = ("piquet.web", "uvicorn.error")) -> LogLimit:
     """Put one :class:`LogLimit` on the server's loggers."""
     limit = LogLimit()
     for name in names:

@@ -449,6 +449,26 @@ class Tables:
     def create(self, kind: str, variant: str = "rubicon", options: dict[str, Any] | None = None,
                level: int | None = 3, name: str = "Player") -> tuple[Table, str]:
         """A new table, and the token of its creator's seat (seat 0). Raises ``ValueError`` on bad settings."""
+        info = self._new(kind, variant, options, level, name)
+        self.store.create(info)
+        return self._opened(info)
+
+    async def create_saved(self, kind: str, variant: str = "rubicon", options: dict[str, Any] | None = None,
+                           level: int | None = 3, name: str = "Player") -> tuple[Table, str]:
+        """:meth:`create`, the store written in its thread (:func:`store_call`: ``not_saved`` if it cannot be)."""
+        info = self._new(kind, variant, options, level, name)
+        await store_call(self.store.create, info)
+        return self._opened(info)
+
+    def _opened(self, info: TableInfo) -> tuple[Table, str]:
+        table = Table(info, self.store)
+        self._keep(table)
+        token = info.tokens[0]
+        assert token is not None
+        return table, token
+
+    def _new(self, kind: str, variant: str, options: dict[str, Any] | None, level: int | None,
+             name: str) -> TableInfo:
         if kind not in ("computer", "room"):
             raise ValueError(f"a table is 'computer' or 'room', not {kind!r}")
         if variant not in VARIANTS:
@@ -469,14 +489,8 @@ class Tables:
             level = None
             other = None
             tokens = [secrets.token_urlsafe(16), secrets.token_urlsafe(16)]
-        info = TableInfo(secrets.token_urlsafe(9), kind, variant, rules.changed(), level, [name, other], tokens,
+        return TableInfo(secrets.token_urlsafe(9), kind, variant, rules.changed(), level, [name, other], tokens,
                          secrets.token_urlsafe(12), computer)
-        self.store.create(info)
-        table = Table(info, self.store)
-        self._keep(table)
-        token = tokens[0]
-        assert token is not None
-        return table, token
 
     def release(self, table: Table) -> None:
         """Forget a table nobody is at and nothing is moving at: the store keeps it, and :meth:`get`
