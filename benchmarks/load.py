@@ -67,6 +67,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 VARIANT_NAMES = ("rubicon", "auction", "au-cent")
+#: The checkout this benchmark belongs to: its piquet is the one served.
+ROOT = Path(__file__).resolve().parent.parent
 #: No proxy for loopback requests, whatever the environment says.
 _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
@@ -100,8 +102,10 @@ class Server:
         self.log_path = directory / "server.log"
         self.command = [sys.executable, "-m", "piquet", "serve", "--port", str(port), "--db", str(self.db)]
         self._log = self.log_path.open("wb")
+        # The piquet of this checkout (the one code_version names), whatever else is installed.
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
         self.process = subprocess.Popen(self.command, stdout=self._log, stderr=subprocess.STDOUT,
-                                        stdin=subprocess.DEVNULL, cwd=directory)
+                                        stdin=subprocess.DEVNULL, cwd=directory, env=env)
 
     @property
     def base(self) -> str:
@@ -622,6 +626,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 if worker.is_alive():
                     worker.kill()
             code = server.stop()
+            if args.server_log:
+                with open(args.server_log, "ab") as out:
+                    out.write(server.log_path.read_bytes())
         failures = [f for fig in figures for f in fig.failures] + attack.failures
         if failures:
             shown = "\n  ".join(failures[:10])
@@ -678,7 +685,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def code_version() -> str | None:
     """The commit of the piquet checkout served, marked if ``piquet/`` has changes not committed."""
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     try:
         commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
                                 text=True, check=True).stdout.strip()
@@ -744,6 +751,7 @@ def main() -> None:
     parser.add_argument("--no-compression", action="store_true",
                         help="do not offer permessage-deflate (browsers offer it; the server may refuse it)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
+    parser.add_argument("--server-log", metavar="FILE", help="append the server's output to FILE")
     attacks = parser.add_argument_group("attacks (another process, from addresses of its own)")
     attacks.add_argument("--flood", action="store_true",
                          help="one client that connects and sends 820 KiB of tiny frames at once, again and again")
