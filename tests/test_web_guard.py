@@ -57,6 +57,27 @@ def test_a_burst_of_tiny_frames_is_closed_with_4429_after_a_few_replies_and_the_
         assert other.next_message()["code"] == "not_allowed"
 
 
+def test_connections_of_one_address_share_a_bucket_and_the_one_that_overdraws_it_is_closed(tmp_path: Path) -> None:
+    """Connections from one address, one after the other, each within its own burst (55 frames): the first four
+    are answered in full, and one of the next overdraws the address's bucket (240) and is closed."""
+    per_socket = 55
+    assert per_socket < MESSAGE_BURST and 4 * per_socket < guard.MESSAGE_BURST_PER_ADDRESS
+    with serving(create_app(db(tmp_path))) as port:
+        path = room_path(port)
+        codes = []
+        for _ in range(16):  # 880 frames: more than the address's burst and what it refills in a few seconds
+            client = RawSocket(port, path)
+            client.send(frame(b'{"type": "hint"}') * per_socket)
+            try:
+                replies = [client.next_message() for _ in range(per_socket + 1)]  # the state, then an error each
+                assert replies[-1]["code"] == "not_allowed"
+                codes.append(None)
+            except ConnectionError:
+                codes.append(client.close_code)
+            client.close()
+        assert codes[:4] == [None] * 4 and guard.CLOSE_FLOOD in codes[4:]
+
+
 def test_a_frame_over_the_limit_is_answered_too_large_unread_and_the_socket_stays_open(tmp_path: Path) -> None:
     with serving(create_app(db(tmp_path))) as port:
         client = RawSocket(port, room_path(port))
