@@ -427,3 +427,39 @@ def test_the_log_limit_writes_a_kind_of_record_at_most_its_burst_a_minute_and_dr
     assert limit.filter(again) and "80 more" in str(again.msg)
     with_traceback = record("a client's message failed", exc=True)
     assert limit.filter(with_traceback) and with_traceback.exc_info is None
+
+
+def test_a_fault_of_the_server_is_one_line_in_the_log_and_tells_the_client_nothing_of_its_internals(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    async def broken(self: Table, seat: int | None) -> dict[str, Any]:
+        raise RuntimeError("secret internals /some/path line 42")
+
+    monkeypatch.setattr(Table, "hint", broken)
+    with TestClient(create_app(db(tmp_path))) as http, caplog.at_level(logging.INFO, logger="piquet.web"):
+        table = create(http, "computer", name="Ann")
+        with http.websocket_connect(f"/ws/{table['id']}?token={table['token']}") as ws:
+            client = Client(ws)
+            client.recv_state()
+            client.send({"type": "hint"})
+            error = client.until(lambda m: m["type"] == "error")
+            assert error["code"] == "internal"
+            assert "secret" not in error["message"] and "Runtime" not in error["message"]
+            client.send({"type": "undo"})  # the socket is still open
+            assert client.until(lambda m: m["type"] == "error")["code"] == "not_allowed"
+    faults = [r for r in caplog.records if "could not be handled" in r.getMessage()]
+    assert len(faults) == 1 and faults[0].exc_info is None and "RuntimeError" in faults[0].getMessage()
+
+
+def test_a_websocket_that_never_answers_the_servers_ping_is_closed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(guard, "PING_INTERVAL", 0.2)
+    monkeypatch.setattr(guard, "PING_TIMEOUT", 0.2)
+    with serving(create_app(db(tmp_path))) as port:
+        client = RawSocket(port, room_path(port))  # a raw socket: it answers no ping
+        opcodes = []
+        for _ in range(100):
+            try:
+                opcodes.append(client.next_frame()[0])
+            except ConnectionError:
+                break
+        assert 0x9 in opcodes and client.close_code == 1011
