@@ -6,6 +6,7 @@ Usage::
     python benchmarks/load.py --games 50
     python benchmarks/load.py --games 200 --deals 2 --variant auction --json load.json
     python benchmarks/load.py --clients-processes 2    # if one client process is the limit
+    python benchmarks/load.py --games 200 --think 1 --deals 2 --flood --slow-readers 10 --thinking 4 --compare
 
 The server is started as its own process (``python -m piquet serve`` on a free
 port with a throwaway SQLite file) and shut down at the end. Each room is
@@ -30,6 +31,17 @@ the end, the store must hold every action the clients saw acknowledged.
 
 Any ``error`` message, a game with no new state for ``--timeout`` seconds, or
 a server that dies, fails the run (non-zero exit).
+
+The server is this checkout's ``piquet`` (whatever else is installed). Each room
+connects from a loopback address of its own (127.1.x.y: Linux routes all of
+127/8 to loopback), as the server's limits by address expect of households.
+
+Attacks (``docs/security.md``), run by another process from addresses of their
+own while the rooms play: ``--flood`` (one client sending 820 KiB of 8-byte
+frames in one write, again as soon as it is closed), ``--slow-readers N``
+(spectators whose sockets never read), ``--thinking N`` (tables against the
+level-5 computer, their player answering at once). ``--compare`` plays the
+same rooms quiet first and prints the two runs' latencies side by side.
 """
 
 from __future__ import annotations
