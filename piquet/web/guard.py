@@ -417,7 +417,7 @@ class LogLimit(logging.Filter):
         return True
 
 
-def install_log_limit(names: tuple[str, ...] = ("piquet.web", "uvicorn.error")) -> LogLimit:
+def install_log_limit(names: tuple[str, ...] = ("piquet.web", "uvicorn.error", "asyncio")) -> LogLimit:
     """Put one :class:`LogLimit` on the server's loggers."""
     limit = LogLimit()
     for name in names:
