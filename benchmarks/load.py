@@ -7,6 +7,7 @@ Usage::
     python benchmarks/load.py --games 200 --deals 2 --variant auction --json load.json
     python benchmarks/load.py --clients-processes 2    # if one client process is the limit
     python benchmarks/load.py --think 1 --deals 2 --computer-tables 5:4 --hints   # four level-5 tables thinking
+    python benchmarks/load.py --games 200 --think 1 --deals 2 --flood --slow-readers 10 --thinking 4 --compare
 
 The server is started as its own process (``python -m piquet serve`` on a free
 port with a throwaway SQLite file) and shut down at the end. Each room is
@@ -34,14 +35,31 @@ be repeated): beside the rooms, N tables against the computer at that level,
 each with one player in a third process who thinks as the rooms' players do
 (``--think``; with ``--hints`` she asks for a hint after thinking, then answers
 at once; a ``busy`` answer is counted and the decision made without the hint),
-a new partie when one ends, until the rooms are done. Reported beside the rooms' latency: for each level, the computer's
-reply time (from a player's action to her next prompt: the computer's moves in
-between included), the hints' times and how many were refused; and the
-resident memory of the server and, apart, of the processes it started (the
-computer's workers), sampled every second.
+a new partie when one ends, until the rooms are done (each player from a
+loopback address of her own, 127.1L.x.y for level L, waiting if the server's
+limit on new tables by address refuses her next one). Reported beside the
+rooms' latency: for each level, the computer's reply time (from a player's
+action to her next prompt: the computer's moves in between included), the
+hints' times and how many were refused. Every run reports the resident memory
+of the server and, apart, of the processes it started (the computer's
+workers), sampled every second; a server that does not shut down cleanly fails
+the run once its figures are printed.
 
 Any ``error`` message, a game with no new state for ``--timeout`` seconds, or
 a server that dies, fails the run (non-zero exit).
+
+The server is this checkout's ``piquet`` (whatever else is installed). Each room
+connects from a loopback address of its own (127.1.x.y: Linux routes all of
+127/8 to loopback), as the server's limits by address expect of households.
+
+Attacks (``docs/security.md``), run by another process from addresses of their
+own while the rooms play: ``--flood`` (one client sending 820 KiB of 8-byte
+frames in one write, again as soon as it is closed), ``--slow-readers N``
+(spectators whose sockets never read), ``--thinking N`` (tables against the
+level-5 computer, their player answering at once, one partie each, apart from
+``--computer-tables``, which may be given too). ``--compare`` plays the same
+rooms quiet first (no attack and no computer table) and prints the two runs'
+latencies and memory side by side.
 """
 
 from __future__ import annotations
@@ -49,6 +67,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import http.client
 import json
 import math
 import multiprocessing
@@ -78,12 +97,22 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 VARIANT_NAMES = ("rubicon", "auction", "au-cent")
+#: The checkout this benchmark belongs to: its piquet is the one served.
+ROOT = Path(__file__).resolve().parent.parent
 #: No proxy for loopback requests, whatever the environment says.
 _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
 class LoadError(RuntimeError):
     """The run failed: an ``error`` message, a stalled game, a closed connection or a dead server."""
+
+
+class TooManyTables(LoadError):
+    """``POST /api/tables`` answered 429: too many new tables from one address; ``retry_after`` seconds to wait."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 # ---------------------------------------------------------------- the server process
@@ -111,8 +140,10 @@ class Server:
         self.log_path = directory / "server.log"
         self.command = [sys.executable, "-m", "piquet", "serve", "--port", str(port), "--db", str(self.db)]
         self._log = self.log_path.open("wb")
+        # The piquet of this checkout (the one code_version names), whatever else is installed.
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
         self.process = subprocess.Popen(self.command, stdout=self._log, stderr=subprocess.STDOUT,
-                                        stdin=subprocess.DEVNULL, cwd=directory)
+                                        stdin=subprocess.DEVNULL, cwd=directory, env=env)
 
     @property
     def base(self) -> str:
@@ -184,19 +215,50 @@ def machine_cpu_seconds() -> float:
     return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
 
 
-def create_room(base: str, variant: str, name: str) -> tuple[str, str, str]:
-    """A new room: its id, the creator's token and the guest's token (from the invite link)."""
-    body = json.dumps({"kind": "room", "variant": variant, "options": {}, "name": name}).encode()
-    request = urllib.request.Request(f"{base}/api/tables", data=body, method="POST",
-                                     headers={"Content-Type": "application/json"})
+def source_address(index: int) -> str:
+    """The loopback address room ``index`` connects from (127.1.x.y): each room is a household of its own, as
+    the server's limits by address expect (all 127/8 is loopback on Linux)."""
+    return f"127.1.{index // 250}.{index % 250 + 1}"
+
+
+def post_json(port: int, path: str, body: dict[str, Any], source: str) -> dict[str, Any]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(source, 0))
     try:
-        with _OPENER.open(request, timeout=30) as answer:
-            data = json.load(answer)
-    except urllib.error.HTTPError as e:
-        raise LoadError(f"POST /api/tables answered {e.code}: {e.read().decode(errors='replace')}") from None
-    invite = urllib.parse.urlsplit(data["links"]["invite"])
-    guest = urllib.parse.parse_qs(invite.query)["token"][0]
-    return data["id"], data["token"], guest
+        connection.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+        answer = connection.getresponse()
+        text = answer.read().decode(errors="replace")
+        retry_after = answer.getheader("Retry-After")
+    finally:
+        connection.close()
+    if answer.status == 429:
+        raise TooManyTables(f"POST {path} answered 429: {text}", float(retry_after or 1))
+    if answer.status != 200:
+        raise LoadError(f"POST {path} answered {answer.status}: {text}")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def link_secret(link: str, *keys: str) -> tuple[str, str]:
+    """The first of ``keys`` a link holds and its secret: after ``#`` (the links' form now, which a browser never
+    sends) or, in the older form, after ``?``."""
+    parts = urllib.parse.urlsplit(link)
+    for part in (parts.fragment, parts.query):
+        found = urllib.parse.parse_qs(part)
+        for key in keys:
+            if key in found:
+                return key, found[key][0]
+    raise LoadError(f"a link without {' or '.join(keys)}: {link!r}")
+
+
+def create_room(port: int, variant: str, name: str, source: str) -> tuple[str, str, str, str]:
+    """A new room: its id, the query that opens the creator's seat (``token=T``), the guest's (from the invite
+    link: ``invite=I``, or ``token=T`` in the older form) and the spectators' secret."""
+    data = post_json(port, "/api/tables", {"kind": "room", "variant": variant, "options": {}, "name": name}, source)
+    links = data["links"]
+    kind, guest = link_secret(links["invite"], "invite", "token")
+    _, spectate = link_secret(links["spectate"], "spectate")
+    host_query, guest_query = urllib.parse.urlencode({"token": data["token"]}), urllib.parse.urlencode({kind: guest})
+    return data["id"], host_query, guest_query, spectate
 
 
 # ---------------------------------------------------------------- the clients
@@ -204,7 +266,9 @@ def create_room(base: str, variant: str, name: str) -> tuple[str, str, str]:
 class Room:
     index: int
     id: str
-    tokens: tuple[str, str]
+    queries: tuple[str, str]  # what opens each seat's socket, /ws/{id}?{query}: token=T, or the guest's invite=I
+    source: str = "127.0.0.1"
+    spectate: str = ""
 
 
 @dataclass
@@ -252,7 +316,10 @@ def choose(prompt: dict[str, Any], view: dict[str, Any], rng: random.Random) -> 
         declaration: dict[str, Any] = rng.choice(prompt["options"])["action"]
         return declaration
     if kind == "play":
-        return {"play": rng.choice(prompt["cards"])}
+        return {"play": rng.choice(prompt["cards"])}  # never a concession, even where one is allowed
+    if kind == "concession":
+        answer: dict[str, Any] = rng.choice(prompt["options"])
+        return answer
     raise LoadError(f"a prompt of an unknown kind: {prompt!r}")
 
 
@@ -277,22 +344,26 @@ class Seat:
         return f"room {self.room.index} ({self.room.id}), seat {self.seat}{at}"
 
     async def receive(self) -> dict[str, Any]:
-        try:
-            text = await asyncio.wait_for(self.ws.recv(), self.timeout)
-        except TimeoutError:
-            raise LoadError(f"{self.where(self.newest)}: stalled, no message for {self.timeout:.0f} s") from None
-        except ConnectionClosed as e:
-            raise LoadError(f"{self.where(self.newest)}: the server closed the connection ({e})") from None
-        if isinstance(text, bytes):
-            raise LoadError(f"{self.where(self.newest)}: a binary message, not JSON text")
-        self.figures.state_bytes += len(text)
-        message: dict[str, Any] = json.loads(text)
-        if message.get("type") == "error":
-            raise LoadError(f"{self.where(self.newest)}: error {message.get('code')}: {message.get('message')}")
-        if message.get("type") != "state":
-            raise LoadError(f"{self.where(self.newest)}: unexpected message {text[:200]}")
-        self.figures.states += 1
-        return message
+        """The next ``state``; a ``seat`` message (the guest's own secret, sent when he joins) is taken in passing."""
+        while True:
+            try:
+                text = await asyncio.wait_for(self.ws.recv(), self.timeout)
+            except TimeoutError:
+                raise LoadError(f"{self.where(self.newest)}: stalled, no message for {self.timeout:.0f} s") from None
+            except ConnectionClosed as e:
+                raise LoadError(f"{self.where(self.newest)}: the server closed the connection ({e})") from None
+            if isinstance(text, bytes):
+                raise LoadError(f"{self.where(self.newest)}: a binary message, not JSON text")
+            message: dict[str, Any] = json.loads(text)
+            if message.get("type") == "error":
+                raise LoadError(f"{self.where(self.newest)}: error {message.get('code')}: {message.get('message')}")
+            if message.get("type") == "seat":
+                continue  # the seat's secret: the socket already holds the seat
+            if message.get("type") != "state":
+                raise LoadError(f"{self.where(self.newest)}: unexpected message {text[:200]}")
+            self.figures.state_bytes += len(text)
+            self.figures.states += 1
+            return message
 
     def finished(self, state: dict[str, Any]) -> bool:
         if state["table"]["status"] == "over":
@@ -319,7 +390,8 @@ class Seat:
             prompt = state["prompt"]
             if prompt is None or pending is not None or version <= self.answered:
                 continue
-            message = json.dumps({"type": "action", "action": choose(prompt, state["view"], self.rng)})
+            message = json.dumps({"type": "action", "action": choose(prompt, state["view"], self.rng),
+                                  "version": version})
             if self.think:
                 await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
             self.answered = version
@@ -332,9 +404,9 @@ class Seat:
         await self.ws.close()
 
 
-async def open_seat(url: str, compression: bool, timeout: float) -> ClientConnection:
+async def open_seat(url: str, compression: bool, timeout: float, source: str = "127.0.0.1") -> ClientConnection:
     ws = await connect(url, compression="deflate" if compression else None, proxy=None, ping_interval=None,
-                       open_timeout=timeout, max_size=4 * 1024 * 1024)
+                       open_timeout=timeout, max_size=4 * 1024 * 1024, local_addr=(source, 0))
     return ws
 
 
@@ -346,8 +418,8 @@ async def clients(rooms: list[Room], ws_base: str, deals: int | None, timeout: f
     async def open_room(room: Room) -> tuple[Seat, Seat]:
         async with limit:
             seats = []
-            for seat, token in enumerate(room.tokens):
-                ws = await open_seat(f"{ws_base}/ws/{room.id}?token={token}", compression, timeout)
+            for seat, query in enumerate(room.queries):
+                ws = await open_seat(f"{ws_base}/ws/{room.id}?{query}", compression, timeout, room.source)
                 figures.compressed = figures.compressed or bool(ws.protocol.extensions)
                 s = Seat(room, seat, ws, figures, deals, timeout, think)
                 first = await s.receive()  # the state on connecting
@@ -412,26 +484,37 @@ class ComputerFigures:
     hints: dict[str, list[float]] = field(default_factory=dict)  # level: seconds from asking to the hint
     busy: dict[str, int] = field(default_factory=dict)  # level: hints refused busy
     parties: int = 0
+    tables_refused: int = 0  # new tables refused by the server's limit by address (the partie waited)
     failures: list[str] = field(default_factory=list)
 
 
-def create_computer_table(base: str, level: int, name: str) -> tuple[str, str]:
-    body = json.dumps({"kind": "computer", "level": level, "name": name}).encode()
-    request = urllib.request.Request(f"{base}/api/tables", data=body, method="POST",
-                                     headers={"Content-Type": "application/json"})
-    with _OPENER.open(request, timeout=30) as answer:
-        data = json.load(answer)
+def computer_address(level: int, index: int) -> str:
+    """The loopback address the ``index``-th player at the level-``level`` computer tables connects from
+    (127.1x.y.z): a household of her own, apart from the rooms' (127.1.x.y) and the attackers' (127.2-4)."""
+    return f"127.{10 + level}.{index // 250}.{index % 250 + 1}"
+
+
+def create_computer_table(port: int, level: int, name: str, source: str) -> tuple[str, str]:
+    data = post_json(port, "/api/tables", {"kind": "computer", "level": level, "name": name}, source)
     return data["id"], data["token"]
 
 
-async def computer_player(base: str, ws_base: str, level: int, index: int, hints: bool, timeout: float,
+async def computer_player(port: int, level: int, index: int, hints: bool, timeout: float,
                           think: float, stop: Event, figures: ComputerFigures) -> None:
     """One player against the computer at ``level``: parties one after another until ``stop``."""
     rng = random.Random(f"computer {level}/{index}")
     key = str(level)
+    source = computer_address(level, index)
     while not stop.is_set():
-        table_id, token = await asyncio.to_thread(create_computer_table, base, level, f"Player {level}/{index}")
-        async with await open_seat(f"{ws_base}/ws/{table_id}?token={token}", False, timeout) as ws:
+        try:
+            table_id, token = await asyncio.to_thread(create_computer_table, port, level, f"Player {level}/{index}",
+                                                      source)
+        except TooManyTables as e:  # the server's limit on new tables by address: the next partie waits
+            figures.tables_refused += 1
+            await asyncio.to_thread(stop.wait, e.retry_after)
+            continue
+        url = f"ws://127.0.0.1:{port}/ws/{table_id}?token={token}"
+        async with await open_seat(url, False, timeout, source) as ws:
             sent: float | None = None  # when the last action went
             asked: tuple[int, float] | None = None  # the version a hint was asked at, when
             answered = -1
@@ -477,12 +560,13 @@ async def computer_player(base: str, ws_base: str, level: int, index: int, hints
                     answered = state["version"]
                     sent = time.perf_counter()
                     action = choose(state["prompt"], state["view"], rng)
-                    await ws.send(json.dumps({"type": "action", "action": action}))
+                    await ws.send(json.dumps({"type": "action", "action": action, "version": state["version"]}))
 
 
-def computer_process(base: str, ws_base: str, tables: list[tuple[int, int]], hints: bool, timeout: float,
+def computer_process(port: int, tables: list[tuple[int, int]], hints: bool, timeout: float,
                      think: float, go: Event, stop: Event, results: Queue[dict[str, Any]]) -> None:
     """The players of the computer's tables: start with the rooms, play until the rooms are done, report."""
+    raise_file_limit()
     figures = ComputerFigures()
 
     async def everyone() -> None:
@@ -490,8 +574,7 @@ def computer_process(base: str, ws_base: str, tables: list[tuple[int, int]], hin
         async with asyncio.TaskGroup() as group:
             for level, count in tables:
                 for i in range(count):
-                    group.create_task(computer_player(base, ws_base, level, i, hints, timeout, think, stop,
-                                                      figures))
+                    group.create_task(computer_player(port, level, i, hints, timeout, think, stop, figures))
 
     try:
         asyncio.run(everyone())
@@ -552,10 +635,134 @@ class Memory:
 
 def computer_summary(figures: ComputerFigures) -> dict[str, Any]:
     levels = sorted(set(figures.replies) | set(figures.hints), key=int)
-    return {"parties_finished": figures.parties,
+    return {"parties_finished": figures.parties, "tables_refused": figures.tables_refused,
             "by_level": {level: {"replies": latency_summary(figures.replies.get(level, [])),
                                  "hints": latency_summary(figures.hints.get(level, [])),
                                  "hints_refused_busy": figures.busy.get(level, 0)} for level in levels}}
+
+
+# ---------------------------------------------------------------- the attacks
+#: The flooding client's burst: 820 KiB of the smallest masked frames, sent in one write.
+FLOOD_BURST = 820 * 1024
+FLOODER = "127.3.0.1"
+
+
+def ws_frame(payload: bytes, mask: bytes = b"\x01\x02\x03\x04") -> bytes:
+    """A masked client text frame (payloads under 126 bytes)."""
+    assert len(payload) < 126
+    return bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def handshake(path: str) -> bytes:
+    return (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").encode()
+
+
+@dataclass
+class AttackFigures:
+    """What the attacking process did and saw."""
+
+    flood_connections: int = 0  # handshakes accepted, each then sent a burst
+    flood_refused: int = 0  # connections the server refused (limits by address)
+    flood_closed_4429: int = 0  # bursts answered with the flood close code
+    flood_bytes: int = 0
+    slow_readers: int = 0  # spectators connected that never read
+    thinking_tables: int = 0
+    thinking_actions: int = 0  # the human's actions acknowledged at the computer tables
+    failures: list[str] = field(default_factory=list)
+
+
+async def flood(port: int, path: str, figures: AttackFigures, stop: asyncio.Event) -> None:
+    """Connect, send a burst, read until the server closes, again; refused connections are retried at once."""
+    burst = ws_frame(b"{}") * (FLOOD_BURST // 8)
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(FLOODER, 0))
+        except OSError:
+            await asyncio.sleep(0.01)
+            continue
+        try:
+            writer.write(handshake(path))
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+            if b" 101 " not in head.split(b"\r\n", 1)[0]:
+                figures.flood_refused += 1
+                continue
+            figures.flood_connections += 1
+            writer.write(burst)
+            figures.flood_bytes += len(burst)
+            rest = await asyncio.wait_for(reader.read(), 10)
+            if b"\x88" in rest and (4429).to_bytes(2, "big") in rest:
+                figures.flood_closed_4429 += 1
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError):
+            pass
+        finally:
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+            await asyncio.sleep(0.005)
+
+
+def slow_reader(port: int, path: str, source: str) -> socket.socket:
+    """A spectator whose socket never reads (a small receive buffer, the handshake's answer left unread)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.bind((source, 0))
+    sock.settimeout(10)
+    sock.connect(("127.0.0.1", port))
+    sock.sendall(handshake(path))
+    return sock
+
+
+async def attackers(port: int, spectate: list[str], flood_on: bool, slow: int, thinking: int, timeout: float,
+                    ready: Queue[str], go: Event, stop: Event) -> AttackFigures:
+    figures = AttackFigures()
+    held: list[socket.socket] = []
+    seats: list[Seat] = []
+    if flood_on:
+        own = post_json(port, "/api/tables", {"kind": "room", "name": "Flood"}, FLOODER)
+        flood_path = f"/ws/{own['id']}?token={own['token']}"
+    for i in range(thinking):  # computer tables at level 5, their player answering at once
+        source = f"127.2.0.{i + 1}"
+        data = post_json(port, "/api/tables", {"kind": "computer", "level": 5, "name": f"Thinker {i}"}, source)
+        ws = await open_seat(f"ws://127.0.0.1:{port}/ws/{data['id']}?token={data['token']}", False, timeout, source)
+        seat = Seat(Room(10_000 + i, data["id"], (urllib.parse.urlencode({"token": data["token"]}), ""), source), 0,
+                    ws, Figures(), None, timeout, 0.0)
+        seat.newest = (await seat.receive())["version"]
+        seats.append(seat)
+    figures.thinking_tables = len(seats)
+    ready.put("ready")
+    await asyncio.to_thread(go.wait)
+    for i in range(slow):  # spread over the rooms, each from an address of its own
+        held.append(await asyncio.to_thread(slow_reader, port, spectate[i % len(spectate)], f"127.4.0.{i + 1}"))
+    figures.slow_readers = len(held)
+    stopped = asyncio.Event()
+    tasks = []
+    if flood_on:
+        tasks.append(asyncio.create_task(flood(port, flood_path, figures, stopped)))
+    for seat in seats:
+        tasks.append(asyncio.create_task(seat.play()))
+    await asyncio.to_thread(stop.wait)
+    stopped.set()
+    for task in tasks:
+        task.cancel()
+    for task in tasks:
+        with contextlib.suppress(asyncio.CancelledError, LoadError, Exception):
+            await task
+    figures.thinking_actions = sum(len(v) for seat in seats for v in seat.figures.latencies.values())
+    for sock in held:
+        sock.close()
+    return figures
+
+
+def attacker_process(port: int, spectate: list[str], flood_on: bool, slow: int, thinking: int, timeout: float,
+                     ready: Queue[str], go: Event, stop: Event, results: Queue[dict[str, Any]]) -> None:
+    raise_file_limit()
+    try:
+        figures = asyncio.run(attackers(port, spectate, flood_on, slow, thinking, timeout, ready, go, stop))
+    except Exception as e:
+        figures = AttackFigures(failures=[f"attacker process: {type(e).__name__}: {e}"])
+        ready.put("failed")
+    results.put(asdict(figures))
 
 
 # ---------------------------------------------------------------- the run
@@ -587,25 +794,36 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         workers: list[multiprocessing.process.BaseProcess] = []
         helpers: list[multiprocessing.process.BaseProcess] = []  # the computer tables' players
         computer = ComputerFigures()
+        attack = AttackFigures()
         memory = Memory(server.process.pid)
         try:
             server.wait_ready()
             rooms = []
             for i in range(args.games):
-                table_id, host, guest = create_room(server.base, args.variant, f"Host {i}")
-                rooms.append(Room(i, table_id, (host, guest)))
+                table_id, host, guest, spectate_secret = create_room(server.port, args.variant, f"Host {i}",
+                                                                     source_address(i))
+                rooms.append(Room(i, table_id, (host, guest), source_address(i), spectate_secret))
             ready: Queue[str] = context.Queue()
             results: Queue[dict[str, Any]] = context.Queue()
             go = context.Event()
-            ws_base = f"ws://127.0.0.1:{server.port}"
             stop = context.Event()
+            ws_base = f"ws://127.0.0.1:{server.port}"
             computer_results: Queue[dict[str, Any]] = context.Queue()
             if args.computer_tables:
                 process = context.Process(target=computer_process, name="load-computer-tables",
-                                          args=(server.base, ws_base, args.computer_tables, args.hints, args.timeout,
+                                          args=(server.port, args.computer_tables, args.hints, args.timeout,
                                                 args.think, go, stop, computer_results))
                 process.start()
                 helpers.append(process)
+            attacking = args.flood or args.slow_readers or args.thinking
+            attack_results: Queue[dict[str, Any]] = context.Queue()
+            if attacking:
+                spectate = [f"/ws/{room.id}?spectate={room.spectate}" for room in rooms]
+                attacker = context.Process(target=attacker_process, name="load-attacker",
+                                           args=(server.port, spectate, args.flood, args.slow_readers, args.thinking,
+                                                 args.timeout, ready, go, stop, attack_results))
+                attacker.start()
+                workers.append(attacker)
             for k in range(args.clients_processes):
                 share = rooms[k::args.clients_processes]
                 process = context.Process(target=client_process, name=f"load-clients-{k}",
@@ -615,7 +833,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 workers.append(process)
             for _ in workers:
                 try:
-                    if ready.get(timeout=args.timeout + 60) != "ready":
+                    if ready.get(timeout=args.timeout + 120) != "ready":
                         break  # its failure comes with its figures
                 except queue.Empty:
                     raise LoadError("the clients did not all connect in time") from None
@@ -625,24 +843,30 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             workers_cpu_before = sum(memory.workers_cpu.values())
             machine_cpu, began = machine_cpu_seconds(), time.monotonic()
             go.set()
-            while len(figures) < len(workers):
+            client_workers = workers[1:] if attacking else workers
+            while len(figures) < len(client_workers):
                 try:
                     figures.append(Figures(**results.get(timeout=1)))
                 except queue.Empty:  # keep an eye on the server and the client processes
                     server.check_alive()
-                    if all(not w.is_alive() for w in workers) and results.empty():
+                    if all(not w.is_alive() for w in client_workers) and results.empty():
                         raise LoadError("a client process died without reporting") from None
                 memory.sample()
             memory.sample()
             server_cpu = server.cpu_seconds() - server_cpu
             machine_cpu, span = machine_cpu_seconds() - machine_cpu, time.monotonic() - began
-            peak_rss = server.peak_rss_mb()
-            stop.set()
+            stop.set()  # the attacks and the computer tables' players end with the rooms
+            if attacking:
+                try:
+                    attack = AttackFigures(**attack_results.get(timeout=60))
+                except queue.Empty:
+                    raise LoadError("the attacking process did not report") from None
             if helpers:
                 try:
                     computer = ComputerFigures(**computer_results.get(timeout=args.timeout + 30))
                 except queue.Empty:
                     raise LoadError("the computer tables' players did not report") from None
+            peak_rss = server.peak_rss_mb()
             for worker in workers + helpers:
                 worker.join(timeout=30)
         finally:
@@ -650,7 +874,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 if worker.is_alive():
                     worker.kill()
             code = server.stop()
-        failures = [f for fig in figures for f in fig.failures] + computer.failures
+            if args.server_log:
+                with open(args.server_log, "ab") as out:
+                    out.write(server.log_path.read_bytes())
+        failures = [f for fig in figures for f in fig.failures] + attack.failures + computer.failures
         if failures:
             shown = "\n  ".join(failures[:10])
             more = f"\n  ... and {len(failures) - 10} more" if len(failures) > 10 else ""
@@ -672,6 +899,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     states = sum(fig.states for fig in figures)
     return {
         "games": args.games,
+        "attack": {"flood": args.flood, "slow_readers": args.slow_readers, "thinking_tables": args.thinking,
+                   **asdict(attack)},
         "variant": args.variant,
         "deals": args.deals,
         "client_processes": args.clients_processes,
@@ -713,7 +942,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def code_version() -> str | None:
     """The commit of the piquet checkout served, marked if ``piquet/`` has changes not committed."""
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     try:
         commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
                                 text=True, check=True).stdout.strip()
@@ -756,9 +985,12 @@ def report(figures: dict[str, Any]) -> None:
                           f"p99 {t['p99_ms']:7.1f} ms, max {t['max_ms']:7.1f} ms")
             if s["hints_refused_busy"]:
                 print(f"  level {level} hints refused busy: {s['hints_refused_busy']}")
-        print(f"memory sampled each second: server {figures['server_sampled_rss_mb']:.0f} MB, the processes it "
-              f"started {figures['workers_sampled_rss_mb']:.0f} MB (peak of the sum); their CPU "
-              f"{figures['workers_cpu_seconds']:.1f} s")
+        if figures["computer"]["tables_refused"]:
+            print(f"  new tables refused by the limit by address (the partie waited): "
+                  f"{figures['computer']['tables_refused']}")
+    print(f"memory sampled each second: server {figures['server_sampled_rss_mb']:.0f} MB, the processes it "
+          f"started {figures['workers_sampled_rss_mb']:.0f} MB (peak of the sum); their CPU "
+          f"{figures['workers_cpu_seconds']:.1f} s")
     clients = ", ".join(f"{c:.1f} s ({p:.0f}%)" for c, p in zip(figures["client_cpu_seconds"],
                                                                figures["client_cpu_percent"], strict=True))
     print(f"client CPU per process: {clients} of one core")
@@ -767,6 +999,13 @@ def report(figures: dict[str, Any]) -> None:
     print(f"other processes' CPU meanwhile: {other:.0f}% of one core{warning}")
     print(f"state messages received: {figures['states_received']}, {figures['state_mean_bytes'] / 1024:.1f} KiB "
           "on average (as JSON text)")
+    attack = figures["attack"]
+    if attack["flood"] or attack["slow_readers"] or attack["thinking_tables"]:
+        print(f"attacks: flood {'on' if attack['flood'] else 'off'} ({attack['flood_connections']} connections "
+              f"accepted, each sent {FLOOD_BURST // 1024} KiB of 8-byte frames, {attack['flood_closed_4429']} seen "
+              f"closed with 4429, {attack['flood_refused']} refused); {attack['slow_readers']} spectators that never "
+              f"read; {attack['thinking_tables']} level-5 computer tables ({attack['thinking_actions']} of their "
+              "player's actions acknowledged)")
     print(f"machine: {figures['machine']}, {figures['python']}, {figures['cpus']} CPUs; "
           f"piquet at {figures['code'] or 'an unknown commit'}")
     print(f"command: {figures['command']}")
@@ -799,23 +1038,53 @@ def main() -> None:
     parser.add_argument("--hints", action="store_true",
                         help="the players at the computer's tables ask for a hint before each decision")
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
+    parser.add_argument("--server-log", metavar="FILE", help="append the server's output to FILE")
+    attacks = parser.add_argument_group("attacks (another process, from addresses of its own)")
+    attacks.add_argument("--flood", action="store_true",
+                         help="one client that connects and sends 820 KiB of tiny frames at once, again and again")
+    attacks.add_argument("--slow-readers", type=int, default=0, metavar="N",
+                         help="N spectators, spread over the rooms, whose sockets never read")
+    attacks.add_argument("--thinking", type=int, default=0, metavar="N",
+                         help="N tables against the level-5 computer, their player answering at once")
+    attacks.add_argument("--compare", action="store_true",
+                         help="run the same rooms quiet first (no attack, no computer table), then with the "
+                              "attacks and the computer tables asked for, and compare their p99 and memory")
     args = parser.parse_args()
     if args.games < 1 or args.clients_processes < 1 or (args.deals is not None and args.deals < 1):
         parser.error("--games, --deals and --clients-processes are at least 1")
     if args.think < 0 or args.timeout <= 2 * args.think:
         parser.error("--think is at least 0, and --timeout more than twice --think")
+    if args.slow_readers < 0 or args.thinking < 0:
+        parser.error("--slow-readers and --thinking are at least 0")
+    runs: list[dict[str, Any]] = []
     try:
-        figures = run(args)
+        if args.compare:  # the rooms alone: no attack, no computer table
+            quiet = argparse.Namespace(**{**vars(args), "flood": False, "slow_readers": 0, "thinking": 0,
+                                          "computer_tables": [], "hints": False})
+            runs.append(run(quiet))
+            report(runs[-1])
+            print()
+        runs.append(run(args))
     except LoadError as e:
         print(f"load: FAILED: {e}", file=sys.stderr)
         sys.exit(1)
-    report(figures)
+    report(runs[-1])
+    if args.compare:
+        print()
+        print("| Run | Actions | p50 | p90 | p99 | max | Server CPU | Server RSS | Workers' RSS |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for label, figures in zip(("quiet", "attacked"), runs, strict=True):
+            lat = figures["latency"]
+            print(f"| {label} | {figures['actions']:,} | {lat['p50_ms']:.1f} ms | {lat['p90_ms']:.1f} ms | "
+                  f"{lat['p99_ms']:.1f} ms | {lat['max_ms']:.1f} ms | {figures['server_cpu_percent']:.0f}% | "
+                  f"{figures['server_sampled_rss_mb']:.0f} MB | {figures['workers_sampled_rss_mb']:.0f} MB |")
     if args.json:
-        Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
-    if figures["shutdown_failure"]:
-        print(f"load: FAILED: {figures['shutdown_failure']}", file=sys.stderr)
+        Path(args.json).write_text(json.dumps(runs if args.compare else runs[0], indent=2) + "\n", encoding="utf-8")
+    unclean = [figures["shutdown_failure"] for figures in runs if figures["shutdown_failure"]]
+    for failure in unclean:  # after the figures, which are worth having all the same
+        print(f"load: FAILED: {failure}", file=sys.stderr)
+    if unclean:
         sys.exit(1)
-
 
 if __name__ == "__main__":
     main()

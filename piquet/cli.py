@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -15,7 +16,10 @@ from piquet.game import Partie
 from piquet.scoring import ScoreCategory
 from piquet.variant import VARIANTS
 
-__all__ = ["main", "replay_summary"]
+__all__ = ["MAX_RECORD_BYTES", "main", "replay_summary"]
+
+#: The largest file ``piquet replay`` reads: a whole partie's record is some tens of KiB.
+MAX_RECORD_BYTES = 4 * 1024 * 1024
 
 def _columns(partie: Partie) -> tuple[str, ...]:
     """The score categories of the variant (the contract only where there is bidding)."""
@@ -91,11 +95,21 @@ def _score_table(partie: Partie) -> list[str]:
 
 def _replay(args: argparse.Namespace) -> int:
     try:
-        with open(args.file, encoding="utf-8") as fp:
-            text = fp.read()
+        with open(args.file, "rb") as fp:
+            data = fp.read(MAX_RECORD_BYTES + 1)
     except OSError as e:
         print(f"piquet replay: cannot read {args.file}: {e.strerror}", file=sys.stderr)
         return 2
+    if len(data) > MAX_RECORD_BYTES:
+        print(f"piquet replay: {args.file} is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MiB, and not read: a "
+              "record of a whole partie is a few tens of KiB, so this is not one", file=sys.stderr)
+        return 1
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        print(f"piquet replay: {args.file} is not UTF-8 text (byte {e.start} is 0x{data[e.start]:02x}), so not a "
+              "record", file=sys.stderr)
+        return 1
     try:
         partie = record.loads(text)
     except record.RecordError as e:
@@ -170,6 +184,8 @@ def _serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from piquet.web.app import create_app
+        from piquet.web.guard import install_log_limit, raise_file_limit, server_config
+        from piquet.web.store import StoreError
     except ImportError as e:
         print(f"piquet serve needs the web extra ({e.name} is missing): "
               "python3 -m pip install 'piquet[web]'", file=sys.stderr)
@@ -177,15 +193,20 @@ def _serve(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 0:
         print(f"piquet serve: --workers is 0 or more, not {args.workers}", file=sys.stderr)
         return 2
-    app = create_app(args.db, workers=args.workers)
+    try:
+        app = create_app(args.db, workers=args.workers)
+    except StoreError as e:
+        print(f"piquet serve: {e}", file=sys.stderr)
+        return 2
     host = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     print(f"Piquet is served at http://{host}:{args.port}/ (stop it with Ctrl-C); games are kept in {args.db}",
           flush=True)
-    # Messages are small: the protocol's limit is 16 KiB, so anything far larger is refused at the door.
-    # A state is a few KiB: compressing it costs the server more (a fifth of its time, measured with
-    # benchmarks/load.py) than it saves on any network a game is played over.
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=64 * 1024,
-                ws_per_message_deflate=False)
+    # The server counts its connections below the limit on open files (piquet.web.guard), lifted first.
+    raise_file_limit()
+    config = server_config(app, host=args.host, port=args.port, log_level=args.log_level)
+    install_log_limit()  # after the configuration, which sets the loggers up
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn has shut down gracefully and re-raised it
+        uvicorn.Server(config).run()
     return 0
 
 

@@ -447,7 +447,14 @@ def loads(text: str) -> Partie:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise RecordError(f"line {e.lineno}, column {e.colno}", f"not JSON: {e.msg}") from None
-    return from_data(data)
+    except RecursionError:
+        raise RecordError("record", "not a record: JSON nested deeper than the reader goes") from None
+    except ValueError:  # Python's limit on converting long digit strings
+        raise RecordError("record", "not a record: a number with thousands of digits") from None
+    try:
+        return from_data(data)
+    except RecursionError:  # a value nested deep enough that writing it into a message overflows
+        raise RecordError("record", "not a record: values nested deeper than the reader goes") from None
 
 
 def load(fp: IO[str]) -> Partie:

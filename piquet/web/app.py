@@ -8,33 +8,45 @@ store :mod:`piquet.web.store`'s.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import html
 import json
 import logging
+import math
 import re
-from collections.abc import AsyncIterator, Mapping
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import markdown
-from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StrictBool, StrictInt
 
 from piquet import record
 from piquet.variant import VARIANTS, OptionError
+from piquet.web.guard import TokenBucket
 from piquet.web.protocol import ProtocolError, read_message
-from piquet.web.store import SQLiteStore, Store
+from piquet.web.store import SQLiteStore, Store, StoreUnavailable
 from piquet.web.tables import LEVELS, TAKEBACKS, Client, SeatRefused, Table, Tables
 from piquet.web.thinking import Thinker
 
 __all__ = ["RedactSecrets", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
+#: New tables one address may create a minute, on average, and in a burst.
+TABLES_PER_MINUTE_PER_ADDRESS = 20.0
+TABLE_BURST_PER_ADDRESS = 30.0
+#: The close code of a client dropped because it did not take its messages in time.
+CLOSE_SLOW = 4408
+
+log = logging.getLogger("piquet.web")
 
 _LEVEL_NAMES = {1: "beginner", 2: "simple", 3: "sampling", 4: "stronger sampling", 5: "strongest"}
 
@@ -115,8 +127,10 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None) -
         finally:
             thinker.close()
 
+    # No /docs, /redoc nor /openapi.json: docs/protocol.md documents the API, and the server shows nobody its
+    # internals.
     app = FastAPI(title="piquet", summary="Piquet at the table: against the computer, or a friend.",
-                  lifespan=lifespan)
+                  docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.state.tables = tables
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     rules_html = _rules_html()
@@ -158,19 +172,36 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None) -
             })
         return {"variants": variants, "levels": [{"level": n, "name": _LEVEL_NAMES[n]} for n in LEVELS]}
 
+    creations: dict[str, TokenBucket] = {}
+
     @app.post("/api/tables")
-    async def create(body: CreateTable) -> dict[str, Any]:
+    async def create(body: CreateTable, request: Request) -> Response:
         """Create a table; the answer holds the creator's secret link (the secrets after ``#``, which a browser
         never sends to a server)."""
+        address = request.client.host if request.client is not None else "unknown"
+        now = time.monotonic()
+        bucket = creations.get(address)
+        if bucket is None:
+            if len(creations) > 10_000:  # forget the addresses whose buckets are full again
+                for key in [k for k, b in creations.items() if b.full(now)]:
+                    del creations[key]
+            bucket = creations[address] = TokenBucket(TABLES_PER_MINUTE_PER_ADDRESS / 60, TABLE_BURST_PER_ADDRESS, now)
+        if not bucket.take(now):
+            wait = math.ceil((1 - bucket.tokens) / bucket.rate)
+            return JSONResponse({"detail": f"at most {TABLES_PER_MINUTE_PER_ADDRESS:g} new tables a minute from one "
+                                           f"address: try again in {wait} s"},
+                                status_code=429, headers={"Retry-After": str(wait)})
         try:
-            table, token = tables.create(body.kind, body.variant, body.options, body.level, body.name,
-                                         body.takebacks)
+            table, token = await tables.create_saved(body.kind, body.variant, body.options, body.level, body.name,
+                                                     body.takebacks)
+        except ProtocolError:  # not saved: the handler below answers 503
+            raise
         except (ValueError, OptionError) as e:
             raise HTTPException(422, str(e)) from None
         links = table.links(0)
-        return {"id": table.id, "token": token,
-                "links": {"play": f"/t/{table.id}#token={token}", "invite": links["invite"],
-                          "spectate": links["spectate"]}}
+        return JSONResponse({"id": table.id, "token": token,
+                             "links": {"play": f"/t/{table.id}#token={token}", "invite": links["invite"],
+                                       "spectate": links["spectate"]}})
 
     @app.get("/api/tables/{table_id}/record")
     async def download(table_id: str, token: str) -> Response:
@@ -191,7 +222,13 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None) -
 
     @app.websocket("/ws/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
-        table = tables.get(table_id)
+        try:
+            table = tables.get(table_id)
+        except StoreUnavailable as e:
+            log.warning("the store could not be read: %s", e)
+            await ws.accept()
+            await ws.close(code=1013, reason="the table could not be read; try again")
+            return
         kind, secret = next(((k, ws.query_params[k]) for k in ("token", "spectate", "invite", "move")
                              if k in ws.query_params), ("token", ""))
         # Accepted before it is closed: a socket closed during the handshake fails with HTTP 403 instead, and the
@@ -206,20 +243,26 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None) -
         except SeatRefused as e:
             await ws.close(code=e.code, reason=e.reason)
             return
+        except StoreUnavailable as e:
+            log.warning("the store could not save: %s", e)
+            await ws.close(code=1013, reason="the table could not be saved; try again")
+            return
 
-        async def close(code: int, reason: str) -> None:
+        async def hang_up(code: int, reason: str) -> None:
             with contextlib.suppress(Exception):  # already closed
                 await ws.close(code=code, reason=reason)
 
-        client = Client(seat, ws.send_text, close, invite=secret if kind == "invite" else None)
+        abort: Callable[[], None] | None = ws.scope.get("piquet.abort")
+        client = Client(seat, ws.send_text, on_drop=lambda _client, _reason: _hang_up(ws, abort), hang_up=hang_up,
+                        invite=secret if kind == "invite" else None)
         if new_token is not None and seat is not None:  # moved here: the old device's secret no longer holds it
-            await ws.send_text(_json({"type": "seat", "seat": seat, "token": new_token}))
+            client.post(_json({"type": "seat", "seat": seat, "token": new_token}))
             await table.moved(seat, client)
         table.clients.add(client)
         try:
-            await ws.send_text(table.state(seat))
+            client.post(table.state(seat), state=True)
             table.kick()
-            while True:
+            while not client.dropped:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
                     break
@@ -229,6 +272,7 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None) -
         except WebSocketDisconnect:
             pass
         finally:
+            client.close()
             table.clients.discard(client)
             tables.release(table)
 
@@ -241,23 +285,65 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None) -
             if kind == "action":
                 await table.act(client.seat, message["action"], message["version"])
             elif kind == "hint":
-                await client.send(_json(await table.hint(client.seat)))
+                client.post(_json(await table.hint(client.seat)))
             elif kind == "undo":
                 await table.undo(client.seat, message["version"])
             elif kind == "move":
-                await client.send(_json(table.move_link(client.seat)))
+                client.post(_json(await table.move_link(client.seat)))
             else:
                 await table.join(client.seat, message["name"], client)
         except ProtocolError as e:
-            await client.send(_json(e.to_data()))
+            client.post(_json(e.to_data()))
             if e.code == "stale":  # the client answered an old state: here is the table's now
-                await client.send(table.state(client.seat))
+                client.post(table.state(client.seat), state=True)
+        except Exception as error:  # a fault of the server's: the client is told no more, the log has the details
+            log.error("table %s: a message could not be handled (%s)", table.id, type(error).__name__)
+            log.debug("the message's traceback", exc_info=True)
+            client.post(_json(ProtocolError("internal", "the server could not handle that message").to_data()))
 
     @app.exception_handler(OptionError)
     async def option_error(_request: Any, exc: OptionError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=422)
 
+    @app.exception_handler(ProtocolError)
+    async def not_saved(_request: Any, exc: ProtocolError) -> JSONResponse:
+        # store_call's refusal when the store is locked: the same words as over the socket, never a bare 500
+        return JSONResponse({"detail": exc.message}, status_code=503 if exc.code == "not_saved" else 400)
+
+    @app.exception_handler(StoreUnavailable)
+    async def store_busy(_request: Any, exc: StoreUnavailable) -> JSONResponse:
+        log.warning("the store could not be read: %s", exc)
+        return JSONResponse({"detail": "the table could not be read; try again"}, status_code=503)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_body(_request: Any, exc: RequestValidationError) -> JSONResponse:
+        # Each problem as "field: what is wrong", without the validator's internals (its types, links, input).
+        problems = []
+        for error in exc.errors():
+            where = ".".join(str(part) for part in error.get("loc", ()) if part != "body") or "body"
+            problems.append(f"{where}: {error.get('msg', 'invalid')}")
+        return JSONResponse({"detail": "; ".join(problems)}, status_code=422)
+
     return app
+
+
+def _hang_up(ws: WebSocket, abort: Callable[[], None] | None) -> None:
+    """Close the socket of a client that was dropped: aborted where the server allows it (``piquet serve``: a
+    client that does not read would not read a closing handshake either), else closed with :data:`CLOSE_SLOW`."""
+    if abort is not None:
+        abort()
+        return
+
+    async def close() -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.close(code=CLOSE_SLOW, reason="the connection did not keep up"), 1.0)
+
+    task = asyncio.get_running_loop().create_task(close())
+    _background.add(task)
+    task.add_done_callback(_background.discard)
+
+
+_background: set[asyncio.Task[None]] = set()
 
 
 def _json(data: dict[str, Any]) -> str:

@@ -20,7 +20,7 @@ carries the messages.
 >>> read_message('{"type": "shout"}')
 Traceback (most recent call last):
 ...
-piquet.web.protocol.ProtocolError: malformed: unknown message type 'shout' (known: action, hint, join, move, undo)
+piquet.web.protocol.ProtocolError: malformed: unknown message type "shout" (known: action, hint, join, move, undo)
 """
 
 from __future__ import annotations
@@ -73,22 +73,38 @@ class ProtocolError(ValueError):
 
 
 # ---------------------------------------------------------------- reading what clients send
+def _shown(value: object) -> str:
+    """A value a client sent, as JSON (not Python's repr), cut short."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _json_kind(value: object) -> str:
+    kinds = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "a number",
+             float: "a number", type(None): "null"}
+    return kinds.get(type(value), "another value")
+
+
 def read_message(text: str | bytes) -> dict[str, Any]:
     """A client's message, checked for size, JSON, type and fields (not yet for legality)."""
     if len(text) > MAX_MESSAGE:
         raise ProtocolError("too_large", f"a message may be at most {MAX_MESSAGE} characters, not {len(text)}")
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ProtocolError("malformed", f"not JSON: {e}") from None
+    except json.JSONDecodeError as e:
+        raise ProtocolError("malformed", f"not JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    except UnicodeDecodeError as e:
+        raise ProtocolError("malformed", f"not UTF-8 text: byte {e.start}") from None
     except RecursionError:  # a few kilobytes of [[[[...]]]] nest deeper than the decoder goes
         raise ProtocolError("malformed", "not JSON: nested too deep") from None
+    except ValueError:  # Python's limit on converting long digit strings: no message has a number that long
+        raise ProtocolError("malformed", "a number with thousands of digits: no message holds one") from None
     if not isinstance(data, dict):
-        raise ProtocolError("malformed", f"a message is a JSON object, not {type(data).__name__}")
+        raise ProtocolError("malformed", f"a message is a JSON object, not {_json_kind(data)}")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _MESSAGE_FIELDS:
         known = ", ".join(sorted(_MESSAGE_FIELDS))
-        raise ProtocolError("malformed", f"unknown message type {kind!r} (known: {known})")
+        raise ProtocolError("malformed", f"unknown message type {_shown(kind)} (known: {known})")
     fields = set(data) - {"type"}
     if "version" in _MESSAGE_FIELDS[kind]:
         if "version" not in data:
@@ -103,7 +119,7 @@ def read_message(text: str | bytes) -> dict[str, Any]:
     if kind == "join":
         name = data["name"]
         if not isinstance(name, str) or not name.strip() or len(name) > 40:
-            raise ProtocolError("malformed", f"a name is 1 to 40 characters, not {name!r}")
+            raise ProtocolError("malformed", f"a name is 1 to 40 characters, not {json.dumps(name)[:60]}")
     return data
 
 
@@ -113,7 +129,7 @@ def read_action(data: object, partie: Partie, seat: int) -> Action | int:
     names = partie.players
     who = names[seat]
     if not isinstance(data, dict):
-        raise ProtocolError("malformed", f"an action is a JSON object, not {data!r}")
+        raise ProtocolError("malformed", f"an action is a JSON object, not {_shown(data)}")
     if "player" in data:
         raise ProtocolError("malformed", "an action names no player: the seat is the one your link holds")
     if "cut" in data or "deal" in data:  # the chance events are the server's: a client may not stack the pack
@@ -131,12 +147,12 @@ def read_action(data: object, partie: Partie, seat: int) -> Action | int:
             raise ProtocolError("illegal", f"{who} cannot choose packets: it is the {partie.phase.value}")
         if packets not in partie.legal_packets() or isinstance(packets, bool):
             sizes = " or ".join(map(str, partie.legal_packets()))
-            raise ProtocolError("illegal", f"{who} deals in packets of {sizes}, not {packets!r}")
+            raise ProtocolError("illegal", f"{who} deals in packets of {sizes}, not {_shown(packets)}")
         return int(packets)
     if set(data) == {"choose_dealer"}:
         dealer = data["choose_dealer"]
         if dealer not in (0, 1) or isinstance(dealer, bool):
-            raise ProtocolError("malformed", f"choose_dealer is a seat, 0 or 1, not {dealer!r}")
+            raise ProtocolError("malformed", f"choose_dealer is a seat, 0 or 1, not {_shown(dealer)}")
         action: Action = ChooseDealer(seat, int(dealer))
     else:
         try:

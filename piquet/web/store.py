@@ -16,18 +16,29 @@ restarted resumes every game where it was.
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-__all__ = ["SQLiteStore", "Store", "StoreError", "TableInfo"]
+__all__ = ["SQLiteStore", "Store", "StoreError", "StoreUnavailable", "TableInfo"]
+
+#: Seconds a write waits for a database locked by another process before it gives up.
+BUSY_TIMEOUT = 2.0
 
 
 class StoreError(RuntimeError):
     """The store could not do what was asked (the table is unknown, or an action is out of order)."""
+
+
+class StoreUnavailable(StoreError):
+    """The store could not save now (its database is locked by another process, the disk is full...): nothing
+    was written, and the same call may succeed later."""
 
 
 @dataclass
@@ -121,14 +132,62 @@ class SQLiteStore:
 
     def __init__(self, path: str) -> None:
         self.path = path
+        # A new store is a file that does not exist yet (SQLite creates it, empty, then writes the schema). A file
+        # that exists and is empty, or that SQLite cannot read, is something else: the server stops rather than
+        # start an empty store over it.
+        existed = path != ":memory:" and os.path.exists(path)
+        if existed and os.path.isfile(path) and os.path.getsize(path) == 0:
+            raise StoreError(f"the store {path} is an empty file (0 bytes), not a piquet store: move it away, or "
+                             "name another file")
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-        if path != ":memory:":
-            self._db.execute("PRAGMA journal_mode=WAL")
-        # WAL with synchronous=NORMAL survives the server process being killed at any moment.
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
-        self._migrate()
+        try:
+            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT)
+        except sqlite3.Error as e:
+            raise StoreError(f"the store {path} cannot be opened: {e}") from None
+        try:
+            if existed:
+                self._check()
+            if path != ":memory:":
+                self._db.execute("PRAGMA journal_mode=WAL")
+            # WAL with synchronous=NORMAL survives the server process being killed at any moment.
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+            self._migrate()
+        except sqlite3.Error as e:
+            self._db.close()
+            raise StoreError(f"the store {path} is damaged or not a SQLite database ({e}): move it away, or "
+                             "name another file") from None
+        except StoreError:
+            self._db.close()
+            raise
+
+    def _check(self) -> None:
+        """An existing file: SQLite reads it whole without finding damage, and any tables in it are the store's."""
+        problems = [row[0] for row in self._db.execute("PRAGMA quick_check(5)")]
+        if problems != ["ok"]:
+            raise StoreError(f"the store {self.path} is damaged ({'; '.join(map(str, problems))}): move it away "
+                             "(or repair it with the sqlite3 tool's .recover), or name another file")
+        names = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if names and not {"tables", "actions"} <= names:
+            raise StoreError(f"the store {self.path} is a SQLite database of something else (tables: "
+                             f"{', '.join(sorted(names))}): name another file")
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One write, committed or rolled back whole; :class:`StoreUnavailable` if SQLite could not do it now."""
+        try:
+            with self._lock, self._db:
+                yield
+        except sqlite3.OperationalError as e:  # locked by another process, disk full, read-only...
+            raise StoreUnavailable(f"{self.path}: {e}") from None
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        try:
+            with self._lock:
+                yield
+        except sqlite3.OperationalError as e:
+            raise StoreUnavailable(f"{self.path}: {e}") from None
 
     def _migrate(self) -> None:
         """Bring a file written by an earlier release to this layout (in one transaction, so a file is
@@ -161,7 +220,7 @@ class SQLiteStore:
                 self._db.execute("UPDATE tables SET seed = ? WHERE id = ?", (secrets.randbits(63), table_id))
 
     def create(self, info: TableInfo) -> None:
-        with self._lock, self._db:
+        with self._writing():
             self._db.execute("BEGIN")
             self._db.execute(
                 "INSERT INTO tables (id, kind, variant, options, level, players, tokens, spectate, computer, created, "
@@ -174,7 +233,7 @@ class SQLiteStore:
                 self._db.execute("INSERT INTO actions VALUES (?, ?, ?)", (info.id, i, json.dumps(action)))
 
     def load(self, table_id: str) -> TableInfo | None:
-        with self._lock:
+        with self._reading():
             row = self._db.execute(
                 "SELECT id, kind, variant, options, level, players, tokens, spectate, computer, created, invite, "
                 "moves, seed, takebacks, taken_back FROM tables WHERE id = ?", (table_id,)).fetchone()
@@ -187,7 +246,7 @@ class SQLiteStore:
                          json.loads(row[14]))
 
     def set_player(self, table_id: str, seat: int, name: str) -> None:
-        with self._lock, self._db:
+        with self._writing():
             self._db.execute("BEGIN")
             row = self._db.execute("SELECT players FROM tables WHERE id = ?", (table_id,)).fetchone()
             if row is None:
@@ -198,7 +257,7 @@ class SQLiteStore:
 
     def join(self, table_id: str, seat: int, name: str, token: str) -> None:
         """A room's guest takes his seat: his name and his own seat secret; the invite is spent."""
-        with self._lock, self._db:
+        with self._writing():
             self._db.execute("BEGIN")
             row = self._db.execute("SELECT players, tokens FROM tables WHERE id = ?", (table_id,)).fetchone()
             if row is None:
@@ -210,7 +269,7 @@ class SQLiteStore:
 
     def set_token(self, table_id: str, seat: int, token: str) -> None:
         """A seat's new secret (the player moved to another device); its one-time link is spent."""
-        with self._lock, self._db:
+        with self._writing():
             self._db.execute("BEGIN")
             row = self._db.execute("SELECT tokens, moves FROM tables WHERE id = ?", (table_id,)).fetchone()
             if row is None:
@@ -221,7 +280,7 @@ class SQLiteStore:
                              (json.dumps(tokens), json.dumps(moves), table_id))
 
     def set_move(self, table_id: str, seat: int, move: list[Any] | None) -> None:
-        with self._lock, self._db:
+        with self._writing():
             self._db.execute("BEGIN")
             row = self._db.execute("SELECT moves FROM tables WHERE id = ?", (table_id,)).fetchone()
             if row is None:
@@ -233,20 +292,20 @@ class SQLiteStore:
     def append(self, table_id: str, index: int, action: dict[str, Any]) -> None:
         # The primary key refuses a second action at the same index; the server appends in order.
         try:
-            with self._lock, self._db:
+            with self._writing():
                 self._db.execute("INSERT INTO actions VALUES (?, ?, ?)", (table_id, index, json.dumps(action)))
         except sqlite3.IntegrityError:
             raise StoreError(f"table {table_id!r} already has an action {index} stored") from None
 
     def truncate(self, table_id: str, length: int) -> None:
-        with self._lock, self._db:
+        with self._writing():
             self._db.execute("BEGIN")
             self._db.execute("DELETE FROM actions WHERE table_id = ? AND idx >= ?", (table_id, length))
 
     def take_back(self, table_id: str, length: int, takeback: dict[str, Any] | None) -> None:
         """Keep the first ``length`` actions and, in the same transaction, note the takeback (``None``: a
         takeback the table does not write down)."""
-        with self._lock, self._db:
+        with self._writing():
             self._db.execute("BEGIN")
             self._db.execute("DELETE FROM actions WHERE table_id = ? AND idx >= ?", (table_id, length))
             if takeback is not None:

@@ -30,8 +30,10 @@ import logging
 import random
 import secrets
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from piquet.actions import Action, ChooseDealer, Concede, Cut, Deal, Exchange
 from piquet.agents import Agent
@@ -40,6 +42,7 @@ from piquet.game import Partie, Phase
 from piquet.players import make_agent
 from piquet.record import action_from_data, action_to_data
 from piquet.variant import VARIANTS, make_rules
+from piquet.web.names import BadName, clean_name, imitates
 from piquet.web.protocol import (
     ProtocolError,
     hint_message,
@@ -48,7 +51,7 @@ from piquet.web.protocol import (
     result_data,
     view_data,
 )
-from piquet.web.store import Store, TableInfo
+from piquet.web.store import Store, StoreUnavailable, TableInfo
 from piquet.web.thinking import Thinker, ThinkingFailed
 
 __all__ = ["Client", "SeatRefused", "Table", "Tables", "same_secret"]
@@ -89,20 +92,113 @@ HINT_INTERVAL = 6.0
 
 _log = logging.getLogger(__name__)
 
+#: Seconds a client's connection may take to accept one message before the client is dropped.
+SEND_TIMEOUT = 10.0
+#: Messages other than states (errors, hints) that may wait for one client; a client further behind is dropped.
+CLIENT_QUEUE = 32
+
+#: Seconds a table stays in memory with nobody at it (created and never opened, or only its page asked for)
+#: before it is forgotten; the store keeps it.
+IDLE_TABLE_SECONDS = 600.0
+#: Seconds between two sweeps of the idle tables.
+SWEEP_SECONDS = 60.0
+#: Seconds before the computer's move is saved again, when the store could not save it.
+STORE_RETRY = 2.0
+#: What a player is told when his action could not be saved (and so was not applied).
+NOT_SAVED = "the table could not be saved; try again"
+
+log = logging.getLogger("piquet.web")
+T = TypeVar("T")
+
+#: The store's writes run here, one at a time, off the event loop: a store that is slow or locked by another
+#: process holds up the tables that write, never the server.
+_STORE_THREAD = ThreadPoolExecutor(1, thread_name_prefix="piquet-store")
+
+
+async def store_call(call: Callable[..., T], *args: Any) -> T:
+    """``call(*args)`` in the store's thread; a :class:`ProtocolError` ``not_saved`` if the store could not do it."""
+    try:
+        return await asyncio.get_running_loop().run_in_executor(_STORE_THREAD, call, *args)
+    except StoreUnavailable as e:
+        log.warning("the store could not save: %s", e)
+        raise ProtocolError("not_saved", NOT_SAVED) from None
+
 
 class Client:
     """One connection at a table: the seat its token holds (``None``: a spectator) and how to send it text.
 
-    ``invite`` is the invite a room's guest came with, until he joins; ``close`` ends the connection
-    with a code and a reason (when an invite is spent by someone else, or the seat moved to another device).
+    Nothing the table does waits on a client: :meth:`post` queues a message and returns, and the client's own
+    writer task sends them in order, each within :data:`SEND_TIMEOUT` seconds. States are complete, so a client
+    behind is sent only the latest one; of the other messages (errors, hints) at most :data:`CLIENT_QUEUE` may
+    wait. A client that cannot keep up is dropped (``on_drop`` is called: the server closes its socket), never
+    waited for.
+
+    ``invite`` is the invite a room's guest came with, until he joins; ``hang_up`` ends the connection with a
+    code and a reason (when an invite is spent by someone else, or the seat moved to another device).
     """
 
     def __init__(self, seat: int | None, send: Callable[[str], Awaitable[None]],
-                 close: Callable[[int, str], Awaitable[None]] | None = None, invite: str | None = None) -> None:
+                 on_drop: Callable[[Client, str], None] | None = None,
+                 hang_up: Callable[[int, str], Awaitable[None]] | None = None, invite: str | None = None) -> None:
         self.seat = seat
         self.send = send
-        self.close = close
+        self.on_drop = on_drop
+        self.hang_up = hang_up
         self.invite = invite
+        self.dropped = False
+        self._queue: deque[tuple[bool, str]] = deque()  # (is a state, text), oldest first
+        self._ready = asyncio.Event()
+        self._writer: asyncio.Task[None] | None = None
+
+    def post(self, text: str, state: bool = False) -> None:
+        """Queue ``text`` for the client (a ``state`` replaces any state still waiting); never waits."""
+        if self.dropped:
+            return
+        queue = self._queue
+        if state:
+            for i, (is_state, _) in enumerate(queue):
+                if is_state:
+                    del queue[i]
+                    break
+        elif sum(1 for is_state, _ in queue if not is_state) >= CLIENT_QUEUE:
+            self.drop(f"more than {CLIENT_QUEUE} messages waiting for it")
+            return
+        queue.append((state, text))
+        self._ready.set()
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write())
+
+    async def _write(self) -> None:
+        while not self.dropped:
+            if not self._queue:
+                self._ready.clear()
+                await self._ready.wait()
+                continue
+            _, text = self._queue.popleft()
+            try:
+                await asyncio.wait_for(self.send(text), SEND_TIMEOUT)
+            except TimeoutError:
+                self.drop(f"a message not taken in {SEND_TIMEOUT:g} s")
+            except Exception:  # the connection is gone
+                self.drop("its connection closed")
+
+    def drop(self, reason: str) -> None:
+        """Stop sending to the client and tell the server (which closes its socket)."""
+        if self.dropped:
+            return
+        self.dropped = True
+        self._queue.clear()
+        self._ready.set()
+        log.info("dropped a client: %s", reason)
+        if self.on_drop is not None:
+            self.on_drop(self, reason)
+
+    def close(self) -> None:
+        """The connection ended: stop the writer."""
+        self.dropped = True
+        self._queue.clear()
+        if self._writer is not None and self._writer is not asyncio.current_task():
+            self._writer.cancel()
 
 
 class Table:
@@ -214,10 +310,11 @@ class Table:
         for client in list(self.clients):
             if client.seat == seat and client is not keep:
                 self.clients.discard(client)
-                if client.close is not None:
-                    await client.close(4401, "this seat moved to another device")
+                client.close()
+                if client.hang_up is not None:
+                    await client.hang_up(4401, "this seat moved to another device")
 
-    def move_link(self, seat: int | None) -> dict[str, Any]:
+    async def move_link(self, seat: int | None) -> dict[str, Any]:
         """A one-time link that moves ``seat`` to another device (replacing any earlier one not yet used)."""
         if seat is None:
             raise ProtocolError("not_allowed", "a spectator holds no seat to move")
@@ -225,7 +322,7 @@ class Table:
             raise ProtocolError("not_allowed", "this seat has no secret yet: join the room first")
         secret = secrets.token_urlsafe(SECRET_BYTES)
         move = [secret, time.time() + MOVE_SECONDS]
-        self.store.set_move(self.id, seat, move)
+        await store_call(self.store.set_move, self.id, seat, move)
         self.info.moves[seat] = move
         return {"type": "move", "link": f"/t/{self.id}#move={secret}", "expires_in": MOVE_SECONDS}
 
@@ -290,12 +387,13 @@ class Table:
         return text
 
     async def broadcast(self) -> None:
+        """Queue the new state for every client (each is sent it by its own writer: none is waited for)."""
         self._states.clear()
         for client in list(self.clients):
-            try:
-                await client.send(self.state(client.seat))
-            except Exception:  # a closed connection leaves the table; the game goes on
+            if client.dropped:  # a closed or stalled connection leaves the table; the game goes on
                 self.clients.discard(client)
+            else:
+                client.post(self.state(client.seat), state=True)
 
     # ------------------------------------------------------------ changes
     async def _push(self, action: Action) -> None:
@@ -303,7 +401,7 @@ class Table:
         partie = self.partie
         assert partie is not None
         partie.verify(action)
-        self.store.append(self.id, partie.ply, action_to_data(action, self.names))
+        await store_call(self.store.append, self.id, partie.ply, action_to_data(action, self.names))
         self._apply(action)
 
     def _deal(self, packets: int) -> Deal:
@@ -367,7 +465,12 @@ class Table:
                         return
                 if action is None:
                     return
-                await self._push(action)
+                try:
+                    await self._push(action)
+                except ProtocolError as e:  # the store refused (locked by another process): try again shortly
+                    log.warning("table %s: %s", self.id, e.message)
+                    asyncio.get_running_loop().call_later(STORE_RETRY, self.kick)
+                    return
             await self.broadcast()
 
     def kick(self) -> None:
@@ -410,23 +513,28 @@ class Table:
                 raise ProtocolError("not_allowed", "only a room's second player joins, once, before the partie")
             if client is not None and not same_secret(self.info.invite, client.invite):
                 raise ProtocolError("not_allowed", "this invitation has been used: the seat is taken")
-            clean = str(name).strip()
-            if clean == self.info.players[0]:
-                raise ProtocolError("not_allowed", f"{clean!r} is the other player's name: choose another")
+            try:
+                clean = clean_name(str(name))
+            except BadName as e:
+                raise ProtocolError("malformed", str(e)) from None
+            if imitates(clean, (self.info.players[0], COMPUTER_NAME)):
+                raise ProtocolError("not_allowed", f"{clean!r} looks like the other player's name or the "
+                                                   "computer's: choose another")
             token = secrets.token_urlsafe(SECRET_BYTES)
-            self.store.join(self.id, seat, clean, token)
+            await store_call(self.store.join, self.id, seat, clean, token)
             self.info.players[seat] = clean
             self.info.tokens[seat] = token
             self.info.invite = None
             self._start()
             if client is not None:
                 client.invite = None
-                await client.send(json.dumps({"type": "seat", "seat": seat, "token": token}))
+                client.post(json.dumps({"type": "seat", "seat": seat, "token": token}))
             for other in list(self.clients):
                 if other.invite is not None:  # came with the invite, now spent
                     self.clients.discard(other)
-                    if other.close is not None:
-                        await other.close(4410, "this invitation has been used: the seat is taken")
+                    other.close()
+                    if other.hang_up is not None:
+                        await other.hang_up(4410, "this invitation has been used: the seat is taken")
         await self.broadcast()
         self.kick()
 
@@ -449,7 +557,7 @@ class Table:
             if self.info.takebacks == "free":
                 assert seat is not None
                 takeback = _takeback_entry(partie.actions, target, self.names[seat])
-            self.store.take_back(self.id, target, takeback)
+            await store_call(self.store.take_back, self.id, target, takeback)
             if takeback is not None:
                 self.info.taken_back.append(takeback)
             while partie.ply > target:
@@ -465,14 +573,15 @@ class Table:
         actions = partie.actions
         return next((i for i in range(len(actions) - 1, -1, -1) if actions[i].player == seat and self._choices[i]),
                     None)
+
     async def _tell(self, data: dict[str, Any]) -> None:
         """Send every client at the table the same message."""
         text = json.dumps(data, separators=(",", ":"))
         for client in list(self.clients):
-            try:
-                await client.send(text)
-            except Exception:  # a closed connection leaves the table
+            if client.dropped:  # a closed or stalled connection leaves the table
                 self.clients.discard(client)
+            else:
+                client.post(text)
 
     def _count_hint(self, seat: int) -> None:
         """Count a hint against the seat's allowance (:data:`HINT_BURST`, one more every :data:`HINT_INTERVAL`
@@ -523,24 +632,75 @@ class Table:
 class Tables:
     """Every table of the server, created here or reloaded from the store when first asked for."""
 
-    def __init__(self, store: Store, thinker: Thinker | None = None) -> None:
+    def __init__(self, store: Store, thinker: Thinker | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         #: Where the computers of every table think (``None``: in threads of the server, as before the workers).
         self.thinker = thinker if thinker is not None else Thinker(workers=0)
+        self.clock = clock
         self._tables: dict[str, Table] = {}
+        self._since: dict[str, float] = {}  # when each table in memory was created or loaded
+        self._swept = clock()
+
+    def _keep(self, table: Table) -> None:
+        self._tables[table.id] = table
+        self._since[table.id] = self.clock()
+        self.sweep()
+
+    def sweep(self, force: bool = False) -> int:
+        """Forget the tables that have been in memory :data:`IDLE_TABLE_SECONDS` with nobody at them and nothing
+        moving (a table created and never opened, above all); at most once in :data:`SWEEP_SECONDS` unless
+        ``force``. The store keeps them: a link to one reloads it. How many were forgotten."""
+        now = self.clock()
+        if not force and now - self._swept < SWEEP_SECONDS:
+            return 0
+        self._swept = now
+        gone = [t for t in self._tables.values()
+                if now - self._since.get(t.id, now) >= IDLE_TABLE_SECONDS and self._idle(t)]
+        for table in gone:
+            self._tables.pop(table.id, None)
+            self._since.pop(table.id, None)
+        return len(gone)
+
+    @staticmethod
+    def _idle(table: Table) -> bool:
+        return not table.clients and (table._driver is None or table._driver.done()) and not table.lock.locked()
+
+    def __len__(self) -> int:
+        return len(self._tables)
 
     def create(self, kind: str, variant: str = "rubicon", options: dict[str, Any] | None = None,
                level: int | None = 3, name: str = "Player", takebacks: str = "fair") -> tuple[Table, str]:
         """A new table, and the token of its creator's seat (seat 0). Raises ``ValueError`` on bad settings."""
+        info = self._new(kind, variant, options, level, name, takebacks)
+        self.store.create(info)
+        return self._opened(info)
+
+    async def create_saved(self, kind: str, variant: str = "rubicon", options: dict[str, Any] | None = None,
+                           level: int | None = 3, name: str = "Player", takebacks: str = "fair") -> tuple[Table, str]:
+        """:meth:`create`, the store written in its thread (:func:`store_call`: ``not_saved`` if it cannot be)."""
+        info = self._new(kind, variant, options, level, name, takebacks)
+        await store_call(self.store.create, info)
+        return self._opened(info)
+
+    def _opened(self, info: TableInfo) -> tuple[Table, str]:
+        table = Table(info, self.store, self.thinker)
+        self._keep(table)
+        token = info.tokens[0]
+        assert token is not None
+        return table, token
+
+    def _new(self, kind: str, variant: str, options: dict[str, Any] | None, level: int | None,
+             name: str, takebacks: str) -> TableInfo:
         if kind not in ("computer", "room"):
             raise ValueError(f"a table is 'computer' or 'room', not {kind!r}")
         if variant not in VARIANTS:
             raise ValueError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
         options = dict(options or {})
         rules = make_rules(variant, options)  # raises OptionError (a ValueError) on a bad option
-        name = name.strip() or "Player"
-        if len(name) > 40:
-            raise ValueError("a name is at most 40 characters")
+        name = clean_name(name) if name.strip() else "Player"  # raises BadName (a ValueError)
+        if imitates(name, (COMPUTER_NAME,)):
+            raise ValueError(f"the name {name!r} looks like the computer's: choose another")
         if takebacks not in TAKEBACKS:
             raise ValueError(f"takebacks are {', '.join(TAKEBACKS)}, not {takebacks!r}")
         computer: int | None = None
@@ -549,7 +709,7 @@ class Tables:
             if level not in LEVELS:
                 raise ValueError(f"the computer's level is 1 to 5, not {level!r}")
             computer = 1
-            other: str | None = COMPUTER_NAME if name != COMPUTER_NAME else f"{COMPUTER_NAME} (level {level})"
+            other: str | None = COMPUTER_NAME
             tokens: list[str | None] = [secrets.token_urlsafe(SECRET_BYTES), None]
         else:
             level = None
@@ -557,21 +717,16 @@ class Tables:
             takebacks = "off"  # two people: nothing is taken back
             tokens = [secrets.token_urlsafe(SECRET_BYTES), None]
             invite = secrets.token_urlsafe(SECRET_BYTES)
-        info = TableInfo(secrets.token_urlsafe(9), kind, variant, rules.changed(), level, [name, other], tokens,
+        return TableInfo(secrets.token_urlsafe(9), kind, variant, rules.changed(), level, [name, other], tokens,
                          secrets.token_urlsafe(SECRET_BYTES), computer, invite=invite, seed=secrets.randbits(63),
                          takebacks=takebacks)
-        self.store.create(info)
-        table = Table(info, self.store, self.thinker)
-        self._tables[info.id] = table
-        token = tokens[0]
-        assert token is not None
-        return table, token
 
     def release(self, table: Table) -> None:
         """Forget a table nobody is at and nothing is moving at: the store keeps it, and :meth:`get`
         reloads it when it is next asked for (so a server's memory holds only the tables in use)."""
-        if not table.clients and (table._driver is None or table._driver.done()) and not table.lock.locked():
+        if self._idle(table):
             self._tables.pop(table.id, None)
+            self._since.pop(table.id, None)
 
     def get(self, table_id: str) -> Table | None:
         table = self._tables.get(table_id)
@@ -580,7 +735,7 @@ class Tables:
             if info is None:
                 return None
             table = Table(info, self.store, self.thinker)
-            self._tables[table_id] = table
+            self._keep(table)
         return table
 
 
