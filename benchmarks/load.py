@@ -1028,8 +1028,9 @@ def main() -> None:
                         help="spread the clients over P processes (default 1)")
     parser.add_argument("--timeout", type=float, default=60.0,
                         help="seconds a game may go without a message before it counts as stalled (default 60)")
-    parser.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
-                        help="wait a random 0 to 2*SECONDS before each action, like a person (default 0: at once)")
+    parser.add_argument("--think", type=float, default=0.1, metavar="SECONDS",
+                        help="wait a random 0 to 2*SECONDS before each action, like a person (default 0.1: faster "
+                             "than any person, within the server's 30 messages a second per connection)")
     parser.add_argument("--no-compression", action="store_true",
                         help="do not offer permessage-deflate (browsers offer it; the server may refuse it)")
     parser.add_argument("--computer-tables", action="append", default=[], type=level_count, metavar="LEVEL:N",
