@@ -24,7 +24,7 @@ from helpers import (
 )
 
 from piquet.actions import AcceptConcession, Concede, Declare, Exchange, Play
-from piquet.agents import play_deal, play_partie
+from piquet.agents import RandomAgent, play_deal, play_partie
 from piquet.cards import Card
 from piquet.combinations import Category
 from piquet.game import IllegalActionError, Partie, Phase
@@ -105,12 +105,17 @@ def test_ruling_17_partie_result_matches_settlement() -> None:
 
 
 # ---------------------------------------------------------------- concession (ruling 18)
-def five_quiet_deals(seed: int = 0) -> Partie:
-    """Five deals with no declarations, so both players stay low."""
+def five_deals(seed: int = 0, cls: type[RandomAgent] = RandomAgent) -> Partie:
+    """Five deals of a partie, played by ``cls``."""
     p = new_partie()
     for d in range(5):
-        play_deal(p, agents(seed * 10 + d, SinkingAgent), random.Random(seed * 10 + d))
+        play_deal(p, agents(seed * 10 + d, cls), random.Random(seed * 10 + d))
     return p
+
+
+def five_quiet_deals(seed: int = 0) -> Partie:
+    """Five deals with no declarations, so both players stay low."""
+    return five_deals(seed, SinkingAgent)
 
 
 def to_play(p: Partie) -> None:
@@ -163,9 +168,7 @@ def test_ruling_18_no_concession_after_the_first_card() -> None:
 
 def test_ruling_18_no_concession_for_a_player_at_100_or_more() -> None:
     for seed in range(40):
-        p = new_partie()
-        for d in range(5):
-            play_deal(p, agents(seed * 10 + d), random.Random(seed * 10 + d))
+        p = five_deals(seed)
         if max(p.totals) >= 100:
             break
     rich = 0 if p.totals[0] >= 100 else 1
@@ -184,19 +187,10 @@ def test_ruling_18_no_concession_before_the_six_declarations() -> None:
             p.push(Concede(seat))
 
 
-def last_deal_at_play(seed: int = 0) -> Partie:
-    p = five_quiet_deals(seed)
-    to_play(p)
-    assert p.deal_number == 6 and p.phase is Phase.PLAY and max(p.totals) < 100
-    return p
-
-
 def test_ruling_18_only_the_loser_may_concede_a_player_ahead_never() -> None:
     refused = 0
     for seed in range(40):
-        p = new_partie()
-        for d in range(5):
-            play_deal(p, agents(seed * 10 + d), random.Random(seed * 10 + d))
+        p = five_deals(seed)
         if max(p.totals) >= 100:
             continue
         to_play(p)

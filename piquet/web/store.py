@@ -245,49 +245,35 @@ class SQLiteStore:
                          row[7], row[8], row[9], actions, row[10], json.loads(row[11]), row[12], row[13],
                          json.loads(row[14]))
 
-    def set_player(self, table_id: str, seat: int, name: str) -> None:
+    def _set_seat(self, table_id: str, seat: int, values: dict[str, Any], also: str = "") -> None:
+        """Set ``seat``'s entry in each of the per-seat JSON columns named in ``values``, in one transaction
+        (``also``: further assignments of the same ``UPDATE``)."""
+        columns = list(values)
         with self._writing():
             self._db.execute("BEGIN")
-            row = self._db.execute("SELECT players FROM tables WHERE id = ?", (table_id,)).fetchone()
+            row = self._db.execute(f"SELECT {', '.join(columns)} FROM tables WHERE id = ?", (table_id,)).fetchone()
             if row is None:
                 raise StoreError(f"no table {table_id!r}")
-            players = json.loads(row[0])
-            players[seat] = name
-            self._db.execute("UPDATE tables SET players = ? WHERE id = ?", (json.dumps(players), table_id))
+            lists = [json.loads(text) for text in row]
+            for pair, column in zip(lists, columns, strict=True):
+                pair[seat] = values[column]
+            assignments = ", ".join([*(f"{column} = ?" for column in columns), *([also] if also else [])])
+            self._db.execute(f"UPDATE tables SET {assignments} WHERE id = ?",
+                             (*(json.dumps(pair) for pair in lists), table_id))
+
+    def set_player(self, table_id: str, seat: int, name: str) -> None:
+        self._set_seat(table_id, seat, {"players": name})
 
     def join(self, table_id: str, seat: int, name: str, token: str) -> None:
         """A room's guest takes his seat: his name and his own seat secret; the invite is spent."""
-        with self._writing():
-            self._db.execute("BEGIN")
-            row = self._db.execute("SELECT players, tokens FROM tables WHERE id = ?", (table_id,)).fetchone()
-            if row is None:
-                raise StoreError(f"no table {table_id!r}")
-            players, tokens = json.loads(row[0]), json.loads(row[1])
-            players[seat], tokens[seat] = name, token
-            self._db.execute("UPDATE tables SET players = ?, tokens = ?, invite = NULL WHERE id = ?",
-                             (json.dumps(players), json.dumps(tokens), table_id))
+        self._set_seat(table_id, seat, {"players": name, "tokens": token}, also="invite = NULL")
 
     def set_token(self, table_id: str, seat: int, token: str) -> None:
         """A seat's new secret (the player moved to another device); its one-time link is spent."""
-        with self._writing():
-            self._db.execute("BEGIN")
-            row = self._db.execute("SELECT tokens, moves FROM tables WHERE id = ?", (table_id,)).fetchone()
-            if row is None:
-                raise StoreError(f"no table {table_id!r}")
-            tokens, moves = json.loads(row[0]), json.loads(row[1])
-            tokens[seat], moves[seat] = token, None
-            self._db.execute("UPDATE tables SET tokens = ?, moves = ? WHERE id = ?",
-                             (json.dumps(tokens), json.dumps(moves), table_id))
+        self._set_seat(table_id, seat, {"tokens": token, "moves": None})
 
     def set_move(self, table_id: str, seat: int, move: list[Any] | None) -> None:
-        with self._writing():
-            self._db.execute("BEGIN")
-            row = self._db.execute("SELECT moves FROM tables WHERE id = ?", (table_id,)).fetchone()
-            if row is None:
-                raise StoreError(f"no table {table_id!r}")
-            moves = json.loads(row[0])
-            moves[seat] = move
-            self._db.execute("UPDATE tables SET moves = ? WHERE id = ?", (json.dumps(moves), table_id))
+        self._set_seat(table_id, seat, {"moves": move})
 
     def append(self, table_id: str, index: int, action: dict[str, Any]) -> None:
         # The primary key refuses a second action at the same index; the server appends in order.
