@@ -239,13 +239,12 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None) -
             await ws.close(code=4404, reason="no such table")
             return
         try:
-            seat, new_token = table.admit(kind, secret)
+            seat, new_token = await table.admit(kind, secret)
         except SeatRefused as e:
             await ws.close(code=e.code, reason=e.reason)
             return
-        except StoreUnavailable as e:
-            log.warning("the store could not save: %s", e)
-            await ws.close(code=1013, reason="the table could not be saved; try again")
+        except ProtocolError as e:  # not_saved: the store could not take the seat's new secret
+            await ws.close(code=1013, reason=e.message)
             return
 
         async def hang_up(code: int, reason: str) -> None:

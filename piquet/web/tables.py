@@ -275,10 +275,11 @@ class Table:
     def is_spectator(self, token: str | None) -> bool:
         return same_secret(self.info.spectate, token)
 
-    def admit(self, kind: str, secret: str) -> tuple[int | None, str | None]:
+    async def admit(self, kind: str, secret: str) -> tuple[int | None, str | None]:
         """The place a link's secret gives (``kind``: ``token``, ``spectate``, ``invite`` or ``move``) and, for a
         one-time link to another device, the seat's new secret (the old device's is revoked: call
-        :meth:`moved` once the new secret is sent). Raises :class:`SeatRefused`."""
+        :meth:`moved` once the new secret is sent). Raises :class:`SeatRefused`, or ``not_saved`` if the
+        store could not save a new secret."""
         if kind == "spectate" and self.is_spectator(secret):
             return None, None
         if kind == "token":
@@ -297,9 +298,13 @@ class Table:
                     if time.time() > move[1]:
                         break
                     token = secrets.token_urlsafe(SECRET_BYTES)
-                    self.store.set_token(self.id, seat, token)
+                    self.info.moves[seat] = None  # spent at once: the link opened twice finds it gone
+                    try:
+                        await store_call(self.store.set_token, self.id, seat, token)
+                    except ProtocolError:
+                        self.info.moves[seat] = move
+                        raise
                     self.info.tokens[seat] = token
-                    self.info.moves[seat] = None
                     return seat, token
             raise SeatRefused(4410, "this link to move a seat has been used or has expired: ask for a new one "
                                     "on the device that holds the seat")
