@@ -22,12 +22,12 @@ import random
 import statistics
 import time
 
-from piquet.actions import Action
-from piquet.agents import Agent, play_deal
-from piquet.game import LegalActions, Partie, Phase
-from piquet.players import AGENT_NAMES, make_agent
-from piquet.variant import VARIANTS
-from piquet.view import PlayerView
+from piquet.ai.agent import Agent, play_deal
+from piquet.ai.levels import AGENT_NAMES, make_agent
+from piquet.engine.actions import Action
+from piquet.engine.partie import LegalActions, Partie, Phase
+from piquet.engine.variants import VARIANTS
+from piquet.engine.view import PlayerView
 
 
 class Timed:

@@ -19,11 +19,11 @@ import platform
 import random
 import time
 
-from piquet import record
-from piquet.agents import RandomAgent, play_partie
-from piquet.game import Partie, Phase
-from piquet.scoring import ScoreCategory
-from piquet.variant import VARIANTS
+from piquet.ai.agent import RandomAgent, play_partie
+from piquet.engine import record
+from piquet.engine.partie import Partie, Phase
+from piquet.engine.scoring import ScoreCategory
+from piquet.engine.variants import VARIANTS
 
 
 def check_deal(partie: Partie) -> None:

@@ -20,9 +20,9 @@ import random
 import statistics
 import time
 
-from piquet.game import Partie, Phase
-from piquet.simple import SimpleAgent
-from piquet.solver import _MODELS, PlayPosition, Solution, position_from_partie, solve
+from piquet.ai.books import SimpleAgent
+from piquet.ai.solver import _MODELS, PlayPosition, Solution, position_from_partie, solve
+from piquet.engine.partie import Partie, Phase
 
 
 def positions(count: int, seed: int, tricks_played: int) -> list[tuple[Partie, PlayPosition]]:

@@ -6,7 +6,7 @@
 ('deal', 'Ann')
 """
 
-from piquet.actions import (
+from piquet.engine.actions import (
     AcceptConcession,
     Action,
     Bid,
@@ -19,12 +19,12 @@ from piquet.actions import (
     Exchange,
     Play,
 )
-from piquet.cards import CARDS, Card, CardError, CardSet, Rank, Suit
-from piquet.combinations import Category
-from piquet.game import IllegalActionError, LegalActions, Partie, Phase
-from piquet.scoring import DealScore, ScoreCategory, ScoreEvent, Settlement
-from piquet.variant import OptionError, Rules, make_rules
-from piquet.view import PlayerView, Speech, Trick
+from piquet.engine.cards import CARDS, Card, CardError, CardSet, Rank, Suit
+from piquet.engine.combinations import Category
+from piquet.engine.partie import IllegalActionError, LegalActions, Partie, Phase
+from piquet.engine.scoring import DealScore, ScoreCategory, ScoreEvent, Settlement
+from piquet.engine.variants import Contract, OptionError, Rules, make_rules
+from piquet.engine.view import PlayerView, Speech, Trick
 
 __version__ = "0.1.0"
 
@@ -40,6 +40,7 @@ __all__ = [
     "Category",
     "ChooseDealer",
     "Concede",
+    "Contract",
     "Cut",
     "Deal",
     "DealScore",

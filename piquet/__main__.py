@@ -2,6 +2,6 @@
 
 import sys
 
-from piquet.cli import main
+from piquet.ui.cli import main
 
 sys.exit(main())

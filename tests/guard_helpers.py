@@ -18,7 +18,7 @@ from typing import Any
 
 import uvicorn
 
-from piquet.web.guard import ConnectionLedger, server_config
+from piquet.ui.web.guard import ConnectionLedger, server_config
 
 #: The longest any read here waits.
 WAIT = 10.0

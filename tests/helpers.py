@@ -10,13 +10,13 @@ import random
 import re
 from collections.abc import Iterable, Sequence
 
-from piquet.actions import Action, CarteBlanche, Concede, Deal, Declare, Exchange, Play
-from piquet.agents import RandomAgent
-from piquet.cards import FULL_PACK, Card, CardSet
-from piquet.combinations import Category
-from piquet.game import Partie, Phase
-from piquet.scoring import ScoreCategory, ScoreEvent
-from piquet.view import Speech
+from piquet.ai.agent import RandomAgent
+from piquet.engine.actions import Action, CarteBlanche, Concede, Deal, Declare, Exchange, Play
+from piquet.engine.cards import FULL_PACK, Card, CardSet
+from piquet.engine.combinations import Category
+from piquet.engine.partie import Partie, Phase
+from piquet.engine.scoring import ScoreCategory, ScoreEvent
+from piquet.engine.view import Speech
 
 NAMES = ("Ann", "Bill")
 ANN, BILL = 0, 1

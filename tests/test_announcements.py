@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from helpers import ANN, BILL, dealt, run
 
-from piquet.cards import Rank
-from piquet.combinations import Category
-from piquet.view import Announcement
+from piquet.engine.cards import Rank
+from piquet.engine.combinations import Category
+from piquet.engine.view import Announcement
 
 # Bill (elder) holds spades K Q J 10 8 7 (a point of six, a quart to the king) and three queens;
 # Ann holds hearts A K J 10 8 (a point of five) and diamonds 10 9 8 (a tierce to the ten).

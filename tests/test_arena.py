@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from piquet import arena
-from piquet.actions import Deal
-from piquet.cli import main
+from piquet.ai import arena
+from piquet.engine.actions import Deal
+from piquet.ui.cli import main
 
 
 @pytest.fixture(scope="module")

@@ -26,12 +26,12 @@ from helpers import (
     says,
 )
 
-from piquet.actions import CarteBlanche, ChooseDealer, Cut, Deal, Declare, Exchange, Play
-from piquet.combinations import Category
-from piquet.game import IllegalActionError, Partie, Phase
-from piquet.record import RecordError, dumps, loads
-from piquet.scoring import ScoreCategory, Settlement
-from piquet.variant import AuCent, GameResult, make_rules
+from piquet.engine.actions import CarteBlanche, ChooseDealer, Cut, Deal, Declare, Exchange, Play
+from piquet.engine.combinations import Category
+from piquet.engine.partie import IllegalActionError, Partie, Phase
+from piquet.engine.record import RecordError, dumps, loads
+from piquet.engine.scoring import ScoreCategory, Settlement
+from piquet.engine.variants import AuCent, GameResult, make_rules
 
 
 def au_cent(ann: str = BASE_ANN, bill: str = BASE_BILL, talon: str = BASE_TALON,

@@ -32,13 +32,13 @@ from helpers import (
     says,
 )
 
-from piquet.actions import Action, Bid, CarteBlanche, Deal, Declare, Exchange, Play
-from piquet.agents import play_partie
-from piquet.cards import Card
-from piquet.game import IllegalActionError, Partie, Phase
-from piquet.record import RecordError, dumps, loads
-from piquet.scoring import ScoreCategory, settle
-from piquet.variant import Auction, Contract, make_rules
+from piquet.ai.agent import play_partie
+from piquet.engine.actions import Action, Bid, CarteBlanche, Deal, Declare, Exchange, Play
+from piquet.engine.cards import Card
+from piquet.engine.partie import IllegalActionError, Partie, Phase
+from piquet.engine.record import RecordError, dumps, loads
+from piquet.engine.scoring import ScoreCategory, settle
+from piquet.engine.variants import Auction, Contract, make_rules
 
 # ---------------------------------------------------------------- builders
 

@@ -1,4 +1,4 @@
-"""Auction Piquet bidding by sampled deals (piquet.bidding): the contract's points follow Lunn's
+"""Auction Piquet bidding by sampled deals (piquet.ai.bidding): the contract's points follow Lunn's
 scoring of the play, the solver's trick count is exact where it is plain, and the calls are legal
 and sensible, and both players' exchanges in a contract are legal, theirs, and judge the deals
 by what the opponent has said."""
@@ -10,9 +10,8 @@ import random
 import pytest
 from helpers import cs
 
-from piquet.actions import Bid, Deal, Exchange
-from piquet.agents import play_deal
-from piquet.bidding import (
+from piquet.ai.agent import play_deal
+from piquet.ai.bidding import (
     MISMATCH_WEIGHT,
     auction_weight,
     choose_call,
@@ -22,12 +21,13 @@ from piquet.bidding import (
     estimate_tricks,
     holder_tricks,
 )
-from piquet.game import Partie, Phase
-from piquet.inference import Inference
-from piquet.players import make_agent
-from piquet.scoring import ScoreCategory
-from piquet.simple import SimpleAgent, minus_discards
-from piquet.variant import make_rules
+from piquet.ai.books import SimpleAgent, minus_discards
+from piquet.ai.inference import Inference
+from piquet.ai.levels import make_agent
+from piquet.engine.actions import Bid, Deal, Exchange
+from piquet.engine.partie import Partie, Phase
+from piquet.engine.scoring import ScoreCategory
+from piquet.engine.variants import make_rules
 
 TOP = cs("AS KS QS JS AH KH QH JH AD KD QD JD")
 LOW = cs("7S 8S 9S TS 7H 8H 9H TH 7D 8D 9D TD")

@@ -7,8 +7,8 @@ import random
 import pytest
 from helpers import cs
 
-from piquet.cards import CARDS, FULL_PACK, Card, CardError, CardSet, Rank, Suit
-from piquet.combinations import Category, best, candidates, invalid_reason, is_valid, key, maximal, value
+from piquet.engine.cards import CARDS, FULL_PACK, Card, CardError, CardSet, Rank, Suit
+from piquet.engine.combinations import Category, best, candidates, invalid_reason, is_valid, key, maximal, value
 
 
 # ---------------------------------------------------------------- cards
@@ -159,7 +159,7 @@ def test_cardset_pickles_and_copies_as_itself() -> None:
     import copy
     import pickle
 
-    from piquet.game import Partie
+    from piquet.engine.partie import Partie
 
     hand = CardSet.parse("AS KS QS 7C")
     for twin in (pickle.loads(pickle.dumps(hand)), copy.copy(hand), copy.deepcopy(hand)):

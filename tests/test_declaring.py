@@ -1,4 +1,4 @@
-"""Declarations weighed for the partie (piquet.declaring): the declarations' points are what the
+"""Declarations weighed for the partie (piquet.ai.declaring): the declarations' points are what the
 engine scores, whatever is called or sunk; in full for the score difference; and in the last
 deal of a partie, fewest points for a loser sure to stay under the rubicon (Laws 72-73)."""
 
@@ -9,15 +9,15 @@ from dataclasses import replace
 
 import pytest
 
-from piquet.actions import Declare
-from piquet.agents import RandomAgent
-from piquet.combinations import Category
-from piquet.declaring import choose_declaration, declared_points
-from piquet.exchange import elder_pique
-from piquet.game import Partie, Phase
-from piquet.players import SearchAgent, partie_utility
-from piquet.scoring import DealScore, ScoreCategory
-from piquet.simple import SimpleAgent, declaration_in_full
+from piquet.ai.agent import RandomAgent
+from piquet.ai.books import SimpleAgent, declaration_in_full
+from piquet.ai.declaring import choose_declaration, declared_points
+from piquet.ai.exchange import elder_pique
+from piquet.ai.levels import SearchAgent, partie_utility
+from piquet.engine.actions import Declare
+from piquet.engine.combinations import Category
+from piquet.engine.partie import Partie, Phase
+from piquet.engine.scoring import DealScore, ScoreCategory
 
 _IN_HAND = (ScoreCategory.POINT, ScoreCategory.SEQUENCES, ScoreCategory.SETS, ScoreCategory.REPIQUE)
 

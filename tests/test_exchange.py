@@ -8,9 +8,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from piquet.actions import Exchange
-from piquet.cards import Card, CardSet, Suit
-from piquet.exchange import (
+from piquet.ai.books import SimpleAgent, discard_choice
+from piquet.ai.exchange import (
     _younger_takes,
     candidate_discards,
     choose_exchange,
@@ -21,13 +20,14 @@ from piquet.exchange import (
     play_estimate,
     worlds_after_elder,
 )
-from piquet.game import Partie, Phase
-from piquet.inference import Inference, World
-from piquet.scoring import ScoreCategory
-from piquet.simple import SimpleAgent, discard_choice
-from piquet.solver import PlayPosition, solve
-from piquet.variant import make_rules
-from piquet.view import PlayerView
+from piquet.ai.inference import Inference, World
+from piquet.ai.solver import PlayPosition, solve
+from piquet.engine.actions import Exchange
+from piquet.engine.cards import Card, CardSet, Suit
+from piquet.engine.partie import Partie, Phase
+from piquet.engine.scoring import ScoreCategory
+from piquet.engine.variants import make_rules
+from piquet.engine.view import PlayerView
 
 _DECLARED = (ScoreCategory.POINT, ScoreCategory.SEQUENCES, ScoreCategory.SETS, ScoreCategory.REPIQUE)
 

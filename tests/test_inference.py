@@ -9,13 +9,13 @@ from itertools import combinations
 
 import pytest
 
-from piquet.actions import ChooseDealer, Declare, Exchange, Play
-from piquet.agents import RandomAgent, _step
-from piquet.cards import Card, CardSet, Suit
-from piquet.combinations import Category, pips
-from piquet.game import Partie, Phase
-from piquet.inference import Inference, World, best_key, holds
-from piquet.simple import SimpleAgent
+from piquet.ai.agent import RandomAgent, _step
+from piquet.ai.books import SimpleAgent
+from piquet.ai.inference import Inference, World, best_key, holds
+from piquet.engine.actions import ChooseDealer, Declare, Exchange, Play
+from piquet.engine.cards import Card, CardSet, Suit
+from piquet.engine.combinations import Category, pips
+from piquet.engine.partie import Partie, Phase
 from tests.helpers import BILL, cs, dealt, declare_nothing
 
 ANN = 0
@@ -29,7 +29,7 @@ def truth(partie: Partie, opp: int) -> World:
 
 
 def known_elsewhere(view: object) -> CardSet:
-    from piquet.view import PlayerView
+    from piquet.engine.view import PlayerView
 
     assert isinstance(view, PlayerView)
     return view.hand | view.discards | view.dealt | view.played | view.rest
@@ -285,7 +285,7 @@ def _after_simple_exchange(seed: int) -> Partie:
 
 
 def test_discard_model_finds_the_books_discards_likelier_than_a_random_throw() -> None:
-    from piquet.simple import keep_values
+    from piquet.ai.books import keep_values
 
     better = 0
     for seed in range(12):
@@ -304,7 +304,7 @@ def test_discard_model_finds_the_books_discards_likelier_than_a_random_throw() -
 
 
 def test_resampled_worlds_are_consistent_and_favour_the_likely_discards() -> None:
-    from piquet.simple import keep_values
+    from piquet.ai.books import keep_values
 
     def cost(world: World) -> float:
         values = keep_values(world.opponent_hand | world.opponent_discards)

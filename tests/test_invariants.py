@@ -11,12 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_variant_invariants import conservation
 
-from piquet.actions import ChooseDealer, Concede, Deal, Play
-from piquet.agents import RandomAgent
-from piquet.cards import FULL_PACK, CardSet
-from piquet.game import Partie, Phase
-from piquet.record import dumps, loads
-from piquet.scoring import ScoreCategory
+from piquet.ai.agent import RandomAgent
+from piquet.engine.actions import ChooseDealer, Concede, Deal, Play
+from piquet.engine.cards import FULL_PACK, CardSet
+from piquet.engine.partie import Partie, Phase
+from piquet.engine.record import dumps, loads
+from piquet.engine.scoring import ScoreCategory
 
 OPTION_SETS = [None, {"minimum_point": 4}, {"younger_may_stand_pat": True, "elder_may_stand_pat": True},
                {"cards_count_toward_pique": True}]

@@ -24,11 +24,11 @@ from helpers import (
     run,
 )
 
-from piquet.actions import CarteBlanche, ChooseDealer, Cut, Deal, Exchange, Play
-from piquet.agents import RandomAgent, play_deal
-from piquet.cards import CARDS, CardSet
-from piquet.game import IllegalActionError, Partie, Phase
-from piquet.scoring import ScoreCategory
+from piquet.ai.agent import RandomAgent, play_deal
+from piquet.engine.actions import CarteBlanche, ChooseDealer, Cut, Deal, Exchange, Play
+from piquet.engine.cards import CARDS, CardSet
+from piquet.engine.partie import IllegalActionError, Partie, Phase
+from piquet.engine.scoring import ScoreCategory
 
 
 # ---------------------------------------------------------------- cut (Law 4)

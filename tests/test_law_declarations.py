@@ -20,12 +20,12 @@ from helpers import (
     says,
 )
 
-from piquet.actions import Declare, Play
-from piquet.cards import CardSet, Rank
-from piquet.combinations import Category
-from piquet.game import IllegalActionError, Phase
-from piquet.scoring import ScoreCategory, ScoreEvent
-from piquet.view import Speech
+from piquet.engine.actions import Declare, Play
+from piquet.engine.cards import CardSet, Rank
+from piquet.engine.combinations import Category
+from piquet.engine.partie import IllegalActionError, Phase
+from piquet.engine.scoring import ScoreCategory, ScoreEvent
+from piquet.engine.view import Speech
 
 NOTHING_AFTER_POINT = ["Bill declare sequences -", "Ann declare sequences -",
                        "Bill declare sets -", "Ann declare sets -"]

@@ -23,14 +23,14 @@ from helpers import (
     play_out,
 )
 
-from piquet.actions import AcceptConcession, Concede, Declare, Exchange, Play
-from piquet.agents import RandomAgent, play_deal, play_partie
-from piquet.cards import Card
-from piquet.combinations import Category
-from piquet.game import IllegalActionError, Partie, Phase
-from piquet.record import RecordError, dumps, loads
-from piquet.scoring import settle
-from piquet.variant import OptionError, make_rules
+from piquet.ai.agent import RandomAgent, play_deal, play_partie
+from piquet.engine.actions import AcceptConcession, Concede, Declare, Exchange, Play
+from piquet.engine.cards import Card
+from piquet.engine.combinations import Category
+from piquet.engine.partie import IllegalActionError, Partie, Phase
+from piquet.engine.record import RecordError, dumps, loads
+from piquet.engine.scoring import settle
+from piquet.engine.variants import OptionError, make_rules
 
 RECORDS = Path(__file__).parent / "records"
 

@@ -22,10 +22,10 @@ from helpers import (
     run,
 )
 
-from piquet.actions import Play
-from piquet.agents import RandomAgent, play_deal
-from piquet.game import IllegalActionError, Phase
-from piquet.scoring import ScoreCategory
+from piquet.ai.agent import RandomAgent, play_deal
+from piquet.engine.actions import Play
+from piquet.engine.partie import IllegalActionError, Phase
+from piquet.engine.scoring import ScoreCategory
 
 FULL_BILL = [f"Bill declare point {BILL_POINT6}", "Ann declare point -",
              f"Bill declare sequences {BILL_POINT6}", "Ann declare sequences -",
@@ -82,7 +82,7 @@ def test_law_65_second_player_scores_for_winning_the_trick_reference_deal() -> N
     import json
     from pathlib import Path
 
-    from piquet.record import loads
+    from piquet.engine.record import loads
 
     text = (Path(__file__).parent / "records" / "rubicon-deal.json").read_text()
     p = loads(text)

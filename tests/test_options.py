@@ -1,4 +1,4 @@
-"""Rule options (piquet/variant.py): each by name with its effect, in every variant that offers it;
+"""Rule options (piquet/engine/variants.py): each by name with its effect, in every variant that offers it;
 an option a variant does not offer is refused naming the variant; records keep only the options
 that differ from the variant's defaults, and replay them."""
 
@@ -31,12 +31,12 @@ from helpers import (
     run,
 )
 
-from piquet.actions import Bid, CarteBlanche, Exchange, Play
-from piquet.agents import play_partie
-from piquet.game import IllegalActionError, Partie, Phase
-from piquet.record import RecordError, dumps, loads
-from piquet.scoring import ScoreCategory
-from piquet.variant import OPTIONS, VARIANTS, OptionError, make_rules
+from piquet.ai.agent import play_partie
+from piquet.engine.actions import Bid, CarteBlanche, Exchange, Play
+from piquet.engine.partie import IllegalActionError, Partie, Phase
+from piquet.engine.record import RecordError, dumps, loads
+from piquet.engine.scoring import ScoreCategory
+from piquet.engine.variants import OPTIONS, VARIANTS, OptionError, make_rules
 
 OFFERED = [(v, name) for v, cls in VARIANTS.items() for name in cls.OPTION_NAMES]
 NOT_OFFERED = [(v, name) for v, cls in VARIANTS.items() for name in OPTIONS if name not in cls.OPTION_NAMES]

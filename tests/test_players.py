@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from piquet.actions import Deal, Exchange, Play
-from piquet.agents import play_deal
-from piquet.cards import CARDS, CardSet
-from piquet.game import Partie, Phase
-from piquet.players import BeginnerAgent, SearchAgent, make_agent
+from piquet.ai.agent import play_deal
+from piquet.ai.levels import BeginnerAgent, SearchAgent, make_agent
+from piquet.engine.actions import Deal, Exchange, Play
+from piquet.engine.cards import CARDS, CardSet
+from piquet.engine.partie import Partie, Phase
 
 
 @pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
@@ -85,7 +85,7 @@ def _last_deal(seat: int, mine: int, theirs: int, deals: int = 5):  # type: igno
     opponent's ``theirs`` (the sixth deal is a Rubicon partie's last)."""
     from dataclasses import replace
 
-    from piquet.scoring import DealScore
+    from piquet.engine.scoring import DealScore
 
     totals = (mine, theirs) if seat == 0 else (theirs, mine)
     done = tuple(DealScore.from_events((), 0) for _ in range(deals))
@@ -94,8 +94,8 @@ def _last_deal(seat: int, mine: int, theirs: int, deals: int = 5):  # type: igno
 
 @pytest.mark.parametrize("seat", [0, 1])
 def test_law_73_in_the_last_deal_a_sure_winner_wants_every_point_scored(seat: int) -> None:
-    from piquet.players import partie_utility
-    from piquet.variant import make_rules
+    from piquet.ai.levels import partie_utility
+    from piquet.engine.variants import make_rules
 
     rules = make_rules("rubicon")
     # Seat 0's worth of points: the winner (whichever seat) counts both players' points as his.
@@ -109,8 +109,8 @@ def test_law_73_in_the_last_deal_a_sure_winner_wants_every_point_scored(seat: in
 def test_law_73_in_the_last_deal_a_loser_within_reach_of_the_rubicon_is_what_counts(seat: int) -> None:
     """A loser who may reach 100 turns his score from the winner's gain into his loss (Law 73): the
     winner minimises the loser's points, the loser wants his own even at the cost of the winner's."""
-    from piquet.players import REACH_WEIGHT, partie_utility
-    from piquet.variant import make_rules
+    from piquet.ai.levels import REACH_WEIGHT, partie_utility
+    from piquet.engine.variants import make_rules
 
     rules = make_rules("rubicon")
 
@@ -126,7 +126,7 @@ def test_law_73_in_the_last_deal_a_loser_within_reach_of_the_rubicon_is_what_cou
 
 
 def test_sampled_exchange_returns_a_legal_exchange_of_the_allowed_size() -> None:
-    from piquet.players import Level
+    from piquet.ai.levels import Level
 
     partie = Partie(("Ann", "Bill"), first_dealer=0)
     partie.push(partie.random_deal(random.Random(8), packets=3))
@@ -138,7 +138,7 @@ def test_sampled_exchange_returns_a_legal_exchange_of_the_allowed_size() -> None
 
 
 def test_agent_spec_changes_one_setting_of_a_level() -> None:
-    from piquet.players import LEVELS, parse_spec
+    from piquet.ai.levels import LEVELS, parse_spec
 
     agent = make_agent("level5:play=48,exchange=0,discards=0", 1)
     assert isinstance(agent, SearchAgent)

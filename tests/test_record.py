@@ -11,9 +11,9 @@ import jsonschema
 import pytest
 from helpers import agents
 
-from piquet.agents import play_partie
-from piquet.cli import replay_summary
-from piquet.record import RecordError, dumps, from_data, loads
+from piquet.ai.agent import play_partie
+from piquet.engine.record import RecordError, dumps, from_data, loads
+from piquet.ui.cli import replay_summary
 
 RECORDS = Path(__file__).parent / "records"
 SCHEMA = json.loads((Path(__file__).parent.parent / "piquet" / "data" / "record.schema.json").read_text())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from piquet.cli import main
+from piquet.ui.cli import main
 
 RECORDS = Path(__file__).parent / "records"
 

@@ -13,8 +13,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from piquet import record
-from piquet.agents import RandomAgent, play_partie
+from piquet.ai.agent import RandomAgent, play_partie
+from piquet.engine import record
 
 SCHEMA = json.loads((Path(__file__).parent.parent / "piquet" / "data" / "record.schema.json").read_text())
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)

@@ -10,13 +10,13 @@ from collections.abc import Sequence
 
 import pytest
 
-from piquet.actions import Action, CarteBlanche, ChooseDealer, Deal, Declare, Exchange, Play
-from piquet.agents import Agent, RandomAgent, play_partie
-from piquet.cards import CARDS, Card, CardSet
-from piquet.combinations import Category
-from piquet.game import DECLARATION_ORDER, LegalActions, Partie, Phase
-from piquet.simple import SimpleAgent
-from piquet.view import PlayerView
+from piquet.ai.agent import Agent, RandomAgent, play_partie
+from piquet.ai.books import SimpleAgent
+from piquet.engine.actions import Action, CarteBlanche, ChooseDealer, Deal, Declare, Exchange, Play
+from piquet.engine.cards import CARDS, Card, CardSet
+from piquet.engine.combinations import Category
+from piquet.engine.partie import DECLARATION_ORDER, LegalActions, Partie, Phase
+from piquet.engine.view import PlayerView
 
 
 class Checked:

@@ -9,12 +9,12 @@ from collections.abc import Sequence
 import pytest
 from test_simple_agent import Checked
 
-from piquet.actions import Action, Bid, Deal, Declare, Exchange, Play
-from piquet.agents import Agent, RandomAgent, _step, play_partie
-from piquet.cards import CARDS, Card, CardSet, Rank
-from piquet.game import LegalActions, Partie, Phase
-from piquet.simple import SimpleAgent, minus_tricks, plus_tricks
-from piquet.view import PlayerView
+from piquet.ai.agent import Agent, RandomAgent, _step, play_partie
+from piquet.ai.books import SimpleAgent, minus_tricks, plus_tricks
+from piquet.engine.actions import Action, Bid, Deal, Declare, Exchange, Play
+from piquet.engine.cards import CARDS, Card, CardSet, Rank
+from piquet.engine.partie import LegalActions, Partie, Phase
+from piquet.engine.view import PlayerView
 
 
 def auction_deal(dealer: int, first_hand: str, second_hand: str, talon: str = "") -> Partie:

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from piquet.cards import CARDS, CardSet
-from piquet.solver import PlayPosition, position_from_partie, solve
-from piquet.variant import Contract, Rules, make_rules
+from piquet.ai.solver import PlayPosition, position_from_partie, solve
+from piquet.engine.cards import CARDS, CardSet
+from piquet.engine.variants import Contract, Rules, make_rules
 
 
 def minimax(h: list[int], to_act: int, lead: tuple[int, int] | None, won: tuple[int, int],
@@ -122,8 +122,8 @@ def test_solver_plays_for_the_cards_worth_ten() -> None:
 
 
 def test_solver_position_from_a_live_partie_matches_a_full_solve() -> None:
-    from piquet.agents import RandomAgent
-    from piquet.game import Partie, Phase
+    from piquet.ai.agent import RandomAgent
+    from piquet.engine.partie import Partie, Phase
 
     partie = Partie(("Ann", "Bill"), first_dealer=0)
     rng = random.Random(4)
@@ -156,7 +156,7 @@ def test_solver_caches_stay_bounded_across_many_contracts(monkeypatch: pytest.Mo
     """Auction Piquet compiles a model for every contract; together their cached move lists
     stay within the limit (a long arena run once grew past ten gigabytes), and solving after a
     clear gives the same values."""
-    from piquet import solver
+    from piquet.ai import solver
 
     monkeypatch.setattr(solver, "MOVE_CACHE_LIMIT", 1_500)
     rules = make_rules("auction")

@@ -14,9 +14,9 @@ pytest.importorskip("rich")
 
 from rich.console import Console
 
-from piquet import record
-from piquet.cards import CARDS, Card, CardSet
-from piquet.terminal import parse_options, run
+from piquet.engine import record
+from piquet.engine.cards import CARDS, Card, CardSet
+from piquet.ui.terminal import parse_options, run
 
 
 def make_args(seed: int = 3, record_path: Path | None = None, options: list[str] | None = None,

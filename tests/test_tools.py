@@ -12,9 +12,9 @@ from types import ModuleType
 
 import pytest
 
-from piquet.actions import Exchange
-from piquet.game import Partie, Phase
-from piquet.inference import Inference
+from piquet.ai.inference import Inference
+from piquet.engine.actions import Exchange
+from piquet.engine.partie import Partie, Phase
 
 TOOLS = Path(__file__).resolve().parent.parent / "tools"
 

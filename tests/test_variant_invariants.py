@@ -11,14 +11,14 @@ from helpers import agents, cards_in_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from piquet.actions import Action, Bid, CarteBlanche, ChooseDealer, Cut, Deal, Declare, Exchange, Play
-from piquet.agents import play_partie
-from piquet.cards import FULL_PACK, CardSet
-from piquet.combinations import Category, key
-from piquet.game import Partie, Phase
-from piquet.record import dumps, loads
-from piquet.scoring import ScoreCategory, ScoreEvent
-from piquet.view import Speech
+from piquet.ai.agent import play_partie
+from piquet.engine.actions import Action, Bid, CarteBlanche, ChooseDealer, Cut, Deal, Declare, Exchange, Play
+from piquet.engine.cards import FULL_PACK, CardSet
+from piquet.engine.combinations import Category, key
+from piquet.engine.partie import Partie, Phase
+from piquet.engine.record import dumps, loads
+from piquet.engine.scoring import ScoreCategory, ScoreEvent
+from piquet.engine.view import Speech
 
 VARIANTS = ("auction", "au-cent")
 NAMES = ("Ann", "Bill")

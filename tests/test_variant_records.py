@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from piquet.record import loads
+from piquet.engine.record import loads
 
 RECORDS = Path(__file__).parent / "records"
 CATEGORIES = ("carte_blanche", "point", "sequences", "sets", "repique", "play", "pique", "cards", "contract", "total")

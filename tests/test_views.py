@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from test_invariants import OPTION_SETS, drive
 from test_variant_invariants import check_no_leak, knowledge
 
-from piquet.cards import CardSet
+from piquet.engine.cards import CardSet
 
 
 @settings(max_examples=10, deadline=None)

@@ -24,8 +24,8 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")
 
-from piquet import record  # noqa: E402
-from piquet.web.app import create_app  # noqa: E402
+from piquet.engine import record  # noqa: E402
+from piquet.ui.web.app import create_app  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 if not os.path.exists(CHROMIUM):

@@ -19,14 +19,14 @@ from fastapi.testclient import TestClient
 from guard_helpers import WAIT, RawSocket, frame, get_status, post, serving
 from web_helpers import Client, create
 
-from piquet.cli import main
-from piquet.web import guard
-from piquet.web import store as store_module
-from piquet.web import tables as tables_module
-from piquet.web.app import TABLE_BURST_PER_ADDRESS, create_app
-from piquet.web.guard import MAX_FRAME, MESSAGE_BURST, ConnectionLedger, LogLimit
-from piquet.web.store import SQLiteStore, StoreError, TableInfo
-from piquet.web.tables import NOT_SAVED, Table, Tables
+from piquet.ui.cli import main
+from piquet.ui.web import guard
+from piquet.ui.web import store as store_module
+from piquet.ui.web import tables as tables_module
+from piquet.ui.web.app import TABLE_BURST_PER_ADDRESS, create_app
+from piquet.ui.web.guard import MAX_FRAME, MESSAGE_BURST, ConnectionLedger, LogLimit
+from piquet.ui.web.store import SQLiteStore, StoreError, TableInfo
+from piquet.ui.web.tables import NOT_SAVED, Table, Tables
 
 
 def db(path: Path) -> str:
@@ -436,7 +436,7 @@ def test_a_fault_of_the_server_is_one_line_in_the_log_and_tells_the_client_nothi
         raise RuntimeError("secret internals /some/path line 42")
 
     monkeypatch.setattr(Table, "hint", broken)
-    with TestClient(create_app(db(tmp_path))) as http, caplog.at_level(logging.INFO, logger="piquet.web"):
+    with TestClient(create_app(db(tmp_path))) as http, caplog.at_level(logging.INFO, logger="piquet.ui.web"):
         table = create(http, "computer", name="Ann")
         with http.websocket_connect(f"/ws/{table['id']}?token={table['token']}") as ws:
             client = Client(ws)

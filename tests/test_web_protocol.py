@@ -1,4 +1,4 @@
-"""The table protocol's reading and writing (``piquet.web.protocol``, ``docs/protocol.md``): every message a client
+"""The table protocol's reading and writing (``piquet.ui.web.protocol``, ``docs/protocol.md``): every message a client
 sends is checked strictly and a rejected one changes nothing; every prompt offers only what the engine accepts."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ import random
 import pytest
 from helpers import CB_ANN, CB_BILL, CB_TALON, base, dealt, declare_nothing, parse_action
 
-from piquet.actions import Action, CarteBlanche
-from piquet.agents import RandomAgent
-from piquet.cards import CARDS
-from piquet.game import Partie, Phase
-from piquet.record import dumps
-from piquet.web.protocol import MAX_MESSAGE, ProtocolError, prompt_data, read_action, read_message, view_data
+from piquet.ai.agent import RandomAgent
+from piquet.engine.actions import Action, CarteBlanche
+from piquet.engine.cards import CARDS
+from piquet.engine.partie import Partie, Phase
+from piquet.engine.record import dumps
+from piquet.ui.web.protocol import MAX_MESSAGE, ProtocolError, prompt_data, read_action, read_message, view_data
 
 ANN, BILL = 0, 1
 
@@ -255,8 +255,8 @@ def test_law_36_younger_may_show_the_rest_only_if_she_leaves_some_after_elders_c
 
 
 def test_ruling_18_option_the_opponent_is_prompted_to_accept_or_decline_a_concession() -> None:
-    from piquet.actions import AcceptConcession, Concede
-    from piquet.agents import play_deal
+    from piquet.ai.agent import play_deal
+    from piquet.engine.actions import AcceptConcession, Concede
 
     partie = Partie(("Ann", "Bill"), options={"concession_may_be_declined": True}, first_dealer=ANN)
     sinkers = tuple(RandomAgent(random.Random(seed)) for seed in (1, 2))
@@ -279,8 +279,8 @@ def test_ruling_18_option_the_opponent_is_prompted_to_accept_or_decline_a_conces
 
 
 def test_ruling_18_younger_may_concede_out_of_turn_at_the_table() -> None:
-    from piquet.actions import Concede
-    from piquet.agents import play_deal
+    from piquet.ai.agent import play_deal
+    from piquet.engine.actions import Concede
 
     for seed in range(20):
         partie = Partie(("Ann", "Bill"), first_dealer=ANN)

@@ -39,10 +39,10 @@ from web_helpers import (
     seed_tables,
 )
 
-from piquet import record
-from piquet.cli import main
-from piquet.web import tables as tables_module
-from piquet.web.app import create_app
+from piquet.engine import record
+from piquet.ui.cli import main
+from piquet.ui.web import tables as tables_module
+from piquet.ui.web.app import create_app
 
 SCHEMA = json.loads((Path(__file__).parent.parent / "piquet" / "data" / "record.schema.json").read_text())
 

@@ -32,10 +32,10 @@ from web_helpers import (
     seed_tables,
 )
 
-from piquet import record
-from piquet.cards import CARDS, CardSet
-from piquet.web.app import create_app
-from piquet.web.protocol import MAX_MESSAGE
+from piquet.engine import record
+from piquet.engine.cards import CARDS, CardSet
+from piquet.ui.web.app import create_app
+from piquet.ui.web.protocol import MAX_MESSAGE
 
 #: The shorter partie, where a test needs a whole one but not the usual six deals.
 FOUR_DEALS = {"four_deal_partie": True}

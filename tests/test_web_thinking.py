@@ -1,5 +1,5 @@
-"""The computer thinks outside the server (``piquet.web.thinking``): in worker processes that decide as the agent would
-have in the server, are replaced when they die, never make a level-1 reply wait behind level 5, and end with the
+"""The computer thinks outside the server (``piquet.ui.web.thinking``): in worker processes that decide as the agent
+would have in the server, are replaced when they die, never make a level-1 reply wait behind level 5, and end with the
 server; at a table, one hint at a time, a limited number of them, and a failed decision told to the players."""
 
 from __future__ import annotations
@@ -20,16 +20,16 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import Client, choose, create, play_computer, seed_tables
 
-from piquet.actions import Action, Bid, ChooseDealer, Concede, Declare, Exchange, Play
-from piquet.agents import Agent, RandomAgent
-from piquet.cards import CARDS, CardSet
-from piquet.game import LegalActions, Partie, Phase
-from piquet.players import make_agent
-from piquet.view import PlayerView
-from piquet.web import tables as tables_module
-from piquet.web import thinking
-from piquet.web.app import create_app
-from piquet.web.thinking import Legal, Thinker, ThinkingFailed
+from piquet.ai.agent import Agent, RandomAgent
+from piquet.ai.levels import make_agent
+from piquet.engine.actions import Action, Bid, ChooseDealer, Concede, Declare, Exchange, Play
+from piquet.engine.cards import CARDS, CardSet
+from piquet.engine.partie import LegalActions, Partie, Phase
+from piquet.engine.view import PlayerView
+from piquet.ui.web import tables as tables_module
+from piquet.ui.web import thinking
+from piquet.ui.web.app import create_app
+from piquet.ui.web.thinking import Legal, Thinker, ThinkingFailed
 
 #: A level-5 agent that samples little, to keep the tests quick (the deep lane all the same).
 LIGHT_LEVEL5 = "level5:play=3,exchange=20,candidates=3,bids=4"

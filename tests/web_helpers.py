@@ -17,9 +17,9 @@ from helpers import cards_in_text
 from starlette.testclient import WebSocketTestSession
 from test_variant_invariants import knowledge
 
-from piquet import record
-from piquet.cards import CardSet
-from piquet.web import tables as tables_module
+from piquet.engine import record
+from piquet.engine.cards import CardSet
+from piquet.ui.web import tables as tables_module
 
 #: The longest wait for one message (a failsafe: the computer's levels 1 and 2 answer at once).
 WAIT = 20.0
@@ -31,7 +31,7 @@ _ESCAPE = re.compile(r"\\.")
 
 
 class _SeededSecrets:
-    """``secrets`` for ``piquet.web.tables`` with seeded shuffles and computer seeds (tokens stay random)."""
+    """``secrets`` for ``piquet.ui.web.tables`` with seeded shuffles and computer seeds (tokens stay random)."""
 
     def __init__(self, seed: int) -> None:
         self._rng = random.Random(seed)

@@ -1,4 +1,4 @@
-"""Choose how sharp the discard model of the inference is (``piquet.inference.DISCARD_BETA``).
+"""Choose how sharp the discard model of the inference is (``piquet.ai.inference.DISCARD_BETA``).
 
 Deals are dealt at random and exchanged and declared by the simple player, who throws as the
 books advise. At elder's first lead, younger's inference resamples elder's possible hands
@@ -18,9 +18,9 @@ import argparse
 import math
 import random
 
-from piquet.game import Partie, Phase
-from piquet.inference import Inference, World
-from piquet.simple import SimpleAgent
+from piquet.ai.books import SimpleAgent
+from piquet.ai.inference import Inference, World
+from piquet.engine.partie import Partie, Phase
 
 
 def exchanged_deal(seed: int) -> Partie | None:

@@ -3,17 +3,17 @@
 The arena judges an exchange only through whole deals, where the luck of the talon swamps it. This
 tool judges the choice itself. Deals are dealt at random and brought to an exchange (elder's, or
 younger's after the books' elder has exchanged); for each, the candidate discards
-(:func:`piquet.exchange.candidate_discards`) are all tried on the same ``--truth`` deals drawn from
-what the exchanging player may know (:mod:`piquet.inference`, or
-:func:`piquet.exchange.worlds_after_elder` for younger), the opponent exchanging as the books
+(:func:`piquet.ai.exchange.candidate_discards`) are all tried on the same ``--truth`` deals drawn from
+what the exchanging player may know (:mod:`piquet.ai.inference`, or
+:func:`piquet.ai.exchange.worlds_after_elder` for younger), the opponent exchanging as the books
 advise, the declarations scored in full and the card play solved exactly
-(:mod:`piquet.solver`). A candidate's average over those deals is its worth.
+(:mod:`piquet.ai.solver`). A candidate's average over those deals is its worth.
 
 Each method's regret at a position is the best candidate's worth less the worth of the one the
 method chose; the tool reports each method's mean regret over the positions, with a 95%
 confidence interval of the difference from the books. The methods are the books' discard
-(:func:`piquet.simple.discard_choice`) and the sampled exchange
-(:func:`piquet.exchange.choose_exchange`) with ``--worlds`` deals, judged on deals of its own.
+(:func:`piquet.ai.books.discard_choice`) and the sampled exchange
+(:func:`piquet.ai.exchange.choose_exchange`) with ``--worlds`` deals, judged on deals of its own.
 
     python3 tools/exchange_regret.py --positions 120 --truth 24 --jobs 2
 
@@ -35,7 +35,8 @@ import statistics
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from piquet.exchange import (
+from piquet.ai.books import SimpleAgent
+from piquet.ai.exchange import (
     _younger_takes,
     candidate_discards,
     choose_exchange,
@@ -43,12 +44,11 @@ from piquet.exchange import (
     drawn,
     worlds_after_elder,
 )
-from piquet.game import Partie, Phase
-from piquet.inference import Inference
-from piquet.simple import SimpleAgent
-from piquet.solver import PlayPosition, solve
-from piquet.variant import Rules, make_rules
-from piquet.view import PlayerView
+from piquet.ai.inference import Inference
+from piquet.ai.solver import PlayPosition, solve
+from piquet.engine.partie import Partie, Phase
+from piquet.engine.variants import Rules, make_rules
+from piquet.engine.view import PlayerView
 
 METHODS = ("books", "sampled")
 

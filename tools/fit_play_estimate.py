@@ -1,14 +1,14 @@
-"""Fit the play estimate of the sampled exchange (``piquet.exchange.PLAY_WEIGHTS``).
+"""Fit the play estimate of the sampled exchange (``piquet.ai.exchange.PLAY_WEIGHTS``).
 
 Deals are dealt at random, exchanged and declared by the simple player (so the hands are the
 kind an exchange produces), and the card play of each is solved exactly with both hands known
-(``piquet.solver``, the pique left out: the estimate adds it itself). The weights of
-``piquet.exchange.play_features`` are then fitted by least squares on four fifths of the deals
+(``piquet.ai.solver``, the pique left out: the estimate adds it itself). The weights of
+``piquet.ai.exchange.play_features`` are then fitted by least squares on four fifths of the deals
 and judged on the last fifth.
 
     python3 tools/fit_play_estimate.py --deals 3000 --jobs 2
 
-It prints the weights to paste into ``piquet/exchange.py`` and how well they predict the held-out
+It prints the weights to paste into ``piquet/ai/exchange.py`` and how well they predict the held-out
 deals (R squared and the root mean square error, in points), with the same for the weights in use.
 """
 
@@ -21,10 +21,10 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import TypeVar
 
-from piquet.exchange import PLAY_WEIGHTS, play_features
-from piquet.game import Partie, Phase
-from piquet.simple import SimpleAgent
-from piquet.solver import PlayPosition, solve
+from piquet.ai.books import SimpleAgent
+from piquet.ai.exchange import PLAY_WEIGHTS, play_features
+from piquet.ai.solver import PlayPosition, solve
+from piquet.engine.partie import Partie, Phase
 
 T = TypeVar("T")
 

@@ -1,15 +1,15 @@
-"""Fit the trick estimate of the sampled Auction bidding (``piquet.bidding.TRICK_WEIGHTS``).
+"""Fit the trick estimate of the sampled Auction bidding (``piquet.ai.bidding.TRICK_WEIGHTS``).
 
 Deals are dealt at random; a random player gets a seven-trick contract of a random sign, and
 the deal is exchanged and declared by the simple player (so the hands are those a contract
 produces). The card play is then solved exactly for the tricks the holder takes
-(``piquet.bidding.holder_tricks``), and the weights of ``piquet.bidding.trick_features`` are
+(``piquet.ai.bidding.holder_tricks``), and the weights of ``piquet.ai.bidding.trick_features`` are
 fitted by least squares, for plus and minus contracts apart, on four fifths of the deals and
 judged on the last fifth.
 
     python3 tools/fit_trick_estimate.py --deals 1600 --jobs 2
 
-It prints the weights to paste into ``piquet/bidding.py`` and how well they predict the held-out
+It prints the weights to paste into ``piquet/ai/bidding.py`` and how well they predict the held-out
 deals (R squared and the root mean square error, in tricks), with the same for the weights in use.
 """
 
@@ -20,10 +20,10 @@ import sys
 
 from fit_play_estimate import judge, least_squares, solve_many
 
-from piquet.actions import Bid
-from piquet.bidding import TRICK_WEIGHTS, holder_tricks, trick_features
-from piquet.game import Partie, Phase
-from piquet.simple import SimpleAgent
+from piquet.ai.bidding import TRICK_WEIGHTS, holder_tricks, trick_features
+from piquet.ai.books import SimpleAgent
+from piquet.engine.actions import Bid
+from piquet.engine.partie import Partie, Phase
 
 
 def solved_contract(seed: int) -> tuple[bool, int, int, int]:

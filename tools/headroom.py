@@ -1,6 +1,6 @@
 """How much better a searching level could do with knowledge no player has: the ceilings.
 
-An agent plays another on the arena's mirrored deals (``piquet.arena.mirrored_deal``, each deal
+An agent plays another on the arena's mirrored deals (``piquet.ai.arena.mirrored_deal``, each deal
 twice with the seats swapped) in three ways, and the points per deal of the first less the
 second's are reported with a 95% confidence interval:
 
@@ -26,17 +26,17 @@ import random
 import statistics
 from concurrent.futures import ProcessPoolExecutor
 
-from piquet.actions import Action, Exchange
-from piquet.agents import Agent, play_deal
-from piquet.arena import DEALER, mirrored_deal
-from piquet.cards import CardSet
-from piquet.exchange import candidate_discards
-from piquet.game import LegalActions, Partie, Phase
-from piquet.players import LEVELS, SearchAgent, make_agent, parse_spec, play_position
-from piquet.simple import SimpleAgent
-from piquet.solver import solve
-from piquet.variant import make_rules
-from piquet.view import PlayerView
+from piquet.ai.agent import Agent, play_deal
+from piquet.ai.arena import DEALER, mirrored_deal
+from piquet.ai.books import SimpleAgent
+from piquet.ai.exchange import candidate_discards
+from piquet.ai.levels import LEVELS, SearchAgent, make_agent, parse_spec, play_position
+from piquet.ai.solver import solve
+from piquet.engine.actions import Action, Exchange
+from piquet.engine.cards import CardSet
+from piquet.engine.partie import LegalActions, Partie, Phase
+from piquet.engine.variants import make_rules
+from piquet.engine.view import PlayerView
 
 MODES = ("as is", "sees her hand", "knows the deal")
 

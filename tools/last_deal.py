@@ -2,8 +2,8 @@
 
 Parties of Rubicon Piquet are played by the simple player up to their last deal. Where the
 rubicon is then settled (one player sure to win, the other sure to stay under: the cases
-:func:`piquet.players.partie_utility` names), or with ``--reach`` where the loser may yet reach it
-(within :data:`~piquet.players.RUBICON_MARGIN`), the last deal is played out four times from the same
+:func:`piquet.ai.levels.partie_utility` names), or with ``--reach`` where the loser may yet reach it
+(within :data:`~piquet.ai.levels.RUBICON_MARGIN`), the last deal is played out four times from the same
 cards: the agent under test with each of the two settings, once in the leader's seat and once in
 the trailer's, against the same opponent. The difference in the settlement (Laws 72-73) the
 tested seat gains, the first setting less the second, is reported for each seat with its 95%
@@ -23,11 +23,11 @@ import random
 import statistics
 from concurrent.futures import ProcessPoolExecutor
 
-from piquet.agents import Agent, play_deal
-from piquet.arena import DEALER
-from piquet.game import Partie
-from piquet.players import Standing, make_agent, rubicon_standing
-from piquet.simple import SimpleAgent
+from piquet.ai.agent import Agent, play_deal
+from piquet.ai.arena import DEALER
+from piquet.ai.books import SimpleAgent
+from piquet.ai.levels import Standing, make_agent, rubicon_standing
+from piquet.engine.partie import Partie
 
 ROLES = ("leader", "trailer")
 

@@ -1,0 +1,10 @@
+"""The computer players, above the engine: they see a partie only through a player's view and the
+legal actions.
+
+The agent protocol and the drivers that play parties (:mod:`~piquet.ai.agent`), the books' heuristics
+(:mod:`~piquet.ai.books`), the one registry of levels (:mod:`~piquet.ai.levels`), inference of the hidden
+hands (:mod:`~piquet.ai.inference`), the exact play solver (:mod:`~piquet.ai.solver`), the exchange
+(:mod:`~piquet.ai.exchange`), Auction bidding (:mod:`~piquet.ai.bidding`), declarations for the
+settlement (:mod:`~piquet.ai.declaring`) and the arena that measures them (:mod:`~piquet.ai.arena`).
+Nothing here imports the interfaces (:mod:`piquet.ui`).
+"""

@@ -1,0 +1,112 @@
+"""Players the engine can ask for decisions.
+
+An agent sees only a :class:`~piquet.engine.view.PlayerView` and the list of its
+legal actions, and returns one of them. :func:`play_partie` runs a whole
+partie between two agents, doing the chance events (the cut, the shuffles).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from piquet.engine.actions import Action, ChooseDealer, Deal, Exchange
+from piquet.engine.cards import CardSet
+from piquet.engine.partie import LegalActions, Partie, Phase
+from piquet.engine.view import PlayerView
+
+__all__ = ["Agent", "RandomAgent", "play_deal", "play_partie"]
+
+
+class Agent(Protocol):
+    """Anything that chooses actions from what its player may know."""
+
+    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
+        """One of ``legal`` (never an action outside it)."""
+        ...
+
+    def choose_packets(self, view: PlayerView, sizes: tuple[int, ...]) -> int:
+        """The packet size to deal in, one of ``sizes``."""
+        ...
+
+
+class RandomAgent:
+    """Chooses uniformly among the legal actions (for tests and benchmarks).
+
+    Exchanges are drawn by first choosing how many cards, so that short and
+    long exchanges are equally likely rather than weighted by their count.
+    """
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random()
+
+    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
+        if view.phase is Phase.EXCHANGE and view.exchange_range is not None and view.seat is not None:
+            lo, hi = view.exchange_range
+            n = self.rng.randint(lo, hi)
+            discards = CardSet(self.rng.sample(view.hand.cards(), n))
+            show = view.seat != view.elder and self.rng.random() < 0.5
+            for action in (Exchange(view.seat, discards, show), Exchange(view.seat, discards)):
+                if action in legal:
+                    return action
+        return self.rng.choice(legal.list())
+
+    def choose_packets(self, view: PlayerView, sizes: tuple[int, ...]) -> int:
+        return self.rng.choice(sizes)
+
+
+def _step(partie: Partie, agents: Sequence[Agent], rng: random.Random) -> None:
+    """Make the next move: a chance event or the decision of the player to act."""
+    phase = partie.phase
+    if phase is Phase.CUT:
+        partie.push(partie.random_cut(rng))
+        return
+    seat = partie.to_act
+    assert seat is not None
+    if phase is Phase.DEAL:
+        sizes = partie.legal_packets()
+        packets = sizes[0] if len(sizes) == 1 else agents[seat].choose_packets(partie.view(seat), sizes)
+        partie.push(partie.random_deal(rng, packets))
+        return
+    legal = partie.legal_actions(seat)
+    action = agents[seat].choose(partie.view(seat), legal)
+    partie.push(action)
+
+
+def play_deal(partie: Partie, agents: Sequence[Agent], rng: random.Random,
+              deal: Deal | None = None) -> None:
+    """Play the next deal to its end (dealing it at random unless ``deal`` is given)."""
+    while partie.phase in (Phase.CUT, Phase.CHOOSE_DEALER):
+        if partie.phase is Phase.CHOOSE_DEALER and partie.to_act is not None:
+            partie.push(ChooseDealer(partie.to_act, partie.to_act))
+        else:
+            _step(partie, agents, rng)
+    number = partie.deal_number
+    if deal is not None:
+        partie.push(deal)
+    while not partie.is_over and (partie.phase is not Phase.DEAL or partie.deal_number == number):
+        _step(partie, agents, rng)
+
+
+def play_partie(
+    agents: Sequence[Agent],
+    rng: random.Random,
+    players: Sequence[str] = ("North", "South"),
+    variant: str = "rubicon",
+    options: dict[str, object] | None = None,
+    on_action: Callable[[Partie], None] | None = None,
+) -> Partie:
+    """A whole partie between two agents, from the cut.
+
+    Law 4 gives the higher cut the choice of deal; he deals, as Cavendish advises.
+    """
+    partie = Partie(players, variant, options)
+    while not partie.is_over:
+        if partie.phase is Phase.CHOOSE_DEALER and partie.to_act is not None:
+            partie.push(ChooseDealer(partie.to_act, partie.to_act))
+        else:
+            _step(partie, agents, rng)
+        if on_action is not None:
+            on_action(partie)
+    return partie

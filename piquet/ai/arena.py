@@ -1,0 +1,675 @@
+"""Computer players against each other on mirrored deals: ``piquet arena``.
+
+Every pair of the agents named plays the same seeded deals twice, the seats
+swapped: the cards one agent held as elder (or in seat 0 of the auction) the
+other holds in the return game, so the luck of the cards cancels and each
+mirrored pair of games is one sample of the difference in skill. Deal ``i``
+is the same for every pair (it depends only on the seed and ``i``).
+
+In a single deal the first agent listed sits in seat 0, the non-dealer (the
+elder hand in Rubicon and au Cent, the first to bid in the auction), and the
+second deals; in the return game they change seats and the same cards are dealt
+to the same seats. With ``parties=True`` whole parties are mirrored the same
+way, each deal of a partie shuffled from the seed, the partie and the deal's
+number.
+
+>>> result = run_arena(["random", "simple"], count=4, seed=3, jobs=1)
+>>> pair = result.pairs[0]
+>>> pair.first, pair.second, len(pair.samples), pair.summary.games
+('random', 'simple', 4, 8)
+>>> [r.agent for r in result.ratings]
+['simple', 'random']
+
+Agents are made by name (:data:`AGENTS`, extended by ``piquet.ai.levels`` when
+it exists) in the worker processes, never pickled; each task derives its
+agents' seeds from the arena's seed, so the results depend on the seed alone,
+not on the number of processes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import os
+import random
+import re
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from typing import Any, TextIO
+
+from piquet.ai.agent import Agent, RandomAgent, play_deal
+from piquet.ai.books import SimpleAgent
+from piquet.engine.actions import Deal
+from piquet.engine.cards import CARDS
+from piquet.engine.partie import Partie
+from piquet.engine.variants import make_rules, parse_options
+
+__all__ = [
+    "AGENTS",
+    "ArenaResult",
+    "Game",
+    "PairResult",
+    "PairSummary",
+    "Rating",
+    "Sample",
+    "Task",
+    "UnknownAgentError",
+    "WorkerDiedError",
+    "agent_names",
+    "format_result",
+    "make_agent",
+    "mirrored_deal",
+    "parse_options",
+    "play_mirror",
+    "ratings",
+    "run_arena",
+    "run_task",
+    "summarize",
+]
+
+#: The seat that deals a single deal (and the first deal of a partie): the first agent listed
+#: sits in the other, seat 0, and is elder (or bids first) in the first game of each mirrored pair.
+DEALER = 1
+#: Rating given to the anchor agent ("simple" if it plays, else the first agent).
+ANCHOR_RATING = 1500.0
+#: Two-sided 95% normal quantile.
+Z95 = 1.96
+#: No partie may run longer than this many deals (the laws end every partie much sooner).
+MAX_DEALS = 1000
+
+
+class WorkerDiedError(RuntimeError):
+    """A process playing the arena's games died (the operating system killed it, say)."""
+
+
+class UnknownAgentError(ValueError):
+    """An agent name the arena does not know; the message lists the known ones."""
+
+
+def _random_agent(seed: int) -> Agent:
+    return RandomAgent(random.Random(seed))
+
+
+def _simple_agent(seed: int) -> Agent:
+    return SimpleAgent(random.Random(seed))
+
+
+#: Agent factories by name, each taking a seed. ``piquet.ai.levels`` adds its agents when present.
+AGENTS: dict[str, Callable[[int], Agent]] = {"random": _random_agent, "simple": _simple_agent}
+_PLAYER_NAMES = ("random", "simple", "level1", "level2", "level3", "level4", "level5")
+_extended = False
+
+
+def _extend() -> None:
+    """Add the agents of ``piquet.ai.levels`` (``make_agent(name, seed)``) if that module exists."""
+    global _extended
+    if _extended:
+        return
+    _extended = True
+    try:
+        module = importlib.import_module("piquet.ai.levels")
+    except ModuleNotFoundError as e:
+        if e.name != "piquet.ai.levels":
+            raise
+        return
+    maker = getattr(module, "make_agent", None)
+    if not callable(maker):
+        return
+
+    def factory(name: str) -> Callable[[int], Agent]:
+        def make(seed: int) -> Agent:
+            agent: Agent = maker(name, seed)
+            return agent
+
+        return make
+
+    for name in getattr(module, "AGENT_NAMES", _PLAYER_NAMES):
+        if name not in AGENTS:
+            AGENTS[name] = factory(name)
+
+
+def agent_names() -> list[str]:
+    """The names the arena knows (the registry, with ``piquet.ai.levels`` when present)."""
+    _extend()
+    return list(AGENTS)
+
+
+def _factory(name: str) -> Callable[[int], Agent]:
+    _extend()
+    if name in AGENTS:
+        return AGENTS[name]
+    base = name.partition(":")[0]
+    if ":" in name and base in AGENTS:
+        # A level with settings (``level5:play=48``): piquet.ai.levels parses and checks them.
+        from piquet.ai.levels import make_agent as make_player
+
+        try:
+            make_player(name)
+        except ValueError as e:
+            raise UnknownAgentError(str(e)) from None
+        return lambda seed: make_player(name, seed)
+    raise UnknownAgentError(f"unknown agent {name!r} (known agents: {', '.join(AGENTS)})")
+
+
+def make_agent(name: str, seed: int) -> Agent:
+    """A fresh agent by name, seeded."""
+    return _factory(name)(seed)
+
+
+def check_agents(names: Sequence[str]) -> None:
+    """Raise :class:`UnknownAgentError` for the first unknown name."""
+    for name in names:
+        _factory(name)
+
+
+
+
+# ---------------------------------------------------------------- tasks
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One mirrored sample: deal (or partie) ``index`` between a pair, played twice."""
+
+    pair: int
+    index: int
+    first: str
+    second: str
+    variant: str = "rubicon"
+    options: tuple[tuple[str, object], ...] = ()
+    seed: int = 0
+    parties: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One game of a mirrored pair, from the pair's side: ``points`` are the first agent's
+    and the second's (deal totals, or for a partie what the settlement gives the winner);
+    ``winner`` is 0 (the first agent), 1 (the second) or ``None`` (a tie or draw)."""
+
+    first_seat: int
+    points: tuple[int, int]
+    winner: int | None
+    elder: int
+    deals: int = 1
+    totals: tuple[int, int] = (0, 0)
+    annulled: bool = False
+
+    @property
+    def diff(self) -> int:
+        return self.points[0] - self.points[1]
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """A mirrored pair of games: the first agent in seat 0, then in seat 1."""
+
+    pair: int
+    index: int
+    games: tuple[Game, Game]
+
+    @property
+    def diff(self) -> float:
+        """The first agent's points less the second's, averaged over the two games."""
+        return (self.games[0].diff + self.games[1].diff) / 2
+
+
+def _seed(*parts: object) -> random.Random:
+    """A generator seeded from the parts (a string seed: the same in every process and run)."""
+    return random.Random("piquet-arena:" + ":".join(str(p) for p in parts))
+
+
+def _agent_seed(task: Task, which: int) -> int:
+    return _seed(task.seed, "agent", task.pair, task.index, which).getrandbits(63)
+
+
+def mirrored_deal(seed: int, index: int, variant: str = "rubicon",
+                  options: Mapping[str, object] | None = None, dealer: int = DEALER) -> Deal:
+    """Deal ``index`` of an arena: a seeded shuffle and packet size, the same for every pair."""
+    rng = _seed(seed, "deal", index)
+    pack = list(CARDS)
+    rng.shuffle(pack)
+    packets = rng.choice(make_rules(variant, options).packet_sizes())
+    return Deal.from_pack(dealer, pack, packets)
+
+
+def _names(task: Task) -> tuple[str, str]:
+    if task.first != task.second:
+        return task.first, task.second
+    return f"{task.first} (A)", f"{task.second} (B)"
+
+
+def _partie_deal(partie: Partie, task: Task, number: int) -> Deal:
+    """The ``number``-th deal of a mirrored partie: its shuffle and packet size come from the seed,
+    the partie's index and the deal's number, so both games of the pair see the same cards."""
+    rng = _seed(task.seed, "partie", task.index, "deal", number)
+    pack = list(CARDS)
+    rng.shuffle(pack)
+    sizes = partie.legal_packets()
+    packets = rng.choice(sizes)
+    assert partie.dealer is not None
+    return Deal.from_pack(partie.dealer, pack, packets)
+
+
+def play_mirror(task: Task) -> tuple[Partie, Partie]:
+    """The two games of a mirrored sample, as played: in the first the task's first agent sits in
+    seat 0, in the second the seats are swapped. Agents are made afresh for each game with the same
+    seeds."""
+    first_name, second_name = _names(task)
+    options = dict(task.options)
+    out: list[Partie] = []
+    for first_seat in (0, 1):
+        agents = [make_agent(task.first, _agent_seed(task, 0)), make_agent(task.second, _agent_seed(task, 1))]
+        if first_seat == 1:
+            agents.reverse()
+        names = (first_name, second_name) if first_seat == 0 else (second_name, first_name)
+        partie = Partie(names, task.variant, options, first_dealer=DEALER)
+        chance = _seed(task.seed, "chance", task.pair, task.index)  # unused when every deal is given
+        if task.parties:
+            number = 0
+            while not partie.is_over:
+                if number >= MAX_DEALS:
+                    raise RuntimeError(f"partie {task.index} ran past {MAX_DEALS} deals")
+                play_deal(partie, agents, chance, _partie_deal(partie, task, number))
+                number += 1
+        else:
+            play_deal(partie, agents, chance, mirrored_deal(task.seed, task.index, task.variant, options))
+        out.append(partie)
+    return out[0], out[1]
+
+
+def _game(partie: Partie, first_seat: int, parties: bool) -> Game:
+    """A finished game seen from the pair's side (index 0: the first agent)."""
+
+    def ours(pair: tuple[int, int]) -> tuple[int, int]:
+        return (pair[0], pair[1]) if first_seat == 0 else (pair[1], pair[0])
+
+    def side(seat: int | None) -> int | None:
+        return None if seat is None else (0 if seat == first_seat else 1)
+
+    if parties:
+        result = partie.result
+        assert result is not None
+        winner = side(result.winner)
+        points = (0, 0) if winner is None else ((result.points, 0) if winner == 0 else (0, result.points))
+        deals = sum(1 for d in partie.deal_scores if not d.annulled)
+        first_elder = side(partie.deal_scores[0].elder if partie.deal_scores else partie.elder)
+        return Game(first_seat, points, winner, first_elder or 0, deals, ours(partie.totals))
+    score = partie.deal_scores[0]
+    totals = ours(score.totals)
+    winner = None if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
+    return Game(first_seat, totals, winner, side(score.elder) or 0, 1, totals, score.annulled)
+
+
+def run_task(task: Task) -> Sample:
+    """Play one mirrored sample (the worker's job: agents are made here, by name)."""
+    one, two = play_mirror(task)
+    return Sample(task.pair, task.index, (_game(one, 0, task.parties), _game(two, 1, task.parties)))
+
+
+# ---------------------------------------------------------------- statistics
+@dataclass(frozen=True, slots=True)
+class PairSummary:
+    """A pair's results, from the first agent's side.
+
+    ``mean`` is the first agent's points less the second's per game (per deal, or per partie in
+    settlement points), each mirrored pair one sample; ``low`` and ``high`` its 95% confidence
+    interval (mean ± 1.96·sd/√n; ``None`` with fewer than two samples).
+    """
+
+    samples: int
+    games: int
+    mean: float
+    sd: float
+    low: float | None
+    high: float | None
+    won: int
+    lost: int
+    tied: int
+    mean_first: float
+    mean_second: float
+
+
+@dataclass(frozen=True, slots=True)
+class PairResult:
+    first: str
+    second: str
+    samples: list[Sample]
+    summary: PairSummary
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    agent: str
+    rating: float
+    games: int
+    won: int
+    lost: int
+    tied: int
+    points: float  # the agent's mean points less its opponents', per game
+
+    @property
+    def score(self) -> float:
+        return (self.won + self.tied / 2) / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaResult:
+    agents: list[str]
+    count: int
+    variant: str
+    options: dict[str, object]
+    seed: int
+    parties: bool
+    pairs: list[PairResult]
+    ratings: list[Rating]
+    anchor: str
+    command: str = ""
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything, the raw samples included (``--json``)."""
+        return {
+            "command": self.command,
+            "agents": self.agents,
+            "mode": "parties" if self.parties else "deals",
+            "count": self.count,
+            "variant": self.variant,
+            "options": self.options,
+            "seed": self.seed,
+            "anchor": self.anchor,
+            "pairs": [
+                {
+                    "first": p.first,
+                    "second": p.second,
+                    "summary": asdict(p.summary),
+                    "samples": [
+                        {"index": s.index, "diff": s.diff, "games": [asdict(g) for g in s.games]}
+                        for s in p.samples
+                    ],
+                }
+                for p in self.pairs
+            ],
+            "ratings": [{**asdict(r), "score": r.score} for r in self.ratings],
+        }
+
+
+def summarize(samples: Sequence[Sample]) -> PairSummary:
+    """Mean difference per mirrored sample with its 95% interval, and the games won, lost and tied."""
+    n = len(samples)
+    diffs = [s.diff for s in samples]
+    mean = sum(diffs) / n if n else 0.0
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
+    half = Z95 * sd / math.sqrt(n) if n > 1 else None
+    games = [g for s in samples for g in s.games]
+    won = sum(1 for g in games if g.winner == 0)
+    lost = sum(1 for g in games if g.winner == 1)
+    mean_first = sum(g.points[0] for g in games) / len(games) if games else 0.0
+    mean_second = sum(g.points[1] for g in games) / len(games) if games else 0.0
+    return PairSummary(
+        n, len(games), mean, sd,
+        None if half is None else mean - half, None if half is None else mean + half,
+        won, lost, len(games) - won - lost, mean_first, mean_second,
+    )
+
+
+def ratings(agents: Sequence[str], pairs: Sequence[PairResult], anchor: str | None = None) -> list[Rating]:
+    """Elo-scale ratings from the games won (a tie half each way) by Bradley-Terry, fitted by
+    minorization-maximization with one drawn game of prior between each pair (so a clean sweep
+    gives a finite rating); ``anchor`` (default "simple" if it plays, else the first agent) is 1500.
+    Sorted best first."""
+    names = list(dict.fromkeys(agents))
+    anchor = anchor if anchor in names else ("simple" if "simple" in names else names[0])
+    idx = {a: i for i, a in enumerate(names)}
+    k = len(names)
+    wins = [[0.0] * k for _ in range(k)]
+    played = [[0.0] * k for _ in range(k)]
+    stats = {a: [0, 0, 0, 0, 0.0] for a in names}  # games, won, lost, tied, point difference
+    for p in pairs:
+        i, j = idx[p.first], idx[p.second]
+        s = p.summary
+        if i == j:
+            continue
+        wins[i][j] += s.won + s.tied / 2 + 0.5
+        wins[j][i] += s.lost + s.tied / 2 + 0.5
+        played[i][j] += s.games + 1
+        played[j][i] += s.games + 1
+        for name, w, lo, sign in ((p.first, s.won, s.lost, 1), (p.second, s.lost, s.won, -1)):
+            st = stats[name]
+            st[0] += s.games
+            st[1] += w
+            st[2] += lo
+            st[3] += s.tied
+            st[4] += sign * s.mean * s.games
+    gamma = [1.0] * k
+    for _ in range(10000):
+        new = []
+        for i in range(k):
+            total = sum(wins[i])
+            denom = sum(played[i][j] / (gamma[i] + gamma[j]) for j in range(k) if j != i and played[i][j])
+            new.append(total / denom if denom else gamma[i])
+        norm = math.exp(sum(math.log(g) for g in new) / k)
+        new = [g / norm for g in new]
+        done = max(abs(math.log(a / b)) for a, b in zip(new, gamma, strict=True)) < 1e-10
+        gamma = new
+        if done:
+            break
+    base = gamma[idx[anchor]]
+    out = []
+    for name in names:
+        games, won, lost, tied, diff = stats[name]
+        rating = ANCHOR_RATING + 400 * math.log10(gamma[idx[name]] / base)
+        out.append(Rating(name, rating, int(games), int(won), int(lost), int(tied), diff / games if games else 0.0))
+    out.sort(key=lambda r: (-r.rating, names.index(r.agent)))
+    return out
+
+
+# ---------------------------------------------------------------- progress
+@contextmanager
+def _progress(total: int, label: str, stream: TextIO | None) -> Iterator[Callable[[], None]]:
+    """An ``advance()`` for a bar on ``stream`` (rich when it is importable and a terminal; else a
+    line of text), or a silent one when ``stream`` is ``None``."""
+    if stream is None:
+        yield lambda: None
+        return
+    if stream.isatty():
+        try:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        except ImportError:
+            pass
+        else:
+            with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                          TimeRemainingColumn(), console=Console(file=stream), transient=True) as bar:
+                handle = bar.add_task(label, total=total)
+                yield lambda: bar.advance(handle)
+            return
+    tty = stream.isatty()
+    done = 0
+    shown = -1
+
+    def advance() -> None:
+        # On a terminal the line is redrawn in place; elsewhere a line is written at every tenth.
+        nonlocal done, shown
+        done += 1
+        step = done * (100 if tty else 10) // total
+        if step != shown:
+            shown = step
+            text = f"{label}: {done}/{total} ({100 * done // total}%)"
+            stream.write(f"\r{text}" + ("\n" if done == total else "") if tty else text + "\n")
+            stream.flush()
+
+    yield advance
+
+
+# ---------------------------------------------------------------- the arena
+def run_arena(
+    agents: Sequence[str],
+    count: int = 100,
+    variant: str = "rubicon",
+    options: Mapping[str, object] | None = None,
+    seed: int = 0,
+    jobs: int | None = 1,
+    parties: bool = False,
+    progress: TextIO | None = None,
+    command: str = "",
+) -> ArenaResult:
+    """Every pair of ``agents`` (in the order listed) plays ``count`` mirrored deals (or parties).
+
+    ``jobs`` worker processes (``None``: one per core; 1: in this process) share the tasks; the
+    results are the same whatever their number.
+    """
+    if len(agents) < 2:
+        raise ValueError("the arena needs at least two agents")
+    if count < 1:
+        raise ValueError("the arena needs at least one deal")
+    check_agents(agents)
+    opts = dict(options or {})
+    make_rules(variant, opts)  # an unknown variant or a bad option fails here, not in a worker
+    pairs = [(i, j) for i in range(len(agents)) for j in range(i + 1, len(agents))]
+    tasks = [
+        Task(p, index, agents[i], agents[j], variant, tuple(sorted(opts.items())), seed, parties)
+        for p, (i, j) in enumerate(pairs)
+        for index in range(count)
+    ]
+    jobs = jobs or os.cpu_count() or 1
+    jobs = max(1, min(jobs, len(tasks)))
+    unit = "parties" if parties else "deals"
+    label = f"arena: {len(tasks)} mirrored {unit}"
+    results: list[Sample] = []
+    with _progress(len(tasks), label, progress) as advance:
+        if jobs == 1:
+            for task in tasks:
+                results.append(run_task(task))
+                advance()
+        else:
+            # A pool of processes that fails, rather than waits for ever, when a worker dies
+            # (killed for want of memory, say): the task it held would never be answered.
+            with ProcessPoolExecutor(jobs) as pool:
+                try:
+                    for future in as_completed([pool.submit(run_task, task) for task in tasks]):
+                        results.append(future.result())
+                        advance()
+                except BrokenProcessPool as e:
+                    raise WorkerDiedError(
+                        "a worker process died before it finished its games (out of memory?); "
+                        "no results were kept") from e
+    results.sort(key=lambda s: (s.pair, s.index))
+    by_pair: list[list[Sample]] = [[] for _ in pairs]
+    for sample in results:
+        by_pair[sample.pair].append(sample)
+    pair_results = [
+        PairResult(agents[i], agents[j], by_pair[p], summarize(by_pair[p])) for p, (i, j) in enumerate(pairs)
+    ]
+    table = ratings(agents, pair_results)
+    anchor = "simple" if "simple" in agents else agents[0]
+    return ArenaResult(list(agents), count, variant, opts, seed, parties, pair_results, table, anchor, command)
+
+
+# ---------------------------------------------------------------- output
+def _signed(x: float | None, places: int = 2) -> str:
+    return "-" if x is None else f"{x:+.{places}f}"
+
+
+def _ci(s: PairSummary) -> str:
+    return "n/a" if s.low is None or s.high is None else f"[{s.low:+.2f}, {s.high:+.2f}]"
+
+
+def format_result(result: ArenaResult) -> list[str]:
+    """The summary as plain lines: the pairs, then the rating table."""
+    unit = "partie" if result.parties else "deal"
+    what = "settlement points per partie" if result.parties else "points per deal"
+    opts = "".join(f", {k}={v}" for k, v in result.options.items())
+    lines = []
+    if result.command:
+        lines.append(f"$ {result.command}")
+    lines.append(f"{result.variant}{opts}: {result.count} mirrored {unit}s per pair, each played twice with the "
+                 f"seats swapped (seed {result.seed})")
+    lines.append("")
+    rows: list[tuple[str, ...]] = [
+        ("pair (A vs B)", f"A-B {what}", "95% CI", "A won", "lost", "tied", "A avg", "B avg"),
+    ]
+    for p in result.pairs:
+        s = p.summary
+        rows.append((f"{p.first} vs {p.second}", _signed(s.mean), _ci(s), str(s.won), str(s.lost), str(s.tied),
+                     f"{s.mean_first:.1f}", f"{s.mean_second:.1f}"))
+    lines += _columns(rows, left=1)
+    lines.append("")
+    basis = "parties" if result.parties else "deals"
+    lines.append(f"Ratings (Bradley-Terry on {basis} won, a tie half; {result.anchor} = {ANCHOR_RATING:.0f})")
+    rows = [("#", "agent", "rating", "games", "won", "lost", "tied", "score", f"pts/{unit}")]
+    for rank, r in enumerate(result.ratings, start=1):
+        rows.append((str(rank), r.agent, f"{r.rating:.0f}", str(r.games), str(r.won), str(r.lost), str(r.tied),
+                     f"{100 * r.score:.1f}%", _signed(r.points)))
+    lines += _columns(rows, left=2)
+    return lines
+
+
+def _columns(rows: Sequence[Sequence[str]], left: int) -> list[str]:
+    """Rows as aligned text: the first ``left`` columns to the left, the rest to the right."""
+    widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
+    out = []
+    for row in rows:
+        cells = [cell.ljust(w) if c < left else cell.rjust(w) for c, (cell, w) in enumerate(zip(row, widths,
+                                                                                               strict=True))]
+        out.append("  ".join(cells).rstrip())
+    return out
+
+
+def print_result(result: ArenaResult, stream: TextIO | None = None) -> None:
+    """The summary on ``stream``: rich tables on a terminal when rich is importable, plain lines else."""
+    out = stream or sys.stdout
+    if out.isatty():
+        try:
+            from rich.console import Console
+            from rich.table import Table
+        except ImportError:
+            pass
+        else:
+            _print_rich(result, Console(file=out), Table)
+            return
+    for line in format_result(result):
+        print(line, file=out)
+
+
+def _print_rich(result: ArenaResult, console: Any, table_type: Any) -> None:
+    lines = format_result(result)
+    head = 2 if result.command else 1
+    for line in lines[:head]:
+        console.print(line, markup=False, highlight=False)
+    unit = "partie" if result.parties else "deal"
+    what = "settlement/partie" if result.parties else "points/deal"
+    pairs = table_type(title="Pairs (A vs B)")
+    for name, justify in (("pair", "left"), (f"A-B {what}", "right"), ("95% CI", "right"), ("A won", "right"),
+                          ("lost", "right"), ("tied", "right"), ("A avg", "right"), ("B avg", "right")):
+        pairs.add_column(name, justify=justify)
+    for p in result.pairs:
+        s = p.summary
+        pairs.add_row(f"{p.first} vs {p.second}", _signed(s.mean), _ci(s), str(s.won), str(s.lost), str(s.tied),
+                      f"{s.mean_first:.1f}", f"{s.mean_second:.1f}")
+    console.print(pairs)
+    basis = "parties" if result.parties else "deals"
+    table = table_type(title=f"Ratings (Bradley-Terry on {basis} won; {result.anchor} = {ANCHOR_RATING:.0f})")
+    for name in ("#", "agent", "rating", "games", "won", "lost", "tied", "score", f"pts/{unit}"):
+        table.add_column(name, justify="left" if name == "agent" else "right")
+    for rank, r in enumerate(result.ratings, start=1):
+        table.add_row(str(rank), r.agent, f"{r.rating:.0f}", str(r.games), str(r.won), str(r.lost), str(r.tied),
+                      f"{100 * r.score:.1f}%", _signed(r.points))
+    console.print(table)
+
+
+def _quote(word: str) -> str:
+    return word if re.fullmatch(r"[\w.,=:+/@-]+", word) else "'" + word.replace("'", "'\\''") + "'"
+
+
+def command_line(agents: Sequence[str], count: int, variant: str, seed: int, parties: bool,
+                 option_items: Sequence[str] = ()) -> str:
+    """The ``piquet arena`` command that reproduces a result (``--jobs`` does not change it)."""
+    words = ["piquet", "arena", *agents, "--deals", str(count), "--variant", variant, "--seed", str(seed)]
+    for item in option_items:
+        words += ["--option", item]
+    if parties:
+        words.append("--parties")
+    return " ".join(_quote(w) for w in words)

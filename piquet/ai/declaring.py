@@ -1,0 +1,170 @@
+"""Choosing what to declare when the points scored are not simply for or against.
+
+In a deal, declaring in full is best for the score difference: a combination declared either
+scores or stops the opponent's, and it never helps her. The last deal of a partie is different
+(Laws 72-73): when one player is sure to stay under the rubicon, the winner scores the sum of both
+scores, so the loser wants as few points scored as possible, his own as well as hers. The books
+say what follows: "the loser who cannot reach 100 wants to have equal declarations (by
+deliberately declaring a shorter sequence than held, for example) so that no points are scored".
+The winner gains by the loser's points only while the loser stays under the rubicon, and a
+declaration that lets him score (a repique is sixty) may carry him over it: the winner declares
+in full. (Weighing the winner's declarations by the sum of both scores, as the play does within
+its narrower margin, lost 0.58 settlement points a partie [-0.95, -0.21] in
+``tools/last_deal.py``.)
+
+:func:`choose_declaration` weighs each declaration the engine allows (in full, a smaller call,
+or nothing: sinking, or answering "good") over hands the opponent may hold
+(:mod:`piquet.ai.inference`), by what the declarations then score: this call, the calls already
+made, and the rest declared in full, the opponent declaring as the books do; the repique; and
+elder's pique when his declarations and the leads he is sure of reach thirty before younger scores
+(as :func:`piquet.ai.exchange.estimate` judges it). Each seat's points are valued by the partie's
+utility (:func:`piquet.ai.levels.partie_utility`), and the best average is kept.
+
+>>> import random
+>>> from piquet.engine.actions import Deal, Exchange
+>>> from piquet.engine.cards import CardSet
+>>> from piquet.engine.partie import Partie
+>>> partie = Partie(("Ann", "Bill"), first_dealer=0)
+>>> hands = (CardSet.parse("AS KS QS 7H 8H 9H 7D 8D 9D 7C 8C JC"),
+...          CardSet.parse("JS TS 9S AH KH QH AD KD QD AC KC QC"))
+>>> partie.push(Deal(0, hands, tuple(CardSet.parse("8S 7S JH TH JD TD TC 9C"))))
+>>> partie.push(Exchange(1, CardSet.parse("JS TS 9S")))
+>>> partie.push(Exchange(0, CardSet.parse("7C 8C JC")))
+>>> view, legal = partie.view(1), partie.legal_actions(1)
+>>> choose_declaration(view, legal, random.Random(1), 16, (1, -1)) is None  # in full, as the books
+True
+
+Bill (elder) holds a point of four in hearts and Ann a point of five. Should he be the loser
+of the partie, sure to stay under the rubicon, every point scored costs him, and he sinks it (it
+cannot be good against her five; had it been, it would have cost him four):
+
+>>> choose_declaration(view, legal, random.Random(1), 16, (1, 1)).combinations
+()
+>>> choose_declaration(view, legal, random.Random(1), 16, (-1, -1)) is None  # the winner: in full
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from piquet.ai.books import declaration_in_full
+from piquet.ai.exchange import elder_pique
+from piquet.ai.inference import Inference
+from piquet.engine.actions import Declare
+from piquet.engine.cards import CardSet
+from piquet.engine.combinations import Category, candidates, key
+from piquet.engine.partie import LegalActions, Phase
+from piquet.engine.scoring import ScoreCategory
+from piquet.engine.variants import Contract, Rules, make_rules
+from piquet.engine.view import Announcement, PlayerView
+
+__all__ = ["choose_declaration", "declared_points"]
+
+#: One player's combinations declared in a category, the call first (empty: nothing declared).
+Calls = tuple[CardSet, ...]
+
+
+def _called_so(category: Category, hand: CardSet, heard: Announcement, minimum: int) -> Calls:
+    """Elder's declaration as it was heard, in a hand she may hold: the best combination of the
+    length (and pips, top card or rank) she named, then the rest of her combinations in full."""
+    if heard.length is None:
+        return ()
+    full = declaration_in_full(category, hand, minimum)
+    for combination in candidates(category, hand, minimum):
+        if len(combination) != heard.length:
+            continue
+        if heard.rank is not None and max(c.rank for c in combination) != heard.rank:
+            continue
+        if heard.detail is not None and key(category, combination)[1] != heard.detail:
+            continue
+        rest = tuple(c for c in full if c != combination and not c.mask & combination.mask
+                     and key(category, c) <= key(category, combination))
+        return (combination, *rest)
+    return full
+
+
+def declared_points(calls: Sequence[tuple[Calls, Calls]], rules: Rules, before: tuple[int, int] = (0, 0),
+                    contract: Contract | None = None) -> tuple[int, int]:
+    """What elder and younger score in hand for the declarations ``calls`` (elder's and
+    younger's, by category in :class:`~piquet.engine.combinations.Category` order): the better call of a
+    category scores every combination its player showed, an equal one nothing; then a repique
+    (Law 68, elder's declarations reckoned before younger's). ``before``: what each scored in hand
+    before the declarations (a carte blanche).
+
+    >>> from piquet.engine.cards import CardSet
+    >>> from piquet.engine.variants import make_rules
+    >>> quint, aces = CardSet.parse("AS KS QS JS TS"), CardSet.parse("AS AH AD AC")
+    >>> declared_points([((quint,), ()), ((quint,), ()), ((aces,), ())], make_rules("rubicon"))
+    (94, 0)
+    >>> declared_points([((), ()), ((), ()), ((aces,), ())], make_rules("rubicon"))
+    (14, 0)
+    """
+    scored = [before[0], before[1]]
+    for category, (e, y) in zip(Category, calls, strict=False):
+        if e and (not y or key(category, e[0]) > key(category, y[0])):
+            winner, shown = 0, e
+        elif y and (not e or key(category, y[0]) > key(category, e[0])):
+            winner, shown = 1, y
+        else:
+            continue
+        scored[winner] += sum(rules.combination_points(category, c) for c in shown)
+    threshold = rules.repique_threshold(contract)
+    if scored[0] >= threshold and before[1] == 0:
+        scored[0] += rules.repique_points
+    elif scored[1] >= threshold and scored[0] == 0:
+        scored[1] += rules.repique_points
+    return scored[0], scored[1]
+
+
+def choose_declaration(view: PlayerView, legal: LegalActions, rng: random.Random, worlds: int,
+                       utility: tuple[int, int]) -> Declare | None:
+    """The declaration with the best average worth over ``worlds`` hands the opponent may hold,
+    each seat's points valued by ``utility`` (seat 0's worth of a point scored by seat 0 and by
+    seat 1, as :attr:`piquet.ai.solver.PlayPosition.utility`). ``None``, to declare in full, unless
+    every point scored costs this player (a loser sure to stay under the rubicon); and where this
+    does not apply (not this player's declaration; an Auction minus contract, where nothing may
+    be sunk) or there is nothing to choose."""
+    seat, opponent = view.seat, view.opponent
+    if seat is None or opponent is None or view.phase is not Phase.DECLARE or view.to_act != seat:
+        return None
+    mine = utility if seat == 0 else (-utility[1], -utility[0])  # my worth of my point, of hers
+    if mine != (-1, -1) or (view.contract is not None and view.contract.minus):
+        return None  # in full: the score difference, or a winner (see the module's account)
+    options = [a for a in legal if isinstance(a, Declare)]
+    if len(options) < 2:
+        return None
+    sampled = Inference(view).sample(rng, worlds)
+    if not sampled:
+        return None
+    rules = make_rules(view.variant, view.options)
+    minimum = rules.minimum_point
+    elder = seat == view.elder
+    category = options[0].category
+    made = {c.category: c.combinations for c in view.own_calls}
+    own_calls = {c: made[c] if c in made else declaration_in_full(c, view.hand, minimum) for c in Category}
+    heard = {a.category: a for a in view.announcements}
+    before = [0, 0]
+    for event in view.events:
+        if event.category is ScoreCategory.CARTE_BLANCHE:
+            before[event.player] += event.points
+    first = (before[seat], before[opponent]) if elder else (before[opponent], before[seat])
+    totals = [0.0] * len(options)
+    for world in sampled:
+        hers = world.opponent_hand
+        # Her calls: as heard where she is elder and has called, else in full as the books do.
+        her_calls = {c: _called_so(c, hers, heard[c], minimum) if not elder and c in heard
+                     else declaration_in_full(c, hers, minimum) for c in Category}
+        e_hand, y_hand = (view.hand, hers) if elder else (hers, view.hand)
+        for i, option in enumerate(options):
+            calls = []
+            for c in Category:
+                own = option.combinations if c is category else own_calls[c]
+                calls.append((own, her_calls[c]) if elder else (her_calls[c], own))
+            a, b = declared_points(calls, rules, first, view.contract)
+            a = elder_pique(a, b, e_hand.mask, y_hand.mask, rules, view.contract)
+            ours, theirs = (a, b) if elder else (b, a)
+            totals[i] += world.weight * (mine[0] * ours + mine[1] * theirs)
+    best = max(range(len(options)), key=lambda i: (totals[i], -i))
+    return options[best]

@@ -1,0 +1,404 @@
+"""The computer opponents, level 1 (a beginner) to level 5 (the strongest).
+
+* Level 1 plays like a beginner: it keeps a side ace or king by exchanging one
+  card less, leads its aces "in the faint hope that the king will fall", and
+  wins a trick with its highest card rather than its cheapest.
+* Level 2 is :class:`~piquet.ai.books.SimpleAgent`: the plain advice of the books.
+* Levels 3 to 5 sample the deals the opponent may hold (what the view allows,
+  see :mod:`piquet.ai.inference`), solve the card play of each exactly
+  (:mod:`piquet.ai.solver`) and play the card that is best on average; from
+  level 4 they also choose their exchange by trying the likely discards over
+  many possible talons and opponent's hands, and in Auction Piquet their calls
+  over sampled deals (:mod:`piquet.ai.bidding`). Higher levels sample more. In
+  the last deal of a partie with the rubicon settled, or within the loser's
+  reach, they play and declare for the settlement (:func:`partie_utility`,
+  :mod:`piquet.ai.declaring`).
+
+Every agent sees only its :class:`~piquet.engine.view.PlayerView` and returns one of
+its legal actions.
+
+>>> import random
+>>> from piquet.ai.agent import play_deal
+>>> from piquet.engine.partie import Partie
+>>> partie = Partie(("Ann", "Bill"), first_dealer=0)
+>>> play_deal(partie, [make_agent("level3", 1), make_agent("simple", 2)], random.Random(3))
+>>> len(partie.deal_scores)
+1
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from piquet.ai.agent import Agent, RandomAgent
+from piquet.ai.bidding import choose_call, choose_contract_exchange
+from piquet.ai.books import SimpleAgent, keep_values
+from piquet.ai.declaring import choose_declaration
+from piquet.ai.exchange import choose_exchange
+from piquet.ai.inference import Inference
+from piquet.ai.solver import PlayPosition, solve
+from piquet.engine.actions import Action, Concede, Exchange, Play
+from piquet.engine.cards import FULL_PACK, Card, CardSet, Rank
+from piquet.engine.partie import LegalActions, Phase
+from piquet.engine.scoring import ScoreCategory
+from piquet.engine.variants import Rules, make_rules
+from piquet.engine.view import PlayerView
+
+__all__ = ["LEVELS", "BeginnerAgent", "SearchAgent", "Standing", "make_agent", "parse_spec", "partie_utility",
+           "play_position", "rubicon_standing"]
+
+
+@dataclass(frozen=True)
+class Level:
+    """How much a searching agent samples: worlds per card played, worlds and candidate
+    discards for the exchange (0: the simple exchange)."""
+
+    play_worlds: int
+    exchange_worlds: int
+    exchange_candidates: int
+    #: Whether the worlds for the play are drawn in proportion to the likelihood of the
+    #: opponent's discards (:meth:`piquet.ai.inference.Inference.resample`) or uniformly.
+    discard_model: bool = True
+    #: Deals sampled for each call in an Auction Piquet auction (0: the books' bidding).
+    bid_worlds: int = 0
+    #: Whether, in the last deal of a partie with the rubicon settled, the declarations are
+    #: weighed for the settlement (:mod:`piquet.ai.declaring`) rather than made in full.
+    partie_declarations: bool = True
+    #: Whether, in the last deal of a partie whose loser may yet reach the rubicon, the play is for
+    #: bringing him over it or keeping him under (:func:`partie_utility`) rather than for the score.
+    rubicon_reach: bool = True
+    #: Whether the sampled exchange in a partie's last deal weighs each side's points as the
+    #: partie does (:func:`partie_utility`) rather than by the score difference. Off: measured,
+    #: it gained nothing (docs/players.md).
+    partie_exchange: bool = False
+
+
+#: The searching levels (1 and 2 do not search). Level 3 exchanges and bids as the books advise;
+#: levels 4 and 5 try candidate discards over sampled talons and opponent's hands
+#: (:mod:`piquet.ai.exchange`) and, in Auction Piquet, their calls over sampled deals (:mod:`piquet.ai.bidding`).
+LEVELS: dict[int, Level] = {
+    3: Level(play_worlds=2, exchange_worlds=0, exchange_candidates=0),
+    4: Level(play_worlds=8, exchange_worlds=300, exchange_candidates=12, bid_worlds=16),
+    5: Level(play_worlds=24, exchange_worlds=1000, exchange_candidates=20, bid_worlds=64),
+}
+
+
+def _rules(view: PlayerView) -> Rules:
+    return make_rules(view.variant, view.options)
+
+
+def _legal_or(action: Action | None, legal: LegalActions) -> Action:
+    if action is not None and action in legal:
+        return action
+    for candidate in legal:
+        if not isinstance(candidate, Concede):
+            return candidate
+    return next(iter(legal))
+
+
+class BeginnerAgent(SimpleAgent):
+    """Level 1: the mistakes a beginner makes, as the rule books describe them, not random blunders."""
+
+    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
+        seat = view.seat
+        assert seat is not None
+        if view.phase is Phase.EXCHANGE and view.exchange_range is not None and seat == view.elder:
+            # "Beginners will often exchange only 4 in order to retain a side suit ace or king."
+            lo, hi = view.exchange_range
+            values = keep_values(view.hand)
+            order = sorted(view.hand, key=lambda c: (values[c], c.rank))
+            n = hi
+            if hi > lo and any(c.rank >= Rank.KING for c in order[:hi]):
+                n = hi - 1
+            return _legal_or(Exchange(seat, CardSet(order[:n])), legal)
+        if view.phase is Phase.PLAY and view.to_act == seat and not (view.contract and view.contract.minus):
+            hand = view.hand
+            if not view.trick:
+                # "The beginner leads the ace in the faint hope that the king will fall."
+                aces = [c for c in hand if c.rank == Rank.ACE]
+                if aces:
+                    return _legal_or(Play(seat, aces[0]), legal)
+            else:
+                lead = view.trick[0]
+                follow = [c for c in hand.suit(lead.suit) if c.rank > lead.rank]
+                if follow:
+                    # Wins, but with the highest card rather than the cheapest.
+                    return _legal_or(Play(seat, max(follow, key=lambda c: c.rank)), legal)
+        return super().choose(view, legal)
+
+
+class SearchAgent(SimpleAgent):
+    """Levels 3-5: sampled deals solved exactly for the play; sampled talons for the exchange."""
+
+    def __init__(self, level: int, rng: random.Random | None = None, settings: Level | None = None) -> None:
+        super().__init__(rng)
+        self.level = level
+        self.settings = settings or LEVELS[level]
+        self.rng = rng or random.Random(level)
+        # Its own draws for the declarations (a copy of the stream), so that weighing them leaves
+        # the draws of the exchange and the play as they were.
+        self._declaring_rng = random.Random()
+        self._declaring_rng.setstate(self.rng.getstate())
+
+    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
+        seat = view.seat
+        assert seat is not None
+        if view.phase is Phase.PLAY and view.to_act == seat:
+            plays = [a for a in legal if isinstance(a, Play)]
+            if len(plays) == 1:
+                return plays[0]
+            return _legal_or(self._play_card(view, plays), legal)
+        if view.phase is Phase.EXCHANGE and view.exchange_range is not None and self.settings.exchange_worlds:
+            chosen = self._exchange_choice(view)
+            if chosen is not None and chosen in legal:
+                return chosen
+        if view.phase is Phase.DECLARE and view.to_act == seat and self.settings.partie_declarations:
+            declared = choose_declaration(view, legal, self._declaring_rng, DECLARATION_WORLDS,
+                                          partie_utility(view, _rules(view), self.settings.rubicon_reach))
+            if declared is not None and declared in legal:
+                return declared
+        if view.phase is Phase.BID and view.to_act == seat and self.settings.bid_worlds:
+            call = choose_call(view, legal, self.rng, self.settings.bid_worlds)
+            if call is not None and call in legal:
+                return call
+        return super().choose(view, legal)
+
+    # ------------------------------------------------------------ the play
+    def _play_card(self, view: PlayerView, plays: list[Play]) -> Play:
+        seat = view.seat
+        assert seat is not None
+        rules = _rules(view)
+        worlds = self._worlds(view)
+        if not worlds:
+            return plays[0]
+        totals: dict[Card, float] = {p.card: 0.0 for p in plays}
+        utility = partie_utility(view, rules, self.settings.rubicon_reach)
+        for opponent_hand, weight in worlds:
+            solution = solve(play_position(view, opponent_hand, utility), rules, all_values=True)
+            for card in totals:
+                totals[card] += weight * solution.values.get(card, -1000)
+        best_card = max(totals, key=lambda c: (totals[c], -c.rank))
+        return Play(seat, best_card)
+
+    def _worlds(self, view: PlayerView) -> list[tuple[CardSet, float]]:
+        """The opponent's hands the play is judged over, with their weights."""
+        return sample_opponent_hands(view, self.rng, self.settings.play_worlds, self.settings.discard_model)
+
+    # ------------------------------------------------------------ the exchange
+    def _exchange_choice(self, view: PlayerView) -> Action | None:
+        """The sampled exchange (:func:`piquet.ai.exchange.choose_exchange`), or ``None`` where it
+        does not apply and the books' heuristic decides."""
+        rules = _rules(view)
+        worth = (1, -1)
+        if self.settings.partie_exchange:
+            u = partie_utility(view, rules, self.settings.rubicon_reach)
+            worth = u if view.seat == 0 else (-u[1], -u[0])  # my worth of my point, of hers
+        chosen = choose_exchange(view, rules, self.rng, self.settings.exchange_worlds,
+                                 self.settings.exchange_candidates, worth)
+        if chosen is None:  # Auction Piquet: both players choose by the contract
+            chosen = choose_contract_exchange(view, self.rng, self.settings.exchange_worlds,
+                                              self.settings.exchange_candidates)
+        return chosen
+
+
+#: Opponent's hands the declarations are weighed over where the partie makes points scored by
+#: both count alike (:func:`piquet.ai.declaring.choose_declaration`).
+DECLARATION_WORLDS = 64
+
+#: Points a player may still score in the rest of a deal, for judging whether a rubicon is settled.
+RUBICON_MARGIN = 25
+
+#: In the last deal, what one point of a loser who may yet reach the rubicon is worth against one
+#: of the winner's. Her crossing turns her score from a gain of the winner's into a loss (Law 73),
+#: about twice a hundred points; a point more for her raises the chance of it by about one in
+#: fifteen (a deal's points spread over some fifteen), so each of hers weighs some ten of his.
+REACH_WEIGHT = 10
+
+
+class Standing(Enum):
+    """Where the rubicon stands at a partie's last deal, as far as one deal's points can move it
+    (:data:`RUBICON_MARGIN`): what :func:`partie_utility` plays for."""
+
+    #: Nobody sure to win, or the loser sure to cross: the score difference is what counts.
+    OPEN = "open"
+    #: The leader sure to win and the loser sure to stay under the rubicon.
+    SETTLED = "settled"
+    #: The leader sure to win and the loser short of the rubicon but within reach of it.
+    REACH = "reach"
+
+
+def rubicon_standing(leader: int, trailer: int, rubicon: int) -> Standing:
+    """The :class:`Standing` of a last deal begun with these totals (the deal's points so far
+    included).
+
+    >>> rubicon_standing(160, 30, 100), rubicon_standing(160, 85, 100), rubicon_standing(110, 95, 100)
+    (<Standing.SETTLED: 'settled'>, <Standing.REACH: 'reach'>, <Standing.OPEN: 'open'>)
+    """
+    if leader <= trailer + 2 * RUBICON_MARGIN:
+        return Standing.OPEN
+    if trailer + RUBICON_MARGIN < rubicon:
+        return Standing.SETTLED
+    return Standing.REACH if trailer < rubicon else Standing.OPEN
+
+
+def partie_utility(view: PlayerView, rules: Rules, reach: bool = True) -> tuple[int, int]:
+    """What the solver should maximise in this deal, as seat 0's worth of a point scored by
+    each seat (:attr:`piquet.ai.solver.PlayPosition.utility`).
+
+    The score difference, except in the last deal of a partie with a rubicon: there the
+    winner scores the sum of both scores and the bonus when the loser stays under the
+    rubicon (Laws 72-73), so a player sure to win against a loser sure to stay under wants
+    every point scored, his opponent's too, and that loser wants as few as possible
+    ("each time the lead changes hand this adds one to the total score", rules/000).
+    Where the loser may yet reach the rubicon (within :data:`RUBICON_MARGIN` of it), that
+    is what counts: the winner should "minimise the loser's score", and the loser wants his
+    own points even at the cost of some of the winner's ("the loser might try to cause [the
+    lead to change hands] if it will get his score to 100"), each of the loser's points
+    weighing :data:`REACH_WEIGHT` of the winner's (``reach=False``: the score difference).
+    """
+    seat, opponent = view.seat, view.opponent
+    assert seat is not None and opponent is not None
+    counted = sum(1 for d in view.deal_scores if not d.annulled)
+    if rules.plays_games or counted != rules.deals_in_partie - 1:
+        return (1, -1)
+    points = view.deal_points
+    mine = view.totals[seat] + points[seat]
+    theirs = view.totals[opponent] + points[opponent]
+    ahead = mine > theirs
+    standing = rubicon_standing(mine, theirs, rules.rubicon) if ahead else rubicon_standing(theirs, mine, rules.rubicon)
+    a, b = 1, -1  # my worth of a point I score and of a point she scores
+    if standing is Standing.SETTLED:
+        # she stays under and I win: her points count for me too; or I stay under and lose:
+        # every point scored is paid by me
+        a, b = (1, 1) if ahead else (-1, -1)
+    elif standing is Standing.REACH and reach:
+        # I win and keep her under; or I lose and my points may bring me over
+        a, b = (1, -REACH_WEIGHT) if ahead else (REACH_WEIGHT, -1)
+    return (a, b) if seat == 0 else (-b, -a)
+
+
+def play_position(view: PlayerView, opponent_hand: CardSet, utility: tuple[int, int] = (1, -1)) -> PlayPosition:
+    """The card play as the solver takes it, from the view of the player to act, the opponent
+    holding ``opponent_hand``: the hands, the card led, the tricks won, and the points scored so
+    far in the deal (the cards and a contract left out), which matter while a pique may come."""
+    seat = view.seat
+    assert seat is not None
+    scores = [0, 0]
+    pique_done = False
+    for e in view.events:
+        if e.category in (ScoreCategory.PIQUE, ScoreCategory.REPIQUE):
+            pique_done = True
+        if e.category not in (ScoreCategory.CARDS, ScoreCategory.CONTRACT):
+            scores[e.player] += e.points
+    hands = (view.hand.mask, opponent_hand.mask) if seat == 0 else (opponent_hand.mask, view.hand.mask)
+    lead = view.trick[0] if view.trick else None
+    return PlayPosition(hands, seat, view.elder, view.tricks_won, (scores[0], scores[1]), lead,
+                        pique_done, view.contract, utility)
+
+
+def _unseen(view: PlayerView) -> CardSet:
+    known = view.hand | view.discards | view.played | view.rest | view.peeked
+    return CardSet(FULL_PACK & ~known.mask)
+
+
+def sample_opponent_hands(view: PlayerView, rng: random.Random, count: int,
+                          discard_model: bool = True) -> list[tuple[CardSet, float]]:
+    """Hands the opponent may hold now, the likely ones drawn more often (the declarations and
+    her exchange, :meth:`~piquet.ai.inference.Inference.resample`); should the constraints be too
+    rare to sample, uniform over what the view allows."""
+    inference = Inference(view)
+    worlds = inference.resample(rng, count) if discard_model else inference.sample(rng, count)
+    if worlds:
+        return [(w.opponent_hand, w.weight) for w in worlds]
+    opponent = view.opponent
+    assert opponent is not None
+    size = view.hand_sizes[opponent]
+    known = view.revealed[opponent] - view.played
+    pool = [c for c in _unseen(view) if c not in known]
+    out = []
+    for _ in range(count):
+        extra = rng.sample(pool, size - len(known))
+        out.append((known | CardSet(extra), 1.0))
+    return out
+
+
+#: The settings an agent spec may change (``level5:play=48,exchange=0``), and what each sets.
+SPEC_KEYS: dict[str, str] = {
+    "play": "deals sampled for each card played",
+    "exchange": "deals sampled for the exchange (0: the books' exchange)",
+    "candidates": "discards tried in the exchange",
+    "discards": "1: weigh the opponent's possible hands by her exchange; 0: uniformly",
+    "bids": "deals sampled for each call in an Auction (0: the books' bidding)",
+    "declare": "1: in a partie's last deal, declare for the settlement; 0: in full",
+    "reach": "1: in a partie's last deal, play to bring a loser over the rubicon or keep him under; 0: for the score",
+    "settle": "1: in a partie's last deal, exchange for the settlement; 0 (the default): for the score",
+}
+
+
+def parse_spec(name: str) -> tuple[str, dict[str, int]]:
+    """An agent spec split into its name and settings: ``level4:play=16,exchange=0`` is level 4
+    sampling 16 deals for each card it plays and exchanging as the books advise; ``discards=0``
+    draws the opponent's possible hands uniformly, without the model of her exchange.
+
+    >>> parse_spec("level5:play=48,exchange=0")
+    ('level5', {'play': 48, 'exchange': 0})
+    >>> parse_spec("level5:depth=3")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: agent 'level5:depth=3': unknown setting 'depth' (known: play, exchange, ..., settle)
+    """
+    base, _, rest = name.partition(":")
+    settings: dict[str, int] = {}
+    if not rest:
+        return base, settings
+    for item in rest.split(","):
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if key not in SPEC_KEYS:
+            raise ValueError(f"agent {name!r}: unknown setting {key!r} (known: {', '.join(SPEC_KEYS)})")
+        if not eq or not value.strip().isdigit():
+            raise ValueError(f"agent {name!r}: {key} needs a whole number, as in {key}=16")
+        settings[key] = int(value)
+    if settings.get("play", 1) < 1:
+        raise ValueError(f"agent {name!r}: play needs at least one sampled deal")
+    return base, settings
+
+
+def make_agent(name: str, seed: int = 0) -> Agent:
+    """An agent by name: ``random``, ``simple``, ``level1`` to ``level5``; a searching level may
+    take settings after a colon (:func:`parse_spec`), for measuring one change in the arena."""
+    rng = random.Random(seed)
+    base, settings = parse_spec(name)
+    if settings:
+        if base not in ("level3", "level4", "level5"):
+            raise ValueError(f"agent {name!r}: only the searching levels 3-5 take settings")
+        level = int(base[-1])
+        base_settings = LEVELS[level]
+        return SearchAgent(level, rng, Level(
+            play_worlds=settings.get("play", base_settings.play_worlds),
+            exchange_worlds=settings.get("exchange", base_settings.exchange_worlds),
+            exchange_candidates=settings.get("candidates", base_settings.exchange_candidates),
+            discard_model=bool(settings.get("discards", base_settings.discard_model)),
+            bid_worlds=settings.get("bids", base_settings.bid_worlds),
+            partie_declarations=bool(settings.get("declare", base_settings.partie_declarations)),
+            rubicon_reach=bool(settings.get("reach", base_settings.rubicon_reach)),
+            partie_exchange=bool(settings.get("settle", base_settings.partie_exchange)),
+        ))
+    makers: dict[str, Callable[[], Agent]] = {
+        "random": lambda: RandomAgent(rng),
+        "simple": lambda: SimpleAgent(rng),
+        "level1": lambda: BeginnerAgent(rng),
+        "level2": lambda: SimpleAgent(rng),
+        "level3": lambda: SearchAgent(3, rng),
+        "level4": lambda: SearchAgent(4, rng),
+        "level5": lambda: SearchAgent(5, rng),
+    }
+    if name not in makers:
+        raise ValueError(f"unknown agent {name!r} (known: {', '.join(makers)})")
+    return makers[name]()
+
+
+AGENT_NAMES: Sequence[str] = ("random", "simple", "level1", "level2", "level3", "level4", "level5")

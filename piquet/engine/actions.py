@@ -1,0 +1,207 @@
+"""Actions: every decision of a partie, as small frozen values.
+
+``player`` is always a seat, 0 or 1 (the order of the record's ``players``).
+The engine (:class:`piquet.engine.partie.Partie`) lists, checks and applies them;
+records (:mod:`piquet.engine.record`) write and read them.
+
+>>> from piquet.engine.cards import Card
+>>> Play(0, Card.parse("AS"))
+Play(player=0, card=Card.parse('AS'))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from piquet.engine.cards import Card, CardSet
+from piquet.engine.combinations import Category
+
+__all__ = [
+    "AcceptConcession",
+    "Action",
+    "Bid",
+    "CarteBlanche",
+    "ChooseDealer",
+    "Concede",
+    "Cut",
+    "Deal",
+    "Declare",
+    "Exchange",
+    "Play",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """Each player cuts a card (a chance event; ``player`` is the seat who cuts first)."""
+
+    player: int
+    cards: tuple[Card, Card]
+
+    def describe(self, names: tuple[str, str]) -> str:
+        return f"{names[0]} cuts {self.cards[0].pretty()}, {names[1]} cuts {self.cards[1].pretty()}"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseDealer:
+    """The higher cut chooses who deals first (Law 4)."""
+
+    player: int
+    dealer: int
+
+    def describe(self, names: tuple[str, str]) -> str:
+        return f"{names[self.player]} chooses that {names[self.dealer]} deals first"
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The dealer deals: his packet size (2 or 3, ``None`` if not recorded) and the cards.
+
+    ``hands`` is indexed by seat; ``talon`` lists the eight cards top first.
+    """
+
+    player: int
+    hands: tuple[CardSet, CardSet]
+    talon: tuple[Card, ...]
+    packets: int | None = None
+
+    @classmethod
+    def from_pack(cls, dealer: int, pack: list[Card] | tuple[Card, ...], packets: int) -> Deal:
+        """Deal a shuffled pack (top card first) the way a dealer does (Law 9):
+        twelve cards each in packets of ``packets``, the non-dealer first, then the talon.
+
+        >>> from piquet.engine.cards import CARDS
+        >>> d = Deal.from_pack(0, CARDS, 3)
+        >>> str(d.hands[1])[:11], len(d.hands[0]), [str(c) for c in d.talon][:2]
+        ('AS KS 9S 8S', 12, ['7C', '8C'])
+        """
+        if packets not in (2, 3):
+            raise ValueError(f"packets must be 2 or 3, not {packets!r}")
+        if sorted(pack) != list(range(32)):
+            raise ValueError("a pack must hold each of the 32 cards once")
+        masks = [0, 0]
+        i = 0
+        seat = 1 - dealer
+        while i < 24:
+            for card in pack[i : i + packets]:
+                masks[seat] |= 1 << card
+            i += packets
+            seat = 1 - seat
+        return cls(dealer, (CardSet(masks[0]), CardSet(masks[1])), tuple(pack[24:]), packets)
+
+    def describe(self, names: tuple[str, str]) -> str:
+        how = f" in packets of {self.packets}" if self.packets else ""
+        return f"{names[self.player]} deals{how}"
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """A call in the auction of Auction Piquet: ``"8+"``, ``"11-"``, ``"pass"``, ``"double"`` or
+    ``"redouble"`` (see :func:`piquet.engine.variants.parse_bid`)."""
+
+    player: int
+    call: str
+
+    @property
+    def tricks(self) -> int | None:
+        """The number of tricks bid, or ``None`` for pass, double and redouble."""
+        return int(self.call[:-1]) if self.call[-1:] in ("+", "-") else None
+
+    @property
+    def minus(self) -> bool:
+        return self.call.endswith("-")
+
+    def describe(self, names: tuple[str, str]) -> str:
+        return f"{names[self.player]} bids {self.call}"
+
+
+@dataclass(frozen=True, slots=True)
+class CarteBlanche:
+    """A player dealt no king, queen or knave announces carte blanche, or not (Laws 18-20; declining is
+    the project's reading of "optional to announce", where Law 20 binds him to announce it).
+
+    Elder announcing it says first how many cards he will exchange.
+    """
+
+    player: int
+    announce: bool = True
+    will_exchange: int | None = None
+
+    def describe(self, names: tuple[str, str]) -> str:
+        if not self.announce:
+            return f"{names[self.player]} does not announce carte blanche"
+        extra = f", and will exchange {self.will_exchange}" if self.will_exchange is not None else ""
+        return f"{names[self.player]} announces carte blanche{extra}"
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """Discards; as many cards are drawn from the top of the talon.
+
+    ``show_rest`` is younger's election to let both see the cards left in the
+    talon once elder has led (Law 36).
+    """
+
+    player: int
+    discards: CardSet
+    show_rest: bool = False
+
+    def describe(self, names: tuple[str, str]) -> str:
+        return f"{names[self.player]} exchanges {len(self.discards)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """A declaration in one category: the call first, then any further combinations
+    shown if the call wins. No combinations: elder sinks, or younger answers "good".
+    """
+
+    player: int
+    category: Category
+    combinations: tuple[CardSet, ...] = ()
+
+    @property
+    def called(self) -> CardSet | None:
+        return self.combinations[0] if self.combinations else None
+
+    def describe(self, names: tuple[str, str]) -> str:
+        if not self.combinations:
+            return f"{names[self.player]} declares no {self.category.value}"
+        shown = "; ".join(str(c) for c in self.combinations)
+        return f"{names[self.player]} declares {self.category.value}: {shown}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A card played to the current trick."""
+
+    player: int
+    card: Card
+
+    def describe(self, names: tuple[str, str]) -> str:
+        return f"{names[self.player]} plays {self.card.pretty()}"
+
+
+@dataclass(frozen=True, slots=True)
+class Concede:
+    """In the last deal, a player who cannot save the rubicon concedes (the rulings, 18)."""
+
+    player: int
+
+    def describe(self, names: tuple[str, str]) -> str:
+        return f"{names[self.player]} concedes"
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptConcession:
+    """With the option ``concession_may_be_declined``: the conceding player's opponent accepts the
+    concession (``accept``) or declines it and plays on, for a capot (Cavendish's treatise, Case XXII)."""
+
+    player: int
+    accept: bool = True
+
+    def describe(self, names: tuple[str, str]) -> str:
+        return f"{names[self.player]} {'accepts' if self.accept else 'declines'} the concession"
+
+
+Action = Cut | ChooseDealer | Deal | Bid | CarteBlanche | Exchange | Declare | Play | Concede | AcceptConcession

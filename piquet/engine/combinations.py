@@ -1,0 +1,246 @@
+"""The three declared combinations: the point, sequences and sets.
+
+A combination is a :class:`~piquet.engine.cards.CardSet` together with its category.
+Two combinations of one category compare by :func:`key`:
+
+* point: number of cards, then pip total (ace 11, court cards and ten 10);
+* sequence: length, then top card (Law 63);
+* set: four beats three, then rank (Law 64); only aces down to tens count.
+
+>>> from piquet.engine.cards import CardSet
+>>> quint = CardSet.parse("KH QH JH TH 9H")
+>>> is_valid(Category.SEQUENCES, quint), value(Category.SEQUENCES, quint), call(Category.SEQUENCES, quint)
+(True, 15, 'Quint to the king')
+>>> call(Category.POINT, CardSet.parse("AS KS 9S 8S 7S")), pips(CardSet.parse("AS KS 9S 8S 7S"))
+('Point of five', 45)
+>>> [str(s) for s in maximal(Category.SEQUENCES, CardSet.parse("AS KS QS JS 9D 8D 7D TC"))]
+['AS KS QS JS', '9D 8D 7D']
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from itertools import combinations as _subsets
+
+from piquet.engine.cards import PIPS, CardSet, Rank, Suit
+
+__all__ = [
+    "Category",
+    "best",
+    "call",
+    "candidates",
+    "good_against_the_cards",
+    "invalid_reason",
+    "is_valid",
+    "key",
+    "maximal",
+    "number_word",
+    "pips",
+    "value",
+]
+
+
+class Category(enum.Enum):
+    """The categories declared, reckoned in this order (Law 67) and declared in it (ruling 10)."""
+
+    POINT = "point"
+    SEQUENCES = "sequences"
+    SETS = "sets"
+
+
+_SEQUENCE_VALUE = {3: 3, 4: 4, 5: 15, 6: 16, 7: 17, 8: 18}
+_SEQUENCE_NAME = {3: "tierce", 4: "quart", 5: "quint", 6: "sixième", 7: "septième", 8: "huitième"}
+_NUMBERS = (
+    "nought one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen"
+).split()
+_TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+
+def number_word(n: int) -> str:
+    """A number in words, as the traditional calls say them.
+
+    >>> number_word(49), number_word(21), number_word(160)
+    ('forty-nine', 'twenty-one', 'one hundred and sixty')
+    """
+    if n < 0:
+        return "minus " + number_word(-n)
+    if n < 20:
+        return _NUMBERS[n]
+    if n < 100:
+        tens, units = divmod(n, 10)
+        return _TENS[tens] + ("-" + _NUMBERS[units] if units else "")
+    if n < 1000:
+        hundreds, rest = divmod(n, 100)
+        return _NUMBERS[hundreds] + " hundred" + (" and " + number_word(rest) if rest else "")
+    return str(n)
+
+
+def pips(cards: CardSet) -> int:
+    """The pip total of some cards, as counted for the point."""
+    mask = cards.mask
+    total = 0
+    while mask:
+        low = mask & -mask
+        total += PIPS[low.bit_length() - 1]
+        mask ^= low
+    return total
+
+
+def _run_bytes(byte: int) -> Iterator[tuple[int, int]]:
+    """Maximal runs of set bits in an 8-bit rank mask, as (lowest rank, length)."""
+    low = 0
+    while byte >> low:
+        if byte >> low & 1:
+            length = 0
+            while byte >> (low + length) & 1:
+                length += 1
+            yield low, length
+            low += length
+        else:
+            low += 1
+
+
+def invalid_reason(category: Category, cards: CardSet, minimum_point: int = 1) -> str | None:
+    """Why these cards are not a combination of the category, or ``None`` if they are.
+
+    >>> invalid_reason(Category.SETS, CardSet.parse("9S 9H 9D"))
+    'nines do not count as a set: only aces, kings, queens, knaves and tens do'
+    >>> invalid_reason(Category.SEQUENCES, CardSet.parse("AS KS JS"))
+    'AS KS JS is not a sequence: the cards must follow one another in one suit'
+    """
+    n = len(cards)
+    if n == 0:
+        return "no cards"
+    suits = cards.suits()
+    if category is Category.POINT:
+        if len(suits) != 1:
+            return f"{cards} is not a point: a point is cards of one suit"
+        if n < minimum_point:
+            return f"a point of {n} is shorter than the minimum point of {minimum_point}"
+        return None
+    if category is Category.SEQUENCES:
+        if len(suits) != 1 or n < 3:
+            return f"{cards} is not a sequence: three or more cards following one another in one suit"
+        (suit,) = suits
+        byte = (cards.mask >> (8 * suit)) & 0xFF
+        low = (byte & -byte).bit_length() - 1
+        if byte != ((1 << n) - 1) << low:
+            return f"{cards} is not a sequence: the cards must follow one another in one suit"
+        return None
+    ranks = {c.rank for c in cards}
+    if len(ranks) != 1 or n not in (3, 4):
+        return f"{cards} is not a set: three or four cards of one rank"
+    (rank,) = ranks
+    if rank < Rank.TEN:
+        return f"{rank.plural} do not count as a set: only aces, kings, queens, knaves and tens do"
+    return None
+
+
+def is_valid(category: Category, cards: CardSet, minimum_point: int = 1) -> bool:
+    return invalid_reason(category, cards, minimum_point) is None
+
+
+def key(category: Category, cards: CardSet) -> tuple[int, int]:
+    """What two combinations of one category are compared by; larger is better."""
+    if category is Category.POINT:
+        return len(cards), pips(cards)
+    # The top card's rank: the highest set bit of the suit or rank holding.
+    return len(cards), (cards.mask.bit_length() - 1) & 7
+
+
+def value(category: Category, cards: CardSet) -> int:
+    """What a combination scores: a point its length, a sequence 3, 4, 15-18, a trio 3, a quatorze 14."""
+    n = len(cards)
+    if category is Category.POINT:
+        return n
+    if category is Category.SEQUENCES:
+        return _SEQUENCE_VALUE[n]
+    return 14 if n == 4 else 3
+
+
+def call(category: Category, cards: CardSet) -> str:
+    """The full call of a combination: "Point of five", "Quart major", "Three kings"."""
+    n = len(cards)
+    if category is Category.POINT:
+        return f"Point of {number_word(n)}"
+    top = max(c.rank for c in cards)
+    if category is Category.SEQUENCES:
+        name = _SEQUENCE_NAME[n].capitalize()
+        return f"{name} major" if top == Rank.ACE else f"{name} to the {top.word}"
+    return ("Fourteen " if n == 4 else "Three ") + top.plural
+
+
+def candidates(category: Category, hand: CardSet, minimum_point: int = 1) -> list[CardSet]:
+    """Every combination of the category that can be formed from the hand, best first."""
+    found: list[CardSet] = []
+    for suit in Suit:
+        byte = (hand.mask >> (8 * suit)) & 0xFF
+        if not byte:
+            continue
+        if category is Category.POINT:
+            held = list(hand.suit(suit))
+            for size in range(max(minimum_point, 1), len(held) + 1):
+                for chosen in _subsets(held, size):
+                    found.append(CardSet(chosen))
+        elif category is Category.SEQUENCES:
+            for low, length in _run_bytes(byte):
+                for size in range(3, length + 1):
+                    for start in range(low, low + length - size + 1):
+                        found.append(CardSet((((1 << size) - 1) << start) << (8 * suit)))
+    if category is Category.SETS:
+        for rank in range(Rank.TEN, Rank.ACE + 1):
+            held = list(hand.rank(Rank(rank)))
+            for size in (3, 4):
+                if len(held) >= size:
+                    found.extend(CardSet(chosen) for chosen in _subsets(held, size))
+    found.sort(key=lambda cs: key(category, cs), reverse=True)
+    return found
+
+
+def maximal(category: Category, hand: CardSet, minimum_point: int = 1) -> list[CardSet]:
+    """The combinations a player declaring in full would show, best first.
+
+    For the point, the best suit; for sequences, every maximal run of three or
+    more; for sets, every trio or quatorze held.
+    """
+    if category is Category.POINT:
+        suits = [hand.suit(s) for s in Suit if len(hand.suit(s)) >= max(minimum_point, 1)]
+        return sorted(suits, key=lambda cs: key(category, cs), reverse=True)[:1]
+    found: list[CardSet] = []
+    if category is Category.SEQUENCES:
+        for suit in Suit:
+            byte = (hand.mask >> (8 * suit)) & 0xFF
+            for low, length in _run_bytes(byte):
+                if length >= 3:
+                    found.append(CardSet((((1 << length) - 1) << low) << (8 * suit)))
+    else:
+        for rank in range(Rank.TEN, Rank.ACE + 1):
+            held = hand.rank(Rank(rank))
+            if len(held) >= 3:
+                found.append(held)
+    return sorted(found, key=lambda cs: key(category, cs), reverse=True)
+
+
+def best(category: Category, hand: CardSet, minimum_point: int = 1) -> CardSet | None:
+    """The best combination of the category in the hand, or ``None``."""
+    found = maximal(category, hand, minimum_point)
+    return found[0] if found else None
+
+
+def good_against_the_cards(category: Category, cards: CardSet, possible: CardSet) -> bool:
+    """Whether no combination the opponent could hold, drawn from ``possible``, equals or beats ``cards``.
+
+    ``possible`` is every card the declarer cannot account for (not in his hand
+    nor among his discards).
+
+    >>> good_against_the_cards(Category.SETS, CardSet.parse("TS TH TD"),
+    ...                        CardSet.parse("AS AH AD 9C"))
+    False
+    >>> good_against_the_cards(Category.SETS, CardSet.parse("TS TH TD"),
+    ...                        CardSet.parse("AS AH KD 9C"))
+    True
+    """
+    rival = best(category, possible)
+    return rival is None or key(category, rival) < key(category, cards)

@@ -1,0 +1,462 @@
+"""Game records: format ``piquet-record``, version 1 (JSON).
+
+A record holds the players, the variant and its options, and for each deal
+the dealer, the hands as dealt, the talon and every action. Reading a record
+re-plays it through the engine, so an illegal or malformed record fails
+loudly and says where (:class:`RecordError`, with the deal and action index).
+The format is documented in ``docs/record-format.md`` and by the JSON Schema
+``piquet/data/record.schema.json``.
+
+>>> import json, random
+>>> from piquet.engine.partie import Partie
+>>> partie = Partie(("Ann", "Bill"), first_dealer=0)
+>>> partie.push(partie.random_deal(random.Random(7), packets=2))
+>>> again = loads(dumps(partie))
+>>> again.hand(1) == partie.hand(1), dumps(again) == dumps(partie)
+(True, True)
+>>> loads('{"format": "piquet-record", "version": 2}')
+Traceback (most recent call last):
+...
+piquet.engine.record.RecordError: record: version 2 is not supported (this reader knows version 1)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import IO, Any
+
+from piquet.engine.actions import (
+    AcceptConcession,
+    Action,
+    Bid,
+    CarteBlanche,
+    ChooseDealer,
+    Concede,
+    Cut,
+    Deal,
+    Declare,
+    Exchange,
+    Play,
+)
+from piquet.engine.cards import Card, CardError, CardSet
+from piquet.engine.combinations import Category
+from piquet.engine.partie import IllegalActionError, Partie, Phase
+from piquet.engine.variants import OptionError, parse_bid
+
+__all__ = [
+    "FORMAT", "VERSION", "RecordError", "action_from_data", "action_to_data", "dump", "dumps", "from_data", "load",
+    "loads", "to_data",
+]
+
+FORMAT = "piquet-record"
+VERSION = 1
+_VERBS = ("bid", "carte_blanche", "exchange", "declare", "play", "concede", "accept_concession")
+_EXTRA_KEYS = {"carte_blanche": {"will_exchange"}, "exchange": {"show_rest"}, "declare": {"combinations"}}
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or re-played: ``where`` says where (deal and action, counted from 1
+    and 0 as in the file), ``reason`` why."""
+
+    def __init__(self, where: str, reason: str, deal: int | None = None, action: int | None = None) -> None:
+        self.where = where
+        self.reason = reason
+        self.deal = deal
+        self.action = action
+        super().__init__(f"{where}: {reason}")
+
+
+# ---------------------------------------------------------------- writing
+def _cards(cards: CardSet) -> list[str]:
+    return cards.strings()
+
+
+def _action_data(action: Action, names: tuple[str, str], elder: int) -> dict[str, Any]:
+    out: dict[str, Any] = {"player": names[action.player]}
+    if isinstance(action, Bid):
+        out["bid"] = action.call
+    elif isinstance(action, CarteBlanche):
+        out["carte_blanche"] = action.announce
+        if action.will_exchange is not None:
+            out["will_exchange"] = action.will_exchange
+    elif isinstance(action, Exchange):
+        out["exchange"] = _cards(action.discards)
+        if action.player != elder:
+            out["show_rest"] = action.show_rest
+    elif isinstance(action, Declare):
+        out["declare"] = action.category.value
+        out["combinations"] = [_cards(c) for c in action.combinations]
+    elif isinstance(action, Play):
+        out["play"] = str(action.card)
+    elif isinstance(action, Concede):
+        out["concede"] = True
+    elif isinstance(action, AcceptConcession):
+        out["accept_concession"] = action.accept
+    else:  # pragma: no cover - cut, choice and deal are written elsewhere
+        raise TypeError(f"not a deal action: {action!r}")
+    return out
+
+
+def to_data(partie: Partie, meta: Mapping[str, Any] | None = None,
+            takebacks: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """The record of a partie (finished or not) as JSON-ready data; ``takebacks``: the moves taken back
+    during play, in order (``{"player", "deal", "action", "undone"}``, see ``docs/record-format.md``)."""
+    names = partie.players
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "variant": partie.variant,
+        "options": partie.rules.changed(),
+        "players": list(names),
+    }
+    cuts: list[dict[str, str]] = []
+    deals: list[dict[str, Any]] = []
+    game_cut: list[dict[str, str]] = []  # a cut between deals (au Cent's fresh_cut_each_game)
+    elder = 1
+    for action in partie.actions:
+        if isinstance(action, Cut):
+            (game_cut if deals else cuts).append({names[0]: str(action.cards[0]), names[1]: str(action.cards[1])})
+        elif isinstance(action, ChooseDealer):
+            continue
+        elif isinstance(action, Deal):
+            elder = partie.rules.elder_of(action.player)
+            deal: dict[str, Any] = {"dealer": names[action.player]}
+            if game_cut:
+                deal["cut"], game_cut = game_cut, []
+            if action.packets is not None:
+                deal["packets"] = action.packets
+            deal["hands"] = {names[seat]: _cards(action.hands[seat]) for seat in (0, 1)}
+            deal["talon"] = [str(c) for c in action.talon]
+            deal["actions"] = []
+            deals.append(deal)
+        else:
+            if isinstance(action, Bid) and action.tricks is not None:
+                elder = action.player  # the highest bidder becomes elder
+            deals[-1]["actions"].append(_action_data(action, names, elder))
+    if cuts:
+        data["cut"] = cuts
+    if meta:
+        data["meta"] = dict(meta)
+    if takebacks:
+        data["takebacks"] = [dict(t) for t in takebacks]
+    data["deals"] = deals
+    return data
+
+
+def dumps(partie: Partie, meta: Mapping[str, Any] | None = None,
+          takebacks: Sequence[Mapping[str, Any]] | None = None) -> str:
+    """The record as JSON text: one line per action, easy to read and to diff."""
+    data = to_data(partie, meta, takebacks)
+    deals = data.pop("deals")
+    head = json.dumps(data, ensure_ascii=False)[:-1]
+    parts = []
+    for deal in deals:
+        actions = deal.pop("actions")
+        body = json.dumps(deal, ensure_ascii=False)[:-1]
+        lines = ",\n    ".join(json.dumps(a, ensure_ascii=False) for a in actions)
+        parts.append(body + ',\n   "actions": [' + ("\n    " + lines + "]" if lines else "]") + "}")
+    return head + ',\n "deals": [\n  ' + ",\n  ".join(parts) + "]}\n"
+
+
+def dump(partie: Partie, fp: IO[str], meta: Mapping[str, Any] | None = None) -> None:
+    fp.write(dumps(partie, meta))
+
+
+def action_to_data(action: Action, names: tuple[str, str]) -> dict[str, Any]:
+    """Any action as one JSON object, the chance events and the dealer's choice included: the form a
+    store keeps a game in, action by action (a record groups the same actions by deal).
+
+    >>> from piquet.engine.cards import Card
+    >>> action_to_data(Play(1, Card.parse("QS")), ("Ann", "Bill"))
+    {'player': 'Bill', 'play': 'QS'}
+    >>> action_to_data(Cut(0, (Card.parse("7S"), Card.parse("AD"))), ("Ann", "Bill"))
+    {'player': 'Ann', 'cut': ['7S', 'AD']}
+    """
+    if isinstance(action, Cut):
+        return {"player": names[action.player], "cut": [str(c) for c in action.cards]}
+    if isinstance(action, ChooseDealer):
+        return {"player": names[action.player], "choose_dealer": names[action.dealer]}
+    if isinstance(action, Deal):
+        deal: dict[str, Any] = {"hands": {names[seat]: _cards(action.hands[seat]) for seat in (0, 1)},
+                                "talon": [str(c) for c in action.talon]}
+        if action.packets is not None:
+            deal["packets"] = action.packets
+        return {"player": names[action.player], "deal": deal}
+    out = _action_data(action, names, elder=action.player)
+    if isinstance(action, Exchange) and action.show_rest:
+        out["show_rest"] = True
+    return out
+
+
+def action_from_data(data: object, names: tuple[str, str], where: str = "action") -> Action:
+    """Read an action written by :func:`action_to_data` (or a record's deal action); the engine
+    still judges whether it is legal. Raises :class:`RecordError` saying where and why.
+
+    >>> action_from_data({"player": "Bill", "play": "QS"}, ("Ann", "Bill"))
+    Play(player=1, card=Card.parse('QS'))
+    >>> try:
+    ...     action_from_data({"player": "Bill", "play": "QZ"}, ("Ann", "Bill"))
+    ... except RecordError as e:
+    ...     print(e)
+    action: not a card: 'QZ' (write rank A K Q J T 9 8 7, then suit S H D C, e.g. 'TS')
+    """
+    reader = _Reader(names)
+    if isinstance(data, dict) and len(set(data) & {"cut", "choose_dealer", "deal"}) == 1 and "player" in data:
+        seat = reader.seat(data["player"], where)
+        if "cut" in data:
+            cut = data["cut"]
+            if set(data) != {"player", "cut"} or not isinstance(cut, list) or len(cut) != 2:
+                raise RecordError(where, "a cut is {'player': name, 'cut': [card, card]}")
+            return Cut(seat, (reader.card(cut[0], where), reader.card(cut[1], where)))
+        if "choose_dealer" in data:
+            if set(data) != {"player", "choose_dealer"}:
+                raise RecordError(where, "a choice of dealer is {'player': name, 'choose_dealer': name}")
+            return ChooseDealer(seat, reader.seat(data["choose_dealer"], where))
+        deal = data["deal"]
+        if set(data) != {"player", "deal"} or not isinstance(deal, dict):
+            raise RecordError(where, "a deal is {'player': name, 'deal': {'hands', 'talon', 'packets'}}")
+        unknown = set(deal) - {"hands", "talon", "packets"}
+        if unknown:
+            raise RecordError(where, f"unknown field(s) in a deal: {', '.join(sorted(unknown))}")
+        hands = _require(deal, "hands", dict, where)
+        if set(hands) != set(names):
+            raise RecordError(where, f"hands must give the cards of {names[0]} and {names[1]}")
+        packets = deal.get("packets")
+        if packets is not None and (isinstance(packets, bool) or not isinstance(packets, int)):
+            raise RecordError(where, f"packets is 2 or 3, not {packets!r}")
+        talon = tuple(reader.card(c, where) for c in _require(deal, "talon", list, where))
+        return Deal(seat, (reader.cardset(hands[names[0]], where), reader.cardset(hands[names[1]], where)),
+                    talon, packets)
+    return reader.action(data, where)
+
+
+# ---------------------------------------------------------------- reading
+class _Reader:
+    def __init__(self, names: tuple[str, str]) -> None:
+        self.names = names
+
+    def seat(self, name: object, where: str) -> int:
+        if name not in self.names:
+            raise RecordError(where, f"{name!r} is not a player (players: {', '.join(self.names)})")
+        assert isinstance(name, str)
+        return self.names.index(name)
+
+    @staticmethod
+    def card(text: object, where: str) -> Card:
+        try:
+            return Card.parse(text)  # type: ignore[arg-type]
+        except CardError as e:
+            raise RecordError(where, str(e)) from None
+
+    def cardset(self, items: object, where: str) -> CardSet:
+        if not isinstance(items, list):
+            raise RecordError(where, f"expected a list of cards, not {items!r}")
+        mask = 0
+        for item in items:
+            card = self.card(item, where)
+            if mask & card.mask:
+                raise RecordError(where, f"card {str(card)!r} given twice")
+            mask |= card.mask
+        return CardSet(mask)
+
+    def action(self, data: object, where: str) -> Action:
+        if not isinstance(data, dict):
+            raise RecordError(where, f"an action is an object, not {data!r}")
+        if "player" not in data:
+            raise RecordError(where, "the action names no player")
+        seat = self.seat(data["player"], where)
+        verbs = [v for v in _VERBS if v in data]
+        if len(verbs) != 1:
+            found = ", ".join(verbs) or "none"
+            raise RecordError(where, f"an action has exactly one verb of {', '.join(_VERBS)} (found: {found})")
+        verb = verbs[0]
+        unknown = set(data) - {"player", verb} - _EXTRA_KEYS.get(verb, set())
+        if unknown:
+            raise RecordError(where, f"unknown field(s) {', '.join(sorted(unknown))} in a {verb} action")
+        arg = data[verb]
+        if verb == "bid":
+            try:
+                return Bid(seat, parse_bid(arg))
+            except ValueError as e:
+                raise RecordError(where, str(e)) from None
+        if verb == "carte_blanche":
+            if not isinstance(arg, bool):
+                raise RecordError(where, f"carte_blanche is true or false, not {arg!r}")
+            n = data.get("will_exchange")
+            if n is not None and (isinstance(n, bool) or not isinstance(n, int)):
+                raise RecordError(where, f"will_exchange is a number of cards, not {n!r}")
+            return CarteBlanche(seat, arg, n)
+        if verb == "exchange":
+            show = data.get("show_rest", False)
+            if not isinstance(show, bool):
+                raise RecordError(where, f"show_rest is true or false, not {show!r}")
+            return Exchange(seat, self.cardset(arg, where), show)
+        if verb == "declare":
+            try:
+                category = Category(arg)
+            except ValueError:
+                raise RecordError(where, f"declare is 'point', 'sequences' or 'sets', not {arg!r}") from None
+            combos = data.get("combinations")
+            if not isinstance(combos, list):
+                raise RecordError(where, "a declaration needs a list of combinations ([] for none)")
+            return Declare(seat, category, tuple(self.cardset(c, where) for c in combos))
+        if verb == "play":
+            return Play(seat, self.card(arg, where))
+        if verb == "accept_concession":
+            if not isinstance(arg, bool):
+                raise RecordError(where, f"accept_concession is true or false, not {arg!r}")
+            return AcceptConcession(seat, arg)
+        if arg is not True:
+            raise RecordError(where, f"concede is true, not {arg!r}")
+        return Concede(seat)
+
+
+def _require(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if key not in data:
+        raise RecordError(where, f"missing {key!r}")
+    value = data[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise RecordError(where, f"{key!r} has the wrong type: {value!r}")
+    return value
+
+
+def from_data(data: object) -> Partie:
+    """Re-play a record through the engine and return the partie, as far as the record goes."""
+    if not isinstance(data, dict):
+        raise RecordError("record", "a record is a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError("record", f"format must be {FORMAT!r}, not {data.get('format')!r}")
+    if data.get("version") != VERSION:
+        raise RecordError("record", f"version {data.get('version')!r} is not supported (this reader knows "
+                                    f"version {VERSION})")
+    known = {"format", "version", "variant", "options", "players", "cut", "meta", "takebacks", "deals"}
+    unknown = set(data) - known
+    if unknown:
+        raise RecordError("record", f"unknown field(s): {', '.join(sorted(unknown))}")
+    variant = _require(data, "variant", str, "record")
+    options = _require(data, "options", dict, "record")
+    players = _require(data, "players", list, "record")
+    deals = _require(data, "deals", list, "record")
+    if len(players) != 2 or not all(isinstance(p, str) and p for p in players) or players[0] == players[1]:
+        raise RecordError("record", f"players must be two different names, not {players!r}")
+    names = (players[0], players[1])
+    _check_takebacks(data.get("takebacks", []), names)
+    reader = _Reader(names)
+    cut = data.get("cut")
+    first_dealer: int | None = None
+    if cut is None:
+        if deals:
+            first = deals[0]
+            if not isinstance(first, dict):
+                raise RecordError("deal 1", "a deal is an object")
+            first_dealer = reader.seat(first.get("dealer"), "deal 1")
+        else:
+            first_dealer = 0
+    try:
+        partie = Partie(names, variant, options, first_dealer)
+    except OptionError as e:
+        raise RecordError("record", str(e)) from None
+
+    def push(action: Action, where: str, deal: int | None = None, index: int | None = None) -> None:
+        try:
+            partie.push(action)
+        except IllegalActionError as e:
+            raise RecordError(where, str(e), deal, index) from None
+
+    def push_cut(rounds: object, place: str) -> None:
+        if not isinstance(rounds, list) or not rounds:
+            raise RecordError(place, "the cut is a list of rounds")
+        for i, round_ in enumerate(rounds):
+            where = f"{place}, round {i + 1}"
+            if not isinstance(round_, dict) or set(round_) != set(names):
+                raise RecordError(where, f"a round gives the card each of {names[0]} and {names[1]} cut")
+            push(Cut(0, (reader.card(round_[names[0]], where), reader.card(round_[names[1]], where))), where)
+        if partie.phase is Phase.CUT:
+            raise RecordError(place, "the last round of the cut is equal: they must cut again")
+
+    if cut is not None:
+        push_cut(cut, "cut")
+        if deals and partie.phase is Phase.CHOOSE_DEALER:
+            chooser = partie.to_act
+            assert chooser is not None
+            dealer = reader.seat(deals[0].get("dealer") if isinstance(deals[0], dict) else None, "deal 1")
+            push(ChooseDealer(chooser, dealer), "deal 1")
+    for d, deal in enumerate(deals, start=1):
+        where = f"deal {d}"
+        if not isinstance(deal, dict):
+            raise RecordError(where, "a deal is an object")
+        unknown = set(deal) - {"dealer", "cut", "packets", "hands", "talon", "actions"}
+        if unknown:
+            raise RecordError(where, f"unknown field(s): {', '.join(sorted(unknown))}")
+        if "cut" in deal:
+            if partie.phase is not Phase.CUT:
+                raise RecordError(where, "no cut is due before this deal (only at the start of a game of Piquet "
+                                         "au Cent with the option fresh_cut_each_game)")
+            push_cut(deal["cut"], f"{where}, cut")
+        elif partie.phase is Phase.CUT:
+            raise RecordError(where, "a new game begins with a cut for the deal (option fresh_cut_each_game): "
+                                     "the deal needs its \"cut\"")
+        if partie.phase is not Phase.DEAL:
+            raise RecordError(where, f"the previous deal is unfinished (it is the {partie.phase.value})")
+        dealer = reader.seat(deal.get("dealer"), where)
+        if dealer != partie.dealer:
+            raise RecordError(where, f"{names[dealer]} cannot deal: the deal alternates and it is "
+                                     f"{partie.player_name(partie.dealer)}'s")
+        packets = deal.get("packets")
+        if packets is not None and (isinstance(packets, bool) or not isinstance(packets, int)):
+            raise RecordError(where, f"packets is 2 or 3, not {packets!r}")
+        hands = _require(deal, "hands", dict, where)
+        if set(hands) != set(names):
+            raise RecordError(where, f"hands must give the cards of {names[0]} and {names[1]}")
+        dealt = (reader.cardset(hands[names[0]], f"{where}, {names[0]}'s hand"),
+                 reader.cardset(hands[names[1]], f"{where}, {names[1]}'s hand"))
+        talon_data = _require(deal, "talon", list, where)
+        talon = tuple(reader.card(c, f"{where}, talon") for c in talon_data)
+        push(Deal(dealer, dealt, talon, packets), where, d)
+        actions = _require(deal, "actions", list, where)
+        for i, item in enumerate(actions):
+            at = f"deal {d}, action {i}"
+            push(reader.action(item, at), at, d, i)
+        if d < len(deals) and partie.phase not in (Phase.DEAL, Phase.CUT) and not partie.is_over:
+            raise RecordError(where, f"the deal ends unfinished (in the {partie.phase.value}) but more deals follow")
+        if partie.is_over and d < len(deals):
+            raise RecordError(f"deal {d + 1}", "the partie was already over")
+    return partie
+
+
+def _check_takebacks(takebacks: object, names: tuple[str, str]) -> None:
+    """The ``takebacks`` of a record: a list of ``{"player", "deal", "action", "undone"}`` (the engine re-plays
+    only what stands, so they are checked for shape, not re-played)."""
+    if not isinstance(takebacks, list):
+        raise RecordError("takebacks", "takebacks is a list")
+    for i, item in enumerate(takebacks):
+        where = f"takebacks, item {i}"
+        if not isinstance(item, dict) or set(item) != {"player", "deal", "action", "undone"}:
+            raise RecordError(where, "a takeback is {\"player\", \"deal\", \"action\", \"undone\"}")
+        if item["player"] not in names:
+            raise RecordError(where, f"player {item['player']!r} is not one of the players")
+        for key, low in (("deal", 1), ("action", 0), ("undone", 1)):
+            value = item[key]
+            if not isinstance(value, int) or isinstance(value, bool) or value < low:
+                raise RecordError(where, f"{key} is a whole number from {low}, not {value!r}")
+
+
+def loads(text: str) -> Partie:
+    """Read and re-play a record from JSON text."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"line {e.lineno}, column {e.colno}", f"not JSON: {e.msg}") from None
+    except RecursionError:
+        raise RecordError("record", "not a record: JSON nested deeper than the reader goes") from None
+    except ValueError:  # Python's limit on converting long digit strings
+        raise RecordError("record", "not a record: a number with thousands of digits") from None
+    try:
+        return from_data(data)
+    except RecursionError:  # a value nested deep enough that writing it into a message overflows
+        raise RecordError("record", "not a record: values nested deeper than the reader goes") from None
+
+
+def load(fp: IO[str]) -> Partie:
+    return loads(fp.read())

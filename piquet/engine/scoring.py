@@ -1,0 +1,139 @@
+"""Scoring as an ordered log of events.
+
+Every point scored in a deal is a :class:`ScoreEvent`: who, how many, in which
+category and why. The deal's log is kept in the order of reckoning of Law 67
+(carte blanche, point, sequences, sets, play, the cards), whoever scored and
+whenever it was announced; the scores by category, the deal totals, pique and
+repique and the partie result are all derived from it.
+
+>>> events = (ScoreEvent(0, 6, ScoreCategory.POINT, "point of six"),
+...           ScoreEvent(1, 3, ScoreCategory.SETS, "three kings"))
+>>> deal = DealScore.from_events(events, elder=0)
+>>> deal.totals, deal.by_category[0]["point"]
+((6, 3), 6)
+>>> settle((120, 99)).points, settle((120, 101)).points
+(319, 119)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from piquet.engine.variants import Contract
+
+__all__ = ["DealScore", "ScoreCategory", "ScoreEvent", "Settlement", "settle"]
+
+
+class ScoreCategory(enum.Enum):
+    """Where points come from, in the order of reckoning of Law 67.
+
+    Repique is reckoned when the hand's combinations are complete, pique when
+    it happens in the play; both stand in their place in that order.
+    """
+
+    CARTE_BLANCHE = "carte_blanche"
+    POINT = "point"
+    SEQUENCES = "sequences"
+    SETS = "sets"
+    CARTE_ROUGE = "carte_rouge"
+    REPIQUE = "repique"
+    PLAY = "play"
+    PIQUE = "pique"
+    CARDS = "cards"
+    CONTRACT = "contract"
+
+    @property
+    def in_hand(self) -> bool:
+        """Scored from the hand's combinations (what counts toward a repique)."""
+        return self in _IN_HAND
+
+
+_IN_HAND = frozenset(
+    {ScoreCategory.CARTE_BLANCHE, ScoreCategory.POINT, ScoreCategory.SEQUENCES, ScoreCategory.SETS,
+     ScoreCategory.CARTE_ROUGE}
+)
+CATEGORY_ORDER: tuple[ScoreCategory, ...] = tuple(ScoreCategory)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreEvent:
+    """Points scored by one player: ``player`` is the seat (0 or 1)."""
+
+    player: int
+    points: int
+    category: ScoreCategory
+    reason: str
+
+    def to_json(self, names: tuple[str, str]) -> dict[str, object]:
+        return {
+            "player": names[self.player],
+            "points": self.points,
+            "category": self.category.value,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DealScore:
+    """The scores of one deal, derived from its log.
+
+    ``contract`` is the Auction Piquet contract (``None`` in the other variants);
+    an ``annulled`` deal (both passed in the auction) scores nothing and does not
+    count; ``multiplier`` is how many times the deal counts in the partie.
+    """
+
+    elder: int
+    by_category: tuple[dict[str, int], dict[str, int]]
+    totals: tuple[int, int]
+    tricks: tuple[int, int]
+    contract: Contract | None = None
+    annulled: bool = False
+    multiplier: int = 1
+
+    @classmethod
+    def from_events(
+        cls, events: Iterable[ScoreEvent], elder: int, tricks: tuple[int, int] = (0, 0),
+        contract: Contract | None = None, annulled: bool = False, multiplier: int = 1,
+    ) -> DealScore:
+        by: tuple[dict[str, int], dict[str, int]] = (
+            {c.value: 0 for c in ScoreCategory},
+            {c.value: 0 for c in ScoreCategory},
+        )
+        for e in events:
+            by[e.player][e.category.value] += e.points
+        totals = (sum(by[0].values()), sum(by[1].values()))
+        for seat in (0, 1):
+            by[seat]["total"] = totals[seat]
+        return cls(elder, by, totals, tricks, contract, annulled, multiplier)
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """The end of a partie: the winner (``None`` for a draw) and what he scores by the settlement;
+    in Piquet au Cent, ``games`` is what each player won (a double game counting two)."""
+
+    winner: int | None
+    points: int
+    rubiconed: bool
+    games: tuple[int, int] | None = None
+
+
+def settle(totals: tuple[int, int], rubicon: int = 100, bonus: int = 100) -> Settlement:
+    """Laws 72-73: the winner scores the difference and 100, or, if the loser
+    is under 100 (rubiconed), the sum of both scores and 100.
+
+    >>> settle((80, 80))
+    Settlement(winner=None, points=0, rubiconed=False, games=None)
+    """
+    a, b = totals
+    if a == b:
+        return Settlement(None, 0, False)
+    winner = 0 if a > b else 1
+    loser_score = totals[1 - winner]
+    if loser_score < rubicon:
+        return Settlement(winner, a + b + bonus, True)
+    return Settlement(winner, abs(a - b) + bonus, False)

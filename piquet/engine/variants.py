@@ -1,0 +1,654 @@
+"""Variants and rule options.
+
+A variant is a :class:`Rules` subclass found by name in :data:`VARIANTS`:
+``"rubicon"`` (:class:`Rubicon`, the default), ``"auction"`` (:class:`Auction`)
+and ``"au-cent"`` (:class:`AuCent`). Its rule options are data
+(:class:`RuleOption`), each with its default, its type, and the source of the
+reading it selects. The engine asks the rules object, never
+``if variant == ...``.
+
+>>> rules = make_rules("rubicon", {"minimum_point": 4})
+>>> rules.minimum_point, rules.changed()
+(4, {'minimum_point': 4})
+>>> make_rules("rubicon", {"minimum_point": "four"})
+Traceback (most recent call last):
+...
+piquet.engine.variants.OptionError: option 'minimum_point' must be an integer from 1 to 8, not 'four'
+>>> make_rules("auction").younger_minimum_exchange, make_rules("au-cent").packet_sizes()
+(0, (2,))
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from piquet.engine.cards import Card, CardSet, Rank
+from piquet.engine.combinations import Category, pips
+from piquet.engine.combinations import value as combination_value
+
+__all__ = [
+    "OPTIONS",
+    "VARIANTS",
+    "AuCent",
+    "Auction",
+    "Contract",
+    "GameResult",
+    "OptionError",
+    "Rubicon",
+    "RuleOption",
+    "Rules",
+    "make_rules",
+    "parse_bid",
+    "parse_options",
+]
+
+
+class OptionError(ValueError):
+    """An unknown variant or rule option, or a value it cannot take."""
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """One named rule option: its default, what it means, and where the reading comes from."""
+
+    name: str
+    default: bool | int
+    description: str
+    source: str
+    minimum: int = 0
+    maximum: int = 0
+
+    def check(self, value: object) -> bool | int:
+        if isinstance(self.default, bool):
+            if not isinstance(value, bool):
+                raise OptionError(f"option {self.name!r} must be true or false, not {value!r}")
+            return value
+        if isinstance(value, bool) or not isinstance(value, int) or not self.minimum <= value <= self.maximum:
+            raise OptionError(
+                f"option {self.name!r} must be an integer from {self.minimum} to {self.maximum}, not {value!r}"
+            )
+        return value
+
+
+#: Every rule option, by name; each variant offers some of them, with its own defaults.
+OPTIONS: dict[str, RuleOption] = {
+    o.name: o
+    for o in (
+        RuleOption(
+            "minimum_point", 1, "The shortest point that may be declared and scored.",
+            "A common house rule (a minimum point of four), the project's rulings, 7; Cavendish sets no minimum.",
+            1, 8,
+        ),
+        RuleOption(
+            "cards_count_toward_pique", False,
+            "The ten for the cards is scored as soon as a player has won seven tricks, and counts toward a pique.",
+            "The reading of Law 69 that pagat's Piquet page describes as a misinterpretation (rules/000, "
+            "Variations); Law 67 reckons the cards after the play.",
+        ),
+        RuleOption(
+            "elder_may_stand_pat", False, "Elder may exchange no cards.",
+            "Auction Piquet (Lunn) lets elder discard none; Cavendish's Law 21 requires at least one.",
+        ),
+        RuleOption(
+            "younger_may_stand_pat", False, "Younger may exchange no cards.",
+            "Piquet au Cent and Auction Piquet let younger stand pat; Cavendish's Law 22 requires at least one.",
+        ),
+        RuleOption(
+            "lead_point_only_if_won", False,
+            "The leader scores his point for a lead only when he wins the trick he led.",
+            "A reading some sources give, noted in the footnote on trick scoring in rules/002.",
+        ),
+        RuleOption(
+            "points_for_winning_opponents_lead", 1,
+            "What winning a trick the opponent led scores (1 or 2).",
+            "Some sources score 2, as noted in the footnote on trick scoring in rules/002; Law 65 scores 1.",
+            1, 2,
+        ),
+        RuleOption(
+            "low_cards_score_nothing_in_play", False,
+            "Nines, eights and sevens score nothing when led or when they win a trick (younger can then pique).",
+            "Cavendish's Laws of Piquet au Cent, 'by agreement'; pagat's Variations (rules/000).",
+        ),
+        RuleOption(
+            "points_ending_in_four_count_one_less", False,
+            "A point whose pips end in four (44, 54, ...) scores one less than its number of cards.",
+            "Cavendish's Laws of Piquet au Cent, 'by agreement'.",
+        ),
+        RuleOption(
+            "four_deal_partie", False,
+            "A partie of four deals, the first and the last counting double.",
+            "A short form listed among the alternatives in the project's rulings, 16.",
+        ),
+        RuleOption(
+            "deal_in_threes_only", False, "The dealer must deal in packets of three.",
+            "An alternative in the project's rulings, 2 (Law 9 allows twos or threes).",
+        ),
+        RuleOption(
+            "concession_may_be_declined", False,
+            "The opponent of a player who concedes the last deal may decline the concession and play on "
+            "(for a capot).",
+            "Cavendish's treatise (Case XXII) lets the adversary decline and play for a capot; the project's "
+            "rulings, 18, make the concession final by default.",
+        ),
+        RuleOption(
+            "carte_blanche", True,
+            "A hand dealt without king, queen or knave may be announced as carte blanche and scores 10.",
+            "Cavendish's Laws 18-20 (Rubicon and au Cent); Lunn's Auction laws do not mention it, so it is off "
+            "in Auction Piquet by default.",
+        ),
+        RuleOption(
+            "elder_sees_cards_left", True,
+            "Elder, exchanging fewer than five, may look at the cards he left of the top five.",
+            "Cavendish's Law 33; Lunn's Auction laws give elder no such look, so it is off in Auction Piquet by "
+            "default.",
+        ),
+        RuleOption(
+            "redouble_counts_as_double", False,
+            "A redouble counts as one of the two doubles an auction allows.",
+            "Lunn's \"no more than two doubles are allowed in any round of bidding\" does not say whether a "
+            "redouble is one of them; by default it is not.",
+        ),
+        RuleOption(
+            "fresh_cut_each_game", False,
+            "The players cut again for the deal at the start of every game; the lower cut deals.",
+            "A house rule for Piquet au Cent; Cavendish's Laws of Piquet au Cent have the deal alternate through "
+            "the partie.",
+        ),
+        RuleOption(
+            "carte_rouge", False,
+            "Carte rouge: a hand every card of which is part of a combination its holder scores (point, "
+            "sequences or sets) scores 40 more, reckoned after the sets and counting toward pique and repique.",
+            "Parlett (The Penguin Book of Card Games, Piquet, Variations: \"a bonus of 40 for carte rouge, "
+            "defined as a hand of which every single card forms part of at least one scoring combination\"); "
+            "that the combinations must be scored, and where it is reckoned, are ours: the source does not say.",
+        ),
+        RuleOption(
+            "ten_for_the_last_trick", False,
+            "The play scores a flat 1 for each trick won (nothing for leading) and 10 more for the last trick; "
+            "there is no ten for the cards (a capot still scores 40).",
+            "Parlett (The Penguin Book of Card Games, Piquet, Variations, \"10 for last\"); the capot's 40 is "
+            "ours: the source does not say.",
+        ),
+        RuleOption(
+            "carte_blanche_must_be_announced", False,
+            "A player dealt carte blanche must announce it.",
+            "Cavendish's Law 20 binds the holder to announce it; the project's default leaves it optional.",
+        ),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Contract:
+    """An Auction Piquet contract: who holds it, how many tricks to win (plus) or lose (minus),
+    and whether it was doubled (1) or redoubled (2).
+
+    >>> str(Contract(0, 8, True, 1)), str(Contract(1, 12, False))
+    ('8- doubled', '12+')
+    """
+
+    holder: int
+    tricks: int
+    minus: bool
+    doubles: int = 0
+
+    @property
+    def bid(self) -> str:
+        return f"{self.tricks}{'-' if self.minus else '+'}"
+
+    @property
+    def multiplier(self) -> int:
+        return (1, 2, 4)[self.doubles]
+
+    def __str__(self) -> str:
+        return self.bid + ("", " doubled", " redoubled")[self.doubles]
+
+
+def parse_bid(text: str) -> str:
+    """Normalise a bid: ``"8+"``, ``"11-"``, ``"pass"``, ``"double"`` or ``"redouble"``.
+
+    >>> parse_bid(" 9 + "), parse_bid("PASS"), parse_bid("10-")
+    ('9+', 'pass', '10-')
+    >>> parse_bid("13+")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a bid: '13+' (bid 7 to 12 with + or -, e.g. '8+', or pass, double, redouble)
+    """
+    t = text.replace(" ", "").lower() if isinstance(text, str) else ""
+    if t in ("pass", "double", "redouble"):
+        return t
+    if len(t) >= 2 and t[-1] in "+-" and t[:-1].isdigit() and 7 <= int(t[:-1]) <= 12:
+        return f"{int(t[:-1])}{t[-1]}"
+    raise ValueError(f"not a bid: {text!r} (bid 7 to 12 with + or -, e.g. '8+', or pass, double, redouble)")
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A game of Piquet au Cent: its winner, whether it was a double game, and the scores."""
+
+    winner: int
+    double: bool
+    #: The scores in the game at the end of the deal in which it was won (the score sheet).
+    scores: tuple[int, int]
+    #: The scores in the game at the moment the winner reached the target, in the order of reckoning.
+    reached: tuple[int, int] = (0, 0)
+    #: The deal (counted from 1 in the partie) in which the game was won.
+    deal: int = 0
+
+
+Award = tuple[int, int, str]  # (seat, points, reason)
+
+
+class Rules:
+    """The rules of Rubicon Piquet (Cavendish, 1882) with rule options applied.
+
+    Subclasses for the other variants override what differs.
+    """
+
+    name: ClassVar[str] = "rubicon"
+    title: ClassVar[str] = "Rubicon Piquet"
+    #: The options this variant offers, and the defaults that differ from :data:`OPTIONS`'.
+    OPTION_NAMES: ClassVar[tuple[str, ...]] = (
+        "minimum_point", "cards_count_toward_pique", "elder_may_stand_pat", "younger_may_stand_pat",
+        "lead_point_only_if_won", "points_for_winning_opponents_lead", "low_cards_score_nothing_in_play",
+        "four_deal_partie", "deal_in_threes_only", "carte_blanche_must_be_announced",
+        "concession_may_be_declined", "carte_rouge", "ten_for_the_last_trick",
+    )
+    DEFAULTS: ClassVar[dict[str, bool | int]] = {}
+
+    OPTIONS: tuple[RuleOption, ...]
+    values: dict[str, bool | int]
+
+    uses_bidding: ClassVar[bool] = False
+    #: Piquet au Cent: the lower cut deals, with no choice.
+    lower_cut_deals: ClassVar[bool] = False
+    allows_concession: ClassVar[bool] = True
+    #: Law 55: combinations scored are shown (Piquet au Cent: sets are not).
+    shows_sets: ClassVar[bool] = True
+    #: Piquet au Cent: younger may announce her carte blanche after elder has discarded.
+    younger_carte_blanche_after_elder_discards: ClassVar[bool] = False
+    #: Piquet au Cent: the partie is played in games, won by the first to win ``games_to_win``.
+    plays_games: ClassVar[bool] = False
+    games_to_win: ClassVar[int] = 0
+
+    deals_after_tie: ClassVar[int] = 2
+    rubicon: ClassVar[int] = 100
+    settlement_bonus: ClassVar[int] = 100
+    elder_maximum_exchange: ClassVar[int] = 5
+    carte_blanche_points: ClassVar[int] = 10
+    cards_points: ClassVar[int] = 10
+    capot_points: ClassVar[int] = 40
+    repique_points: ClassVar[int] = 60
+    pique_points: ClassVar[int] = 30
+
+    def __init__(self, options: Mapping[str, object] | None = None) -> None:
+        offered = {name: replace(OPTIONS[name], default=self.DEFAULTS.get(name, OPTIONS[name].default))
+                   for name in self.OPTION_NAMES}
+        self.OPTIONS = tuple(offered.values())
+        values: dict[str, bool | int] = {o.name: o.default for o in self.OPTIONS}
+        for name, value in (options or {}).items():
+            if name not in offered:
+                names = ", ".join(sorted(offered)) or "none"
+                raise OptionError(f"unknown rule option {name!r} for {self.name} (known: {names})")
+            values[name] = offered[name].check(value)
+        self.values = values
+
+    def option(self, name: str) -> bool | int:
+        """An option's value (its variant default if the variant does not offer it)."""
+        if name in self.values:
+            return self.values[name]
+        return self.DEFAULTS.get(name, OPTIONS[name].default)
+
+    def changed(self) -> dict[str, bool | int]:
+        """The options whose values differ from the variant's defaults (what a record's ``options`` holds)."""
+        return {o.name: self.values[o.name] for o in self.OPTIONS if self.values[o.name] != o.default}
+
+    # ---------------------------------------------------------------- the deal
+    @property
+    def minimum_point(self) -> int:
+        return int(self.option("minimum_point"))
+
+    @property
+    def cards_count_toward_pique(self) -> bool:
+        return bool(self.option("cards_count_toward_pique"))
+
+    @property
+    def has_carte_blanche(self) -> bool:
+        """Laws 18-20: a hand dealt without a court card may be announced (option ``carte_blanche``)."""
+        return bool(self.option("carte_blanche"))
+
+    @property
+    def elder_sees_cards_left(self) -> bool:
+        """Law 33: elder may look at the cards he left of the top five."""
+        return bool(self.option("elder_sees_cards_left"))
+
+    @property
+    def redouble_counts_as_double(self) -> bool:
+        return bool(self.option("redouble_counts_as_double"))
+
+    @property
+    def concession_may_be_declined(self) -> bool:
+        return bool(self.option("concession_may_be_declined"))
+
+    @property
+    def carte_rouge_points(self) -> int:
+        """What a carte rouge scores (0: the option is off)."""
+        return 40 if self.option("carte_rouge") else 0
+
+    @property
+    def fresh_cut_each_game(self) -> bool:
+        return bool(self.option("fresh_cut_each_game"))
+
+    @property
+    def carte_blanche_compulsory(self) -> bool:
+        return bool(self.option("carte_blanche_must_be_announced"))
+
+    @property
+    def elder_minimum_exchange(self) -> int:
+        return 0 if self.option("elder_may_stand_pat") else 1
+
+    @property
+    def younger_minimum_exchange(self) -> int:
+        return 0 if self.option("younger_may_stand_pat") else 1
+
+    def packet_sizes(self) -> tuple[int, ...]:
+        """The packet sizes a dealer may choose from (Law 9)."""
+        return (3,) if self.option("deal_in_threes_only") else (2, 3)
+
+    def elder_of(self, dealer: int) -> int:
+        """The elder hand of a deal before any bidding: the non-dealer."""
+        return 1 - dealer
+
+    # ---------------------------------------------------------------- declarations
+    def told_at_once(self, category: Category, contract: Contract | None) -> bool:
+        """Whether elder's first call settles the comparison (pips, top card or rank said at once);
+        otherwise he names the length and is asked at an equal length (Laws 46-48)."""
+        return category is Category.SETS
+
+    def must_declare_in_full(self, contract: Contract | None) -> bool:
+        """No sinking: each player declares his best and shows every other combination."""
+        return False
+
+    @property
+    def short_calls_bind(self) -> bool:
+        """Whether a call less than the best binds even when good against the cards (Law 49's exception)."""
+        return False
+
+    def combination_points(self, category: Category, cards: CardSet) -> int:
+        points = combination_value(category, cards)
+        if (category is Category.POINT and self.option("points_ending_in_four_count_one_less")
+                and pips(cards) % 10 == 4):
+            points -= 1
+        return points
+
+    def combination_scorer(self, holder: int, contract: Contract | None) -> int:
+        """Who scores a combination: its holder (in Auction minus contracts, his opponent)."""
+        return holder
+
+    # ---------------------------------------------------------------- the play
+    def _counts(self, card: Card) -> bool:
+        return not (self.option("low_cards_score_nothing_in_play") and card.rank < Rank.TEN)
+
+    def lead_points(self, card: Card, contract: Contract | None) -> int:
+        """Points scored when a card is led (Law 65: one for every card led)."""
+        if self.option("lead_point_only_if_won") or self.option("ten_for_the_last_trick"):
+            return 0
+        return 1 if self._counts(card) else 0
+
+    def trick_awards(self, leader: int, cards: tuple[Card, ...], winner: int,
+                     contract: Contract | None) -> list[Award]:
+        """Points scored when a trick is complete, besides the last trick (Law 65)."""
+        lead, follow = cards
+        if self.option("ten_for_the_last_trick"):
+            return [(winner, 1, "wins a trick")]
+        if winner != leader:
+            points = int(self.option("points_for_winning_opponents_lead")) if self._counts(follow) else 0
+            return [(winner, points, f"wins the {lead} with the {follow}")] if points else []
+        if self.option("lead_point_only_if_won") and self._counts(lead):
+            return [(leader, 1, f"wins his lead of the {lead}")]
+        return []
+
+    def last_trick_points(self, contract: Contract | None) -> int:
+        return 10 if self.option("ten_for_the_last_trick") else 1
+
+    def cards_awards(self, tricks_won: tuple[int, int], contract: Contract | None) -> list[Award]:
+        """The cards (Law 66): ten for seven tricks or more, forty for all twelve (capot)."""
+        a, b = tricks_won
+        if a == b:
+            return []
+        taker = 0 if a > b else 1
+        if max(a, b) == 12:
+            return [(taker, self.capot_points, "capot")]
+        if self.option("ten_for_the_last_trick"):
+            return []
+        return [(taker, self.cards_points, "the cards")]
+
+    def contract_awards(self, tricks_won: tuple[int, int], contract: Contract | None) -> list[Award]:
+        return []
+
+    # ---------------------------------------------------------------- pique and repique
+    def repique_threshold(self, contract: Contract | None) -> int:
+        return 30
+
+    def pique_threshold(self, contract: Contract | None) -> int:
+        return 30
+
+    def may_pique(self, seat: int, elder: int, contract: Contract | None) -> bool:
+        """Law 69 names elder, but only because elder's lead scores first; any player may reach it."""
+        return True
+
+    # ---------------------------------------------------------------- the partie
+    @property
+    def deals_in_partie(self) -> int:
+        return 4 if self.option("four_deal_partie") else 6
+
+    def deal_multiplier(self, counted: int) -> int:
+        """How many times the ``counted``-th deal (from 1) counts in the partie."""
+        if self.option("four_deal_partie") and counted in (1, 4):
+            return 2
+        return 1
+
+    def partie_over(self, deals_played: int, totals: tuple[int, int]) -> bool:
+        """Law 71: six deals; if the scores are equal, each deals once more; then it is drawn."""
+        if deals_played < self.deals_in_partie:
+            return False
+        if deals_played == self.deals_in_partie:
+            return totals[0] != totals[1]
+        return deals_played >= self.deals_in_partie + self.deals_after_tie
+
+    def is_last_deal(self, counted: int) -> bool:
+        """Whether the ``counted``-th deal (from 1) is the partie's last, for the concession (ruling 18):
+        the sixth (the fourth of a four-deal partie), or after a tie (Law 71) the last extra deal, never
+        the one before it."""
+        return counted in (self.deals_in_partie, self.deals_in_partie + self.deals_after_tie)
+
+    def game_over(self, before: tuple[int, int], events: Sequence[tuple[int, int]]) -> GameResult | None:
+        """Piquet au Cent: the game won in a deal, if one is. ``before`` is each player's score in the
+        game when the deal began, ``events`` the deal's points as ``(seat, points)`` in the order of
+        reckoning (Law 67)."""
+        return None
+
+
+class Rubicon(Rules):
+    """Rubicon Piquet, the default: the laws of the Portland and Turf Clubs (Cavendish, 1882)."""
+
+
+class Auction(Rules):
+    """Auction Piquet, by the laws of the Auction Piquet Club as Lunn gives them (rules/004)."""
+
+    name = "auction"
+    title = "Auction Piquet"
+    OPTION_NAMES = ("minimum_point", "elder_may_stand_pat", "younger_may_stand_pat", "deal_in_threes_only",
+                    "carte_blanche", "elder_sees_cards_left", "redouble_counts_as_double")
+    # Lunn's laws do not mention carte blanche and give elder no look at the cards he leaves.
+    DEFAULTS: ClassVar[dict[str, bool | int]] = {
+        "elder_may_stand_pat": True, "younger_may_stand_pat": True,
+        "carte_blanche": False, "elder_sees_cards_left": False,
+    }
+    uses_bidding = True
+    allows_concession = False
+    rubicon = 150
+    settlement_bonus = 150
+
+    def told_at_once(self, category: Category, contract: Contract | None) -> bool:
+        # Plus contracts: the top card of a sequence and the exact set are named at once; minus
+        # contracts: only lengths, and "How high?" at an equal length.
+        if contract is None or contract.minus:
+            return False
+        return category is not Category.POINT
+
+    def must_declare_in_full(self, contract: Contract | None) -> bool:
+        return contract is not None and contract.minus
+
+    def combination_scorer(self, holder: int, contract: Contract | None) -> int:
+        return 1 - holder if contract is not None and contract.minus else holder
+
+    def lead_points(self, card: Card, contract: Contract | None) -> int:
+        return 0
+
+    def trick_awards(self, leader: int, cards: tuple[Card, ...], winner: int,
+                     contract: Contract | None) -> list[Award]:
+        if contract is not None and contract.minus:
+            return [(1 - winner, 1, "loses a trick")]
+        return [(winner, 1, "wins a trick")]
+
+    def last_trick_points(self, contract: Contract | None) -> int:
+        return 0
+
+    def cards_awards(self, tricks_won: tuple[int, int], contract: Contract | None) -> list[Award]:
+        a, b = tricks_won
+        if a == b:
+            return []
+        minus = contract is not None and contract.minus
+        # Plus: the player who wins the majority; minus: the player who loses it.
+        taker = (0 if a < b else 1) if minus else (0 if a > b else 1)
+        if max(a, b) < 12:
+            return [(taker, self.cards_points, "the cards")]
+        points = self.capot_points
+        if contract is not None and contract.tricks == 12 and contract.doubles and taker == contract.holder:
+            points = (80, 160)[contract.doubles - 1]
+        return [(taker, points, "capot")]
+
+    def contract_awards(self, tricks_won: tuple[int, int], contract: Contract | None) -> list[Award]:
+        if contract is None:
+            return []
+        elder = contract.holder
+        made = tricks_won[1 - elder] if contract.minus else tricks_won[elder]
+        rate = 10 * contract.multiplier
+        awards: list[Award] = []
+        if made > contract.tricks:
+            over = made - contract.tricks
+            awards.append((elder, rate * over, f"{over} overtrick{'s' if over > 1 else ''}"))
+        elif made < contract.tricks:
+            under = contract.tricks - made
+            awards.append((1 - elder, rate * under, f"{under} undertrick{'s' if under > 1 else ''}"))
+        if made >= contract.tricks and contract.doubles:
+            awards.append((elder, (20, 40)[contract.doubles - 1], f"{contract} made"))
+        return awards
+
+    def repique_threshold(self, contract: Contract | None) -> int:
+        return 21 if contract is not None and contract.minus else 30
+
+    def pique_threshold(self, contract: Contract | None) -> int:
+        return 21 if contract is not None and contract.minus else 29
+
+    def may_pique(self, seat: int, elder: int, contract: Contract | None) -> bool:
+        return (contract is not None and contract.minus) or seat == elder
+
+
+class AuCent(Rules):
+    """Piquet au Cent, by Cavendish's Laws of Piquet au Cent: games of a hundred, best of five."""
+
+    name = "au-cent"
+    title = "Piquet au Cent"
+    OPTION_NAMES = (
+        "minimum_point", "cards_count_toward_pique", "elder_may_stand_pat", "younger_may_stand_pat",
+        "low_cards_score_nothing_in_play", "points_ending_in_four_count_one_less",
+        "carte_blanche_must_be_announced", "fresh_cut_each_game",
+    )
+    DEFAULTS: ClassVar[dict[str, bool | int]] = {"younger_may_stand_pat": True}
+    lower_cut_deals = True
+    allows_concession = False
+    shows_sets = False
+    younger_carte_blanche_after_elder_discards = True
+    plays_games = True
+    game_target: ClassVar[int] = 100
+    double_game_below: ClassVar[int] = 50
+    games_to_win = 3
+
+    def packet_sizes(self) -> tuple[int, ...]:
+        return (2,)
+
+    def told_at_once(self, category: Category, contract: Contract | None) -> bool:
+        # Elder names his point's value and his sequence's top card at once.
+        return True
+
+    @property
+    def short_calls_bind(self) -> bool:
+        return True
+
+    def partie_over(self, deals_played: int, totals: tuple[int, int]) -> bool:
+        return False  # decided by games won (see game_over)
+
+    def is_last_deal(self, counted: int) -> bool:
+        return False
+
+    def game_over(self, before: tuple[int, int], events: Sequence[tuple[int, int]]) -> GameResult | None:
+        """The first to reach 100 in the order of reckoning wins the game; a double game if the
+        other then has under 50. The deal's later points stand but decide nothing.
+
+        >>> AuCent().game_over((90, 40), [(1, 6), (0, 4), (0, 13), (1, 12)])
+        GameResult(winner=0, double=True, scores=(107, 58), reached=(107, 46), deal=0)
+        """
+        scores = list(before)
+        reached: GameResult | None = None
+        for seat, points in events:
+            scores[seat] += points
+            if reached is None and scores[seat] >= self.game_target:
+                reached = GameResult(seat, scores[1 - seat] < self.double_game_below, (0, 0),
+                                     (scores[0], scores[1]))
+        if reached is None:
+            return None
+        return replace(reached, scores=(scores[0], scores[1]))
+
+
+VARIANTS: dict[str, type[Rules]] = {"rubicon": Rubicon, "auction": Auction, "au-cent": AuCent}
+
+
+def parse_options(items: Sequence[str]) -> dict[str, object]:
+    """``NAME=VALUE`` strings as rule options: ``true``/``false`` are booleans, digits integers.
+
+    >>> parse_options(["minimum_point=4", "elder_may_stand_pat=true"])
+    {'minimum_point': 4, 'elder_may_stand_pat': True}
+    >>> parse_options(["nonsense"])
+    Traceback (most recent call last):
+    ...
+    piquet.engine.variants.OptionError: option 'nonsense' is not NAME=VALUE
+    """
+    options: dict[str, object] = {}
+    for item in items:
+        name, sep, raw = item.partition("=")
+        name, raw = name.strip(), raw.strip()
+        if not sep or not name:
+            raise OptionError(f"option {item!r} is not NAME=VALUE")
+        value: object = raw
+        if raw.lower() in ("true", "yes", "on"):
+            value = True
+        elif raw.lower() in ("false", "no", "off"):
+            value = False
+        elif re.fullmatch(r"-?\d+", raw):
+            value = int(raw)
+        options[name] = value
+    return options
+
+
+def make_rules(variant: str = "rubicon", options: Mapping[str, object] | None = None) -> Rules:
+    """The rules of a variant by name, with options applied."""
+    try:
+        cls = VARIANTS[variant]
+    except KeyError:
+        raise OptionError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})") from None
+    return cls(options)

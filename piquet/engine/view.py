@@ -1,0 +1,139 @@
+"""What one player may know: the only thing agents and interfaces are given.
+
+A :class:`PlayerView` holds the player's own hand, discards and what he looked
+at, the cards shown to both (a carte blanche, combinations scored or tied,
+the rest of the talon if younger showed it), what each declaration announced
+(the dialogue in :attr:`PlayerView.log`), the cards played, and the scores.
+It never holds a card of the opponent's that was not shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from piquet.engine.cards import Card, CardSet, Rank
+from piquet.engine.combinations import Category
+from piquet.engine.scoring import DealScore, ScoreEvent, Settlement
+
+if TYPE_CHECKING:
+    from piquet.engine.actions import Bid, Declare
+    from piquet.engine.partie import Phase
+    from piquet.engine.variants import Contract, GameResult
+
+__all__ = ["Announcement", "PlayerView", "Speech", "Trick"]
+
+
+@dataclass(frozen=True, slots=True)
+class Speech:
+    """Something said or done at the table: ``kind`` is ``"say"`` (a call or answer),
+    ``"play"`` (a card played; ``text`` is the card) or ``"note"`` (narration, no speaker)."""
+
+    speaker: int | None
+    text: str
+    kind: str = "say"
+
+
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    """What elder's call in one category told both players, and younger's answer.
+
+    ``length`` is the number of cards called (``None``: elder called nothing);
+    ``rank`` the rank of a set called; ``detail`` what elder said when asked at
+    equal length (the pips of a point, the top rank of a sequence);
+    ``answer`` younger's "good", "not good" or "equal" (``None`` until she
+    answers, or when elder called nothing).
+    """
+
+    category: Category
+    length: int | None
+    rank: Rank | None = None
+    detail: int | None = None
+    answer: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick: who led, the two cards (lead first) and who won it."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """One player's knowledge of the partie (``seat`` ``None`` for a spectator)."""
+
+    seat: int | None
+    players: tuple[str, str]
+    variant: str
+    options: dict[str, bool | int]
+    phase: Phase
+    to_act: int | None
+    deal_number: int
+    dealer: int | None
+    elder: int
+    hand: CardSet
+    dealt: CardSet
+    discards: CardSet
+    #: Cards elder looked at among those he left of the top five (Law 33).
+    peeked: CardSet
+    #: The cards left in the talon, once younger has shown them to both.
+    rest: CardSet
+    show_rest: bool | None
+    talon_left: int
+    hand_sizes: tuple[int, int]
+    exchanged: tuple[int | None, int | None]
+    will_exchange: int | None
+    carte_blanche: tuple[bool, bool]
+    #: Hands as dealt, shown to prove carte blanche.
+    shown_dealt: tuple[CardSet, CardSet]
+    #: Cards shown in declarations (scored or tied combinations, a quatorze called).
+    revealed: tuple[CardSet, CardSet]
+    own_calls: tuple[Declare, ...]
+    #: Elder's calls and younger's answers, as heard by both.
+    announcements: tuple[Announcement, ...]
+    trick: tuple[Card, ...]
+    leader: int
+    tricks: tuple[Trick, ...]
+    tricks_won: tuple[int, int]
+    events: tuple[ScoreEvent, ...]
+    log: tuple[Speech | ScoreEvent, ...]
+    deal_scores: tuple[DealScore, ...]
+    totals: tuple[int, int]
+    result: Settlement | None
+    opponent: int | None
+    #: When it is this player's exchange: the fewest and most cards he may exchange.
+    exchange_range: tuple[int, int] | None = None
+    #: Auction Piquet: the calls of this deal's auction, and the contract once it is over.
+    bids: tuple[Bid, ...] = ()
+    contract: Contract | None = None
+    #: Piquet au Cent: the games finished, and each player's score in the game in progress.
+    games: tuple[GameResult, ...] = ()
+    game_scores: tuple[int, int] = (0, 0)
+
+    @property
+    def played(self) -> CardSet:
+        """Every card played to a trick in this deal."""
+        mask = 0
+        for trick in self.tricks:
+            for card in trick.cards:
+                mask |= 1 << card
+        for card in self.trick:
+            mask |= 1 << card
+        return CardSet(mask)
+
+    @property
+    def deal_points(self) -> tuple[int, int]:
+        """Each player's score in this deal so far."""
+        a = sum(e.points for e in self.events if e.player == 0)
+        b = sum(e.points for e in self.events if e.player == 1)
+        return a, b
+
+    def known_cards(self) -> CardSet:
+        """Every card this view shows: what the player may know of where cards are."""
+        known = self.hand | self.dealt | self.discards | self.peeked | self.rest | self.played
+        for seat in (0, 1):
+            known = known | self.shown_dealt[seat] | self.revealed[seat]
+        return known

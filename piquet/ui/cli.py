@@ -1,0 +1,279 @@
+"""The ``piquet`` command: ``piquet play``, ``piquet replay`` and ``piquet arena``."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from piquet.engine import record
+from piquet.engine.partie import Partie
+from piquet.engine.scoring import ScoreCategory
+from piquet.engine.variants import VARIANTS
+from piquet.engine.words import partie_lines
+
+__all__ = ["MAX_RECORD_BYTES", "main", "replay_summary"]
+
+#: The largest file ``piquet replay`` reads: a whole partie's record is some tens of KiB.
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+
+def _columns(partie: Partie) -> tuple[str, ...]:
+    """The score categories of the variant (the contract only where there is bidding)."""
+    cats = [c.value for c in ScoreCategory if c is not ScoreCategory.CONTRACT or partie.rules.uses_bidding]
+    if not partie.rules.has_carte_blanche:
+        cats.remove(ScoreCategory.CARTE_BLANCHE.value)
+    if not partie.rules.carte_rouge_points:
+        cats.remove(ScoreCategory.CARTE_ROUGE.value)
+    return (*cats, "total")
+
+
+def replay_summary(partie: Partie) -> dict[str, Any]:
+    """The scores of a re-played record, as ``piquet replay --json`` prints them."""
+    names = partie.players
+    columns = _columns(partie)
+    deals: list[dict[str, Any]] = []
+    for number, score in enumerate(partie.deal_scores, start=1):
+        if score.annulled:
+            deals.append({"deal": number, "annulled": True})
+            continue
+        deal: dict[str, Any] = {"deal": number, "elder": names[score.elder]}
+        if score.contract is not None:
+            deal["contract"] = str(score.contract)
+        deal["scores"] = {names[seat]: {c: score.by_category[seat][c] for c in columns} for seat in (0, 1)}
+        deal["tricks"] = {names[seat]: score.tricks[seat] for seat in (0, 1)}
+        if score.multiplier != 1:
+            deal["counts"] = score.multiplier
+        deals.append(deal)
+    out: dict[str, Any] = {
+        "players": list(names),
+        "variant": partie.variant,
+        "options": partie.rules.changed(),
+        "deals": deals,
+        "totals": {names[seat]: partie.totals[seat] for seat in (0, 1)},
+        "finished": partie.is_over,
+    }
+    if partie.rules.plays_games:
+        out["games"] = [{"winner": names[g.winner], "double": g.double,
+                         "scores": {names[seat]: g.scores[seat] for seat in (0, 1)},
+                         "reached": {names[seat]: g.reached[seat] for seat in (0, 1)},
+                         "deal": g.deal} for g in partie.games]
+        won = partie.games_won()
+        out["games_won"] = {names[seat]: won[seat] for seat in (0, 1)}
+    if not partie.is_over and partie.deal_number > len(partie.deal_scores):
+        out["unfinished_deal"] = {"deal": partie.deal_number, "phase": partie.phase.value}
+    result = partie.result
+    if result is not None:
+        out["result"] = {
+            "winner": None if result.winner is None else names[result.winner],
+            "points": result.points,
+            "rubiconed": result.rubiconed,
+        }
+    return out
+
+
+def _score_table(partie: Partie) -> list[str]:
+    names = partie.players
+    width = max(len(n) for n in names) + 2
+    head = "deal  " + "".join(f"{n:>{width}}" for n in names)
+    lines = [head]
+    for number, score in enumerate(partie.deal_scores, start=1):
+        lines.append(f"{number:>4}  " + "".join(f"{score.totals[s]:>{width}}" for s in (0, 1)))
+    lines.append("total " + "".join(f"{partie.totals[s]:>{width}}" for s in (0, 1)))
+    result = partie.result
+    if result is not None:
+        if result.winner is None:
+            lines.append("The partie is drawn.")
+        else:
+            rub = " (the loser is rubiconed)" if result.rubiconed else ""
+            lines.append(f"{names[result.winner]} wins the partie and scores {result.points}{rub}.")
+    return lines
+
+
+def _replay(args: argparse.Namespace) -> int:
+    try:
+        with open(args.file, "rb") as fp:
+            data = fp.read(MAX_RECORD_BYTES + 1)
+    except OSError as e:
+        print(f"piquet replay: cannot read {args.file}: {e.strerror}", file=sys.stderr)
+        return 2
+    if len(data) > MAX_RECORD_BYTES:
+        print(f"piquet replay: {args.file} is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MiB, and not read: a "
+              "record of a whole partie is a few tens of KiB, so this is not one", file=sys.stderr)
+        return 1
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        print(f"piquet replay: {args.file} is not UTF-8 text (byte {e.start} is 0x{data[e.start]:02x}), so not a "
+              "record", file=sys.stderr)
+        return 1
+    try:
+        partie = record.loads(text)
+    except record.RecordError as e:
+        print(f"piquet replay: {args.file}: {e}", file=sys.stderr)
+        return 1
+    if args.json:
+        json.dump(replay_summary(partie), sys.stdout, indent=1, ensure_ascii=False)
+        print()
+        return 0
+    for line in partie_lines(partie.logs(), partie.players):
+        print(line)
+    print()
+    for line in _score_table(partie):
+        print(line)
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    try:
+        import piquet.ui.terminal as terminal
+    except ImportError as e:  # rich is an optional extra
+        print(f"piquet play needs the terminal extra: pip install 'piquet[terminal]' ({e})", file=sys.stderr)
+        return 2
+    code: int = terminal.run(args)
+    return code
+
+
+def _arena(args: argparse.Namespace) -> int:
+    import os
+
+    from piquet.ai import arena
+    from piquet.engine.variants import OptionError
+
+    if len(args.agents) < 2:
+        print("piquet arena: name at least two agents (known agents: "
+              f"{', '.join(arena.agent_names())})", file=sys.stderr)
+        return 2
+    try:
+        arena.check_agents(args.agents)
+        options = arena.parse_options(args.option)
+    except (arena.UnknownAgentError, OptionError) as e:
+        print(f"piquet arena: {e}", file=sys.stderr)
+        return 2
+    if args.deals < 1 or (args.jobs is not None and args.jobs < 1):
+        print("piquet arena: --deals and --jobs must be at least 1", file=sys.stderr)
+        return 2
+    command = arena.command_line(args.agents, args.deals, args.variant, args.seed, args.parties, args.option)
+    try:
+        result = arena.run_arena(args.agents, args.deals, args.variant, options, args.seed,
+                                 args.jobs or os.cpu_count() or 1, args.parties,
+                                 None if args.quiet else sys.stderr, command)
+    except OptionError as e:
+        print(f"piquet arena: {e}", file=sys.stderr)
+        return 2
+    except arena.WorkerDiedError as e:
+        print(f"piquet arena: {e}", file=sys.stderr)
+        return 1
+    arena.print_result(result)
+    if args.json:
+        try:
+            with open(args.json, "w", encoding="utf-8") as fp:
+                json.dump(result.to_json(), fp, indent=1, ensure_ascii=False)
+                fp.write("\n")
+        except OSError as e:
+            print(f"piquet arena: cannot write {args.json}: {e.strerror}", file=sys.stderr)
+            return 2
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from piquet.ui.web.app import create_app
+        from piquet.ui.web.guard import install_log_limit, raise_file_limit, server_config
+        from piquet.ui.web.store import StoreError
+    except ImportError as e:
+        print(f"piquet serve needs the web extra ({e.name} is missing): "
+              "python3 -m pip install 'piquet[web]'", file=sys.stderr)
+        return 2
+    if args.workers is not None and args.workers < 0:
+        print(f"piquet serve: --workers is 0 or more, not {args.workers}", file=sys.stderr)
+        return 2
+    try:
+        app = create_app(args.db, workers=args.workers)
+    except StoreError as e:
+        print(f"piquet serve: {e}", file=sys.stderr)
+        return 2
+    host = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
+    print(f"Piquet is served at http://{host}:{args.port}/ (stop it with Ctrl-C); games are kept in {args.db}",
+          flush=True)
+    # The server counts its connections below the limit on open files (piquet.ui.web.guard), lifted first.
+    raise_file_limit()
+    config = server_config(app, host=args.host, port=args.port, log_level=args.log_level)
+    install_log_limit()  # after the configuration, which sets the loggers up
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn has shut down gracefully and re-raised it
+        uvicorn.Server(config).run()
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="piquet", description="Piquet, the classic game for two.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    play = sub.add_parser("play", help="play a partie against the computer")
+    play.add_argument("--variant", default="rubicon", choices=sorted(VARIANTS),
+                      help="rubicon (the default), auction (Auction Piquet) or au-cent (Piquet au Cent)")
+    play.add_argument("--seed", type=int, help="seed the shuffles, to play the same deals again")
+    play.add_argument("--level", type=int, choices=range(1, 6), default=3, metavar="1-5",
+                      help="the computer's strength: 1 a beginner, 2 the book's advice, 3-5 searching "
+                           "(5 the strongest; default 3)")
+    play.add_argument("--hint-level", type=int, choices=range(1, 6), default=5, metavar="1-5",
+                      help="the level that gives hints (default 5, the strongest)")
+    play.add_argument("--record", metavar="FILE", help="save the game record to FILE (JSON)")
+    play.add_argument("--name", default="You", help="your name at the table")
+    play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                      help="a rule option (see piquet/data/rules.md); may be repeated")
+    play.add_argument("--no-color", action="store_true", help="plain output without colours")
+    play.set_defaults(func=_play)
+    rep = sub.add_parser("replay", help="re-play a game record through the engine and show its scores")
+    rep.add_argument("file", help="a record in the piquet-record format")
+    rep.add_argument("--json", action="store_true", help="print the scores as JSON")
+    rep.set_defaults(func=_replay)
+    are = sub.add_parser("arena", help="computer players against each other on mirrored deals")
+    are.add_argument("agents", nargs="+", metavar="AGENT",
+                     help="two or more agents (random, simple, and the levels of piquet.ai.levels); every pair plays")
+    are.add_argument("-n", "--deals", type=int, default=100, metavar="N",
+                     help="mirrored deals per pair, each played twice with the seats swapped (default 100)")
+    are.add_argument("--parties", action="store_true",
+                     help="play N mirrored whole parties instead of single deals")
+    are.add_argument("--variant", default="rubicon", choices=sorted(VARIANTS),
+                     help="rubicon (the default), auction or au-cent")
+    are.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                     help="a rule option (see piquet/data/rules.md); may be repeated")
+    are.add_argument("--seed", type=int, default=0, help="seed of the deals and the agents (default 0)")
+    are.add_argument("-j", "--jobs", type=int, default=None,
+                     help="worker processes (default: one per core); the results do not depend on it")
+    are.add_argument("--json", metavar="FILE", help="save the raw results (every sample) to FILE")
+    are.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    are.set_defaults(func=_arena)
+    srv = sub.add_parser("serve", help="serve the browser table: play the computer or a friend online")
+    srv.add_argument("--host", default="127.0.0.1",
+                     help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 for all)")
+    srv.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    srv.add_argument("--db", default="piquet.sqlite3", metavar="PATH",
+                     help="the SQLite file that keeps every game (default piquet.sqlite3)")
+    srv.add_argument("--workers", type=int, default=None, metavar="N",
+                     help="worker processes where the computer's levels 4-5 and hints think (default: one per core "
+                          "but one; level 3 has one of its own); 0: in threads of the server")
+    srv.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"],
+                     help="how much the server logs (default warning)")
+    srv.set_defaults(func=_serve)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        result: int = args.func(args)
+    except BrokenPipeError:
+        # The reader stopped reading (``piquet replay FILE | head``): not an error.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    return result
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,913 @@
+"""``piquet play``: a partie of Piquet in the terminal against the computer.
+
+Any variant: Rubicon Piquet (the default), Auction Piquet (an auction before
+each deal, plus and minus contracts) or Piquet au Cent (games of a hundred,
+the first to win three).
+
+The person plays seat 0 against a computer opponent of the chosen level (:mod:`piquet.ai.levels`). The
+table is drawn with ``rich`` (the ``terminal`` extra; the only module of the
+package that needs it). Every decision is a prompt; at any prompt ``hint``,
+``undo``, ``score``, ``help`` and ``quit`` work too. Input and output are
+injectable, so tests drive a whole partie with scripted answers::
+
+    run(args, console=Console(file=io.StringIO()), input_fn=answers)
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import random
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from piquet.ai.agent import Agent
+from piquet.ai.levels import make_agent
+from piquet.engine import record
+from piquet.engine.actions import (
+    AcceptConcession,
+    Action,
+    Bid,
+    CarteBlanche,
+    ChooseDealer,
+    Concede,
+    Cut,
+    Deal,
+    Declare,
+    Exchange,
+    Play,
+)
+from piquet.engine.cards import CARDS, Card, CardError, CardSet, Suit
+from piquet.engine.combinations import Category, number_word
+from piquet.engine.partie import IllegalActionError, Partie, Phase
+from piquet.engine.scoring import ScoreEvent
+from piquet.engine.variants import Contract, OptionError, parse_bid, parse_options
+from piquet.engine.view import PlayerView, Speech
+from piquet.ui.menus import declaration_menu, describe_declaration, result_text
+
+__all__ = ["InputFn", "parse_options", "run"]
+
+InputFn = Callable[[str], str]
+
+COMPUTER = "Computer"
+HUMAN = 0
+_CARD_TOKEN = re.compile(r"\b[AKQJT987][SHDC]\b|(?<![\w])(?:10|[AKQJ987])[♠♥♦♣]")
+
+_HELP = """\
+Type your answer at each prompt. Cards are written rank then suit, in any case:
+  AS  KH  QD  JC  10S (or TS)  9h  8♦  7♣
+Commands, at any prompt:
+  hint   what the computer would do in your place
+  undo   take back your last decision
+  score  the score sheet
+  help   this help
+  quit   stop (the record is saved if you gave --record)"""
+
+
+class _Quit(Exception):
+    """The person asked to stop (quit, end of input or Ctrl-C)."""
+
+    def __init__(self, code: int = 0) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+class _UndoRequest(Exception):
+    """The person typed ``undo``."""
+
+
+class _BadInput(ValueError):
+    """An answer that could not be read; the message says why."""
+
+
+
+
+# ---------------------------------------------------------------- drawing cards
+def _card_text(card: Card) -> Text:
+    return Text(card.pretty(), style="bold red" if card.suit.is_red else "bold")
+
+
+def _cards_text(cards: CardSet | Sequence[Card], sep: str = " ") -> Text:
+    out = Text()
+    for i, card in enumerate(cards):
+        if i:
+            out.append(sep)
+        out.append_text(_card_text(card))
+    return out
+
+
+def _hand_text(hand: CardSet) -> Text:
+    """The hand by suit, a wider gap between suits."""
+    out = Text()
+    for suit in Suit:
+        cards = hand.suit(suit)
+        if not cards:
+            continue
+        if out:
+            out.append("   ")
+        out.append_text(_cards_text(cards))
+    return out if out else Text("(none)", style="dim")
+
+
+def _pretty_tokens(text: str) -> Text:
+    """Speech with any card in record notation ("AS") drawn as a coloured card."""
+    out = Text()
+    pos = 0
+    for m in _CARD_TOKEN.finditer(text):
+        out.append(text[pos : m.start()])
+        out.append_text(_card_text(Card.parse(m.group(0))))
+        pos = m.end()
+    out.append(text[pos:])
+    return out
+
+
+_SECOND_PERSON = {
+    "announces": "announce", "bids": "bid", "chooses": "choose", "concedes": "concede", "cuts": "cut",
+    "deals": "deal", "does": "do", "exchanges": "exchange", "holds": "hold", "is": "are", "leads": "lead",
+    "plays": "play", "scores": "score", "stands": "stand", "wins": "win",
+}
+
+
+def _grammar(text: str, names: Sequence[str]) -> str:
+    """The engine narrates in the third person; a player called "You" reads it in the second.
+
+    >>> _grammar("You exchanges three, leaving two, and looks at what he left.", ("You", "Computer"))
+    'You exchange three, leaving two, and look at what you left.'
+    """
+    for name in names:
+        if name.lower() != "you":
+            continue
+        text = re.sub(rf"\b{re.escape(name)} (\w+)\b",
+                      lambda m: f"{m.group(0).split()[0]} {_SECOND_PERSON.get(m.group(1), m.group(1))}", text)
+        if text.startswith(f"{name} "):
+            text = text.replace("looks at what he left", "look at what you left").replace(" and scores ", " and score ")
+            text = text.replace(", and is elder", ", and are elder").replace(" lower and deals", " lower and deal")
+    return text
+
+
+def _reckon(points: int, total: int) -> str:
+    if total == points:
+        return number_word(points).capitalize() + "."
+    return f"{number_word(points).capitalize()}, {number_word(total)}."
+
+
+def _describe_combos(category: Category, combos: Sequence[CardSet]) -> Text:
+    return _pretty_tokens(describe_declaration(category, combos))
+
+
+def _yes_no(text: str, default: bool | None) -> bool:
+    t = text.strip().lower()
+    if not t and default is not None:
+        return default
+    if t in ("y", "yes"):
+        return True
+    if t in ("n", "no"):
+        return False
+    raise _BadInput("answer y or n")
+
+
+def _games_won(view: PlayerView) -> tuple[int, int]:
+    """Piquet au Cent: games won by each player, a double game counting two."""
+    won = [0, 0]
+    for game in view.games:
+        won[game.winner] += 2 if game.double else 1
+    return won[0], won[1]
+
+
+def _auction_text(bids: Sequence[Bid], names: Sequence[str]) -> str:
+    """The calls of an auction so far: "Computer 7+, You 8-, Computer double"."""
+    return ", ".join(f"{names[b.player]} {b.call}" for b in bids)
+
+
+def _contract_holder(contract: Contract | None, names: Sequence[str]) -> str:
+    """The contract and its holder, "8- doubled (You)"; "" with no contract."""
+    if contract is None:
+        return ""
+    return f"{contract} ({names[contract.holder]})"
+
+
+def _contract_text(view: PlayerView, names: Sequence[str]) -> str:
+    contract = view.contract
+    assert contract is not None
+    who = "you" if contract.holder == view.seat else names[contract.holder]
+    aim = "lose" if contract.minus else "win"
+    text = f"{contract}: {who} must {aim} {contract.tricks} tricks"
+    if contract.minus:
+        text += "; both score for tricks lost, and for the other's combinations"
+    return text
+
+
+@dataclass
+class _Decision:
+    """A prompt: how to read the answer, and what the computer would answer."""
+
+    prompt: str
+    parse: Callable[[str], Action | None]
+    hint: Callable[[], tuple[str, str]]
+
+
+class _Game:
+    def __init__(self, console: Console, input_fn: InputFn, partie: Partie, seed: int,
+                 record_path: str | None, level: int = 2, hint_level: int = 2) -> None:
+        self.console = console
+        self.input_fn = input_fn
+        self.partie = partie
+        self.seed = seed
+        self.rng = random.Random(seed)
+        # The computer plays at the chosen level; hints come from the strongest level asked for.
+        self.level = level
+        self.agent: Agent = make_agent(f"level{level}", seed)
+        self.adviser: Agent = make_agent(f"level{hint_level}", seed + 1)
+        self.record_path = record_path
+        self.names = partie.players
+        self.computer = 1 - HUMAN
+        #: Stack lengths at which the person was asked for a decision (where ``undo`` goes back to).
+        self.checkpoints: list[int] = []
+        #: Chance events already drawn, so an undone deal comes again the same.
+        self.packs: dict[int, list[Card]] = {}
+        self.cuts: dict[int, Cut] = {}
+        self.concession_offered: set[int] = set()
+        self.log_deal = -1
+        self.log_count = 0
+        self.scored_deals = len(partie.deal_scores)
+        #: The deal whose contract was last announced (Auction Piquet).
+        self.contract_shown = -1
+
+    # ------------------------------------------------------------ output
+    def say(self, text: str | Text, style: str = "") -> None:
+        # Plain strings are not rich markup: a name such as "[Ann]" is printed as it is.
+        self.console.print(Text(text) if isinstance(text, str) else text, style=style, highlight=False)
+
+    def flush_log(self) -> None:
+        """Print what was said and scored since the last call (the current deal's dialogue)."""
+        view = self.partie.view(HUMAN)
+        if view.deal_number != self.log_deal:
+            self.log_deal, self.log_count = view.deal_number, 0
+        log = view.log
+        for i in range(self.log_count, len(log)):
+            self._render(log, i, view)
+        self.log_count = len(log)
+
+    def _render(self, log: Sequence[Speech | ScoreEvent], i: int, view: PlayerView) -> None:
+        entry = log[i]
+        names = self.names
+        if isinstance(entry, ScoreEvent):
+            total = sum(e.points for e in log[: i + 1] if isinstance(e, ScoreEvent) and e.player == entry.player)
+            line = Text(f'  {names[entry.player]}: "{_reckon(entry.points, total)}"', style="yellow")
+            reason = entry.reason
+            for name in names:
+                if name.lower() == "you":
+                    # Auction minus contracts: "You's point of six", scored by the opponent.
+                    reason = reason.replace(f"{name}'s ", "your ")
+            line.append(f" [{reason} {entry.points}]", style="dim")
+            self.say(line)
+            return
+        if entry.kind == "play" and entry.speaker is not None:
+            plays = sum(1 for e in log[: i + 1] if isinstance(e, Speech) and e.kind == "play")
+            verb = "leads" if plays % 2 else "plays"
+            line = Text(_grammar(f"  {names[entry.speaker]} {verb} ", names))
+            line.append_text(_card_text(Card.parse(entry.text)))
+            line.append(".")
+            if plays % 2 == 0 and plays // 2 <= len(view.tricks):
+                winner = view.tricks[plays // 2 - 1].winner
+                line.append(_grammar(f"  {names[winner]} wins the trick.", names), style="dim")
+            self.say(line)
+        elif entry.speaker is None:
+            self.say(Text("  ") + _pretty_tokens(_grammar(entry.text, names)), style="italic")
+        else:
+            style = "green" if entry.speaker == HUMAN else "cyan"
+            self.say(Text(f"  {names[entry.speaker]}: ", style=style) + _pretty_tokens(f'"{entry.text}"'))
+
+    def status(self) -> None:
+        """The table as the person sees it."""
+        view = self.partie.view(HUMAN)
+        names = self.names
+        you, him = HUMAN, self.computer
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style="bold cyan", justify="right")
+        grid.add_column()
+
+        def row(label: str, value: str | Text) -> None:
+            grid.add_row(Text(label), Text(value) if isinstance(value, str) else value)
+
+        rules = self.partie.rules
+        dealt = " (you dealt)" if view.dealer == you else ""
+        if view.phase is Phase.BID:
+            role = ("you bid first" if view.elder == you else f"{names[him]} bids first") + dealt
+        else:
+            role = ("you are elder" if view.elder == you else "you are younger") + dealt
+        if rules.plays_games:
+            row("Deal", f"{view.deal_number}, game {len(view.games) + 1}; {role}")
+        else:
+            n = sum(1 for d in view.deal_scores if not d.annulled) + 1
+            last = rules.deals_in_partie
+            of = f" of {last}" if n <= last else " (an extra deal after a tie)"
+            row("Deal", f"{n}{of}; {role}")
+        a, b = view.deal_points
+        if rules.plays_games:
+            won = _games_won(view)
+            row("Score", f"this deal {names[you]} {(a, b)[you]}, {names[him]} {(a, b)[him]};  "
+                         f"game {names[you]} {view.game_scores[you]}, {names[him]} {view.game_scores[him]} "
+                         f"(to {getattr(rules, 'game_target', 100)})")
+            row("Games won", f"{names[you]} {won[you]}, {names[him]} {won[him]} "
+                             f"(the first to {rules.games_to_win} wins the partie)")
+        else:
+            row("Score", f"this deal {names[you]} {(a, b)[you]}, {names[him]} {(a, b)[him]};  "
+                         f"partie {names[you]} {view.totals[you]}, {names[him]} {view.totals[him]}")
+        if view.phase is Phase.BID:
+            row("Auction", _auction_text(view.bids, names) or "no call yet")
+        if view.contract is not None:
+            row("Contract", _contract_text(view, names))
+        talon = Text(f"{view.talon_left} card{'s' if view.talon_left != 1 else ''} left")
+        if view.peeked:
+            talon.append("; you looked at ")
+            talon.append_text(_cards_text(view.peeked))
+            taken = view.exchanged[1 - view.elder]
+            if taken is not None and taken >= len(view.peeked):
+                talon.append(f" ({names[him]} drew them)")
+        if view.rest:
+            talon.append("; shown: ")
+            talon.append_text(_cards_text(view.rest))
+        row("Talon", talon)
+        if view.discards:
+            row("Your discards", _cards_text(view.discards))
+        shown = (view.revealed[him] | view.shown_dealt[him]) - view.played
+        if shown:
+            row(f"{names[him]} holds", _cards_text(shown))
+        if view.phase is Phase.PLAY:
+            row("Tricks", f"{names[you]} {view.tricks_won[you]}, {names[him]} {view.tricks_won[him]}")
+            if view.trick:
+                trick = Text(f"{names[view.leader]} led ")
+                trick.append_text(_card_text(view.trick[0]))
+                row("Trick", trick)
+        row("Your hand", _hand_text(view.hand))
+        title = f"{self.partie.rules.title}: {names[you]} v {names[him]}"
+        self.console.print(Panel(grid, title=Text(title), expand=False))
+
+    def score_sheet(self) -> None:
+        partie = self.partie
+        rules = partie.rules
+        names = self.names
+        table = Table(title="Score sheet", show_footer=True)
+        table.add_column("Deal", footer="Partie")
+        table.add_column("Elder")
+        if rules.uses_bidding:
+            table.add_column("Contract")
+        for seat in (HUMAN, self.computer):
+            table.add_column(Text(names[seat]), justify="right", footer=str(partie.totals[seat]))
+        if rules.plays_games:
+            table.add_column("Game")
+        won_in = {game.deal: game for game in partie.games}
+        for number, score in enumerate(partie.deal_scores, start=1):
+            cells: list[str | Text] = [str(number)]
+            if score.annulled:
+                cells.append(Text("annulled: both passed", style="dim"))
+                if rules.uses_bidding:
+                    cells.append("")
+                cells += ["", ""]
+                table.add_row(*cells)
+                continue
+            cells.append(Text(names[score.elder]))
+            if rules.uses_bidding:
+                cells.append(_contract_holder(score.contract, names))
+            cells += [str(score.totals[HUMAN]), str(score.totals[self.computer])]
+            if rules.plays_games:
+                game = ""
+                done = won_in.get(number)
+                if done is not None:
+                    kind = "a double game" if done.double else "the game"
+                    game = _grammar(f"{names[done.winner]} wins {kind}", names)
+                cells.append(game)
+            table.add_row(*cells)
+        self.console.print(table)
+        if rules.plays_games:
+            won = partie.games_won()
+            game_scores = partie.view(HUMAN).game_scores
+            line = (f"Games won: {names[HUMAN]} {won[HUMAN]}, {names[self.computer]} {won[self.computer]} "
+                    f"(a double game counts two; the first to {rules.games_to_win} wins).")
+            if not partie.is_over:
+                line += (f" The game in progress: {names[HUMAN]} {game_scores[HUMAN]}, "
+                         f"{names[self.computer]} {game_scores[self.computer]}.")
+            self.say(line)
+        result = partie.result
+        if result is not None:
+            self.say(_grammar(result_text(partie), names), style="bold")
+
+    def deal_summary(self) -> None:
+        score = self.partie.deal_scores[-1]
+        names = self.names
+        title = f"Deal {len(self.partie.deal_scores)}"
+        if score.contract is not None:
+            title += f": {_contract_holder(score.contract, names)}"
+        table = Table(title=title)
+        table.add_column("")
+        for seat in (HUMAN, self.computer):
+            table.add_column(Text(names[seat]), justify="right")
+        for key, value in score.by_category[0].items():
+            other = score.by_category[1][key]
+            if key == "total" or value or other:
+                label = key.replace("_", " ")
+                pair = (value, other)
+                table.add_row(label, str(pair[HUMAN]), str(pair[self.computer]),
+                              style="bold" if key == "total" else "")
+        table.add_row("tricks", str(score.tricks[HUMAN]), str(score.tricks[self.computer]), style="dim")
+        self.console.print(table)
+
+    def save(self) -> None:
+        if not self.record_path:
+            return
+        text = record.dumps(self.partie, meta={"program": "piquet play", "seed": self.seed,
+                                               "computer": f"level {self.level}"})
+        tmp = self.record_path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as fp:
+            fp.write(text)
+        os.replace(tmp, self.record_path)
+
+    # ------------------------------------------------------------ input
+    def ask(self, decision: _Decision) -> Action | None:
+        """Prompt until the answer is a legal action (or a command ends the prompt)."""
+        while True:
+            try:
+                text = self.input_fn(decision.prompt)
+            except (EOFError, KeyboardInterrupt) as e:
+                self.say("")
+                raise _Quit(130 if isinstance(e, KeyboardInterrupt) else 0) from None
+            word = text.strip().lower()
+            if word in ("quit", "exit", "q"):
+                raise _Quit(0)
+            if word in ("help", "?"):
+                self.say(_HELP)
+                continue
+            if word == "score":
+                self.score_sheet()
+                continue
+            if word == "undo":
+                raise _UndoRequest
+            if word == "hint":
+                what, typed = decision.hint()
+                line = Text("Hint: ", style="magenta") + _pretty_tokens(what)
+                line.append(f"  (type: {typed})" if typed else "", style="dim")
+                self.say(line)
+                continue
+            try:
+                action = decision.parse(text)
+                if action is not None:
+                    self.partie.verify(action)
+            except (_BadInput, CardError) as e:
+                self.say(f"Sorry: {e}", style="red")
+                continue
+            except IllegalActionError as e:
+                self.say(f"Not allowed: {e.reason}", style="red")
+                continue
+            return action
+
+    def _agent_action(self, seat: int) -> Action:
+        agent = self.adviser if seat == HUMAN else self.agent
+        return agent.choose(self.partie.view(seat), self.partie.legal_actions(seat))
+
+    # ------------------------------------------------------------ the loop
+    def play(self) -> int:
+        partie = self.partie
+        self.say(Text.assemble((partie.rules.title, "bold"), f": {self.names[HUMAN]} against the computer. "
+                               f"Seed {self.seed}. Type 'help' at any prompt."))
+        try:
+            while not partie.is_over:
+                try:
+                    self.step()
+                except _UndoRequest:
+                    self.undo()
+                    continue
+                self.flush_log()
+                self.announce_contract()
+                if len(partie.deal_scores) > self.scored_deals:
+                    self.scored_deals = len(partie.deal_scores)
+                    self.save()
+                    if partie.deal_scores[-1].annulled:
+                        dealer = partie.dealer
+                        self.say(_grammar(f"Both passed: deal {partie.deal_number} is annulled and does not count; "
+                                          f"{self.partie.player_name(dealer)} deals again.", self.names),
+                                 style="bold")
+                        continue
+                    self.deal_summary()
+                    self.score_sheet()
+                    if not partie.is_over:
+                        self.pause()
+        except (_Quit, KeyboardInterrupt) as q:
+            self.save()
+            if self.record_path:
+                self.say(f"Record saved to {self.record_path}.")
+            self.say("Goodbye.")
+            return q.code if isinstance(q, _Quit) else 130
+        self.save()
+        if self.record_path:
+            self.say(f"Record saved to {self.record_path}.")
+        return 0
+
+    def announce_contract(self) -> None:
+        """Once an auction is over: the contract, and who is elder."""
+        partie = self.partie
+        contract = partie.contract
+        if contract is None or partie.phase is Phase.BID or self.contract_shown == partie.deal_number:
+            return
+        self.contract_shown = partie.deal_number
+        names = self.names
+        view = partie.view(HUMAN)
+        line = _contract_text(view, names)
+        elder = ("You are elder and exchange" if partie.elder == HUMAN
+                 else f"{names[partie.elder]} is elder and exchanges")
+        self.say(Text(f"Contract {line}. {elder} first.", style="bold"))
+
+    def pause(self) -> None:
+        decision = _Decision("Press Enter for the next deal> ", lambda _t: None,
+                             lambda: ("press Enter to go on", ""))
+        while True:
+            try:
+                self.ask(decision)
+                return
+            except _UndoRequest:
+                if self.undo():
+                    # Back inside the deal just finished: the loop goes on from there.
+                    self.scored_deals = len(self.partie.deal_scores)
+                    return
+
+    def undo(self) -> bool:
+        partie = self.partie
+        here = len(partie.actions)
+        earlier = [c for c in self.checkpoints if c < here]
+        if not earlier:
+            self.say("Nothing to undo.", style="red")
+            return False
+        target = earlier[-1]
+        while len(partie.actions) > target:
+            partie.pop()
+        self.checkpoints = [c for c in self.checkpoints if c < target]
+        self.scored_deals = len(partie.deal_scores)
+        self.log_deal, self.log_count = partie.deal_number, len(partie.view(HUMAN).log)
+        self.contract_shown = -1
+        self.say("Taken back: your previous decision again.", style="magenta")
+        return True
+
+    def step(self) -> None:
+        partie = self.partie
+        phase = partie.phase
+        if phase is Phase.CUT:
+            number = sum(1 for a in partie.actions if isinstance(a, Cut))
+            if number not in self.cuts:
+                self.cuts[number] = partie.random_cut(self.rng)
+            partie.push(self.cuts[number])
+            return
+        seat = partie.to_act
+        assert seat is not None
+        if phase is Phase.DEAL:
+            sizes = partie.legal_packets()
+            if len(sizes) == 1:
+                packets = sizes[0]
+            elif seat == HUMAN:
+                self.checkpoint()
+                packets = self.ask_packets(sizes)
+            else:
+                packets = self.agent.choose_packets(partie.view(seat), sizes)
+            number = partie.deal_number + 1
+            if number not in self.packs:
+                pack = list(CARDS)
+                self.rng.shuffle(pack)
+                self.packs[number] = pack
+            partie.push(Deal.from_pack(seat, self.packs[number], packets))
+            return
+        if seat != HUMAN:
+            if (phase is Phase.PLAY and partie.deal_number not in self.concession_offered
+                    and partie.can(Concede(HUMAN))):
+                # The rulings, 18: either player may concede before the first card, in turn or not.
+                self.concession_offered.add(partie.deal_number)
+                self.checkpoint()
+                self.flush_log()
+                if self.offer_concession():
+                    partie.push(Concede(HUMAN))
+                    return
+            partie.push(self._agent_action(seat))
+            return
+        self.checkpoint()
+        self.flush_log()
+        decision = {
+            Phase.CHOOSE_DEALER: self.choose_dealer,
+            Phase.BID: self.bid,
+            Phase.CARTE_BLANCHE: self.carte_blanche,
+            Phase.EXCHANGE: self.exchange,
+            Phase.DECLARE: self.declare,
+            Phase.PLAY: self.play_card,
+            Phase.CONCESSION: self.answer_concession,
+        }[phase]
+        if phase is not Phase.CHOOSE_DEALER:
+            self.status()
+        action = decision()
+        partie.push(action)
+
+    def checkpoint(self) -> None:
+        here = len(self.partie.actions)
+        if not self.checkpoints or self.checkpoints[-1] < here:
+            self.checkpoints.append(here)
+
+    def must(self, decision: _Decision) -> Action:
+        action = self.ask(decision)
+        assert action is not None
+        return action
+
+    # ------------------------------------------------------------ decisions
+    def ask_packets(self, sizes: tuple[int, ...]) -> int:
+        chosen: list[int] = []
+
+        def parse(text: str) -> None:
+            t = text.strip() or "3"
+            if not t.isdigit() or int(t) not in sizes:
+                raise _BadInput(f"deal in packets of {' or '.join(map(str, sizes))}")
+            chosen.append(int(t))
+
+        best = self.adviser.choose_packets(self.partie.view(HUMAN), sizes)
+        self.say("You deal. Law 9: you deal in packets of 2 or of 3, the same in all your deals.")
+        self.ask(_Decision("Packets of 2 or 3? [3]> ", lambda t: parse(t),
+                           lambda: (f"deal in packets of {best}", str(best))))
+        return chosen[-1]
+
+    def choose_dealer(self) -> Action:
+        me, him = HUMAN, self.computer
+
+        def parse(text: str) -> Action:
+            return ChooseDealer(me, me if _yes_no(text, True) else him)
+
+        def hint() -> tuple[str, str]:
+            a = self._agent_action(me)
+            deal = isinstance(a, ChooseDealer) and a.dealer == me
+            return ("deal first (Cavendish advises it)" if deal else "let the computer deal", "y" if deal else "n")
+
+        self.say("You cut the higher card: you choose who deals first.")
+        return self.must(_Decision("Will you deal first? [Y/n]> ", parse, hint))
+
+    def bid(self) -> Action:
+        """A call in the auction of Auction Piquet."""
+        partie = self.partie
+        view = partie.view(HUMAN)
+        calls = [a.call for a in partie.legal_actions(HUMAN) if isinstance(a, Bid)]
+        numbered = [c for c in calls if c[-1] in "+-"]
+        other = [c for c in calls if c[-1] not in "+-"]
+        if view.bids:
+            self.say(Text("The auction so far: ") + Text(_auction_text(view.bids, self.names)))
+        else:
+            self.say("You bid first: how many tricks you contract to win (+) or to lose (-), 7 to 12.")
+        self.say(Text("Your calls: ", style="bold") + Text(" ".join(numbered + other)))
+
+        def parse(text: str) -> Action:
+            t = " ".join(text.strip().lower().split())
+            t = {"p": "pass", "d": "double", "dbl": "double", "rd": "redouble", "r": "redouble"}.get(t, t)
+            t = t.replace("plus", "+").replace("minus", "-")
+            try:
+                return Bid(HUMAN, parse_bid(t))
+            except ValueError as e:
+                raise _BadInput(str(e).replace("not a bid: " + repr(t), "not a bid: " + repr(text.strip())))\
+                    from None
+
+        def hint() -> tuple[str, str]:
+            a = self._agent_action(HUMAN)
+            assert isinstance(a, Bid)
+            what = {"pass": "pass", "double": "double", "redouble": "redouble"}.get(a.call)
+            if what is None:
+                aim = "lose" if a.minus else "win"
+                what = f"bid {a.call} (to {aim} {a.tricks} tricks)"
+            return what, a.call
+
+        return self.must(_Decision("Your call (e.g. 8+, 9 minus, pass)> ", parse, hint))
+
+    def offer_concession(self) -> bool:
+        """The human, not to lead, may concede the last deal before the first card."""
+        answer: list[bool] = []
+
+        def parse(text: str) -> None:
+            answer.append(_yes_no(text, False))
+
+        self.say("You cannot save the rubicon: you may concede before the first card, and "
+                 f"{self.names[self.computer]} counts 13 for the play and 10 for the cards.", style="bold")
+        self.ask(_Decision("Concede? [y/N]> ", parse, lambda: ("play on", "n")))
+        return bool(answer and answer[-1])
+
+    def answer_concession(self) -> Action:
+        him = self.names[self.computer]
+        self.say(f"{him} concedes: you may count 13 for the play and 10 for the cards, or decline and play on "
+                 "for a capot (Cavendish, Case XXII).", style="bold")
+
+        def parse(text: str) -> Action:
+            return AcceptConcession(HUMAN, _yes_no(text.strip().lower() or "y", True))
+
+        def hint() -> tuple[str, str]:
+            a = self._agent_action(HUMAN)
+            accept = not isinstance(a, AcceptConcession) or a.accept
+            return ("accept", "y") if accept else ("decline and play on", "n")
+
+        return self.must(_Decision("Accept the concession? [Y/n]> ", parse, hint))
+
+    def carte_blanche(self) -> Action:
+        view = self.partie.view(HUMAN)
+        rules = self.partie.rules
+        elder = view.elder == HUMAN
+        lo, hi = rules.elder_minimum_exchange, rules.elder_maximum_exchange
+        self.say("You hold no king, queen or knave: carte blanche, worth 10 (Laws 18-20, 61).", style="bold")
+
+        def parse(text: str) -> Action:
+            parts = text.strip().lower().split()
+            if not parts:
+                parts = ["y"]
+            if parts[0].isdigit():
+                parts = ["y", parts[0]]
+            yes = _yes_no(parts[0], True)
+            if not yes:
+                return CarteBlanche(HUMAN, False)
+            if not elder:
+                return CarteBlanche(HUMAN, True)
+            n = hi
+            if len(parts) > 1:
+                if not parts[1].isdigit():
+                    raise _BadInput(f"say how many cards you will exchange, {lo} to {hi}")
+                n = int(parts[1])
+            return CarteBlanche(HUMAN, True, n)
+
+        def hint() -> tuple[str, str]:
+            a = self._agent_action(HUMAN)
+            assert isinstance(a, CarteBlanche)
+            if not a.announce:
+                return "do not announce it", "n"
+            if a.will_exchange is not None:
+                return f"announce it and take {a.will_exchange}", f"y {a.will_exchange}"
+            return "announce it", "y"
+
+        prompt = (f"Announce carte blanche? y (or y N: you will take N cards, {lo}-{hi}; default {hi}), or n> "
+                  if elder else "Announce carte blanche? [Y/n]> ")
+        return self.must(_Decision(prompt, parse, hint))
+
+    def exchange(self) -> Action:
+        partie = self.partie
+        view = partie.view(HUMAN)
+        rules = partie.rules
+        elder = view.elder == HUMAN
+        if view.exchange_range is not None:
+            lo, hi = view.exchange_range
+        elif elder:
+            if view.will_exchange is not None:
+                lo = hi = view.will_exchange
+            else:
+                lo, hi = rules.elder_minimum_exchange, min(rules.elder_maximum_exchange, view.talon_left)
+        else:
+            # Elder with carte blanche has younger discard first (Law 20): his cards are spoken for.
+            waiting = view.will_exchange if view.exchanged[view.elder] is None and view.will_exchange else 0
+            lo, hi = rules.younger_minimum_exchange, view.talon_left - waiting
+        span = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        who = "You are elder" if elder else "You are younger"
+        pat = " (or none: Enter, 'none' or '-' to stand pat)" if lo == 0 < hi else ""
+        self.say(f"{who}: discard {span} card{'s' if hi != 1 else ''}, and draw as many from the talon{pat}.")
+        advice: list[Exchange] = []
+
+        def advised() -> Exchange:
+            if not advice:
+                a = self._agent_action(HUMAN)
+                assert isinstance(a, Exchange)
+                advice.append(a)
+            return advice[0]
+
+        def parse(text: str) -> Action:
+            t = text.strip().lower()
+            if not t and lo > 0:
+                raise _BadInput(f"discard {span} cards (e.g. {example})")
+            discards = CardSet() if t in ("", "none", "-", "0") else CardSet.parse(text)
+            if not lo <= len(discards) <= hi:
+                raise _BadInput(f"discard {span} cards, not {len(discards)}")
+            return Exchange(HUMAN, discards)
+
+        def hint() -> tuple[str, str]:
+            a = advised()
+            return f"discard {a.discards}", str(a.discards) or "none"
+
+        example = "7D 8C 9H" if hi else "none"
+        default = " [none]" if lo == 0 else ""
+        action = self.must(_Decision(f"Discard {span} (e.g. {example}){default}> ", parse, hint))
+        assert isinstance(action, Exchange)
+        left = hi - len(action.discards)
+        if elder or left <= 0:
+            return action
+
+        def parse_rest(text: str) -> Action:
+            return Exchange(HUMAN, action.discards, _yes_no(text, False))
+
+        def hint_rest() -> tuple[str, str]:
+            yes = advised().show_rest
+            return ("show them" if yes else "keep them hidden"), ("y" if yes else "n")
+
+        self.say(f"{left} card{'s' if left != 1 else ''} will be left in the talon (Law 36).")
+        return self.must(_Decision("Show them to both of you after elder leads? [y/N]> ", parse_rest, hint_rest))
+
+    def declare(self) -> Action:
+        partie = self.partie
+        view = partie.view(HUMAN)
+        first = next(iter(partie.legal_actions(HUMAN)))
+        assert isinstance(first, Declare)
+        category = first.category
+        elder = view.elder == HUMAN
+        menu = declaration_menu(partie, HUMAN)
+        nothing = "nothing (sink)" if elder else "nothing (say good)"
+        self.say(Text(f"Declare your {category.value}:", style="bold"))
+        if partie.rules.must_declare_in_full(partie.contract):
+            self.say("In a minus contract nothing may be sunk: you declare your best and show every other.",
+                     style="dim")
+        for i, option in enumerate(menu, start=1):
+            label = _describe_combos(category, option.combinations) if option.combinations else Text(nothing)
+            self.say(Text(f"  {i}. ") + label)
+
+        def parse(text: str) -> Action:
+            t = text.strip()
+            if not t:
+                return menu[0]
+            if t.isdigit():
+                i = int(t)
+                if not 1 <= i <= len(menu):
+                    raise _BadInput(f"choose 1 to {len(menu)}")
+                return menu[i - 1]
+            if t.lower() in ("good", "sink", "nothing", "none"):
+                return Declare(HUMAN, category, ())
+            combos = tuple(CardSet.parse(part) for part in t.split("/") if part.strip())
+            return Declare(HUMAN, category, combos)
+
+        def hint() -> tuple[str, str]:
+            a = self._agent_action(HUMAN)
+            assert isinstance(a, Declare)
+            if a in menu:
+                i = menu.index(a) + 1
+                return f"declare {_describe_combos(category, a.combinations).plain}", str(i)
+            typed = " / ".join(str(c) for c in a.combinations) or "good"
+            return f"declare {_describe_combos(category, a.combinations).plain}", typed
+
+        return self.must(_Decision(f"Your choice, 1-{len(menu)} [1] (or cards, e.g. AS KS QS)> ", parse, hint))
+
+    def play_card(self) -> Action:
+        partie = self.partie
+        view = partie.view(HUMAN)
+        legal = partie.legal_actions(HUMAN)
+        cards = [a.card for a in legal if isinstance(a, Play)]
+        can_concede = Concede(HUMAN) in legal
+        if view.trick:
+            head = Text("Play to ")
+            head.append_text(_card_text(view.trick[0]))
+            head.append(": ")
+        else:
+            head = Text("Your lead: ")
+        head.append_text(_cards_text(cards, sep="  "))
+        if can_concede:
+            head.append("   (or 'concede': you cannot save the rubicon)", style="dim")
+        self.say(head)
+
+        def parse(text: str) -> Action:
+            t = text.strip()
+            if not t and len(cards) == 1:
+                return Play(HUMAN, cards[0])
+            if t.lower() == "concede":
+                return Concede(HUMAN)
+            return Play(HUMAN, Card.parse(t))
+
+        def hint() -> tuple[str, str]:
+            a = self._agent_action(HUMAN)
+            if isinstance(a, Play):
+                return f"play {a.card}", str(a.card)
+            return "concede", "concede"
+
+        prompt = "Your card (e.g. QS)> " if len(cards) > 1 else f"Your card [{cards[0]}]> "
+        return self.must(_Decision(prompt, parse, hint))
+
+
+def run(args: argparse.Namespace, console: Console | None = None, input_fn: InputFn | None = None) -> int:
+    """Play a partie in the terminal; returns the exit status."""
+    no_color = bool(getattr(args, "no_color", False))
+    if console is None:
+        console = Console(no_color=no_color, highlight=False) if no_color else Console(highlight=False)
+    out = console
+
+    def ask_console(prompt: str) -> str:
+        return out.input(Text(prompt, style="bold"))
+
+    name = (getattr(args, "name", None) or "You").strip() or "You"
+    computer = COMPUTER if name != COMPUTER else "The computer"
+    try:
+        options = parse_options(getattr(args, "option", None) or [])
+        variant = getattr(args, "variant", None) or "rubicon"
+        partie = Partie((name, computer), variant, options)
+    except (OptionError, ValueError) as e:
+        console.print(Text(f"piquet play: {e}"), style="red", highlight=False)
+        return 2
+    seed = args.seed if getattr(args, "seed", None) is not None else random.SystemRandom().randrange(1 << 31)
+    level = getattr(args, "level", None) or 2
+    hint_level = getattr(args, "hint_level", None) or 2
+    game = _Game(console, input_fn or ask_console, partie, seed, getattr(args, "record", None), level, hint_level)
+    with contextlib.suppress(BrokenPipeError):
+        return game.play()
+    return 0

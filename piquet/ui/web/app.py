@@ -1,0 +1,349 @@
+"""The web server of ``piquet serve``: the pages, the JSON API and the tables' WebSockets.
+
+Built on Starlette through FastAPI (typed request bodies, OpenAPI for the JSON
+API) and served by uvicorn; the game itself is the engine's, the messages
+are :mod:`piquet.ui.web.protocol`'s, the tables :mod:`piquet.ui.web.tables`' and the
+store :mod:`piquet.ui.web.store`'s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import json
+import logging
+import math
+import re
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import markdown
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field, StrictBool, StrictInt
+
+from piquet.engine import record
+from piquet.engine.variants import VARIANTS, OptionError
+from piquet.ui.web.guard import TokenBucket
+from piquet.ui.web.protocol import ProtocolError, read_message
+from piquet.ui.web.store import SQLiteStore, Store, StoreUnavailable
+from piquet.ui.web.tables import LEVELS, TAKEBACKS, Client, SeatRefused, Table, Tables
+from piquet.ui.web.thinking import Thinker
+
+__all__ = ["RedactSecrets", "create_app"]
+
+STATIC = Path(__file__).parent / "static"
+#: New tables one address may create a minute, on average, and in a burst.
+TABLES_PER_MINUTE_PER_ADDRESS = 20.0
+TABLE_BURST_PER_ADDRESS = 30.0
+#: The close code of a client dropped because it did not take its messages in time.
+CLOSE_SLOW = 4408
+
+log = logging.getLogger("piquet.ui.web")
+
+_LEVEL_NAMES = {1: "beginner", 2: "simple", 3: "sampling", 4: "stronger sampling", 5: "strongest"}
+
+
+class CreateTable(BaseModel):
+    kind: str = Field(pattern="^(computer|room)$")
+    variant: str = "rubicon"
+    options: dict[str, StrictBool | StrictInt] = Field(default_factory=dict)
+    level: int | None = 3
+    name: str = Field(default="Player", max_length=40)
+    takebacks: str = Field(default="fair", pattern=f"^({'|'.join(TAKEBACKS)})$")
+
+
+#: A secret in a URL's query or fragment (``token=...``), URL-encoded or not, or in JSON (``"token": "..."``).
+_SECRET = re.compile(r"""((?:token|spectate|invite|move)(?:=|%3D|["']\s*:\s*["']))[^&\s"'#\\<>]+""",
+                     re.IGNORECASE)
+#: The loggers that may see a URL or a frame: uvicorn's access log (the path and query of each request),
+#: its error log (each WebSocket's path and query; at debug level the frames), the ASGI trace log (each scope).
+_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi", "websockets", "websockets.server",
+            "piquet")
+
+
+def _redact(value: object) -> object:
+    if value is None or isinstance(value, (int, float)):
+        return value
+    text = value if isinstance(value, str) else str(value)
+    clean = _SECRET.sub(r"\1[redacted]", text)
+    return value if clean == text else clean
+
+
+class RedactSecrets(logging.Filter):
+    """Blank out seat secrets, invites, one-time links and spectator secrets in a log record, whatever its level:
+    a secret in a log is a seat anyone who reads the log can take."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg = _redact(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(_redact(a) for a in record.args)
+        elif isinstance(record.args, Mapping):
+            record.args = {k: _redact(v) for k, v in record.args.items()}
+        return True
+
+
+def redact_secrets_in_logs() -> None:
+    """Put :class:`RedactSecrets` on every logger that may see a URL or a WebSocket frame (once)."""
+    for name in _LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactSecrets) for f in logger.filters):
+            logger.addFilter(RedactSecrets())
+
+
+def _rules_html() -> str:
+    text = resources.files("piquet").joinpath("data/rules.md").read_text(encoding="utf-8")
+    return markdown.markdown(text, extensions=["tables", "toc"])
+
+
+def _page(title: str, body: str) -> str:
+    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            '<link rel="stylesheet" href="/static/style.css"></head>'
+            f'<body class="page"><main class="doc">{body}</main></body></html>')
+
+
+def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None) -> FastAPI:
+    """The server's application; ``db`` is a SQLite file's path (``":memory:"``) or any :class:`Store`.
+    ``workers``: the computer's worker processes for levels 4-5 and hints (:class:`~piquet.ui.web.thinking.Thinker`;
+    ``None``: one per core but one; 0: none, the computer thinks in threads of the server). They start when first
+    needed and end when the application shuts down."""
+    redact_secrets_in_logs()
+    store: Store = SQLiteStore(db) if isinstance(db, str) else db
+    thinker = Thinker(workers)
+    tables = Tables(store, thinker)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            thinker.close()
+
+    # No /docs, /redoc nor /openapi.json: docs/protocol.md documents the API, and the server shows nobody its
+    # internals.
+    app = FastAPI(title="piquet", summary="Piquet at the table: against the computer, or a friend.",
+                  docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
+    app.state.tables = tables
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    rules_html = _rules_html()
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> Response:
+        if tables.get(table_id) is None:
+            return HTMLResponse(_page("No such table", "<h1>No such table</h1><p>This link holds no table "
+                                      "on this server. <a href='/'>Start a new one</a>.</p>"), status_code=404)
+        return FileResponse(STATIC / "table.html")
+
+    @app.get("/rules", include_in_schema=False)
+    async def rules() -> HTMLResponse:
+        return HTMLResponse(_page("The rules of Piquet", '<p><a href="/">Back to the tables</a></p>' + rules_html))
+
+    @app.get("/rules/{variant}", include_in_schema=False)
+    async def rules_of(variant: str) -> HTMLResponse:
+        if variant not in VARIANTS:
+            raise HTTPException(404, f"unknown variant {variant!r}")
+        anchor = {"rubicon": "the-partie", "auction": "auction-piquet", "au-cent": "piquet-au-cent"}[variant]
+        script = f"<script>location.hash = {anchor!r};</script>"
+        return HTMLResponse(_page(f"The rules: {VARIANTS[variant].title}",
+                                  '<p><a href="/">Back to the tables</a></p>' + rules_html + script))
+
+    @app.get("/api/setup")
+    async def setup() -> dict[str, Any]:
+        """The variants, their rule options and the computer's levels."""
+        variants = []
+        for name, cls in VARIANTS.items():
+            rules = cls()
+            variants.append({
+                "name": name, "title": cls.title,
+                "options": [{"name": o.name, "default": o.default, "description": o.description,
+                             "source": o.source, "minimum": o.minimum, "maximum": o.maximum} for o in rules.OPTIONS],
+            })
+        return {"variants": variants, "levels": [{"level": n, "name": _LEVEL_NAMES[n]} for n in LEVELS]}
+
+    creations: dict[str, TokenBucket] = {}
+
+    @app.post("/api/tables")
+    async def create(body: CreateTable, request: Request) -> Response:
+        """Create a table; the answer holds the creator's secret link (the secrets after ``#``, which a browser
+        never sends to a server)."""
+        address = request.client.host if request.client is not None else "unknown"
+        now = time.monotonic()
+        bucket = creations.get(address)
+        if bucket is None:
+            if len(creations) > 10_000:  # forget the addresses whose buckets are full again
+                for key in [k for k, b in creations.items() if b.full(now)]:
+                    del creations[key]
+            bucket = creations[address] = TokenBucket(TABLES_PER_MINUTE_PER_ADDRESS / 60, TABLE_BURST_PER_ADDRESS, now)
+        if not bucket.take(now):
+            wait = math.ceil((1 - bucket.tokens) / bucket.rate)
+            return JSONResponse({"detail": f"at most {TABLES_PER_MINUTE_PER_ADDRESS:g} new tables a minute from one "
+                                           f"address: try again in {wait} s"},
+                                status_code=429, headers={"Retry-After": str(wait)})
+        try:
+            table, token = await tables.create_saved(body.kind, body.variant, body.options, body.level, body.name,
+                                                     body.takebacks)
+        except ProtocolError:  # not saved: the handler below answers 503
+            raise
+        except (ValueError, OptionError) as e:
+            raise HTTPException(422, str(e)) from None
+        links = table.links(0)
+        return JSONResponse({"id": table.id, "token": token,
+                             "links": {"play": f"/t/{table.id}#token={token}", "invite": links["invite"],
+                                       "spectate": links["spectate"]}})
+
+    @app.get("/api/tables/{table_id}/record")
+    async def download(table_id: str, token: str) -> Response:
+        """A finished game's record (``piquet replay`` reads it)."""
+        table = tables.get(table_id)
+        if table is None:
+            raise HTTPException(404, "no such table")
+        if not table.is_spectator(token):
+            try:
+                table.seat_of(token)
+            except KeyError:
+                raise HTTPException(403, "that token holds no seat at this table") from None
+        if table.partie is None or not table.partie.is_over:
+            raise HTTPException(403, "the record is given once the partie is over: before, it would show "
+                                     "the cards still hidden")
+        return Response(record.dumps(table.partie, takebacks=table.info.taken_back), media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="piquet-{table_id}.json"'})
+
+    @app.websocket("/ws/{table_id}")
+    async def play(ws: WebSocket, table_id: str) -> None:
+        try:
+            table = tables.get(table_id)
+        except StoreUnavailable as e:
+            log.warning("the store could not be read: %s", e)
+            await ws.accept()
+            await ws.close(code=1013, reason="the table could not be read; try again")
+            return
+        kind, secret = next(((k, ws.query_params[k]) for k in ("token", "spectate", "invite", "move")
+                             if k in ws.query_params), ("token", ""))
+        # Accepted before it is closed: a socket closed during the handshake fails with HTTP 403 instead, and the
+        # page never sees the close code that tells an unknown table (4404) from an unknown token (4403) or a spent
+        # invite (4410).
+        await ws.accept()
+        if table is None:
+            await ws.close(code=4404, reason="no such table")
+            return
+        try:
+            seat, new_token = await table.admit(kind, secret)
+        except SeatRefused as e:
+            await ws.close(code=e.code, reason=e.reason)
+            return
+        except ProtocolError as e:  # not_saved: the store could not take the seat's new secret
+            await ws.close(code=1013, reason=e.message)
+            return
+
+        async def hang_up(code: int, reason: str) -> None:
+            with contextlib.suppress(Exception):  # already closed
+                await ws.close(code=code, reason=reason)
+
+        abort: Callable[[], None] | None = ws.scope.get("piquet.abort")
+        client = Client(seat, ws.send_text, on_drop=lambda _client, _reason: _hang_up(ws, abort), hang_up=hang_up,
+                        invite=secret if kind == "invite" else None)
+        if new_token is not None and seat is not None:  # moved here: the old device's secret no longer holds it
+            client.post(_json({"type": "seat", "seat": seat, "token": new_token}))
+            await table.moved(seat, client)
+        table.clients.add(client)
+        try:
+            client.post(table.state(seat), state=True)
+            table.kick()
+            while not client.dropped:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                # A binary frame is read as UTF-8 JSON too (receive_text would fail on it and drop the socket).
+                text: str | bytes = message.get("text") or message.get("bytes") or ""
+                await _handle(table, client, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            client.close()
+            table.clients.discard(client)
+            tables.release(table)
+
+    async def _handle(table: Table, client: Client, text: str | bytes) -> None:
+        if client not in table.clients:  # its seat moved to another device, or its invite was spent: it is closing
+            return
+        try:
+            message = read_message(text)
+            kind = message["type"]
+            if kind == "action":
+                await table.act(client.seat, message["action"], message["version"])
+            elif kind == "hint":
+                client.post(_json(await table.hint(client.seat)))
+            elif kind == "undo":
+                await table.undo(client.seat, message["version"])
+            elif kind == "move":
+                client.post(_json(await table.move_link(client.seat)))
+            else:
+                await table.join(client.seat, message["name"], client)
+        except ProtocolError as e:
+            client.post(_json(e.to_data()))
+            if e.code == "stale":  # the client answered an old state: here is the table's now
+                client.post(table.state(client.seat), state=True)
+        except Exception as error:  # a fault of the server's: the client is told no more, the log has the details
+            log.error("table %s: a message could not be handled (%s)", table.id, type(error).__name__)
+            log.debug("the message's traceback", exc_info=True)
+            client.post(_json(ProtocolError("internal", "the server could not handle that message").to_data()))
+
+    @app.exception_handler(OptionError)
+    async def option_error(_request: Any, exc: OptionError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=422)
+
+    @app.exception_handler(ProtocolError)
+    async def not_saved(_request: Any, exc: ProtocolError) -> JSONResponse:
+        # store_call's refusal when the store is locked: the same words as over the socket, never a bare 500
+        return JSONResponse({"detail": exc.message}, status_code=503 if exc.code == "not_saved" else 400)
+
+    @app.exception_handler(StoreUnavailable)
+    async def store_busy(_request: Any, exc: StoreUnavailable) -> JSONResponse:
+        log.warning("the store could not be read: %s", exc)
+        return JSONResponse({"detail": "the table could not be read; try again"}, status_code=503)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_body(_request: Any, exc: RequestValidationError) -> JSONResponse:
+        # Each problem as "field: what is wrong", without the validator's internals (its types, links, input).
+        problems = []
+        for error in exc.errors():
+            where = ".".join(str(part) for part in error.get("loc", ()) if part != "body") or "body"
+            problems.append(f"{where}: {error.get('msg', 'invalid')}")
+        return JSONResponse({"detail": "; ".join(problems)}, status_code=422)
+
+    return app
+
+
+def _hang_up(ws: WebSocket, abort: Callable[[], None] | None) -> None:
+    """Close the socket of a client that was dropped: aborted where the server allows it (``piquet serve``: a
+    client that does not read would not read a closing handshake either), else closed with :data:`CLOSE_SLOW`."""
+    if abort is not None:
+        abort()
+        return
+
+    async def close() -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.close(code=CLOSE_SLOW, reason="the connection did not keep up"), 1.0)
+
+    task = asyncio.get_running_loop().create_task(close())
+    _background.add(task)
+    task.add_done_callback(_background.discard)
+
+
+_background: set[asyncio.Task[None]] = set()
+
+
+def _json(data: dict[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":"))

@@ -1,0 +1,375 @@
+"""The messages of the browser table (``docs/protocol.md``): views and prompts out, actions in.
+
+Everything a client receives about the game is built here from a
+:class:`~piquet.engine.view.PlayerView`, the engine's view for that player, so a
+client can never be sent a card its player may not see. Everything a client
+sends is read here, strictly: anything unexpected is a :class:`ProtocolError`
+naming the input and the reason.
+
+This module needs nothing but the standard library; the server (``piquet.ui.web.app``)
+carries the messages.
+
+>>> from piquet.engine.partie import Partie
+>>> import random
+>>> partie = Partie(("Ann", "Bill"), first_dealer=0)
+>>> partie.push(partie.random_deal(random.Random(1), packets=3))
+>>> prompt_data(partie, 1)["kind"], prompt_data(partie, 0)
+('exchange', None)
+>>> read_message('{"type": "action", "action": {"play": "QS"}, "version": 57}')
+{'type': 'action', 'action': {'play': 'QS'}, 'version': 57}
+>>> read_message('{"type": "shout"}')
+Traceback (most recent call last):
+...
+piquet.ui.web.protocol.ProtocolError: malformed: unknown message type "shout" (known: action, hint, join, move, undo)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from piquet.ai.agent import Agent
+from piquet.ai.books import SimpleAgent
+from piquet.engine.actions import (
+    AcceptConcession,
+    Action,
+    Bid,
+    CarteBlanche,
+    ChooseDealer,
+    Concede,
+    Declare,
+    Exchange,
+    Play,
+)
+from piquet.engine.cards import Card, CardSet
+from piquet.engine.partie import IllegalActionError, Partie, Phase
+from piquet.engine.record import RecordError, action_from_data, action_to_data
+from piquet.engine.scoring import ScoreCategory, ScoreEvent
+from piquet.engine.view import PlayerView, Speech
+from piquet.ui.menus import declaration_menu, describe_declaration, result_text
+
+__all__ = [
+    "MAX_MESSAGE",
+    "PHASE_NAMES",
+    "ProtocolError",
+    "action_message",
+    "prompt_data",
+    "read_action",
+    "read_message",
+    "sheet_rows",
+    "view_data",
+]
+
+#: The largest message a client may send, in characters.
+MAX_MESSAGE = 16 * 1024
+
+_MESSAGE_FIELDS: dict[str, set[str]] = {"action": {"action", "version"}, "hint": set(), "join": {"name"},
+                                        "move": set(), "undo": {"version"}}
+
+
+class ProtocolError(ValueError):
+    """A message the server will not act on: ``code`` is one of ``malformed``, ``too_large``,
+    ``not_your_turn``, ``illegal``, ``not_allowed``, ``stale`` (it answers a state that is no longer the
+    table's), ``busy``, ``computer_failed``; the message says why. Nothing changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        self.message = message
+        super().__init__(f"{code}: {message}")
+
+    def to_data(self) -> dict[str, str]:
+        return {"type": "error", "code": self.code, "message": self.message}
+
+
+# ---------------------------------------------------------------- reading what clients send
+def _shown(value: object) -> str:
+    """A value a client sent, as JSON (not Python's repr), cut short."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _json_kind(value: object) -> str:
+    kinds = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "a number",
+             float: "a number", type(None): "null"}
+    return kinds.get(type(value), "another value")
+
+
+def read_message(text: str | bytes) -> dict[str, Any]:
+    """A client's message, checked for size, JSON, type and fields (not yet for legality)."""
+    if len(text) > MAX_MESSAGE:
+        raise ProtocolError("too_large", f"a message may be at most {MAX_MESSAGE} characters, not {len(text)}")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ProtocolError("malformed", f"not JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    except UnicodeDecodeError as e:
+        raise ProtocolError("malformed", f"not UTF-8 text: byte {e.start}") from None
+    except RecursionError:  # a few kilobytes of [[[[...]]]] nest deeper than the decoder goes
+        raise ProtocolError("malformed", "not JSON: nested too deep") from None
+    except ValueError:  # Python's limit on converting long digit strings: no message has a number that long
+        raise ProtocolError("malformed", "a number with thousands of digits: no message holds one") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("malformed", f"a message is a JSON object, not {_json_kind(data)}")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _MESSAGE_FIELDS:
+        known = ", ".join(sorted(_MESSAGE_FIELDS))
+        raise ProtocolError("malformed", f"unknown message type {_shown(kind)} (known: {known})")
+    fields = set(data) - {"type"}
+    if "version" in _MESSAGE_FIELDS[kind]:
+        if "version" not in data:
+            raise ProtocolError("malformed", f"missing version: an {kind} message names the version of the state it "
+                                             'answers ({"version": N}, the state\'s own)')
+        version = data["version"]
+        if not isinstance(version, int) or isinstance(version, bool) or not 0 <= version <= 1_000_000:
+            raise ProtocolError("malformed", f"a version is a whole number from 0, not {version!r}"[:200])
+    if fields != _MESSAGE_FIELDS[kind]:
+        want = ", ".join(sorted(_MESSAGE_FIELDS[kind])) or "no fields"
+        raise ProtocolError("malformed", f"a {kind} message has {want}, not {', '.join(sorted(fields)) or 'none'}")
+    if kind == "join":
+        name = data["name"]
+        if not isinstance(name, str) or not name.strip() or len(name) > 40:
+            raise ProtocolError("malformed", f"a name is 1 to 40 characters, not {json.dumps(name)[:60]}")
+    return data
+
+
+def read_action(data: object, partie: Partie, seat: int) -> Action | int:
+    """The action a player sent (an ``int``: the packets the dealer deals in), checked against the
+    engine: raises :class:`ProtocolError` if it is malformed, out of turn or illegal."""
+    names = partie.players
+    who = names[seat]
+    if not isinstance(data, dict):
+        raise ProtocolError("malformed", f"an action is a JSON object, not {_shown(data)}")
+    if "player" in data:
+        raise ProtocolError("malformed", "an action names no player: the seat is the one your link holds")
+    if "cut" in data or "deal" in data:  # the chance events are the server's: a client may not stack the pack
+        raise ProtocolError("malformed", "the cut and the shuffle are the server's: a dealer sends {'packets': n}")
+    if partie.is_over:
+        raise ProtocolError("not_allowed", "the partie is over")
+    # A concession may come out of turn (the rulings, 18): the engine judges it.
+    if partie.to_act != seat and data != {"concede": True}:
+        waiting = partie.player_name(partie.to_act) if partie.to_act is not None else "nobody"
+        raise ProtocolError("not_your_turn", f"it is not {who}'s turn (the {partie.phase.value}: waiting for "
+                                             f"{waiting})")
+    if set(data) == {"packets"}:
+        packets = data["packets"]
+        if partie.phase is not Phase.DEAL:
+            raise ProtocolError("illegal", f"{who} cannot choose packets: it is the {partie.phase.value}")
+        if packets not in partie.legal_packets() or isinstance(packets, bool):
+            sizes = " or ".join(map(str, partie.legal_packets()))
+            raise ProtocolError("illegal", f"{who} deals in packets of {sizes}, not {_shown(packets)}")
+        return int(packets)
+    if set(data) == {"choose_dealer"}:
+        dealer = data["choose_dealer"]
+        if dealer not in (0, 1) or isinstance(dealer, bool):
+            raise ProtocolError("malformed", f"choose_dealer is a seat, 0 or 1, not {_shown(dealer)}")
+        action: Action = ChooseDealer(seat, int(dealer))
+    else:
+        try:
+            action = action_from_data({"player": who, **data}, names)
+        except RecordError as e:
+            raise ProtocolError("malformed", e.reason) from None
+    try:
+        partie.verify(action)
+    except IllegalActionError as e:
+        raise ProtocolError("illegal", str(e)) from None
+    return action
+
+
+def action_message(action: Action, names: tuple[str, str]) -> dict[str, Any]:
+    """An action in the form a client sends it (no ``player``)."""
+    if isinstance(action, ChooseDealer):
+        return {"choose_dealer": action.dealer}
+    data = action_to_data(action, names)
+    del data["player"]
+    return data
+
+
+# ---------------------------------------------------------------- writing what clients see
+def _cards(cards: CardSet | Sequence[Card]) -> list[str]:
+    if isinstance(cards, CardSet):
+        return cards.strings()
+    return [str(c) for c in cards]
+
+
+def _log(view: PlayerView) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    totals = [0, 0]
+    for entry in view.log:
+        if isinstance(entry, ScoreEvent):
+            totals[entry.player] += entry.points
+            out.append({"kind": "score", "player": entry.player, "points": entry.points,
+                        "category": entry.category.value, "reason": entry.reason, "total": totals[entry.player]})
+        elif isinstance(entry, Speech) and entry.kind == "play":
+            out.append({"kind": "play", "speaker": entry.speaker, "card": entry.text})
+        else:
+            out.append({"kind": entry.kind, "speaker": entry.speaker, "text": entry.text})
+    return out
+
+
+def sheet_rows(partie_view: PlayerView) -> list[dict[str, Any]]:
+    """The score sheet of the partie: one row per deal (an annulled Auction deal included)."""
+    names = partie_view.players
+    rows: list[dict[str, Any]] = []
+    for number, score in enumerate(partie_view.deal_scores, start=1):
+        notes: list[str] = []
+        for seat in (0, 1):
+            by = score.by_category[seat]
+            if by[ScoreCategory.REPIQUE.value]:
+                notes.append(f"repique to {names[seat]}")
+            if by[ScoreCategory.PIQUE.value]:
+                notes.append(f"pique to {names[seat]}")
+            if score.tricks[seat] == 12:
+                notes.append(f"capot to {names[seat]}")
+        if score.multiplier > 1:
+            notes.append(f"counts {score.multiplier} times")
+        rows.append({
+            "deal": number,
+            "elder": score.elder,
+            "points": list(score.totals),
+            "tricks": list(score.tricks),
+            "annulled": score.annulled,
+            "contract": str(score.contract) if score.contract is not None else None,
+            "notes": "; ".join(notes),
+        })
+    return rows
+
+
+#: The phases as the protocol names them (the engine's ``Phase`` values are words for people).
+PHASE_NAMES: dict[Phase, str] = {
+    Phase.CUT: "cut", Phase.CHOOSE_DEALER: "choose_dealer", Phase.DEAL: "deal", Phase.BID: "bid",
+    Phase.CARTE_BLANCHE: "carte_blanche", Phase.EXCHANGE: "exchange", Phase.DECLARE: "declare", Phase.PLAY: "play",
+    Phase.CONCESSION: "concession", Phase.OVER: "over",
+}
+
+
+def view_data(view: PlayerView) -> dict[str, Any]:
+    """A player's view as the JSON a client gets (see ``docs/protocol.md``)."""
+    contract = view.contract
+    return {
+        "phase": PHASE_NAMES[view.phase],
+        "to_act": view.to_act,
+        "deal_number": view.deal_number,
+        "dealer": view.dealer,
+        "elder": view.elder,
+        "hand": _cards(view.hand),
+        "dealt": _cards(view.dealt),
+        "discards": _cards(view.discards),
+        "peeked": _cards(view.peeked),
+        "rest": _cards(view.rest),
+        "show_rest": view.show_rest,
+        "talon_left": view.talon_left,
+        "hand_sizes": list(view.hand_sizes),
+        "exchanged": list(view.exchanged),
+        "will_exchange": view.will_exchange,
+        "carte_blanche": list(view.carte_blanche),
+        "shown_dealt": [_cards(c) for c in view.shown_dealt],
+        "revealed": [_cards(c) for c in view.revealed],
+        "trick": _cards(view.trick),
+        "leader": view.leader,
+        "tricks": [{"leader": t.leader, "cards": _cards(t.cards), "winner": t.winner} for t in view.tricks],
+        "tricks_won": list(view.tricks_won),
+        "log": _log(view),
+        "deal_points": list(view.deal_points),
+        "sheet": sheet_rows(view),
+        "totals": list(view.totals),
+        "result": None,
+        "bids": [{"player": b.player, "call": b.call} for b in view.bids],
+        "contract": None if contract is None else {
+            "holder": contract.holder, "bid": contract.bid, "doubles": contract.doubles, "text": str(contract)},
+        "games": [{"winner": g.winner, "double": g.double, "scores": list(g.scores), "reached": list(g.reached)}
+                  for g in view.games],
+        "game_scores": list(view.game_scores),
+    }
+
+
+def result_data(partie: Partie) -> dict[str, Any] | None:
+    result = partie.result
+    if result is None:
+        return None
+    return {"winner": result.winner, "points": result.points, "rubiconed": result.rubiconed,
+            "games": list(result.games) if result.games is not None else None, "text": result_text(partie)}
+
+
+_ADVISER = SimpleAgent()
+
+
+def prompt_data(partie: Partie, seat: int | None, adviser: Agent | None = None,
+                advise: bool = True) -> dict[str, Any] | None:
+    """What ``seat`` must decide now, with the choices to offer; ``None`` if it is not his turn.
+
+    With ``advise``, the exchange prompt suggests a discard: ``adviser``'s (the books' discard of
+    the simple player by default); without (two people playing), its ``advice`` is ``None``.
+    """
+    if seat is None or partie.is_over or partie.to_act != seat:
+        return None
+    phase = partie.phase
+    names = partie.players
+    if phase is Phase.CHOOSE_DEALER:
+        return {"kind": "choose_dealer", "options": [0, 1]}
+    if phase is Phase.DEAL:
+        sizes = partie.legal_packets()
+        return {"kind": "packets", "options": list(sizes)} if len(sizes) > 1 else None
+    legal = partie.legal_actions(seat)
+    if phase is Phase.BID:
+        return {"kind": "bid", "options": [a.call for a in legal if isinstance(a, Bid)]}
+    if phase is Phase.CARTE_BLANCHE:
+        return {"kind": "carte_blanche",
+                "options": [action_message(a, names) for a in legal if isinstance(a, CarteBlanche)]}
+    if phase is Phase.EXCHANGE:
+        view = partie.view(seat)
+        assert view.exchange_range is not None
+        low, high = view.exchange_range
+        advice = (adviser or _ADVISER).choose(view, legal) if advise else None
+        younger = seat != partie.elder
+        # Younger may show the rest of the talon only if she leaves some of it (Law 36): she may take all
+        # that elder left (``high``), which is less than the talon's cards when elder's carte blanche
+        # has spoken for his.
+        return {"kind": "exchange", "min": low, "max": high, "talon_left": view.talon_left,
+                "younger": younger, "may_show_rest": younger and low < high,
+                "advice": (_cards(advice.discards) if isinstance(advice, Exchange) else []) if advise else None}
+    if phase is Phase.DECLARE:
+        menu = declaration_menu(partie, seat)
+        category = menu[0].category
+        elder = seat == partie.elder
+        options = []
+        for option in menu:
+            if option.combinations:
+                label = describe_declaration(category, option.combinations)
+            else:
+                label = "Nothing (sink)" if elder else "Nothing: say good"
+            options.append({"label": label[0].upper() + label[1:], "action": action_message(option, names)})
+        return {"kind": "declare", "category": category.value, "elder": elder,
+                "in_full_only": partie.rules.must_declare_in_full(partie.contract), "options": options}
+    if phase is Phase.PLAY:
+        cards = [a.card for a in legal if isinstance(a, Play)]
+        return {"kind": "play", "cards": _cards(cards), "concede": Concede(seat) in legal}
+    if phase is Phase.CONCESSION:
+        return {"kind": "concession",
+                "options": [action_message(a, names) for a in legal if isinstance(a, AcceptConcession)]}
+    return None  # pragma: no cover - the cut is the server's to make
+
+
+def hint_message(action: Action | int, names: tuple[str, str]) -> dict[str, Any]:
+    """The computer's advice: the action, and what it says in words."""
+    if isinstance(action, int):
+        return {"type": "hint", "text": f"deal in packets of {action}", "action": {"packets": action}}
+    if isinstance(action, Play):
+        text = f"play {action.card}"
+    elif isinstance(action, Exchange):
+        text = f"exchange {len(action.discards)}: discard {action.discards}"
+    elif isinstance(action, Declare):
+        text = f"declare {describe_declaration(action.category, action.combinations)}"
+    elif isinstance(action, Bid):
+        text = f"bid {action.call}" if action.tricks is not None else action.call
+    elif isinstance(action, ChooseDealer):
+        text = "deal first yourself" if action.dealer == action.player else f"let {names[action.dealer]} deal first"
+    elif isinstance(action, CarteBlanche):
+        text = "announce carte blanche" if action.announce else "do not announce carte blanche"
+    elif isinstance(action, Concede):
+        text = "concede"
+    elif isinstance(action, AcceptConcession):
+        text = "accept the concession" if action.accept else "decline the concession and play on"
+    else:  # pragma: no cover - no other action is a player's decision
+        text = action.describe(names)
+    return {"type": "hint", "text": text, "action": action_message(action, names)}

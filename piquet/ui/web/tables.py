@@ -1,0 +1,769 @@
+"""The tables of the server: a game, its seats and their tokens, its clients, and the computer's moves.
+
+A :class:`Table` holds one :class:`~piquet.engine.partie.Partie`; every action goes
+through the engine, is committed to the store, and only then is each client
+sent its own player's state (the acknowledgement). The chance events (the cut,
+the shuffle) are the server's, drawn from the operating system's randomness.
+:class:`Tables` creates tables and finds them again, reloading a table from
+the store (re-playing its actions) the first time it is asked for after a restart.
+
+Who may sit (``docs/security.md``): each seat is held by one secret at a time, of
+128 random bits, compared in constant time. A room's invite admits one person
+once: the guest who joins gets a seat secret of his own and the invite is spent.
+A player moves to another device with a one-time link his seat asks for; the new
+device gets a fresh secret and the old one's is revoked.
+
+Takebacks against the computer are ``off``, ``fair`` (the default: never back past
+something the player did not know at that decision: a card the computer played or
+showed, a card drawn, a deal) or ``free`` (for practice; every takeback is written
+down, in the record and on the score sheet). Every deal's cards are fixed by the
+table's seed and the deal's number, so no takeback deals a hand anew.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import itertools
+import json
+import logging
+import random
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from piquet.ai.agent import Agent
+from piquet.ai.levels import make_agent
+from piquet.engine.actions import Action, ChooseDealer, Concede, Cut, Deal, Exchange
+from piquet.engine.cards import CARDS, CardSet
+from piquet.engine.partie import Partie, Phase
+from piquet.engine.record import action_from_data, action_to_data
+from piquet.engine.variants import VARIANTS, make_rules
+from piquet.ui.web.names import BadName, clean_name, imitates
+from piquet.ui.web.protocol import (
+    ProtocolError,
+    hint_message,
+    prompt_data,
+    read_action,
+    result_data,
+    view_data,
+)
+from piquet.ui.web.store import Store, StoreUnavailable, TableInfo
+from piquet.ui.web.thinking import Thinker, ThinkingFailed
+
+__all__ = ["Client", "SeatRefused", "Table", "Tables", "same_secret"]
+
+LEVELS = (1, 2, 3, 4, 5)
+#: The level whose advice the hint gives.
+HINT_LEVEL = 5
+COMPUTER_NAME = "Computer"
+#: What a table against the computer allows to take back (``fair``: until something new is seen).
+TAKEBACKS = ("off", "fair", "free")
+#: Random bytes in a seat secret, an invite, a one-time link and a spectator secret (128 bits).
+SECRET_BYTES = 16
+#: How long a one-time link to move a seat to another device stays valid, in seconds.
+MOVE_SECONDS = 15 * 60
+
+
+def same_secret(expected: str | None, given: object) -> bool:
+    """Whether ``given`` is the secret ``expected``, compared in constant time (``hmac.compare_digest``)."""
+    if expected is None or not isinstance(given, str):
+        return False
+    return hmac.compare_digest(expected.encode("utf-8", "surrogatepass"), given.encode("utf-8", "surrogatepass"))
+
+
+class SeatRefused(Exception):
+    """A link that gives no place at the table: ``code`` is the WebSocket close code (4403: no such secret,
+    4410: an invite or one-time link already used or expired), ``reason`` says why."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+#: Hints a seat may ask at once; then one more every :data:`HINT_INTERVAL` seconds (a level-5 hint
+#: costs a worker up to a second and a half).
+HINT_BURST = 5
+HINT_INTERVAL = 6.0
+
+_log = logging.getLogger(__name__)
+
+#: Seconds a client's connection may take to accept one message before the client is dropped.
+SEND_TIMEOUT = 10.0
+#: Messages other than states (errors, hints) that may wait for one client; a client further behind is dropped.
+CLIENT_QUEUE = 32
+
+#: Seconds a table stays in memory with nobody at it (created and never opened, or only its page asked for)
+#: before it is forgotten; the store keeps it.
+IDLE_TABLE_SECONDS = 600.0
+#: Seconds between two sweeps of the idle tables.
+SWEEP_SECONDS = 60.0
+#: Seconds before the computer's move is saved again, when the store could not save it.
+STORE_RETRY = 2.0
+#: What a player is told when his action could not be saved (and so was not applied).
+NOT_SAVED = "the table could not be saved; try again"
+
+log = logging.getLogger("piquet.ui.web")
+T = TypeVar("T")
+
+#: The store's writes run here, one at a time, off the event loop: a store that is slow or locked by another
+#: process holds up the tables that write, never the server.
+_STORE_THREAD = ThreadPoolExecutor(1, thread_name_prefix="piquet-store")
+
+
+async def store_call(call: Callable[..., T], *args: Any) -> T:
+    """``call(*args)`` in the store's thread; a :class:`ProtocolError` ``not_saved`` if the store could not do it."""
+    try:
+        return await asyncio.get_running_loop().run_in_executor(_STORE_THREAD, call, *args)
+    except StoreUnavailable as e:
+        log.warning("the store could not save: %s", e)
+        raise ProtocolError("not_saved", NOT_SAVED) from None
+
+
+class Client:
+    """One connection at a table: the seat its token holds (``None``: a spectator) and how to send it text.
+
+    Nothing the table does waits on a client: :meth:`post` queues a message and returns, and the client's own
+    writer task sends them in order, each within :data:`SEND_TIMEOUT` seconds. States are complete, so a client
+    behind is sent only the latest one; of the other messages (errors, hints) at most :data:`CLIENT_QUEUE` may
+    wait. A client that cannot keep up is dropped (``on_drop`` is called: the server closes its socket), never
+    waited for.
+
+    ``invite`` is the invite a room's guest came with, until he joins; ``hang_up`` ends the connection with a
+    code and a reason (when an invite is spent by someone else, or the seat moved to another device).
+    """
+
+    def __init__(self, seat: int | None, send: Callable[[str], Awaitable[None]],
+                 on_drop: Callable[[Client, str], None] | None = None,
+                 hang_up: Callable[[int, str], Awaitable[None]] | None = None, invite: str | None = None) -> None:
+        self.seat = seat
+        self.send = send
+        self.on_drop = on_drop
+        self.hang_up = hang_up
+        self.invite = invite
+        self.dropped = False
+        self._queue: deque[tuple[bool, str]] = deque()  # (is a state, text), oldest first
+        self._ready = asyncio.Event()
+        self._writer: asyncio.Task[None] | None = None
+
+    def post(self, text: str, state: bool = False) -> None:
+        """Queue ``text`` for the client (a ``state`` replaces any state still waiting); never waits."""
+        if self.dropped:
+            return
+        queue = self._queue
+        if state:
+            for i, (is_state, _) in enumerate(queue):
+                if is_state:
+                    del queue[i]
+                    break
+        elif sum(1 for is_state, _ in queue if not is_state) >= CLIENT_QUEUE:
+            self.drop(f"more than {CLIENT_QUEUE} messages waiting for it")
+            return
+        queue.append((state, text))
+        self._ready.set()
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write())
+
+    async def _write(self) -> None:
+        while not self.dropped:
+            if not self._queue:
+                self._ready.clear()
+                await self._ready.wait()
+                continue
+            _, text = self._queue.popleft()
+            try:
+                await asyncio.wait_for(self.send(text), SEND_TIMEOUT)
+            except TimeoutError:
+                self.drop(f"a message not taken in {SEND_TIMEOUT:g} s")
+            except Exception:  # the connection is gone
+                self.drop("its connection closed")
+
+    def drop(self, reason: str) -> None:
+        """Stop sending to the client and tell the server (which closes its socket)."""
+        if self.dropped:
+            return
+        self.dropped = True
+        self._queue.clear()
+        self._ready.set()
+        log.info("dropped a client: %s", reason)
+        if self.on_drop is not None:
+            self.on_drop(self, reason)
+
+    def close(self) -> None:
+        """The connection ended: stop the writer."""
+        self.dropped = True
+        self._queue.clear()
+        if self._writer is not None and self._writer is not asyncio.current_task():
+            self._writer.cancel()
+
+
+class Table:
+    """One game at the server."""
+
+    def __init__(self, info: TableInfo, store: Store, thinker: Thinker | None = None) -> None:
+        self.info = info
+        self.store = store
+        self.thinker = thinker if thinker is not None else Thinker(workers=0)
+        self.lock = asyncio.Lock()
+        self.clients: set[Client] = set()
+        self.rng = random.Random(secrets.randbits(64))
+        self.agent: Agent | None = None
+        self.adviser: Agent | None = None
+        self.partie: Partie | None = None
+        self._driver: asyncio.Task[None] | None = None
+        self._states: dict[int | None, str] = {}
+        #: For each action applied, whether it was a person's decision with a choice (the cut, a deal, the
+        #: choice of dealer and a forced card are not: a takeback never stops at them).
+        self._choices: list[bool] = []
+        self._hinting = False
+        self._hints: dict[int, tuple[float, float]] = {}  # seat: (hints he may still ask, when that was counted)
+        if info.computer is not None:
+            self.agent = make_agent(f"level{info.level or 3}", secrets.randbits(32))
+        if all(p is not None for p in info.players):
+            self._start()
+
+    # ------------------------------------------------------------ state
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    @property
+    def names(self) -> tuple[str, str]:
+        a, b = self.info.players
+        return (a or "", b or "")
+
+    @property
+    def version(self) -> int:
+        return self.partie.ply if self.partie is not None else 0
+
+    @property
+    def status(self) -> str:
+        if self.partie is None:
+            return "waiting"
+        return "over" if self.partie.is_over else "playing"
+
+    def _start(self) -> None:
+        """Create the partie and re-play the stored actions (after a restart, exactly where it was)."""
+        names = self.names
+        self.partie = Partie(names, self.info.variant, self.info.options)
+        self._choices = []
+        for i, data in enumerate(self.info.actions):
+            self._apply(action_from_data(data, names, f"table {self.id}, action {i}"))
+
+    def _apply(self, action: Action) -> None:
+        """Apply an action (already verified), noting whether it was a decision with a choice."""
+        partie = self.partie
+        assert partie is not None
+        choice = False
+        if not isinstance(action, (Cut, Deal, ChooseDealer)):
+            legal = partie.legal_actions(action.player)
+            choice = isinstance(action, Exchange) or len(list(itertools.islice(iter(legal), 2))) > 1
+        partie.push(action)
+        self._choices.append(choice)
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token holds; raises ``KeyError`` for a token that holds none."""
+        for seat, secret in enumerate(self.info.tokens):
+            if same_secret(secret, token):
+                return seat
+        raise KeyError("no seat at this table is held by that token")
+
+    def is_spectator(self, token: str | None) -> bool:
+        return same_secret(self.info.spectate, token)
+
+    async def admit(self, kind: str, secret: str) -> tuple[int | None, str | None]:
+        """The place a link's secret gives (``kind``: ``token``, ``spectate``, ``invite`` or ``move``) and, for a
+        one-time link to another device, the seat's new secret (the old device's is revoked: call
+        :meth:`moved` once the new secret is sent). Raises :class:`SeatRefused`, or ``not_saved`` if the
+        store could not save a new secret."""
+        if kind == "spectate" and self.is_spectator(secret):
+            return None, None
+        if kind == "token":
+            try:
+                return self.seat_of(secret), None
+            except KeyError:
+                pass
+        if kind == "invite" and self.info.kind == "room":
+            if same_secret(self.info.invite, secret):
+                return 1, None
+            raise SeatRefused(4410, "this invitation has been used: the seat is taken (ask for the watch link "
+                                    "to follow the game)")
+        if kind == "move":
+            for seat, move in enumerate(self.info.moves):
+                if move is not None and same_secret(move[0], secret):
+                    if time.time() > move[1]:
+                        break
+                    token = secrets.token_urlsafe(SECRET_BYTES)
+                    self.info.moves[seat] = None  # spent at once: the link opened twice finds it gone
+                    try:
+                        await store_call(self.store.set_token, self.id, seat, token)
+                    except ProtocolError:
+                        self.info.moves[seat] = move
+                        raise
+                    self.info.tokens[seat] = token
+                    return seat, token
+            raise SeatRefused(4410, "this link to move a seat has been used or has expired: ask for a new one "
+                                    "on the device that holds the seat")
+        raise SeatRefused(4403, "that link holds no seat at this table")
+
+    async def moved(self, seat: int, keep: Client) -> None:
+        """Close the connections of ``seat`` other than ``keep``: their secret no longer holds it."""
+        for client in list(self.clients):
+            if client.seat == seat and client is not keep:
+                self.clients.discard(client)
+                client.close()
+                if client.hang_up is not None:
+                    await client.hang_up(4401, "this seat moved to another device")
+
+    async def move_link(self, seat: int | None) -> dict[str, Any]:
+        """A one-time link that moves ``seat`` to another device (replacing any earlier one not yet used)."""
+        if seat is None:
+            raise ProtocolError("not_allowed", "a spectator holds no seat to move")
+        if self.info.tokens[seat] is None:
+            raise ProtocolError("not_allowed", "this seat has no secret yet: join the room first")
+        secret = secrets.token_urlsafe(SECRET_BYTES)
+        move = [secret, time.time() + MOVE_SECONDS]
+        await store_call(self.store.set_move, self.id, seat, move)
+        self.info.moves[seat] = move
+        return {"type": "move", "link": f"/t/{self.id}#move={secret}", "expires_in": MOVE_SECONDS}
+
+    def links(self, seat: int | None) -> dict[str, str | None]:
+        """The links a client is shown, secrets in the fragment (after ``#``), which a browser never sends."""
+        base = f"/t/{self.id}"
+        invite = None
+        if self.info.kind == "room" and seat == 0 and self.status == "waiting" and self.info.invite is not None:
+            invite = f"{base}#invite={self.info.invite}"
+        return {"invite": invite, "spectate": f"{base}#spectate={self.info.spectate}"}
+
+    def can_undo(self, seat: int | None) -> bool:
+        return self._undo_target(seat) is not None
+
+    def _undo_target(self, seat: int | None) -> int | None:
+        """How many actions to keep to take back ``seat``'s last decision with a choice (against the computer
+        only, as the table's takebacks allow; with ``fair``, only if nothing since it showed him anything new)."""
+        if (self.partie is None or self.partie.is_over or self.info.computer is None or seat is None
+                or seat == self.info.computer or self.info.takebacks == "off"):
+            return None
+        actions = self.partie.actions
+        for i in range(len(actions) - 1, -1, -1):
+            if actions[i].player == seat and self._choices[i]:
+                break
+        else:
+            return None
+        if self.info.takebacks == "fair" and any(_shows_something_new(a, seat) for a in actions[i:]):
+            return None
+        return i
+
+    def state(self, seat: int | None) -> str:
+        """The ``state`` message for ``seat`` (``None``: a spectator), as JSON text."""
+        cached = self._states.get(seat)
+        if cached is not None:
+            return cached
+        partie = self.partie
+        view: dict[str, Any] | None = None
+        prompt = None
+        if partie is not None:
+            view = view_data(partie.view(seat))
+            view["result"] = result_data(partie)
+            _note_takebacks(view["sheet"], self.info.taken_back, self.names)
+            prompt = prompt_data(partie, seat, advise=self.info.computer is not None)
+        links = self.links(seat)
+        data = {
+            "type": "state",
+            "table": {"id": self.id, "kind": self.info.kind, "variant": self.info.variant,
+                      "title": VARIANTS[self.info.variant].title, "options": self.info.options,
+                      "level": self.info.level, "status": self.status, "takebacks": self.info.takebacks,
+                      "taken_back": len(self.info.taken_back), **links},
+            "seat": seat,
+            "players": list(self.info.players),
+            "computer": self.info.computer,
+            "can_undo": self.can_undo(seat),
+            "can_concede": partie is not None and seat is not None and partie.can(Concede(seat)),
+            "version": self.version,
+            "view": view,
+            "prompt": prompt,
+        }
+        text = json.dumps(data, separators=(",", ":"))
+        self._states[seat] = text
+        return text
+
+    async def broadcast(self) -> None:
+        """Queue the new state for every client (each is sent it by its own writer: none is waited for)."""
+        self._states.clear()
+        for client in list(self.clients):
+            if client.dropped:  # a closed or stalled connection leaves the table; the game goes on
+                self.clients.discard(client)
+            else:
+                client.post(self.state(client.seat), state=True)
+
+    # ------------------------------------------------------------ changes
+    async def _push(self, action: Action) -> None:
+        """Commit the action to the store, then apply it (already verified by the engine)."""
+        partie = self.partie
+        assert partie is not None
+        partie.verify(action)
+        await store_call(self.store.append, self.id, partie.ply, action_to_data(action, self.names))
+        self._apply(action)
+
+    def _deal(self, packets: int) -> Deal:
+        """The deal due now, its cards fixed by the table's seed and the deal's number: dealt again after a
+        takeback, it is the same (whoever deals, in packets of two or three)."""
+        partie = self.partie
+        assert partie is not None and partie.to_act is not None
+        number = sum(1 for a in partie.actions if isinstance(a, Deal))
+        pack = list(CARDS)
+        random.Random(f"{self.info.seed}/{number}").shuffle(pack)
+        hands = (CardSet(pack[:12]), CardSet(pack[12:24]))
+        return Deal(partie.to_act, hands, tuple(pack[24:]), packets)
+
+    def _automatic(self) -> Action | None:
+        """The next action that needs no person: the cut, a deal with no choice of packets."""
+        partie = self.partie
+        if partie is None or partie.is_over:
+            return None
+        if partie.phase is Phase.CUT:
+            return partie.random_cut(self.rng)
+        seat = partie.to_act
+        if partie.phase is Phase.DEAL and seat != self.info.computer:
+            sizes = partie.legal_packets()
+            if len(sizes) == 1:
+                return self._deal(sizes[0])
+        return None
+
+    def _computer_to_act(self) -> bool:
+        partie = self.partie
+        return (partie is not None and not partie.is_over and partie.to_act is not None
+                and partie.to_act == self.info.computer and partie.phase is not Phase.CUT)
+
+    async def _think(self) -> Action:
+        """The computer's decision, made by :attr:`thinker` from the computer's view and legal actions
+        (the agent's state, moved on by the decision, comes back with it)."""
+        partie = self.partie
+        agent = self.agent
+        assert partie is not None and agent is not None and partie.to_act is not None
+        seat = partie.to_act
+        view = partie.view(seat)
+        if partie.phase is Phase.DEAL:
+            sizes = partie.legal_packets()
+            return self._deal(agent.choose_packets(view, sizes) if len(sizes) > 1 else sizes[0])
+        choice, self.agent = await self.thinker.choose(agent, view, partie.legal_actions(seat), self.info.level or 3)
+        if partie.phase is Phase.CHOOSE_DEALER and not isinstance(choice, ChooseDealer):
+            return ChooseDealer(seat, 1 - seat)
+        return choice
+
+    async def advance(self) -> None:
+        """Play what needs no person (the cut, dealing, the computer's moves), broadcasting each."""
+        while True:
+            async with self.lock:
+                action = self._automatic()
+                if action is None and self._computer_to_act():
+                    try:
+                        action = await self._think()
+                    except ThinkingFailed as e:
+                        _log.warning("table %s: %s", self.id, e)
+                        await self._tell(ProtocolError("computer_failed", "the computer could not decide: "
+                                                       "reload the page to ask it again").to_data())
+                        return
+                if action is None:
+                    return
+                try:
+                    await self._push(action)
+                except ProtocolError as e:  # the store refused (locked by another process): try again shortly
+                    log.warning("table %s: %s", self.id, e.message)
+                    asyncio.get_running_loop().call_later(STORE_RETRY, self.kick)
+                    return
+            await self.broadcast()
+
+    def kick(self) -> None:
+        """Make sure the automatic moves run (after a change, or a reload from the store)."""
+        if self._driver is None or self._driver.done():
+            self._driver = asyncio.get_running_loop().create_task(self.advance())
+
+    def _require_version(self, version: int | None) -> None:
+        if version is not None and version != self.version:
+            raise ProtocolError("stale", f"this answers the state of version {version}, but the table is at version "
+                                         f"{self.version}: the current state follows")
+
+    async def act(self, seat: int | None, data: object, version: int | None = None) -> None:
+        """A player's action from a client; raises :class:`ProtocolError` and changes nothing if it
+        is not his to make or not legal, or (``version`` given) answers a state that is not the table's now."""
+        async with self.lock:
+            partie = self._require_playing(seat)
+            self._require_version(version)
+            assert seat is not None
+            action = read_action(data, partie, seat)
+            if isinstance(action, int):
+                action = self._deal(action)
+            await self._push(action)
+        await self.broadcast()
+        self.kick()
+
+    def _require_playing(self, seat: int | None) -> Partie:
+        if seat is None:
+            raise ProtocolError("not_allowed", "a spectator watches; he cannot act")
+        if self.partie is None:
+            raise ProtocolError("not_allowed", "the partie starts when the second player joins")
+        return self.partie
+
+    async def join(self, seat: int | None, name: object, client: Client | None = None) -> None:
+        """A room's guest takes his seat. With ``client`` (the guest's connection, which came with the
+        invite), he is sent his own seat secret (``{"type": "seat", "token": ...}``) before anything else,
+        the invite is spent, and every other connection that came with it is closed."""
+        async with self.lock:
+            if seat is None or self.info.kind != "room" or self.partie is not None or seat != 1:
+                raise ProtocolError("not_allowed", "only a room's second player joins, once, before the partie")
+            if client is not None and not same_secret(self.info.invite, client.invite):
+                raise ProtocolError("not_allowed", "this invitation has been used: the seat is taken")
+            try:
+                clean = clean_name(str(name))
+            except BadName as e:
+                raise ProtocolError("malformed", str(e)) from None
+            if imitates(clean, (self.info.players[0], COMPUTER_NAME)):
+                raise ProtocolError("not_allowed", f"{clean!r} looks like the other player's name or the "
+                                                   "computer's: choose another")
+            token = secrets.token_urlsafe(SECRET_BYTES)
+            await store_call(self.store.join, self.id, seat, clean, token)
+            self.info.players[seat] = clean
+            self.info.tokens[seat] = token
+            self.info.invite = None
+            self._start()
+            if client is not None:
+                client.invite = None
+                client.post(json.dumps({"type": "seat", "seat": seat, "token": token}))
+            for other in list(self.clients):
+                if other.invite is not None:  # came with the invite, now spent
+                    self.clients.discard(other)
+                    other.close()
+                    if other.hang_up is not None:
+                        await other.hang_up(4410, "this invitation has been used: the seat is taken")
+        await self.broadcast()
+        self.kick()
+
+    async def undo(self, seat: int | None, version: int | None = None) -> None:
+        async with self.lock:
+            if self.info.computer is None:
+                raise ProtocolError("not_allowed", "moves are taken back only against the computer")
+            partie = self._require_playing(seat)
+            self._require_version(version)
+            if self.info.takebacks == "off":
+                raise ProtocolError("not_allowed", "this table allows no takebacks (chosen when it was created)")
+            target = self._undo_target(seat)
+            if target is None:
+                why = ("there is nothing of yours to take back (and nothing once the partie is over)"
+                       if self.info.takebacks == "free" or self._last_choice(seat) is None else
+                       "a fair takeback stops where you were shown something new (a card the computer played or "
+                       "showed, cards drawn, a deal): that decision is final")
+                raise ProtocolError("not_allowed", why)
+            takeback = None
+            if self.info.takebacks == "free":
+                assert seat is not None
+                takeback = _takeback_entry(partie.actions, target, self.names[seat])
+            await store_call(self.store.take_back, self.id, target, takeback)
+            if takeback is not None:
+                self.info.taken_back.append(takeback)
+            while partie.ply > target:
+                partie.pop()
+                self._choices.pop()
+        await self.broadcast()
+        self.kick()
+
+    def _last_choice(self, seat: int | None) -> int | None:
+        partie = self.partie
+        if partie is None or partie.is_over:
+            return None
+        actions = partie.actions
+        return next((i for i in range(len(actions) - 1, -1, -1) if actions[i].player == seat and self._choices[i]),
+                    None)
+
+    async def _tell(self, data: dict[str, Any]) -> None:
+        """Send every client at the table the same message."""
+        text = json.dumps(data, separators=(",", ":"))
+        for client in list(self.clients):
+            if client.dropped:  # a closed or stalled connection leaves the table
+                self.clients.discard(client)
+            else:
+                client.post(text)
+
+    def _count_hint(self, seat: int) -> None:
+        """Count a hint against the seat's allowance (:data:`HINT_BURST`, one more every :data:`HINT_INTERVAL`
+        seconds); raises ``busy`` if none is left."""
+        now = time.monotonic()
+        left, since = self._hints.get(seat, (float(HINT_BURST), now))
+        left = min(float(HINT_BURST), left + (now - since) / HINT_INTERVAL)
+        if left < 1:
+            wait = (1 - left) * HINT_INTERVAL
+            raise ProtocolError("busy", f"hints are limited to {HINT_BURST} at once and one every "
+                                        f"{HINT_INTERVAL:g} s: ask again in {wait:.0f} s")
+        self._hints[seat] = (left - 1, now)
+
+    async def hint(self, seat: int | None) -> dict[str, Any]:
+        """The strongest level's advice for ``seat``'s decision. One hint at a time per table: another asked while
+        the computer thinks about one is refused (``busy``), as is a hint past the seat's allowance or while the
+        computer's workers are loaded."""
+        if self.info.computer is None:
+            raise ProtocolError("not_allowed", "between two people the computer gives no hints")
+        if self._hinting:
+            raise ProtocolError("busy", "the computer is still thinking about your last hint")
+        async with self.lock:
+            partie = self._require_playing(seat)
+            assert seat is not None
+            if partie.to_act != seat or partie.is_over:
+                raise ProtocolError("not_your_turn", "a hint is for a decision of yours, and it is not your turn")
+            if self.thinker.busy(HINT_LEVEL):
+                raise ProtocolError("busy", "the computer is busy with other tables: ask for a hint again shortly")
+            self._count_hint(seat)
+            if self.adviser is None:
+                self.adviser = make_agent(f"level{HINT_LEVEL}", secrets.randbits(32))
+            adviser = self.adviser
+            view = partie.view(seat)
+            if partie.phase is Phase.DEAL:
+                return hint_message(adviser.choose_packets(view, partie.legal_packets()), self.names)
+            legal = partie.legal_actions(seat)
+            self._hinting = True
+            try:
+                action, self.adviser = await self.thinker.choose(adviser, view, legal, HINT_LEVEL)
+            except ThinkingFailed as e:
+                _log.warning("table %s, hint: %s", self.id, e)
+                raise ProtocolError("computer_failed", "the computer could not think of a hint: ask again") from None
+            finally:
+                self._hinting = False
+            return hint_message(action, self.names)
+
+
+class Tables:
+    """Every table of the server, created here or reloaded from the store when first asked for."""
+
+    def __init__(self, store: Store, thinker: Thinker | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.store = store
+        #: Where the computers of every table think (``None``: in threads of the server, as before the workers).
+        self.thinker = thinker if thinker is not None else Thinker(workers=0)
+        self.clock = clock
+        self._tables: dict[str, Table] = {}
+        self._since: dict[str, float] = {}  # when each table in memory was created or loaded
+        self._swept = clock()
+
+    def _keep(self, table: Table) -> None:
+        self._tables[table.id] = table
+        self._since[table.id] = self.clock()
+        self.sweep()
+
+    def sweep(self, force: bool = False) -> int:
+        """Forget the tables that have been in memory :data:`IDLE_TABLE_SECONDS` with nobody at them and nothing
+        moving (a table created and never opened, above all); at most once in :data:`SWEEP_SECONDS` unless
+        ``force``. The store keeps them: a link to one reloads it. How many were forgotten."""
+        now = self.clock()
+        if not force and now - self._swept < SWEEP_SECONDS:
+            return 0
+        self._swept = now
+        gone = [t for t in self._tables.values()
+                if now - self._since.get(t.id, now) >= IDLE_TABLE_SECONDS and self._idle(t)]
+        for table in gone:
+            self._tables.pop(table.id, None)
+            self._since.pop(table.id, None)
+        return len(gone)
+
+    @staticmethod
+    def _idle(table: Table) -> bool:
+        return not table.clients and (table._driver is None or table._driver.done()) and not table.lock.locked()
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def create(self, kind: str, variant: str = "rubicon", options: dict[str, Any] | None = None,
+               level: int | None = 3, name: str = "Player", takebacks: str = "fair") -> tuple[Table, str]:
+        """A new table, and the token of its creator's seat (seat 0). Raises ``ValueError`` on bad settings."""
+        info = self._new(kind, variant, options, level, name, takebacks)
+        self.store.create(info)
+        return self._opened(info)
+
+    async def create_saved(self, kind: str, variant: str = "rubicon", options: dict[str, Any] | None = None,
+                           level: int | None = 3, name: str = "Player", takebacks: str = "fair") -> tuple[Table, str]:
+        """:meth:`create`, the store written in its thread (:func:`store_call`: ``not_saved`` if it cannot be)."""
+        info = self._new(kind, variant, options, level, name, takebacks)
+        await store_call(self.store.create, info)
+        return self._opened(info)
+
+    def _opened(self, info: TableInfo) -> tuple[Table, str]:
+        table = Table(info, self.store, self.thinker)
+        self._keep(table)
+        token = info.tokens[0]
+        assert token is not None
+        return table, token
+
+    def _new(self, kind: str, variant: str, options: dict[str, Any] | None, level: int | None,
+             name: str, takebacks: str) -> TableInfo:
+        if kind not in ("computer", "room"):
+            raise ValueError(f"a table is 'computer' or 'room', not {kind!r}")
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
+        options = dict(options or {})
+        rules = make_rules(variant, options)  # raises OptionError (a ValueError) on a bad option
+        name = clean_name(name) if name.strip() else "Player"  # raises BadName (a ValueError)
+        if imitates(name, (COMPUTER_NAME,)):
+            raise ValueError(f"the name {name!r} looks like the computer's: choose another")
+        if takebacks not in TAKEBACKS:
+            raise ValueError(f"takebacks are {', '.join(TAKEBACKS)}, not {takebacks!r}")
+        computer: int | None = None
+        invite: str | None = None
+        if kind == "computer":
+            if level not in LEVELS:
+                raise ValueError(f"the computer's level is 1 to 5, not {level!r}")
+            computer = 1
+            other: str | None = COMPUTER_NAME
+            tokens: list[str | None] = [secrets.token_urlsafe(SECRET_BYTES), None]
+        else:
+            level = None
+            other = None
+            takebacks = "off"  # two people: nothing is taken back
+            tokens = [secrets.token_urlsafe(SECRET_BYTES), None]
+            invite = secrets.token_urlsafe(SECRET_BYTES)
+        return TableInfo(secrets.token_urlsafe(9), kind, variant, rules.changed(), level, [name, other], tokens,
+                         secrets.token_urlsafe(SECRET_BYTES), computer, invite=invite, seed=secrets.randbits(63),
+                         takebacks=takebacks)
+
+    def release(self, table: Table) -> None:
+        """Forget a table nobody is at and nothing is moving at: the store keeps it, and :meth:`get`
+        reloads it when it is next asked for (so a server's memory holds only the tables in use)."""
+        if self._idle(table):
+            self._tables.pop(table.id, None)
+            self._since.pop(table.id, None)
+
+    def get(self, table_id: str) -> Table | None:
+        table = self._tables.get(table_id)
+        if table is None:
+            info = self.store.load(table_id)
+            if info is None:
+                return None
+            table = Table(info, self.store, self.thinker)
+            self._keep(table)
+        return table
+
+
+def _shows_something_new(action: Action, seat: int) -> bool:
+    """Whether ``action`` showed ``seat`` something he did not know before it: any move of the other player (a
+    card, a declaration, a bid, an exchange), a cut or a deal, or his own exchange (the cards drawn)."""
+    return isinstance(action, (Cut, Deal, Exchange)) or action.player != seat
+
+
+def _takeback_entry(actions: list[Action], target: int, player: str) -> dict[str, Any]:
+    """A takeback as the record writes it: who, where the first action taken back is (deal from 1, its index
+    in that deal's actions from 0, as ``piquet replay`` numbers them) and how many actions were taken back."""
+    deal, start = 0, 0
+    for i, action in enumerate(actions[:target]):
+        if isinstance(action, Deal):
+            deal, start = deal + 1, i + 1
+    return {"player": player, "deal": deal, "action": target - start, "undone": len(actions) - target}
+
+
+def _note_takebacks(sheet: list[dict[str, Any]], taken_back: list[dict[str, Any]], names: tuple[str, str]) -> None:
+    """Write each deal's takebacks in its row's notes on the score sheet."""
+    for row in sheet:
+        count = [sum(1 for t in taken_back if t["deal"] == row["deal"] and t["player"] == n) for n in names]
+        notes = [f"{c} takeback{'s' if c > 1 else ''} by {n}" for n, c in zip(names, count, strict=True) if c]
+        if notes:
+            row["notes"] = "; ".join([*([row["notes"]] if row["notes"] else []), *notes])

@@ -1,0 +1,65 @@
+"""The three floors (docs/architecture.md): the engine imports neither the computer players nor the
+interfaces, and the computer players do not import the interfaces. Every import counts, a lazy one
+inside a function too."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "piquet"
+#: What each floor may not import.
+FORBIDDEN = {"engine": ("piquet.ai", "piquet.ui"), "ai": ("piquet.ui",)}
+
+
+def imports(path: Path) -> list[tuple[int, str]]:
+    """Every module ``path`` imports, with its line (``from piquet import ai`` counts as ``piquet.ai``)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append((node.lineno, node.module))
+            found += [(node.lineno, f"{node.module}.{alias.name}") for alias in node.names]
+    return found
+
+
+def crossings(floor: str) -> list[str]:
+    out = []
+    for path in sorted((PACKAGE / floor).rglob("*.py")):
+        for line, module in imports(path):
+            if any(module == bad or module.startswith(bad + ".") for bad in FORBIDDEN[floor]):
+                out.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {module}")
+    return out
+
+
+@pytest.mark.parametrize("floor", sorted(FORBIDDEN))
+def test_a_floor_imports_nothing_from_the_floors_above_it(floor: str) -> None:
+    assert (PACKAGE / floor).is_dir()
+    assert crossings(floor) == []
+
+
+def test_the_boundary_check_sees_a_crossing(tmp_path: Path) -> None:
+    # The check itself, on a file that reaches up: a lazy import inside a function is found.
+    bad = tmp_path / "bad.py"
+    bad.write_text("def f():\n    from piquet.ui.web import app\n    import piquet.ai.solver\n", encoding="utf-8")
+    assert (2, "piquet.ui.web") in imports(bad) and (3, "piquet.ai.solver") in imports(bad)
+
+
+def test_every_module_of_the_package_lives_on_a_floor() -> None:
+    loose = sorted(p.name for p in PACKAGE.glob("*.py") if p.name not in ("__init__.py", "__main__.py"))
+    assert loose == []
+
+
+def test_nothing_above_the_engine_reaches_into_the_partie_s_private_state() -> None:
+    # The solver once read ``partie._s``; the partie's own properties say what a position needs.
+    private = {"_s", "_stack", "_generate", "_apply", "_reckon_hand"}
+    found = []
+    for floor in ("ai", "ui"):
+        for path in sorted((PACKAGE / floor).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Attribute) and node.attr in private:
+                    found.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno} .{node.attr}")
+    assert found == []
