@@ -34,7 +34,7 @@ contract's scoring.
 >>> hands = (CardSet.parse("7S 8S 9S 7H 8H 9H 7D 8D 9D 7C 8C 9C"),
 ...          CardSet.parse("AS KS QS JS TS AH KH QH AD KD AC KC"))
 >>> rest = tuple(c for c in CardSet.parse("JH TH QD JD TD QC JC TC"))
->>> partie.push(Deal(0, hands, rest))
+>>> _ = partie.push(Deal(0, hands, rest))
 >>> choose_call(partie.view(1), partie.legal_actions(1), random.Random(1), 4).call
 '7+'
 """

@@ -27,9 +27,9 @@ utility (:func:`piquet.ai.levels.partie_utility`), and the best average is kept.
 >>> partie = Partie(("Ann", "Bill"), first_dealer=0)
 >>> hands = (CardSet.parse("AS KS QS 7H 8H 9H 7D 8D 9D 7C 8C JC"),
 ...          CardSet.parse("JS TS 9S AH KH QH AD KD QD AC KC QC"))
->>> partie.push(Deal(0, hands, tuple(CardSet.parse("8S 7S JH TH JD TD TC 9C"))))
->>> partie.push(Exchange(1, CardSet.parse("JS TS 9S")))
->>> partie.push(Exchange(0, CardSet.parse("7C 8C JC")))
+>>> _ = partie.push(Deal(0, hands, tuple(CardSet.parse("8S 7S JH TH JD TD TC 9C"))))
+>>> _ = partie.push(Exchange(1, CardSet.parse("JS TS 9S")))
+>>> _ = partie.push(Exchange(0, CardSet.parse("7C 8C JC")))
 >>> view, legal = partie.view(1), partie.legal_actions(1)
 >>> choose_declaration(view, legal, random.Random(1), 16, (1, -1)) is None  # in full, as the books
 True

@@ -12,7 +12,7 @@ takes it back.
 >>> partie = Partie(("Ann", "Bill"), first_dealer=0)
 >>> partie.phase, partie.to_act
 (<Phase.DEAL: 'deal'>, 0)
->>> partie.push(partie.random_deal(random.Random(1), packets=3))
+>>> _ = partie.push(partie.random_deal(random.Random(1), packets=3))
 >>> partie.phase, partie.player_name(partie.to_act)
 (<Phase.EXCHANGE: 'exchange'>, 'Bill')
 >>> partie.push(Play(1, partie.view(1).hand.cards()[0]))
@@ -28,9 +28,10 @@ from __future__ import annotations
 import copy
 import enum
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations as _subsets
+from typing import ClassVar, assert_never
 
 from piquet.engine.actions import (
     AcceptConcession,
@@ -74,26 +75,30 @@ class IllegalActionError(ValueError):
 
 
 def _verb(action: Action) -> str:
-    if isinstance(action, Play):
-        return f"play {action.card}"
-    if isinstance(action, Exchange):
-        return f"exchange {action.discards or 'no cards'}"
-    if isinstance(action, Declare):
-        shown = " / ".join(str(c) for c in action.combinations) or "nothing"
-        return f"declare {action.category.value} {shown}"
-    if isinstance(action, CarteBlanche):
-        return "announce carte blanche" if action.announce else "decline carte blanche"
-    if isinstance(action, Deal):
-        return "deal"
-    if isinstance(action, Cut):
-        return "cut"
-    if isinstance(action, Bid):
-        return f"bid {action.call}"
-    if isinstance(action, ChooseDealer):
-        return "choose the dealer"
-    if isinstance(action, AcceptConcession):
-        return "accept the concession" if action.accept else "decline the concession"
-    return "concede"
+    match action:
+        case Play():
+            return f"play {action.card}"
+        case Exchange():
+            return f"exchange {action.discards or 'no cards'}"
+        case Declare():
+            shown = " / ".join(str(c) for c in action.combinations) or "nothing"
+            return f"declare {action.category.value} {shown}"
+        case CarteBlanche():
+            return "announce carte blanche" if action.announce else "decline carte blanche"
+        case Deal():
+            return "deal"
+        case Cut():
+            return "cut"
+        case Bid():
+            return f"bid {action.call}"
+        case ChooseDealer():
+            return "choose the dealer"
+        case AcceptConcession():
+            return "accept the concession" if action.accept else "decline the concession"
+        case Concede():
+            return "concede"
+        case _:
+            assert_never(action)
 
 
 class Phase(enum.Enum):
@@ -114,6 +119,8 @@ DECLARATION_ORDER: tuple[tuple[Category, bool], ...] = tuple(
     (category, is_elder) for category in Category for is_elder in (True, False)
 )
 
+#: Every call of an auction, in the order they are listed (Lunn).
+_CALLS = ("pass", "double", "redouble", *(f"{n}{sign}" for n in range(7, 13) for sign in "+-"))
 #: Where the rule that a concession breaks is stated (the rulings, 18).
 _CONCESSION_SOURCE = "ruling 18 (Cavendish's treatise, Scoring; Case XXII)"
 #: What the opponent of a player who concedes counts for the play (the treatise: "every trick (thirteen)").
@@ -348,9 +355,10 @@ class Partie:
         return other
 
     # ------------------------------------------------------------ make/unmake
-    def push(self, action: Action) -> None:
-        """Check and apply an action. An illegal one raises :class:`IllegalActionError`
-        and changes nothing."""
+    def push(self, action: Action) -> tuple[ScoreEvent, ...]:
+        """Check and apply an action, and return the points it scored, in the order they were said
+        (a lead, a trick, younger's reckoning at elder's first lead, a pique, the cards...). An illegal
+        action raises :class:`IllegalActionError` and changes nothing."""
         self.verify(action)
         before = self._s
         self._s = _snapshot(before)
@@ -360,6 +368,9 @@ class Partie:
             self._s = before
             raise
         self._stack.append(_Undo(before, action))
+        after = self._s
+        said = after.log if after.deal_number != before.deal_number else after.log[len(before.log):]
+        return tuple(entry for entry in said if isinstance(entry, ScoreEvent))
 
     def pop(self) -> Action:
         """Take back the last action and return it."""
@@ -375,11 +386,7 @@ class Partie:
         return self._stack[-1].action
 
     def can(self, action: Action) -> bool:
-        try:
-            self.verify(action)
-        except IllegalActionError:
-            return False
-        return True
+        return self.why_not(action) is None
 
     # ------------------------------------------------------------ chance
     def random_cut(self, rng: random.Random) -> Cut:
@@ -413,19 +420,30 @@ class Partie:
     def verify(self, action: Action) -> None:
         """Raise :class:`IllegalActionError` naming the action, the player and the reason
         if the action may not be taken now."""
+        reason = self.why_not(action)
+        if reason is not None:
+            raise self._illegal(action, reason)
+
+    def why_not(self, action: Action) -> str | None:
+        """Why ``action`` may not be taken now (the law or the fact it breaks), or ``None`` if it may.
+        Nothing is raised: this is how the legal actions are found.
+
+        >>> from piquet.engine.actions import Play
+        >>> from piquet.engine.cards import Card
+        >>> Partie(("Ann", "Bill"), first_dealer=0).why_not(Play(1, Card.parse("AS")))
+        'it is the deal, not the play'
+        """
         s = self._s
         if not isinstance(action, Action):
             raise TypeError(f"not an action: {action!r}")
         if action.player not in (0, 1):
-            raise self._illegal(action, f"there is no seat {action.player!r}")
+            return f"there is no seat {action.player!r}"
         if s.phase is Phase.OVER:
-            raise self._illegal(action, "the partie is over")
+            return "the partie is over"
         if isinstance(action, Concede):
-            self._verify_concede(action)
-            return
+            return self._why_not_concede(action)
         if isinstance(action, CarteBlanche) and self._deferred_carte_blanche(action.player):
-            self._verify_carte_blanche(action)
-            return
+            return self._why_not_carte_blanche(action)
         expected = {
             Cut: Phase.CUT,
             ChooseDealer: Phase.CHOOSE_DEALER,
@@ -446,89 +464,88 @@ class Partie:
             elif s.phase is Phase.CARTE_BLANCHE:
                 reason += (f" (Laws 18-20, ruling 6: {self.player_name(s.to_act)} first says whether he announces "
                            "carte blanche)")
-            raise self._illegal(action, reason)
+            return reason
         if isinstance(action, Cut):
             a, b = action.cards
             if a == b:
-                raise self._illegal(action, "both players cannot cut the same card")
-            return
+                return "both players cannot cut the same card"
+            return None
         if action.player != s.to_act:
-            raise self._illegal(action, f"it is {self.player_name(s.to_act)}'s turn")
+            return f"it is {self.player_name(s.to_act)}'s turn"
         if isinstance(action, ChooseDealer):
-            if action.dealer not in (0, 1):
-                raise self._illegal(action, f"there is no seat {action.dealer!r}")
-        elif isinstance(action, Deal):
-            self._verify_deal(action)
-        elif isinstance(action, Bid):
-            self._verify_bid(action)
-        elif isinstance(action, CarteBlanche):
-            self._verify_carte_blanche(action)
-        elif isinstance(action, Exchange):
-            self._verify_exchange(action)
-        elif isinstance(action, Declare):
-            self._verify_declare(action)
-        elif isinstance(action, Play):
-            self._verify_play(action)
+            return f"there is no seat {action.dealer!r}" if action.dealer not in (0, 1) else None
+        if isinstance(action, Deal):
+            return self._why_not_deal(action)
+        if isinstance(action, Bid):
+            return self._why_not_bid(action)
+        if isinstance(action, CarteBlanche):
+            return self._why_not_carte_blanche(action)
+        if isinstance(action, Exchange):
+            return self._why_not_exchange(action)
+        if isinstance(action, Declare):
+            return self._why_not_declare(action)
+        if isinstance(action, Play):
+            return self._why_not_play(action)
+        return None
 
-    def _verify_deal(self, action: Deal) -> None:
+    def _why_not_deal(self, action: Deal) -> str | None:
         s = self._s
         if action.packets is not None:
             sizes = self.rules.packet_sizes()
             if action.packets not in sizes:
                 allowed = " or ".join(str(n) for n in sizes)
-                raise self._illegal(action, f"cards are dealt in packets of {allowed}, not {action.packets}")
+                return f"cards are dealt in packets of {allowed}, not {action.packets}"
             fixed = s.packets[action.player]
             if fixed is not None and fixed != action.packets:
-                raise self._illegal(
-                    action, f"Law 9: a dealer deals all his hands alike, and he dealt in packets of {fixed}"
-                )
+                return f"Law 9: a dealer deals all his hands alike, and he dealt in packets of {fixed}"
         seen = 0
         for seat, hand in enumerate(action.hands):
             if len(hand) != 12:
-                raise self._illegal(action, f"{self.players[seat]}'s hand has {len(hand)} cards, not 12")
+                return f"{self.players[seat]}'s hand has {len(hand)} cards, not 12"
             if seen & hand.mask:
-                raise self._illegal(action, f"{CardSet(seen & hand.mask)} dealt to both players")
+                return f"{CardSet(seen & hand.mask)} dealt to both players"
             seen |= hand.mask
         if len(action.talon) != 8:
-            raise self._illegal(action, f"the talon has {len(action.talon)} cards, not 8")
+            return f"the talon has {len(action.talon)} cards, not 8"
         for card in action.talon:
             if seen >> card & 1:
-                raise self._illegal(action, f"{card} is dealt twice")
+                return f"{card} is dealt twice"
             seen |= 1 << card
         if seen != FULL_PACK:
-            raise self._illegal(action, f"{CardSet(FULL_PACK & ~seen)} missing from the deal")
+            return f"{CardSet(FULL_PACK & ~seen)} missing from the deal"
+        return None
 
-    def _verify_bid(self, action: Bid) -> None:
+    def _why_not_bid(self, action: Bid) -> str | None:
         """Lunn's auction: bids 7 to 12, plus or minus, each higher in number than the last;
         a bid may be doubled, a double redoubled, at most two doubles in the auction."""
         s = self._s
         try:
             call = parse_bid(action.call)
         except ValueError as e:
-            raise self._illegal(action, str(e)) from None
+            return str(e)
         if call != action.call:
-            raise self._illegal(action, f"write the bid as {call!r}")
+            return f"write the bid as {call!r}"
         last = self._last_bid()
         if call == "pass":
-            return
+            return None
         if call == "double":
             if last is None or s.bids[-1].player == action.player or s.bids[-1].call != last.call:
-                raise self._illegal(action, "only the opponent's last bid can be doubled")
+                return "only the opponent's last bid can be doubled"
             if s.doubles_used >= 2:
-                raise self._illegal(action, "no more than two doubles in an auction")
-            return
+                return "no more than two doubles in an auction"
+            return None
         if call == "redouble":
             if not s.bids or s.bids[-1].call != "double":
-                raise self._illegal(action, "only a double can be redoubled")
+                return "only a double can be redoubled"
             if self.rules.redouble_counts_as_double and s.doubles_used >= 2:
-                raise self._illegal(action, "no more than two doubles in an auction, and a redouble counts as "
-                                            "one (option redouble_counts_as_double)")
-            return
+                return ("no more than two doubles in an auction, and a redouble counts as "
+                        "one (option redouble_counts_as_double)")
+            return None
         tricks = int(call[:-1])
         if last is not None and last.tricks is not None and tricks <= last.tricks:
-            raise self._illegal(
-                action, f"a bid must be higher than {last.call} (plus and minus of one number are equal)"
-            )
+            return f"a bid must be higher than {last.call} (plus and minus of one number are equal)"
+        return None
+
 
     def _last_bid(self) -> Bid | None:
         """The last bid of a number of tricks in this deal's auction."""
@@ -537,24 +554,22 @@ class Partie:
                 return bid
         return None
 
-    def _verify_carte_blanche(self, action: CarteBlanche) -> None:
+    def _why_not_carte_blanche(self, action: CarteBlanche) -> str | None:
         s = self._s
         if not action.announce:
             if self.rules.carte_blanche_compulsory:
-                raise self._illegal(action, "Law 20: a player dealt carte blanche must announce it")
+                return "Law 20: a player dealt carte blanche must announce it"
             if action.will_exchange is not None:
-                raise self._illegal(action, "only a player announcing carte blanche says how many he will exchange")
-            return
+                return "only a player announcing carte blanche says how many he will exchange"
+            return None
         if action.player == s.elder:
             lo, hi = self.rules.elder_minimum_exchange, self.rules.elder_maximum_exchange
             if action.will_exchange is None or not lo <= action.will_exchange <= hi:
-                raise self._illegal(
-                    action,
-                    f"elder announcing carte blanche first says how many cards, {lo} to {hi}, "
-                    "he will exchange (ruling 6; Case V under Law 20)",
-                )
+                return (f"elder announcing carte blanche first says how many cards, {lo} to {hi}, "
+                        "he will exchange (ruling 6; Case V under Law 20)")
         elif action.will_exchange is not None:
-            raise self._illegal(action, "younger does not announce her exchange with carte blanche")
+            return "younger does not announce her exchange with carte blanche"
+        return None
 
     def _exchange_limits(self, seat: int) -> tuple[int, int]:
         s = self._s
@@ -565,11 +580,11 @@ class Partie:
         taken = s.elder_count if s.elder_count is not None else 0
         return self.rules.younger_minimum_exchange, len(s.talon) - taken
 
-    def _verify_exchange(self, action: Exchange) -> None:
+    def _why_not_exchange(self, action: Exchange) -> str | None:
         s = self._s
         hand = s.hands[action.player]
         if action.discards.mask & ~hand:
-            raise self._illegal(action, f"{action.discards - CardSet(hand)} not in hand")
+            return f"{action.discards - CardSet(hand)} not in hand"
         lo, hi = self._exchange_limits(action.player)
         n = len(action.discards)
         if not lo <= n <= hi:
@@ -579,43 +594,44 @@ class Partie:
             else:
                 law = "Law 21" if action.player == s.elder else "Law 22"
                 reason = f"{law}: {who} exchanges {lo} to {hi} cards, not {n}"
-            raise self._illegal(action, reason)
+            return reason
         if action.show_rest:
             if action.player == s.elder:
-                raise self._illegal(action, "only younger elects to show the rest of the talon (Law 36)")
+                return "only younger elects to show the rest of the talon (Law 36)"
             taken = s.elder_count if s.elder_count is not None else 0
             if taken + n >= len(s.talon):
-                raise self._illegal(action, "no cards are left in the talon to show")
+                return "no cards are left in the talon to show"
+        return None
 
     def _declaration_slot(self) -> tuple[Category, int]:
         s = self._s
         category, is_elder = DECLARATION_ORDER[s.declaration_step]
         return category, s.elder if is_elder else 1 - s.elder
 
-    def _verify_declare(self, action: Declare) -> None:
+    def _why_not_declare(self, action: Declare) -> str | None:
         s = self._s
         category, seat = self._declaration_slot()
         if action.category is not category:
-            raise self._illegal(
-                action,
-                f"the {category.value} is declared now (point, sequences, sets in that order, elder before younger)",
-            )
+            return (f"the {category.value} is declared now (point, sequences, sets in that order, elder before "
+                    "younger)")
         hand = s.hands[seat]
         combos = action.combinations
         if category is Category.POINT and len(combos) > 1:
-            raise self._illegal(action, "a point is one suit: there are no further points to show")
+            return "a point is one suit: there are no further points to show"
         used = 0
         for cards in combos:
             if cards.mask & ~hand:
-                raise self._illegal(action, f"{cards - CardSet(hand)} not in hand")
+                return f"{cards - CardSet(hand)} not in hand"
             reason = invalid_reason(category, cards, self.rules.minimum_point)
             if reason:
-                raise self._illegal(action, reason)
+                return reason
             if used & cards.mask:
-                raise self._illegal(action, f"{CardSet(used & cards.mask)} shown in two {category.value}")
+                return f"{CardSet(used & cards.mask)} shown in two {category.value}"
             used |= cards.mask
         if self.rules.must_declare_in_full(s.contract):
-            self._verify_in_full(action, category, CardSet(hand))
+            reason = self._why_not_in_full(action, category, CardSet(hand))
+            if reason:
+                return reason
         if len(combos) > 1 and seat == s.elder:
             # Law 49 binds elder, whose call younger answered; younger reckons in any order.
             first = combos[0]
@@ -623,73 +639,73 @@ class Partie:
             if self.rules.short_calls_bind or not good_against_the_cards(category, first, possible):
                 for extra in combos[1:]:
                     if key(category, extra) > key(category, first):
-                        raise self._illegal(
-                            action,
-                            f"Law 49 (Laws 46-50): having called {call(category, first).lower()}, he may not "
-                            f"also score the better {call(category, extra).lower()}, since his call was "
-                            "not good against the cards",
-                        )
+                        return (f"Law 49 (Laws 46-50): having called {call(category, first).lower()}, he may not "
+                                f"also score the better {call(category, extra).lower()}, since his call was "
+                                "not good against the cards")
+        return None
 
-    def _verify_in_full(self, action: Declare, category: Category, hand: CardSet) -> None:
+
+    def _why_not_in_full(self, action: Declare, category: Category, hand: CardSet) -> str | None:
         """Auction minus contracts: no sinking; the best combination is called and every other
         that can score is shown (Lunn)."""
         full = maximal(category, hand, self.rules.minimum_point)
         combos = action.combinations
         if not full:
-            return
+            return None
         what = f"{call(category, full[0]).lower()}" + (
             f" and show {'; '.join(str(c) for c in full[1:])}" if len(full) > 1 else "")
         reason = f"in a minus contract nothing may be sunk: declare {what}"
         if not combos or key(category, combos[0]) != key(category, full[0]):
-            raise self._illegal(action, reason)
+            return reason
         if category is Category.POINT:
             if combos[0] != hand.suit(combos[0].cards()[0].suit):
-                raise self._illegal(action, reason)
+                return reason
         elif set(combos) != set(full):
-            raise self._illegal(action, reason)
+            return reason
+        return None
 
-    def _verify_play(self, action: Play) -> None:
+    def _why_not_play(self, action: Play) -> str | None:
         s = self._s
         hand = s.hands[action.player]
         if not hand >> action.card & 1:
-            raise self._illegal(action, f"{action.card} is not in hand")
+            return f"{action.card} is not in hand"
         if s.trick:
             led = s.trick[0].suit
             if action.card.suit != led and hand & led.mask:
-                raise self._illegal(action, f"must follow suit to the {s.trick[0]!s} led")
+                return f"must follow suit to the {s.trick[0]!s} led"
+        return None
 
-    def _verify_concede(self, action: Concede) -> None:
+    def _why_not_concede(self, action: Concede) -> str | None:
         """The rulings, 18: only in the partie's last deal, after the six declarations and before the
         first card, and only by the loser, who cannot save his rubicon (Law 73) once the opponent has
         counted what the concession gives him."""
         s = self._s
         if not self.rules.allows_concession:
-            raise self._illegal(action, f"there is no concession in {self.rules.title}")
+            return f"there is no concession in {self.rules.title}"
         counted = self._counted_deals() + 1
         if s.phase is Phase.CONCESSION:
-            raise self._illegal(action, "a concession already awaits the opponent's answer")
+            return "a concession already awaits the opponent's answer"
         if s.phase not in (Phase.BID, Phase.CARTE_BLANCHE, Phase.EXCHANGE, Phase.DECLARE, Phase.PLAY):
-            raise self._illegal(action, "there is no deal in progress to concede")
+            return "there is no deal in progress to concede"
         if not self.rules.is_last_deal(counted):
-            raise self._illegal(action, f"{_CONCESSION_SOURCE}: a player may concede only in the last deal of "
-                                        "the partie")
+            return (f"{_CONCESSION_SOURCE}: a player may concede only in the last deal of "
+                    "the partie")
         if s.phase is not Phase.PLAY:
-            raise self._illegal(action, f"{_CONCESSION_SOURCE}: the concession comes after the six "
-                                        f"declarations, and it is the {s.phase.value}")
+            return (f"{_CONCESSION_SOURCE}: the concession comes after the six "
+                    f"declarations, and it is the {s.phase.value}")
         if s.tricks or s.trick:
-            raise self._illegal(action, f"{_CONCESSION_SOURCE}: the concession is made before the first card "
-                                        "is played")
+            return (f"{_CONCESSION_SOURCE}: the concession is made before the first card "
+                    "is played")
         if s.concession_declined:
-            raise self._illegal(action, "the concession was declined: the deal is played out")
+            return "the concession was declined: the deal is played out"
         own, other = self.concession_totals(action.player)
         if own >= self.rules.rubicon:
-            raise self._illegal(
-                action, f"Law 73 and {_CONCESSION_SOURCE}: only a player who cannot save the rubicon may "
-                        f"concede, and he would have {own}")
+            return (f"Law 73 and {_CONCESSION_SOURCE}: only a player who cannot save the rubicon may "
+                    f"concede, and he would have {own}")
         if own >= other:
-            raise self._illegal(
-                action, f"{_CONCESSION_SOURCE}: only the loser may concede, and he would have {own} to "
-                        f"{self.players[1 - action.player]}'s {other}")
+            return (f"{_CONCESSION_SOURCE}: only the loser may concede, and he would have {own} to "
+                    f"{self.players[1 - action.player]}'s {other}")
+        return None
 
     def concession_totals(self, player: int) -> tuple[int, int]:
         """The partie scores of ``player`` and of his opponent if ``player`` conceded now: both hands
@@ -727,12 +743,14 @@ class Partie:
         return LegalActions(self, self._s.to_act if player is None else player)
 
     def _generate(self, seat: int | None) -> Iterator[Action]:
+        """The legal actions of ``seat``: those he may take out of turn (a concession, au Cent's younger's
+        carte blanche), then those of the phase if he is to act, each phase listed by its own method."""
         s = self._s
         if seat is None:
             return
         if s.phase is Phase.PLAY and not s.tricks and not s.trick and self.rules.allows_concession:
             concede = Concede(seat)
-            if self.can(concede):
+            if self.why_not(concede) is None:
                 yield concede
         if self._deferred_carte_blanche(seat):
             yield CarteBlanche(seat, True)
@@ -740,66 +758,89 @@ class Partie:
                 yield CarteBlanche(seat, False)
         if seat != s.to_act:
             return
-        if s.phase is Phase.CHOOSE_DEALER:
-            yield ChooseDealer(seat, seat)
-            yield ChooseDealer(seat, 1 - seat)
-        elif s.phase is Phase.BID:
-            calls = ["pass", "double", "redouble"] + [f"{n}{sign}" for n in range(7, 13) for sign in "+-"]
-            for call in calls:
-                bid = Bid(seat, call)
-                if self.can(bid):
-                    yield bid
-        elif s.phase is Phase.CARTE_BLANCHE:
-            if seat == s.elder:
-                lo, hi = self.rules.elder_minimum_exchange, self.rules.elder_maximum_exchange
-                for n in range(hi, lo - 1, -1):
-                    yield CarteBlanche(seat, True, n)
-            else:
-                yield CarteBlanche(seat, True)
-            if not self.rules.carte_blanche_compulsory:
-                yield CarteBlanche(seat, False)
-        elif s.phase is Phase.EXCHANGE:
-            lo, hi = self._exchange_limits(seat)
-            held = list(CardSet(s.hands[seat]))
-            taken = s.elder_count if s.elder_count is not None else 0
+        listing = self._LISTINGS.get(s.phase)
+        if listing is not None:
+            yield from listing(self, seat)
+
+    def _legal_choose_dealer(self, seat: int) -> Iterator[Action]:
+        yield ChooseDealer(seat, seat)
+        yield ChooseDealer(seat, 1 - seat)
+
+    def _legal_bids(self, seat: int) -> Iterator[Action]:
+        for text in _CALLS:
+            bid = Bid(seat, text)
+            if self._why_not_bid(bid) is None:
+                yield bid
+
+    def _legal_carte_blanche(self, seat: int) -> Iterator[Action]:
+        s = self._s
+        if seat == s.elder:
+            lo, hi = self.rules.elder_minimum_exchange, self.rules.elder_maximum_exchange
             for n in range(hi, lo - 1, -1):
-                for chosen in _subsets(held, n):
-                    discards = CardSet(chosen)
-                    yield Exchange(seat, discards)
-                    if seat != s.elder and taken + n < len(s.talon):
-                        yield Exchange(seat, discards, show_rest=True)
-        elif s.phase is Phase.DECLARE:
-            category, _ = self._declaration_slot()
-            if self.rules.must_declare_in_full(s.contract):
-                yield Declare(seat, category, tuple(maximal(category, CardSet(s.hands[seat]),
-                                                            self.rules.minimum_point)))
-                return
-            yield Declare(seat, category, ())
-            options = candidates(category, CardSet(s.hands[seat]), self.rules.minimum_point)
-            possible = CardSet(FULL_PACK & ~s.hands[seat] & ~s.discards[seat])
-            for first in options:
-                yield Declare(seat, category, (first,))
-                if category is Category.POINT:
-                    continue
-                gac = seat != s.elder or (not self.rules.short_calls_bind
-                                          and good_against_the_cards(category, first, possible))
-                extras = [
-                    c for c in options
-                    if not c.mask & first.mask and (gac or key(category, c) <= key(category, first))
-                ]
-                for more in _disjoint_collections(extras):
-                    yield Declare(seat, category, (first, *more))
-        elif s.phase is Phase.CONCESSION:
-            yield AcceptConcession(seat, True)
-            yield AcceptConcession(seat, False)
-        elif s.phase is Phase.PLAY:
-            playable = s.hands[seat]
-            if s.trick:
-                follow = playable & s.trick[0].suit.mask
-                if follow:
-                    playable = follow
-            for card in CardSet(playable):
-                yield Play(seat, card)
+                yield CarteBlanche(seat, True, n)
+        else:
+            yield CarteBlanche(seat, True)
+        if not self.rules.carte_blanche_compulsory:
+            yield CarteBlanche(seat, False)
+
+    def _legal_exchanges(self, seat: int) -> Iterator[Action]:
+        s = self._s
+        lo, hi = self._exchange_limits(seat)
+        held = list(CardSet(s.hands[seat]))
+        taken = s.elder_count if s.elder_count is not None else 0
+        for n in range(hi, lo - 1, -1):
+            for chosen in _subsets(held, n):
+                discards = CardSet(chosen)
+                yield Exchange(seat, discards)
+                if seat != s.elder and taken + n < len(s.talon):
+                    yield Exchange(seat, discards, show_rest=True)
+
+    def _legal_declarations(self, seat: int) -> Iterator[Action]:
+        s = self._s
+        category, _ = self._declaration_slot()
+        if self.rules.must_declare_in_full(s.contract):
+            yield Declare(seat, category, tuple(maximal(category, CardSet(s.hands[seat]), self.rules.minimum_point)))
+            return
+        yield Declare(seat, category, ())
+        options = candidates(category, CardSet(s.hands[seat]), self.rules.minimum_point)
+        possible = CardSet(FULL_PACK & ~s.hands[seat] & ~s.discards[seat])
+        for first in options:
+            yield Declare(seat, category, (first,))
+            if category is Category.POINT:
+                continue
+            gac = seat != s.elder or (not self.rules.short_calls_bind
+                                      and good_against_the_cards(category, first, possible))
+            extras = [
+                c for c in options
+                if not c.mask & first.mask and (gac or key(category, c) <= key(category, first))
+            ]
+            for more in _disjoint_collections(extras):
+                yield Declare(seat, category, (first, *more))
+
+    def _legal_answers(self, seat: int) -> Iterator[Action]:
+        yield AcceptConcession(seat, True)
+        yield AcceptConcession(seat, False)
+
+    def _legal_plays(self, seat: int) -> Iterator[Action]:
+        s = self._s
+        playable = s.hands[seat]
+        if s.trick:
+            follow = playable & s.trick[0].suit.mask
+            if follow:
+                playable = follow
+        for card in CardSet(playable):
+            yield Play(seat, card)
+
+    #: Each phase's listing of the legal actions of the player to act (the cut and the deal are chance).
+    _LISTINGS: ClassVar[dict[Phase, Callable[[Partie, int], Iterator[Action]]]] = {
+        Phase.CHOOSE_DEALER: _legal_choose_dealer,
+        Phase.BID: _legal_bids,
+        Phase.CARTE_BLANCHE: _legal_carte_blanche,
+        Phase.EXCHANGE: _legal_exchanges,
+        Phase.DECLARE: _legal_declarations,
+        Phase.CONCESSION: _legal_answers,
+        Phase.PLAY: _legal_plays,
+    }
 
     # ------------------------------------------------------------ applying
     def _say(self, speaker: int | None, text: str) -> None:
@@ -819,41 +860,47 @@ class Partie:
             s.log = (*s.log, event)
 
     def _apply(self, action: Action) -> None:
+        match action:
+            case Cut():
+                self._apply_cut(action)
+            case ChooseDealer():
+                self._say(action.player, "I deal." if action.dealer == action.player else "You deal.")
+                self._s.dealer = action.dealer
+                self._s.phase, self._s.to_act = Phase.DEAL, action.dealer
+            case Deal():
+                self._apply_deal(action)
+            case Bid():
+                self._apply_bid(action)
+            case CarteBlanche():
+                self._apply_carte_blanche(action)
+            case Exchange():
+                self._apply_exchange(action)
+            case Declare():
+                self._apply_declare(action)
+            case Play():
+                self._apply_play(action)
+            case Concede():
+                self._apply_concede(action)
+            case AcceptConcession():
+                self._apply_accept_concession(action)
+            case _:
+                assert_never(action)
+
+    def _apply_cut(self, action: Cut) -> None:
         s = self._s
-        if isinstance(action, Cut):
-            a, b = action.cards
-            names = self.players
-            self._say(None, f"{names[0]} cuts {a.pretty()}, {names[1]} cuts {b.pretty()}.")
-            if a.rank == b.rank:
-                self._say(None, "Equal cuts: they cut again.")
-                return
-            s.cut_winner = 0 if a.rank > b.rank else 1
-            if self.rules.lower_cut_deals:
-                s.dealer = 1 - s.cut_winner
-                self._say(None, f"{self.players[s.dealer]} cuts lower and deals.")
-                s.phase, s.to_act = Phase.DEAL, s.dealer
-                return
-            s.phase, s.to_act = Phase.CHOOSE_DEALER, s.cut_winner
-        elif isinstance(action, ChooseDealer):
-            self._say(action.player, "I deal." if action.dealer == action.player else "You deal.")
-            s.dealer = action.dealer
-            s.phase, s.to_act = Phase.DEAL, action.dealer
-        elif isinstance(action, Deal):
-            self._apply_deal(action)
-        elif isinstance(action, Bid):
-            self._apply_bid(action)
-        elif isinstance(action, CarteBlanche):
-            self._apply_carte_blanche(action)
-        elif isinstance(action, Exchange):
-            self._apply_exchange(action)
-        elif isinstance(action, Declare):
-            self._apply_declare(action)
-        elif isinstance(action, Play):
-            self._apply_play(action)
-        elif isinstance(action, Concede):
-            self._apply_concede(action)
-        elif isinstance(action, AcceptConcession):
-            self._apply_accept_concession(action)
+        a, b = action.cards
+        names = self.players
+        self._say(None, f"{names[0]} cuts {a.pretty()}, {names[1]} cuts {b.pretty()}.")
+        if a.rank == b.rank:
+            self._say(None, "Equal cuts: they cut again.")
+            return
+        s.cut_winner = 0 if a.rank > b.rank else 1
+        if self.rules.lower_cut_deals:
+            s.dealer = 1 - s.cut_winner
+            self._say(None, f"{self.players[s.dealer]} cuts lower and deals.")
+            s.phase, s.to_act = Phase.DEAL, s.dealer
+            return
+        s.phase, s.to_act = Phase.CHOOSE_DEALER, s.cut_winner
 
     def _apply_deal(self, action: Deal) -> None:
         s = self._s
@@ -1415,11 +1462,10 @@ class LegalActions:
 
     def __contains__(self, action: object) -> bool:
         return (
-            isinstance(action, Action)
-            and action.player == self.player
-            and not isinstance(action, (Cut, Deal))
-            and self.partie.can(action)
-        )
+                isinstance(action, Action)
+                and action.player == self.player
+                and not isinstance(action, (Cut, Deal))
+                and self.partie.can(action))
 
     def list(self) -> list[Action]:
         if self._cache is None:

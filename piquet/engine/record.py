@@ -10,7 +10,7 @@ The format is documented in ``docs/record-format.md`` and by the JSON Schema
 >>> import json, random
 >>> from piquet.engine.partie import Partie
 >>> partie = Partie(("Ann", "Bill"), first_dealer=0)
->>> partie.push(partie.random_deal(random.Random(7), packets=2))
+>>> _ = partie.push(partie.random_deal(random.Random(7), packets=2))
 >>> again = loads(dumps(partie))
 >>> again.hand(1) == partie.hand(1), dumps(again) == dumps(partie)
 (True, True)

@@ -12,7 +12,7 @@ carries the messages.
 >>> from piquet.engine.partie import Partie
 >>> import random
 >>> partie = Partie(("Ann", "Bill"), first_dealer=0)
->>> partie.push(partie.random_deal(random.Random(1), packets=3))
+>>> _ = partie.push(partie.random_deal(random.Random(1), packets=3))
 >>> prompt_data(partie, 1)["kind"], prompt_data(partie, 0)
 ('exchange', None)
 >>> read_message('{"type": "action", "action": {"play": "QS"}, "version": 57}')

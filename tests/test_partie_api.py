@@ -1,0 +1,45 @@
+"""The partie's interface as PokerKit's operations have it: ``push`` returns what the action scored;
+``why_not`` says why an action is illegal without raising; ``can`` and ``in`` agree with it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from helpers import agents
+
+from piquet.engine.actions import Play
+from piquet.engine.partie import IllegalActionError, Partie, Phase
+from piquet.engine.scoring import ScoreEvent
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
+def test_push_returns_every_point_each_action_scored_and_they_add_up_to_the_deal(variant: str) -> None:
+    rng = random.Random(7)
+    ag = agents(7)
+    p = Partie(("Ann", "Bill"), variant, first_dealer=0)
+    for _ in range(3):
+        p.push(p.random_deal(rng))
+        scored: list[ScoreEvent] = []
+        deals = len(p.deal_scores)
+        while len(p.deal_scores) == deals:
+            seat = p.to_act
+            assert seat is not None
+            scored += p.push(ag[seat].choose(p.view(seat), p.legal_actions(seat)))
+        d = p.deal_scores[-1]
+        for seat in (0, 1):
+            assert sum(e.points for e in scored if e.player == seat) == d.totals[seat]
+        assert sorted(map(repr, scored)) == sorted(map(repr, p.events))
+
+
+def test_why_not_says_why_without_raising_and_verify_raises_the_same_reason() -> None:
+    p = Partie(("Ann", "Bill"), first_dealer=0)
+    p.push(p.random_deal(random.Random(3)))
+    card = p.hand(1).cards()[0]
+    reason = p.why_not(Play(1, card))
+    assert reason == "it is the exchange, not the play" and not p.can(Play(1, card))
+    with pytest.raises(IllegalActionError) as e:
+        p.push(Play(1, card))
+    assert e.value.reason == reason and p.phase is Phase.EXCHANGE
+    for action in p.legal_actions().list()[:50]:
+        assert p.why_not(action) is None and action in p.legal_actions()
