@@ -12,6 +12,7 @@ Play(player=0, card=Card.parse('AS'))
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import assert_never
 
 from piquet.engine.cards import Card, CardSet
 from piquet.engine.combinations import Category
@@ -27,7 +28,10 @@ __all__ = [
     "Deal",
     "Declare",
     "Exchange",
+    "NotationError",
     "Play",
+    "action_text",
+    "parse_action",
 ]
 
 
@@ -205,3 +209,118 @@ class AcceptConcession:
 
 
 Action = Cut | ChooseDealer | Deal | Bid | CarteBlanche | Exchange | Declare | Play | Concede | AcceptConcession
+
+
+# ---------------------------------------------------------------- the text notation
+class NotationError(ValueError):
+    """Text that is not an action in the notation of :func:`action_text`."""
+
+
+def action_text(action: Action) -> str:
+    """An action in the project's text notation, without its player (whose turn it is says who):
+    the one the terminal reads, the tests write and the docs quote. :func:`parse_action` reads it back.
+
+    ========================  ==================================================================
+    ``QS``                    play the queen of spades
+    ``x 7H 8C``, ``x -``      exchange (discard) these cards, or none; ``x 9S show`` lets both
+                              see the rest of the talon (younger, Law 36)
+    ``point AS KS QS JS``     declare: ``point``, ``sequences``, ``sets``; further combinations
+    ``sets AS AH AD | KS KH KD``   after ``|``; ``point -`` declares nothing (sinks, or "good")
+    ``cb``, ``cb 3``, ``cb no``    carte blanche (elder says how many cards he will exchange), or not
+    ``bid 8+``, ``bid pass``  a call in the auction (``double``, ``redouble``)
+    ``concede``               the rulings, 18
+    ``accept``, ``decline``   the answer to a concession
+    ``dealer 0``              the higher cut chooses the seat who deals first
+    ``cut 7S AD``             the cut (each player's card, seat 0 first)
+    ========================  ==================================================================
+
+    A deal (the 32 cards) has no text form; records hold it.
+
+    >>> from piquet.engine.cards import Card, CardSet
+    >>> action_text(Exchange(1, CardSet.parse("8C 7H")))
+    'x 7H 8C'
+    >>> action_text(Declare(0, Category.SEQUENCES, (CardSet.parse("AS KS QS"), CardSet.parse("JH TH 9H"))))
+    'sequences AS KS QS | JH TH 9H'
+    >>> parse_action("sequences AS KS QS | JH TH 9H", 0) == Declare(
+    ...     0, Category.SEQUENCES, (CardSet.parse("AS KS QS"), CardSet.parse("JH TH 9H")))
+    True
+    >>> parse_action("x 9S show", 1)
+    Exchange(player=1, discards=CardSet.parse('9S'), show_rest=True)
+    """
+    match action:
+        case Play():
+            return str(action.card)
+        case Exchange():
+            text = "x " + (" ".join(action.discards.strings()) or "-")
+            return text + " show" if action.show_rest else text
+        case Declare():
+            shown = " | ".join(" ".join(c.strings()) for c in action.combinations) or "-"
+            return f"{action.category.value} {shown}"
+        case CarteBlanche():
+            if not action.announce:
+                return "cb no"
+            return "cb" if action.will_exchange is None else f"cb {action.will_exchange}"
+        case Bid():
+            return f"bid {action.call}"
+        case Concede():
+            return "concede"
+        case AcceptConcession():
+            return "accept" if action.accept else "decline"
+        case ChooseDealer():
+            return f"dealer {action.dealer}"
+        case Cut():
+            return f"cut {action.cards[0]} {action.cards[1]}"
+        case Deal():
+            raise NotationError("a deal has no text form: a record holds its cards")
+        case _:
+            assert_never(action)
+
+
+def parse_action(text: str, player: int) -> Action:
+    """Read an action of ``player`` written in the notation of :func:`action_text`; raises
+    :class:`NotationError` (or :class:`~piquet.engine.cards.CardError` for a bad card) saying why.
+
+    >>> parse_action("QS", 1)
+    Play(player=1, card=Card.parse('QS'))
+    >>> try:
+    ...     parse_action("declare it all", 0)
+    ... except NotationError as e:
+    ...     print(str(e)[:40])
+    not an action: 'declare it all' (a card,
+    """
+    words = text.split()
+    if not words:
+        raise NotationError("no action: the text is empty")
+    verb, rest = words[0].lower(), words[1:]
+    if len(words) == 1 and verb not in ("concede", "accept", "decline", "cb"):
+        try:
+            return Play(player, Card.parse(words[0]))
+        except ValueError:
+            pass
+    if verb == "x":
+        show = bool(rest) and rest[-1].lower() == "show"
+        cards = [w for w in (rest[:-1] if show else rest) if w != "-"]
+        return Exchange(player, CardSet.parse(cards), show)
+    if verb in {c.value for c in Category}:
+        body = " ".join(rest).strip()
+        combos = () if body in ("", "-") else tuple(CardSet.parse(part) for part in body.split("|"))
+        return Declare(player, Category(verb), combos)
+    if verb == "cb":
+        if rest == ["no"]:
+            return CarteBlanche(player, False)
+        if not rest:
+            return CarteBlanche(player, True)
+        if len(rest) == 1 and rest[0].isdigit():
+            return CarteBlanche(player, True, int(rest[0]))
+    if verb == "bid" and len(rest) == 1:
+        return Bid(player, rest[0].lower())
+    if verb == "concede" and not rest:
+        return Concede(player)
+    if verb in ("accept", "decline") and not rest:
+        return AcceptConcession(player, verb == "accept")
+    if verb == "dealer" and len(rest) == 1 and rest[0] in ("0", "1"):
+        return ChooseDealer(player, int(rest[0]))
+    if verb == "cut" and len(rest) == 2:
+        return Cut(player, (Card.parse(rest[0]), Card.parse(rest[1])))
+    raise NotationError(f"not an action: {text!r} (a card, x CARDS, point/sequences/sets CARDS, cb, bid CALL, "
+                        "concede, accept, decline, dealer SEAT, cut CARD CARD)")
