@@ -20,15 +20,14 @@ number.
 >>> [r.agent for r in result.ratings]
 ['simple', 'random']
 
-Agents are made by name (:data:`AGENTS`, extended by ``piquet.ai.levels`` when
-it exists) in the worker processes, never pickled; each task derives its
+Agents are made by name (:data:`AGENTS`: the plain agents and ``piquet.ai.levels``')
+in the worker processes, never pickled; each task derives its
 agents' seeds from the arena's seed, so the results depend on the seed alone,
 not on the number of processes.
 """
 
 from __future__ import annotations
 
-import importlib
 import math
 import os
 import random
@@ -43,6 +42,8 @@ from typing import Any, TextIO
 
 from piquet.ai.agent import Agent, RandomAgent, play_deal
 from piquet.ai.books import SimpleAgent
+from piquet.ai.levels import AGENT_NAMES
+from piquet.ai.levels import make_agent as make_level
 from piquet.engine.actions import Deal
 from piquet.engine.cards import CARDS
 from piquet.engine.partie import Partie
@@ -98,60 +99,36 @@ def _simple_agent(seed: int) -> Agent:
     return SimpleAgent(random.Random(seed))
 
 
-#: Agent factories by name, each taking a seed. ``piquet.ai.levels`` adds its agents when present.
-AGENTS: dict[str, Callable[[int], Agent]] = {"random": _random_agent, "simple": _simple_agent}
-_PLAYER_NAMES = ("random", "simple", "level1", "level2", "level3", "level4", "level5")
-_extended = False
+def _level_agent(name: str) -> Callable[[int], Agent]:
+    def make(seed: int) -> Agent:
+        return make_level(name, seed)
+
+    return make
 
 
-def _extend() -> None:
-    """Add the agents of ``piquet.ai.levels`` (``make_agent(name, seed)``) if that module exists."""
-    global _extended
-    if _extended:
-        return
-    _extended = True
-    try:
-        module = importlib.import_module("piquet.ai.levels")
-    except ModuleNotFoundError as e:
-        if e.name != "piquet.ai.levels":
-            raise
-        return
-    maker = getattr(module, "make_agent", None)
-    if not callable(maker):
-        return
-
-    def factory(name: str) -> Callable[[int], Agent]:
-        def make(seed: int) -> Agent:
-            agent: Agent = maker(name, seed)
-            return agent
-
-        return make
-
-    for name in getattr(module, "AGENT_NAMES", _PLAYER_NAMES):
-        if name not in AGENTS:
-            AGENTS[name] = factory(name)
+#: Agent factories by name, each taking a seed: the two plain agents and the computer levels.
+AGENTS: dict[str, Callable[[int], Agent]] = {
+    "random": _random_agent, "simple": _simple_agent,
+    **{name: _level_agent(name) for name in AGENT_NAMES if name not in ("random", "simple")},
+}
 
 
 def agent_names() -> list[str]:
-    """The names the arena knows (the registry, with ``piquet.ai.levels`` when present)."""
-    _extend()
+    """The names the arena knows."""
     return list(AGENTS)
 
 
 def _factory(name: str) -> Callable[[int], Agent]:
-    _extend()
     if name in AGENTS:
         return AGENTS[name]
     base = name.partition(":")[0]
     if ":" in name and base in AGENTS:
         # A level with settings (``level5:play=48``): piquet.ai.levels parses and checks them.
-        from piquet.ai.levels import make_agent as make_player
-
         try:
-            make_player(name)
+            make_level(name)
         except ValueError as e:
             raise UnknownAgentError(str(e)) from None
-        return lambda seed: make_player(name, seed)
+        return lambda seed: make_level(name, seed)
     raise UnknownAgentError(f"unknown agent {name!r} (known agents: {', '.join(AGENTS)})")
 
 

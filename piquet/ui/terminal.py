@@ -751,19 +751,11 @@ class _Game:
     def exchange(self) -> Action:
         partie = self.partie
         view = partie.view(HUMAN)
-        rules = partie.rules
         elder = view.elder == HUMAN
-        if view.exchange_range is not None:
-            lo, hi = view.exchange_range
-        elif elder:
-            if view.will_exchange is not None:
-                lo = hi = view.will_exchange
-            else:
-                lo, hi = rules.elder_minimum_exchange, min(rules.elder_maximum_exchange, view.talon_left)
-        else:
-            # Elder with carte blanche has younger discard first (Law 20): his cards are spoken for.
-            waiting = view.will_exchange if view.exchanged[view.elder] is None and view.will_exchange else 0
-            lo, hi = rules.younger_minimum_exchange, view.talon_left - waiting
+        # The engine's limits, with the carte blanche's (Law 20) and the Auction's: the view of the player
+        # to exchange always has them.
+        assert view.exchange_range is not None
+        lo, hi = view.exchange_range
         span = f"{lo}" if lo == hi else f"{lo} to {hi}"
         who = "You are elder" if elder else "You are younger"
         pat = " (or none: Enter, 'none' or '-' to stand pat)" if lo == 0 < hi else ""
