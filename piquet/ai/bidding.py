@@ -63,7 +63,7 @@ from piquet.ai.solver import PlayPosition, solve
 from piquet.engine.actions import Bid, Deal, Exchange
 from piquet.engine.cards import Card, CardSet
 from piquet.engine.partie import LegalActions, Partie, Phase
-from piquet.engine.variants import Auction, Contract, Rules, make_rules
+from piquet.engine.variants import Auction, Contract, Rules
 from piquet.engine.view import PlayerView
 
 __all__ = [
@@ -316,12 +316,12 @@ def choose_call(view: PlayerView, legal: LegalActions, rng: random.Random, world
     """The call with the best average worth over ``worlds`` sampled deals, or ``None`` where
     this method does not apply (not an Auction bid, or nothing to choose)."""
     seat = view.seat
-    if seat is None or view.phase is not Phase.BID or view.variant != "auction" or view.dealer is None:
+    if seat is None or view.phase is not Phase.BID or not view.rules.uses_bidding or view.dealer is None:
         return None
     options = _candidates(legal)
     if len(options) < 2:
         return None
-    rules = make_rules(view.variant, view.options)
+    rules = view.rules
     sampled = Inference(view).sample(rng, worlds)
     if not sampled:
         return None
@@ -408,14 +408,14 @@ def choose_contract_exchange(view: PlayerView, rng: random.Random, worlds: int,
     the holder's twelve cards and the talon, the holder having thrown what the books throw for
     the number of cards taken (:func:`piquet.ai.exchange.worlds_after_elder`)."""
     seat, contract = view.seat, view.contract
-    if (seat is None or contract is None or view.variant != "auction" or view.phase is not Phase.EXCHANGE
+    if (seat is None or contract is None or not view.rules.uses_bidding or view.phase is not Phase.EXCHANGE
             or view.exchange_range is None or any(view.carte_blanche) or view.will_exchange is not None):
         return None
     options = contract_discards(view, candidates)
     if len(options) < 2:
         return None
     minus = contract.minus
-    worth = _holder_worth(make_rules(view.variant, view.options), contract)
+    worth = _holder_worth(view.rules, contract)
     hand = view.hand.mask
     if seat == contract.holder:
         sampled = [replace(w, weight=w.weight * auction_weight(view, w.opponent_hand, w.talon))

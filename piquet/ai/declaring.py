@@ -57,7 +57,7 @@ from piquet.engine.cards import CardSet
 from piquet.engine.combinations import Category, candidates, key
 from piquet.engine.partie import LegalActions, Phase
 from piquet.engine.scoring import ScoreCategory
-from piquet.engine.variants import Contract, Rules, make_rules
+from piquet.engine.variants import Contract, Rules
 from piquet.engine.view import Announcement, PlayerView
 
 __all__ = ["choose_declaration", "declared_points"]
@@ -138,7 +138,7 @@ def choose_declaration(view: PlayerView, legal: LegalActions, rng: random.Random
     sampled = Inference(view).sample(rng, worlds)
     if not sampled:
         return None
-    rules = make_rules(view.variant, view.options)
+    rules = view.rules
     minimum = rules.minimum_point
     elder = seat == view.elder
     category = options[0].category

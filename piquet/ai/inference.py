@@ -40,7 +40,6 @@ from piquet.ai.books import keep_values
 from piquet.engine.cards import FULL_PACK, PIPS, Card, CardSet, Rank, Suit
 from piquet.engine.combinations import Category, key
 from piquet.engine.partie import Phase
-from piquet.engine.variants import make_rules
 from piquet.engine.view import PlayerView
 
 __all__ = [
@@ -407,7 +406,7 @@ class Inference:
         self.view = view
         me, opp = view.seat, view.opponent
         self.me, self.opp = me, opp
-        self.rules = make_rules(view.variant, view.options)
+        self.rules = view.rules
         self.minimum_point = self.rules.minimum_point
         self.opponent_is_elder = view.elder == opp
         # Cards each player has played.

@@ -44,7 +44,7 @@ from piquet.engine.actions import Action, Concede, Exchange, Play
 from piquet.engine.cards import FULL_PACK, Card, CardSet, Rank
 from piquet.engine.partie import LegalActions, Phase
 from piquet.engine.scoring import ScoreCategory
-from piquet.engine.variants import Rules, make_rules
+from piquet.engine.variants import Rules
 from piquet.engine.view import PlayerView
 
 __all__ = ["LEVELS", "BeginnerAgent", "SearchAgent", "Standing", "make_agent", "parse_spec", "partie_utility",
@@ -84,10 +84,6 @@ LEVELS: dict[int, Level] = {
     4: Level(play_worlds=8, exchange_worlds=300, exchange_candidates=12, bid_worlds=16),
     5: Level(play_worlds=24, exchange_worlds=1000, exchange_candidates=20, bid_worlds=64),
 }
-
-
-def _rules(view: PlayerView) -> Rules:
-    return make_rules(view.variant, view.options)
 
 
 def _legal_or(action: Action | None, legal: LegalActions) -> Action:
@@ -157,7 +153,7 @@ class SearchAgent(SimpleAgent):
                 return chosen
         if view.phase is Phase.DECLARE and view.to_act == seat and self.settings.partie_declarations:
             declared = choose_declaration(view, legal, self._declaring_rng, DECLARATION_WORLDS,
-                                          partie_utility(view, _rules(view), self.settings.rubicon_reach))
+                                          partie_utility(view, view.rules, self.settings.rubicon_reach))
             if declared is not None and declared in legal:
                 return declared
         if view.phase is Phase.BID and view.to_act == seat and self.settings.bid_worlds:
@@ -170,7 +166,7 @@ class SearchAgent(SimpleAgent):
     def _play_card(self, view: PlayerView, plays: list[Play]) -> Play:
         seat = view.seat
         assert seat is not None
-        rules = _rules(view)
+        rules = view.rules
         worlds = self._worlds(view)
         if not worlds:
             return plays[0]
@@ -191,7 +187,7 @@ class SearchAgent(SimpleAgent):
     def _exchange_choice(self, view: PlayerView) -> Action | None:
         """The sampled exchange (:func:`piquet.ai.exchange.choose_exchange`), or ``None`` where it
         does not apply and the books' heuristic decides."""
-        rules = _rules(view)
+        rules = view.rules
         worth = (1, -1)
         if self.settings.partie_exchange:
             u = partie_utility(view, rules, self.settings.rubicon_reach)

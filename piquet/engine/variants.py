@@ -20,6 +20,7 @@ piquet.engine.variants.OptionError: option 'minimum_point' must be an integer fr
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -43,6 +44,7 @@ __all__ = [
     "make_rules",
     "parse_bid",
     "parse_options",
+    "rules_for",
 ]
 
 
@@ -643,6 +645,17 @@ def parse_options(items: Sequence[str]) -> dict[str, object]:
             value = int(raw)
         options[name] = value
     return options
+
+
+@functools.lru_cache(maxsize=256)
+def _shared_rules(variant: str, options: tuple[tuple[str, object], ...]) -> Rules:
+    return make_rules(variant, dict(options))
+
+
+def rules_for(variant: str, options: Mapping[str, object]) -> Rules:
+    """The rules of a variant with options, built once and shared (treat them as read-only): what a
+    :class:`~piquet.engine.view.PlayerView` carries as its ``rules``."""
+    return _shared_rules(variant, tuple(sorted(options.items())))
 
 
 def make_rules(variant: str = "rubicon", options: Mapping[str, object] | None = None) -> Rules:

@@ -19,7 +19,7 @@ from piquet.engine.scoring import DealScore, ScoreEvent, Settlement
 if TYPE_CHECKING:
     from piquet.engine.actions import Bid, Declare
     from piquet.engine.partie import Phase
-    from piquet.engine.variants import Contract, GameResult
+    from piquet.engine.variants import Contract, GameResult, Rules
 
 __all__ = ["Announcement", "PlayerView", "Speech", "Trick"]
 
@@ -112,6 +112,13 @@ class PlayerView:
     #: Piquet au Cent: the games finished, and each player's score in the game in progress.
     games: tuple[GameResult, ...] = ()
     game_scores: tuple[int, int] = (0, 0)
+
+    @property
+    def rules(self) -> Rules:
+        """The rules this partie is played by (the variant with its options), shared, not rebuilt."""
+        from piquet.engine.variants import rules_for
+
+        return rules_for(self.variant, self.options)
 
     @property
     def played(self) -> CardSet:
