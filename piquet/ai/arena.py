@@ -47,6 +47,7 @@ from piquet.ai.levels import make_agent as make_level
 from piquet.engine.actions import Deal
 from piquet.engine.cards import CARDS
 from piquet.engine.partie import Partie
+from piquet.engine.scoring import counted_deals
 from piquet.engine.variants import make_rules, parse_options
 
 __all__ = [
@@ -271,7 +272,7 @@ def _game(partie: Partie, first_seat: int, parties: bool) -> Game:
         assert result is not None
         winner = side(result.winner)
         points = (0, 0) if winner is None else ((result.points, 0) if winner == 0 else (0, result.points))
-        deals = sum(1 for d in partie.deal_scores if not d.annulled)
+        deals = counted_deals(partie.deal_scores)
         first_elder = side(partie.deal_scores[0].elder if partie.deal_scores else partie.elder)
         return Game(first_seat, points, winner, first_elder or 0, deals, ours(partie.totals))
     score = partie.deal_scores[0]

@@ -257,7 +257,7 @@ def partie_utility(view: PlayerView, rules: Rules, reach: bool = True) -> tuple[
     """
     seat, opponent = view.seat, view.opponent
     assert seat is not None and opponent is not None
-    counted = sum(1 for d in view.deal_scores if not d.annulled)
+    counted = view.counted_deals
     if rules.plays_games or counted != rules.deals_in_partie - 1:
         return (1, -1)
     points = view.deal_points

@@ -57,8 +57,16 @@ from piquet.engine.combinations import (
     maximal,
     number_word,
 )
-from piquet.engine.scoring import CATEGORY_ORDER, DealScore, ScoreCategory, ScoreEvent, Settlement, settle
-from piquet.engine.variants import Contract, GameResult, Rules, make_rules, parse_bid
+from piquet.engine.scoring import (
+    CATEGORY_ORDER,
+    DealScore,
+    ScoreCategory,
+    ScoreEvent,
+    Settlement,
+    counted_deals,
+    settle,
+)
+from piquet.engine.variants import Contract, GameResult, Rules, games_won, make_rules, parse_bid
 from piquet.engine.view import Announcement, PlayerView, Speech, Trick
 
 __all__ = ["DECLARATION_ORDER", "IllegalActionError", "Partie", "Phase"]
@@ -123,8 +131,6 @@ DECLARATION_ORDER: tuple[tuple[Category, bool], ...] = tuple(
 _CALLS = ("pass", "double", "redouble", *(f"{n}{sign}" for n in range(7, 13) for sign in "+-"))
 #: Where the rule that a concession breaks is stated (the rulings, 18).
 _CONCESSION_SOURCE = "ruling 18 (Cavendish's treatise, Scoring; Case XXII)"
-#: What the opponent of a player who concedes counts for the play (the treatise: "every trick (thirteen)").
-_CONCEDED_PLAY = 13
 
 _SCORE_CATEGORY = {
     Category.POINT: ScoreCategory.POINT,
@@ -313,10 +319,7 @@ class Partie:
 
     def games_won(self) -> tuple[int, int]:
         """Piquet au Cent: games won by each player, a double game counting two."""
-        won = [0, 0]
-        for game in self._s.games:
-            won[game.winner] += 2 if game.double else 1
-        return won[0], won[1]
+        return games_won(self._s.games)
 
     @property
     def contract(self) -> Contract | None:
@@ -721,7 +724,7 @@ class Partie:
         finally:
             self._s = saved
         other = 1 - player
-        deal[other] += _CONCEDED_PLAY + self.rules.cards_points
+        deal[other] += self.rules.conceded_play_points + self.rules.cards_points
         times = self.rules.deal_multiplier(self._counted_deals() + 1)
         return saved.totals[player] + times * deal[player], saved.totals[other] + times * deal[other]
 
@@ -1058,11 +1061,12 @@ class Partie:
         name = self.players[seat]
         said = f"{name} stands pat" if n == 0 else f"{name} exchanges {number_word(n)}"
         if seat == s.elder:
-            left = 5 - n if n < 5 else 0
+            top = self.rules.elder_maximum_exchange  # Law 33: the cards he left "of the top five"
+            left = top - n if n < top else 0
             if left:
                 said += f", leaving {number_word(left)}"
             if left and self.rules.elder_sees_cards_left:
-                for card in s.talon[n:5]:
+                for card in s.talon[n:top]:
                     s.peeked |= 1 << card
                 said += ", and looks at what he left"
         else:
@@ -1299,13 +1303,13 @@ class Partie:
         s = self._s
         assert s.conceded is not None
         other = 1 - s.conceded
-        self._score(ScoreEvent(other, _CONCEDED_PLAY, ScoreCategory.PLAY, "conceded play"))
+        self._score(ScoreEvent(other, self.rules.conceded_play_points, ScoreCategory.PLAY, "conceded play"))
         self._score(ScoreEvent(other, self.rules.cards_points, ScoreCategory.CARDS, "conceded cards"))
         self._end_deal()
 
     def _counted_deals(self) -> int:
         """Deals played to the end (an annulled Auction deal does not count)."""
-        return sum(1 for d in self._s.deal_scores if not d.annulled)
+        return counted_deals(self._s.deal_scores)
 
     def _end_deal(self) -> None:
         s = self._s

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from piquet.engine.variants import Contract
 
-__all__ = ["DealScore", "ScoreCategory", "ScoreEvent", "Settlement", "settle"]
+__all__ = ["DealScore", "ScoreCategory", "ScoreEvent", "Settlement", "counted_deals", "settle"]
 
 
 class ScoreCategory(enum.Enum):
@@ -109,6 +109,11 @@ class DealScore:
         for seat in (0, 1):
             by[seat]["total"] = totals[seat]
         return cls(elder, by, totals, tricks, contract, annulled, multiplier)
+
+
+def counted_deals(deal_scores: Iterable[DealScore]) -> int:
+    """How many deals count toward the partie's number: all but the annulled (Auction, both passed)."""
+    return sum(1 for d in deal_scores if not d.annulled)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -41,6 +41,7 @@ __all__ = [
     "Rubicon",
     "RuleOption",
     "Rules",
+    "games_won",
     "make_rules",
     "parse_bid",
     "parse_options",
@@ -241,6 +242,14 @@ class GameResult:
     deal: int = 0
 
 
+def games_won(games: Iterable[GameResult]) -> tuple[int, int]:
+    """Piquet au Cent: the games each player has won, a double game counting two."""
+    won = [0, 0]
+    for game in games:
+        won[game.winner] += 2 if game.double else 1
+    return won[0], won[1]
+
+
 Award = tuple[int, int, str]  # (seat, points, reason)
 
 
@@ -284,6 +293,8 @@ class Rules:
     cards_points: ClassVar[int] = 10
     capot_points: ClassVar[int] = 40
     repique_points: ClassVar[int] = 60
+    #: What the opponent of a player who concedes counts for the play (the treatise: "every trick (thirteen)").
+    conceded_play_points: ClassVar[int] = 13
     pique_points: ClassVar[int] = 30
 
     def __init__(self, options: Mapping[str, object] | None = None) -> None:

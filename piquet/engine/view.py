@@ -121,6 +121,20 @@ class PlayerView:
         return rules_for(self.variant, self.options)
 
     @property
+    def counted_deals(self) -> int:
+        """The deals played to their end that count toward the partie (not an annulled Auction deal)."""
+        from piquet.engine.scoring import counted_deals
+
+        return counted_deals(self.deal_scores)
+
+    @property
+    def games_won(self) -> tuple[int, int]:
+        """Piquet au Cent: the games each player has won, a double game counting two."""
+        from piquet.engine.variants import games_won
+
+        return games_won(self.games)
+
+    @property
     def played(self) -> CardSet:
         """Every card played to a trick in this deal."""
         mask = 0

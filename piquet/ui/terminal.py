@@ -173,14 +173,6 @@ def _yes_no(text: str, default: bool | None) -> bool:
     raise _BadInput("answer y or n")
 
 
-def _games_won(view: PlayerView) -> tuple[int, int]:
-    """Piquet au Cent: games won by each player, a double game counting two."""
-    won = [0, 0]
-    for game in view.games:
-        won[game.winner] += 2 if game.double else 1
-    return won[0], won[1]
-
-
 def _auction_text(bids: Sequence[Bid], names: Sequence[str]) -> str:
     """The calls of an auction so far: "Computer 7+, You 8-, Computer double"."""
     return ", ".join(f"{names[b.player]} {b.call}" for b in bids)
@@ -306,13 +298,13 @@ class _Game:
         if rules.plays_games:
             row("Deal", f"{view.deal_number}, game {len(view.games) + 1}; {role}")
         else:
-            n = sum(1 for d in view.deal_scores if not d.annulled) + 1
+            n = view.counted_deals + 1
             last = rules.deals_in_partie
             of = f" of {last}" if n <= last else " (an extra deal after a tie)"
             row("Deal", f"{n}{of}; {role}")
         a, b = view.deal_points
         if rules.plays_games:
-            won = _games_won(view)
+            won = view.games_won
             row("Score", f"this deal {names[you]} {(a, b)[you]}, {names[him]} {(a, b)[him]};  "
                          f"game {names[you]} {view.game_scores[you]}, {names[him]} {view.game_scores[him]} "
                          f"(to {getattr(rules, 'game_target', 100)})")
@@ -690,14 +682,18 @@ class _Game:
         def parse(text: str) -> None:
             answer.append(_yes_no(text, False))
 
+        rules = self.partie.rules
         self.say("You cannot save the rubicon: you may concede before the first card, and "
-                 f"{self.names[self.computer]} counts 13 for the play and 10 for the cards.", style="bold")
+                 f"{self.names[self.computer]} counts {rules.conceded_play_points} for the play and "
+                 f"{rules.cards_points} for the cards.", style="bold")
         self.ask(_Decision("Concede? [y/N]> ", parse, lambda: ("play on", "n")))
         return bool(answer and answer[-1])
 
     def answer_concession(self) -> Action:
         him = self.names[self.computer]
-        self.say(f"{him} concedes: you may count 13 for the play and 10 for the cards, or decline and play on "
+        rules = self.partie.rules
+        self.say(f"{him} concedes: you may count {rules.conceded_play_points} for the play and {rules.cards_points} "
+                 "for the cards, or decline and play on "
                  "for a capot (Cavendish, Case XXII).", style="bold")
 
         def parse(text: str) -> Action:
