@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -14,14 +15,17 @@ from piquet.engine.variants import VARIANTS, AuCent
 from piquet.ui.web.protocol import view_data
 
 
+def _noting(states: list[tuple[tuple[int, int], list[int]]]) -> Callable[[Partie], None]:
+    """After each action: the games won as the engine counts them, and as the view says them."""
+    return lambda p: states.append((p.games_won(), view_data(p.view(None))["games_won"]))
+
+
 def test_games_won_in_the_view_are_the_partie_s_with_a_double_game_counting_two() -> None:
     seen_double = False
     for seed in range(6):
         states: list[tuple[tuple[int, int], list[int]]] = []
         agents = (RandomAgent(random.Random(seed)), RandomAgent(random.Random(seed + 100)))
-        partie = play_partie(
-            agents, random.Random(seed), variant="au-cent",
-            on_action=lambda p, out=states: out.append((p.games_won(), view_data(p.view(None))["games_won"])))
+        partie = play_partie(agents, random.Random(seed), variant="au-cent", on_action=_noting(states))
         for engine, page in states:
             assert page == list(engine)
         final = view_data(partie.view(None))
