@@ -43,6 +43,7 @@ def test_the_view_carries_the_variant_s_rules_as_the_engine_has_them(variant: st
     assert rules["games_to_win"] == cls.games_to_win
     assert rules["game_target"] == (AuCent.game_target if cls is AuCent else None)
     assert rules["cards_points"] == cls.cards_points
+    assert rules["carte_blanche_points"] == cls.carte_blanche_points
     assert view_data(partie.view(0))["games_won"] == [0, 0]
 
 

@@ -248,13 +248,17 @@ PHASE_NAMES: dict[Phase, str] = {
 def rules_data(variant: str, options: dict[str, bool | int]) -> dict[str, Any]:
     """The facts of the rules a page shows, from the engine's rules, so no page reckons them itself.
 
-    >>> rules_data("au-cent", {})
-    {'plays_games': True, 'games_to_win': 3, 'game_target': 100, 'conceded_play': 13, 'cards_points': 10}
+    >>> facts = rules_data("au-cent", {})
+    >>> facts["plays_games"], facts["games_to_win"], facts["game_target"]
+    (True, 3, 100)
+    >>> facts["conceded_play"], facts["cards_points"], facts["carte_blanche_points"]
+    (13, 10, 10)
     """
     rules = make_rules(variant, options)
     return {"plays_games": rules.plays_games, "games_to_win": rules.games_to_win,
             "game_target": rules.game_target if isinstance(rules, AuCent) else None,
-            "conceded_play": _CONCEDED_PLAY, "cards_points": rules.cards_points}
+            "conceded_play": _CONCEDED_PLAY, "cards_points": rules.cards_points,
+            "carte_blanche_points": rules.carte_blanche_points}
 
 
 def view_data(view: PlayerView) -> dict[str, Any]:

@@ -1,8 +1,25 @@
 // @ts-check
+// Small helpers on the document: find an element, make one, links.
 
-export const $ = (id) => document.getElementById(id);
+/**
+ * The page's element with this id (the page's HTML holds every id the scripts ask for by this).
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+export const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
-/** Create an element: h("p", {className: "x", "data-testid": "y"}, "text", child). */
+/** What h() takes as children: nodes, text, nothing (null, undefined, false), or lists of them. */
+/** @typedef {Node | string | number | boolean | null | undefined} Leaf */
+/** @typedef {Leaf | Leaf[]} Child */
+
+/**
+ * Create an element: h("p", {className: "x", "data-testid": "y"}, "text", child).
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, any>} [attrs]
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -10,7 +27,7 @@ export function h(tag, attrs = {}, ...children) {
     if (k === "className") el.className = v;
     else if (k === "text") el.textContent = v;
     else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
-    else if (k in el && typeof v !== "string") el[k] = v;
+    else if (k in el && typeof v !== "string") /** @type {any} */ (el)[k] = v;
     else el.setAttribute(k, v === true ? "" : v);
   }
   for (const c of children.flat()) {
@@ -20,6 +37,7 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** @param {string} url */
 export function absolute(url) {
   try {
     return new URL(url, location.origin).href;
@@ -28,8 +46,13 @@ export function absolute(url) {
   }
 }
 
+/**
+ * Copy a link's address; the button says whether it worked.
+ * @param {HTMLAnchorElement} a
+ * @param {HTMLElement | null} [button]
+ */
 export async function copyLink(a, button) {
-  const text = a.href || a.textContent;
+  const text = a.href || a.textContent || "";
   let ok = false;
   try {
     if (navigator.clipboard && window.isSecureContext) {
@@ -52,7 +75,7 @@ export async function copyLink(a, button) {
     ta.remove();
   }
   if (button) {
-    const old = button.dataset.label || button.textContent;
+    const old = button.dataset.label || button.textContent || "";
     button.dataset.label = old;
     button.textContent = ok ? "Copied" : "Select and copy";
     setTimeout(() => {
@@ -63,7 +86,7 @@ export async function copyLink(a, button) {
     const range = document.createRange();
     range.selectNodeContents(a);
     const sel = getSelection();
-    sel.removeAllRanges();
-    sel.addRange(range);
+    sel?.removeAllRanges();
+    sel?.addRange(range);
   }
 }

@@ -1,4 +1,6 @@
 // @ts-check
+// The table page: one WebSocket to the server, and a full re-render of the table from every
+// `state` message (see docs/protocol.md). This module starts the page and reads the keyboard.
 
 import { ensureSprite } from "../cards.js";
 import { store } from "../storage.js";
@@ -11,7 +13,7 @@ import { connect, fatal, reconnectNow, requestHint, requestMove, requestUndo, se
 export function start() {
   ensureSprite();
   const found = readCredentials();
-  const auto = $("auto-play");
+  const auto = /** @type {HTMLInputElement} */ ($("auto-play"));
   auto.checked = store.get("piquet.autoPlay") !== "0";
   auto.addEventListener("change", () => {
     store.set("piquet.autoPlay", auto.checked ? "1" : "0");
@@ -28,11 +30,12 @@ export function start() {
     if (app.hint && app.hint.action && app.state && app.hint.version === app.state.version) sendAction(app.hint.action);
   });
   $("hand").addEventListener("click", (e) => {
-    const card = e.target.closest("[data-card]");
-    if (card && card.getAttribute("role") === "button") activateCard(card.dataset.card);
+    const card = e.target instanceof Element ? e.target.closest("[data-card]") : null;
+    if (card instanceof HTMLElement && card.getAttribute("role") === "button") activateCard(card.dataset.card);
   });
   for (const b of document.querySelectorAll("button[data-copy]")) {
-    b.addEventListener("click", () => copyLink($(b.dataset.copy), b));
+    if (!(b instanceof HTMLElement)) continue;
+    b.addEventListener("click", () => copyLink(/** @type {HTMLAnchorElement} */ ($(b.dataset.copy || "")), b));
   }
   document.addEventListener("keydown", onKey);
   window.addEventListener("online", () => reconnectNow());
@@ -54,23 +57,24 @@ export function start() {
 
 // ------------------------------------------------------------------ keyboard
 
+/** The keys: 1-9 choose, arrows move among the cards, Enter plays or selects, H hint, U undo. @param {KeyboardEvent} e */
 export function onKey(e) {
   if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
   const t = e.target;
   if (t instanceof Element && t.closest("input, textarea, select, [contenteditable=''], [contenteditable='true'], dialog")) return;
   const st = app.state;
   const p = st && st.prompt;
-  const card = t instanceof Element ? t.closest("#hand [data-card]") : null;
+  const card = t instanceof Element ? /** @type {HTMLElement | null} */ (t.closest("#hand [data-card]")) : null;
   if ((e.key === "Enter" || e.key === " ") && card) {
     e.preventDefault();
     if (card.getAttribute("role") === "button") activateCard(card.dataset.card);
     return;
   }
   if ((e.key === "ArrowLeft" || e.key === "ArrowRight") && p && (p.kind === "play" || p.kind === "exchange")) {
-    const cards = [...$("hand").querySelectorAll("[data-card][role=button]")];
+    const cards = [.../** @type {NodeListOf<HTMLElement>} */ ($("hand").querySelectorAll("[data-card][role=button]"))];
     if (!cards.length) return;
     e.preventDefault();
-    let i = cards.indexOf(card);
+    let i = card ? cards.indexOf(card) : -1;
     if (i < 0) i = e.key === "ArrowRight" ? 0 : cards.length - 1;
     else i = (i + (e.key === "ArrowRight" ? 1 : cards.length - 1)) % cards.length;
     cards[i].focus();
@@ -91,7 +95,7 @@ export function onKey(e) {
         activateCard(code);
       }
     } else {
-      const buttons = [...$("prompt").querySelectorAll("[data-testid=choice]")].filter((b) => !b.disabled);
+      const buttons = [.../** @type {NodeListOf<HTMLButtonElement>} */ ($("prompt").querySelectorAll("[data-testid=choice]"))].filter((b) => !b.disabled);
       if (buttons[k]) {
         e.preventDefault();
         buttons[k].click();
@@ -111,7 +115,7 @@ export function onKey(e) {
 }
 
 // Exposed for debugging in the console; the page does not use it.
-window.piquetTable = app;
+/** @type {any} */ (window).piquetTable = app;
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
 else start();

@@ -1,23 +1,39 @@
 // @ts-check
+// What the server sends on the socket, and what the page does with each message.
 
 import { $, absolute } from "./dom.js";
 import { clearError, hideHint, render, showDealNotice, showError, showHint } from "./render.js";
 import { app, rememberTable, saveTable, savedTable } from "./state.js";
 import { sendAction, showBanner } from "./transport.js";
 
-/** The server gave this browser a seat secret of its own (on joining a room, or on moving here). */
+/** @typedef {import("./protocol.js").ErrorMessage} ErrorMessage */
+/** @typedef {import("./protocol.js").HintMessage} HintMessage */
+/** @typedef {import("./protocol.js").MoveMessage} MoveMessage */
+/** @typedef {import("./protocol.js").SeatMessage} SeatMessage */
+/** @typedef {import("./protocol.js").ServerMessage} ServerMessage */
+/** @typedef {import("./protocol.js").StateMessage} StateMessage */
+
+/**
+ * The server gave this browser a seat secret of its own (on joining a room, or on moving here).
+ * @param {SeatMessage} msg
+ */
 export function onSeat(msg) {
   if (typeof msg.token !== "string" || !msg.token) return;
   app.cred = { kind: "token", value: msg.token };
-  const saved = savedTable(app.id);
+  const id = /** @type {string} */ (app.id);
+  const saved = savedTable(id);
   saved.token = msg.token;
   delete saved.invite;
-  saveTable(app.id, saved);
+  saveTable(id, saved);
 }
 
+/**
+ * The one-time link to move this seat to another device.
+ * @param {MoveMessage} msg
+ */
 export function onMove(msg) {
   if (typeof msg.link !== "string") return;
-  const a = $("move-link");
+  const a = /** @type {HTMLAnchorElement} */ ($("move-link"));
   a.href = absolute(msg.link);
   a.textContent = a.href;
   $("move-box").hidden = false;
@@ -25,6 +41,7 @@ export function onMove(msg) {
 
 // ------------------------------------------------------------------ messages
 
+/** @param {ServerMessage} msg */
 export function onMessage(msg) {
   if (!msg || typeof msg !== "object") return;
   if (msg.type === "state") onState(msg);
@@ -34,6 +51,7 @@ export function onMessage(msg) {
   else if (msg.type === "move") onMove(msg);
 }
 
+/** @param {StateMessage} msg */
 export function onState(msg) {
   const prev = app.state;
   const fresh = app.freshConnection;
@@ -61,6 +79,7 @@ export function onState(msg) {
   render();
 }
 
+/** @param {ErrorMessage} msg */
 export function onError(msg) {
   app.pending = false;
   app.undoPending = false;
@@ -79,6 +98,7 @@ export function onError(msg) {
   if (app.state) render();
 }
 
+/** @param {HintMessage} msg */
 export function onHint(msg) {
   app.hintWaiting = false;
   const st = app.state;
@@ -93,7 +113,11 @@ export function onHint(msg) {
   showHint({ version: st.version, text: msg.text || "", action: msg.action || null });
 }
 
-/** Keep the dialogue of finished deals, which the state no longer carries. */
+/**
+ * Keep the dialogue of finished deals, which the state no longer carries.
+ * @param {StateMessage | null} prev
+ * @param {StateMessage} next
+ */
 export function archiveDeals(prev, next) {
   const pv = prev && prev.view;
   const nv = next.view;
@@ -106,7 +130,11 @@ export function archiveDeals(prev, next) {
   }
 }
 
-/** A deal just scored: say so for a few seconds (the next deal may start at once). */
+/**
+ * A deal just scored: say so for a few seconds (the next deal may start at once).
+ * @param {StateMessage | null} prev
+ * @param {StateMessage} next
+ */
 export function noticeScoredDeal(prev, next) {
   const before = (prev && prev.view && prev.view.sheet) || null;
   const after = (next.view && next.view.sheet) || [];

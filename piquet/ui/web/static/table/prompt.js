@@ -3,7 +3,7 @@
 import { cardSpan, isCard, prettyText, spokenText } from "../cards.js";
 import { $, h } from "./dom.js";
 import { renderPending } from "./render.js";
-import { app, handOrder, names, seats } from "./state.js";
+import { app, handOrder, names, rulesOf, seats } from "./state.js";
 import { send, sendAction } from "./transport.js";
 import { CATEGORY_WORDS, capitalize } from "./words.js";
 
@@ -67,7 +67,7 @@ export function renderPrompt(st) {
   if (!p) {
     el.append(h("p", { className: "prompt-idle", text: idleText(st) }));
     // The last deal: a player who cannot save his rubicon may concede before the first card, in turn or not.
-    if (st.can_concede) el.append(concedeButton());
+    if (st.can_concede) el.append(concedeButton(rulesOf(st)));
     return;
   }
   const n = names(st);
@@ -170,16 +170,18 @@ export function renderPrompt(st) {
       }
       title.append(cards.length === 1 ? "your only card is " : "click a card to play it", cards.length === 1 ? cardSpan(cards[0]) : "");
       if (cards.length === 1 && !p.concede && $("auto-play").checked) title.append(" (playing it…)");
-      if (p.concede) extra.append(concedeButton());
+      if (p.concede) extra.append(concedeButton(rulesOf(st)));
       break;
     }
-    case "concession":
-      title.textContent = `${n[opp]} concedes: you may count 13 for the play and 10 for the cards, or decline and play on for a capot.`;
+    case "concession": {
+      const rules = rulesOf(st);
+      title.textContent = `${n[opp]} concedes: you may count ${rules.conceded_play} for the play and ${rules.cards_points} for the cards, or decline and play on for a capot.`;
       for (const o of p.options || []) {
-        const label = o.accept_concession ? "Accept: count 13 and 10" : "Decline: play on";
+        const label = o.accept_concession ? `Accept: count ${rules.conceded_play} and ${rules.cards_points}` : "Decline: play on";
         choices.append(choiceButton(label, o, i++, { value: o.accept_concession ? "accept" : "decline" }));
       }
       break;
+    }
     default:
       title.textContent = `The server asks for a decision this page does not know (${p.kind}).`;
       for (const o of p.options || []) {
@@ -192,16 +194,16 @@ export function renderPrompt(st) {
   if (extra.childElementCount) el.append(extra);
 }
 
-export function concedeButton() {
+export function concedeButton(rules) {
   return h("div", { className: "concede" },
     h("button", {
       type: "button",
       className: "danger",
       "data-testid": "concede",
       text: "Concede",
-      title: "Concede the partie: your opponent counts 13 for play and 10 for the cards",
+      title: `Concede the partie: your opponent counts ${rules.conceded_play} for play and ${rules.cards_points} for the cards`,
       onclick: () => {
-        if (confirm("Concede the partie? Your opponent scores 13 for play and 10 for the cards.")) sendAction({ concede: true });
+        if (confirm(`Concede the partie? Your opponent scores ${rules.conceded_play} for play and ${rules.cards_points} for the cards.`)) sendAction({ concede: true });
       },
     }),
     h("p", { className: "prompt-note", text: "You cannot save the rubicon: you may concede before the first card is played." }));
@@ -347,7 +349,7 @@ export function scheduleForcedPlay() {
   const forced = !!p && p.kind === "play" && Array.isArray(p.cards) && p.cards.length === 1 && !p.concede;
   if (!forced || !$("auto-play").checked) {
     if (app.autoTimer) {
-      clearTimeout(app.autoTimer);
+      clearTimeout(app.autoTimer ?? undefined);
       app.autoTimer = null;
     }
     app.autoPlaying = false;
@@ -358,7 +360,7 @@ export function scheduleForcedPlay() {
   app.autoPlaying = true;
   const version = st.version;
   const card = p.cards[0];
-  clearTimeout(app.autoTimer);
+  clearTimeout(app.autoTimer ?? undefined);
   app.autoTimer = setTimeout(() => {
     app.autoTimer = null;
     app.autoPlaying = false;

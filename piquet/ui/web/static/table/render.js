@@ -4,9 +4,9 @@ import { backElement, cardElement, cardName, cardSpan, isCard, prettyText, spoke
 import { store } from "../storage.js";
 import { $, absolute, copyLink, h } from "./dom.js";
 import { renderPrompt, scheduleForcedPlay, updateExchangeControls } from "./prompt.js";
-import { app, gamesWon, isAuCent, names, pair, playedCards, seats, selectionKey, shownCards } from "./state.js";
+import { app, names, pair, playedCards, playsGames, seats, selectionKey, shownCards } from "./state.js";
 import { send } from "./transport.js";
-import { CATEGORY_WORDS, PHASES, reckoning } from "./words.js";
+import { CATEGORY_WORDS, PHASES, numberWord, reckoning } from "./words.js";
 
 export function showError(text) {
   $("error-text").textContent = text;
@@ -143,7 +143,7 @@ export function renderStatus(st, v, table) {
   const chips = [];
   if (v.deal_number) {
     let deal = `Deal ${v.deal_number}`;
-    if (isAuCent(st)) deal += ` · game ${(v.games || []).length + (table.status === "over" ? 0 : 1)}`;
+    if (playsGames(st)) deal += ` · game ${(v.games || []).length + (table.status === "over" ? 0 : 1)}`;
     chips.push(deal);
   }
   if (v.phase && PHASES[v.phase] && v.phase !== "over") chips.push(PHASES[v.phase]);
@@ -173,9 +173,9 @@ export function plate(st, v, s, isMe) {
   }
   el.append(nameLine);
   const scores = h("div", { className: "plate-scores" });
-  if (isAuCent(st)) {
+  if (playsGames(st)) {
     scores.append(
-      h("span", { className: "score", title: "Games won (a double game counts two)" }, "games ", h("b", { text: gamesWon(v)[s] })),
+      h("span", { className: "score", title: "Games won (a double game counts two)" }, "games ", h("b", { text: pair(v.games_won, s) })),
       h("span", { className: "score", title: "Score in the game in progress" }, "game ", h("b", { text: pair(v.game_scores, s) })),
     );
   } else {
@@ -560,7 +560,7 @@ export function renderSheet(st, v) {
     body.append(tr);
   }
   const foot = h("tfoot");
-  if (!isAuCent(st)) {
+  if (!playsGames(st)) {
     const tr = h("tr", {}, h("th", { scope: "row", text: "Partie" }));
     if (auction) tr.append(h("td"));
     tr.append(h("td", { className: "num", text: pair(v.totals, 0) }), h("td", { className: "num", text: pair(v.totals, 1) }), h("td"));
@@ -569,14 +569,15 @@ export function renderSheet(st, v) {
   const tableEl = h("table", { className: "sheet-table" }, h("caption", { className: "visually-hidden", text: "Score sheet" }), h("thead", {}, head), body, foot);
   const parts = [tableEl];
   if (!sheet.length && !(playing && v.deal_number)) parts.splice(0, 1, h("p", { className: "muted", text: "No deal scored yet." }));
-  if (isAuCent(st)) {
-    const won = gamesWon(v);
+  const rules = v.rules;
+  if (playsGames(st) && rules) {
+    const won = [pair(v.games_won, 0), pair(v.games_won, 1)];
     const games = v.games || [];
     const list = h("ol", { className: "games" });
     games.forEach((g) => list.append(h("li", { text: `${n[g.winner]} wins${g.double ? " a double game" : ""}, ${pair(g.scores, 0)}–${pair(g.scores, 1)}` })));
-    parts.push(h("p", { className: "games-line", text: `Games won: ${n[0]} ${won[0]}, ${n[1]} ${won[1]} (a double game counts two; the first to three wins).` }));
+    parts.push(h("p", { className: "games-line", text: `Games won: ${n[0]} ${won[0]}, ${n[1]} ${won[1]} (a double game counts two; the first to ${numberWord(rules.games_to_win)} wins).` }));
     if (games.length) parts.push(list);
-    if (playing) parts.push(h("p", { className: "muted", text: `Game in progress: ${n[0]} ${pair(v.game_scores, 0)}, ${n[1]} ${pair(v.game_scores, 1)} (to 100).` }));
+    if (playing) parts.push(h("p", { className: "muted", text: `Game in progress: ${n[0]} ${pair(v.game_scores, 0)}, ${n[1]} ${pair(v.game_scores, 1)} (to ${rules.game_target}).` }));
   }
   if (v.result && v.result.text) parts.push(h("p", { className: "sheet-result", text: v.result.text }));
   $("sheet").replaceChildren(...parts);
@@ -595,7 +596,7 @@ export function showDealNotice(row, players) {
     },
   }));
   box.hidden = false;
-  clearTimeout(app.noticeTimer);
+  clearTimeout(app.noticeTimer ?? undefined);
   app.noticeTimer = setTimeout(() => {
     box.hidden = true;
   }, 9000);

@@ -1,18 +1,24 @@
 // @ts-check
+// The table's WebSocket: connecting and reconnecting, and what the page sends on it.
 
 import { $, h } from "./dom.js";
 import { onMessage } from "./messages.js";
 import { renderPending, showError, showHint } from "./render.js";
 import { app } from "./state.js";
 
+/** @typedef {import("./protocol.js").Action} Action */
+/** @typedef {import("./protocol.js").ClientMessage} ClientMessage */
+
 // ------------------------------------------------------------------ connection
 
+/** Open the table's socket (the page's seat secret in the query), unless the page has given up. */
 export function connect() {
-  clearTimeout(app.reconnectTimer);
+  clearTimeout(app.reconnectTimer ?? undefined);
   app.reconnectTimer = null;
   if (app.fatal) return;
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const url = `${proto}//${location.host}/ws/${encodeURIComponent(app.id)}?${app.cred.kind}=${encodeURIComponent(app.cred.value)}`;
+  const cred = /** @type {import("./state.js").Credential} */ (app.cred);
+  const url = `${proto}//${location.host}/ws/${encodeURIComponent(/** @type {string} */ (app.id))}?${cred.kind}=${encodeURIComponent(cred.value)}`;
   let ws;
   try {
     ws = new WebSocket(url);
@@ -70,12 +76,13 @@ export function scheduleReconnect() {
 
 export function reconnectNow() {
   if (!app.fatal && !app.ws && app.reconnectTimer) {
-    clearTimeout(app.reconnectTimer);
+    clearTimeout(app.reconnectTimer ?? undefined);
     app.reconnectTimer = null;
     connect();
   }
 }
 
+/** @param {string} text */
 export function showBanner(text, busy = false) {
   const el = $("connection");
   el.textContent = text;
@@ -83,9 +90,13 @@ export function showBanner(text, busy = false) {
   el.hidden = !text;
 }
 
+/**
+ * The page cannot go on (no such table, no seat): say why, and stop reconnecting.
+ * @param {string} text
+ */
 export function fatal(text) {
   app.fatal = true;
-  clearTimeout(app.reconnectTimer);
+  clearTimeout(app.reconnectTimer ?? undefined);
   showBanner("");
   const el = $("connection");
   el.replaceChildren(h("span", { text: text + " " }), h("a", { href: "/", text: "Back to the lobby" }));
@@ -95,6 +106,10 @@ export function fatal(text) {
   document.body.dataset.connected = "false";
 }
 
+/**
+ * Send a message if the socket is open; otherwise say the move was not sent.
+ * @param {ClientMessage} msg
+ */
 export function send(msg) {
   if (!app.ws || app.ws.readyState !== WebSocket.OPEN) {
     showError("Not connected to the table: your move was not sent. Reconnecting…");
@@ -104,12 +119,13 @@ export function send(msg) {
   return true;
 }
 
+/** @param {Action} action */
 export function sendAction(action) {
   if (app.pending || !app.state) return;
   // The version of the state this answers: the server refuses it as stale if the table has moved on.
   if (!send({ type: "action", action, version: app.state.version })) return;
   app.pending = true;
-  clearTimeout(app.autoTimer);
+  clearTimeout(app.autoTimer ?? undefined);
   app.autoTimer = null;
   app.autoPlaying = false;
   renderPending();

@@ -1,12 +1,15 @@
 // @ts-check
-
-// ------------------------------------------------------------------ words
+// The game's words on the page: numbers as the calls say them, the phases.
 
 export const NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
   "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"];
 export const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
 
-/** 49 -> "forty-nine", 160 -> "one hundred and sixty" (as the calls say them). */
+/**
+ * 49 -> "forty-nine", 160 -> "one hundred and sixty" (as the calls say them).
+ * @param {number} n
+ * @returns {string}
+ */
 export function numberWord(n) {
   if (n < 0) return "minus " + numberWord(-n);
   if (n < 20) return NUMBERS[n];
@@ -18,14 +21,19 @@ export function numberWord(n) {
   return String(n);
 }
 
-export const capitalize = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
+export const capitalize = (/** @type {string} */ s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
 
-/** What a player says when he scores: "Five." or "Five, twelve." (points, then his total). */
+/**
+ * What a player says when he scores: "Five." or "Five, twelve." (points, then his total).
+ * @param {number} points
+ * @param {number | null} [total]
+ */
 export function reckoning(points, total) {
   if (total === undefined || total === null || total === points) return capitalize(numberWord(points)) + ".";
   return `${capitalize(numberWord(points))}, ${numberWord(total)}.`;
 }
 
+/** @type {Record<string, string>} */
 export const PHASES = {
   cut: "The cut",
   choose_dealer: "Choosing the dealer",
@@ -38,4 +46,5 @@ export const PHASES = {
   over: "The partie is over",
 };
 
+/** @type {Record<string, string>} */
 export const CATEGORY_WORDS = { point: "point", sequences: "sequences", sets: "sets" };
