@@ -2,7 +2,8 @@
 // What the server sends on the socket, and what the page does with each message.
 
 import { $, absolute } from "./dom.js";
-import { clearError, hideHint, render, showDealNotice, showError, showHint } from "./render.js";
+import { showDealNotice } from "./record.js";
+import { clearError, hideHint, render, showError, showHint } from "./render.js";
 import { app, rememberTable, saveTable, savedTable } from "./state.js";
 import { sendAction, showBanner } from "./transport.js";
 

@@ -1,4 +1,5 @@
 // @ts-check
+// The prompt: what this seat must decide now, as buttons, and the cards chosen in the hand.
 
 import { cardSpan, isCard, prettyText, spokenText } from "../cards.js";
 import { $, h } from "./dom.js";
@@ -7,8 +8,24 @@ import { app, handOrder, names, rulesOf, seats } from "./state.js";
 import { send, sendAction } from "./transport.js";
 import { CATEGORY_WORDS, capitalize } from "./words.js";
 
+/** @typedef {import("./protocol.js").Action} Action */
+/** @typedef {import("./protocol.js").Card} Card */
+/** @typedef {import("./protocol.js").CarteBlancheAction} CarteBlancheAction */
+/** @typedef {import("./protocol.js").ExchangePrompt} ExchangePrompt */
+/** @typedef {import("./protocol.js").Rules} Rules */
+/** @typedef {import("./protocol.js").StateMessage} StateMessage */
+/** @typedef {import("./protocol.js").TableInfo} TableInfo */
+/** @typedef {import("./protocol.js").View} View */
+
 // ------------------------------------------------------------------ the prompt
 
+/**
+ * A button that sends its action; keys 1-9 choose the first nine.
+ * @param {string} label
+ * @param {Action} action
+ * @param {number} index
+ * @param {{value?: string | number | null, title?: string | null, className?: string, pretty?: boolean}} [options]
+ */
 export function choiceButton(label, action, index, { value = null, title = null, className = "", pretty = false } = {}) {
   const btn = h("button", {
     type: "button",
@@ -27,6 +44,7 @@ export function choiceButton(label, action, index, { value = null, title = null,
   return btn;
 }
 
+/** @param {CarteBlancheAction} action */
 export function carteBlancheLabel(action) {
   if (!action || typeof action !== "object") return String(action);
   if (action.carte_blanche === false) return "Do not announce it";
@@ -36,13 +54,28 @@ export function carteBlancheLabel(action) {
   return "Announce it";
 }
 
+/** @param {string} call */
 export function bidTitle(call) {
   const m = /^(\d+)([+-])$/.exec(call);
-  if (!m) return { pass: "Pass", double: "Double the last bid", redouble: "Redouble" }[call] || call;
+  /** @type {Record<string, string>} */
+  const words = { pass: "Pass", double: "Double the last bid", redouble: "Redouble" };
+  if (!m) return words[call] || call;
   return `Bid ${m[1]} ${m[2] === "+" ? "plus: to win" : "minus: to lose"} ${m[1]} tricks`;
 }
 
-/** The opponent's last words, when the prompt answers them. */
+/**
+ * The tricks a first bid may contract for, from the calls offered: "7 to 12".
+ * @param {string[]} calls
+ */
+export function callRange(calls) {
+  const tricks = calls.filter((c) => /^\d+[+-]$/.test(c)).map((c) => parseInt(c, 10));
+  return tricks.length ? `${Math.min(...tricks)} to ${Math.max(...tricks)}` : "";
+}
+
+/**
+ * The opponent's last words, when the prompt answers them.
+ * @param {StateMessage} st
+ */
 export function lastSpeech(st) {
   const log = (st.view && st.view.log) || [];
   const { seat } = seats(st);
@@ -54,6 +87,10 @@ export function lastSpeech(st) {
   return null;
 }
 
+/**
+ * Draw the prompt (rebuilt only when the state's version, the prompt or the table's status changes).
+ * @param {StateMessage} st
+ */
 export function renderPrompt(st) {
   const el = $("prompt");
   const p = st.prompt;
@@ -94,12 +131,12 @@ export function renderPrompt(st) {
       const bids = (st.view && st.view.bids) || [];
       title.textContent = bids.length
         ? "The auction so far: " + bids.map((b) => `${n[b.player]} ${b.call}`).join(", ") + ". Your call:"
-        : "You bid first: the tricks you contract to win (+) or to lose (−), 7 to 12.";
+        : `You bid first: the tricks you contract to win (+) or to lose (−), ${callRange(p.options || [])}.`;
       const options = p.options || [];
       const special = options.filter((c) => !/^\d+[+-]$/.test(c));
       const plus = options.filter((c) => /^\d+\+$/.test(c));
       const minus = options.filter((c) => /^\d+-$/.test(c));
-      const row = (list, cls) => {
+      const row = (/** @type {string[]} */ list, /** @type {string} */ cls) => {
         if (!list.length) return;
         const r = h("div", { className: "choice-row " + cls });
         for (const c of list) {
@@ -114,16 +151,16 @@ export function renderPrompt(st) {
       break;
     }
     case "carte_blanche":
-      title.textContent = "You hold no king, queen or knave: carte blanche, worth 10.";
+      title.textContent = `You hold no king, queen or knave: carte blanche, worth ${rulesOf(st).carte_blanche_points}.`;
       for (const o of p.options || []) {
-        const action = o && o.action ? o.action : o;
-        const label = o && o.label ? o.label : carteBlancheLabel(action);
+        const action = o && "action" in o && o.action ? o.action : /** @type {CarteBlancheAction} */ (o);
+        const label = o && "label" in o && o.label ? o.label : carteBlancheLabel(action);
         const value = action.carte_blanche === false ? "no" : action.will_exchange ?? "yes";
         choices.append(choiceButton(label, action, i++, { value }));
       }
       break;
     case "exchange":
-      buildExchange(st, p, title, choices, extra);
+      buildExchange(p, title, choices, extra);
       break;
     case "declare": {
       const said = lastSpeech(st);
@@ -151,7 +188,7 @@ export function renderPrompt(st) {
         text: "Declare for me",
         title: "Declare as the strongest computer player would",
         onclick: () => {
-          if (app.pending || !app.state.prompt) return;
+          if (app.pending || !app.state || !app.state.prompt) return;
           if (send({ type: "hint" })) {
             app.autoHintVersion = app.state.version;
             app.hintWaiting = true;
@@ -169,7 +206,7 @@ export function renderPrompt(st) {
         title.append("Your lead: ");
       }
       title.append(cards.length === 1 ? "your only card is " : "click a card to play it", cards.length === 1 ? cardSpan(cards[0]) : "");
-      if (cards.length === 1 && !p.concede && $("auto-play").checked) title.append(" (playing it…)");
+      if (cards.length === 1 && !p.concede && /** @type {HTMLInputElement} */ ($("auto-play")).checked) title.append(" (playing it…)");
       if (p.concede) extra.append(concedeButton(rulesOf(st)));
       break;
     }
@@ -182,18 +219,25 @@ export function renderPrompt(st) {
       }
       break;
     }
-    default:
-      title.textContent = `The server asks for a decision this page does not know (${p.kind}).`;
-      for (const o of p.options || []) {
+    default: {
+      // A prompt of a kind this page does not know: its options as they come.
+      const q = /** @type {{kind: string, options?: any[]}} */ (/** @type {unknown} */ (p));
+      title.textContent = `The server asks for a decision this page does not know (${q.kind}).`;
+      for (const o of q.options || []) {
         const action = o && o.action ? o.action : o;
         choices.append(choiceButton(o && o.label ? o.label : JSON.stringify(action), action, i++));
       }
+    }
   }
   el.append(title);
   if (choices.childElementCount) el.append(choices);
   if (extra.childElementCount) el.append(extra);
 }
 
+/**
+ * Concede the partie (the opponent counts the play and the cards, as the rules say).
+ * @param {Rules} rules
+ */
 export function concedeButton(rules) {
   return h("div", { className: "concede" },
     h("button", {
@@ -209,9 +253,10 @@ export function concedeButton(rules) {
     h("p", { className: "prompt-note", text: "You cannot save the rubicon: you may concede before the first card is played." }));
 }
 
+/** @param {StateMessage} st */
 export function idleText(st) {
-  const table = st.table || {};
-  const v = st.view || {};
+  const table = st.table || /** @type {Partial<TableInfo>} */ ({});
+  const v = st.view || /** @type {Partial<View>} */ ({});
   const { seat } = seats(st);
   if (table.status === "over") return "The partie is over.";
   if (table.status === "waiting") return "";
@@ -222,12 +267,20 @@ export function idleText(st) {
   return "";
 }
 
+/** @param {Set<Card>} cards */
 export function setHighlight(cards) {
   app.highlight = cards;
-  for (const el of $("hand").querySelectorAll("[data-card]")) el.classList.toggle("hl", cards.has(el.dataset.card));
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ ($("hand").querySelectorAll("[data-card]"))) el.classList.toggle("hl", cards.has(el.dataset.card || ""));
 }
 
-export function buildExchange(st, p, title, choices, extra) {
+/**
+ * The exchange: a counter, the button that sends the cards selected in the hand, advice.
+ * @param {ExchangePrompt} p
+ * @param {HTMLElement} title
+ * @param {HTMLElement} choices
+ * @param {HTMLElement} extra
+ */
+export function buildExchange(p, title, choices, extra) {
   const lo = p.min ?? 0;
   const hi = p.max ?? 0;
   const span = lo === hi ? `${lo}` : `${lo} to ${hi}`;
@@ -287,8 +340,8 @@ export function buildExchange(st, p, title, choices, extra) {
 }
 
 export function refreshSelection() {
-  for (const el of $("hand").querySelectorAll("[data-card]")) {
-    const on = app.selection.has(el.dataset.card);
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ ($("hand").querySelectorAll("[data-card]"))) {
+    const on = app.selection.has(el.dataset.card || "");
     el.classList.toggle("selected", on);
     if (el.getAttribute("role") === "button") el.setAttribute("aria-pressed", on ? "true" : "false");
   }
@@ -304,7 +357,7 @@ export function updateExchangeControls() {
   const hi = p.max ?? 0;
   const counter = $("exchange-count");
   if (counter) counter.textContent = `${n} selected (${lo === hi ? lo : `${lo}-${hi}`})`;
-  const btn = $("confirm-exchange");
+  const btn = /** @type {HTMLButtonElement | null} */ (document.getElementById("confirm-exchange"));
   if (btn) {
     btn.disabled = app.pending || n < lo || n > hi;
     if (n === 0 && lo === 0) {
@@ -320,10 +373,14 @@ export function updateExchangeControls() {
     const left = (p.max ?? 0) - n;
     note.textContent = left > 0 ? ` (${left} card${left === 1 ? "" : "s"} will be left)` : " (none will be left)";
   }
-  const box = $("show-rest");
+  const box = /** @type {HTMLInputElement | null} */ (document.getElementById("show-rest"));
   if (box) box.disabled = (p.max ?? 0) - n <= 0;
 }
 
+/**
+ * A card of the hand clicked (or chosen by key): select it for the exchange, or play it.
+ * @param {unknown} code
+ */
 export function activateCard(code) {
   const st = app.state;
   if (!st || app.pending || !app.connected || !isCard(code)) return;
@@ -347,7 +404,7 @@ export function scheduleForcedPlay() {
   const st = app.state;
   const p = st && st.prompt;
   const forced = !!p && p.kind === "play" && Array.isArray(p.cards) && p.cards.length === 1 && !p.concede;
-  if (!forced || !$("auto-play").checked) {
+  if (!forced || !/** @type {HTMLInputElement} */ ($("auto-play")).checked) {
     if (app.autoTimer) {
       clearTimeout(app.autoTimer ?? undefined);
       app.autoTimer = null;

@@ -1,13 +1,28 @@
 // @ts-check
+// Drawing the table from the state: the header, the status, the seats and hands, the centre (talon,
+// trick, result, waiting room), the toolbar; errors and hints. The page redraws it all from each state.
 
-import { backElement, cardElement, cardName, cardSpan, isCard, prettyText, spokenText, syncBacks, syncCards } from "../cards.js";
+import { backElement, cardElement, cardName, prettyText, spokenText, syncBacks, syncCards } from "../cards.js";
 import { store } from "../storage.js";
 import { $, absolute, copyLink, h } from "./dom.js";
 import { renderPrompt, scheduleForcedPlay, updateExchangeControls } from "./prompt.js";
 import { app, names, pair, playedCards, playsGames, seats, selectionKey, shownCards } from "./state.js";
+import { openTricks, renderLog, renderSheet } from "./record.js";
 import { send } from "./transport.js";
-import { CATEGORY_WORDS, PHASES, numberWord, reckoning } from "./words.js";
+import { CATEGORY_WORDS, PHASES } from "./words.js";
 
+/** @typedef {import("./protocol.js").Card} Card */
+/** @typedef {import("./protocol.js").Prompt} Prompt */
+/** @typedef {import("./protocol.js").Seat} Seat */
+/** @typedef {import("./protocol.js").StateMessage} StateMessage */
+/** @typedef {import("./protocol.js").TableInfo} TableInfo */
+/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./state.js").Hint} Hint */
+/** A state's view, or nothing of it before the partie starts. */
+/** @typedef {Partial<View>} ViewSoFar */
+/** @typedef {Partial<TableInfo>} TableSoFar */
+
+/** @param {string} text */
 export function showError(text) {
   $("error-text").textContent = text;
   $("error").hidden = false;
@@ -18,6 +33,7 @@ export function clearError() {
   $("error-text").textContent = "";
 }
 
+/** @param {Hint} hint */
 export function showHint(hint) {
   app.hint = hint;
   const text = $("hint-text");
@@ -38,8 +54,8 @@ export function hideHint() {
 export function render() {
   const st = app.state;
   if (!st) return;
-  const v = st.view || {};
-  const table = st.table || {};
+  const v = st.view || /** @type {ViewSoFar} */ ({});
+  const table = st.table || /** @type {TableSoFar} */ ({});
   renderHeader(st, table);
   renderStatus(st, v, table);
   renderSeats(st, v);
@@ -71,7 +87,7 @@ export function renderPending() {
   const prompt = $("prompt");
   const blocked = app.pending || !app.connected;
   prompt.classList.toggle("pending", blocked);
-  for (const btn of prompt.querySelectorAll("button, input")) {
+  for (const btn of /** @type {NodeListOf<HTMLButtonElement | HTMLInputElement>} */ (prompt.querySelectorAll("button, input"))) {
     if (blocked) {
       if (!btn.disabled) btn.dataset.pendingDisabled = "1";
       btn.disabled = true;
@@ -81,22 +97,29 @@ export function renderPending() {
     }
   }
   if (!blocked) updateExchangeControls();
-  $("hint-button").disabled = !(st && st.prompt) || blocked;
-  $("undo-button").disabled = blocked;
-  const join = $("join-submit");
+  /** @type {HTMLButtonElement} */ ($("hint-button")).disabled = !(st && st.prompt) || blocked;
+  /** @type {HTMLButtonElement} */ ($("undo-button")).disabled = blocked;
+  const join = /** @type {HTMLButtonElement | null} */ (document.getElementById("join-submit"));
   if (join) join.disabled = !app.connected;
 }
 
+/** @param {StateMessage} st @param {TableSoFar} table */
 export function renderHeader(st, table) {
   const title = table.title || "Piquet";
   $("title").textContent = title;
   const n = names(st);
   document.title = `${title}: ${n[0]} v ${n[1]} · Piquet`;
-  if (table.variant) $("rules-link").href = `/rules/${encodeURIComponent(table.variant)}`;
+  if (table.variant) /** @type {HTMLAnchorElement} */ ($("rules-link")).href = `/rules/${encodeURIComponent(table.variant)}`;
 }
 
+/**
+ * The prompt in a few words, for the status line.
+ * @param {Prompt} p
+ * @param {StateMessage} st
+ * @returns {string}
+ */
 export function promptSummary(p, st) {
-  const v = st.view || {};
+  const v = st.view || /** @type {ViewSoFar} */ ({});
   switch (p.kind) {
     case "choose_dealer":
       return "choose who deals first";
@@ -113,10 +136,11 @@ export function promptSummary(p, st) {
     case "play":
       return v.trick && v.trick.length ? "play a card" : "lead a card";
     default:
-      return p.kind;
+      return /** @type {{kind: string}} */ (p).kind;
   }
 }
 
+/** @param {StateMessage} st @param {ViewSoFar} v @param {TableSoFar} table */
 export function renderStatus(st, v, table) {
   const n = names(st);
   const { seat } = seats(st);
@@ -129,10 +153,10 @@ export function renderStatus(st, v, table) {
     text = "Your turn: " + promptSummary(st.prompt, st) + ".";
   } else if (v.to_act === 0 || v.to_act === 1) {
     if (st.computer === v.to_act) text = `${n[v.to_act]} is thinking…`;
-    else if (seat === null) text = `${n[v.to_act]} to act: ${(PHASES[v.phase] || v.phase || "").toLowerCase()}.`;
+    else if (seat === null) text = `${n[v.to_act]} to act: ${(PHASES[v.phase || ""] || v.phase || "").toLowerCase()}.`;
     else text = `Waiting for ${n[v.to_act]}…`;
   } else {
-    text = PHASES[v.phase] ? PHASES[v.phase] + "…" : "…";
+    text = PHASES[v.phase || ""] ? PHASES[v.phase || ""] + "…" : "…";
   }
   const el = $("status");
   if (el.textContent !== text) el.textContent = text;
@@ -140,6 +164,7 @@ export function renderStatus(st, v, table) {
   document.body.classList.toggle("spectator", seat === null);
 
   // Chips: deal, contract, deal score.
+  /** @type {string[]} */
   const chips = [];
   if (v.deal_number) {
     let deal = `Deal ${v.deal_number}`;
@@ -155,6 +180,10 @@ export function renderStatus(st, v, table) {
   }
 }
 
+/**
+ * A player's plate: name, badges (you, computer, dealer, elder or younger), scores, tricks won.
+ * @param {StateMessage} st @param {ViewSoFar} v @param {Seat} s @param {boolean} isMe
+ */
 export function plate(st, v, s, isMe) {
   const n = names(st);
   const { seat } = seats(st);
@@ -163,7 +192,7 @@ export function plate(st, v, s, isMe) {
   if (isMe && seat !== null) nameLine.append(h("span", { className: "you", text: "you" }));
   if (st.computer === s) nameLine.append(h("span", { className: "badge computer", text: `computer${st.table && st.table.level ? " · level " + st.table.level : ""}` }));
   if (v.dealer === s) nameLine.append(h("span", { className: "badge", text: "dealer", title: "Deals this hand" }));
-  const beforeRoles = ["cut", "choose_dealer", "deal", "bid"].includes(v.phase);
+  const beforeRoles = ["cut", "choose_dealer", "deal", "bid"].includes(v.phase || "");
   if (!beforeRoles && (v.elder === 0 || v.elder === 1) && v.phase !== "over") {
     nameLine.append(h("span", { className: "badge role", text: v.elder === s ? "elder" : "younger" }));
   }
@@ -182,7 +211,7 @@ export function plate(st, v, s, isMe) {
     scores.append(h("span", { className: "score", title: "Partie total" }, "partie ", h("b", { text: pair(v.totals, s) })));
   }
   scores.append(h("span", { className: "score", title: "This deal so far" }, "deal ", h("b", { "data-testid": `deal-points-${s}`, text: pair(v.deal_points, s) })));
-  if (["play", "over"].includes(v.phase) || (v.tricks && v.tricks.length)) {
+  if (["play", "over"].includes(v.phase || "") || (v.tricks && v.tricks.length)) {
     const won = pair(v.tricks_won, s);
     scores.append(
       h("button", {
@@ -199,13 +228,16 @@ export function plate(st, v, s, isMe) {
   return el;
 }
 
+/** @param {StateMessage} st @param {ViewSoFar} v */
 export function renderSeats(st, v) {
   const { seat, me, opp } = seats(st);
   const played = playedCards(v);
   // Plates (rebuilt only when what they show changes, so focus on a button survives).
-  const plateKey = (s) => JSON.stringify([names(st), s, v.to_act, v.dealer, v.elder, v.phase, v.totals, v.deal_points,
+  const plateKey = (/** @type {Seat} */ s) => JSON.stringify([names(st), s, v.to_act, v.dealer, v.elder, v.phase, v.totals, v.deal_points,
     v.tricks_won, v.carte_blanche, v.games, v.game_scores, st.computer, seat, st.table && st.table.status, (v.tricks || []).length]);
-  for (const [s, id, isMe] of [[opp, "plate-opp", false], [me, "plate-me", true]]) {
+  /** @type {[Seat, string, boolean][]} */
+  const plates = [[opp, "plate-opp", false], [me, "plate-me", true]];
+  for (const [s, id, isMe] of plates) {
     const key = plateKey(s);
     if (app.keys[id] !== key) {
       app.keys[id] = key;
@@ -218,21 +250,22 @@ export function renderSeats(st, v) {
   $("opp-hand").setAttribute("aria-label", `${names(st)[opp]}'s hand: ${pair(v.hand_sizes, opp)} cards`);
 
   // Piles beside each plate: discards, cards shown.
-  renderPiles($("piles-opp"), st, v, opp, false, played);
-  renderPiles($("piles-me"), st, v, me, seat !== null, played);
+  renderPiles($("piles-opp"), v, opp, false, played);
+  renderPiles($("piles-me"), v, me, seat !== null, played);
 
   // Own hand.
   const hand = $("hand");
   if (seat === null) {
     // Spectator: no cards of his own; the bottom seat's hand as backs.
-    for (const el of [...hand.children]) if (el.dataset.card) el.remove();
+    for (const el of /** @type {HTMLElement[]} */ ([...hand.children])) if (el.dataset.card) el.remove();
     syncBacks(hand, pair(v.hand_sizes, me));
     hand.setAttribute("aria-label", `${names(st)[me]}'s hand: ${pair(v.hand_sizes, me)} cards`);
     return;
   }
-  for (const el of [...hand.children]) if (!el.dataset.card) el.remove();
+  for (const el of /** @type {HTMLElement[]} */ ([...hand.children])) if (!el.dataset.card) el.remove();
   hand.setAttribute("aria-label", "Your hand");
   const p = st.prompt;
+  /** @type {Set<Card>} */
   const legal = new Set(p && p.kind === "play" ? p.cards || [] : []);
   const selKey = selectionKey(st);
   if (app.selectionKey !== selKey) {
@@ -240,7 +273,7 @@ export function renderSeats(st, v) {
     app.selection = new Set();
     app.showRest = false;
   }
-  const shown = new Set([...pair(v.revealed, me, []), ...pair(v.shown_dealt, me, [])]);
+  const shown = new Set([...pair(v.revealed, me, /** @type {Card[]} */ ([])), ...pair(v.shown_dealt, me, /** @type {Card[]} */ ([]))]);
   const cards = v.hand || [];
   const suitStarts = new Set(cards.filter((c, i) => i > 0 && cards[i - 1][1] !== c[1]));
   syncCards(hand, cards, {
@@ -273,6 +306,12 @@ export function renderSeats(st, v) {
   hand.classList.toggle("choosing", !!p && (p.kind === "exchange" || p.kind === "play"));
 }
 
+/**
+ * A labelled row of small cards (face up, or so many backs).
+ * @param {string} label
+ * @param {Card[]} cards
+ * @param {{backs?: number, className?: string, testid?: string | null}} [options]
+ */
 export function pileGroup(label, cards, { backs = 0, className = "", testid = null } = {}) {
   const row = h("div", { className: "cards-row small-cards" });
   for (const c of cards) row.append(cardElement(c));
@@ -282,10 +321,15 @@ export function pileGroup(label, cards, { backs = 0, className = "", testid = nu
     h("div", { className: "pile-label", text: label }), row);
 }
 
-export function renderPiles(container, st, v, s, own, played) {
+/**
+ * The piles beside a plate: discards (own face up, the other's as backs), the cards the other has shown.
+ * @param {HTMLElement} container @param {ViewSoFar} v @param {Seat} s @param {boolean} own @param {Set<Card>} played
+ */
+export function renderPiles(container, v, s, own, played) {
+  /** @type {[string, Card[], number, string, string][]} */
   const groups = [];
   const exchanged = pair(v.exchanged, s, null);
-  if (own && (v.discards || []).length) {
+  if (own && v.discards && v.discards.length) {
     groups.push(["Your discards", v.discards, 0, "discards", "discards-me"]);
   } else if (exchanged) {
     groups.push(["Discards", [], exchanged, "discards", own ? "discards-me" : "discards-opp"]);
@@ -301,6 +345,7 @@ export function renderPiles(container, st, v, s, own, played) {
   container.replaceChildren(...groups.map(([label, cards, backs, cls, testid]) => pileGroup(label, cards, { backs, className: cls, testid })));
 }
 
+/** @param {StateMessage} st @param {ViewSoFar} v @param {TableSoFar} table */
 export function renderCentre(st, v, table) {
   const n = names(st);
   const { seat, me, opp } = seats(st);
@@ -309,7 +354,7 @@ export function renderCentre(st, v, table) {
   syncBacks($("talon"), Math.min(talonLeft, 8));
   $("talon").dataset.count = String(talonLeft);
   $("talon").setAttribute("aria-label", `Talon: ${talonLeft} card${talonLeft === 1 ? "" : "s"}`);
-  $("talon-area").hidden = !talonLeft && !["exchange", "carte_blanche", "bid"].includes(v.phase);
+  $("talon-area").hidden = !talonLeft && !["exchange", "carte_blanche", "bid"].includes(v.phase || "");
   $("talon-caption").textContent = talonLeft ? `Talon · ${talonLeft}` : "Talon empty";
 
   // Trick in play, or the last trick seen faintly.
@@ -317,12 +362,13 @@ export function renderCentre(st, v, table) {
   const trick = v.trick || [];
   const tricks = v.tricks || [];
   let cards = trick;
+  /** @type {import("./protocol.js").Trick | null} */
   let lastTrick = null;
   if (!trick.length && tricks.length && v.phase === "play") {
     lastTrick = tricks[tricks.length - 1];
     cards = lastTrick.cards || [];
   }
-  const leader = lastTrick ? lastTrick.leader : v.leader;
+  const leader = lastTrick ? lastTrick.leader : v.leader ?? 0;
   const els = syncCards(trickEl, cards);
   els.forEach((el, i) => {
     const by = (leader + i) % 2;
@@ -333,15 +379,16 @@ export function renderCentre(st, v, table) {
   trickEl.classList.toggle("last", !!lastTrick);
   let caption = "";
   if (lastTrick) caption = `Last trick: ${n[lastTrick.winner]}`;
-  else if (trick.length) caption = `${n[v.leader]} led`;
-  else if (v.phase === "play") caption = `${v.leader === me && seat !== null ? "Your" : n[v.leader] + "'s"} lead`;
+  else if (trick.length) caption = `${n[leader]} led`;
+  else if (v.phase === "play") caption = `${v.leader === me && seat !== null ? "Your" : n[leader] + "'s"} lead`;
   $("trick-caption").textContent = caption;
   $("trick-area").hidden = !(v.phase === "play" || trick.length || lastTrick);
 
   // Info: rest of the talon, peeked cards, auction, contract.
+  /** @type {[string, Card[], string][]} */
   const info = [];
-  if ((v.peeked || []).length) info.push(["You looked at", v.peeked, "peeked"]);
-  if ((v.rest || []).length) info.push(["Rest of the talon", v.rest, "rest"]);
+  if (v.peeked && v.peeked.length) info.push(["You looked at", v.peeked, "peeked"]);
+  if (v.rest && v.rest.length) info.push(["Rest of the talon", v.rest, "rest"]);
   if (v.show_rest === true && !(v.rest || []).length && v.phase !== "play" && v.phase !== "over") {
     info.push(["The rest of the talon will be shown after the lead", [], "note"]);
   }
@@ -376,10 +423,10 @@ export function renderCentre(st, v, table) {
   if (over) $("notice").hidden = true;
   document.body.classList.toggle("over", over);
   $("result").textContent = over ? (v.result && v.result.text) || "The partie is over." : "";
-  const link = $("record-link");
+  const link = /** @type {HTMLAnchorElement} */ ($("record-link"));
   if (over && app.cred) {
     // The server reads the spectator's secret from ?token= too.
-    link.href = `/api/tables/${encodeURIComponent(app.id)}/record?token=${encodeURIComponent(app.cred.value)}`;
+    link.href = `/api/tables/${encodeURIComponent(app.id || "")}/record?token=${encodeURIComponent(app.cred.value)}`;
     link.setAttribute("download", `piquet-${app.id}.json`);
     link.hidden = false;
   } else {
@@ -387,6 +434,10 @@ export function renderCentre(st, v, table) {
   }
 }
 
+/**
+ * The waiting room: the guest's name form, the host's invitation link, or a note.
+ * @param {StateMessage} st @param {TableSoFar} table
+ */
 export function renderWaiting(st, table) {
   const box = $("waiting");
   const { seat } = seats(st);
@@ -425,7 +476,7 @@ export function renderWaiting(st, table) {
   } else if (seat === 0 && table.invite) {
     const url = absolute(table.invite);
     const a = h("a", { id: "invite-link", href: url, "data-testid": "invite-link", className: "link-box", text: url });
-    const copy = h("button", { type: "button", className: "small copy", text: "Copy", onclick: (e) => copyLink(a, e.currentTarget) });
+    const copy = h("button", { type: "button", className: "small copy", text: "Copy", onclick: (/** @type {MouseEvent} */ e) => copyLink(a, /** @type {HTMLElement} */ (e.currentTarget)) });
     box.replaceChildren(
       h("h2", { text: "Waiting for your opponent" }),
       h("p", { text: "Send this link to the person you want to play. The game starts when they take their seat." }),
@@ -437,8 +488,9 @@ export function renderWaiting(st, table) {
   }
 }
 
+/** @param {TableSoFar} table */
 export function renderShare(table) {
-  const a = $("spectate-link");
+  const a = /** @type {HTMLAnchorElement} */ ($("spectate-link"));
   if (table.spectate) {
     const url = absolute(table.spectate);
     if (a.href !== url) {
@@ -453,8 +505,7 @@ export function renderShare(table) {
   $("move-seat").hidden = !seated;
 }
 
-// ------------------------------------------------------------------ toolbar, log, sheet
-
+/** @param {StateMessage} st @param {TableSoFar} table */
 export function renderToolbar(st, table) {
   const undo = $("undo-button");
   undo.hidden = !st.can_undo;
@@ -466,165 +517,4 @@ export function renderToolbar(st, table) {
   $("hint-button").hidden = st.seat !== 0 && st.seat !== 1;
   if (app.hint && st.version !== app.hint.version) hideHint();
   else if (app.hint) $("hint-follow").hidden = !app.hint.action || !st.prompt;
-}
-
-export function logItem(e, i, log, tricks, n, seat) {
-  if (e.kind === "say") {
-    const li = h("li", { className: `say speaker-${e.speaker}${e.speaker === seat ? " mine" : ""}` });
-    li.append(h("b", { className: "who", text: n[e.speaker] ?? "?" }), ": ");
-    li.append(h("span", { className: "speech" }, "\u201c", prettyText(e.text), "\u201d"));
-    return li;
-  }
-  if (e.kind === "play") {
-    let plays = 0;
-    for (let k = 0; k <= i; k += 1) if (log[k].kind === "play") plays += 1;
-    const lead = plays % 2 === 1;
-    const li = h("li", { className: `play speaker-${e.speaker}${e.speaker === seat ? " mine" : ""}` });
-    li.append(`${n[e.speaker] ?? "?"} ${lead ? "leads" : "plays"} `, isCard(e.card) ? cardSpan(e.card) : String(e.card || e.text || ""), ".");
-    if (!lead) {
-      const t = tricks[plays / 2 - 1];
-      if (t && (t.winner === 0 || t.winner === 1)) li.append(h("span", { className: "aside", text: ` ${n[t.winner]} wins the trick.` }));
-    }
-    return li;
-  }
-  if (e.kind === "score") {
-    const li = h("li", { className: `score speaker-${e.player}${e.player === seat ? " mine" : ""}` });
-    li.append(h("b", { className: "who", text: n[e.player] ?? "?" }), ": ", h("span", { className: "speech", text: `\u201c${reckoning(e.points, e.total)}\u201d` }));
-    const reason = [e.reason, e.points !== undefined ? `${e.points}` : null].filter((x) => x !== null && x !== undefined && x !== "").join(" · ");
-    if (reason) li.append(" ", h("span", { className: "aside" }, prettyText(reason)));
-    return li;
-  }
-  const li = h("li", { className: "note" });
-  li.append(prettyText(e.text ?? ""));
-  return li;
-}
-
-export function renderDealLog(log, tricks, n, seat) {
-  const ol = h("ol", { className: "log-lines" });
-  log.forEach((e, i) => ol.append(logItem(e, i, log, tricks, n, seat)));
-  return ol;
-}
-
-export function renderLog(st, v) {
-  const n = names(st);
-  const { seat } = seats(st);
-  const key = JSON.stringify([v.deal_number, v.log, v.tricks && v.tricks.length, app.archive.length, n]);
-  if (app.keys.log === key) return;
-  app.keys.log = key;
-  const box = $("log");
-  const nearBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 60;
-  const parts = [];
-  for (const d of app.archive) {
-    const det = h("details", { className: "old-deal" }, h("summary", { text: d.deal ? `Deal ${d.deal}` : "The cut" }));
-    det.append(renderDealLog(d.log, d.tricks, n, seat));
-    parts.push(det);
-  }
-  if (v.deal_number) parts.push(h("h3", { className: "deal-heading", text: `Deal ${v.deal_number}` }));
-  const log = v.log || [];
-  if (log.length) parts.push(renderDealLog(log, v.tricks || [], n, seat));
-  else parts.push(h("p", { className: "muted", text: "Nothing said yet." }));
-  box.replaceChildren(...parts);
-  if (nearBottom || !app.keys.logScrolled) {
-    box.scrollTop = box.scrollHeight;
-    app.keys.logScrolled = true;
-  }
-}
-
-export function renderSheet(st, v) {
-  const n = names(st);
-  const table = st.table || {};
-  const sheet = v.sheet || [];
-  const auction = table.variant === "auction" || sheet.some((r) => r.contract);
-  const key = JSON.stringify([sheet, v.totals, v.deal_points, v.result, v.games, v.game_scores, n, v.phase, table.status]);
-  if (app.keys.sheet === key) return;
-  app.keys.sheet = key;
-  const head = h("tr", {}, h("th", { scope: "col", text: "Deal" }));
-  if (auction) head.append(h("th", { scope: "col", text: "Contract" }));
-  head.append(h("th", { scope: "col", className: "num", text: n[0] }), h("th", { scope: "col", className: "num", text: n[1] }), h("th", { scope: "col", text: "Notes" }));
-  const body = h("tbody");
-  for (const row of sheet) {
-    const tr = h("tr", { className: row.annulled ? "annulled" : "" }, h("th", { scope: "row", text: row.deal ?? "" }));
-    if (auction) tr.append(h("td", { text: row.contract || "" }));
-    if (row.annulled) {
-      tr.append(h("td", { className: "num", text: "–" }), h("td", { className: "num", text: "–" }), h("td", { text: row.notes || "annulled: both passed" }));
-    } else {
-      tr.append(h("td", { className: "num", text: pair(row.points, 0) }), h("td", { className: "num", text: pair(row.points, 1) }), h("td", { text: row.notes || "" }));
-    }
-    body.append(tr);
-  }
-  const playing = table.status !== "over" && v.phase !== "over" && table.status !== "waiting";
-  if (playing && v.deal_number && !sheet.some((r) => r.deal === v.deal_number)) {
-    const tr = h("tr", { className: "current" }, h("th", { scope: "row", text: `${v.deal_number}…` }));
-    if (auction) tr.append(h("td", { text: v.contract ? v.contract.text || v.contract.bid : "" }));
-    tr.append(h("td", { className: "num", text: pair(v.deal_points, 0) }), h("td", { className: "num", text: pair(v.deal_points, 1) }), h("td", { className: "muted", text: "in progress" }));
-    body.append(tr);
-  }
-  const foot = h("tfoot");
-  if (!playsGames(st)) {
-    const tr = h("tr", {}, h("th", { scope: "row", text: "Partie" }));
-    if (auction) tr.append(h("td"));
-    tr.append(h("td", { className: "num", text: pair(v.totals, 0) }), h("td", { className: "num", text: pair(v.totals, 1) }), h("td"));
-    foot.append(tr);
-  }
-  const tableEl = h("table", { className: "sheet-table" }, h("caption", { className: "visually-hidden", text: "Score sheet" }), h("thead", {}, head), body, foot);
-  const parts = [tableEl];
-  if (!sheet.length && !(playing && v.deal_number)) parts.splice(0, 1, h("p", { className: "muted", text: "No deal scored yet." }));
-  const rules = v.rules;
-  if (playsGames(st) && rules) {
-    const won = [pair(v.games_won, 0), pair(v.games_won, 1)];
-    const games = v.games || [];
-    const list = h("ol", { className: "games" });
-    games.forEach((g) => list.append(h("li", { text: `${n[g.winner]} wins${g.double ? " a double game" : ""}, ${pair(g.scores, 0)}–${pair(g.scores, 1)}` })));
-    parts.push(h("p", { className: "games-line", text: `Games won: ${n[0]} ${won[0]}, ${n[1]} ${won[1]} (a double game counts two; the first to ${numberWord(rules.games_to_win)} wins).` }));
-    if (games.length) parts.push(list);
-    if (playing) parts.push(h("p", { className: "muted", text: `Game in progress: ${n[0]} ${pair(v.game_scores, 0)}, ${n[1]} ${pair(v.game_scores, 1)} (to ${rules.game_target}).` }));
-  }
-  if (v.result && v.result.text) parts.push(h("p", { className: "sheet-result", text: v.result.text }));
-  $("sheet").replaceChildren(...parts);
-}
-
-export function showDealNotice(row, players) {
-  const n = [0, 1].map((s) => players[s] || `Player ${s + 1}`);
-  const box = $("notice");
-  const text = row.annulled
-    ? `Deal ${row.deal} annulled: both passed.`
-    : `Deal ${row.deal} scored: ${n[0]} ${pair(row.points, 0)}, ${n[1]} ${pair(row.points, 1)}${row.notes ? ` (${row.notes})` : ""}.`;
-  box.replaceChildren(h("span", { text }), h("button", {
-    type: "button", className: "small", "aria-label": "Dismiss", text: "OK",
-    onclick: () => {
-      box.hidden = true;
-    },
-  }));
-  box.hidden = false;
-  clearTimeout(app.noticeTimer ?? undefined);
-  app.noticeTimer = setTimeout(() => {
-    box.hidden = true;
-  }, 9000);
-}
-
-export function openTricks(s) {
-  const st = app.state;
-  if (!st) return;
-  const v = st.view || {};
-  const n = names(st);
-  const dialog = $("tricks-dialog");
-  const list = $("tricks-list");
-  const tricks = v.tricks || [];
-  const won = tricks.filter((t) => t.winner === s).length;
-  $("tricks-title").textContent = `Tricks won by ${n[s]}: ${won} of ${tricks.length}`;
-  list.replaceChildren();
-  if (!tricks.length) list.append(h("li", { className: "muted", text: "No trick played yet." }));
-  tricks.forEach((t, k) => {
-    const mine = t.winner === s;
-    const li = h("li", { className: "trick-line" + (mine ? " won" : " lost") },
-      h("span", { className: "trick-no", text: `Trick ${k + 1}` }));
-    (t.cards || []).forEach((c, i) => {
-      const by = (t.leader + i) % 2;
-      li.append(h("span", { className: "trick-card" }, cardSpan(c), h("small", { text: ` ${i === 0 ? "led by" : "by"} ${n[by]}` })));
-    });
-    li.append(h("span", { className: "trick-winner", text: `${n[t.winner] ?? "?"} wins` }));
-    list.append(li);
-  });
-  if (typeof dialog.showModal === "function") dialog.showModal();
-  else dialog.setAttribute("open", "");
 }
