@@ -6,7 +6,7 @@ import { $, h } from "./dom.js";
 import { renderPending } from "./render.js";
 import { app, handOrder, names, rulesOf, seats } from "./state.js";
 import { send, sendAction } from "./transport.js";
-import { CATEGORY_WORDS, capitalize } from "./words.js";
+import { CATEGORY_WORDS, capitalize, numberWord } from "./words.js";
 
 /** @typedef {import("./protocol.js").Action} Action */
 /** @typedef {import("./protocol.js").Card} Card */
@@ -122,7 +122,7 @@ export function renderPrompt(st) {
       extra.append(h("p", { className: "prompt-note", text: "Cavendish advises dealing first." }));
       break;
     case "packets":
-      title.textContent = "You deal: in packets of two or of three (the same in all your deals).";
+      title.textContent = `You deal: in packets of ${(p.options || []).map(numberWord).join(" or of ")} (the same in all your deals).`;
       for (const o of p.options || []) {
         choices.append(choiceButton(`Packets of ${o}`, { packets: o }, i++, { value: o }));
       }

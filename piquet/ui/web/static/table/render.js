@@ -124,7 +124,7 @@ export function promptSummary(p, st) {
     case "choose_dealer":
       return "choose who deals first";
     case "packets":
-      return "deal in packets of 2 or 3";
+      return `deal in packets of ${(p.options || []).join(" or ")}`;
     case "bid":
       return "your call in the auction";
     case "carte_blanche":
