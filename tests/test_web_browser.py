@@ -294,3 +294,19 @@ def test_an_invite_admits_one_person_once_and_a_seat_moves_to_another_device(ser
     _play_until([ann, phone], lambda: int(_data(ann, "version") or 0) > version + 5)
     for page in (ann, bob, eve, phone):
         page.context.close()
+
+
+def test_the_page_says_the_rules_the_server_sends_and_reckons_none_itself(
+        server: LiveServer, browser: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from piquet.engine.variants import AuCent
+
+    # Rules the page cannot know of itself: it must say the server's, not three games of a hundred.
+    monkeypatch.setattr(AuCent, "games_to_win", 2)
+    monkeypatch.setattr(AuCent, "game_target", 90)
+    created = _create(server, kind="computer", variant="au-cent", level=1, name="Ann")
+    page = _open(browser, server.url + created["links"]["play"])
+    page.wait_for_selector("[data-testid=sheet] .games-line", timeout=WAIT)
+    sheet = page.get_by_test_id("sheet").inner_text()
+    assert "the first to two wins" in sheet and "(to 90)" in sheet, sheet
+    assert "games 0" in page.locator("#plate-me").inner_text()
+    page.context.close()

@@ -43,9 +43,10 @@ from piquet.engine.actions import (
     Play,
 )
 from piquet.engine.cards import Card, CardSet
-from piquet.engine.partie import IllegalActionError, Partie, Phase
+from piquet.engine.partie import _CONCEDED_PLAY, IllegalActionError, Partie, Phase
 from piquet.engine.record import RecordError, action_from_data, action_to_data
 from piquet.engine.scoring import ScoreCategory, ScoreEvent
+from piquet.engine.variants import AuCent, make_rules
 from piquet.engine.view import PlayerView, Speech
 from piquet.ui.menus import declaration_menu, describe_declaration, result_text
 
@@ -57,6 +58,7 @@ __all__ = [
     "prompt_data",
     "read_action",
     "read_message",
+    "rules_data",
     "sheet_rows",
     "view_data",
 ]
@@ -243,9 +245,28 @@ PHASE_NAMES: dict[Phase, str] = {
 }
 
 
+def rules_data(variant: str, options: dict[str, bool | int]) -> dict[str, Any]:
+    """The facts of the rules a page shows, from the engine's rules, so no page reckons them itself.
+
+    >>> facts = rules_data("au-cent", {})
+    >>> facts["plays_games"], facts["games_to_win"], facts["game_target"]
+    (True, 3, 100)
+    >>> facts["conceded_play"], facts["cards_points"], facts["carte_blanche_points"]
+    (13, 10, 10)
+    """
+    rules = make_rules(variant, options)
+    return {"plays_games": rules.plays_games, "games_to_win": rules.games_to_win,
+            "game_target": rules.game_target if isinstance(rules, AuCent) else None,
+            "conceded_play": _CONCEDED_PLAY, "cards_points": rules.cards_points,
+            "carte_blanche_points": rules.carte_blanche_points}
+
+
 def view_data(view: PlayerView) -> dict[str, Any]:
     """A player's view as the JSON a client gets (see ``docs/protocol.md``)."""
     contract = view.contract
+    won = [0, 0]
+    for game in view.games:  # a double game counts two, as Partie.games_won counts them
+        won[game.winner] += 2 if game.double else 1
     return {
         "phase": PHASE_NAMES[view.phase],
         "to_act": view.to_act,
@@ -280,6 +301,8 @@ def view_data(view: PlayerView) -> dict[str, Any]:
         "games": [{"winner": g.winner, "double": g.double, "scores": list(g.scores), "reached": list(g.reached)}
                   for g in view.games],
         "game_scores": list(view.game_scores),
+        "games_won": won,
+        "rules": rules_data(view.variant, view.options),
     }
 
 

@@ -1,9 +1,11 @@
+// @ts-check
 // Playing cards drawn as inline SVG, and small helpers for card notation.
 //
 // A card is written as in the game records: rank (A K Q J T 9 8 7) then suit
 // (S H D C), e.g. "QS", "TD". Faces are generated here; suit shapes and the
 // pattern of the card back live once in a hidden sprite (ensureSprite).
 
+/** @type {Record<string, {name: string, symbol: string, red: boolean}>} */
 export const SUITS = {
   S: { name: "spades", symbol: "\u2660", red: false },
   H: { name: "hearts", symbol: "\u2665", red: true },
@@ -11,6 +13,7 @@ export const SUITS = {
   C: { name: "clubs", symbol: "\u2663", red: false },
 };
 
+/** @type {Record<string, {name: string, label: string}>} */
 export const RANKS = {
   A: { name: "ace", label: "A" },
   K: { name: "king", label: "K" },
@@ -25,30 +28,35 @@ export const RANKS = {
 const SUIT_ORDER = "SHDC";
 const RANK_ORDER = "AKQJT987";
 
-/** True for a card code such as "QS". */
+/**
+ * True for a card code such as "QS".
+ * @param {unknown} code
+ * @returns {code is string}
+ */
 export function isCard(code) {
   return typeof code === "string" && code.length === 2 && code[0] in RANKS && code[1] in SUITS;
 }
 
-/** "queen of spades" */
+/** "queen of spades" @param {unknown} code */
 export function cardName(code) {
   if (!isCard(code)) return String(code);
   return `${RANKS[code[0]].name} of ${SUITS[code[1]].name}`;
 }
 
-/** "Q♠", "10♥" */
+/** "Q♠", "10♥" @param {unknown} code */
 export function cardShort(code) {
   if (!isCard(code)) return String(code);
   return RANKS[code[0]].label + SUITS[code[1]].symbol;
 }
 
+/** @param {unknown} code */
 export function isRed(code) {
   return isCard(code) && SUITS[code[1]].red;
 }
 
-/** Sort by suit (spades, hearts, diamonds, clubs), then rank high first. */
+/** Sort by suit (spades, hearts, diamonds, clubs), then rank high first. @param {Iterable<string>} cards */
 export function sortCards(cards) {
-  const key = (c) => SUIT_ORDER.indexOf(c[1]) * 8 + RANK_ORDER.indexOf(c[0]);
+  const key = (/** @type {string} */ c) => SUIT_ORDER.indexOf(c[1]) * 8 + RANK_ORDER.indexOf(c[0]);
   return [...cards].sort((a, b) => key(a) - key(b));
 }
 
@@ -57,6 +65,7 @@ export function sortCards(cards) {
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 // Suit shapes in a 100 x 100 box, filled with currentColor.
+/** @type {Record<string, string>} */
 const SUIT_SHAPES = {
   H: '<path d="M50 92C38 78 4 58 4 30C4 14 16 4 29 4C39 4 46 10 50 19C54 10 61 4 71 4C84 4 96 14 96 30C96 58 62 78 50 92Z"/>',
   D: '<path d="M50 2L86 50L50 98L14 50Z"/>',
@@ -83,13 +92,14 @@ export function ensureSprite(doc = document) {
     '<rect x="7" y="7" width="4" height="4" fill="#9c2f3e"/>' +
     "</pattern>" +
     "</defs></svg>";
-  doc.body.prepend(holder.firstChild);
+  doc.body.prepend(/** @type {ChildNode} */ (holder.firstChild));
 }
 
 // ------------------------------------------------------------------ faces
 
 // Pip centres for the number cards in a 100 x 140 card (x, y); y > 70 are drawn upside down.
 const L = 35, M = 50, R = 65;
+/** @type {Record<string, number[][]>} */
 const PIPS = {
   7: [[L, 30], [R, 30], [M, 50], [L, 70], [R, 70], [L, 110], [R, 110]],
   8: [[L, 30], [R, 30], [M, 50], [L, 70], [R, 70], [M, 90], [L, 110], [R, 110]],
@@ -97,11 +107,15 @@ const PIPS = {
   T: [[L, 30], [R, 30], [M, 43], [L, 56.7], [R, 56.7], [L, 83.3], [R, 83.3], [M, 97], [L, 110], [R, 110]],
 };
 
+/**
+ * @param {string} suit @param {number} x @param {number} y @param {number} size
+ */
 function use(suit, x, y, size, flip = false) {
   const t = flip ? ` transform="rotate(180 ${x + size / 2} ${y + size / 2})"` : "";
   return `<use href="#pq-suit-${suit}" x="${x}" y="${y}" width="${size}" height="${size}"${t}/>`;
 }
 
+/** @param {string} rank @param {string} suit */
 function corner(rank, suit) {
   const label = RANKS[rank].label;
   const size = label.length > 1 ? 22 : 27;
@@ -111,7 +125,7 @@ function corner(rank, suit) {
   );
 }
 
-/** The SVG markup of a card's face. */
+/** The SVG markup of a card's face. @param {string} code */
 export function faceSVG(code) {
   const rank = code[0];
   const suit = code[1];
@@ -162,6 +176,8 @@ export function backSVG() {
 /**
  * A card as an element: `<div class="card" data-card="QS" aria-label="queen of spades">`.
  * Options: clickable (role=button, focusable), extra classes.
+ * @param {string} code
+ * @param {{clickable?: boolean, className?: string}} [options]
  */
 export function cardElement(code, { clickable = false, className = "" } = {}) {
   const el = document.createElement("div");
@@ -182,7 +198,10 @@ export function backElement(className = "") {
   return el;
 }
 
-/** Make a card element a button (role, tab stop) or a plain picture of the card. */
+/**
+ * Make a card element a button (role, tab stop) or a plain picture of the card.
+ * @param {HTMLElement} el @param {boolean} clickable @param {string} [label]
+ */
 export function setClickable(el, clickable, label) {
   const name = label || cardName(el.dataset.card);
   el.setAttribute("aria-label", name);
@@ -202,16 +221,22 @@ export function setClickable(el, clickable, label) {
  * Show face-up cards in a container, reusing the elements of cards already shown
  * (so only new cards animate in, and focus stays on a card that stays).
  * Returns the card elements in order.
+ * @param {HTMLElement} container
+ * @param {string[]} cards
+ * @param {{clickable?: (code: string) => boolean, decorate?: ((el: HTMLElement, code: string) => void) | null}} [options]
+ * @returns {HTMLElement[]}
  */
 export function syncCards(container, cards, { clickable = () => false, decorate = null } = {}) {
   const wanted = new Set(cards);
+  /** @type {Map<string, HTMLElement>} */
   const existing = new Map();
   // Drop what is no longer shown first, so the cards that stay keep their place
   // (moving an element in the DOM would restart its entry animation).
-  for (const el of [...container.children]) {
+  for (const el of /** @type {HTMLElement[]} */ ([...container.children])) {
     if (el.dataset.card && wanted.has(el.dataset.card) && !existing.has(el.dataset.card)) existing.set(el.dataset.card, el);
     else el.remove();
   }
+  /** @type {HTMLElement[]} */
   const out = [];
   cards.forEach((code, i) => {
     let el = existing.get(code);
@@ -224,17 +249,20 @@ export function syncCards(container, cards, { clickable = () => false, decorate 
   return out;
 }
 
-/** Mark a new element to animate in once. */
+/** Mark a new element to animate in once. @param {HTMLElement} el */
 function enterElement(el) {
   el.classList.add("enter");
   el.addEventListener("animationend", () => el.classList.remove("enter"), { once: true });
   return el;
 }
 
-/** Show `count` card backs in a container (kept when the count does not change). */
+/**
+ * Show `count` card backs in a container (kept when the count does not change).
+ * @param {HTMLElement} container @param {number} count
+ */
 export function syncBacks(container, count) {
   count = Math.max(0, count | 0);
-  while (container.children.length > count) container.lastElementChild.remove();
+  while (container.children.length > count) /** @type {Element} */ (container.lastElementChild).remove();
   while (container.children.length < count) container.append(backElement());
 }
 
@@ -243,21 +271,23 @@ const CARD_TOKEN = /\b([AKQJT987])([SHDC])\b/g;
 /**
  * Text with the card codes it contains ("Point of five (AS KS QS)") turned into
  * coloured short cards ("A♠ K♠ Q♠"); returns a DocumentFragment.
+ * @param {unknown} text
  */
 export function prettyText(text) {
   const frag = document.createDocumentFragment();
   const s = String(text ?? "");
   let pos = 0;
   for (const m of s.matchAll(CARD_TOKEN)) {
-    if (m.index > pos) frag.append(s.slice(pos, m.index));
+    const at = /** @type {number} */ (m.index);
+    if (at > pos) frag.append(s.slice(pos, at));
     frag.append(cardSpan(m[0]));
-    pos = m.index + m[0].length;
+    pos = at + m[0].length;
   }
   if (pos < s.length) frag.append(s.slice(pos));
   return frag;
 }
 
-/** A card written inline: <span class="cardtext red" title="queen of hearts">Q♥</span>. */
+/** A card written inline: <span class="cardtext red" title="queen of hearts">Q♥</span>. @param {unknown} code */
 export function cardSpan(code) {
   const span = document.createElement("span");
   span.className = "cardtext" + (isRed(code) ? " red" : "");
@@ -266,7 +296,7 @@ export function cardSpan(code) {
   return span;
 }
 
-/** Plain text with card codes replaced by their names (for accessible labels). */
+/** Plain text with card codes replaced by their names (for accessible labels). @param {unknown} text */
 export function spokenText(text) {
   return String(text ?? "").replace(CARD_TOKEN, (m) => cardName(m));
 }

@@ -1,0 +1,121 @@
+// @ts-check
+// The table page: one WebSocket to the server, and a full re-render of the table from every
+// `state` message (see docs/protocol.md). This module starts the page and reads the keyboard.
+
+import { ensureSprite } from "../cards.js";
+import { store } from "../storage.js";
+import { $, copyLink } from "./dom.js";
+import { activateCard, scheduleForcedPlay } from "./prompt.js";
+import { clearError, renderPending } from "./render.js";
+import { app, readCredentials } from "./state.js";
+import { connect, fatal, reconnectNow, requestHint, requestMove, requestUndo, sendAction } from "./transport.js";
+
+export function start() {
+  ensureSprite();
+  const found = readCredentials();
+  const auto = /** @type {HTMLInputElement} */ ($("auto-play"));
+  auto.checked = store.get("piquet.autoPlay") !== "0";
+  auto.addEventListener("change", () => {
+    store.set("piquet.autoPlay", auto.checked ? "1" : "0");
+    if (app.state) {
+      scheduleForcedPlay();
+      renderPending();
+    }
+  });
+  $("error-close").addEventListener("click", clearError);
+  $("hint-button").addEventListener("click", requestHint);
+  $("undo-button").addEventListener("click", requestUndo);
+  $("move-button").addEventListener("click", requestMove);
+  $("hint-follow").addEventListener("click", () => {
+    if (app.hint && app.hint.action && app.state && app.hint.version === app.state.version) sendAction(app.hint.action);
+  });
+  $("hand").addEventListener("click", (e) => {
+    const card = e.target instanceof Element ? e.target.closest("[data-card]") : null;
+    if (card instanceof HTMLElement && card.getAttribute("role") === "button") activateCard(card.dataset.card);
+  });
+  for (const b of document.querySelectorAll("button[data-copy]")) {
+    if (!(b instanceof HTMLElement)) continue;
+    b.addEventListener("click", () => copyLink(/** @type {HTMLAnchorElement} */ ($(b.dataset.copy || "")), b));
+  }
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("online", () => reconnectNow());
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") reconnectNow();
+  });
+  if (!found) {
+    fatal("This page needs a table: open the link you were given, or start a game from the lobby.");
+    return;
+  }
+  app.id = found.id;
+  app.cred = found.cred;
+  if (!app.cred) {
+    fatal("This browser holds no seat at this table. Open the link you were given (it ends in #token=…, #invite=… or #spectate=…).");
+    return;
+  }
+  connect();
+}
+
+// ------------------------------------------------------------------ keyboard
+
+/** The keys: 1-9 choose, arrows move among the cards, Enter plays or selects, H hint, U undo. @param {KeyboardEvent} e */
+export function onKey(e) {
+  if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+  const t = e.target;
+  if (t instanceof Element && t.closest("input, textarea, select, [contenteditable=''], [contenteditable='true'], dialog")) return;
+  const st = app.state;
+  const p = st && st.prompt;
+  const card = t instanceof Element ? /** @type {HTMLElement | null} */ (t.closest("#hand [data-card]")) : null;
+  if ((e.key === "Enter" || e.key === " ") && card) {
+    e.preventDefault();
+    if (card.getAttribute("role") === "button") activateCard(card.dataset.card);
+    return;
+  }
+  if ((e.key === "ArrowLeft" || e.key === "ArrowRight") && p && (p.kind === "play" || p.kind === "exchange")) {
+    const cards = [.../** @type {NodeListOf<HTMLElement>} */ ($("hand").querySelectorAll("[data-card][role=button]"))];
+    if (!cards.length) return;
+    e.preventDefault();
+    let i = card ? cards.indexOf(card) : -1;
+    if (i < 0) i = e.key === "ArrowRight" ? 0 : cards.length - 1;
+    else i = (i + (e.key === "ArrowRight" ? 1 : cards.length - 1)) % cards.length;
+    cards[i].focus();
+    return;
+  }
+  if (/^[1-9]$/.test(e.key) && p && !app.pending && app.connected) {
+    const k = Number(e.key) - 1;
+    if (p.kind === "play") {
+      const code = (p.cards || [])[k];
+      if (code) {
+        e.preventDefault();
+        activateCard(code);
+      }
+    } else if (p.kind === "exchange") {
+      const code = ((st.view && st.view.hand) || [])[k];
+      if (code) {
+        e.preventDefault();
+        activateCard(code);
+      }
+    } else {
+      const buttons = [.../** @type {NodeListOf<HTMLButtonElement>} */ ($("prompt").querySelectorAll("[data-testid=choice]"))].filter((b) => !b.disabled);
+      if (buttons[k]) {
+        e.preventDefault();
+        buttons[k].click();
+      }
+    }
+    return;
+  }
+  if (e.key === "h" || e.key === "H") {
+    e.preventDefault();
+    requestHint();
+    return;
+  }
+  if (e.key === "u" || e.key === "U") {
+    e.preventDefault();
+    requestUndo();
+  }
+}
+
+// Exposed for debugging in the console; the page does not use it.
+/** @type {any} */ (window).piquetTable = app;
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+else start();

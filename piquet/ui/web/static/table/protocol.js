@@ -1,0 +1,122 @@
+// @ts-check
+// The messages of the table's WebSocket as types (docs/protocol.md says what each field means).
+// This module holds types only: the other modules import them in JSDoc, and tsc checks the page
+// against them.
+
+/** A card as the records write it: rank (A K Q J T 9 8 7) then suit (S H D C), e.g. "QS". */
+/** @typedef {string} Card */
+/** A seat: 0 or 1. */
+/** @typedef {0 | 1} Seat */
+/** @typedef {"cut" | "choose_dealer" | "deal" | "bid" | "carte_blanche" | "exchange" | "declare" | "play" | "concession" | "over"} Phase */
+
+// ------------------------------------------------------------------ actions (client to server)
+
+/**
+ * A decision in the record's action format without `player`.
+ * @typedef {{choose_dealer: number}
+ *   | {packets: number}
+ *   | {bid: string}
+ *   | {carte_blanche: boolean, will_exchange?: number | null}
+ *   | {exchange: Card[], show_rest: boolean}
+ *   | {declare: string, combinations: Card[][]}
+ *   | {play: Card}
+ *   | {concede: true}
+ *   | {accept_concession: boolean}} Action
+ */
+
+/**
+ * @typedef {{type: "join", name: string}
+ *   | {type: "action", action: Action, version: number}
+ *   | {type: "hint"}
+ *   | {type: "undo", version: number}
+ *   | {type: "move"}} ClientMessage
+ */
+
+// ------------------------------------------------------------------ the view
+
+/**
+ * A line of the deal's dialogue.
+ * @typedef {{kind: "say", speaker: Seat, text: string}
+ *   | {kind: "play", speaker: Seat, card: Card, text?: string}
+ *   | {kind: "note", speaker?: Seat | null, text: string}
+ *   | {kind: "score", player: Seat, points: number, category: string, reason: string, total: number}} LogEntry
+ */
+
+/** @typedef {{leader: Seat, cards: Card[], winner: Seat}} Trick */
+
+/**
+ * A row of the score sheet.
+ * @typedef {{deal: number, elder?: Seat, points: number[], tricks?: number[], annulled: boolean,
+ *   contract: string | null, notes: string}} SheetRow
+ */
+
+/** @typedef {{winner: Seat | null, points: number, rubiconed: boolean, games: number[] | null, text: string}} Result */
+/** @typedef {{player: Seat, call: string}} BidCall */
+/** @typedef {{holder: Seat, bid: string, doubles: number, text: string}} Contract */
+/** A game of Piquet au Cent. */
+/** @typedef {{winner: Seat, double: boolean, scores: number[], reached: number[]}} Game */
+
+/**
+ * The facts of the table's rules the page shows (the server reckons them, the page only says them).
+ * @typedef {{plays_games: boolean, games_to_win: number, game_target: number | null, conceded_play: number,
+ *   cards_points: number, carte_blanche_points: number}} Rules
+ */
+
+/**
+ * One player's view of the partie (a spectator's has no hand).
+ * @typedef {{
+ *   phase: Phase, to_act: Seat | null, deal_number: number, dealer: Seat | null, elder: Seat,
+ *   hand: Card[], dealt: Card[], discards: Card[], peeked: Card[], rest: Card[], show_rest: boolean | null,
+ *   talon_left: number, hand_sizes: number[], exchanged: (number | null)[], will_exchange: number | null,
+ *   carte_blanche: boolean[], shown_dealt: Card[][], revealed: Card[][],
+ *   trick: Card[], leader: Seat, tricks: Trick[], tricks_won: number[],
+ *   log: LogEntry[], deal_points: number[], sheet: SheetRow[], totals: number[], result: Result | null,
+ *   bids: BidCall[], contract: Contract | null, games: Game[], game_scores: number[], games_won: number[],
+ *   rules: Rules,
+ * }} View
+ */
+
+// ------------------------------------------------------------------ prompts
+
+/** @typedef {{kind: "choose_dealer", options: Seat[]}} ChooseDealerPrompt */
+/** @typedef {{kind: "packets", options: number[]}} PacketsPrompt */
+/** @typedef {{kind: "bid", options: string[]}} BidPrompt */
+/**
+ * The options are actions; a server may also send them as `{label, action}`.
+ * @typedef {{carte_blanche: boolean, will_exchange?: number | null}} CarteBlancheAction
+ * @typedef {{kind: "carte_blanche", options: (CarteBlancheAction | {label?: string, action: CarteBlancheAction})[]}} CarteBlanchePrompt
+ */
+/**
+ * @typedef {{kind: "exchange", min: number, max: number, talon_left: number, younger: boolean,
+ *   may_show_rest: boolean, advice: Card[] | null}} ExchangePrompt
+ */
+/** @typedef {{label: string, action: {declare: string, combinations: Card[][]}}} DeclareOption */
+/** @typedef {{kind: "declare", category: string, elder: boolean, in_full_only: boolean, options: DeclareOption[]}} DeclarePrompt */
+/** @typedef {{kind: "play", cards: Card[], concede: boolean}} PlayPrompt */
+/** @typedef {{kind: "concession", options: {accept_concession: boolean}[]}} ConcessionPrompt */
+/**
+ * What this seat must decide now.
+ * @typedef {ChooseDealerPrompt | PacketsPrompt | BidPrompt | CarteBlanchePrompt | ExchangePrompt | DeclarePrompt
+ *   | PlayPrompt | ConcessionPrompt} Prompt
+ */
+
+// ------------------------------------------------------------------ server to client
+
+/**
+ * @typedef {{id: string, kind: "computer" | "room", variant: string, title: string, options: Record<string, boolean | number>,
+ *   level: number | null, status: "waiting" | "playing" | "over", takebacks: "off" | "fair" | "free", taken_back: number,
+ *   invite: string | null, spectate: string | null}} TableInfo
+ */
+
+/**
+ * The whole table as this client may see it; `view` is null until the partie starts.
+ * @typedef {{type: "state", table: TableInfo, seat: Seat | null, players: (string | null)[], computer: Seat | null,
+ *   can_undo: boolean, can_concede: boolean, version: number, view: View | null, prompt: Prompt | null}} StateMessage
+ */
+/** @typedef {{type: "error", code: string, message: string}} ErrorMessage */
+/** @typedef {{type: "hint", text: string, action: Action | null}} HintMessage */
+/** @typedef {{type: "seat", seat: Seat, token: string}} SeatMessage */
+/** @typedef {{type: "move", link: string, expires_in: number}} MoveMessage */
+/** @typedef {StateMessage | ErrorMessage | HintMessage | SeatMessage | MoveMessage} ServerMessage */
+
+export {};

@@ -1,0 +1,204 @@
+// @ts-check
+// The record of the partie beside the table: the table talk (each deal's dialogue), the score
+// sheet, the notice of a deal scored, the tricks a player has won.
+
+import { cardSpan, isCard, prettyText } from "../cards.js";
+import { $, h } from "./dom.js";
+import { app, names, pair, playsGames, seats } from "./state.js";
+import { numberWord, reckoning } from "./words.js";
+
+/** @typedef {import("./protocol.js").LogEntry} LogEntry */
+/** @typedef {import("./protocol.js").SheetRow} SheetRow */
+/** @typedef {import("./protocol.js").StateMessage} StateMessage */
+/** @typedef {import("./protocol.js").TableInfo} TableInfo */
+/** @typedef {import("./protocol.js").Trick} Trick */
+/** @typedef {import("./protocol.js").View} View */
+
+/**
+ * A line of the table talk.
+ * @param {LogEntry} e the line
+ * @param {number} i its place in the deal's log
+ * @param {LogEntry[]} log the deal's log
+ * @param {Trick[]} tricks the deal's tricks
+ * @param {string[]} n the players' names
+ * @param {number | null} seat this page's seat
+ */
+export function logItem(e, i, log, tricks, n, seat) {
+  if (e.kind === "say") {
+    const li = h("li", { className: `say speaker-${e.speaker}${e.speaker === seat ? " mine" : ""}` });
+    li.append(h("b", { className: "who", text: n[e.speaker] ?? "?" }), ": ");
+    li.append(h("span", { className: "speech" }, "\u201c", prettyText(e.text), "\u201d"));
+    return li;
+  }
+  if (e.kind === "play") {
+    let plays = 0;
+    for (let k = 0; k <= i; k += 1) if (log[k].kind === "play") plays += 1;
+    const lead = plays % 2 === 1;
+    const li = h("li", { className: `play speaker-${e.speaker}${e.speaker === seat ? " mine" : ""}` });
+    li.append(`${n[e.speaker] ?? "?"} ${lead ? "leads" : "plays"} `, isCard(e.card) ? cardSpan(e.card) : String(e.card || e.text || ""), ".");
+    if (!lead) {
+      const t = tricks[plays / 2 - 1];
+      if (t && (t.winner === 0 || t.winner === 1)) li.append(h("span", { className: "aside", text: ` ${n[t.winner]} wins the trick.` }));
+    }
+    return li;
+  }
+  if (e.kind === "score") {
+    const li = h("li", { className: `score speaker-${e.player}${e.player === seat ? " mine" : ""}` });
+    li.append(h("b", { className: "who", text: n[e.player] ?? "?" }), ": ", h("span", { className: "speech", text: `\u201c${reckoning(e.points, e.total)}\u201d` }));
+    const reason = [e.reason, e.points !== undefined ? `${e.points}` : null].filter((x) => x !== null && x !== undefined && x !== "").join(" · ");
+    if (reason) li.append(" ", h("span", { className: "aside" }, prettyText(reason)));
+    return li;
+  }
+  const li = h("li", { className: "note" });
+  li.append(prettyText(e.text ?? ""));
+  return li;
+}
+
+/** @param {LogEntry[]} log @param {Trick[]} tricks @param {string[]} n @param {number | null} seat */
+export function renderDealLog(log, tricks, n, seat) {
+  const ol = h("ol", { className: "log-lines" });
+  log.forEach((e, i) => ol.append(logItem(e, i, log, tricks, n, seat)));
+  return ol;
+}
+
+/**
+ * The table talk: the finished deals folded, the deal in progress, kept scrolled to the end.
+ * @param {StateMessage} st @param {Partial<View>} v
+ */
+export function renderLog(st, v) {
+  const n = names(st);
+  const { seat } = seats(st);
+  const key = JSON.stringify([v.deal_number, v.log, v.tricks && v.tricks.length, app.archive.length, n]);
+  if (app.keys.log === key) return;
+  app.keys.log = key;
+  const box = $("log");
+  const nearBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 60;
+  /** @type {HTMLElement[]} */
+  const parts = [];
+  for (const d of app.archive) {
+    const det = h("details", { className: "old-deal" }, h("summary", { text: d.deal ? `Deal ${d.deal}` : "The cut" }));
+    det.append(renderDealLog(d.log, d.tricks, n, seat));
+    parts.push(det);
+  }
+  if (v.deal_number) parts.push(h("h3", { className: "deal-heading", text: `Deal ${v.deal_number}` }));
+  const log = v.log || [];
+  if (log.length) parts.push(renderDealLog(log, v.tricks || [], n, seat));
+  else parts.push(h("p", { className: "muted", text: "Nothing said yet." }));
+  box.replaceChildren(...parts);
+  if (nearBottom || !app.keys.logScrolled) {
+    box.scrollTop = box.scrollHeight;
+    app.keys.logScrolled = true;
+  }
+}
+
+/**
+ * The score sheet: a row per deal, the deal in progress, the partie's totals (or the games won).
+ * @param {StateMessage} st @param {Partial<View>} v
+ */
+export function renderSheet(st, v) {
+  const n = names(st);
+  const table = st.table || /** @type {Partial<TableInfo>} */ ({});
+  const sheet = v.sheet || [];
+  const auction = table.variant === "auction" || sheet.some((r) => r.contract);
+  const key = JSON.stringify([sheet, v.totals, v.deal_points, v.result, v.games, v.game_scores, n, v.phase, table.status]);
+  if (app.keys.sheet === key) return;
+  app.keys.sheet = key;
+  const head = h("tr", {}, h("th", { scope: "col", text: "Deal" }));
+  if (auction) head.append(h("th", { scope: "col", text: "Contract" }));
+  head.append(h("th", { scope: "col", className: "num", text: n[0] }), h("th", { scope: "col", className: "num", text: n[1] }), h("th", { scope: "col", text: "Notes" }));
+  const body = h("tbody");
+  for (const row of sheet) {
+    const tr = h("tr", { className: row.annulled ? "annulled" : "" }, h("th", { scope: "row", text: row.deal ?? "" }));
+    if (auction) tr.append(h("td", { text: row.contract || "" }));
+    if (row.annulled) {
+      tr.append(h("td", { className: "num", text: "–" }), h("td", { className: "num", text: "–" }), h("td", { text: row.notes || "annulled: both passed" }));
+    } else {
+      tr.append(h("td", { className: "num", text: pair(row.points, 0) }), h("td", { className: "num", text: pair(row.points, 1) }), h("td", { text: row.notes || "" }));
+    }
+    body.append(tr);
+  }
+  const playing = table.status !== "over" && v.phase !== "over" && table.status !== "waiting";
+  if (playing && v.deal_number && !sheet.some((r) => r.deal === v.deal_number)) {
+    const tr = h("tr", { className: "current" }, h("th", { scope: "row", text: `${v.deal_number}…` }));
+    if (auction) tr.append(h("td", { text: v.contract ? v.contract.text || v.contract.bid : "" }));
+    tr.append(h("td", { className: "num", text: pair(v.deal_points, 0) }), h("td", { className: "num", text: pair(v.deal_points, 1) }), h("td", { className: "muted", text: "in progress" }));
+    body.append(tr);
+  }
+  const foot = h("tfoot");
+  if (!playsGames(st)) {
+    const tr = h("tr", {}, h("th", { scope: "row", text: "Partie" }));
+    if (auction) tr.append(h("td"));
+    tr.append(h("td", { className: "num", text: pair(v.totals, 0) }), h("td", { className: "num", text: pair(v.totals, 1) }), h("td"));
+    foot.append(tr);
+  }
+  const tableEl = h("table", { className: "sheet-table" }, h("caption", { className: "visually-hidden", text: "Score sheet" }), h("thead", {}, head), body, foot);
+  /** @type {HTMLElement[]} */
+  const parts = [tableEl];
+  if (!sheet.length && !(playing && v.deal_number)) parts.splice(0, 1, h("p", { className: "muted", text: "No deal scored yet." }));
+  const rules = v.rules;
+  if (playsGames(st) && rules) {
+    const won = [pair(v.games_won, 0), pair(v.games_won, 1)];
+    const games = v.games || [];
+    const list = h("ol", { className: "games" });
+    games.forEach((g) => list.append(h("li", { text: `${n[g.winner]} wins${g.double ? " a double game" : ""}, ${pair(g.scores, 0)}–${pair(g.scores, 1)}` })));
+    parts.push(h("p", { className: "games-line", text: `Games won: ${n[0]} ${won[0]}, ${n[1]} ${won[1]} (a double game counts two; the first to ${numberWord(rules.games_to_win)} wins).` }));
+    if (games.length) parts.push(list);
+    if (playing) parts.push(h("p", { className: "muted", text: `Game in progress: ${n[0]} ${pair(v.game_scores, 0)}, ${n[1]} ${pair(v.game_scores, 1)} (to ${rules.game_target}).` }));
+  }
+  if (v.result && v.result.text) parts.push(h("p", { className: "sheet-result", text: v.result.text }));
+  $("sheet").replaceChildren(...parts);
+}
+
+/**
+ * A deal just scored, said for a few seconds.
+ * @param {SheetRow} row @param {(string | null)[]} players
+ */
+export function showDealNotice(row, players) {
+  const n = [0, 1].map((s) => players[s] || `Player ${s + 1}`);
+  const box = $("notice");
+  const text = row.annulled
+    ? `Deal ${row.deal} annulled: both passed.`
+    : `Deal ${row.deal} scored: ${n[0]} ${pair(row.points, 0)}, ${n[1]} ${pair(row.points, 1)}${row.notes ? ` (${row.notes})` : ""}.`;
+  box.replaceChildren(h("span", { text }), h("button", {
+    type: "button", className: "small", "aria-label": "Dismiss", text: "OK",
+    onclick: () => {
+      box.hidden = true;
+    },
+  }));
+  box.hidden = false;
+  clearTimeout(app.noticeTimer ?? undefined);
+  app.noticeTimer = setTimeout(() => {
+    box.hidden = true;
+  }, 9000);
+}
+
+/**
+ * The dialog of the tricks a player has won in this deal.
+ * @param {number} s the player's seat
+ */
+export function openTricks(s) {
+  const st = app.state;
+  if (!st) return;
+  const v = st.view || /** @type {Partial<View>} */ ({});
+  const n = names(st);
+  const dialog = /** @type {HTMLDialogElement} */ ($("tricks-dialog"));
+  const list = $("tricks-list");
+  const tricks = v.tricks || [];
+  const won = tricks.filter((t) => t.winner === s).length;
+  $("tricks-title").textContent = `Tricks won by ${n[s]}: ${won} of ${tricks.length}`;
+  list.replaceChildren();
+  if (!tricks.length) list.append(h("li", { className: "muted", text: "No trick played yet." }));
+  tricks.forEach((t, k) => {
+    const mine = t.winner === s;
+    const li = h("li", { className: "trick-line" + (mine ? " won" : " lost") },
+      h("span", { className: "trick-no", text: `Trick ${k + 1}` }));
+    (t.cards || []).forEach((c, i) => {
+      const by = (t.leader + i) % 2;
+      li.append(h("span", { className: "trick-card" }, cardSpan(c), h("small", { text: ` ${i === 0 ? "led by" : "by"} ${n[by]}` })));
+    });
+    li.append(h("span", { className: "trick-winner", text: `${n[t.winner] ?? "?"} wins` }));
+    list.append(li);
+  });
+  if (typeof dialog.showModal === "function") dialog.showModal();
+  else dialog.setAttribute("open", "");
+}

@@ -1,0 +1,520 @@
+// @ts-check
+// Drawing the table from the state: the header, the status, the seats and hands, the centre (talon,
+// trick, result, waiting room), the toolbar; errors and hints. The page redraws it all from each state.
+
+import { backElement, cardElement, cardName, prettyText, spokenText, syncBacks, syncCards } from "../cards.js";
+import { store } from "../storage.js";
+import { $, absolute, copyLink, h } from "./dom.js";
+import { renderPrompt, scheduleForcedPlay, updateExchangeControls } from "./prompt.js";
+import { app, names, pair, playedCards, playsGames, seats, selectionKey, shownCards } from "./state.js";
+import { openTricks, renderLog, renderSheet } from "./record.js";
+import { send } from "./transport.js";
+import { CATEGORY_WORDS, PHASES } from "./words.js";
+
+/** @typedef {import("./protocol.js").Card} Card */
+/** @typedef {import("./protocol.js").Prompt} Prompt */
+/** @typedef {import("./protocol.js").Seat} Seat */
+/** @typedef {import("./protocol.js").StateMessage} StateMessage */
+/** @typedef {import("./protocol.js").TableInfo} TableInfo */
+/** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./state.js").Hint} Hint */
+/** A state's view, or nothing of it before the partie starts. */
+/** @typedef {Partial<View>} ViewSoFar */
+/** @typedef {Partial<TableInfo>} TableSoFar */
+
+/** @param {string} text */
+export function showError(text) {
+  $("error-text").textContent = text;
+  $("error").hidden = false;
+}
+
+export function clearError() {
+  $("error").hidden = true;
+  $("error-text").textContent = "";
+}
+
+/** @param {Hint} hint */
+export function showHint(hint) {
+  app.hint = hint;
+  const text = $("hint-text");
+  text.replaceChildren(h("strong", { text: "Hint: " }), prettyText(hint.text));
+  text.setAttribute("aria-label", "Hint: " + spokenText(hint.text));
+  $("hint-follow").hidden = !hint.action || !app.state || !app.state.prompt;
+  $("hint-box").hidden = false;
+}
+
+export function hideHint() {
+  app.hint = null;
+  $("hint-box").hidden = true;
+  $("hint-text").textContent = "";
+}
+
+// ------------------------------------------------------------------ render
+
+export function render() {
+  const st = app.state;
+  if (!st) return;
+  const v = st.view || /** @type {ViewSoFar} */ ({});
+  const table = st.table || /** @type {TableSoFar} */ ({});
+  renderHeader(st, table);
+  renderStatus(st, v, table);
+  renderSeats(st, v);
+  renderCentre(st, v, table);
+  renderPrompt(st);
+  renderToolbar(st, table);
+  renderLog(st, v);
+  renderSheet(st, v);
+  renderShare(table);
+  scheduleForcedPlay();
+  const b = document.body.dataset;
+  b.phase = v.phase || "";
+  b.toAct = v.to_act === 0 || v.to_act === 1 ? String(v.to_act) : "";
+  b.seat = st.seat === 0 || st.seat === 1 ? String(st.seat) : "";
+  b.version = st.version === undefined || st.version === null ? "" : String(st.version);
+  b.status = table.status || "";
+  renderPending();
+}
+
+/** The parts that depend on whether an action is on its way. */
+export function renderPending() {
+  const st = app.state;
+  const b = document.body.dataset;
+  // Busy: an action on its way, a forced card about to be played, or no connection.
+  const busy = app.pending || app.autoPlaying || !app.connected;
+  b.connected = app.connected ? "true" : "false";
+  b.pending = app.pending || app.autoPlaying ? "1" : "";
+  b.prompt = st && st.prompt && !busy ? st.prompt.kind || "" : "";
+  const prompt = $("prompt");
+  const blocked = app.pending || !app.connected;
+  prompt.classList.toggle("pending", blocked);
+  for (const btn of /** @type {NodeListOf<HTMLButtonElement | HTMLInputElement>} */ (prompt.querySelectorAll("button, input"))) {
+    if (blocked) {
+      if (!btn.disabled) btn.dataset.pendingDisabled = "1";
+      btn.disabled = true;
+    } else if (btn.dataset.pendingDisabled) {
+      delete btn.dataset.pendingDisabled;
+      btn.disabled = false;
+    }
+  }
+  if (!blocked) updateExchangeControls();
+  /** @type {HTMLButtonElement} */ ($("hint-button")).disabled = !(st && st.prompt) || blocked;
+  /** @type {HTMLButtonElement} */ ($("undo-button")).disabled = blocked;
+  const join = /** @type {HTMLButtonElement | null} */ (document.getElementById("join-submit"));
+  if (join) join.disabled = !app.connected;
+}
+
+/** @param {StateMessage} st @param {TableSoFar} table */
+export function renderHeader(st, table) {
+  const title = table.title || "Piquet";
+  $("title").textContent = title;
+  const n = names(st);
+  document.title = `${title}: ${n[0]} v ${n[1]} · Piquet`;
+  if (table.variant) /** @type {HTMLAnchorElement} */ ($("rules-link")).href = `/rules/${encodeURIComponent(table.variant)}`;
+}
+
+/**
+ * The prompt in a few words, for the status line.
+ * @param {Prompt} p
+ * @param {StateMessage} st
+ * @returns {string}
+ */
+export function promptSummary(p, st) {
+  const v = st.view || /** @type {ViewSoFar} */ ({});
+  switch (p.kind) {
+    case "choose_dealer":
+      return "choose who deals first";
+    case "packets":
+      return `deal in packets of ${(p.options || []).join(" or ")}`;
+    case "bid":
+      return "your call in the auction";
+    case "carte_blanche":
+      return "announce your carte blanche, or not";
+    case "exchange":
+      return p.min === p.max ? `discard ${p.min}` : `discard ${p.min} to ${p.max} cards`;
+    case "declare":
+      return `${p.elder ? "declare" : "answer for"} your ${CATEGORY_WORDS[p.category] || p.category}`;
+    case "play":
+      return v.trick && v.trick.length ? "play a card" : "lead a card";
+    default:
+      return /** @type {{kind: string}} */ (p).kind;
+  }
+}
+
+/** @param {StateMessage} st @param {ViewSoFar} v @param {TableSoFar} table */
+export function renderStatus(st, v, table) {
+  const n = names(st);
+  const { seat } = seats(st);
+  let text;
+  if (table.status === "waiting") {
+    text = seat === 1 ? "Enter your name to take your seat." : `Waiting for the second player to join.`;
+  } else if (table.status === "over" || v.phase === "over") {
+    text = (v.result && v.result.text) || "The partie is over.";
+  } else if (st.prompt && seat !== null) {
+    text = "Your turn: " + promptSummary(st.prompt, st) + ".";
+  } else if (v.to_act === 0 || v.to_act === 1) {
+    if (st.computer === v.to_act) text = `${n[v.to_act]} is thinking…`;
+    else if (seat === null) text = `${n[v.to_act]} to act: ${(PHASES[v.phase || ""] || v.phase || "").toLowerCase()}.`;
+    else text = `Waiting for ${n[v.to_act]}…`;
+  } else {
+    text = PHASES[v.phase || ""] ? PHASES[v.phase || ""] + "…" : "…";
+  }
+  const el = $("status");
+  if (el.textContent !== text) el.textContent = text;
+  document.body.classList.toggle("my-turn", !!(st.prompt && seat !== null));
+  document.body.classList.toggle("spectator", seat === null);
+
+  // Chips: deal, contract, deal score.
+  /** @type {string[]} */
+  const chips = [];
+  if (v.deal_number) {
+    let deal = `Deal ${v.deal_number}`;
+    if (playsGames(st)) deal += ` · game ${(v.games || []).length + (table.status === "over" ? 0 : 1)}`;
+    chips.push(deal);
+  }
+  if (v.phase && PHASES[v.phase] && v.phase !== "over") chips.push(PHASES[v.phase]);
+  if (v.contract) chips.push(`Contract ${v.contract.text || v.contract.bid} (${n[v.contract.holder] ?? "?"})`);
+  const key = JSON.stringify(chips);
+  if (app.keys.chips !== key) {
+    app.keys.chips = key;
+    $("chips").replaceChildren(...chips.map((c) => h("span", { className: "chip", text: c })));
+  }
+}
+
+/**
+ * A player's plate: name, badges (you, computer, dealer, elder or younger), scores, tricks won.
+ * @param {StateMessage} st @param {ViewSoFar} v @param {Seat} s @param {boolean} isMe
+ */
+export function plate(st, v, s, isMe) {
+  const n = names(st);
+  const { seat } = seats(st);
+  const el = h("div", { className: "plate-inner" + (v.to_act === s ? " acting" : "") });
+  const nameLine = h("div", { className: "plate-name" }, h("span", { className: "who", text: n[s] }));
+  if (isMe && seat !== null) nameLine.append(h("span", { className: "you", text: "you" }));
+  if (st.computer === s) nameLine.append(h("span", { className: "badge computer", text: `computer${st.table && st.table.level ? " · level " + st.table.level : ""}` }));
+  if (v.dealer === s) nameLine.append(h("span", { className: "badge", text: "dealer", title: "Deals this hand" }));
+  const beforeRoles = ["cut", "choose_dealer", "deal", "bid"].includes(v.phase || "");
+  if (!beforeRoles && (v.elder === 0 || v.elder === 1) && v.phase !== "over") {
+    nameLine.append(h("span", { className: "badge role", text: v.elder === s ? "elder" : "younger" }));
+  }
+  if (pair(v.carte_blanche, s, false)) nameLine.append(h("span", { className: "badge gold", text: "carte blanche" }));
+  if (v.to_act === s && st.table && st.table.status !== "over") {
+    nameLine.append(h("span", { className: "turn-dot", title: "To act", "aria-label": "to act" }));
+  }
+  el.append(nameLine);
+  const scores = h("div", { className: "plate-scores" });
+  if (playsGames(st)) {
+    scores.append(
+      h("span", { className: "score", title: "Games won (a double game counts two)" }, "games ", h("b", { text: pair(v.games_won, s) })),
+      h("span", { className: "score", title: "Score in the game in progress" }, "game ", h("b", { text: pair(v.game_scores, s) })),
+    );
+  } else {
+    scores.append(h("span", { className: "score", title: "Partie total" }, "partie ", h("b", { text: pair(v.totals, s) })));
+  }
+  scores.append(h("span", { className: "score", title: "This deal so far" }, "deal ", h("b", { "data-testid": `deal-points-${s}`, text: pair(v.deal_points, s) })));
+  if (["play", "over"].includes(v.phase || "") || (v.tricks && v.tricks.length)) {
+    const won = pair(v.tricks_won, s);
+    scores.append(
+      h("button", {
+        type: "button",
+        className: "small tricks-button",
+        "data-testid": "tricks",
+        "data-seat": String(s),
+        "aria-label": `${n[s]} has won ${won} trick${won === 1 ? "" : "s"}: show them`,
+        onclick: () => openTricks(s),
+      }, "tricks ", h("b", { text: won })),
+    );
+  }
+  el.append(scores);
+  return el;
+}
+
+/** @param {StateMessage} st @param {ViewSoFar} v */
+export function renderSeats(st, v) {
+  const { seat, me, opp } = seats(st);
+  const played = playedCards(v);
+  // Plates (rebuilt only when what they show changes, so focus on a button survives).
+  const plateKey = (/** @type {Seat} */ s) => JSON.stringify([names(st), s, v.to_act, v.dealer, v.elder, v.phase, v.totals, v.deal_points,
+    v.tricks_won, v.carte_blanche, v.games, v.game_scores, st.computer, seat, st.table && st.table.status, (v.tricks || []).length]);
+  /** @type {[Seat, string, boolean][]} */
+  const plates = [[opp, "plate-opp", false], [me, "plate-me", true]];
+  for (const [s, id, isMe] of plates) {
+    const key = plateKey(s);
+    if (app.keys[id] !== key) {
+      app.keys[id] = key;
+      $(id).replaceChildren(plate(st, v, s, isMe));
+    }
+  }
+
+  // The opponent's hand: backs. A spectator sees both hands as backs.
+  syncBacks($("opp-hand"), pair(v.hand_sizes, opp));
+  $("opp-hand").setAttribute("aria-label", `${names(st)[opp]}'s hand: ${pair(v.hand_sizes, opp)} cards`);
+
+  // Piles beside each plate: discards, cards shown.
+  renderPiles($("piles-opp"), v, opp, false, played);
+  renderPiles($("piles-me"), v, me, seat !== null, played);
+
+  // Own hand.
+  const hand = $("hand");
+  if (seat === null) {
+    // Spectator: no cards of his own; the bottom seat's hand as backs.
+    for (const el of /** @type {HTMLElement[]} */ ([...hand.children])) if (el.dataset.card) el.remove();
+    syncBacks(hand, pair(v.hand_sizes, me));
+    hand.setAttribute("aria-label", `${names(st)[me]}'s hand: ${pair(v.hand_sizes, me)} cards`);
+    return;
+  }
+  for (const el of /** @type {HTMLElement[]} */ ([...hand.children])) if (!el.dataset.card) el.remove();
+  hand.setAttribute("aria-label", "Your hand");
+  const p = st.prompt;
+  /** @type {Set<Card>} */
+  const legal = new Set(p && p.kind === "play" ? p.cards || [] : []);
+  const selKey = selectionKey(st);
+  if (app.selectionKey !== selKey) {
+    app.selectionKey = selKey;
+    app.selection = new Set();
+    app.showRest = false;
+  }
+  const shown = new Set([...pair(v.revealed, me, /** @type {Card[]} */ ([])), ...pair(v.shown_dealt, me, /** @type {Card[]} */ ([]))]);
+  const cards = v.hand || [];
+  const suitStarts = new Set(cards.filter((c, i) => i > 0 && cards[i - 1][1] !== c[1]));
+  syncCards(hand, cards, {
+    clickable: (c) => !!p && (p.kind === "exchange" || (p.kind === "play" && legal.has(c))),
+    decorate: (el, c) => {
+      const selected = p && p.kind === "exchange" && app.selection.has(c);
+      el.classList.toggle("selected", !!selected);
+      el.classList.toggle("dim", !!p && p.kind === "play" && !legal.has(c));
+      el.classList.toggle("shown", shown.has(c));
+      el.classList.toggle("hl", app.highlight.has(c));
+      el.classList.toggle("suit-start", suitStarts.has(c));
+      if (p && p.kind === "exchange") {
+        el.setAttribute("aria-pressed", selected ? "true" : "false");
+        el.setAttribute("aria-label", `${cardName(c)}${shown.has(c) ? ", shown" : ""}`);
+      } else {
+        el.removeAttribute("aria-pressed");
+        let label = cardName(c);
+        if (p && p.kind === "play") label = legal.has(c) ? `play the ${label}` : `${label}, cannot be played`;
+        if (shown.has(c)) label += ", shown to your opponent";
+        el.setAttribute("aria-label", label);
+      }
+      if (p && p.kind === "play" && !legal.has(c)) el.setAttribute("aria-disabled", "true");
+      else el.removeAttribute("aria-disabled");
+      // data-legal: may this card be clicked now (play: a legal card; exchange: any card).
+      if (p && (p.kind === "play" || p.kind === "exchange")) el.dataset.legal = String(p.kind === "exchange" || legal.has(c));
+      else delete el.dataset.legal;
+      el.title = shown.has(c) ? "Shown to your opponent" : "";
+    },
+  });
+  hand.classList.toggle("choosing", !!p && (p.kind === "exchange" || p.kind === "play"));
+}
+
+/**
+ * A labelled row of small cards (face up, or so many backs).
+ * @param {string} label
+ * @param {Card[]} cards
+ * @param {{backs?: number, className?: string, testid?: string | null}} [options]
+ */
+export function pileGroup(label, cards, { backs = 0, className = "", testid = null } = {}) {
+  const row = h("div", { className: "cards-row small-cards" });
+  for (const c of cards) row.append(cardElement(c));
+  for (let i = 0; i < backs; i += 1) row.append(backElement());
+  const aria = cards.length ? `${label}: ${cards.map(cardName).join(", ")}` : `${label}: ${backs} card${backs === 1 ? "" : "s"} face down`;
+  return h("div", { className: "pile " + className, "data-testid": testid, role: "group", "aria-label": aria },
+    h("div", { className: "pile-label", text: label }), row);
+}
+
+/**
+ * The piles beside a plate: discards (own face up, the other's as backs), the cards the other has shown.
+ * @param {HTMLElement} container @param {ViewSoFar} v @param {Seat} s @param {boolean} own @param {Set<Card>} played
+ */
+export function renderPiles(container, v, s, own, played) {
+  /** @type {[string, Card[], number, string, string][]} */
+  const groups = [];
+  const exchanged = pair(v.exchanged, s, null);
+  if (own && v.discards && v.discards.length) {
+    groups.push(["Your discards", v.discards, 0, "discards", "discards-me"]);
+  } else if (exchanged) {
+    groups.push(["Discards", [], exchanged, "discards", own ? "discards-me" : "discards-opp"]);
+  }
+  if (!own) {
+    const shown = shownCards(v, s, played);
+    if (shown.length) groups.push(["Shown", shown, 0, "shown", "shown-opp"]);
+  }
+  const key = JSON.stringify(groups);
+  const keyName = container.id;
+  if (app.keys[keyName] === key) return;
+  app.keys[keyName] = key;
+  container.replaceChildren(...groups.map(([label, cards, backs, cls, testid]) => pileGroup(label, cards, { backs, className: cls, testid })));
+}
+
+/** @param {StateMessage} st @param {ViewSoFar} v @param {TableSoFar} table */
+export function renderCentre(st, v, table) {
+  const n = names(st);
+  const { seat, me, opp } = seats(st);
+  // Talon.
+  const talonLeft = v.talon_left || 0;
+  syncBacks($("talon"), Math.min(talonLeft, 8));
+  $("talon").dataset.count = String(talonLeft);
+  $("talon").setAttribute("aria-label", `Talon: ${talonLeft} card${talonLeft === 1 ? "" : "s"}`);
+  $("talon-area").hidden = !talonLeft && !["exchange", "carte_blanche", "bid"].includes(v.phase || "");
+  $("talon-caption").textContent = talonLeft ? `Talon · ${talonLeft}` : "Talon empty";
+
+  // Trick in play, or the last trick seen faintly.
+  const trickEl = $("trick");
+  const trick = v.trick || [];
+  const tricks = v.tricks || [];
+  let cards = trick;
+  /** @type {import("./protocol.js").Trick | null} */
+  let lastTrick = null;
+  if (!trick.length && tricks.length && v.phase === "play") {
+    lastTrick = tricks[tricks.length - 1];
+    cards = lastTrick.cards || [];
+  }
+  const leader = lastTrick ? lastTrick.leader : v.leader ?? 0;
+  const els = syncCards(trickEl, cards);
+  els.forEach((el, i) => {
+    const by = (leader + i) % 2;
+    el.classList.toggle("by-me", by === me);
+    el.classList.toggle("by-opp", by === opp);
+    el.setAttribute("aria-label", `${cardName(el.dataset.card)}, ${i === 0 ? "led" : "played"} by ${n[by]}`);
+  });
+  trickEl.classList.toggle("last", !!lastTrick);
+  let caption = "";
+  if (lastTrick) caption = `Last trick: ${n[lastTrick.winner]}`;
+  else if (trick.length) caption = `${n[leader]} led`;
+  else if (v.phase === "play") caption = `${v.leader === me && seat !== null ? "Your" : n[leader] + "'s"} lead`;
+  $("trick-caption").textContent = caption;
+  $("trick-area").hidden = !(v.phase === "play" || trick.length || lastTrick);
+
+  // Info: rest of the talon, peeked cards, auction, contract.
+  /** @type {[string, Card[], string][]} */
+  const info = [];
+  if (v.peeked && v.peeked.length) info.push(["You looked at", v.peeked, "peeked"]);
+  if (v.rest && v.rest.length) info.push(["Rest of the talon", v.rest, "rest"]);
+  if (v.show_rest === true && !(v.rest || []).length && v.phase !== "play" && v.phase !== "over") {
+    info.push(["The rest of the talon will be shown after the lead", [], "note"]);
+  }
+  if (v.phase === "bid" || ((v.bids || []).length && !v.contract)) {
+    const text = (v.bids || []).map((b) => `${n[b.player]} ${b.call}`).join(", ");
+    info.push([`Auction: ${text || "no call yet"}`, [], "note"]);
+  }
+  if (v.contract) {
+    const c = v.contract;
+    const minus = String(c.bid || "").endsWith("-");
+    const tricksN = parseInt(c.bid, 10);
+    let t = `Contract ${c.text || c.bid}: ${c.holder === seat ? "you" : n[c.holder]} must ${minus ? "lose" : "win"} ${Number.isFinite(tricksN) ? tricksN : "?"} tricks`;
+    if (minus) t += " (both score for tricks lost, and for the other's combinations)";
+    info.push([t, [], "note contract"]);
+  }
+  const infoKey = JSON.stringify(info);
+  if (app.keys.info !== infoKey) {
+    app.keys.info = infoKey;
+    $("info-area").replaceChildren(
+      ...info.map(([label, cards, cls]) => (cards.length
+        ? pileGroup(label, cards, { className: cls, testid: cls })
+        : h("p", { className: "info-note " + cls, text: label }))),
+    );
+  }
+
+  // Waiting room.
+  renderWaiting(st, table);
+
+  // Result.
+  const over = table.status === "over" || v.phase === "over";
+  $("result-box").hidden = !over;
+  if (over) $("notice").hidden = true;
+  document.body.classList.toggle("over", over);
+  $("result").textContent = over ? (v.result && v.result.text) || "The partie is over." : "";
+  const link = /** @type {HTMLAnchorElement} */ ($("record-link"));
+  if (over && app.cred) {
+    // The server reads the spectator's secret from ?token= too.
+    link.href = `/api/tables/${encodeURIComponent(app.id || "")}/record?token=${encodeURIComponent(app.cred.value)}`;
+    link.setAttribute("download", `piquet-${app.id}.json`);
+    link.hidden = false;
+  } else {
+    link.hidden = true;
+  }
+}
+
+/**
+ * The waiting room: the guest's name form, the host's invitation link, or a note.
+ * @param {StateMessage} st @param {TableSoFar} table
+ */
+export function renderWaiting(st, table) {
+  const box = $("waiting");
+  const { seat } = seats(st);
+  const waiting = table.status === "waiting";
+  const key = JSON.stringify([waiting, seat, table.invite, names(st)]);
+  if (app.keys.waiting === key) return;
+  app.keys.waiting = key;
+  if (!waiting) {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  box.hidden = false;
+  if (seat === 1) {
+    const input = h("input", {
+      id: "join-name", type: "text", name: "name", required: true, maxLength: 40, autocomplete: "nickname",
+      "data-testid": "join-name", value: store.get("piquet.name") || "",
+    });
+    const form = h("form", { className: "join-form", "aria-labelledby": "join-title" },
+      h("h2", { id: "join-title", text: `${names(st)[0]} invites you to a game of ${table.title || "Piquet"}` }),
+      h("label", { for: "join-name", text: "Your name" }),
+      h("div", { className: "join-row" }, input, h("button", { type: "submit", id: "join-submit", "data-testid": "join-submit", text: "Take your seat" })),
+    );
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const name = input.value.trim();
+      if (!name) {
+        input.focus();
+        return;
+      }
+      store.set("piquet.name", name);
+      send({ type: "join", name });
+    });
+    box.replaceChildren(form);
+    setTimeout(() => input.focus(), 0);
+  } else if (seat === 0 && table.invite) {
+    const url = absolute(table.invite);
+    const a = h("a", { id: "invite-link", href: url, "data-testid": "invite-link", className: "link-box", text: url });
+    const copy = h("button", { type: "button", className: "small copy", text: "Copy", onclick: (/** @type {MouseEvent} */ e) => copyLink(a, /** @type {HTMLElement} */ (e.currentTarget)) });
+    box.replaceChildren(
+      h("h2", { text: "Waiting for your opponent" }),
+      h("p", { text: "Send this link to the person you want to play. The game starts when they take their seat." }),
+      h("div", { className: "share-row" }, a, copy),
+    );
+  } else {
+    box.replaceChildren(h("h2", { text: "Waiting for the second player" }),
+      h("p", { text: "The game starts when the second player takes their seat." }));
+  }
+}
+
+/** @param {TableSoFar} table */
+export function renderShare(table) {
+  const a = /** @type {HTMLAnchorElement} */ ($("spectate-link"));
+  if (table.spectate) {
+    const url = absolute(table.spectate);
+    if (a.href !== url) {
+      a.href = url;
+      a.textContent = url;
+    }
+    $("share").hidden = false;
+  } else {
+    $("share").hidden = true;
+  }
+  const seated = !!app.state && (app.state.seat === 0 || app.state.seat === 1) && table.status !== "waiting";
+  $("move-seat").hidden = !seated;
+}
+
+/** @param {StateMessage} st @param {TableSoFar} table */
+export function renderToolbar(st, table) {
+  const undo = $("undo-button");
+  undo.hidden = !st.can_undo;
+  const taken = table.taken_back || 0;
+  undo.title = table.takebacks === "free"
+    ? `Take back your previous decision (U). Free takebacks are noted on the score sheet and in the record${taken ? `: ${taken} so far` : ""}.`
+    : "Take back your previous decision, as long as you have seen nothing new since (U)";
+  undo.textContent = table.takebacks === "free" && taken ? `Undo (${taken} so far)` : "Undo";
+  $("hint-button").hidden = st.seat !== 0 && st.seat !== 1;
+  if (app.hint && st.version !== app.hint.version) hideHint();
+  else if (app.hint) $("hint-follow").hidden = !app.hint.action || !st.prompt;
+}

@@ -1,0 +1,249 @@
+// @ts-check
+// The page's state: what the server last said (app.state) and what this page is doing, the
+// secret it holds its seat with, and small helpers reading a state.
+
+import { store } from "../storage.js";
+
+/** @typedef {import("./protocol.js").Action} Action */
+/** @typedef {import("./protocol.js").Card} Card */
+/** @typedef {import("./protocol.js").LogEntry} LogEntry */
+/** @typedef {import("./protocol.js").Rules} Rules */
+/** @typedef {import("./protocol.js").StateMessage} StateMessage */
+/** @typedef {import("./protocol.js").TableInfo} TableInfo */
+/** @typedef {import("./protocol.js").Trick} Trick */
+/** @typedef {import("./protocol.js").View} View */
+
+/** @typedef {{kind: "token" | "spectate" | "invite" | "move", value: string}} Credential */
+/** The advice shown, for the state of `version`. */
+/** @typedef {{version: number, text: string, action: Action | null}} Hint */
+/** A finished deal's dialogue, which the state no longer carries. */
+/** @typedef {{deal: number, log: LogEntry[], tricks: Trick[]}} ArchivedDeal */
+/** What this browser keeps of a table. */
+/** @typedef {{token?: string, invite?: string, spectate?: string, at?: number}} SavedTable */
+
+/**
+ * @typedef {object} App
+ * @property {string | null} id
+ * @property {Credential | null} cred
+ * @property {WebSocket | null} ws
+ * @property {boolean} connected
+ * @property {number} attempts
+ * @property {number | null} reconnectTimer
+ * @property {boolean} fatal
+ * @property {boolean} everConnected
+ * @property {boolean} freshConnection
+ * @property {StateMessage | null} state
+ * @property {boolean} pending
+ * @property {boolean} undoPending
+ * @property {Set<Card>} selection
+ * @property {string | null} selectionKey
+ * @property {boolean} showRest
+ * @property {number | null} autoHintVersion
+ * @property {Hint | null} hint
+ * @property {boolean} hintWaiting
+ * @property {number | null} autoTimer
+ * @property {number | null} autoVersion
+ * @property {boolean} autoPlaying
+ * @property {ArchivedDeal[]} archive
+ * @property {Record<string, string | boolean | undefined>} keys
+ * @property {number | null} noticeTimer
+ * @property {Set<Card>} highlight
+ */
+
+// ------------------------------------------------------------------ app state
+
+/** @type {App} */
+export const app = {
+  id: null,
+  cred: null, // {kind: "token" | "spectate" | "invite" | "move", value}
+  ws: null,
+  connected: false, // a state has come on the current socket
+  attempts: 0,
+  reconnectTimer: null,
+  fatal: false,
+  everConnected: false,
+  freshConnection: false,
+  state: null,
+  pending: false,
+  undoPending: false,
+  selection: new Set(),
+  selectionKey: null,
+  showRest: false,
+  autoHintVersion: null,
+  hint: null, // {version, text, action}
+  hintWaiting: false,
+  autoTimer: null,
+  autoVersion: null,
+  autoPlaying: false,
+  archive: [], // finished deals: {deal, log, tricks}
+  keys: {},
+  noticeTimer: null,
+  highlight: new Set(),
+};
+
+// ------------------------------------------------------------------ start
+
+/** @type {Credential["kind"][]} */
+export const SECRET_KINDS = ["token", "move", "invite", "spectate"];
+
+/** @param {string} id @returns {SavedTable} */
+export function savedTable(id) {
+  try {
+    return JSON.parse(store.get(`piquet.table.${id}`) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+/** @param {string} id @param {SavedTable} saved */
+export function saveTable(id, saved) {
+  saved.at = Date.now();
+  store.set(`piquet.table.${id}`, JSON.stringify(saved));
+}
+
+/**
+ * The secret this page holds its place with. The server gives links with the secret after "#" (a browser
+ * never sends that part to a server, so it is in no server's log); older links had it in the query. The
+ * secret is kept in this browser and taken out of the address bar, so a copied address gives nothing away.
+ * @returns {{id: string, cred: Credential | null} | null}
+ */
+export function readCredentials() {
+  const params = new URLSearchParams(location.search);
+  const fragment = new URLSearchParams(location.hash.replace(/^#/, ""));
+  const m = location.pathname.match(/\/t\/([^/?#]+)/);
+  const id = m ? decodeURIComponent(m[1]) : params.get("id") || params.get("table");
+  if (!id) return null;
+  const saved = savedTable(id);
+  /** @type {Credential | null} */
+  let cred = null;
+  for (const kind of SECRET_KINDS) {
+    const value = fragment.get(kind) || params.get(kind);
+    if (value) {
+      cred = { kind, value };
+      break;
+    }
+  }
+  if (cred && cred.kind === "token") saved.token = cred.value;
+  else if (cred && cred.kind === "spectate") saved.spectate = cred.value;
+  else if (cred && cred.kind === "invite" && saved.token) cred = { kind: "token", value: saved.token }; // joined already
+  else if (cred && cred.kind === "invite") saved.invite = cred.value;
+  else if (!cred && saved.token) cred = { kind: "token", value: saved.token };
+  else if (!cred && saved.invite) cred = { kind: "invite", value: saved.invite };
+  else if (!cred && saved.spectate) cred = { kind: "spectate", value: saved.spectate };
+  if (cred) saveTable(id, saved);
+  const clean = location.pathname + (params.get("id") || params.get("table") ? `?id=${encodeURIComponent(id)}` : "");
+  if (clean !== location.pathname + location.search + location.hash) history.replaceState(null, "", clean);
+  return { id, cred };
+}
+
+/**
+ * The lobby lists the tables this browser holds a seat at (or watches).
+ * @param {StateMessage} st
+ */
+export function rememberTable(st) {
+  const table = st.table || /** @type {Partial<TableInfo>} */ ({});
+  /** @type {{id?: string, title?: string, kind?: string, level?: number | null}[]} */
+  let list = [];
+  try {
+    list = JSON.parse(store.get("piquet.recent") || "[]");
+    if (!Array.isArray(list)) list = [];
+  } catch {
+    list = [];
+  }
+  const old = list.find((t) => t.id === app.id) || {};
+  const entry = { ...old, id: app.id, title: table.title || old.title, kind: table.kind || old.kind, level: table.level ?? old.level,
+    watching: st.seat !== 0 && st.seat !== 1, at: Date.now() };
+  store.set("piquet.recent", JSON.stringify([entry, ...list.filter((t) => t.id !== app.id)].slice(0, 8)));
+}
+
+// ------------------------------------------------------------------ helpers on the state
+
+/**
+ * The players' names, or what to call an empty seat.
+ * @param {StateMessage | null} [st]
+ * @returns {string[]}
+ */
+export function names(st = app.state) {
+  const players = (st && st.players) || [];
+  return [0, 1].map((s) => {
+    const n = players[s];
+    if (n) return String(n);
+    if (st && st.table && st.table.status === "waiting" && s === 1) return "Second player";
+    return s === 0 ? "Player 1" : "Player 2";
+  });
+}
+
+/**
+ * This page's seat (null for a spectator), the seat drawn at the bottom, the one at the top.
+ * @param {StateMessage} st
+ * @returns {{seat: 0 | 1 | null, me: 0 | 1, opp: 0 | 1}}
+ */
+export function seats(st) {
+  const seat = st.seat === 0 || st.seat === 1 ? st.seat : null;
+  const me = seat === null ? 0 : seat;
+  return { seat, me, opp: me === 0 ? 1 : 0 };
+}
+
+/** @param {Partial<View>} v @returns {Set<Card>} */
+export function playedCards(v) {
+  /** @type {Set<Card>} */
+  const out = new Set();
+  for (const t of v.tricks || []) for (const c of t.cards || []) out.add(c);
+  for (const c of v.trick || []) out.add(c);
+  return out;
+}
+
+/** @param {Partial<View>} v @param {number} s @param {Set<Card>} played @returns {Card[]} */
+export function shownCards(v, s, played) {
+  const seen = new Set();
+  /** @type {Card[]} */
+  const out = [];
+  for (const list of [(v.shown_dealt || [])[s] || [], (v.revealed || [])[s] || []]) {
+    for (const c of list) {
+      if (!seen.has(c) && !played.has(c)) {
+        seen.add(c);
+        out.push(c);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * A player's entry in a pair (`[ann, bill]`), or the fallback.
+ * @template [T=number]
+ * @param {T[] | null | undefined} arr
+ * @param {number} s
+ * @param {T} [fallback]
+ * @returns {T}
+ */
+export const pair = (arr, s, fallback = /** @type {T} */ (/** @type {unknown} */ (0))) => (Array.isArray(arr) && arr[s] !== undefined && arr[s] !== null ? arr[s] : fallback);
+
+/**
+ * Whether the partie is played in games (Piquet au Cent), as the server's rules say.
+ * @param {StateMessage} st
+ */
+export function playsGames(st) {
+  return !!(st.view && st.view.rules && st.view.rules.plays_games);
+}
+
+/**
+ * The facts of the rules the server sends with the view (a prompt always comes with one).
+ * @param {StateMessage} st
+ * @returns {Rules}
+ */
+export function rulesOf(st) {
+  return /** @type {View} */ (st.view).rules;
+}
+
+/** @param {StateMessage} st */
+export function selectionKey(st) {
+  const p = st.prompt;
+  return p && p.kind === "exchange" ? `${st.version}:${JSON.stringify(p)}` : null;
+}
+
+/** The order of a hand: by suit (spades, hearts, diamonds, clubs), then rank high first. */
+export const handOrder = (/** @type {Card} */ a, /** @type {Card} */ b) => {
+  const key = (/** @type {Card} */ c) => "SHDC".indexOf(c[1]) * 8 + "AKQJT987".indexOf(c[0]);
+  return key(a) - key(b);
+};

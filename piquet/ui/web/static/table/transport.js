@@ -1,0 +1,154 @@
+// @ts-check
+// The table's WebSocket: connecting and reconnecting, and what the page sends on it.
+
+import { $, h } from "./dom.js";
+import { onMessage } from "./messages.js";
+import { renderPending, showError, showHint } from "./render.js";
+import { app } from "./state.js";
+
+/** @typedef {import("./protocol.js").Action} Action */
+/** @typedef {import("./protocol.js").ClientMessage} ClientMessage */
+
+// ------------------------------------------------------------------ connection
+
+/** Open the table's socket (the page's seat secret in the query), unless the page has given up. */
+export function connect() {
+  clearTimeout(app.reconnectTimer ?? undefined);
+  app.reconnectTimer = null;
+  if (app.fatal) return;
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const cred = /** @type {import("./state.js").Credential} */ (app.cred);
+  const url = `${proto}//${location.host}/ws/${encodeURIComponent(/** @type {string} */ (app.id))}?${cred.kind}=${encodeURIComponent(cred.value)}`;
+  let ws;
+  try {
+    ws = new WebSocket(url);
+  } catch {
+    scheduleReconnect();
+    return;
+  }
+  app.ws = ws;
+  ws.addEventListener("open", () => {
+    if (app.ws !== ws) return;
+    app.attempts = 0;
+    app.freshConnection = true;
+  });
+  ws.addEventListener("message", (ev) => {
+    if (app.ws !== ws) return;
+    let msg;
+    try {
+      msg = JSON.parse(ev.data);
+    } catch {
+      return;
+    }
+    onMessage(msg);
+  });
+  ws.addEventListener("close", (ev) => {
+    if (app.ws !== ws) return;
+    app.ws = null;
+    app.connected = false;
+    app.pending = false;
+    app.undoPending = false;
+    app.hintWaiting = false;
+    app.autoHintVersion = null;
+    if (ev.code === 4404) fatal("There is no such table (it may have ended and been cleared away).");
+    else if (ev.code === 4403) fatal("This link does not give a seat at this table.");
+    else if (ev.code === 4410) fatal(app.cred && app.cred.kind === "move"
+      ? "This link to move a seat has been used or has expired: ask for a new one on the device that holds the seat."
+      : "This invitation has been used: the seat is taken. Ask the players for the watch link to follow the game.");
+    else if (ev.code === 4401) fatal("Your seat moved to another device: this page no longer holds it.");
+    else scheduleReconnect();
+    renderPending();
+  });
+}
+
+export function scheduleReconnect() {
+  if (app.fatal || app.reconnectTimer) return;
+  const delays = [400, 1000, 2000, 4000, 8000, 15000];
+  const base = delays[Math.min(app.attempts, delays.length - 1)];
+  const delay = base + Math.round(Math.random() * base * 0.25);
+  app.attempts += 1;
+  showBanner(app.everConnected ? "Connection lost: reconnecting…" : "Connecting…", true);
+  app.reconnectTimer = setTimeout(() => {
+    app.reconnectTimer = null;
+    connect();
+  }, delay);
+}
+
+export function reconnectNow() {
+  if (!app.fatal && !app.ws && app.reconnectTimer) {
+    clearTimeout(app.reconnectTimer ?? undefined);
+    app.reconnectTimer = null;
+    connect();
+  }
+}
+
+/** @param {string} text */
+export function showBanner(text, busy = false) {
+  const el = $("connection");
+  el.textContent = text;
+  el.classList.toggle("busy", busy);
+  el.hidden = !text;
+}
+
+/**
+ * The page cannot go on (no such table, no seat): say why, and stop reconnecting.
+ * @param {string} text
+ */
+export function fatal(text) {
+  app.fatal = true;
+  clearTimeout(app.reconnectTimer ?? undefined);
+  showBanner("");
+  const el = $("connection");
+  el.replaceChildren(h("span", { text: text + " " }), h("a", { href: "/", text: "Back to the lobby" }));
+  el.classList.add("fatal");
+  el.hidden = false;
+  $("status").textContent = text;
+  document.body.dataset.connected = "false";
+}
+
+/**
+ * Send a message if the socket is open; otherwise say the move was not sent.
+ * @param {ClientMessage} msg
+ */
+export function send(msg) {
+  if (!app.ws || app.ws.readyState !== WebSocket.OPEN) {
+    showError("Not connected to the table: your move was not sent. Reconnecting…");
+    return false;
+  }
+  app.ws.send(JSON.stringify(msg));
+  return true;
+}
+
+/** @param {Action} action */
+export function sendAction(action) {
+  if (app.pending || !app.state) return;
+  // The version of the state this answers: the server refuses it as stale if the table has moved on.
+  if (!send({ type: "action", action, version: app.state.version })) return;
+  app.pending = true;
+  clearTimeout(app.autoTimer ?? undefined);
+  app.autoTimer = null;
+  app.autoPlaying = false;
+  renderPending();
+}
+
+export function requestHint() {
+  if (!app.state || !app.state.prompt || app.hintWaiting) return;
+  if (send({ type: "hint" })) {
+    app.hintWaiting = true;
+    showHint({ version: app.state.version, text: "Thinking…", action: null });
+  }
+}
+
+export function requestUndo() {
+  if (!app.state || !app.state.can_undo || app.pending) return;
+  if (send({ type: "undo", version: app.state.version })) {
+    app.undoPending = true;
+    app.pending = true;
+    renderPending();
+  }
+}
+
+export function requestMove() {
+  if (!app.state || (app.state.seat !== 0 && app.state.seat !== 1)) return;
+  send({ type: "move" });
+}
