@@ -284,6 +284,8 @@ class Rules:
     #: Piquet au Cent: the partie is played in games, won by the first to win ``games_to_win``.
     plays_games: ClassVar[bool] = False
     games_to_win: ClassVar[int] = 0
+    #: Piquet au Cent: the points a game is played to (``None``: no games).
+    game_target: ClassVar[int | None] = None
 
     deals_after_tie: ClassVar[int] = 2
     rubicon: ClassVar[int] = 100

@@ -43,10 +43,10 @@ from piquet.engine.actions import (
     Play,
 )
 from piquet.engine.cards import Card, CardSet
-from piquet.engine.partie import _CONCEDED_PLAY, IllegalActionError, Partie, Phase
+from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.record import RecordError, action_from_data, action_to_data
 from piquet.engine.scoring import ScoreCategory, ScoreEvent
-from piquet.engine.variants import AuCent, make_rules
+from piquet.engine.variants import rules_for
 from piquet.engine.view import PlayerView, Speech
 from piquet.ui.menus import declaration_menu, describe_declaration, result_text
 
@@ -254,19 +254,17 @@ def rules_data(variant: str, options: dict[str, bool | int]) -> dict[str, Any]:
     >>> facts["conceded_play"], facts["cards_points"], facts["carte_blanche_points"]
     (13, 10, 10)
     """
-    rules = make_rules(variant, options)
+    rules = rules_for(variant, options)
     return {"plays_games": rules.plays_games, "games_to_win": rules.games_to_win,
-            "game_target": rules.game_target if isinstance(rules, AuCent) else None,
-            "conceded_play": _CONCEDED_PLAY, "cards_points": rules.cards_points,
+            "game_target": rules.game_target,
+            "conceded_play": rules.conceded_play_points, "cards_points": rules.cards_points,
             "carte_blanche_points": rules.carte_blanche_points}
 
 
 def view_data(view: PlayerView) -> dict[str, Any]:
     """A player's view as the JSON a client gets (see ``docs/protocol.md``)."""
     contract = view.contract
-    won = [0, 0]
-    for game in view.games:  # a double game counts two, as Partie.games_won counts them
-        won[game.winner] += 2 if game.double else 1
+    won = list(view.games_won)
     return {
         "phase": PHASE_NAMES[view.phase],
         "to_act": view.to_act,
