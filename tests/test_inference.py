@@ -8,6 +8,7 @@ from collections import Counter
 from itertools import combinations
 
 import pytest
+from helpers import BILL, cs, dealt, declare_nothing
 
 from piquet.ai.agent import RandomAgent, _step
 from piquet.ai.books import SimpleAgent
@@ -16,7 +17,6 @@ from piquet.engine.actions import ChooseDealer, Declare, Exchange, Play
 from piquet.engine.cards import Card, CardSet, Suit
 from piquet.engine.combinations import Category, pips
 from piquet.engine.partie import Partie, Phase
-from tests.helpers import BILL, cs, dealt, declare_nothing
 
 ANN = 0
 

@@ -7,7 +7,7 @@ import random
 from collections.abc import Sequence
 
 import pytest
-from test_simple_agent import Checked
+from drivers import Checked
 
 from piquet.ai.agent import Agent, RandomAgent, _step, play_partie
 from piquet.ai.books import SimpleAgent, minus_tricks, plus_tricks
