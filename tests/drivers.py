@@ -54,6 +54,12 @@ def deals(dealer: int | None = None) -> st.SearchStrategy[Deal]:
     return st.builds(Deal.from_pack, dealers, packs(), st.sampled_from((2, 3)))
 
 
+def hands(n: int) -> st.SearchStrategy[tuple[CardSet, CardSet]]:
+    """Two hands of ``n`` cards each, no card in both (shrinks toward the lowest spades)."""
+    return st.lists(st.sampled_from(CARDS), min_size=2 * n, max_size=2 * n, unique=True).map(
+        lambda c: (CardSet(c[:n]), CardSet(c[n:])))
+
+
 def options(variant: str = "rubicon", exclude: tuple[str, ...] = ()) -> st.SearchStrategy[dict[str, object]]:
     """Any values of the rule options ``variant`` offers (but ``exclude``); shrinks toward its defaults."""
     def values(default: bool | int, lo: int, hi: int) -> st.SearchStrategy[object]:
