@@ -104,6 +104,7 @@ def _tricks_lost_as_minus_holder(agent_kind: str, deals: int) -> float:
     return lost / deals
 
 
+@pytest.mark.slow
 def test_loses_more_tricks_in_minus_contracts_than_random() -> None:
     simple = _tricks_lost_as_minus_holder("simple", 40)
     random_ = _tricks_lost_as_minus_holder("random", 40)
