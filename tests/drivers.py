@@ -141,13 +141,14 @@ class Seeded:
 
 def drive(chooser: Chooser | int, variant: str = "rubicon", options: dict[str, object] | None = None,
           after: Callable[[Partie], None] | None = None, before: Callable[[Partie, Action], None] | None = None,
-          max_deals: int = 99, partie: Partie | None = None) -> Partie:
+          max_deals: int = 99, partie: Partie | None = None, until: Callable[[Partie], bool] | None = None) -> Partie:
     """Play a partie (or go on with ``partie``) step by step, calling ``before(partie, action)`` and
-    ``after(partie)``, until it is over or ``max_deals`` deals are scored.  An int is a :class:`Seeded` seed."""
+    ``after(partie)``, until it is over, ``max_deals`` deals are scored or ``until(partie)`` holds.  An int is a
+    :class:`Seeded` seed."""
     if isinstance(chooser, int):
         chooser = Seeded(chooser)
     p = partie if partie is not None else Partie(NAMES, variant, options)
-    while not p.is_over and len(p.deal_scores) < max_deals:
+    while not p.is_over and len(p.deal_scores) < max_deals and not (until and until(p)):
         if p.phase is Phase.CUT:
             action: Action = chooser.cut(p)
         elif p.phase is Phase.DEAL:
