@@ -25,6 +25,7 @@ def test_same_results_with_one_or_two_processes(ten_deals: arena.ArenaResult) ->
     assert other_seed.to_json()["pairs"] != ten_deals.to_json()["pairs"]
 
 
+@pytest.mark.slow
 def test_simple_beats_random_with_a_confidence_interval(ten_deals: arena.ArenaResult) -> None:
     (pair,) = ten_deals.pairs
     s = pair.summary

@@ -102,6 +102,7 @@ def _true_points(partie: Partie, seat: int, option: Declare) -> tuple[int, int]:
     return (a, b) if seat == elder else (b, a)
 
 
+@pytest.mark.slow
 def test_law_73_a_sure_loser_under_the_rubicon_declares_to_have_fewest_points_scored() -> None:
     """In the last deal a loser sure to stay under the rubicon pays for every point scored, his
     and the winner's (Law 73). Over many first declarations, judged on the true hands, the loser's

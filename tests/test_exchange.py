@@ -110,6 +110,7 @@ def test_lunn_auction_declarations_scored_as_the_engine_scores_them() -> None:
     assert checked[False] > 30 and checked[True] > 30
 
 
+@pytest.mark.slow
 def test_play_estimate_follows_the_exact_solver() -> None:
     """The fitted estimate of the play explains much of what the solver finds the play worth."""
     found, guessed = [], []
@@ -173,6 +174,7 @@ def _hands_after(view: PlayerView, world: World, discard: CardSet) -> tuple[int,
     return mine, _younger_takes(world.opponent_hand.mask, world.talon[len(discard):])
 
 
+@pytest.mark.slow
 def test_law_73_the_last_deals_exchange_weighs_each_sides_points_as_the_partie_does() -> None:
     """A winner against a loser sure to stay under scores both scores (Law 73): he wants every
     point made, the loser as few as possible. On the same sampled deals, the discard chosen for

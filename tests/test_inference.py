@@ -5,18 +5,20 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from itertools import combinations
 
 import pytest
+from drivers import Seeded, drive
+from helpers import BILL, cs, dealt, declare_nothing
 
-from piquet.ai.agent import RandomAgent, _step
+from piquet.ai.agent import RandomAgent
 from piquet.ai.books import SimpleAgent
 from piquet.ai.inference import Inference, World, best_key, holds
-from piquet.engine.actions import ChooseDealer, Declare, Exchange, Play
+from piquet.engine.actions import Declare, Exchange, Play
 from piquet.engine.cards import Card, CardSet, Suit
 from piquet.engine.combinations import Category, pips
 from piquet.engine.partie import Partie, Phase
-from tests.helpers import BILL, cs, dealt, declare_nothing
 
 ANN = 0
 
@@ -25,7 +27,7 @@ def truth(partie: Partie, opp: int) -> World:
     """The real arrangement of the hidden cards (test side only: read from the partie)."""
     undrawn = partie.undrawn()
     talon = tuple(c for c in partie.talon() if c in undrawn)
-    return World(partie.hand(opp), CardSet(partie._s.discards[opp]), talon)
+    return World(partie.hand(opp), partie.view(opp).discards, talon)
 
 
 def known_elsewhere(view: object) -> CardSet:
@@ -37,41 +39,44 @@ def known_elsewhere(view: object) -> CardSet:
 
 @pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
 def test_self_play_truth_is_consistent_and_samples_are_sound(variant: str) -> None:
-    checked = 0
+    checked: list[int] = []
     for seed in range(8):
-        rng = random.Random(seed)
-        agents = [SimpleAgent(random.Random(seed)), RandomAgent(random.Random(seed + 100))]
+        agents = (SimpleAgent(random.Random(seed)), RandomAgent(random.Random(seed + 100)))
         if seed % 2:
-            agents.reverse()
+            agents = agents[::-1]
         partie = Partie(("A", "B"), variant, first_dealer=seed % 2)
-        while not partie.is_over and partie.deal_number <= 2:
-            if partie.phase is Phase.CHOOSE_DEALER:
-                assert partie.to_act is not None
-                partie.push(ChooseDealer(partie.to_act, partie.to_act))
-            else:
-                _step(partie, agents, rng)
-            if partie.phase in (Phase.DEAL, Phase.CUT) or rng.random() < 0.5:
-                continue
-            for seat in (0, 1):
-                view = partie.view(seat)
-                inf = Inference(view)
-                real = truth(partie, 1 - seat)
-                assert inf.consistent(real), (variant, seed, partie.phase, [r.text for r in inf.requirements])
-                assert inf.known_opponent().issubset(real.opponent_hand)
-                assert real.opponent_hand.issubset(inf.possible_opponent())
-                assert not real.opponent_hand.suits() & inf.voids()
-                assert inf.unseen().issubset(real.opponent_hand | real.opponent_discards | CardSet(real.talon))
-                elsewhere = known_elsewhere(view)
-                for world in inf.sample(rng, 5):
-                    assert inf.consistent(world)
-                    assert len(world.opponent_hand) == view.hand_sizes[1 - seat]
-                    assert len(world.opponent_discards) == (view.exchanged[1 - seat] or 0)
-                    assert len(world.talon) == view.talon_left
-                    assert not (world.opponent_hand | world.opponent_discards) & elsewhere
-                    assert not CardSet(world.talon) & (elsewhere - view.rest)
-                    assert 0 < world.weight <= 1
-                checked += 1
-    assert checked > 50
+        check = truth_checker(random.Random(seed), (variant, seed), checked)
+        drive(Seeded(seed, players=agents), partie=partie, after=check, max_deals=2)
+    assert len(checked) > 50
+
+
+def truth_checker(rng: random.Random, context: tuple[str, int], checked: list[int]) -> Callable[[Partie], None]:
+    """Half the time, each player's inference holds the truth and samples worlds that respect what he knows."""
+
+    def check(partie: Partie) -> None:
+        if partie.phase in (Phase.DEAL, Phase.CUT) or rng.random() < 0.5:
+            return
+        for seat in (0, 1):
+            view = partie.view(seat)
+            inf = Inference(view)
+            real = truth(partie, 1 - seat)
+            assert inf.consistent(real), (*context, partie.phase, [r.text for r in inf.requirements])
+            assert inf.known_opponent().issubset(real.opponent_hand)
+            assert real.opponent_hand.issubset(inf.possible_opponent())
+            assert not real.opponent_hand.suits() & inf.voids()
+            assert inf.unseen().issubset(real.opponent_hand | real.opponent_discards | CardSet(real.talon))
+            elsewhere = known_elsewhere(view)
+            for world in inf.sample(rng, 5):
+                assert inf.consistent(world)
+                assert len(world.opponent_hand) == view.hand_sizes[1 - seat]
+                assert len(world.opponent_discards) == (view.exchanged[1 - seat] or 0)
+                assert len(world.talon) == view.talon_left
+                assert not (world.opponent_hand | world.opponent_discards) & elsewhere
+                assert not CardSet(world.talon) & (elsewhere - view.rest)
+                assert 0 < world.weight <= 1
+            checked.append(1)
+
+    return check
 
 
 # A deal where Bill (elder) and Ann (younger) each hold a point of six, Ann's the better.
@@ -219,14 +224,9 @@ def test_sampling_is_uniform_over_a_small_set() -> None:
     rng = random.Random(11)
     tested = 0
     for seed in range(40):
-        agents = [RandomAgent(random.Random(seed)), RandomAgent(random.Random(seed + 1))]
-        partie = Partie(("A", "B"), "rubicon", first_dealer=seed % 2)
-        while partie.phase is not Phase.PLAY or len(partie.view(0).tricks) < 9:
-            if partie.phase is Phase.CHOOSE_DEALER:
-                assert partie.to_act is not None
-                partie.push(ChooseDealer(partie.to_act, partie.to_act))
-            else:
-                _step(partie, agents, rng)
+        agents = (RandomAgent(random.Random(seed)), RandomAgent(random.Random(seed + 1)))
+        partie = drive(Seeded(seed, players=agents), partie=Partie(("A", "B"), "rubicon", first_dealer=seed % 2),
+                       until=lambda p: p.phase is Phase.PLAY and len(p.view(0).tricks) >= 9)
         seat = partie.to_act
         assert seat is not None
         inf = Inference(partie.view(seat))

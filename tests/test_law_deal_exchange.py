@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from drivers import deals
 from helpers import (
     ANN,
     BASE_ANN,
@@ -18,11 +19,13 @@ from helpers import (
     card,
     cs,
     dealt,
+    full,
     make_deal,
     new_partie,
     points,
     run,
 )
+from hypothesis import given, settings
 
 from piquet.ai.agent import RandomAgent, play_deal
 from piquet.engine.actions import CarteBlanche, ChooseDealer, Cut, Deal, Exchange, Play
@@ -95,6 +98,17 @@ def test_law_9_from_pack_deals_packets_to_non_dealer_first() -> None:
         Deal.from_pack(0, list(CARDS), 4)
     with pytest.raises(ValueError):
         Deal.from_pack(0, list(CARDS[:31]) + [CARDS[0]], 3)
+
+
+@settings(max_examples=25)
+@given(deals())
+def test_law_9_any_shuffle_dealt_in_packets_is_a_legal_deal_of_twelve_each_and_a_talon_of_eight(deal: Deal) -> None:
+    assert len(deal.hands[0]) == len(deal.hands[1]) == 12 and len(deal.talon) == 8
+    assert full([deal.hands[0], deal.hands[1], CardSet(deal.talon)])
+    p = new_partie(first_dealer=deal.player)
+    p.push(deal)
+    assert p.phase in (Phase.CARTE_BLANCHE, Phase.EXCHANGE) and (p.hand(0), p.hand(1)) == deal.hands
+    assert p.view(None).talon_left == 8
 
 
 @pytest.mark.parametrize("ann,bill,talon,why", [

@@ -9,33 +9,14 @@ import random
 from collections.abc import Sequence
 
 import pytest
+from drivers import Checked
 
 from piquet.ai.agent import Agent, RandomAgent, play_partie
 from piquet.ai.books import SimpleAgent
 from piquet.engine.actions import Action, CarteBlanche, ChooseDealer, Deal, Declare, Exchange, Play
 from piquet.engine.cards import CARDS, Card, CardSet
 from piquet.engine.combinations import Category
-from piquet.engine.partie import DECLARATION_ORDER, LegalActions, Partie, Phase
-from piquet.engine.view import PlayerView
-
-
-class Checked:
-    """Wraps an agent: every choice must be legal."""
-
-    def __init__(self, agent: Agent) -> None:
-        self.agent = agent
-        self.decisions = 0
-
-    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
-        action = self.agent.choose(view, legal)
-        self.decisions += 1
-        assert action in legal, f"illegal choice {action!r} in phase {view.phase}"
-        return action
-
-    def choose_packets(self, view: PlayerView, sizes: tuple[int, ...]) -> int:
-        packets = self.agent.choose_packets(view, sizes)
-        assert packets in sizes
-        return packets
+from piquet.engine.partie import DECLARATION_ORDER, Partie, Phase
 
 
 def deal(dealer: int, elder_hand: str, younger_hand: str, talon: str = "") -> tuple[Partie, Deal]:

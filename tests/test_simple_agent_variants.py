@@ -7,9 +7,9 @@ import random
 from collections.abc import Sequence
 
 import pytest
-from test_simple_agent import Checked
+from drivers import Checked, Seeded, drive
 
-from piquet.ai.agent import Agent, RandomAgent, _step, play_partie
+from piquet.ai.agent import Agent, RandomAgent, play_partie
 from piquet.ai.books import SimpleAgent, minus_tricks, plus_tricks
 from piquet.engine.actions import Action, Bid, Deal, Declare, Exchange, Play
 from piquet.engine.cards import CARDS, Card, CardSet, Rank
@@ -97,13 +97,12 @@ def _tricks_lost_as_minus_holder(agent_kind: str, deals: int) -> float:
         partie.push(Bid(1, "7-"))
         partie.push(Bid(0, "pass"))
         holder: Agent = SimpleAgent() if agent_kind == "simple" else RandomAgent(random.Random(i))
-        agents: list[Agent] = [RandomAgent(random.Random(i + 1)), holder]
-        while partie.phase is not Phase.DEAL and not partie.is_over:
-            _step(partie, agents, rng)
+        drive(Seeded(900 + i, players=(RandomAgent(random.Random(i + 1)), holder)), partie=partie, max_deals=1)
         lost += partie.deal_scores[-1].tricks[0]
     return lost / deals
 
 
+@pytest.mark.slow
 def test_loses_more_tricks_in_minus_contracts_than_random() -> None:
     simple = _tricks_lost_as_minus_holder("simple", 40)
     random_ = _tricks_lost_as_minus_holder("random", 40)

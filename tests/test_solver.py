@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
 import pytest
+from drivers import hands
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -66,30 +68,47 @@ def minimax(h: list[int], to_act: int, lead: tuple[int, int] | None, won: tuple[
     return best
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.integers(0, 2**32 - 1))
-def test_solver_equals_minimax_on_random_endings_of_every_variant(seed: int) -> None:
-    rng = random.Random(seed)
-    variant = rng.choice(["rubicon", "auction", "au-cent"])
+class Ending(NamedTuple):
+    rules: Rules
+    contract: Contract | None
+    hands: tuple[int, int]
+    won: tuple[int, int]
+    scores: tuple[int, int]
+    elder: int
+    to_act: int
+    done: bool
+    utility: tuple[int, int]
+    led: bool
+    all_values: bool
+
+
+@st.composite
+def endings(draw: st.DrawFn) -> Ending:
+    """An ending of 1 to 4 tricks of any variant (drawn hands, tricks won, scores, perhaps a card led)."""
+    variant = draw(st.sampled_from(["rubicon", "auction", "au-cent"]))
     options: dict[str, object] = {}
-    if variant == "au-cent" and rng.random() < 0.5:
+    if variant == "au-cent" and draw(st.booleans()):
         options["low_cards_score_nothing_in_play"] = True
-    if variant == "rubicon" and rng.random() < 0.3:
+    if variant == "rubicon" and draw(st.booleans()):
         options["points_for_winning_opponents_lead"] = 2
-    rules = make_rules(variant, options)
-    contract = (Contract(rng.randint(0, 1), rng.randint(7, 12), rng.random() < 0.5, rng.randint(0, 2))
+    contract = (draw(st.builds(Contract, st.integers(0, 1), st.integers(7, 12), st.booleans(), st.integers(0, 2)))
                 if variant == "auction" else None)
-    n = rng.randint(1, 4)
-    cards = rng.sample(range(32), 2 * n)
-    h = [sum(1 << c for c in cards[:n]), sum(1 << c for c in cards[n:])]
-    played = 12 - n
-    w0 = rng.randint(0, played)
-    won = (w0, played - w0)
-    scores = (rng.choice([0, 0, 5, 25, 28]), rng.choice([0, 0, 3, 20]))
-    elder, to_act, done = rng.randint(0, 1), rng.randint(0, 1), rng.random() < 0.3
-    all_values = rng.random() < 0.5
-    utility = rng.choice([(1, -1), (1, -1), (1, 1), (-1, -1)])
-    if rng.random() < 0.5:
+    n = draw(st.integers(1, 4))
+    hand0, hand1 = draw(hands(n))
+    w0 = draw(st.integers(0, 12 - n))
+    return Ending(
+        make_rules(variant, options), contract, (hand0.mask, hand1.mask), (w0, 12 - n - w0),
+        (draw(st.sampled_from([0, 5, 25, 28])), draw(st.sampled_from([0, 3, 20]))),
+        draw(st.integers(0, 1)), draw(st.integers(0, 1)), draw(st.booleans()),
+        draw(st.sampled_from([(1, -1), (1, 1), (-1, -1)])), draw(st.booleans()), draw(st.booleans()))
+
+
+@settings(max_examples=150, deadline=None)
+@given(endings())
+def test_solver_equals_minimax_on_random_endings_of_every_variant(ending: Ending) -> None:
+    rules, contract, (h0, h1), won, scores, elder, to_act, done, utility, led, all_values = ending
+    h = [h0, h1]
+    if led:
         # A card already led: its point is in the scores.
         leader = 1 - to_act
         lead = next(c for c in range(32) if h[leader] >> c & 1)

@@ -122,6 +122,7 @@ def test_fit_trick_estimate_solves_contracts_as_a_holder_plays_them() -> None:
         assert len(tool.trick_features(holder, other, minus)) == len(tool.TRICK_WEIGHTS[minus])
 
 
+@pytest.mark.slow
 def test_last_deal_plays_only_parties_with_the_rubicon_settled() -> None:
     last_deal = _load("last_deal")
     assert last_deal._settled((160, 30), 100) == 0 and last_deal._settled((30, 160), 100) == 1

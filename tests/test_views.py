@@ -3,41 +3,33 @@
 from __future__ import annotations
 
 import pytest
-from helpers import cards_in_text
+from drivers import Drawn, check_no_leak, drive, knowledge, options
+from helpers import CB_ANN, CB_BILL, CB_TALON, base, cards_in_text, dealt, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_invariants import OPTION_SETS, drive
-from test_variant_invariants import check_no_leak, knowledge
 
 from piquet.engine.cards import CardSet
+from piquet.engine.partie import Phase
 
 
 @settings(max_examples=10, deadline=None)
-@given(seed=st.integers(0, 10**6), opt=st.sampled_from(OPTION_SETS))
-def test_views_leak_nothing_during_random_play(seed: int, opt: dict[str, object] | None) -> None:
-    drive(seed, opt, after=check_no_leak, max_deals=3)
+@given(data=st.data(), opt=options())
+def test_views_leak_nothing_during_random_play(data: st.DataObject, opt: dict[str, object]) -> None:
+    drive(Drawn(data), options=opt, after=check_no_leak, max_deals=3)
 
 
-def test_views_leak_nothing_with_carte_blanche() -> None:
-    from helpers import CB_ANN, CB_BILL, CB_TALON, dealt, run
-    from test_invariants import agents
-
-    for who in ("Bill", "Ann"):
-        for seed in range(6):
-            p = dealt(CB_ANN, CB_BILL, CB_TALON) if who == "Bill" else dealt(CB_BILL, CB_ANN, CB_TALON)
-            run(p, [f"{who} carte_blanche yes" + (" 3" if who == "Bill" else "")])
-            check_no_leak(p)
-            ag = agents(seed)
-            number = p.deal_number
-            while p.deal_number == number and p.phase.value not in ("deal", "over"):
-                seat = p.to_act
-                p.push(ag[seat].choose(p.view(seat), p.legal_actions(seat)))  # type: ignore[index]
-                if p.phase.value != "deal":
-                    check_no_leak(p)
+@pytest.mark.parametrize("who", ["Bill", "Ann"])
+@settings(max_examples=6, deadline=None)
+@given(data=st.data())
+def test_views_leak_nothing_with_carte_blanche(who: str, data: st.DataObject) -> None:
+    p = dealt(CB_ANN, CB_BILL, CB_TALON) if who == "Bill" else dealt(CB_BILL, CB_ANN, CB_TALON)
+    run(p, [f"{who} carte_blanche yes" + (" 3" if who == "Bill" else "")])
+    check_no_leak(p)
+    drive(Drawn(data), partie=p, max_deals=1, after=lambda q: None if q.phase is Phase.DEAL else check_no_leak(q))
+    assert p.deal_scores
 
 
 def test_views_spectator_sees_no_hand() -> None:
-    from helpers import base
     p = base()
     v = p.view(None)
     assert v.hand == CardSet() and v.dealt == CardSet() and v.discards == CardSet() and v.peeked == CardSet()
@@ -46,7 +38,6 @@ def test_views_spectator_sees_no_hand() -> None:
 
 @pytest.mark.parametrize("seat", [0, 1])
 def test_views_own_hand_and_discards(seat: int) -> None:
-    from helpers import base
     p = base()
     v = p.view(seat)
     assert v.hand == p.hand(seat) and v.seat == seat and v.opponent == 1 - seat
@@ -60,7 +51,6 @@ def test_views_card_names_are_found_in_log_texts() -> None:
 
 
 def test_views_leak_check_detects_a_leak() -> None:
-    from helpers import base
     p = base()
     allowed = knowledge(p)
     assert not (p.hand(1) - allowed[0]).issubset(allowed[0]) or not p.hand(1) - allowed[0]
