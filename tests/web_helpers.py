@@ -12,10 +12,10 @@ from typing import Any
 
 import anyio
 import pytest
+from drivers import knowledge
 from fastapi.testclient import TestClient
 from helpers import cards_in_text
 from starlette.testclient import WebSocketTestSession
-from test_variant_invariants import knowledge
 
 from piquet.engine import record
 from piquet.engine.cards import CardSet
