@@ -56,8 +56,6 @@ def test_record_dumps_loads_round_trip_random_parties(seed: int) -> None:
     jsonschema.validate(json.loads(text), SCHEMA)
 
 
-@pytest.mark.xfail(strict=True, reason="dumps keeps a fresh cut between games for the deal that follows it, so a "
-                                       "record written before that deal loses the cut and loads back to the cut")
 def test_record_written_between_a_games_fresh_cut_and_its_deal_keeps_the_cut() -> None:
     p = drive(Seeded(3), "au-cent", {"fresh_cut_each_game": True},
               until=lambda p: bool(p.games) and isinstance(p.actions[-1], Cut))

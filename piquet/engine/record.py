@@ -134,6 +134,8 @@ def to_data(partie: Partie, meta: Mapping[str, Any] | None = None,
             if isinstance(action, Bid) and action.tricks is not None:
                 elder = action.player  # the highest bidder becomes elder
             deals[-1]["actions"].append(_action_data(action, names, elder))
+    if game_cut:  # a new game's cut made, its deal not yet dealt
+        deals.append({"cut": game_cut})
     if cuts:
         data["cut"] = cuts
     if meta:
@@ -152,6 +154,9 @@ def dumps(partie: Partie, meta: Mapping[str, Any] | None = None,
     head = json.dumps(data, ensure_ascii=False)[:-1]
     parts = []
     for deal in deals:
+        if "actions" not in deal:  # a new game's cut whose deal is not dealt yet
+            parts.append(json.dumps(deal, ensure_ascii=False))
+            continue
         actions = deal.pop("actions")
         body = json.dumps(deal, ensure_ascii=False)[:-1]
         lines = ",\n    ".join(json.dumps(a, ensure_ascii=False) for a in actions)
@@ -364,7 +369,7 @@ def from_data(data: object) -> Partie:
         except IllegalActionError as e:
             raise RecordError(where, str(e), deal, index) from None
 
-    def push_cut(rounds: object, place: str) -> None:
+    def push_cut(rounds: object, place: str, complete: bool = True) -> None:
         if not isinstance(rounds, list) or not rounds:
             raise RecordError(place, "the cut is a list of rounds")
         for i, round_ in enumerate(rounds):
@@ -372,7 +377,7 @@ def from_data(data: object) -> Partie:
             if not isinstance(round_, dict) or set(round_) != set(names):
                 raise RecordError(where, f"a round gives the card each of {names[0]} and {names[1]} cut")
             push(Cut(0, (reader.card(round_[names[0]], where), reader.card(round_[names[1]], where))), where)
-        if partie.phase is Phase.CUT:
+        if complete and partie.phase is Phase.CUT:
             raise RecordError(place, "the last round of the cut is equal: they must cut again")
 
     if cut is not None:
@@ -389,6 +394,13 @@ def from_data(data: object) -> Partie:
         unknown = set(deal) - {"dealer", "cut", "packets", "hands", "talon", "actions"}
         if unknown:
             raise RecordError(where, f"unknown field(s): {', '.join(sorted(unknown))}")
+        if set(deal) == {"cut"} and d == len(deals):
+            # The record stops after a new game's cut (au Cent's fresh_cut_each_game), before its deal.
+            if partie.phase is not Phase.CUT:
+                raise RecordError(where, "no cut is due here (only at the start of a game of Piquet au Cent with "
+                                         "the option fresh_cut_each_game)")
+            push_cut(deal["cut"], f"{where}, cut", complete=False)
+            break
         if "cut" in deal:
             if partie.phase is not Phase.CUT:
                 raise RecordError(where, "no cut is due before this deal (only at the start of a game of Piquet "
