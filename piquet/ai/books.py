@@ -131,6 +131,17 @@ def discard_choice(hand: CardSet, count: int, younger: bool = False) -> CardSet:
     return CardSet(thrown)
 
 
+
+def legal_or(wanted: Action | None, legal: LegalActions) -> Action:
+    """``wanted`` if it is legal, else the first legal action that is not a concession (the computer
+    players never concede: a player who cannot save his rubicon loses no more by playing on)."""
+    if wanted is not None and wanted in legal:
+        return wanted
+    for action in legal:
+        if not isinstance(action, Concede):
+            return action
+    return next(iter(legal))
+
 class SimpleAgent:
     """The project's simple computer player (see the module docstring).
 
@@ -158,13 +169,7 @@ class SimpleAgent:
             wanted = self._declare(view, legal)
         elif view.phase is Phase.PLAY:
             wanted = self._play(view)
-        if wanted is not None and wanted in legal:
-            return wanted
-        # Fall back on the first legal action, never a concession.
-        for action in legal:
-            if not isinstance(action, Concede):
-                return action
-        return next(iter(legal))
+        return legal_or(wanted, legal)
 
     def choose_packets(self, view: PlayerView, sizes: tuple[int, ...]) -> int:
         return 3 if 3 in sizes else sizes[0]

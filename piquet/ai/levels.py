@@ -35,12 +35,12 @@ from enum import Enum
 
 from piquet.ai.agent import Agent, RandomAgent
 from piquet.ai.bidding import choose_call, choose_contract_exchange
-from piquet.ai.books import SimpleAgent, keep_values
+from piquet.ai.books import SimpleAgent, keep_values, legal_or
 from piquet.ai.declaring import choose_declaration
 from piquet.ai.exchange import choose_exchange
 from piquet.ai.inference import Inference
 from piquet.ai.solver import PlayPosition, solve
-from piquet.engine.actions import Action, Concede, Exchange, Play
+from piquet.engine.actions import Action, Exchange, Play
 from piquet.engine.cards import FULL_PACK, Card, CardSet, Rank
 from piquet.engine.partie import LegalActions, Phase
 from piquet.engine.scoring import ScoreCategory
@@ -86,15 +86,6 @@ LEVELS: dict[int, Level] = {
 }
 
 
-def _legal_or(action: Action | None, legal: LegalActions) -> Action:
-    if action is not None and action in legal:
-        return action
-    for candidate in legal:
-        if not isinstance(candidate, Concede):
-            return candidate
-    return next(iter(legal))
-
-
 class BeginnerAgent(SimpleAgent):
     """Level 1: the mistakes a beginner makes, as the rule books describe them, not random blunders."""
 
@@ -109,20 +100,20 @@ class BeginnerAgent(SimpleAgent):
             n = hi
             if hi > lo and any(c.rank >= Rank.KING for c in order[:hi]):
                 n = hi - 1
-            return _legal_or(Exchange(seat, CardSet(order[:n])), legal)
+            return legal_or(Exchange(seat, CardSet(order[:n])), legal)
         if view.phase is Phase.PLAY and view.to_act == seat and not (view.contract and view.contract.minus):
             hand = view.hand
             if not view.trick:
                 # "The beginner leads the ace in the faint hope that the king will fall."
                 aces = [c for c in hand if c.rank == Rank.ACE]
                 if aces:
-                    return _legal_or(Play(seat, aces[0]), legal)
+                    return legal_or(Play(seat, aces[0]), legal)
             else:
                 lead = view.trick[0]
                 follow = [c for c in hand.suit(lead.suit) if c.rank > lead.rank]
                 if follow:
                     # Wins, but with the highest card rather than the cheapest.
-                    return _legal_or(Play(seat, max(follow, key=lambda c: c.rank)), legal)
+                    return legal_or(Play(seat, max(follow, key=lambda c: c.rank)), legal)
         return super().choose(view, legal)
 
 
@@ -146,7 +137,7 @@ class SearchAgent(SimpleAgent):
             plays = [a for a in legal if isinstance(a, Play)]
             if len(plays) == 1:
                 return plays[0]
-            return _legal_or(self._play_card(view, plays), legal)
+            return legal_or(self._play_card(view, plays), legal)
         if view.phase is Phase.EXCHANGE and view.exchange_range is not None and self.settings.exchange_worlds:
             chosen = self._exchange_choice(view)
             if chosen is not None and chosen in legal:
