@@ -7,19 +7,24 @@ Usage::
     python benchmarks/decisions.py --players simple --deals 200 --variant auction
 
 Each player plays whole deals against the simple opponent;
-every decision it makes is timed (cut, deal and forced single-choice plays
-included as they come). Reports the median, 90th percentile and maximum, and the same for the
-exchange decisions alone (one a deal, and the slowest for the levels that sample talons), and in
-Auction Piquet the calls of the auction alone.
+every decision it makes is timed, by CPU time and by wall time (cut, deal and forced
+single-choice plays included as they come). Reports the median, 90th and 99th percentiles and
+the maximum, and the same for the exchange decisions alone (one a deal, and the slowest for the
+levels that sample talons), and in Auction Piquet the calls of the auction alone; then the
+process's peak resident memory (RSS) after all the deals, which shows what the players' caches
+grow to. On a shared machine the CPU figures are the ones to compare.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import platform
 import random
+import resource
 import statistics
+import sys
 import time
 
 from piquet.ai.agent import Agent, play_deal
@@ -35,14 +40,16 @@ class Timed:
 
     def __init__(self, agent: Agent) -> None:
         self.agent = agent
-        self.times: list[float] = []
+        self.times: list[float] = []  # CPU seconds per decision
+        self.wall: list[float] = []
         self.exchange_times: list[float] = []
         self.bid_times: list[float] = []
 
     def choose(self, view: PlayerView, legal: LegalActions) -> Action:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         action = self.agent.choose(view, legal)
-        self.times.append(time.perf_counter() - start)
+        self.times.append(time.process_time() - cpu)
+        self.wall.append(time.perf_counter() - start)
         if view.phase is Phase.EXCHANGE:
             self.exchange_times.append(self.times[-1])
         elif view.phase is Phase.BID:
@@ -53,13 +60,24 @@ class Timed:
         return self.agent.choose_packets(view, sizes)
 
 
+def _percentile(t: list[float], q: float) -> float:
+    """The nearest-rank percentile of sorted times."""
+    return t[max(0, math.ceil(q * len(t)) - 1)]
+
+
 def _summary(times: list[float], what: str) -> str:
     if not times:
         return f"no {what}"
     t = sorted(times)
-    p90 = t[math.ceil(0.9 * len(t)) - 1]  # nearest rank
     return (f"{len(t)} {what}, median {1000 * statistics.median(t):.1f} ms, "
-            f"90th percentile {1000 * p90:.1f} ms, max {1000 * t[-1]:.1f} ms")
+            f"p90 {1000 * _percentile(t, 0.9):.1f} ms, p99 {1000 * _percentile(t, 0.99):.1f} ms, "
+            f"max {1000 * t[-1]:.1f} ms")
+
+
+def _peak_rss_mb() -> float:
+    """The process's peak resident memory in MB (Linux reports KB, macOS bytes)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
 
 
 def main() -> None:
@@ -76,9 +94,12 @@ def main() -> None:
             partie = Partie(("Computer", "Simple"), variant=args.variant, first_dealer=i % 2)
             play_deal(partie, [timed, make_agent("simple", i)], random.Random(args.seed + i))
         calls = f"; {_summary(timed.bid_times, 'calls in the auction')}" if args.variant == "auction" else ""
-        print(f"{name} ({args.variant}): {_summary(timed.times, 'decisions')}; "
+        print(f"{name} ({args.variant}), CPU: {_summary(timed.times, 'decisions')}; "
               f"{_summary(timed.exchange_times, 'exchanges')}{calls}")
-    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}")
+        print(f"{name} ({args.variant}), wall: {_summary(timed.wall, 'decisions')}")
+    print(f"peak RSS after {args.deals} deals per player: {_peak_rss_mb():.0f} MB")
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, "
+          f"{platform.python_implementation()} {platform.python_version()}")
 
 
 if __name__ == "__main__":
