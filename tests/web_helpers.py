@@ -186,7 +186,6 @@ def close_code(http: TestClient, path: str) -> int:
     return closed.value.code
 
 
-
 def over(state: State) -> bool:
     return bool(state["table"]["status"] == "over")
 
