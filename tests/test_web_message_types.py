@@ -71,10 +71,9 @@ def mismatch(value: object, hint: Any, where: str = "message") -> str | None:
             return None
         return f"{where}: {value!r} is not one of {get_args(hint)}"
     if origin in (typing.Union, types.UnionType):
-        wrongs = [mismatch(value, member, where) for member in get_args(hint)]
-        if all(wrongs):
-            return f"{where}: {value!r} is none of {hint}: " + "; ".join(w for w in wrongs if w)
-        return None
+        members = _tagged(value, get_args(hint))
+        wrongs = [mismatch(value, member, where) for member in members]
+        return None if not all(wrongs) else " or ".join(w for w in wrongs if w)
     if origin in (list, Sequence):
         if not isinstance(value, list):
             return f"{where}: {value!r} is not an array"
@@ -86,12 +85,25 @@ def mismatch(value: object, hint: Any, where: str = "message") -> str | None:
         _, item = get_args(hint)
         return next((w for k, v in value.items() if (w := mismatch(v, item, f"{where}.{k}"))), None)
     if hint is type(None):
-        return None if value is None else f"{where}: {value!r} is not null"
+        return None if value is None else f"{where}: not null"
     if hint is int:
         return None if isinstance(value, int) and not isinstance(value, bool) else f"{where}: {value!r} is not a number"
     if hint in (str, bool):
         return None if isinstance(value, hint) else f"{where}: {value!r} is not a {hint.__name__}"
     raise AssertionError(f"the checker does not know the type {hint!r} (at {where})")
+
+
+def _tagged(value: object, members: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The members of a union of TypedDicts that ``value``'s tag (``type`` or ``kind``) names; all if none does."""
+    if value is not None and type(None) in members:
+        members = tuple(m for m in members if m is not type(None))
+    if isinstance(value, dict):
+        for tag in ("type", "kind"):
+            named = tuple(m for m in members if is_typeddict(m) and tag in get_type_hints(m)
+                          and value.get(tag) in get_args(get_type_hints(m)[tag]))
+            if named:
+                return named
+    return members
 
 
 def test_the_checker_refuses_a_missing_key_an_extra_key_and_a_value_of_the_wrong_type() -> None:
