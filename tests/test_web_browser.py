@@ -310,3 +310,26 @@ def test_the_page_says_the_rules_the_server_sends_and_reckons_none_itself(
     assert "the first to two wins" in sheet and "(to 90)" in sheet, sheet
     assert "games 0" in page.locator("#plate-me").inner_text()
     page.context.close()
+
+
+def test_the_waiting_room_and_the_score_sheet_say_the_rule_facts_the_table_carries(
+        server: LiveServer, browser: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from piquet.ui.web import protocol
+    from piquet.ui.web import tables as tables_module
+
+    # Piquet au Cent's room, waiting for its guest (no view yet): the plates count games, not a partie total.
+    created = _create(server, kind="room", variant="au-cent", name="Ann")
+    page = _open(browser, server.url + created["links"]["play"])
+    page.wait_for_selector("#plate-me .plate-scores", timeout=WAIT)
+    plate = page.locator("#plate-me").inner_text()
+    assert "games 0" in plate and "partie" not in plate, plate
+    page.context.close()
+    # The sheet has a contract column where the server says the deals are bid for, whatever the variant's name.
+    monkeypatch.setattr(tables_module, "rules_data",
+                        lambda variant, options: {**protocol.rules_data(variant, options), "bidding": True})
+    created = _create(server, kind="computer", variant="rubicon", level=1, name="Ann")
+    page = _open(browser, server.url + created["links"]["play"])
+    page.wait_for_selector("[data-testid=sheet] .sheet-table, [data-testid=sheet] p", timeout=WAIT)
+    _play_until([page], lambda: page.locator("[data-testid=sheet] thead th").count() > 0)
+    assert page.locator("[data-testid=sheet] thead th").all_inner_texts()[:2] == ["Deal", "Contract"]
+    page.context.close()
