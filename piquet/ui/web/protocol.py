@@ -336,8 +336,8 @@ class OptionSetup(TypedDict):
     default: bool | int
     description: str
     source: str
-    minimum: int | None
-    maximum: int | None
+    minimum: int  # the bounds of a number option; 0 and 0 for a yes-or-no one
+    maximum: int
 
 
 class VariantSetup(TypedDict):

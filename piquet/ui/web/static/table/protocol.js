@@ -133,9 +133,9 @@
 // ------------------------------------------------------------------ the lobby's JSON API
 
 /**
- * A rule option a variant offers (`minimum` and `maximum` are null for a yes-or-no option).
+ * A rule option a variant offers (`minimum` and `maximum`: the bounds of a number option, 0 for a yes-or-no one).
  * @typedef {{name: string, default: boolean | number, description: string, source: string,
- *   minimum: number | null, maximum: number | null}} OptionSetup
+ *   minimum: number, maximum: number}} OptionSetup
  */
 /** @typedef {{name: string, title: string, options: OptionSetup[]}} VariantSetup */
 /** @typedef {{level: number, name: string}} LevelSetup */
