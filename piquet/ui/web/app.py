@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any, assert_never
+from typing import Any, assert_never, get_args
 
 import markdown
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
@@ -35,6 +35,7 @@ from piquet.ui.web.guard import TokenBucket
 from piquet.ui.web.protocol import (
     CreatedTable,
     LevelSetup,
+    LinkKind,
     ProtocolError,
     ServerMessage,
     SetupAnswer,
@@ -242,8 +243,9 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None) -
             await ws.accept()
             await ws.close(code=1013, reason="the table could not be read; try again")
             return
-        kind, secret = next(((k, ws.query_params[k]) for k in ("token", "spectate", "invite", "move")
-                             if k in ws.query_params), ("token", ""))
+        link: tuple[LinkKind, str] = next(((k, ws.query_params[k]) for k in get_args(LinkKind)
+                                           if k in ws.query_params), ("token", ""))
+        kind, secret = link
         # Accepted before it is closed: a socket closed during the handshake fails with HTTP 403 instead, and the
         # page never sees the close code that tells an unknown table (4404) from an unknown token (4403) or a spent
         # invite (4410).

@@ -88,6 +88,9 @@ TableKind = Literal["computer", "room"]
 TableStatus = Literal["waiting", "playing", "over"]
 #: What a table against the computer allows to take back.
 Takebacks = Literal["off", "fair", "free"]
+#: The secret a link to a table holds (``/t/{id}#token=...``): a seat's, a spectator's, a room's invite, or a
+#: one-time link that moves a seat to another device.
+LinkKind = Literal["token", "spectate", "invite", "move"]
 #: Why the server would not act on a message (:class:`ProtocolError`).
 ErrorCode = Literal["malformed", "too_large", "not_your_turn", "illegal", "not_allowed", "stale", "busy",
                     "computer_failed", "not_saved", "internal"]

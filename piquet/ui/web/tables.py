@@ -45,6 +45,7 @@ from piquet.engine.variants import VARIANTS, make_rules
 from piquet.ui.web.names import BadName, clean_name, imitates
 from piquet.ui.web.protocol import (
     HintMessage,
+    LinkKind,
     MoveMessage,
     ProtocolError,
     SeatMessage,
@@ -293,7 +294,7 @@ class Table:
     def is_spectator(self, token: str | None) -> bool:
         return same_secret(self.info.spectate, token)
 
-    async def admit(self, kind: str, secret: str) -> tuple[int | None, str | None]:
+    async def admit(self, kind: LinkKind, secret: str) -> tuple[int | None, str | None]:
         """The place a link's secret gives (``kind``: ``token``, ``spectate``, ``invite`` or ``move``) and, for a
         one-time link to another device, the seat's new secret (the old device's is revoked: call
         :meth:`moved` once the new secret is sent). Raises :class:`SeatRefused`, or ``not_saved`` if the
