@@ -155,15 +155,19 @@ def test_every_message_the_server_sent_in_whole_games_is_of_its_typed_dict(
     assert mismatch(created, CreatedTable) is None
     kinds: set[str] = set()
     prompts: set[str] = set()
+    contracts = 0
     for client in clients:
         for message in client.messages:
             assert mismatch(message, ServerMessage) is None, mismatch(message, ServerMessage)
             kinds.add(message["type"])
             if message["type"] == "state" and message["prompt"] is not None:
                 prompts.add(message["prompt"]["kind"])
+            if message["type"] == "state" and message["view"] is not None and message["view"]["contract"]:
+                contracts += 1
     # Not vacuous: every type of message, and the prompts of every variant's decisions, were seen.
     assert kinds == {"state", "error", "hint", "seat", "move"}
     assert {"bid", "exchange", "declare", "play"} <= prompts, prompts
+    assert contracts, "no Auction contract among the states: the test would not check one"
 
 
 @pytest.mark.parametrize("text", [

@@ -159,6 +159,8 @@ class BidData(TypedDict):
 class ContractData(TypedDict):
     holder: int
     bid: str
+    tricks: int
+    minus: bool
     doubles: int
     text: str
 
@@ -610,7 +612,8 @@ def view_data(view: PlayerView) -> ViewData:
         "result": None,
         "bids": [{"player": b.player, "call": b.call} for b in view.bids],
         "contract": None if contract is None else {
-            "holder": contract.holder, "bid": contract.bid, "doubles": contract.doubles, "text": str(contract)},
+            "holder": contract.holder, "bid": contract.bid, "tricks": contract.tricks, "minus": contract.minus,
+            "doubles": contract.doubles, "text": str(contract)},
         "games": [{"winner": g.winner, "double": g.double, "scores": list(g.scores), "reached": list(g.reached)}
                   for g in view.games],
         "game_scores": list(view.game_scores),

@@ -61,7 +61,8 @@
 
 /** @typedef {{winner: Seat | null, points: number, rubiconed: boolean, games: number[] | null, text: string}} Result */
 /** @typedef {{player: Seat, call: string}} BidCall */
-/** @typedef {{holder: Seat, bid: string, doubles: number, text: string}} Contract */
+/** An Auction Piquet contract: the holder must win (`minus`: lose) `tricks` tricks. */
+/** @typedef {{holder: Seat, bid: string, tricks: number, minus: boolean, doubles: number, text: string}} Contract */
 /** A game of Piquet au Cent. */
 /** @typedef {{winner: Seat, double: boolean, scores: number[], reached: number[]}} Game */
 
