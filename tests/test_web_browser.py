@@ -310,3 +310,58 @@ def test_the_page_says_the_rules_the_server_sends_and_reckons_none_itself(
     assert "the first to two wins" in sheet and "(to 90)" in sheet, sheet
     assert "games 0" in page.locator("#plate-me").inner_text()
     page.context.close()
+
+
+def test_the_waiting_room_and_the_score_sheet_say_the_rule_facts_the_table_carries(
+        server: LiveServer, browser: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from piquet.ui.web import protocol
+    from piquet.ui.web import tables as tables_module
+
+    # Piquet au Cent's room, waiting for its guest (no view yet): the plates count games, not a partie total.
+    created = _create(server, kind="room", variant="au-cent", name="Ann")
+    page = _open(browser, server.url + created["links"]["play"])
+    page.wait_for_selector("#plate-me .plate-scores", timeout=WAIT)
+    plate = page.locator("#plate-me").inner_text()
+    assert "games 0" in plate and "partie" not in plate, plate
+    page.context.close()
+    # The sheet has a contract column where the server says the deals are bid for, whatever the variant's name.
+    monkeypatch.setattr(tables_module, "rules_data",
+                        lambda variant, options: {**protocol.rules_data(variant, options), "bidding": True})
+    created = _create(server, kind="computer", variant="rubicon", level=1, name="Ann")
+    page = _open(browser, server.url + created["links"]["play"])
+    page.wait_for_selector("[data-testid=sheet] .sheet-table, [data-testid=sheet] p", timeout=WAIT)
+    _play_until([page], lambda: page.locator("[data-testid=sheet] thead th").count() > 0)
+    assert page.locator("[data-testid=sheet] thead th").all_inner_texts()[:2] == ["Deal", "Contract"]
+    page.context.close()
+
+
+def test_the_lobby_offers_the_server_s_variants_options_and_levels_and_creates_the_table_chosen(
+        server: LiveServer, browser: Any) -> None:
+    from piquet.engine.variants import VARIANTS
+    from piquet.ui.web.tables import LEVELS
+
+    page = _open(browser, server.url + "/")
+    page.wait_for_function("document.body.dataset.ready === '1'", timeout=WAIT)
+    assert page.locator("[data-testid=variant] option").all_inner_texts() == [c.title for c in VARIANTS.values()]
+    assert page.locator("[data-testid=level] option").count() == len(LEVELS)
+    page.get_by_test_id("variant").select_option("auction")
+    assert page.get_by_test_id("rules-link").inner_text() == "The rules of Auction Piquet"
+    page.get_by_test_id("variant").select_option("rubicon")
+    page.get_by_label("Your name").fill("Ann")
+    page.locator("#options-details summary").click()
+    # A number out of its bounds is refused by the form, naming the option.
+    page.get_by_label("Minimum point").fill("9")
+    page.get_by_test_id("create-room").click()
+    assert "Minimum point: at most 8." in page.get_by_test_id("error").inner_text()
+    page.get_by_label("Minimum point").fill("4")
+    page.get_by_label("Four deal partie").check()
+    page.get_by_test_id("create-room").click()
+    page.wait_for_url("**/t/**")
+    page.wait_for_function("document.body.dataset.status === 'waiting'", timeout=WAIT)
+    table = page.evaluate("window.piquetTable.state.table")
+    assert (table["variant"], table["kind"], table["options"]) == (
+        "rubicon", "room", {"minimum_point": 4, "four_deal_partie": True})
+    page.goto(server.url + "/")
+    page.wait_for_function("document.body.dataset.ready === '1'", timeout=WAIT)
+    assert page.locator("#recent li").first.inner_text().startswith("Rubicon Piquet (room)")
+    page.context.close()

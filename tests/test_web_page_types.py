@@ -8,6 +8,7 @@ import json
 import re
 import shutil
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,25 @@ def test_the_table_page_loads_its_modules_as_they_are() -> None:
     html = (STATIC / "table.html").read_text(encoding="utf-8")
     assert re.findall(r"<script[^>]*>", html) == ['<script type="module" src="/static/table/main.js">']
     assert not (STATIC / "table.js").exists()
+
+
+def test_the_lobby_loads_its_modules_as_they_are_and_knows_no_variant_of_its_own() -> None:
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    assert re.findall(r"<script[^>]*>", html) == ['<script type="module" src="/static/lobby/main.js">']
+    assert not (STATIC / "lobby.js").exists()
+    lobby = "".join(p.read_text(encoding="utf-8") for p in sorted((STATIC / "lobby").glob("*.js")))
+    # The variants, their titles and the levels are the server's (GET /api/setup), and so are the rule facts.
+    for known in ("au-cent", "Rubicon Piquet", "Auction Piquet", "Piquet au Cent", "beginner"):
+        assert known not in lobby and known not in html, known
+
+
+def test_every_folder_of_the_page_is_shipped_with_the_package() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    folders = sorted({p.parent.relative_to(STATIC.parent).as_posix() for p in _modules()})
+    assert folders == ["static", "static/lobby", "static/table"]
+    for folder in folders:
+        assert f"{folder}/*" in config["package-data"]["piquet.ui.web"], folder
+        assert "piquet.ui.web." + folder.replace("/", ".") in config["packages"], folder
 
 
 def test_the_type_check_refuses_a_field_the_protocol_does_not_have(tmp_path: Path) -> None:

@@ -1,17 +1,22 @@
 """The rule facts the browser page shows come from the engine in the state (``view.games_won``,
-``view.rules``), so the page reckons no rule itself (docs/protocol.md)."""
+``view.rules``, and ``table.rules`` from the start), so the page reckons no rule itself (docs/protocol.md)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from contextlib import ExitStack
+from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
+from web_helpers import connect, create, db, join, query
 
 from piquet.ai.agent import RandomAgent, play_deal, play_partie
 from piquet.engine.actions import Concede
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.variants import VARIANTS, AuCent
+from piquet.ui.web.app import create_app
 from piquet.ui.web.protocol import view_data
 
 
@@ -69,3 +74,23 @@ def test_the_concession_s_points_in_the_rules_are_what_the_engine_scores_for_it(
     conceded = [e for e in partie.view(None).events if e.player == 1 - loser and e.reason.startswith("conceded")]
     assert [e.points for e in conceded] == [rules["conceded_play"], rules["cards_points"]]
     assert partie.view(None).deal_points[1 - loser] - before >= rules["conceded_play"] + rules["cards_points"]
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_table_in_every_state_carries_the_variant_s_rules_a_waiting_room_s_included(
+        variant: str, tmp_path: Path) -> None:
+    with TestClient(create_app(db(tmp_path), workers=0)) as http, ExitStack() as stack:
+        created = create(http, "room", variant=variant, name="Ann")
+        ann = connect(http, stack, created, f"token={created['token']}", "Ann")
+        waiting = ann.current
+        assert waiting["table"]["status"] == "waiting" and waiting["view"] is None
+        rules = waiting["table"]["rules"]
+        cls = VARIANTS[variant]
+        assert rules["bidding"] is cls.uses_bidding is (variant == "auction")
+        assert rules["plays_games"] is cls.plays_games is (variant == "au-cent")
+        assert (rules["games_to_win"], rules["game_target"]) == (cls.games_to_win, cls.game_target)
+        # Once the partie starts the view's rules are the same facts.
+        bill = connect(http, stack, created, query(created["links"]["invite"]), "Bill")
+        join(bill)
+        started = ann.until(lambda m: m["type"] == "state" and m["view"] is not None)
+        assert started["table"]["rules"] == started["view"]["rules"] == rules

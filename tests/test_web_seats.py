@@ -25,17 +25,24 @@ import uvicorn
 import websockets.sync.client
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from test_web_server import FOUR_DEALS, close_code, connect, db, error, join, record_now, room
 from web_helpers import (
+    FOUR_DEALS,
     LIMIT,
     Client,
     State,
     choose,
+    close_code,
+    connect,
     create,
+    db,
+    error,
+    join,
     knowledge_by_version,
     play_computer,
     play_room,
     query,
+    record_now,
+    room,
     seed_tables,
 )
 

@@ -13,22 +13,28 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from starlette.websockets import WebSocketDisconnect
 from web_helpers import (
+    FOUR_DEALS,
     Client,
     State,
     cards_in_message,
     catch_up,
     choose,
+    close_code,
+    connect,
     create,
+    db,
+    error,
+    join,
     knowledge_by_version,
     leaks,
     over,
     play_computer,
     play_room,
     query,
+    record_now,
+    room,
     seed_tables,
 )
 
@@ -37,24 +43,10 @@ from piquet.engine.cards import CARDS, CardSet
 from piquet.ui.web.app import create_app
 from piquet.ui.web.protocol import MAX_MESSAGE
 
-#: The shorter partie, where a test needs a whole one but not the usual six deals.
-FOUR_DEALS = {"four_deal_partie": True}
-
 
 @pytest.fixture(autouse=True)
 def _seeded(monkeypatch: pytest.MonkeyPatch) -> None:
     seed_tables(monkeypatch, 7)
-
-
-def db(path: Path) -> str:
-    return str(path / "db.sqlite3")
-
-
-def connect(http: TestClient, stack: ExitStack, table: dict[str, Any], q: str, name: str = "") -> Client:
-    """A client at the table (``q``: ``token=...`` or ``spectate=...``), its first state read."""
-    client = Client(stack.enter_context(http.websocket_connect(f"/ws/{table['id']}?{q}")), name)
-    client.recv_state()
-    return client
 
 
 def secret(link: str) -> str:
@@ -69,21 +61,6 @@ def record_of(http: TestClient, table: dict[str, Any], token: str) -> str:
     return answer.text
 
 
-def record_now(app: FastAPI, table: dict[str, Any]) -> str:
-    """The record of a game not yet over, from the server's own table (the download is refused before the end)."""
-    partie = app.state.tables.get(table["id"]).partie
-    assert partie is not None
-    return record.dumps(partie)
-
-
-def error(client: Client, code: str) -> dict[str, Any]:
-    """The client's next message that is not a state is an error with ``code``."""
-    message = client.until(lambda m: m["type"] != "state")
-    assert message["type"] == "error" and message["code"] == code, message
-    assert message["message"]
-    return message
-
-
 def in_play(state: State) -> bool:
     """A few tricks into a deal."""
     return bool(state["view"]["phase"] == "play" and len(state["view"]["tricks"]) >= 3)
@@ -92,28 +69,6 @@ def in_play(state: State) -> bool:
 def to_play(state: State) -> bool:
     """The client's player is to play a card, a few tricks into a deal."""
     return state["prompt"] is not None and state["prompt"]["kind"] == "play" and in_play(state)
-
-
-def join(bill: Client, name: str = "Bill") -> str:
-    """The guest joins under ``name``: the seat secret he is sent first (his own, not the invite's)."""
-    bill.send({"type": "join", "name": name})
-    seat = bill.recv()
-    assert seat["type"] == "seat" and seat["seat"] == 1, seat
-    token: str = seat["token"]
-    bill.recv_state()
-    return token
-
-
-def room(http: TestClient, stack: ExitStack, variant: str = "rubicon",
-         options: dict[str, Any] | None = None) -> tuple[dict[str, Any], Client, Client]:
-    """A room whose guest has joined: the creator Ann (seat 0) and Bill (seat 1); ``table["guest"]`` is Bill's
-    seat secret."""
-    table = create(http, "room", variant=variant, name="Ann", options=options or {})
-    ann = connect(http, stack, table, f"token={table['token']}", "Ann")
-    bill = connect(http, stack, table, query(table["links"]["invite"]), "Bill")
-    table["guest"] = join(bill)
-    ann.recv_state()
-    return table, ann, bill
 
 
 def check_record(text: str, end: State) -> None:
@@ -353,14 +308,6 @@ def test_restart_on_the_same_store_resumes_every_state_exactly_and_the_game_play
 
 
 # ---------------------------------------------------------------- forged and out of turn
-def close_code(http: TestClient, path: str) -> int:
-    """The code the server closes a socket with, once accepted (a socket closed during the handshake fails with
-    HTTP 403 in a browser, which never sees the code)."""
-    with http.websocket_connect(path) as ws, pytest.raises(WebSocketDisconnect) as closed:
-        ws.receive_text()
-    return closed.value.code
-
-
 def refuse_everything_forged(http: TestClient, table: dict[str, Any], mover: Client, waiter: Client,
                              spectator: Client, rng: random.Random) -> None:
     """Out of turn, forged, spectator and garbage messages at the mover's decision: each gets an error, none

@@ -8,14 +8,18 @@ import random
 import re
 import secrets
 from collections.abc import Callable
+from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 from drivers import knowledge
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from helpers import cards_in_text
 from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
 
 from piquet.engine import record
 from piquet.engine.cards import CardSet
@@ -119,6 +123,67 @@ class Client:
 
     def errors(self) -> list[dict[str, Any]]:
         return [m for m in self.messages if m["type"] == "error"]
+
+
+# ---------------------------------------------------------------- at a table
+#: The shorter partie, where a test needs a whole one but not the usual six deals.
+FOUR_DEALS = {"four_deal_partie": True}
+
+
+def db(path: Path) -> str:
+    return str(path / "db.sqlite3")
+
+
+def connect(http: TestClient, stack: ExitStack, table: dict[str, Any], q: str, name: str = "") -> Client:
+    """A client at the table (``q``: ``token=...`` or ``spectate=...``), its first state read."""
+    client = Client(stack.enter_context(http.websocket_connect(f"/ws/{table['id']}?{q}")), name)
+    client.recv_state()
+    return client
+
+
+def record_now(app: FastAPI, table: dict[str, Any]) -> str:
+    """The record of a game not yet over, from the server's own table (the download is refused before the end)."""
+    partie = app.state.tables.get(table["id"]).partie
+    assert partie is not None
+    return record.dumps(partie)
+
+
+def error(client: Client, code: str) -> dict[str, Any]:
+    """The client's next message that is not a state is an error with ``code``."""
+    message = client.until(lambda m: m["type"] != "state")
+    assert message["type"] == "error" and message["code"] == code, message
+    assert message["message"]
+    return message
+
+
+def join(bill: Client, name: str = "Bill") -> str:
+    """The guest joins under ``name``: the seat secret he is sent first (his own, not the invite's)."""
+    bill.send({"type": "join", "name": name})
+    seat = bill.recv()
+    assert seat["type"] == "seat" and seat["seat"] == 1, seat
+    token: str = seat["token"]
+    bill.recv_state()
+    return token
+
+
+def room(http: TestClient, stack: ExitStack, variant: str = "rubicon",
+         options: dict[str, Any] | None = None) -> tuple[dict[str, Any], Client, Client]:
+    """A room whose guest has joined: the creator Ann (seat 0) and Bill (seat 1); ``table["guest"]`` is Bill's
+    seat secret."""
+    table = create(http, "room", variant=variant, name="Ann", options=options or {})
+    ann = connect(http, stack, table, f"token={table['token']}", "Ann")
+    bill = connect(http, stack, table, query(table["links"]["invite"]), "Bill")
+    table["guest"] = join(bill)
+    ann.recv_state()
+    return table, ann, bill
+
+
+def close_code(http: TestClient, path: str) -> int:
+    """The code the server closes a socket with, once accepted (a socket closed during the handshake fails with
+    HTTP 403 in a browser, which never sees the code)."""
+    with http.websocket_connect(path) as ws, pytest.raises(WebSocketDisconnect) as closed:
+        ws.receive_text()
+    return closed.value.code
 
 
 def over(state: State) -> bool:

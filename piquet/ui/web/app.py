@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, assert_never, get_args
 
 import markdown
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
@@ -32,9 +32,20 @@ from pydantic import BaseModel, Field, StrictBool, StrictInt
 from piquet.engine import record
 from piquet.engine.variants import VARIANTS, OptionError
 from piquet.ui.web.guard import TokenBucket
-from piquet.ui.web.protocol import ProtocolError, read_message
+from piquet.ui.web.protocol import (
+    CreatedTable,
+    LevelSetup,
+    LinkKind,
+    ProtocolError,
+    ServerMessage,
+    SetupAnswer,
+    TableKind,
+    Takebacks,
+    VariantSetup,
+    read_message,
+)
 from piquet.ui.web.store import SQLiteStore, Store, StoreUnavailable
-from piquet.ui.web.tables import LEVELS, TAKEBACKS, Client, SeatRefused, Table, Tables
+from piquet.ui.web.tables import LEVELS, Client, SeatRefused, Table, Tables
 from piquet.ui.web.thinking import Thinker
 
 __all__ = ["RedactSecrets", "create_app"]
@@ -52,12 +63,12 @@ _LEVEL_NAMES = {1: "beginner", 2: "simple", 3: "sampling", 4: "stronger sampling
 
 
 class CreateTable(BaseModel):
-    kind: str = Field(pattern="^(computer|room)$")
+    kind: TableKind
     variant: str = "rubicon"
     options: dict[str, StrictBool | StrictInt] = Field(default_factory=dict)
     level: int | None = 3
     name: str = Field(default="Player", max_length=40)
-    takebacks: str = Field(default="fair", pattern=f"^({'|'.join(TAKEBACKS)})$")
+    takebacks: Takebacks = "fair"
 
 
 #: A secret in a URL's query or fragment (``token=...``), URL-encoded or not, or in JSON (``"token": "..."``).
@@ -159,10 +170,11 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None) -
         return HTMLResponse(_page(f"The rules: {VARIANTS[variant].title}",
                                   '<p><a href="/">Back to the tables</a></p>' + rules_html + script))
 
-    @app.get("/api/setup")
-    async def setup() -> dict[str, Any]:
+    # response_model=None: the answer's type is the protocol's TypedDict, not a model FastAPI should build.
+    @app.get("/api/setup", response_model=None)
+    async def setup() -> SetupAnswer:
         """The variants, their rule options and the computer's levels."""
-        variants = []
+        variants: list[VariantSetup] = []
         for name, cls in VARIANTS.items():
             rules = cls()
             variants.append({
@@ -170,7 +182,8 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None) -
                 "options": [{"name": o.name, "default": o.default, "description": o.description,
                              "source": o.source, "minimum": o.minimum, "maximum": o.maximum} for o in rules.OPTIONS],
             })
-        return {"variants": variants, "levels": [{"level": n, "name": _LEVEL_NAMES[n]} for n in LEVELS]}
+        levels: list[LevelSetup] = [{"level": n, "name": _LEVEL_NAMES[n]} for n in LEVELS]
+        return {"variants": variants, "levels": levels}
 
     creations: dict[str, TokenBucket] = {}
 
@@ -199,9 +212,10 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None) -
         except (ValueError, OptionError) as e:
             raise HTTPException(422, str(e)) from None
         links = table.links(0)
-        return JSONResponse({"id": table.id, "token": token,
-                             "links": {"play": f"/t/{table.id}#token={token}", "invite": links["invite"],
-                                       "spectate": links["spectate"]}})
+        created: CreatedTable = {"id": table.id, "token": token,
+                                 "links": {"play": f"/t/{table.id}#token={token}", "invite": links["invite"],
+                                           "spectate": links["spectate"]}}
+        return JSONResponse(created)
 
     @app.get("/api/tables/{table_id}/record")
     async def download(table_id: str, token: str) -> Response:
@@ -229,8 +243,9 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None) -
             await ws.accept()
             await ws.close(code=1013, reason="the table could not be read; try again")
             return
-        kind, secret = next(((k, ws.query_params[k]) for k in ("token", "spectate", "invite", "move")
-                             if k in ws.query_params), ("token", ""))
+        link: tuple[LinkKind, str] = next(((k, ws.query_params[k]) for k in get_args(LinkKind)
+                                           if k in ws.query_params), ("token", ""))
+        kind, secret = link
         # Accepted before it is closed: a socket closed during the handshake fails with HTTP 403 instead, and the
         # page never sees the close code that tells an unknown table (4404) from an unknown token (4403) or a spent
         # invite (4410).
@@ -280,17 +295,18 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None) -
             return
         try:
             message = read_message(text)
-            kind = message["type"]
-            if kind == "action":
+            if message["type"] == "action":
                 await table.act(client.seat, message["action"], message["version"])
-            elif kind == "hint":
+            elif message["type"] == "hint":
                 client.post(_json(await table.hint(client.seat)))
-            elif kind == "undo":
+            elif message["type"] == "undo":
                 await table.undo(client.seat, message["version"])
-            elif kind == "move":
+            elif message["type"] == "move":
                 client.post(_json(await table.move_link(client.seat)))
-            else:
+            elif message["type"] == "join":
                 await table.join(client.seat, message["name"], client)
+            else:
+                assert_never(message)
         except ProtocolError as e:
             client.post(_json(e.to_data()))
             if e.code == "stale":  # the client answered an old state: here is the table's now
@@ -345,5 +361,5 @@ def _hang_up(ws: WebSocket, abort: Callable[[], None] | None) -> None:
 _background: set[asyncio.Task[None]] = set()
 
 
-def _json(data: dict[str, Any]) -> str:
+def _json(data: ServerMessage) -> str:
     return json.dumps(data, separators=(",", ":"))

@@ -26,8 +26,8 @@ piquet.ui.web.protocol.ProtocolError: malformed: unknown message type "shout" (k
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, TypedDict
 
 from piquet.ai.agent import Agent
 from piquet.ai.books import SimpleAgent
@@ -43,6 +43,7 @@ from piquet.engine.actions import (
     Play,
 )
 from piquet.engine.cards import Card, CardSet
+from piquet.engine.combinations import Category
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.record import RecordError, action_from_data, action_to_data
 from piquet.engine.scoring import ScoreCategory, ScoreEvent
@@ -53,7 +54,11 @@ from piquet.ui.menus import declaration_menu, describe_declaration, result_text
 __all__ = [
     "MAX_MESSAGE",
     "PHASE_NAMES",
+    "ClientMessage",
+    "ErrorCode",
     "ProtocolError",
+    "ServerMessage",
+    "StateMessage",
     "action_message",
     "prompt_data",
     "read_action",
@@ -62,6 +67,311 @@ __all__ = [
     "sheet_rows",
     "view_data",
 ]
+
+# ---------------------------------------------------------------- the messages as types
+# Every message of docs/protocol.md, as the server reads and writes it (the page has the same as JSDoc types,
+# static/table/protocol.js). Every one is total: each message holds all its fields, a value it does not have
+# being null (None). tests/test_web_protocol.py checks real messages against these keys.
+
+#: The types of message a client sends.
+ClientType = Literal["action", "hint", "join", "move", "undo"]
+#: The phases as the protocol names them (:data:`PHASE_NAMES`).
+PhaseName = Literal["cut", "choose_dealer", "deal", "bid", "carte_blanche", "exchange", "declare", "play",
+                    "concession", "over"]
+#: What a prompt asks for.
+PromptKind = Literal["choose_dealer", "packets", "bid", "carte_blanche", "exchange", "declare", "play", "concession"]
+#: The categories of the declaration, in the order they are declared.
+DeclareCategory = Literal["point", "sequences", "sets"]
+#: A table against the computer, or a room for two people.
+TableKind = Literal["computer", "room"]
+#: A table's status: a room waiting for its guest, a partie in play, or over.
+TableStatus = Literal["waiting", "playing", "over"]
+#: What a table against the computer allows to take back.
+Takebacks = Literal["off", "fair", "free"]
+#: The secret a link to a table holds (``/t/{id}#token=...``): a seat's, a spectator's, a room's invite, or a
+#: one-time link that moves a seat to another device.
+LinkKind = Literal["token", "spectate", "invite", "move"]
+#: Why the server would not act on a message (:class:`ProtocolError`).
+ErrorCode = Literal["malformed", "too_large", "not_your_turn", "illegal", "not_allowed", "stale", "busy",
+                    "computer_failed", "not_saved", "internal"]
+#: An action in the record's action format, without ``player`` (``{"play": "QS"}``; ``engine/record``).
+ActionData = dict[str, Any]
+
+
+# Client to server.
+class JoinMessage(TypedDict):
+    type: Literal["join"]
+    name: str
+
+
+class ActionMessage(TypedDict):
+    type: Literal["action"]
+    action: object  # anything a client sent: read_action judges it
+    version: int
+
+
+class HintRequest(TypedDict):
+    type: Literal["hint"]
+
+
+class UndoMessage(TypedDict):
+    type: Literal["undo"]
+    version: int
+
+
+class MoveRequest(TypedDict):
+    type: Literal["move"]
+
+
+ClientMessage = JoinMessage | ActionMessage | HintRequest | UndoMessage | MoveRequest
+
+
+# The view.
+class TrickData(TypedDict):
+    leader: int
+    cards: list[str]
+    winner: int
+
+
+class SheetRow(TypedDict):
+    deal: int
+    elder: int
+    points: list[int]
+    tricks: list[int]
+    annulled: bool
+    contract: str | None
+    notes: str
+
+
+class ResultData(TypedDict):
+    winner: int | None
+    points: int
+    rubiconed: bool
+    games: list[int] | None
+    text: str
+
+
+class BidData(TypedDict):
+    player: int
+    call: str
+
+
+class ContractData(TypedDict):
+    holder: int
+    bid: str
+    tricks: int
+    minus: bool
+    doubles: int
+    text: str
+
+
+class GameData(TypedDict):
+    winner: int
+    double: bool
+    scores: list[int]
+    reached: list[int]
+
+
+class RulesFacts(TypedDict):
+    """The facts of a table's rules a page shows (:func:`rules_data`)."""
+
+    bidding: bool
+    plays_games: bool
+    games_to_win: int
+    game_target: int | None
+    conceded_play: int
+    cards_points: int
+    carte_blanche_points: int
+
+
+class ViewData(TypedDict):
+    phase: PhaseName
+    to_act: int | None
+    deal_number: int
+    dealer: int | None
+    elder: int
+    hand: list[str]
+    dealt: list[str]
+    discards: list[str]
+    peeked: list[str]
+    rest: list[str]
+    show_rest: bool | None
+    talon_left: int
+    hand_sizes: list[int]
+    exchanged: list[int | None]
+    will_exchange: int | None
+    carte_blanche: list[bool]
+    shown_dealt: list[list[str]]
+    revealed: list[list[str]]
+    trick: list[str]
+    leader: int
+    tricks: list[TrickData]
+    tricks_won: list[int]
+    log: Sequence[Mapping[str, object]]  # the deal's dialogue: docs/protocol.md lists its entries
+    deal_points: list[int]
+    sheet: list[SheetRow]
+    totals: list[int]
+    result: ResultData | None
+    bids: list[BidData]
+    contract: ContractData | None
+    games: list[GameData]
+    game_scores: list[int]
+    games_won: list[int]
+    rules: RulesFacts
+
+
+# The prompts.
+class ChooseDealerPrompt(TypedDict):
+    kind: Literal["choose_dealer"]
+    options: list[int]
+
+
+class PacketsPrompt(TypedDict):
+    kind: Literal["packets"]
+    options: list[int]
+
+
+class BidPrompt(TypedDict):
+    kind: Literal["bid"]
+    options: list[str]
+
+
+class CarteBlanchePrompt(TypedDict):
+    kind: Literal["carte_blanche"]
+    options: list[ActionData]
+
+
+class ExchangePrompt(TypedDict):
+    kind: Literal["exchange"]
+    min: int
+    max: int
+    talon_left: int
+    younger: bool
+    may_show_rest: bool
+    advice: list[str] | None
+
+
+class DeclareOption(TypedDict):
+    label: str
+    action: ActionData
+
+
+class DeclarePrompt(TypedDict):
+    kind: Literal["declare"]
+    category: DeclareCategory
+    elder: bool
+    in_full_only: bool
+    options: list[DeclareOption]
+
+
+class PlayPrompt(TypedDict):
+    kind: Literal["play"]
+    cards: list[str]
+    concede: bool
+
+
+class ConcessionPrompt(TypedDict):
+    kind: Literal["concession"]
+    options: list[ActionData]
+
+
+Prompt = (ChooseDealerPrompt | PacketsPrompt | BidPrompt | CarteBlanchePrompt | ExchangePrompt | DeclarePrompt
+          | PlayPrompt | ConcessionPrompt)
+
+
+# Server to client.
+class TableData(TypedDict):
+    id: str
+    kind: TableKind
+    variant: str
+    title: str
+    options: dict[str, bool | int]
+    level: int | None
+    status: TableStatus
+    takebacks: Takebacks
+    taken_back: int
+    invite: str | None
+    spectate: str
+    rules: RulesFacts
+
+
+class StateMessage(TypedDict):
+    type: Literal["state"]
+    table: TableData
+    seat: int | None
+    players: list[str | None]
+    computer: int | None
+    can_undo: bool
+    can_concede: bool
+    version: int
+    view: ViewData | None
+    prompt: Prompt | None
+
+
+class ErrorMessage(TypedDict):
+    type: Literal["error"]
+    code: ErrorCode
+    message: str
+
+
+class HintMessage(TypedDict):
+    type: Literal["hint"]
+    text: str
+    action: ActionData
+
+
+class SeatMessage(TypedDict):
+    type: Literal["seat"]
+    seat: int
+    token: str
+
+
+class MoveMessage(TypedDict):
+    type: Literal["move"]
+    link: str
+    expires_in: int
+
+
+ServerMessage = StateMessage | ErrorMessage | HintMessage | SeatMessage | MoveMessage
+
+
+# HTTP: GET /api/setup and POST /api/tables.
+class OptionSetup(TypedDict):
+    name: str
+    default: bool | int
+    description: str
+    source: str
+    minimum: int  # the bounds of a number option; 0 and 0 for a yes-or-no one
+    maximum: int
+
+
+class VariantSetup(TypedDict):
+    name: str
+    title: str
+    options: list[OptionSetup]
+
+
+class LevelSetup(TypedDict):
+    level: int
+    name: str
+
+
+class SetupAnswer(TypedDict):
+    variants: list[VariantSetup]
+    levels: list[LevelSetup]
+
+
+class TableLinks(TypedDict):
+    play: str
+    invite: str | None
+    spectate: str
+
+
+class CreatedTable(TypedDict):
+    id: str
+    token: str
+    links: TableLinks
+
 
 #: The largest message a client may send, in characters.
 MAX_MESSAGE = 16 * 1024
@@ -75,12 +385,12 @@ class ProtocolError(ValueError):
     ``not_your_turn``, ``illegal``, ``not_allowed``, ``stale`` (it answers a state that is no longer the
     table's), ``busy``, ``computer_failed``; the message says why. Nothing changed."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str) -> None:
         self.code = code
         self.message = message
         super().__init__(f"{code}: {message}")
 
-    def to_data(self) -> dict[str, str]:
+    def to_data(self) -> ErrorMessage:
         return {"type": "error", "code": self.code, "message": self.message}
 
 
@@ -97,7 +407,7 @@ def _json_kind(value: object) -> str:
     return kinds.get(type(value), "another value")
 
 
-def read_message(text: str | bytes) -> dict[str, Any]:
+def read_message(text: str | bytes) -> ClientMessage:
     """A client's message, checked for size, JSON, type and fields (not yet for legality)."""
     if len(text) > MAX_MESSAGE:
         raise ProtocolError("too_large", f"a message may be at most {MAX_MESSAGE} characters, not {len(text)}")
@@ -132,7 +442,12 @@ def read_message(text: str | bytes) -> dict[str, Any]:
         name = data["name"]
         if not isinstance(name, str) or not name.strip() or len(name) > 40:
             raise ProtocolError("malformed", f"a name is 1 to 40 characters, not {json.dumps(name)[:60]}")
-    return data
+        return {"type": "join", "name": name}
+    if kind == "action":
+        return {"type": "action", "action": data["action"], "version": data["version"]}
+    if kind == "undo":
+        return {"type": "undo", "version": data["version"]}
+    return {"type": "hint"} if kind == "hint" else {"type": "move"}
 
 
 def read_action(data: object, partie: Partie, seat: int) -> Action | int:
@@ -178,7 +493,7 @@ def read_action(data: object, partie: Partie, seat: int) -> Action | int:
     return action
 
 
-def action_message(action: Action, names: tuple[str, str]) -> dict[str, Any]:
+def action_message(action: Action, names: tuple[str, str]) -> ActionData:
     """An action in the form a client sends it (no ``player``)."""
     if isinstance(action, ChooseDealer):
         return {"choose_dealer": action.dealer}
@@ -209,10 +524,10 @@ def _log(view: PlayerView) -> list[dict[str, Any]]:
     return out
 
 
-def sheet_rows(partie_view: PlayerView) -> list[dict[str, Any]]:
+def sheet_rows(partie_view: PlayerView) -> list[SheetRow]:
     """The score sheet of the partie: one row per deal (an annulled Auction deal included)."""
     names = partie_view.players
-    rows: list[dict[str, Any]] = []
+    rows: list[SheetRow] = []
     for number, score in enumerate(partie_view.deal_scores, start=1):
         notes: list[str] = []
         for seat in (0, 1):
@@ -238,14 +553,14 @@ def sheet_rows(partie_view: PlayerView) -> list[dict[str, Any]]:
 
 
 #: The phases as the protocol names them (the engine's ``Phase`` values are words for people).
-PHASE_NAMES: dict[Phase, str] = {
+PHASE_NAMES: dict[Phase, PhaseName] = {
     Phase.CUT: "cut", Phase.CHOOSE_DEALER: "choose_dealer", Phase.DEAL: "deal", Phase.BID: "bid",
     Phase.CARTE_BLANCHE: "carte_blanche", Phase.EXCHANGE: "exchange", Phase.DECLARE: "declare", Phase.PLAY: "play",
     Phase.CONCESSION: "concession", Phase.OVER: "over",
 }
 
 
-def rules_data(variant: str, options: dict[str, bool | int]) -> dict[str, Any]:
+def rules_data(variant: str, options: Mapping[str, bool | int]) -> RulesFacts:
     """The facts of the rules a page shows, from the engine's rules, so no page reckons them itself.
 
     >>> facts = rules_data("au-cent", {})
@@ -253,15 +568,17 @@ def rules_data(variant: str, options: dict[str, bool | int]) -> dict[str, Any]:
     (True, 3, 100)
     >>> facts["conceded_play"], facts["cards_points"], facts["carte_blanche_points"]
     (13, 10, 10)
+    >>> rules_data("auction", {})["bidding"], rules_data("au-cent", {})["bidding"]
+    (True, False)
     """
     rules = rules_for(variant, options)
-    return {"plays_games": rules.plays_games, "games_to_win": rules.games_to_win,
+    return {"bidding": rules.uses_bidding, "plays_games": rules.plays_games, "games_to_win": rules.games_to_win,
             "game_target": rules.game_target,
             "conceded_play": rules.conceded_play_points, "cards_points": rules.cards_points,
             "carte_blanche_points": rules.carte_blanche_points}
 
 
-def view_data(view: PlayerView) -> dict[str, Any]:
+def view_data(view: PlayerView) -> ViewData:
     """A player's view as the JSON a client gets (see ``docs/protocol.md``)."""
     contract = view.contract
     won = list(view.games_won)
@@ -295,7 +612,8 @@ def view_data(view: PlayerView) -> dict[str, Any]:
         "result": None,
         "bids": [{"player": b.player, "call": b.call} for b in view.bids],
         "contract": None if contract is None else {
-            "holder": contract.holder, "bid": contract.bid, "doubles": contract.doubles, "text": str(contract)},
+            "holder": contract.holder, "bid": contract.bid, "tricks": contract.tricks, "minus": contract.minus,
+            "doubles": contract.doubles, "text": str(contract)},
         "games": [{"winner": g.winner, "double": g.double, "scores": list(g.scores), "reached": list(g.reached)}
                   for g in view.games],
         "game_scores": list(view.game_scores),
@@ -304,7 +622,7 @@ def view_data(view: PlayerView) -> dict[str, Any]:
     }
 
 
-def result_data(partie: Partie) -> dict[str, Any] | None:
+def result_data(partie: Partie) -> ResultData | None:
     result = partie.result
     if result is None:
         return None
@@ -313,10 +631,12 @@ def result_data(partie: Partie) -> dict[str, Any] | None:
 
 
 _ADVISER = SimpleAgent()
+_CATEGORY_NAMES: dict[Category, DeclareCategory] = {
+    Category.POINT: "point", Category.SEQUENCES: "sequences", Category.SETS: "sets"}
 
 
 def prompt_data(partie: Partie, seat: int | None, adviser: Agent | None = None,
-                advise: bool = True) -> dict[str, Any] | None:
+                advise: bool = True) -> Prompt | None:
     """What ``seat`` must decide now, with the choices to offer; ``None`` if it is not his turn.
 
     With ``advise``, the exchange prompt suggests a discard: ``adviser``'s (the books' discard of
@@ -353,14 +673,14 @@ def prompt_data(partie: Partie, seat: int | None, adviser: Agent | None = None,
         menu = declaration_menu(partie, seat)
         category = menu[0].category
         elder = seat == partie.elder
-        options = []
+        options: list[DeclareOption] = []
         for option in menu:
             if option.combinations:
                 label = describe_declaration(category, option.combinations)
             else:
                 label = "Nothing (sink)" if elder else "Nothing: say good"
             options.append({"label": label[0].upper() + label[1:], "action": action_message(option, names)})
-        return {"kind": "declare", "category": category.value, "elder": elder,
+        return {"kind": "declare", "category": _CATEGORY_NAMES[category], "elder": elder,
                 "in_full_only": partie.rules.must_declare_in_full(partie.contract), "options": options}
     if phase is Phase.PLAY:
         cards = [a.card for a in legal if isinstance(a, Play)]
@@ -371,7 +691,7 @@ def prompt_data(partie: Partie, seat: int | None, adviser: Agent | None = None,
     return None  # pragma: no cover - the cut is the server's to make
 
 
-def hint_message(action: Action | int, names: tuple[str, str]) -> dict[str, Any]:
+def hint_message(action: Action | int, names: tuple[str, str]) -> HintMessage:
     """The computer's advice: the action, and what it says in words."""
     if isinstance(action, int):
         return {"type": "hint", "text": f"deal in packets of {action}", "action": {"packets": action}}

@@ -24,9 +24,12 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
-__all__ = ["SQLiteStore", "Store", "StoreError", "StoreUnavailable", "TableInfo"]
+if TYPE_CHECKING:
+    from piquet.ui.web.protocol import TableKind, Takebacks
+
+__all__ = ["SQLiteStore", "Store", "StoreError", "StoreUnavailable", "TableInfo", "Takeback"]
 
 #: Seconds a write waits for a database locked by another process before it gives up.
 BUSY_TIMEOUT = 2.0
@@ -39,6 +42,16 @@ class StoreError(RuntimeError):
 class StoreUnavailable(StoreError):
     """The store could not save now (its database is locked by another process, the disk is full...): nothing
     was written, and the same call may succeed later."""
+
+
+class Takeback(TypedDict):
+    """A takeback as the record writes it (``docs/record-format.md``): who took back, where the first action
+    taken back is (the deal from 1, its index in that deal's actions from 0) and how many actions were."""
+
+    player: str
+    deal: int
+    action: int
+    undone: int
 
 
 @dataclass
@@ -56,7 +69,7 @@ class TableInfo:
     """
 
     id: str
-    kind: str
+    kind: TableKind
     variant: str
     options: dict[str, Any]
     level: int | None
@@ -69,8 +82,8 @@ class TableInfo:
     invite: str | None = None
     moves: list[list[Any] | None] = field(default_factory=lambda: [None, None])
     seed: int = field(default_factory=lambda: secrets.randbits(63))
-    takebacks: str = "fair"
-    taken_back: list[dict[str, Any]] = field(default_factory=list)
+    takebacks: Takebacks = "fair"
+    taken_back: list[Takeback] = field(default_factory=list)
 
 
 class Store(Protocol):
@@ -88,7 +101,7 @@ class Store(Protocol):
 
     def set_move(self, table_id: str, seat: int, move: list[Any] | None) -> None: ...
 
-    def take_back(self, table_id: str, length: int, takeback: dict[str, Any] | None) -> None: ...
+    def take_back(self, table_id: str, length: int, takeback: Takeback | None) -> None: ...
 
     def append(self, table_id: str, index: int, action: dict[str, Any]) -> None: ...
 
@@ -288,7 +301,7 @@ class SQLiteStore:
             self._db.execute("BEGIN")
             self._db.execute("DELETE FROM actions WHERE table_id = ? AND idx >= ?", (table_id, length))
 
-    def take_back(self, table_id: str, length: int, takeback: dict[str, Any] | None) -> None:
+    def take_back(self, table_id: str, length: int, takeback: Takeback | None) -> None:
         """Keep the first ``length`` actions and, in the same transaction, note the takeback (``None``: a
         takeback the table does not write down)."""
         with self._writing():

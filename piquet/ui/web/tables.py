@@ -33,7 +33,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar, get_args
 
 from piquet.ai.agent import Agent
 from piquet.ai.levels import make_agent
@@ -44,14 +44,26 @@ from piquet.engine.record import action_from_data, action_to_data
 from piquet.engine.variants import VARIANTS, make_rules
 from piquet.ui.web.names import BadName, clean_name, imitates
 from piquet.ui.web.protocol import (
+    HintMessage,
+    LinkKind,
+    MoveMessage,
     ProtocolError,
+    SeatMessage,
+    ServerMessage,
+    SheetRow,
+    StateMessage,
+    TableKind,
+    TableStatus,
+    Takebacks,
+    ViewData,
     hint_message,
     prompt_data,
     read_action,
     result_data,
+    rules_data,
     view_data,
 )
-from piquet.ui.web.store import Store, StoreUnavailable, TableInfo
+from piquet.ui.web.store import Store, StoreUnavailable, TableInfo, Takeback
 from piquet.ui.web.thinking import Thinker, ThinkingFailed
 
 __all__ = ["Client", "SeatRefused", "Table", "Tables", "same_secret"]
@@ -61,7 +73,7 @@ LEVELS = (1, 2, 3, 4, 5)
 HINT_LEVEL = 5
 COMPUTER_NAME = "Computer"
 #: What a table against the computer allows to take back (``fair``: until something new is seen).
-TAKEBACKS = ("off", "fair", "free")
+TAKEBACKS: tuple[Takebacks, ...] = get_args(Takebacks)
 #: Random bytes in a seat secret, an invite, a one-time link and a spectator secret (128 bits).
 SECRET_BYTES = 16
 #: How long a one-time link to move a seat to another device stays valid, in seconds.
@@ -73,6 +85,13 @@ def same_secret(expected: str | None, given: object) -> bool:
     if expected is None or not isinstance(given, str):
         return False
     return hmac.compare_digest(expected.encode("utf-8", "surrogatepass"), given.encode("utf-8", "surrogatepass"))
+
+
+class SeatLinks(TypedDict):
+    """The links a seat is shown: a room's invite (to its creator, while it waits), and the spectators'."""
+
+    invite: str | None
+    spectate: str
 
 
 class SeatRefused(Exception):
@@ -241,7 +260,7 @@ class Table:
         return self.partie.ply if self.partie is not None else 0
 
     @property
-    def status(self) -> str:
+    def status(self) -> TableStatus:
         if self.partie is None:
             return "waiting"
         return "over" if self.partie.is_over else "playing"
@@ -275,7 +294,7 @@ class Table:
     def is_spectator(self, token: str | None) -> bool:
         return same_secret(self.info.spectate, token)
 
-    async def admit(self, kind: str, secret: str) -> tuple[int | None, str | None]:
+    async def admit(self, kind: LinkKind, secret: str) -> tuple[int | None, str | None]:
         """The place a link's secret gives (``kind``: ``token``, ``spectate``, ``invite`` or ``move``) and, for a
         one-time link to another device, the seat's new secret (the old device's is revoked: call
         :meth:`moved` once the new secret is sent). Raises :class:`SeatRefused`, or ``not_saved`` if the
@@ -319,7 +338,7 @@ class Table:
                 if client.hang_up is not None:
                     await client.hang_up(4401, "this seat moved to another device")
 
-    async def move_link(self, seat: int | None) -> dict[str, Any]:
+    async def move_link(self, seat: int | None) -> MoveMessage:
         """A one-time link that moves ``seat`` to another device (replacing any earlier one not yet used)."""
         if seat is None:
             raise ProtocolError("not_allowed", "a spectator holds no seat to move")
@@ -331,7 +350,7 @@ class Table:
         self.info.moves[seat] = move
         return {"type": "move", "link": f"/t/{self.id}#move={secret}", "expires_in": MOVE_SECONDS}
 
-    def links(self, seat: int | None) -> dict[str, str | None]:
+    def links(self, seat: int | None) -> SeatLinks:
         """The links a client is shown, secrets in the fragment (after ``#``), which a browser never sends."""
         base = f"/t/{self.id}"
         invite = None
@@ -364,7 +383,7 @@ class Table:
         if cached is not None:
             return cached
         partie = self.partie
-        view: dict[str, Any] | None = None
+        view: ViewData | None = None
         prompt = None
         if partie is not None:
             view = view_data(partie.view(seat))
@@ -372,12 +391,13 @@ class Table:
             _note_takebacks(view["sheet"], self.info.taken_back, self.names)
             prompt = prompt_data(partie, seat, advise=self.info.computer is not None)
         links = self.links(seat)
-        data = {
+        data: StateMessage = {
             "type": "state",
             "table": {"id": self.id, "kind": self.info.kind, "variant": self.info.variant,
                       "title": VARIANTS[self.info.variant].title, "options": self.info.options,
                       "level": self.info.level, "status": self.status, "takebacks": self.info.takebacks,
-                      "taken_back": len(self.info.taken_back), **links},
+                      "taken_back": len(self.info.taken_back), "invite": links["invite"],
+                      "spectate": links["spectate"], "rules": rules_data(self.info.variant, self.info.options)},
             "seat": seat,
             "players": list(self.info.players),
             "computer": self.info.computer,
@@ -533,7 +553,8 @@ class Table:
             self._start()
             if client is not None:
                 client.invite = None
-                client.post(json.dumps({"type": "seat", "seat": seat, "token": token}))
+                seat_message: SeatMessage = {"type": "seat", "seat": seat, "token": token}
+                client.post(json.dumps(seat_message))
             for other in list(self.clients):
                 if other.invite is not None:  # came with the invite, now spent
                     self.clients.discard(other)
@@ -579,7 +600,7 @@ class Table:
         return next((i for i in range(len(actions) - 1, -1, -1) if actions[i].player == seat and self._choices[i]),
                     None)
 
-    async def _tell(self, data: dict[str, Any]) -> None:
+    async def _tell(self, data: ServerMessage) -> None:
         """Send every client at the table the same message."""
         text = json.dumps(data, separators=(",", ":"))
         for client in list(self.clients):
@@ -600,7 +621,7 @@ class Table:
                                         f"{HINT_INTERVAL:g} s: ask again in {wait:.0f} s")
         self._hints[seat] = (left - 1, now)
 
-    async def hint(self, seat: int | None) -> dict[str, Any]:
+    async def hint(self, seat: int | None) -> HintMessage:
         """The strongest level's advice for ``seat``'s decision. One hint at a time per table: another asked while
         the computer thinks about one is refused (``busy``), as is a hint past the seat's allowance or while the
         computer's workers are loaded."""
@@ -674,15 +695,16 @@ class Tables:
     def __len__(self) -> int:
         return len(self._tables)
 
-    def create(self, kind: str, variant: str = "rubicon", options: dict[str, Any] | None = None,
-               level: int | None = 3, name: str = "Player", takebacks: str = "fair") -> tuple[Table, str]:
+    def create(self, kind: TableKind, variant: str = "rubicon", options: dict[str, Any] | None = None,
+               level: int | None = 3, name: str = "Player", takebacks: Takebacks = "fair") -> tuple[Table, str]:
         """A new table, and the token of its creator's seat (seat 0). Raises ``ValueError`` on bad settings."""
         info = self._new(kind, variant, options, level, name, takebacks)
         self.store.create(info)
         return self._opened(info)
 
-    async def create_saved(self, kind: str, variant: str = "rubicon", options: dict[str, Any] | None = None,
-                           level: int | None = 3, name: str = "Player", takebacks: str = "fair") -> tuple[Table, str]:
+    async def create_saved(self, kind: TableKind, variant: str = "rubicon", options: dict[str, Any] | None = None,
+                           level: int | None = 3, name: str = "Player",
+                           takebacks: Takebacks = "fair") -> tuple[Table, str]:
         """:meth:`create`, the store written in its thread (:func:`store_call`: ``not_saved`` if it cannot be)."""
         info = self._new(kind, variant, options, level, name, takebacks)
         await store_call(self.store.create, info)
@@ -695,8 +717,8 @@ class Tables:
         assert token is not None
         return table, token
 
-    def _new(self, kind: str, variant: str, options: dict[str, Any] | None, level: int | None,
-             name: str, takebacks: str) -> TableInfo:
+    def _new(self, kind: TableKind, variant: str, options: dict[str, Any] | None, level: int | None,
+             name: str, takebacks: Takebacks) -> TableInfo:
         if kind not in ("computer", "room"):
             raise ValueError(f"a table is 'computer' or 'room', not {kind!r}")
         if variant not in VARIANTS:
@@ -750,7 +772,7 @@ def _shows_something_new(action: Action, seat: int) -> bool:
     return isinstance(action, (Cut, Deal, Exchange)) or action.player != seat
 
 
-def _takeback_entry(actions: list[Action], target: int, player: str) -> dict[str, Any]:
+def _takeback_entry(actions: list[Action], target: int, player: str) -> Takeback:
     """A takeback as the record writes it: who, where the first action taken back is (deal from 1, its index
     in that deal's actions from 0, as ``piquet replay`` numbers them) and how many actions were taken back."""
     deal, start = 0, 0
@@ -760,7 +782,7 @@ def _takeback_entry(actions: list[Action], target: int, player: str) -> dict[str
     return {"player": player, "deal": deal, "action": target - start, "undone": len(actions) - target}
 
 
-def _note_takebacks(sheet: list[dict[str, Any]], taken_back: list[dict[str, Any]], names: tuple[str, str]) -> None:
+def _note_takebacks(sheet: list[SheetRow], taken_back: list[Takeback], names: tuple[str, str]) -> None:
     """Write each deal's takebacks in its row's notes on the score sheet."""
     for row in sheet:
         count = [sum(1 for t in taken_back if t["deal"] == row["deal"] and t["player"] == n) for n in names]

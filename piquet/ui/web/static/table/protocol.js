@@ -1,5 +1,6 @@
 // @ts-check
-// The messages of the table's WebSocket as types (docs/protocol.md says what each field means).
+// The messages of the server as types: the table's WebSocket and the lobby's JSON API (docs/protocol.md says
+// what each field means; the server's own types are the TypedDicts of piquet/ui/web/protocol.py).
 // This module holds types only: the other modules import them in JSDoc, and tsc checks the page
 // against them.
 
@@ -8,6 +9,14 @@
 /** A seat: 0 or 1. */
 /** @typedef {0 | 1} Seat */
 /** @typedef {"cut" | "choose_dealer" | "deal" | "bid" | "carte_blanche" | "exchange" | "declare" | "play" | "concession" | "over"} Phase */
+/** @typedef {"computer" | "room"} TableKind */
+/** @typedef {"waiting" | "playing" | "over"} TableStatus */
+/** @typedef {"off" | "fair" | "free"} Takebacks */
+/**
+ * Why the server would not act on a message.
+ * @typedef {"malformed" | "too_large" | "not_your_turn" | "illegal" | "not_allowed" | "stale" | "busy"
+ *   | "computer_failed" | "not_saved" | "internal"} ErrorCode
+ */
 
 // ------------------------------------------------------------------ actions (client to server)
 
@@ -46,20 +55,22 @@
 
 /**
  * A row of the score sheet.
- * @typedef {{deal: number, elder?: Seat, points: number[], tricks?: number[], annulled: boolean,
+ * @typedef {{deal: number, elder: Seat, points: number[], tricks: number[], annulled: boolean,
  *   contract: string | null, notes: string}} SheetRow
  */
 
 /** @typedef {{winner: Seat | null, points: number, rubiconed: boolean, games: number[] | null, text: string}} Result */
 /** @typedef {{player: Seat, call: string}} BidCall */
-/** @typedef {{holder: Seat, bid: string, doubles: number, text: string}} Contract */
+/** An Auction Piquet contract: the holder must win (`minus`: lose) `tricks` tricks. */
+/** @typedef {{holder: Seat, bid: string, tricks: number, minus: boolean, doubles: number, text: string}} Contract */
 /** A game of Piquet au Cent. */
 /** @typedef {{winner: Seat, double: boolean, scores: number[], reached: number[]}} Game */
 
 /**
- * The facts of the table's rules the page shows (the server reckons them, the page only says them).
- * @typedef {{plays_games: boolean, games_to_win: number, game_target: number | null, conceded_play: number,
- *   cards_points: number, carte_blanche_points: number}} Rules
+ * The facts of the table's rules the page shows (the server reckons them, the page only says them):
+ * `bidding`, each deal has an auction and a contract; `plays_games`, the partie is played in games.
+ * @typedef {{bidding: boolean, plays_games: boolean, games_to_win: number, game_target: number | null,
+ *   conceded_play: number, cards_points: number, carte_blanche_points: number}} Rules
  */
 
 /**
@@ -103,9 +114,10 @@
 // ------------------------------------------------------------------ server to client
 
 /**
- * @typedef {{id: string, kind: "computer" | "room", variant: string, title: string, options: Record<string, boolean | number>,
- *   level: number | null, status: "waiting" | "playing" | "over", takebacks: "off" | "fair" | "free", taken_back: number,
- *   invite: string | null, spectate: string | null}} TableInfo
+ * The table; its `rules` are there from the start (a room waiting for its guest has no view yet).
+ * @typedef {{id: string, kind: TableKind, variant: string, title: string, options: Record<string, boolean | number>,
+ *   level: number | null, status: TableStatus, takebacks: Takebacks, taken_back: number,
+ *   invite: string | null, spectate: string, rules: Rules}} TableInfo
  */
 
 /**
@@ -113,10 +125,29 @@
  * @typedef {{type: "state", table: TableInfo, seat: Seat | null, players: (string | null)[], computer: Seat | null,
  *   can_undo: boolean, can_concede: boolean, version: number, view: View | null, prompt: Prompt | null}} StateMessage
  */
-/** @typedef {{type: "error", code: string, message: string}} ErrorMessage */
-/** @typedef {{type: "hint", text: string, action: Action | null}} HintMessage */
+/** @typedef {{type: "error", code: ErrorCode, message: string}} ErrorMessage */
+/** @typedef {{type: "hint", text: string, action: Action}} HintMessage */
 /** @typedef {{type: "seat", seat: Seat, token: string}} SeatMessage */
 /** @typedef {{type: "move", link: string, expires_in: number}} MoveMessage */
 /** @typedef {StateMessage | ErrorMessage | HintMessage | SeatMessage | MoveMessage} ServerMessage */
+
+// ------------------------------------------------------------------ the lobby's JSON API
+
+/**
+ * A rule option a variant offers (`minimum` and `maximum`: the bounds of a number option, 0 for a yes-or-no one).
+ * @typedef {{name: string, default: boolean | number, description: string, source: string,
+ *   minimum: number, maximum: number}} OptionSetup
+ */
+/** @typedef {{name: string, title: string, options: OptionSetup[]}} VariantSetup */
+/** @typedef {{level: number, name: string}} LevelSetup */
+/** GET /api/setup's answer. */
+/** @typedef {{variants: VariantSetup[], levels: LevelSetup[]}} SetupAnswer */
+/** POST /api/tables's body. */
+/**
+ * @typedef {{kind: TableKind, variant: string, options: Record<string, boolean | number>, name: string,
+ *   level?: number, takebacks?: Takebacks}} CreateTable
+ */
+/** POST /api/tables's answer: the creator's secret link, and the room's invite. */
+/** @typedef {{id: string, token: string, links: {play: string, invite: string | null, spectate: string}}} CreatedTable */
 
 export {};

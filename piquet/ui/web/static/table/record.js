@@ -4,7 +4,7 @@
 
 import { cardSpan, isCard, prettyText } from "../cards.js";
 import { $, h } from "./dom.js";
-import { app, names, pair, playsGames, seats } from "./state.js";
+import { app, names, pair, playsGames, rulesOf, seats } from "./state.js";
 import { numberWord, reckoning } from "./words.js";
 
 /** @typedef {import("./protocol.js").LogEntry} LogEntry */
@@ -99,7 +99,7 @@ export function renderSheet(st, v) {
   const n = names(st);
   const table = st.table || /** @type {Partial<TableInfo>} */ ({});
   const sheet = v.sheet || [];
-  const auction = table.variant === "auction" || sheet.some((r) => r.contract);
+  const auction = rulesOf(st).bidding;
   const key = JSON.stringify([sheet, v.totals, v.deal_points, v.result, v.games, v.game_scores, n, v.phase, table.status]);
   if (app.keys.sheet === key) return;
   app.keys.sheet = key;
@@ -135,8 +135,8 @@ export function renderSheet(st, v) {
   /** @type {HTMLElement[]} */
   const parts = [tableEl];
   if (!sheet.length && !(playing && v.deal_number)) parts.splice(0, 1, h("p", { className: "muted", text: "No deal scored yet." }));
-  const rules = v.rules;
-  if (playsGames(st) && rules) {
+  const rules = rulesOf(st);
+  if (rules.plays_games) {
     const won = [pair(v.games_won, 0), pair(v.games_won, 1)];
     const games = v.games || [];
     const list = h("ol", { className: "games" });

@@ -398,10 +398,8 @@ export function renderCentre(st, v, table) {
   }
   if (v.contract) {
     const c = v.contract;
-    const minus = String(c.bid || "").endsWith("-");
-    const tricksN = parseInt(c.bid, 10);
-    let t = `Contract ${c.text || c.bid}: ${c.holder === seat ? "you" : n[c.holder]} must ${minus ? "lose" : "win"} ${Number.isFinite(tricksN) ? tricksN : "?"} tricks`;
-    if (minus) t += " (both score for tricks lost, and for the other's combinations)";
+    let t = `Contract ${c.text}: ${c.holder === seat ? "you" : n[c.holder]} must ${c.minus ? "lose" : "win"} ${c.tricks} tricks`;
+    if (c.minus) t += " (both score for tricks lost, and for the other's combinations)";
     info.push([t, [], "note contract"]);
   }
   const infoKey = JSON.stringify(info);

@@ -224,16 +224,17 @@ export const pair = (arr, s, fallback = /** @type {T} */ (/** @type {unknown} */
  * @param {StateMessage} st
  */
 export function playsGames(st) {
-  return !!(st.view && st.view.rules && st.view.rules.plays_games);
+  return rulesOf(st).plays_games;
 }
 
 /**
- * The facts of the rules the server sends with the view (a prompt always comes with one).
+ * The facts of the table's rules, as the server sends them with the table (from the start: a room
+ * waiting for its guest has them before it has a view).
  * @param {StateMessage} st
  * @returns {Rules}
  */
 export function rulesOf(st) {
-  return /** @type {View} */ (st.view).rules;
+  return st.table.rules;
 }
 
 /** @param {StateMessage} st */

@@ -1,0 +1,114 @@
+// @ts-check
+// The lobby's form: the variant and its rule options, the computer's level, the takebacks, filled from the
+// server's setup and read back into the body of POST /api/tables.
+
+import { store } from "../storage.js";
+import { $, h } from "../table/dom.js";
+import { DEFAULT_LEVEL, humanise, setup, variantNamed } from "./setup.js";
+
+/** @typedef {import("../table/protocol.js").VariantSetup} VariantSetup */
+/** @typedef {import("../table/protocol.js").OptionSetup} OptionSetup */
+
+export const selectEl = (/** @type {string} */ id) => /** @type {HTMLSelectElement} */ ($(id));
+export const inputEl = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ ($(id));
+
+/** The variant chosen, as the server describes it (`null` before the setup is read). */
+export function currentVariant() {
+  return variantNamed(selectEl("variant").value);
+}
+
+export function fillVariants() {
+  const variants = setup.answer ? setup.answer.variants : [];
+  const select = selectEl("variant");
+  const remembered = store.get("piquet.engine.variants");
+  select.replaceChildren(...variants.map((v) => new Option(v.title, v.name)));
+  const chosen = variants.find((v) => v.name === remembered) || variants[0];
+  if (chosen) select.value = chosen.name;
+}
+
+export function fillLevels() {
+  const levels = setup.answer ? setup.answer.levels : [];
+  const select = selectEl("level");
+  select.replaceChildren(...levels.map((l) => new Option(`Level ${l.level} – ${l.name}`, String(l.level))));
+  const remembered = Number(store.get("piquet.level"));
+  const chosen = levels.find((l) => l.level === remembered) || levels.find((l) => l.level === DEFAULT_LEVEL) || levels[0];
+  if (chosen) select.value = String(chosen.level);
+  updateLevelHelp();
+}
+
+export function updateLevelHelp() {
+  const levels = setup.answer ? setup.answer.levels : [];
+  const first = levels[0];
+  const last = levels[levels.length - 1];
+  $("level-help").textContent = first && last && first !== last ? `${first.level} is the gentlest, ${last.level} the strongest.` : "";
+}
+
+/**
+ * One option's row: a checkbox for a yes-or-no option, a whole number within its bounds for the others.
+ * @param {OptionSetup} o
+ */
+function optionRow(o) {
+  const id = `opt-${o.name}`;
+  const input = h("input", { id, name: o.name, "data-option": o.name, "data-testid": `option-${o.name}` });
+  if (typeof o.default === "boolean") {
+    input.type = "checkbox";
+    input.checked = o.default;
+  } else {
+    input.type = "number";
+    input.inputMode = "numeric";
+    input.step = "1";
+    if (o.maximum > 0) {
+      input.min = String(o.minimum);
+      input.max = String(o.maximum);
+    }
+    input.value = String(o.default);
+  }
+  const label = h("label", { for: id, className: "option-name", text: humanise(o.name) });
+  if (o.source) label.title = `Source: ${o.source}`;
+  const row = h("div", { className: "option" }, input, label);
+  if (o.description) {
+    const desc = h("span", { className: "option-desc", id: `${id}-desc`, text: o.description });
+    input.setAttribute("aria-describedby", desc.id);
+    row.append(desc);
+  }
+  return row;
+}
+
+export function fillOptions() {
+  const variant = currentVariant();
+  const options = variant ? variant.options : [];
+  $("options").replaceChildren(...options.map(optionRow));
+  $("options-details").hidden = options.length === 0;
+  $("options-count").textContent = variant && options.length ? `(${options.length}, defaults of ${variant.title})` : "";
+  const link = /** @type {HTMLAnchorElement} */ ($("rules-link"));
+  link.hidden = !variant;
+  if (variant) {
+    link.href = `/rules/${encodeURIComponent(variant.name)}`;
+    link.textContent = `The rules of ${variant.title}`;
+  }
+}
+
+/**
+ * The options chosen that differ from the variant's defaults; throws an Error saying which is out of bounds.
+ * @returns {Record<string, boolean | number>}
+ */
+export function chosenOptions() {
+  const variant = currentVariant();
+  /** @type {Record<string, boolean | number>} */
+  const out = {};
+  for (const o of variant ? variant.options : []) {
+    const input = /** @type {HTMLInputElement | null} */ (document.getElementById(`opt-${o.name}`));
+    if (!input) continue;
+    let value;
+    if (input.type === "checkbox") value = input.checked;
+    else {
+      const label = humanise(o.name);
+      value = Number(input.value);
+      if (!Number.isInteger(value)) throw new Error(`${label}: a whole number, please.`);
+      if (input.min !== "" && value < Number(input.min)) throw new Error(`${label}: at least ${input.min}.`);
+      if (input.max !== "" && value > Number(input.max)) throw new Error(`${label}: at most ${input.max}.`);
+    }
+    if (value !== o.default) out[o.name] = value;
+  }
+  return out;
+}

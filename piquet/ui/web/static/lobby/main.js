@@ -1,0 +1,41 @@
+// @ts-check
+// The lobby: create a table against the computer or a room for two (GET /api/setup, POST /api/tables; see
+// docs/protocol.md). This module starts the page: setup.js reads what the server offers, form.js fills the
+// form from it, create.js creates the table, recent.js lists the tables this browser played.
+
+import { cardElement, ensureSprite } from "../cards.js";
+import { store } from "../storage.js";
+import { $ } from "../table/dom.js";
+import { setBusy, showError, submit } from "./create.js";
+import { fillLevels, fillOptions, fillVariants, inputEl, selectEl, updateLevelHelp } from "./form.js";
+import { showRecent } from "./recent.js";
+import { loadSetup } from "./setup.js";
+
+async function start() {
+  ensureSprite();
+  const hero = $("hero-cards");
+  for (const c of ["AS", "KH", "QD", "JC"]) hero.append(cardElement(c));
+  inputEl("name").value = store.get("piquet.name") || "";
+  $("variant").addEventListener("change", fillOptions);
+  $("level").addEventListener("change", updateLevelHelp);
+  const takebacks = store.get("piquet.takebacks");
+  if (takebacks === "off" || takebacks === "fair" || takebacks === "free") selectEl("takebacks").value = takebacks;
+  $("new-game").addEventListener("submit", (e) => submit(/** @type {SubmitEvent} */ (e)));
+  showRecent();
+  try {
+    await loadSetup();
+  } catch {
+    // Without the server's variants there is nothing to offer: the buttons stay disabled.
+    showError("Could not read the game's settings from the server: reload the page to try again.");
+    document.body.dataset.ready = "1";
+    return;
+  }
+  fillVariants();
+  fillLevels();
+  fillOptions();
+  // The buttons wait for the script and the setup (a click before would submit the bare form).
+  setBusy(false);
+  document.body.dataset.ready = "1";
+}
+
+start();
