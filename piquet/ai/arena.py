@@ -45,7 +45,7 @@ from piquet.ai.books import SimpleAgent
 from piquet.ai.levels import AGENT_NAMES
 from piquet.ai.levels import make_agent as make_level
 from piquet.engine.actions import Deal
-from piquet.engine.cards import CARDS
+from piquet.engine.cards import shuffled_pack
 from piquet.engine.partie import Partie
 from piquet.engine.scoring import counted_deals
 from piquet.engine.variants import make_rules, parse_options
@@ -207,8 +207,7 @@ def mirrored_deal(seed: int, index: int, variant: str = "rubicon",
                   options: Mapping[str, object] | None = None, dealer: int = DEALER) -> Deal:
     """Deal ``index`` of an arena: a seeded shuffle and packet size, the same for every pair."""
     rng = _seed(seed, "deal", index)
-    pack = list(CARDS)
-    rng.shuffle(pack)
+    pack = shuffled_pack(rng)
     packets = rng.choice(make_rules(variant, options).packet_sizes())
     return Deal.from_pack(dealer, pack, packets)
 
@@ -223,8 +222,7 @@ def _partie_deal(partie: Partie, task: Task, number: int) -> Deal:
     """The ``number``-th deal of a mirrored partie: its shuffle and packet size come from the seed,
     the partie's index and the deal's number, so both games of the pair see the same cards."""
     rng = _seed(task.seed, "partie", task.index, "deal", number)
-    pack = list(CARDS)
-    rng.shuffle(pack)
+    pack = shuffled_pack(rng)
     sizes = partie.legal_packets()
     packets = rng.choice(sizes)
     assert partie.dealer is not None

@@ -44,7 +44,7 @@ from piquet.engine.actions import (
     Exchange,
     Play,
 )
-from piquet.engine.cards import CARDS, Card, CardError, CardSet, Suit
+from piquet.engine.cards import Card, CardError, CardSet, Suit, shuffled_pack
 from piquet.engine.combinations import Category, number_word
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.scoring import ScoreEvent
@@ -568,9 +568,7 @@ class _Game:
                 packets = self.agent.choose_packets(partie.view(seat), sizes)
             number = partie.deal_number + 1
             if number not in self.packs:
-                pack = list(CARDS)
-                self.rng.shuffle(pack)
-                self.packs[number] = pack
+                self.packs[number] = shuffled_pack(self.rng)
             partie.push(Deal.from_pack(seat, self.packs[number], packets))
             return
         if seat != HUMAN:
