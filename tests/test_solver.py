@@ -41,7 +41,7 @@ def minimax(h: list[int], to_act: int, lead: tuple[int, int] | None, won: tuple[
             continue
         nh = list(h)
         nh[me] &= ~(1 << c)
-        winner = me if (c >> 3 == lead_card >> 3 and c > lead_card) else leader
+        winner = me if CARDS[c].beats(lead_card) else leader
         steps = []
         lead_points = rules.lead_points(CARDS[lead_card], contract)
         if lead_points and not lead_scored:

@@ -82,7 +82,8 @@ def deal_worth(elder: int, younger: int, rules: Rules) -> int:
     """Elder's points less younger's for a deal whose hands are settled: the declarations in full,
     then the card play solved exactly (a pique still possible while nobody has scored it)."""
     a, b = declarations(elder, younger, rules)
-    repique = (b == 0 and a >= 30) or (a == 0 and b >= 30)
+    threshold = rules.repique_threshold(None)
+    repique = (b == 0 and a >= threshold) or (a == 0 and b >= threshold)
     position = PlayPosition((elder, younger), 0, 0, scores=(a, b), pique_done=repique)
     return a - b + solve(position, rules, all_best=False).value
 

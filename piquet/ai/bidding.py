@@ -388,7 +388,7 @@ def _holder_worth(rules: Rules, contract: Contract) -> Callable[[int, int], floa
     net = [a - b for a, b in (contract_points(rules, contract, k) for k in range(13))]
 
     def worth(holder: int, other: int) -> float:
-        a, b = declarations(holder, other, rules, minus)
+        a, b = declarations(holder, other, rules, contract)
         chances = _spread(estimate_tricks(holder, other, minus), sigma)
         return a - b + sum(p * v for p, v in zip(chances, net, strict=True))
 

@@ -275,7 +275,7 @@ def choose_card(view: PlayerView) -> Card:
     lead = view.trick[0]
     follow = hand.suit(lead.suit)
     if follow:
-        winners = [c for c in follow if c.rank > lead.rank]
+        winners = [c for c in follow if c.beats(lead)]
         if winners:
             return min(winners, key=lambda c: c.rank)
         return min(follow, key=lambda c: c.rank)
@@ -441,7 +441,7 @@ def minus_card(view: PlayerView) -> Card:
         lead = view.trick[0]
         follow = hand.suit(lead.suit)
         if follow:
-            ducks = [c for c in follow if c.rank < lead.rank]
+            ducks = [c for c in follow if not c.beats(lead)]
             return max(ducks or list(follow), key=lambda c: c.rank)
         return max(hand, key=lambda c: (c.rank + 2 * _sure_winner(c, unknown), -len(hand.suit(c.suit)), c))
 

@@ -32,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Sequence
 from itertools import combinations as _subsets
@@ -40,9 +41,10 @@ from typing import Final
 from piquet.ai.books import discard_choice, keep_values
 from piquet.ai.inference import Inference, World
 from piquet.engine.actions import Exchange
-from piquet.engine.cards import FULL_PACK, PIPS, Card, CardSet
+from piquet.engine.cards import FULL_PACK, SUIT_PIPS, Card, CardSet, Rank
+from piquet.engine.combinations import SET_RANKS, Category, sequence_value, set_value
 from piquet.engine.partie import Phase
-from piquet.engine.variants import AuCent, Contract, Rubicon, Rules
+from piquet.engine.variants import Contract, Rubicon, Rules
 from piquet.engine.view import PlayerView
 
 __all__ = [
@@ -76,9 +78,9 @@ _RUBICON: Final = Rubicon()
 #: How many cards beyond the most that may be thrown the candidates are drawn from.
 _POOL_EXTRA = 3
 
-_SEQUENCE_VALUE: Final = (0, 0, 0, 3, 4, 15, 16, 17, 18)
-_SUIT_PIPS: Final = tuple(sum(PIPS[r] for r in range(8) if b >> r & 1) for b in range(256))
-_RANK_MASKS: Final = tuple(sum(1 << (8 * s + r) for s in range(4)) for r in range(8))
+# Tables for the quick estimates, built once from the engine's values (combinations, cards).
+_SET_VALUE: Final = tuple(set_value(n) for n in range(5))
+_RANK_MASKS: Final = tuple(Rank(r).mask for r in range(8))
 
 
 def _sequences(byte: int) -> tuple[int, int]:
@@ -91,7 +93,7 @@ def _sequences(byte: int) -> tuple[int, int]:
             continue
         if run >= 3:
             best = max(best, run * 8 + r - 1)
-            total += _SEQUENCE_VALUE[run]
+            total += sequence_value(run)
         run = 0
     return best, total
 
@@ -99,64 +101,75 @@ def _sequences(byte: int) -> tuple[int, int]:
 _SEQUENCE_TABLE: Final = tuple(_sequences(b) for b in range(256))
 
 
-def _summary(mask: int, minimum_point: int, four_less: bool) -> tuple[int, int, int, int, int, int]:
+@functools.lru_cache(maxsize=32)
+def _point_values(rules: Rules) -> tuple[int, ...]:
+    """What a point of one suit scores under ``rules``, by the suit's 8-bit rank mask."""
+    return tuple(rules.combination_points(Category.POINT, CardSet(byte)) if byte else 0 for byte in range(256))
+
+
+def _summary(mask: int, minimum_point: int, point_values: tuple[int, ...]) -> tuple[int, int, int, int, int, int]:
     """A hand's declarations: (point key, point value, sequence key, sequences value, set key, sets value)."""
-    point_key = point_value = seq_key = seq_value = set_key = set_value = 0
+    point_key = point_value = seq_key = seq_value = set_key = sets_value = 0
     for s in range(4):
         byte = mask >> (8 * s) & 0xFF
         n = byte.bit_count()
         if n >= minimum_point:
-            k = n * 128 + _SUIT_PIPS[byte]
+            k = n * 128 + SUIT_PIPS[byte]
             if k > point_key:
                 point_key = k
-                point_value = n - 1 if four_less and _SUIT_PIPS[byte] % 10 == 4 else n
+                point_value = point_values[byte]
         sk, sv = _SEQUENCE_TABLE[byte]
         if sk > seq_key:
             seq_key = sk
         seq_value += sv
-    for r in range(3, 8):
+    for r in SET_RANKS:
         n = (mask & _RANK_MASKS[r]).bit_count()
         if n >= 3:
             set_key = max(set_key, n * 8 + r)
-            set_value += 14 if n == 4 else 3
-    return point_key, point_value, seq_key, seq_value, set_key, set_value
+            sets_value += _SET_VALUE[n]
+    return point_key, point_value, seq_key, seq_value, set_key, sets_value
 
 
-def declarations(elder: int, younger: int, rules: Rules | None = None, minus: bool = False) -> tuple[int, int]:
+def declarations(elder: int, younger: int, rules: Rules | None = None,
+                 contract: Contract | None = None) -> tuple[int, int]:
     """What elder and younger score for their combinations when both declare in full, with a
-    repique (Law 68) to a player whose declarations reach thirty before the other scores.
-    ``minus``: an Auction minus contract, where the opponent of the better combination scores it
-    and a repique comes at twenty-one.
+    repique (Law 68) to a player whose declarations reach the rules' threshold (thirty) before the
+    other scores. Who scores a combination and the threshold are the rules' for ``contract``: in an
+    Auction minus contract the opponent of the better combination scores it and a repique comes
+    at twenty-one.
 
     >>> from piquet.engine.cards import CardSet
     >>> declarations(CardSet.parse("AS KS QS JS TS AH AD AC 7H 8H 7D 7C").mask,
     ...              CardSet.parse("9S 8S 7S KH QH JH KD QD JD KC QC JC").mask)
     (94, 0)
     """
-    minimum = rules.minimum_point if rules is not None else 1
-    four_less = bool(rules.option("points_ending_in_four_count_one_less")) if rules is not None else False
-    e = _summary(elder, minimum, four_less)
-    y = _summary(younger, minimum, four_less)
+    if rules is None:
+        rules = _RUBICON
+    point_values = _point_values(rules)
+    e = _summary(elder, rules.minimum_point, point_values)
+    y = _summary(younger, rules.minimum_point, point_values)
     a = b = 0
     repique = False
-    threshold = 21 if minus else 30
+    threshold = rules.repique_threshold(contract)
+    # Whether the better combination scores for its holder's opponent (an Auction minus contract).
+    swapped = rules.combination_scorer(0, contract) != 0
     for i in (0, 2, 4):
         if e[i] > y[i]:
-            if minus:
+            if swapped:
                 b += e[i + 1]
             else:
                 a += e[i + 1]
         elif y[i] > e[i]:
-            if minus:
+            if swapped:
                 a += y[i + 1]
             else:
                 b += y[i + 1]
         if not repique:
             if a >= threshold and b == 0:
-                a += 60
+                a += rules.repique_points
                 repique = True
             elif b >= threshold and a == 0:
-                b += 60
+                b += rules.repique_points
                 repique = True
     return a, b
 
@@ -327,7 +340,7 @@ def choose_exchange(view: PlayerView, rules: Rules, rng: random.Random, worlds: 
     otherwise); ``None`` where this method does not apply (Auction Piquet, a carte blanche,
     nothing to choose) and the caller should use its own."""
     seat = view.seat
-    if (seat is None or view.exchange_range is None or not isinstance(rules, (Rubicon, AuCent))
+    if (seat is None or view.exchange_range is None or rules.uses_bidding
             or any(view.carte_blanche) or view.will_exchange is not None):
         return None
     options = candidate_discards(view, candidates)

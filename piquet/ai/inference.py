@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from piquet.ai.books import keep_values
-from piquet.engine.cards import FULL_PACK, PIPS, Card, CardSet, Rank, Suit
-from piquet.engine.combinations import Category, key
+from piquet.engine.cards import FULL_PACK, PIPS, SUIT_PIPS, Card, CardSet, Rank, Suit
+from piquet.engine.combinations import SET_RANKS, Category, key
 from piquet.engine.partie import Phase
 from piquet.engine.view import PlayerView
 
@@ -72,7 +72,6 @@ _H: Final = 1
 _D: Final = 2
 _T: Final = 4
 _COURTS: Final = Rank.JACK.mask | Rank.QUEEN.mask | Rank.KING.mask
-_SET_RANKS: Final = tuple(range(Rank.TEN, Rank.ACE + 1))
 
 
 @dataclass(frozen=True)
@@ -93,8 +92,7 @@ def _subset_keys() -> tuple[frozenset[int], ...]:
         found = set()
         sub = byte
         while True:
-            pips = sum(PIPS[r] for r in range(8) if sub >> r & 1)
-            found.add(sub.bit_count() * 128 + pips)
+            found.add(sub.bit_count() * 128 + SUIT_PIPS[sub])
             if sub == 0:
                 break
             sub = (sub - 1) & byte
@@ -103,9 +101,6 @@ def _subset_keys() -> tuple[frozenset[int], ...]:
 
 
 _SUBSET_KEYS: Final = _subset_keys()
-_SUIT_PIPS: Final = tuple(sum(PIPS[r] for r in range(8) if b >> r & 1) for b in range(256))
-#: Pips of the ranks, low to high (for the lightest and heaviest l cards of a suit).
-_RANK_PIPS: Final = tuple(PIPS[r] for r in range(8))
 
 
 def _bytes(mask: int) -> tuple[int, int, int, int]:
@@ -137,7 +132,7 @@ def best_key(category: Category, mask: int, minimum_point: int = 1) -> tuple[int
         for byte in _bytes(mask):
             n = byte.bit_count()
             if n >= max(minimum_point, 1):
-                k = (n, _SUIT_PIPS[byte])
+                k = (n, SUIT_PIPS[byte])
                 if found is None or k > found:
                     found = k
     elif category is Category.SEQUENCES:
@@ -146,8 +141,8 @@ def best_key(category: Category, mask: int, minimum_point: int = 1) -> tuple[int
             if k[0] >= 3 and (found is None or k > found):
                 found = k
     else:
-        for r in _SET_RANKS:
-            n = (mask & Rank(r).mask).bit_count()
+        for r in SET_RANKS:
+            n = (mask & r.mask).bit_count()
             if n >= 3 and (found is None or (n, r) > found):
                 found = (n, r)
     return found
@@ -169,14 +164,14 @@ def holds(category: Category, mask: int, op: str, length: int, second: int | Non
                 if second is None or length * 128 + second in _SUBSET_KEYS[byte]:
                     return True
             elif op == "gt":
-                if n > length or (second is not None and _SUIT_PIPS[byte] > second):
+                if n > length or (second is not None and SUIT_PIPS[byte] > second):
                     return True
             else:
-                ranks = [r for r in range(8) if byte >> r & 1]
+                ranks = [r for r in range(8) if byte >> r & 1]  # PIPS[r]: the pips of rank r (its spade)
                 assert second is not None
-                if op == "gt_len" and sum(_RANK_PIPS[r] for r in ranks[-length:]) > second:
+                if op == "gt_len" and sum(PIPS[r] for r in ranks[-length:]) > second:
                     return True
-                if op == "lt_len" and sum(_RANK_PIPS[r] for r in ranks[:length]) < second:
+                if op == "lt_len" and sum(PIPS[r] for r in ranks[:length]) < second:
                     return True
         return False
     if category is Category.SEQUENCES:
@@ -198,8 +193,8 @@ def holds(category: Category, mask: int, op: str, length: int, second: int | Non
                 if any(_window(byte, length, t) for t in tops):
                     return True
         return False
-    for r in _SET_RANKS:
-        n = (mask & Rank(r).mask).bit_count()
+    for r in SET_RANKS:
+        n = (mask & r.mask).bit_count()
         if op == "eq":
             ok = n >= length and (second is None or r == second)
         elif op == "gt":
@@ -219,10 +214,10 @@ def _maximal_shown(category: Category, mask: int, shown: int, minimum_point: int
         top = best_key(category, mask, minimum_point)
         if top is None:
             return True
-        return any((b.bit_count(), _SUIT_PIPS[b]) == top and (b << (8 * s)) & ~shown == 0
+        return any((b.bit_count(), SUIT_PIPS[b]) == top and (b << (8 * s)) & ~shown == 0
                    for s, b in enumerate(_bytes(mask)))
     if category is Category.SETS:
-        return all((mask & Rank(r).mask).bit_count() < 3 or mask & Rank(r).mask & ~shown == 0 for r in _SET_RANKS)
+        return all((mask & r.mask).bit_count() < 3 or mask & r.mask & ~shown == 0 for r in SET_RANKS)
     for s, byte in enumerate(_bytes(mask)):
         run = 0
         for r in range(9):
@@ -282,16 +277,16 @@ class Requirement:
             need = n + 1 if op == "gt" and s is None else n
             events = [(suit.mask, need) for suit in Suit]
         elif self.category is Category.SETS:
-            for r in _SET_RANKS:
+            for r in SET_RANKS:
                 if op == "eq" and (s is None or r == s):
-                    events.append((Rank(r).mask, n))
+                    events.append((r.mask, n))
                 elif op == "gt":
                     if n < 4:
-                        events.append((Rank(r).mask, n + 1))
+                        events.append((r.mask, n + 1))
                     if s is not None and r > s:
-                        events.append((Rank(r).mask, n))
+                        events.append((r.mask, n))
                 elif s is not None and ((op == "gt_len" and r > s) or (op == "lt_len" and r < s)):
-                    events.append((Rank(r).mask, n))
+                    events.append((r.mask, n))
         else:
             windows: set[tuple[int, int]] = set()
             for top in range(8):

@@ -110,7 +110,7 @@ class BeginnerAgent(SimpleAgent):
                     return legal_or(Play(seat, aces[0]), legal)
             else:
                 lead = view.trick[0]
-                follow = [c for c in hand.suit(lead.suit) if c.rank > lead.rank]
+                follow = [c for c in hand if c.beats(lead)]
                 if follow:
                     # Wins, but with the highest card rather than the cheapest.
                     return legal_or(Play(seat, max(follow, key=lambda c: c.rank)), legal)

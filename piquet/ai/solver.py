@@ -119,7 +119,7 @@ class _Model:
         cached = self._tricks.get(key)
         if cached is not None:
             return cached
-        winner = 1 - leader if (follow >> 3 == lead >> 3 and follow > lead) else leader
+        winner = 1 - leader if CARDS[follow].beats(lead) else leader
         steps = []
         if self.lead_points[lead] and not lead_scored:
             steps.append((leader, self.lead_points[lead]))
