@@ -47,7 +47,7 @@ from piquet.ai.exchange import (
 from piquet.ai.inference import Inference
 from piquet.ai.solver import PlayPosition, solve
 from piquet.engine.partie import Partie, Phase
-from piquet.engine.variants import Rules, make_rules
+from piquet.engine.variants import Rules
 from piquet.engine.view import PlayerView
 
 METHODS = ("books", "sampled")
@@ -114,7 +114,7 @@ def judge(job: tuple[int, int, int, int, int, int]) -> Position | None:
     view = exchange_view(seed, index)
     if view is None:
         return None
-    rules = make_rules(view.variant, view.options)
+    rules = view.rules
     options = candidate_discards(view, candidates)
     if len(options) < 2:
         return None

@@ -42,10 +42,6 @@ __all__ = [
     "plus_tricks",
 ]
 
-#: Most cards elder may exchange (Law 21); the engine says when fewer are allowed.
-_ELDER_MOST = 5
-
-
 def _suit_strength(cards: CardSet) -> tuple[int, int, int]:
     """How good a suit is to keep and to play: length, pips, then its top cards."""
     top = sum(1 << c.rank for c in cards)
@@ -180,18 +176,17 @@ class SimpleAgent:
         assert seat is not None
         if seat != view.elder:
             return CarteBlanche(seat, True)
-        for n in range(_ELDER_MOST, -1, -1):
-            action = CarteBlanche(seat, True, n)
-            if action in legal:
-                return action
-        return CarteBlanche(seat, False)
+        # Elder announces the most cards the engine lets him say he will exchange.
+        counts = [a.will_exchange for a in legal
+                  if isinstance(a, CarteBlanche) and a.announce and a.will_exchange is not None]
+        return CarteBlanche(seat, True, max(counts)) if counts else CarteBlanche(seat, False)
 
     def _exchange(self, view: PlayerView, legal: LegalActions) -> Action | None:
         seat = view.seat
         assert seat is not None
         hand = view.hand
         younger = seat != view.elder
-        most = view.talon_left if younger else min(_ELDER_MOST, view.talon_left)
+        most = view.talon_left if younger else min(view.rules.elder_maximum_exchange, view.talon_left)
         if view.will_exchange is not None:
             if not younger:
                 most = view.will_exchange
@@ -219,8 +214,7 @@ class SimpleAgent:
         if view.contract is not None and view.contract.minus:
             # Auction minus contracts: nothing may be sunk; the engine lists the one full declaration.
             return first
-        minimum = int(view.options.get("minimum_point", 1))
-        return Declare(seat, category, declaration_in_full(category, view.hand, minimum))
+        return Declare(seat, category, declaration_in_full(category, view.hand, view.rules.minimum_point))
 
     def _play(self, view: PlayerView) -> Action | None:
         seat = view.seat

@@ -39,16 +39,15 @@ from piquet.ai.books import SimpleAgent, keep_values, legal_or
 from piquet.ai.declaring import choose_declaration
 from piquet.ai.exchange import choose_exchange
 from piquet.ai.inference import Inference
-from piquet.ai.solver import PlayPosition, solve
+from piquet.ai.solver import position_from_view, solve
 from piquet.engine.actions import Action, Exchange, Play
 from piquet.engine.cards import FULL_PACK, Card, CardSet, Rank
 from piquet.engine.partie import LegalActions, Phase
-from piquet.engine.scoring import ScoreCategory
 from piquet.engine.variants import Rules
 from piquet.engine.view import PlayerView
 
 __all__ = ["LEVELS", "BeginnerAgent", "SearchAgent", "Standing", "make_agent", "parse_spec", "partie_utility",
-           "play_position", "rubicon_standing"]
+           "rubicon_standing"]
 
 
 @dataclass(frozen=True)
@@ -164,7 +163,7 @@ class SearchAgent(SimpleAgent):
         totals: dict[Card, float] = {p.card: 0.0 for p in plays}
         utility = partie_utility(view, rules, self.settings.rubicon_reach)
         for opponent_hand, weight in worlds:
-            solution = solve(play_position(view, opponent_hand, utility), rules, all_values=True)
+            solution = solve(position_from_view(view, opponent_hand, utility), rules, all_values=True)
             for card in totals:
                 totals[card] += weight * solution.values.get(card, -1000)
         best_card = max(totals, key=lambda c: (totals[c], -c.rank))
@@ -265,25 +264,6 @@ def partie_utility(view: PlayerView, rules: Rules, reach: bool = True) -> tuple[
         # I win and keep her under; or I lose and my points may bring me over
         a, b = (1, -REACH_WEIGHT) if ahead else (REACH_WEIGHT, -1)
     return (a, b) if seat == 0 else (-b, -a)
-
-
-def play_position(view: PlayerView, opponent_hand: CardSet, utility: tuple[int, int] = (1, -1)) -> PlayPosition:
-    """The card play as the solver takes it, from the view of the player to act, the opponent
-    holding ``opponent_hand``: the hands, the card led, the tricks won, and the points scored so
-    far in the deal (the cards and a contract left out), which matter while a pique may come."""
-    seat = view.seat
-    assert seat is not None
-    scores = [0, 0]
-    pique_done = False
-    for e in view.events:
-        if e.category in (ScoreCategory.PIQUE, ScoreCategory.REPIQUE):
-            pique_done = True
-        if e.category not in (ScoreCategory.CARDS, ScoreCategory.CONTRACT):
-            scores[e.player] += e.points
-    hands = (view.hand.mask, opponent_hand.mask) if seat == 0 else (opponent_hand.mask, view.hand.mask)
-    lead = view.trick[0] if view.trick else None
-    return PlayPosition(hands, seat, view.elder, view.tricks_won, (scores[0], scores[1]), lead,
-                        pique_done, view.contract, utility)
 
 
 def _unseen(view: PlayerView) -> CardSet:
