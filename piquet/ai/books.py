@@ -1,18 +1,9 @@
-"""A simple computer opponent: legal, sensible and quick.
+"""The books' heuristics and :class:`SimpleAgent`, the simple computer player (level 2).
 
-:class:`SimpleAgent` follows the plain advice of the rule books: deal when it
-wins the cut, always announce carte blanche, elder takes all five cards and
-younger all that remain, keep the longest suit, aces and cards making sets and
-sequences (younger also keeps her guards), declare everything in full, lead
-from the longest suit, win as cheaply as it can and throw its least useful
-card. It sees only its :class:`~piquet.engine.view.PlayerView` and never returns an
-action outside the legal ones.
-
-In Auction Piquet it bids the better of a plus and a minus contract at the
-level it expects to make (:func:`choose_bid`); in a minus contract both
-players score for tricks lost, so it throws its high cards in the exchange and
-tries to lose every trick (:func:`minus_card`). Piquet au Cent it plays as
-Rubicon.
+It follows the plain advice of the rule books (keep the longest suit, aces, sets and sequences;
+declare in full; lead from the longest suit; win as cheaply as possible), bids in Auction Piquet by
+counting likely tricks, and tries to lose them in a minus contract. The other players build on
+these heuristics (:func:`keep_values`, :func:`discard_choice`, :func:`choose_bid`).
 
 >>> import random
 >>> from piquet.ai.agent import play_partie

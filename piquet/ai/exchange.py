@@ -1,27 +1,9 @@
-"""Choosing the exchange by sampling: many possible talons, each judged by a quick estimate.
+"""Choosing the exchange by sampling: likely discards tried over many possible talons and hands.
 
-The exchange is the decision of a deal that matters most and is the hardest to judge: what one
-will draw is unknown, and the value of a hand shows only against the opponent's. :func:`choose_exchange`
-tries the likely discards (those the books' heuristic ranks best, :func:`piquet.ai.books.keep_values`,
-with one card fewer too) against a few hundred talons and opponent's hands drawn from what the
-player may know (:mod:`piquet.ai.inference`), the same draws for every discard so that they are
-compared on equal terms, and keeps the discard with the best average.
-
-Each sampled deal is judged by :func:`estimate`, from elder's side:
-
-* the declarations, scored exactly as the laws score them when both declare in full (point,
-  sequences, sets, in that order), with a repique when a player's declarations reach thirty
-  before the opponent scores anything, and elder's pique when his declarations and the sure
-  leads he can cash reach it;
-* the play, by a linear estimate (:data:`PLAY_WEIGHTS`) of what the exact solver
-  (:mod:`piquet.ai.solver`) finds the card play worth with both hands known, fitted on deals
-  solved exactly (``tools/fit_play_estimate.py`` makes them and refits it).
-
-The opponent is assumed to exchange as the books advise (:func:`piquet.ai.books.discard_choice`):
-younger takes every card elder left and throws what the books throw; and when younger chooses, elder
-is assumed to have thrown his least useful cards, so his hand is drawn by dealing him twelve
-cards at random and exchanging them so, not as twelve cards at random (which would make him
-weaker than he is: he kept his long suits and his aces).
+:func:`choose_exchange` tries the discards the books rank best (:func:`candidate_discards`) on the
+same deals drawn from what the player may know, the opponent exchanging as the books do, and keeps
+the best average of :func:`estimate`: the declarations scored exactly, a pique, and the play by a
+fitted linear estimate (:data:`PLAY_WEIGHTS`). How, and how well: docs/players.md, "The exchange".
 
 >>> from piquet.engine.cards import CardSet
 >>> strong = CardSet.parse("AS KS QS JS TS AH KH QH AD KD AC KC")
@@ -63,9 +45,8 @@ __all__ = [
 ]
 
 #: Weights of :func:`play_features` in the estimate of the card play (elder's points less
-#: younger's, the pique left out), fitted by least squares on post-exchange deals solved exactly:
-#: ``python3 tools/fit_play_estimate.py --deals 3000 --jobs 2`` (R² 0.67 and RMSE 8.0 points on
-#: the fifth of the deals held out).
+#: younger's, the pique left out), fitted by least squares on post-exchange deals solved exactly
+#: by ``tools/fit_play_estimate.py`` (the command and its fit: docs/players.md, "The exchange").
 PLAY_WEIGHTS: Final[tuple[float, ...]] = (
     -8.43, 1.93, -0.58, 0.64, 0.64, 1.77, -2.69,
     -0.27, 0.25, 0.41, 1.89, 3.01,

@@ -1,30 +1,11 @@
 """Inference: where the cards a player cannot see may lie, and worlds sampled from that.
 
-From one :class:`~piquet.engine.view.PlayerView` (never from the :class:`~piquet.engine.partie.Partie`),
-:class:`Inference` works out which cards the opponent certainly holds, which she may hold,
-and the hard constraints every arrangement of the hidden cards must meet:
+From one :class:`~piquet.engine.view.PlayerView` alone, :class:`Inference` works out which cards the
+opponent certainly or possibly holds and the hard constraints every arrangement of the hidden cards
+meets (sizes, cards shown, voids, what elder looked at, the declarations); :meth:`Inference.sample`
+draws worlds uniformly among them, weighted by the soft evidence, and :meth:`Inference.resample`
+keeps the likely ones by a model of her discards. How: docs/players.md, "Inference".
 
-* the sizes of her hand, her (hidden) discards and the talon left;
-* cards shown: a carte blanche proof, combinations revealed, the rest of the talon, cards played;
-* the cards elder looked at (Law 33): younger draws from the top, so exactly
-  ``min(k, L)`` of the ``L`` cards he left went to younger when she took ``k``;
-* voids: a failure to follow suit;
-* the declarations: an elder's call names a combination he holds; younger's "not good" and
-  "equal" say she held something better or equal; a "Making?" shows an equal length;
-  in Auction minus contracts (no sinking) the calls are the best held and what won is all shown.
-
-Declarations are judged on her hand at declaration time: her current hand and the cards she
-has played since. :meth:`Inference.sample` draws worlds uniformly from the arrangements that
-meet every hard constraint (an exact sampler over classes of interchangeable cards, rejection
-for the declarations, and for a declaration rarely met a Karp-Luby proposal that first places
-one of the combinations that would satisfy it), then weights each world by soft evidence: a
-"good" answer usually means she held nothing better, a call usually names the best held.
-
-Her exchange is evidence too: a player keeps her long suit, her aces and her combinations and
-throws her least useful cards. :meth:`Inference.resample` draws a larger uniform sample and keeps
-worlds in proportion to their weight times the likelihood of her hidden discards under a soft
-model of that choice (:data:`DISCARD_BETA`, :meth:`Inference.discard_log_likelihood`), so that
-the worlds an agent solves are the likely ones, not merely the possible ones.
 """
 
 from __future__ import annotations
@@ -63,8 +44,7 @@ CALL_NOT_BEST_FACTOR: Final = 0.2
 #: ``exp(-DISCARD_BETA * cost)`` likely, ``cost`` being the books' keep-values
 #: (:func:`piquet.ai.books.keep_values`) of the cards thrown, judged in the hand she kept and the
 #: cards she threw together. 0 makes every discard equally likely. Chosen by the log loss of
-#: younger's guesses at elder's hand (``python3 tools/discard_model.py``): 0.05 and 0.1 predict
-#: best and alike, 0.25 and more are worse than the uniform sampler.
+#: younger's guesses at elder's hand (``tools/discard_model.py``; its figures: docs/players.md, "Inference").
 DISCARD_BETA: Final = 0.1
 
 # Places of a hidden card: the opponent's hand, her discards, the talon.

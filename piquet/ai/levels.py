@@ -1,21 +1,9 @@
-"""The computer opponents, level 1 (a beginner) to level 5 (the strongest).
+"""The computer opponents, level 1 (a beginner) to level 5 (the strongest), and :func:`make_agent`.
 
-* Level 1 plays like a beginner: it keeps a side ace or king by exchanging one
-  card less, leads its aces "in the faint hope that the king will fall", and
-  wins a trick with its highest card rather than its cheapest.
-* Level 2 is :class:`~piquet.ai.books.SimpleAgent`: the plain advice of the books.
-* Levels 3 to 5 sample the deals the opponent may hold (what the view allows,
-  see :mod:`piquet.ai.inference`), solve the card play of each exactly
-  (:mod:`piquet.ai.solver`) and play the card that is best on average; from
-  level 4 they also choose their exchange by trying the likely discards over
-  many possible talons and opponent's hands, and in Auction Piquet their calls
-  over sampled deals (:mod:`piquet.ai.bidding`). Higher levels sample more. In
-  the last deal of a partie with the rubicon settled, or within the loser's
-  reach, they play and declare for the settlement (:func:`partie_utility`,
-  :mod:`piquet.ai.declaring`).
-
-Every agent sees only its :class:`~piquet.engine.view.PlayerView` and returns one of
-its legal actions.
+Level 1 makes a beginner's mistakes, level 2 is the books' :class:`~piquet.ai.books.SimpleAgent`,
+levels 3 to 5 (:class:`SearchAgent`) sample the deals the opponent may hold and solve each exactly,
+sampling more at each level; in a partie's last deal they play for the settlement
+(:func:`partie_utility`). What each does and how strong it is: docs/players.md.
 
 >>> import random
 >>> from piquet.ai.agent import play_deal
@@ -70,8 +58,7 @@ class Level:
     #: bringing him over it or keeping him under (:func:`partie_utility`) rather than for the score.
     rubicon_reach: bool = True
     #: Whether the sampled exchange in a partie's last deal weighs each side's points as the
-    #: partie does (:func:`partie_utility`) rather than by the score difference. Off: measured,
-    #: it gained nothing (docs/players.md).
+    #: partie does (:func:`partie_utility`) rather than by the score difference (off: see docs/players.md).
     partie_exchange: bool = False
 
 
