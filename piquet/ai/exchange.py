@@ -24,7 +24,7 @@ from piquet.ai.books import discard_choice, keep_values
 from piquet.ai.inference import Inference, World
 from piquet.engine.actions import Exchange
 from piquet.engine.cards import FULL_PACK, SUIT_PIPS, Card, CardSet, Rank
-from piquet.engine.combinations import SET_RANKS, Category, sequence_value, set_value
+from piquet.engine.combinations import SET_RANKS, Category, runs, sequence_value, set_value
 from piquet.engine.partie import Phase
 from piquet.engine.variants import Contract, Rubicon, Rules
 from piquet.engine.view import PlayerView
@@ -67,15 +67,10 @@ _RANK_MASKS: Final = tuple(Rank(r).mask for r in range(8))
 def _sequences(byte: int) -> tuple[int, int]:
     """The best sequence of a suit's ranks as ``length * 8 + top`` (0: none) and what all score."""
     best = total = 0
-    run = 0
-    for r in range(9):
-        if r < 8 and byte >> r & 1:
-            run += 1
-            continue
-        if run >= 3:
-            best = max(best, run * 8 + r - 1)
-            total += sequence_value(run)
-        run = 0
+    for low, length in runs(byte):
+        if length >= 3:
+            best = max(best, length * 8 + low + length - 1)
+            total += sequence_value(length)
     return best, total
 
 

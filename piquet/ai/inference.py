@@ -19,7 +19,7 @@ from typing import Final
 
 from piquet.ai.books import keep_values
 from piquet.engine.cards import FULL_PACK, PIPS, SUIT_PIPS, Card, CardSet, Rank, Suit
-from piquet.engine.combinations import SET_RANKS, Category, key
+from piquet.engine.combinations import SET_RANKS, Category, key, runs
 from piquet.engine.partie import Phase
 from piquet.engine.view import PlayerView
 
@@ -94,15 +94,13 @@ def _window(byte: int, length: int, top: int) -> bool:
     return low >= 0 and (byte >> low) & full == full
 
 
+#: The longest run of ranks in a suit's byte and its top (the highest such run), ``(0, -1)`` for none.
+_LONGEST_RUN: Final = tuple(max(((n, low + n - 1) for low, n in runs(b)), default=(0, -1)) for b in range(256))
+
+
 def _longest_run(byte: int) -> tuple[int, int]:
     """The longest run of ranks in a byte and its top (the highest such run): (length, top)."""
-    best = (0, -1)
-    run = 0
-    for r in range(8):
-        run = run + 1 if byte >> r & 1 else 0
-        if run and (run, r) > best:
-            best = (run, r)
-    return best
+    return _LONGEST_RUN[byte]
 
 
 def best_key(category: Category, mask: int, minimum_point: int = 1) -> tuple[int, int] | None:
@@ -199,16 +197,9 @@ def _maximal_shown(category: Category, mask: int, shown: int, minimum_point: int
     if category is Category.SETS:
         return all((mask & r.mask).bit_count() < 3 or mask & r.mask & ~shown == 0 for r in SET_RANKS)
     for s, byte in enumerate(_bytes(mask)):
-        run = 0
-        for r in range(9):
-            if r < 8 and byte >> r & 1:
-                run += 1
-                continue
-            if run >= 3:
-                cells = ((1 << run) - 1) << (r - run)
-                if (cells << (8 * s)) & ~shown:
-                    return False
-            run = 0
+        for low, length in runs(byte):
+            if length >= 3 and ((((1 << length) - 1) << low) << (8 * s)) & ~shown:
+                return False
     return True
 
 

@@ -39,6 +39,7 @@ __all__ = [
     "maximal",
     "number_word",
     "pips",
+    "runs",
     "sequence_value",
     "set_value",
     "value",
@@ -108,8 +109,13 @@ def set_value(size: int) -> int:
     return 14 if size == 4 else 3 if size == 3 else 0
 
 
-def _run_bytes(byte: int) -> Iterator[tuple[int, int]]:
-    """Maximal runs of set bits in an 8-bit rank mask, as (lowest rank, length)."""
+def runs(byte: int) -> Iterator[tuple[int, int]]:
+    """The maximal runs of following ranks in one suit's 8-bit rank mask, as (lowest rank, length),
+    low to high: the sequences a suit holds are those of three or more.
+
+    >>> list(runs(0b11101101))  # 7, 9 10, Q K A
+    [(0, 1), (2, 2), (5, 3)]
+    """
     low = 0
     while byte >> low:
         if byte >> low & 1:
@@ -205,7 +211,7 @@ def candidates(category: Category, hand: CardSet, minimum_point: int = 1) -> lis
                 for chosen in _subsets(held, size):
                     found.append(CardSet(chosen))
         elif category is Category.SEQUENCES:
-            for low, length in _run_bytes(byte):
+            for low, length in runs(byte):
                 for size in range(3, length + 1):
                     for start in range(low, low + length - size + 1):
                         found.append(CardSet((((1 << size) - 1) << start) << (8 * suit)))
@@ -232,7 +238,7 @@ def maximal(category: Category, hand: CardSet, minimum_point: int = 1) -> list[C
     if category is Category.SEQUENCES:
         for suit in Suit:
             byte = (hand.mask >> (8 * suit)) & 0xFF
-            for low, length in _run_bytes(byte):
+            for low, length in runs(byte):
                 if length >= 3:
                     found.append(CardSet((((1 << length) - 1) << low) << (8 * suit)))
     else:
