@@ -177,18 +177,13 @@ class SimpleAgent:
         assert seat is not None
         hand = view.hand
         younger = seat != view.elder
-        most = view.talon_left if younger else min(view.rules.elder_maximum_exchange, view.talon_left)
-        if view.will_exchange is not None:
-            if not younger:
-                most = view.will_exchange
-            elif view.exchanged[view.elder] is None:
-                # Younger discards first after elder's carte blanche: his cards are spoken for (Law 20).
-                most -= view.will_exchange
-        if view.exchange_range is not None:
-            least, most = view.exchange_range[0], min(most, view.exchange_range[1])
-            if view.contract is not None and view.contract.minus:
-                # Both players try to lose tricks: away with the high cards, keep the low ones.
-                return Exchange(seat, minus_discards(hand, least, view.exchange_range[1]))
+        if view.exchange_range is None:
+            return None  # not this player's exchange
+        # The engine's limits (Laws 21-22, a carte blanche's count, what elder left younger).
+        least, most = view.exchange_range
+        if view.contract is not None and view.contract.minus:
+            # Both players try to lose tricks: away with the high cards, keep the low ones.
+            return Exchange(seat, minus_discards(hand, least, most))
         for n in range(most, -1, -1):
             action = Exchange(seat, discard_choice(hand, n, younger))
             if action in legal:
