@@ -51,7 +51,7 @@ DISCARD_BETA: Final = 0.1
 _H: Final = 1
 _D: Final = 2
 _T: Final = 4
-_COURTS: Final = Rank.JACK.mask | Rank.QUEEN.mask | Rank.KING.mask
+_COURTS: Final = sum(rank.mask for rank in Rank if rank.is_court)  # whose absence makes carte blanche
 
 
 @dataclass(frozen=True)
