@@ -93,7 +93,7 @@ def main() -> None:
         for i in range(args.deals):
             partie = Partie(("Computer", "Simple"), variant=args.variant, first_dealer=i % 2)
             play_deal(partie, [timed, make_agent("simple", i)], random.Random(args.seed + i))
-        calls = f"; {_summary(timed.bid_times, 'calls in the auction')}" if args.variant == "auction" else ""
+        calls = f"; {_summary(timed.bid_times, 'calls in the auction')}" if VARIANTS[args.variant].uses_bidding else ""
         print(f"{name} ({args.variant}), CPU: {_summary(timed.times, 'decisions')}; "
               f"{_summary(timed.exchange_times, 'exchanges')}{calls}")
         print(f"{name} ({args.variant}), wall: {_summary(timed.wall, 'decisions')}")

@@ -81,7 +81,7 @@ def run(deals: int, seed: int, check: bool, variant: str = "rubicon") -> tuple[i
                 for seat in (0, 1):
                     if score.by_category[seat][ScoreCategory.PIQUE.value] and score.by_category[seat]["repique"]:
                         raise AssertionError("pique and repique in one deal")
-                assert pique in (0, 30) and repique in (0, 60)
+                assert pique in (0, partie.rules.pique_points) and repique in (0, partie.rules.repique_points)
     return played, time.perf_counter() - start
 
 

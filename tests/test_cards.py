@@ -7,8 +7,22 @@ import random
 import pytest
 from helpers import cs
 
-from piquet.engine.cards import CARDS, FULL_PACK, Card, CardError, CardSet, Rank, Suit
-from piquet.engine.combinations import Category, best, candidates, invalid_reason, is_valid, key, maximal, value
+from piquet.engine.cards import CARDS, FULL_PACK, SUIT_PIPS, Card, CardError, CardSet, Rank, Suit
+from piquet.engine.combinations import (
+    SET_RANKS,
+    Category,
+    best,
+    candidates,
+    invalid_reason,
+    is_valid,
+    key,
+    maximal,
+    pips,
+    runs,
+    sequence_value,
+    set_value,
+    value,
+)
 
 
 # ---------------------------------------------------------------- cards
@@ -55,6 +69,22 @@ def test_cards_pips_and_court() -> None:
 
 
 # ---------------------------------------------------------------- card sets
+def test_law_59_the_higher_card_of_the_suit_led_wins_and_nothing_else_does() -> None:
+    # Card.beats is the one home of the trick's winner: checked here on all 32 x 32 pairs by rank and suit.
+    for lead in CARDS:
+        for card in CARDS:
+            assert card.beats(lead) == (card.suit == lead.suit and card.rank > lead.rank), (card, lead)
+    assert Card.parse("7S").beats(Card.parse("AH")) is False  # no trumps: a card of another suit never wins
+
+
+def test_cards_suit_pips_table_sums_the_ranks_pips_of_each_suit_byte() -> None:
+    for byte in range(256):
+        assert SUIT_PIPS[byte] == sum(Rank(r).pips for r in range(8) if byte >> r & 1)
+    assert SUIT_PIPS[0xFF] == 11 + 10 * 4 + 9 + 8 + 7  # a whole suit: 75
+    hand = cs("AS KS 9S 7H QD TC")
+    assert pips(hand) == sum(c.rank.pips for c in hand) == 11 + 10 + 9 + 7 + 10 + 10
+
+
 def test_cards_cardset_parse_and_ops() -> None:
     a = cs("AS KS QS 7D")
     b = CardSet.parse(["qs", "10h", "7♦"])
@@ -112,6 +142,24 @@ def test_law_62_point_by_length_then_pips() -> None:
 def test_law_63_sequence_values(cards: str, val: int) -> None:
     assert is_valid(Category.SEQUENCES, cs(cards))
     assert value(Category.SEQUENCES, cs(cards)) == val
+
+
+def test_law_63_and_64_values_by_length_the_one_table_the_estimates_use() -> None:
+    assert [sequence_value(n) for n in range(9)] == [0, 0, 0, 3, 4, 15, 16, 17, 18]
+    assert [set_value(n) for n in range(5)] == [0, 0, 0, 3, 14]
+    assert [str(r.letter) for r in SET_RANKS] == ["T", "J", "Q", "K", "A"]
+
+
+def test_combinations_runs_are_the_maximal_runs_of_a_suit_byte() -> None:
+    for byte in range(256):
+        found = list(runs(byte))
+        covered = 0
+        for low, length in found:
+            cells = ((1 << length) - 1) << low
+            assert length >= 1 and byte & cells == cells  # a run of held ranks
+            assert not byte >> (low + length) & 1 and (low == 0 or not byte >> (low - 1) & 1)  # maximal
+            covered |= cells
+        assert covered == byte and found == sorted(found)
 
 
 def test_law_63_sequences_length_then_top_card() -> None:

@@ -104,7 +104,7 @@ def test_lunn_auction_declarations_scored_as_the_engine_scores_them() -> None:
         if partie.phase is not Phase.PLAY or contract is None:
             continue  # both passed: the deal is annulled
         elder = partie.elder
-        quick = declarations(partie.hand(elder).mask, partie.hand(1 - elder).mask, rules, contract.minus)
+        quick = declarations(partie.hand(elder).mask, partie.hand(1 - elder).mask, rules, contract)
         assert quick == _hand_points(partie), f"deal {seed}, {contract}"
         checked[contract.minus] += 1
     assert checked[False] > 30 and checked[True] > 30

@@ -29,7 +29,7 @@ from hypothesis import given, settings
 
 from piquet.ai.agent import RandomAgent, play_deal
 from piquet.engine.actions import CarteBlanche, ChooseDealer, Cut, Deal, Exchange, Play
-from piquet.engine.cards import CARDS, CardSet
+from piquet.engine.cards import CARDS, CardSet, shuffled_pack
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.scoring import ScoreCategory
 
@@ -98,6 +98,26 @@ def test_law_9_from_pack_deals_packets_to_non_dealer_first() -> None:
         Deal.from_pack(0, list(CARDS), 4)
     with pytest.raises(ValueError):
         Deal.from_pack(0, list(CARDS[:31]) + [CARDS[0]], 3)
+
+
+def test_law_9_a_seeded_shuffle_deals_the_same_everywhere() -> None:
+    # Deal.shuffled is the one way the arena, the interfaces and the partie shuffle and deal from a seed.
+    for seed in range(20):
+        pack = shuffled_pack(random.Random(seed))
+        assert sorted(pack) == list(CARDS)
+        dealer, packets = seed % 2, 2 + seed % 2
+        assert Deal.shuffled(random.Random(seed), dealer, packets) == Deal.from_pack(dealer, pack, packets)
+        p = Partie(("Ann", "Bill"), first_dealer=seed % 2)
+        assert p.random_deal(random.Random(seed), 3) == Deal.shuffled(random.Random(seed), seed % 2, 3)
+
+
+def test_hands_fixed_whatever_the_packets_when_not_dealt_in_packets() -> None:
+    # The web table's deals: a takeback that deals again in other packets, or by the other player, gets the same hands.
+    pack = shuffled_pack(random.Random(5))
+    deals_ = [Deal.from_pack(dealer, pack, packets, in_packets=False) for dealer in (0, 1) for packets in (2, 3)]
+    assert {(d.hands, d.talon) for d in deals_} == {((CardSet(pack[:12]), CardSet(pack[12:24])), tuple(pack[24:]))}
+    assert [(d.player, d.packets) for d in deals_] == [(0, 2), (0, 3), (1, 2), (1, 3)]
+    assert Deal.from_pack(0, pack, 2).hands != Deal.from_pack(0, pack, 3).hands  # dealt in packets, they differ
 
 
 @settings(max_examples=25)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import NamedTuple
 
 import pytest
@@ -10,8 +11,8 @@ from drivers import hands
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from piquet.ai.solver import PlayPosition, position_from_partie, solve
-from piquet.engine.cards import CARDS, CardSet
+from piquet.ai.solver import PlayPosition, position_from_partie, position_from_view, solve
+from piquet.engine.cards import CARDS, CardSet, shuffled_pack
 from piquet.engine.variants import Contract, Rules, make_rules
 
 
@@ -41,7 +42,7 @@ def minimax(h: list[int], to_act: int, lead: tuple[int, int] | None, won: tuple[
             continue
         nh = list(h)
         nh[me] &= ~(1 << c)
-        winner = me if (c >> 3 == lead_card >> 3 and c > lead_card) else leader
+        winner = me if CARDS[c].beats(lead_card) else leader
         steps = []
         lead_points = rules.lead_points(CARDS[lead_card], contract)
         if lead_points and not lead_scored:
@@ -159,12 +160,42 @@ def test_solver_position_from_a_live_partie_matches_a_full_solve() -> None:
         position_from_partie(Partie(("Ann", "Bill"), first_dealer=0))
 
 
+def test_solver_one_play_position_from_a_view_and_from_a_partie_with_younger_unreckoned() -> None:
+    """position_from_partie is position_from_view of the player to act, with younger's points not yet
+    reckoned at elder's first lead (the rulings, 10) counted: they decide whether a pique may come."""
+    from piquet.ai.agent import RandomAgent
+    from piquet.engine.partie import Partie, Phase
+
+    unreckoned_seen = 0
+    for seed in range(30):
+        partie = Partie(("Ann", "Bill"), first_dealer=seed % 2)
+        partie.push(partie.random_deal(random.Random(seed), packets=3))
+        agents = [RandomAgent(random.Random(seed)), RandomAgent(random.Random(seed + 1))]
+        while partie.phase is not Phase.PLAY:
+            seat = partie.to_act
+            if seat is None or partie.phase is Phase.DEAL:
+                break
+            partie.push(agents[seat].choose(partie.view(seat), partie.legal_actions(seat)))
+        while partie.phase is Phase.PLAY:
+            me = partie.to_act
+            assert me is not None
+            view_only = position_from_view(partie.view(me), partie.hand(1 - me))
+            full = position_from_partie(partie)
+            late = [0, 0]
+            for e in partie.unreckoned:
+                late[e.player] += e.points
+            unreckoned_seen += bool(partie.unreckoned)
+            assert full == replace(view_only, scores=(view_only.scores[0] + late[0], view_only.scores[1] + late[1]))
+            assert full == position_from_view(partie.view(me), partie.hand(1 - me), unreckoned=partie.unreckoned)
+            partie.push(agents[me].choose(partie.view(me), partie.legal_actions(me)))
+    assert unreckoned_seen >= 5
+
+
 def _endings_of_many_contracts(count: int) -> list[PlayPosition]:
     rng = random.Random(3)
     out = []
     for i in range(count):
-        cards = list(range(32))
-        rng.shuffle(cards)
+        cards = shuffled_pack(rng)
         hands = (sum(1 << c for c in cards[:6]), sum(1 << c for c in cards[6:12]))
         contract = Contract(i % 2, 7 + i % 4, bool(i % 3 == 0))
         out.append(PlayPosition(hands, i % 2, i % 2, tricks_won=(3, 3), contract=contract))

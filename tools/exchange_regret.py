@@ -47,7 +47,7 @@ from piquet.ai.exchange import (
 from piquet.ai.inference import Inference
 from piquet.ai.solver import PlayPosition, solve
 from piquet.engine.partie import Partie, Phase
-from piquet.engine.variants import Rules, make_rules
+from piquet.engine.variants import Rules
 from piquet.engine.view import PlayerView
 
 METHODS = ("books", "sampled")
@@ -82,7 +82,8 @@ def deal_worth(elder: int, younger: int, rules: Rules) -> int:
     """Elder's points less younger's for a deal whose hands are settled: the declarations in full,
     then the card play solved exactly (a pique still possible while nobody has scored it)."""
     a, b = declarations(elder, younger, rules)
-    repique = (b == 0 and a >= 30) or (a == 0 and b >= 30)
+    threshold = rules.repique_threshold(None)
+    repique = (b == 0 and a >= threshold) or (a == 0 and b >= threshold)
     position = PlayPosition((elder, younger), 0, 0, scores=(a, b), pique_done=repique)
     return a - b + solve(position, rules, all_best=False).value
 
@@ -113,7 +114,7 @@ def judge(job: tuple[int, int, int, int, int, int]) -> Position | None:
     view = exchange_view(seed, index)
     if view is None:
         return None
-    rules = make_rules(view.variant, view.options)
+    rules = view.rules
     options = candidate_discards(view, candidates)
     if len(options) < 2:
         return None

@@ -30,12 +30,11 @@ from piquet.ai.agent import Agent, play_deal
 from piquet.ai.arena import DEALER, mirrored_deal
 from piquet.ai.books import SimpleAgent
 from piquet.ai.exchange import candidate_discards
-from piquet.ai.levels import LEVELS, SearchAgent, make_agent, parse_spec, play_position
-from piquet.ai.solver import solve
+from piquet.ai.levels import LEVELS, SearchAgent, make_agent, parse_spec
+from piquet.ai.solver import position_from_view, solve
 from piquet.engine.actions import Action, Exchange
 from piquet.engine.cards import CardSet
 from piquet.engine.partie import LegalActions, Partie, Phase
-from piquet.engine.variants import make_rules
 from piquet.engine.view import PlayerView
 
 MODES = ("as is", "sees her hand", "knows the deal")
@@ -96,8 +95,8 @@ def _value_of(partie: Partie, action: Action, seat: int) -> float:
         to_act = partie.to_act
         assert to_act is not None
         view = partie.view(to_act)
-        position = play_position(view, partie.hand(1 - to_act))
-        value = solve(position, make_rules(view.variant, view.options), all_best=False).value
+        position = position_from_view(view, partie.hand(1 - to_act))
+        value = solve(position, view.rules, all_best=False).value
         scores = position.scores
         mine = value if to_act == seat else -value
         return scores[seat] - scores[1 - seat] + mine

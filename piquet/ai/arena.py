@@ -1,17 +1,8 @@
 """Computer players against each other on mirrored deals: ``piquet arena``.
 
-Every pair of the agents named plays the same seeded deals twice, the seats
-swapped: the cards one agent held as elder (or in seat 0 of the auction) the
-other holds in the return game, so the luck of the cards cancels and each
-mirrored pair of games is one sample of the difference in skill. Deal ``i``
-is the same for every pair (it depends only on the seed and ``i``).
-
-In a single deal the first agent listed sits in seat 0, the non-dealer (the
-elder hand in Rubicon and au Cent, the first to bid in the auction), and the
-second deals; in the return game they change seats and the same cards are dealt
-to the same seats. With ``parties=True`` whole parties are mirrored the same
-way, each deal of a partie shuffled from the seed, the partie and the deal's
-number.
+Every pair of agents plays the same seeded deals (or, with ``parties=True``, whole parties) twice,
+the seats swapped, so that the luck of the cards cancels; the results depend on the seed alone, not
+on the number of worker processes. How to read them: docs/players.md, "Measuring".
 
 >>> result = run_arena(["random", "simple"], count=4, seed=3, jobs=1)
 >>> pair = result.pairs[0]
@@ -19,11 +10,6 @@ number.
 ('random', 'simple', 4, 8)
 >>> [r.agent for r in result.ratings]
 ['simple', 'random']
-
-Agents are made by name (:data:`AGENTS`: the plain agents and ``piquet.ai.levels``')
-in the worker processes, never pickled; each task derives its
-agents' seeds from the arena's seed, so the results depend on the seed alone,
-not on the number of processes.
 """
 
 from __future__ import annotations
@@ -45,7 +31,7 @@ from piquet.ai.books import SimpleAgent
 from piquet.ai.levels import AGENT_NAMES
 from piquet.ai.levels import make_agent as make_level
 from piquet.engine.actions import Deal
-from piquet.engine.cards import CARDS
+from piquet.engine.cards import shuffled_pack
 from piquet.engine.partie import Partie
 from piquet.engine.scoring import counted_deals
 from piquet.engine.variants import make_rules, parse_options
@@ -207,8 +193,7 @@ def mirrored_deal(seed: int, index: int, variant: str = "rubicon",
                   options: Mapping[str, object] | None = None, dealer: int = DEALER) -> Deal:
     """Deal ``index`` of an arena: a seeded shuffle and packet size, the same for every pair."""
     rng = _seed(seed, "deal", index)
-    pack = list(CARDS)
-    rng.shuffle(pack)
+    pack = shuffled_pack(rng)
     packets = rng.choice(make_rules(variant, options).packet_sizes())
     return Deal.from_pack(dealer, pack, packets)
 
@@ -223,8 +208,7 @@ def _partie_deal(partie: Partie, task: Task, number: int) -> Deal:
     """The ``number``-th deal of a mirrored partie: its shuffle and packet size come from the seed,
     the partie's index and the deal's number, so both games of the pair see the same cards."""
     rng = _seed(task.seed, "partie", task.index, "deal", number)
-    pack = list(CARDS)
-    rng.shuffle(pack)
+    pack = shuffled_pack(rng)
     sizes = partie.legal_packets()
     packets = rng.choice(sizes)
     assert partie.dealer is not None

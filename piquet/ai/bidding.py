@@ -1,30 +1,9 @@
-"""Auction Piquet: bidding by trying the calls over sampled deals, and the exchanges in a contract.
+"""Auction Piquet: the calls and the exchanges of a contract, chosen over sampled deals.
 
-:func:`choose_call` draws the opponent's hand and the talon from what the view allows
-(:mod:`piquet.ai.inference`), weighting each deal by how well the books' bidding
-(:func:`piquet.ai.books.choose_bid`) in her seat explains the calls she has made. In each deal it
-plays out what every call it may make would lead to:
-
-* her answer is the books' call in her seat; should the auction come back to this player, it
-  makes the best of its calls in that deal once more, then passes (at its real next turn it
-  judges again, on what she said);
-* the contract that results is then exchanged and declared as the books advise, by the engine
-  itself (:class:`piquet.engine.partie.Partie`), which scores the declarations exactly;
-* the tricks the contract's holder then wins are estimated (:func:`estimate_tricks`, fitted on
-  contracts whose play was solved exactly by :func:`holder_tricks`, both playing to win tricks in
-  a plus contract, to lose them in a minus one) and spread by the estimate's error; the deal's
-  points follow from the tricks by the laws (:func:`contract_points`: a trick each, the cards,
-  capot, the over- and undertricks at the contract's rate and the bonus of a doubled contract
-  made). A pique in the play is left out.
-
-It keeps the call with the best average of its own points less hers; both passing annuls the deal
-(worth nothing to either).
-
-:func:`choose_contract_exchange` chooses either player's exchange in a contract the same way as the
-Rubicon exchange (:mod:`piquet.ai.exchange`): likely discards tried over sampled deals (weighted by
-how well the books' bidding explains the opponent's calls), the opponent's exchange the books',
-the declarations scored as the contract has them, and the play by the trick estimate and the
-contract's scoring.
+:func:`choose_call` plays out each call it may make in deals drawn from the view (the opponent
+answering as the books do) and keeps the best average; :func:`choose_contract_exchange` tries the
+likely discards of either player in a contract the same way. How, and how well: docs/players.md,
+"Auction bidding".
 
 >>> import random
 >>> from piquet.engine.actions import Deal
@@ -84,9 +63,8 @@ MISMATCH_WEIGHT = 0.25
 
 
 #: Weights of :func:`trick_features` in the estimate of the tricks a contract's holder takes, for
-#: plus and for minus contracts, fitted by least squares on contracts solved exactly:
-#: ``python3 tools/fit_trick_estimate.py --deals 1600 --jobs 2`` (on the fifth held out: plus
-#: R² 0.75, root mean square error 1.20 tricks; minus R² 0.65, 1.64 tricks).
+#: plus and for minus contracts, fitted by least squares on contracts solved exactly by
+#: ``tools/fit_trick_estimate.py`` (the command and its fit: docs/players.md, "Auction bidding").
 TRICK_WEIGHTS: Final[tuple[tuple[float, ...], tuple[float, ...]]] = (
     (3.306, 0.304, -0.082, 0.106, 0.106, 0.342, -0.754, -0.005, 0.014, 0.027,
      0.068, 0.603, 0.016, 0.044, 0.011, -0.217, -0.378, 0.249, -0.006),
@@ -388,7 +366,7 @@ def _holder_worth(rules: Rules, contract: Contract) -> Callable[[int, int], floa
     net = [a - b for a, b in (contract_points(rules, contract, k) for k in range(13))]
 
     def worth(holder: int, other: int) -> float:
-        a, b = declarations(holder, other, rules, minus)
+        a, b = declarations(holder, other, rules, contract)
         chances = _spread(estimate_tricks(holder, other, minus), sigma)
         return a - b + sum(p * v for p, v in zip(chances, net, strict=True))
 

@@ -1,18 +1,9 @@
-"""A simple computer opponent: legal, sensible and quick.
+"""The books' heuristics and :class:`SimpleAgent`, the simple computer player (level 2).
 
-:class:`SimpleAgent` follows the plain advice of the rule books: deal when it
-wins the cut, always announce carte blanche, elder takes all five cards and
-younger all that remain, keep the longest suit, aces and cards making sets and
-sequences (younger also keeps her guards), declare everything in full, lead
-from the longest suit, win as cheaply as it can and throw its least useful
-card. It sees only its :class:`~piquet.engine.view.PlayerView` and never returns an
-action outside the legal ones.
-
-In Auction Piquet it bids the better of a plus and a minus contract at the
-level it expects to make (:func:`choose_bid`); in a minus contract both
-players score for tricks lost, so it throws its high cards in the exchange and
-tries to lose every trick (:func:`minus_card`). Piquet au Cent it plays as
-Rubicon.
+It follows the plain advice of the rule books (keep the longest suit, aces, sets and sequences;
+declare in full; lead from the longest suit; win as cheaply as possible), bids in Auction Piquet by
+counting likely tricks, and tries to lose them in a minus contract. The other players build on
+these heuristics (:func:`keep_values`, :func:`discard_choice`, :func:`choose_bid`).
 
 >>> import random
 >>> from piquet.ai.agent import play_partie
@@ -41,10 +32,6 @@ __all__ = [
     "minus_tricks",
     "plus_tricks",
 ]
-
-#: Most cards elder may exchange (Law 21); the engine says when fewer are allowed.
-_ELDER_MOST = 5
-
 
 def _suit_strength(cards: CardSet) -> tuple[int, int, int]:
     """How good a suit is to keep and to play: length, pips, then its top cards."""
@@ -180,29 +167,23 @@ class SimpleAgent:
         assert seat is not None
         if seat != view.elder:
             return CarteBlanche(seat, True)
-        for n in range(_ELDER_MOST, -1, -1):
-            action = CarteBlanche(seat, True, n)
-            if action in legal:
-                return action
-        return CarteBlanche(seat, False)
+        # Elder announces the most cards the engine lets him say he will exchange.
+        counts = [a.will_exchange for a in legal
+                  if isinstance(a, CarteBlanche) and a.announce and a.will_exchange is not None]
+        return CarteBlanche(seat, True, max(counts)) if counts else CarteBlanche(seat, False)
 
     def _exchange(self, view: PlayerView, legal: LegalActions) -> Action | None:
         seat = view.seat
         assert seat is not None
         hand = view.hand
         younger = seat != view.elder
-        most = view.talon_left if younger else min(_ELDER_MOST, view.talon_left)
-        if view.will_exchange is not None:
-            if not younger:
-                most = view.will_exchange
-            elif view.exchanged[view.elder] is None:
-                # Younger discards first after elder's carte blanche: his cards are spoken for (Law 20).
-                most -= view.will_exchange
-        if view.exchange_range is not None:
-            least, most = view.exchange_range[0], min(most, view.exchange_range[1])
-            if view.contract is not None and view.contract.minus:
-                # Both players try to lose tricks: away with the high cards, keep the low ones.
-                return Exchange(seat, minus_discards(hand, least, view.exchange_range[1]))
+        if view.exchange_range is None:
+            return None  # not this player's exchange
+        # The engine's limits (Laws 21-22, a carte blanche's count, what elder left younger).
+        least, most = view.exchange_range
+        if view.contract is not None and view.contract.minus:
+            # Both players try to lose tricks: away with the high cards, keep the low ones.
+            return Exchange(seat, minus_discards(hand, least, most))
         for n in range(most, -1, -1):
             action = Exchange(seat, discard_choice(hand, n, younger))
             if action in legal:
@@ -219,8 +200,7 @@ class SimpleAgent:
         if view.contract is not None and view.contract.minus:
             # Auction minus contracts: nothing may be sunk; the engine lists the one full declaration.
             return first
-        minimum = int(view.options.get("minimum_point", 1))
-        return Declare(seat, category, declaration_in_full(category, view.hand, minimum))
+        return Declare(seat, category, declaration_in_full(category, view.hand, view.rules.minimum_point))
 
     def _play(self, view: PlayerView) -> Action | None:
         seat = view.seat
@@ -275,7 +255,7 @@ def choose_card(view: PlayerView) -> Card:
     lead = view.trick[0]
     follow = hand.suit(lead.suit)
     if follow:
-        winners = [c for c in follow if c.rank > lead.rank]
+        winners = [c for c in follow if c.beats(lead)]
         if winners:
             return min(winners, key=lambda c: c.rank)
         return min(follow, key=lambda c: c.rank)
@@ -441,7 +421,7 @@ def minus_card(view: PlayerView) -> Card:
         lead = view.trick[0]
         follow = hand.suit(lead.suit)
         if follow:
-            ducks = [c for c in follow if c.rank < lead.rank]
+            ducks = [c for c in follow if not c.beats(lead)]
             return max(ducks or list(follow), key=lambda c: c.rank)
         return max(hand, key=lambda c: (c.rank + 2 * _sure_winner(c, unknown), -len(hand.suit(c.suit)), c))
 

@@ -1,24 +1,8 @@
-"""Choosing what to declare when the points scored are not simply for or against.
+"""Choosing what to declare in a partie's last deal, where the points scored are not simply for or against.
 
-In a deal, declaring in full is best for the score difference: a combination declared either
-scores or stops the opponent's, and it never helps her. The last deal of a partie is different
-(Laws 72-73): when one player is sure to stay under the rubicon, the winner scores the sum of both
-scores, so the loser wants as few points scored as possible, his own as well as hers. The books
-say what follows: "the loser who cannot reach 100 wants to have equal declarations (by
-deliberately declaring a shorter sequence than held, for example) so that no points are scored".
-The winner gains by the loser's points only while the loser stays under the rubicon, and a
-declaration that lets him score (a repique is sixty) may carry him over it: the winner declares
-in full. (Weighing the winner's declarations by the sum of both scores, as the play does within
-its narrower margin, lost 0.58 settlement points a partie [-0.95, -0.21] in
-``tools/last_deal.py``.)
-
-:func:`choose_declaration` weighs each declaration the engine allows (in full, a smaller call,
-or nothing: sinking, or answering "good") over hands the opponent may hold
-(:mod:`piquet.ai.inference`), by what the declarations then score: this call, the calls already
-made, and the rest declared in full, the opponent declaring as the books do; the repique; and
-elder's pique when his declarations and the leads he is sure of reach thirty before younger scores
-(as :func:`piquet.ai.exchange.estimate` judges it). Each seat's points are valued by the partie's
-utility (:func:`piquet.ai.levels.partie_utility`), and the best average is kept.
+:func:`choose_declaration` weighs each declaration the engine allows (in full, a smaller call, or
+nothing) over hands the opponent may hold, by what the declarations then score valued by the
+partie's utility (:func:`piquet.ai.levels.partie_utility`). Why, and how well: docs/players.md.
 
 >>> import random
 >>> from piquet.engine.actions import Deal, Exchange

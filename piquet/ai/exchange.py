@@ -1,27 +1,9 @@
-"""Choosing the exchange by sampling: many possible talons, each judged by a quick estimate.
+"""Choosing the exchange by sampling: likely discards tried over many possible talons and hands.
 
-The exchange is the decision of a deal that matters most and is the hardest to judge: what one
-will draw is unknown, and the value of a hand shows only against the opponent's. :func:`choose_exchange`
-tries the likely discards (those the books' heuristic ranks best, :func:`piquet.ai.books.keep_values`,
-with one card fewer too) against a few hundred talons and opponent's hands drawn from what the
-player may know (:mod:`piquet.ai.inference`), the same draws for every discard so that they are
-compared on equal terms, and keeps the discard with the best average.
-
-Each sampled deal is judged by :func:`estimate`, from elder's side:
-
-* the declarations, scored exactly as the laws score them when both declare in full (point,
-  sequences, sets, in that order), with a repique when a player's declarations reach thirty
-  before the opponent scores anything, and elder's pique when his declarations and the sure
-  leads he can cash reach it;
-* the play, by a linear estimate (:data:`PLAY_WEIGHTS`) of what the exact solver
-  (:mod:`piquet.ai.solver`) finds the card play worth with both hands known, fitted on deals
-  solved exactly (``tools/fit_play_estimate.py`` makes them and refits it).
-
-The opponent is assumed to exchange as the books advise (:func:`piquet.ai.books.discard_choice`):
-younger takes every card elder left and throws what the books throw; and when younger chooses, elder
-is assumed to have thrown his least useful cards, so his hand is drawn by dealing him twelve
-cards at random and exchanging them so, not as twelve cards at random (which would make him
-weaker than he is: he kept his long suits and his aces).
+:func:`choose_exchange` tries the discards the books rank best (:func:`candidate_discards`) on the
+same deals drawn from what the player may know, the opponent exchanging as the books do, and keeps
+the best average of :func:`estimate`: the declarations scored exactly, a pique, and the play by a
+fitted linear estimate (:data:`PLAY_WEIGHTS`). How, and how well: docs/players.md, "The exchange".
 
 >>> from piquet.engine.cards import CardSet
 >>> strong = CardSet.parse("AS KS QS JS TS AH KH QH AD KD AC KC")
@@ -32,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Sequence
 from itertools import combinations as _subsets
@@ -40,9 +23,10 @@ from typing import Final
 from piquet.ai.books import discard_choice, keep_values
 from piquet.ai.inference import Inference, World
 from piquet.engine.actions import Exchange
-from piquet.engine.cards import FULL_PACK, PIPS, Card, CardSet
+from piquet.engine.cards import FULL_PACK, SUIT_PIPS, Card, CardSet, Rank
+from piquet.engine.combinations import SET_RANKS, Category, runs, sequence_value, set_value
 from piquet.engine.partie import Phase
-from piquet.engine.variants import AuCent, Contract, Rubicon, Rules
+from piquet.engine.variants import Contract, Rubicon, Rules
 from piquet.engine.view import PlayerView
 
 __all__ = [
@@ -61,9 +45,8 @@ __all__ = [
 ]
 
 #: Weights of :func:`play_features` in the estimate of the card play (elder's points less
-#: younger's, the pique left out), fitted by least squares on post-exchange deals solved exactly:
-#: ``python3 tools/fit_play_estimate.py --deals 3000 --jobs 2`` (R² 0.67 and RMSE 8.0 points on
-#: the fifth of the deals held out).
+#: younger's, the pique left out), fitted by least squares on post-exchange deals solved exactly
+#: by ``tools/fit_play_estimate.py`` (the command and its fit: docs/players.md, "The exchange").
 PLAY_WEIGHTS: Final[tuple[float, ...]] = (
     -8.43, 1.93, -0.58, 0.64, 0.64, 1.77, -2.69,
     -0.27, 0.25, 0.41, 1.89, 3.01,
@@ -76,87 +59,93 @@ _RUBICON: Final = Rubicon()
 #: How many cards beyond the most that may be thrown the candidates are drawn from.
 _POOL_EXTRA = 3
 
-_SEQUENCE_VALUE: Final = (0, 0, 0, 3, 4, 15, 16, 17, 18)
-_SUIT_PIPS: Final = tuple(sum(PIPS[r] for r in range(8) if b >> r & 1) for b in range(256))
-_RANK_MASKS: Final = tuple(sum(1 << (8 * s + r) for s in range(4)) for r in range(8))
+# Tables for the quick estimates, built once from the engine's values (combinations, cards).
+_SET_VALUE: Final = tuple(set_value(n) for n in range(5))
+_RANK_MASKS: Final = tuple(Rank(r).mask for r in range(8))
 
 
 def _sequences(byte: int) -> tuple[int, int]:
     """The best sequence of a suit's ranks as ``length * 8 + top`` (0: none) and what all score."""
     best = total = 0
-    run = 0
-    for r in range(9):
-        if r < 8 and byte >> r & 1:
-            run += 1
-            continue
-        if run >= 3:
-            best = max(best, run * 8 + r - 1)
-            total += _SEQUENCE_VALUE[run]
-        run = 0
+    for low, length in runs(byte):
+        if length >= 3:
+            best = max(best, length * 8 + low + length - 1)
+            total += sequence_value(length)
     return best, total
 
 
 _SEQUENCE_TABLE: Final = tuple(_sequences(b) for b in range(256))
 
 
-def _summary(mask: int, minimum_point: int, four_less: bool) -> tuple[int, int, int, int, int, int]:
+@functools.lru_cache(maxsize=32)
+def _point_values(rules: Rules) -> tuple[int, ...]:
+    """What a point of one suit scores under ``rules``, by the suit's 8-bit rank mask."""
+    return tuple(rules.combination_points(Category.POINT, CardSet(byte)) if byte else 0 for byte in range(256))
+
+
+def _summary(mask: int, minimum_point: int, point_values: tuple[int, ...]) -> tuple[int, int, int, int, int, int]:
     """A hand's declarations: (point key, point value, sequence key, sequences value, set key, sets value)."""
-    point_key = point_value = seq_key = seq_value = set_key = set_value = 0
+    point_key = point_value = seq_key = seq_value = set_key = sets_value = 0
     for s in range(4):
         byte = mask >> (8 * s) & 0xFF
         n = byte.bit_count()
         if n >= minimum_point:
-            k = n * 128 + _SUIT_PIPS[byte]
+            k = n * 128 + SUIT_PIPS[byte]
             if k > point_key:
                 point_key = k
-                point_value = n - 1 if four_less and _SUIT_PIPS[byte] % 10 == 4 else n
+                point_value = point_values[byte]
         sk, sv = _SEQUENCE_TABLE[byte]
         if sk > seq_key:
             seq_key = sk
         seq_value += sv
-    for r in range(3, 8):
+    for r in SET_RANKS:
         n = (mask & _RANK_MASKS[r]).bit_count()
         if n >= 3:
             set_key = max(set_key, n * 8 + r)
-            set_value += 14 if n == 4 else 3
-    return point_key, point_value, seq_key, seq_value, set_key, set_value
+            sets_value += _SET_VALUE[n]
+    return point_key, point_value, seq_key, seq_value, set_key, sets_value
 
 
-def declarations(elder: int, younger: int, rules: Rules | None = None, minus: bool = False) -> tuple[int, int]:
+def declarations(elder: int, younger: int, rules: Rules | None = None,
+                 contract: Contract | None = None) -> tuple[int, int]:
     """What elder and younger score for their combinations when both declare in full, with a
-    repique (Law 68) to a player whose declarations reach thirty before the other scores.
-    ``minus``: an Auction minus contract, where the opponent of the better combination scores it
-    and a repique comes at twenty-one.
+    repique (Law 68) to a player whose declarations reach the rules' threshold (thirty) before the
+    other scores. Who scores a combination and the threshold are the rules' for ``contract``: in an
+    Auction minus contract the opponent of the better combination scores it and a repique comes
+    at twenty-one.
 
     >>> from piquet.engine.cards import CardSet
     >>> declarations(CardSet.parse("AS KS QS JS TS AH AD AC 7H 8H 7D 7C").mask,
     ...              CardSet.parse("9S 8S 7S KH QH JH KD QD JD KC QC JC").mask)
     (94, 0)
     """
-    minimum = rules.minimum_point if rules is not None else 1
-    four_less = bool(rules.option("points_ending_in_four_count_one_less")) if rules is not None else False
-    e = _summary(elder, minimum, four_less)
-    y = _summary(younger, minimum, four_less)
+    if rules is None:
+        rules = _RUBICON
+    point_values = _point_values(rules)
+    e = _summary(elder, rules.minimum_point, point_values)
+    y = _summary(younger, rules.minimum_point, point_values)
     a = b = 0
     repique = False
-    threshold = 21 if minus else 30
+    threshold = rules.repique_threshold(contract)
+    # Whether the better combination scores for its holder's opponent (an Auction minus contract).
+    swapped = rules.combination_scorer(0, contract) != 0
     for i in (0, 2, 4):
         if e[i] > y[i]:
-            if minus:
+            if swapped:
                 b += e[i + 1]
             else:
                 a += e[i + 1]
         elif y[i] > e[i]:
-            if minus:
+            if swapped:
                 a += y[i + 1]
             else:
                 b += y[i + 1]
         if not repique:
             if a >= threshold and b == 0:
-                a += 60
+                a += rules.repique_points
                 repique = True
             elif b >= threshold and a == 0:
-                b += 60
+                b += rules.repique_points
                 repique = True
     return a, b
 
@@ -327,7 +316,7 @@ def choose_exchange(view: PlayerView, rules: Rules, rng: random.Random, worlds: 
     otherwise); ``None`` where this method does not apply (Auction Piquet, a carte blanche,
     nothing to choose) and the caller should use its own."""
     seat = view.seat
-    if (seat is None or view.exchange_range is None or not isinstance(rules, (Rubicon, AuCent))
+    if (seat is None or view.exchange_range is None or rules.uses_bidding
             or any(view.carte_blanche) or view.will_exchange is not None):
         return None
     options = candidate_discards(view, candidates)

@@ -1,30 +1,11 @@
 """Inference: where the cards a player cannot see may lie, and worlds sampled from that.
 
-From one :class:`~piquet.engine.view.PlayerView` (never from the :class:`~piquet.engine.partie.Partie`),
-:class:`Inference` works out which cards the opponent certainly holds, which she may hold,
-and the hard constraints every arrangement of the hidden cards must meet:
+From one :class:`~piquet.engine.view.PlayerView` alone, :class:`Inference` works out which cards the
+opponent certainly or possibly holds and the hard constraints every arrangement of the hidden cards
+meets (sizes, cards shown, voids, what elder looked at, the declarations); :meth:`Inference.sample`
+draws worlds uniformly among them, weighted by the soft evidence, and :meth:`Inference.resample`
+keeps the likely ones by a model of her discards. How: docs/players.md, "Inference".
 
-* the sizes of her hand, her (hidden) discards and the talon left;
-* cards shown: a carte blanche proof, combinations revealed, the rest of the talon, cards played;
-* the cards elder looked at (Law 33): younger draws from the top, so exactly
-  ``min(k, L)`` of the ``L`` cards he left went to younger when she took ``k``;
-* voids: a failure to follow suit;
-* the declarations: an elder's call names a combination he holds; younger's "not good" and
-  "equal" say she held something better or equal; a "Making?" shows an equal length;
-  in Auction minus contracts (no sinking) the calls are the best held and what won is all shown.
-
-Declarations are judged on her hand at declaration time: her current hand and the cards she
-has played since. :meth:`Inference.sample` draws worlds uniformly from the arrangements that
-meet every hard constraint (an exact sampler over classes of interchangeable cards, rejection
-for the declarations, and for a declaration rarely met a Karp-Luby proposal that first places
-one of the combinations that would satisfy it), then weights each world by soft evidence: a
-"good" answer usually means she held nothing better, a call usually names the best held.
-
-Her exchange is evidence too: a player keeps her long suit, her aces and her combinations and
-throws her least useful cards. :meth:`Inference.resample` draws a larger uniform sample and keeps
-worlds in proportion to their weight times the likelihood of her hidden discards under a soft
-model of that choice (:data:`DISCARD_BETA`, :meth:`Inference.discard_log_likelihood`), so that
-the worlds an agent solves are the likely ones, not merely the possible ones.
 """
 
 from __future__ import annotations
@@ -37,8 +18,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from piquet.ai.books import keep_values
-from piquet.engine.cards import FULL_PACK, PIPS, Card, CardSet, Rank, Suit
-from piquet.engine.combinations import Category, key
+from piquet.engine.cards import FULL_PACK, PIPS, SUIT_PIPS, Card, CardSet, Rank, Suit
+from piquet.engine.combinations import SET_RANKS, Category, key, runs
 from piquet.engine.partie import Phase
 from piquet.engine.view import PlayerView
 
@@ -63,16 +44,14 @@ CALL_NOT_BEST_FACTOR: Final = 0.2
 #: ``exp(-DISCARD_BETA * cost)`` likely, ``cost`` being the books' keep-values
 #: (:func:`piquet.ai.books.keep_values`) of the cards thrown, judged in the hand she kept and the
 #: cards she threw together. 0 makes every discard equally likely. Chosen by the log loss of
-#: younger's guesses at elder's hand (``python3 tools/discard_model.py``): 0.05 and 0.1 predict
-#: best and alike, 0.25 and more are worse than the uniform sampler.
+#: younger's guesses at elder's hand (``tools/discard_model.py``; its figures: docs/players.md, "Inference").
 DISCARD_BETA: Final = 0.1
 
 # Places of a hidden card: the opponent's hand, her discards, the talon.
 _H: Final = 1
 _D: Final = 2
 _T: Final = 4
-_COURTS: Final = Rank.JACK.mask | Rank.QUEEN.mask | Rank.KING.mask
-_SET_RANKS: Final = tuple(range(Rank.TEN, Rank.ACE + 1))
+_COURTS: Final = sum(rank.mask for rank in Rank if rank.is_court)  # whose absence makes carte blanche
 
 
 @dataclass(frozen=True)
@@ -93,8 +72,7 @@ def _subset_keys() -> tuple[frozenset[int], ...]:
         found = set()
         sub = byte
         while True:
-            pips = sum(PIPS[r] for r in range(8) if sub >> r & 1)
-            found.add(sub.bit_count() * 128 + pips)
+            found.add(sub.bit_count() * 128 + SUIT_PIPS[sub])
             if sub == 0:
                 break
             sub = (sub - 1) & byte
@@ -103,9 +81,6 @@ def _subset_keys() -> tuple[frozenset[int], ...]:
 
 
 _SUBSET_KEYS: Final = _subset_keys()
-_SUIT_PIPS: Final = tuple(sum(PIPS[r] for r in range(8) if b >> r & 1) for b in range(256))
-#: Pips of the ranks, low to high (for the lightest and heaviest l cards of a suit).
-_RANK_PIPS: Final = tuple(PIPS[r] for r in range(8))
 
 
 def _bytes(mask: int) -> tuple[int, int, int, int]:
@@ -119,15 +94,13 @@ def _window(byte: int, length: int, top: int) -> bool:
     return low >= 0 and (byte >> low) & full == full
 
 
+#: The longest run of ranks in a suit's byte and its top (the highest such run), ``(0, -1)`` for none.
+_LONGEST_RUN: Final = tuple(max(((n, low + n - 1) for low, n in runs(b)), default=(0, -1)) for b in range(256))
+
+
 def _longest_run(byte: int) -> tuple[int, int]:
     """The longest run of ranks in a byte and its top (the highest such run): (length, top)."""
-    best = (0, -1)
-    run = 0
-    for r in range(8):
-        run = run + 1 if byte >> r & 1 else 0
-        if run and (run, r) > best:
-            best = (run, r)
-    return best
+    return _LONGEST_RUN[byte]
 
 
 def best_key(category: Category, mask: int, minimum_point: int = 1) -> tuple[int, int] | None:
@@ -137,7 +110,7 @@ def best_key(category: Category, mask: int, minimum_point: int = 1) -> tuple[int
         for byte in _bytes(mask):
             n = byte.bit_count()
             if n >= max(minimum_point, 1):
-                k = (n, _SUIT_PIPS[byte])
+                k = (n, SUIT_PIPS[byte])
                 if found is None or k > found:
                     found = k
     elif category is Category.SEQUENCES:
@@ -146,8 +119,8 @@ def best_key(category: Category, mask: int, minimum_point: int = 1) -> tuple[int
             if k[0] >= 3 and (found is None or k > found):
                 found = k
     else:
-        for r in _SET_RANKS:
-            n = (mask & Rank(r).mask).bit_count()
+        for r in SET_RANKS:
+            n = (mask & r.mask).bit_count()
             if n >= 3 and (found is None or (n, r) > found):
                 found = (n, r)
     return found
@@ -169,14 +142,14 @@ def holds(category: Category, mask: int, op: str, length: int, second: int | Non
                 if second is None or length * 128 + second in _SUBSET_KEYS[byte]:
                     return True
             elif op == "gt":
-                if n > length or (second is not None and _SUIT_PIPS[byte] > second):
+                if n > length or (second is not None and SUIT_PIPS[byte] > second):
                     return True
             else:
-                ranks = [r for r in range(8) if byte >> r & 1]
+                ranks = [r for r in range(8) if byte >> r & 1]  # PIPS[r]: the pips of rank r (its spade)
                 assert second is not None
-                if op == "gt_len" and sum(_RANK_PIPS[r] for r in ranks[-length:]) > second:
+                if op == "gt_len" and sum(PIPS[r] for r in ranks[-length:]) > second:
                     return True
-                if op == "lt_len" and sum(_RANK_PIPS[r] for r in ranks[:length]) < second:
+                if op == "lt_len" and sum(PIPS[r] for r in ranks[:length]) < second:
                     return True
         return False
     if category is Category.SEQUENCES:
@@ -198,8 +171,8 @@ def holds(category: Category, mask: int, op: str, length: int, second: int | Non
                 if any(_window(byte, length, t) for t in tops):
                     return True
         return False
-    for r in _SET_RANKS:
-        n = (mask & Rank(r).mask).bit_count()
+    for r in SET_RANKS:
+        n = (mask & r.mask).bit_count()
         if op == "eq":
             ok = n >= length and (second is None or r == second)
         elif op == "gt":
@@ -219,21 +192,14 @@ def _maximal_shown(category: Category, mask: int, shown: int, minimum_point: int
         top = best_key(category, mask, minimum_point)
         if top is None:
             return True
-        return any((b.bit_count(), _SUIT_PIPS[b]) == top and (b << (8 * s)) & ~shown == 0
+        return any((b.bit_count(), SUIT_PIPS[b]) == top and (b << (8 * s)) & ~shown == 0
                    for s, b in enumerate(_bytes(mask)))
     if category is Category.SETS:
-        return all((mask & Rank(r).mask).bit_count() < 3 or mask & Rank(r).mask & ~shown == 0 for r in _SET_RANKS)
+        return all((mask & r.mask).bit_count() < 3 or mask & r.mask & ~shown == 0 for r in SET_RANKS)
     for s, byte in enumerate(_bytes(mask)):
-        run = 0
-        for r in range(9):
-            if r < 8 and byte >> r & 1:
-                run += 1
-                continue
-            if run >= 3:
-                cells = ((1 << run) - 1) << (r - run)
-                if (cells << (8 * s)) & ~shown:
-                    return False
-            run = 0
+        for low, length in runs(byte):
+            if length >= 3 and ((((1 << length) - 1) << low) << (8 * s)) & ~shown:
+                return False
     return True
 
 
@@ -282,16 +248,16 @@ class Requirement:
             need = n + 1 if op == "gt" and s is None else n
             events = [(suit.mask, need) for suit in Suit]
         elif self.category is Category.SETS:
-            for r in _SET_RANKS:
+            for r in SET_RANKS:
                 if op == "eq" and (s is None or r == s):
-                    events.append((Rank(r).mask, n))
+                    events.append((r.mask, n))
                 elif op == "gt":
                     if n < 4:
-                        events.append((Rank(r).mask, n + 1))
+                        events.append((r.mask, n + 1))
                     if s is not None and r > s:
-                        events.append((Rank(r).mask, n))
+                        events.append((r.mask, n))
                 elif s is not None and ((op == "gt_len" and r > s) or (op == "lt_len" and r < s)):
-                    events.append((Rank(r).mask, n))
+                    events.append((r.mask, n))
         else:
             windows: set[tuple[int, int]] = set()
             for top in range(8):

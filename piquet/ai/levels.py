@@ -1,21 +1,9 @@
-"""The computer opponents, level 1 (a beginner) to level 5 (the strongest).
+"""The computer opponents, level 1 (a beginner) to level 5 (the strongest), and :func:`make_agent`.
 
-* Level 1 plays like a beginner: it keeps a side ace or king by exchanging one
-  card less, leads its aces "in the faint hope that the king will fall", and
-  wins a trick with its highest card rather than its cheapest.
-* Level 2 is :class:`~piquet.ai.books.SimpleAgent`: the plain advice of the books.
-* Levels 3 to 5 sample the deals the opponent may hold (what the view allows,
-  see :mod:`piquet.ai.inference`), solve the card play of each exactly
-  (:mod:`piquet.ai.solver`) and play the card that is best on average; from
-  level 4 they also choose their exchange by trying the likely discards over
-  many possible talons and opponent's hands, and in Auction Piquet their calls
-  over sampled deals (:mod:`piquet.ai.bidding`). Higher levels sample more. In
-  the last deal of a partie with the rubicon settled, or within the loser's
-  reach, they play and declare for the settlement (:func:`partie_utility`,
-  :mod:`piquet.ai.declaring`).
-
-Every agent sees only its :class:`~piquet.engine.view.PlayerView` and returns one of
-its legal actions.
+Level 1 makes a beginner's mistakes, level 2 is the books' :class:`~piquet.ai.books.SimpleAgent`,
+levels 3 to 5 (:class:`SearchAgent`) sample the deals the opponent may hold and solve each exactly,
+sampling more at each level; in a partie's last deal they play for the settlement
+(:func:`partie_utility`). What each does and how strong it is: docs/players.md.
 
 >>> import random
 >>> from piquet.ai.agent import play_deal
@@ -39,16 +27,15 @@ from piquet.ai.books import SimpleAgent, keep_values, legal_or
 from piquet.ai.declaring import choose_declaration
 from piquet.ai.exchange import choose_exchange
 from piquet.ai.inference import Inference
-from piquet.ai.solver import PlayPosition, solve
+from piquet.ai.solver import position_from_view, solve
 from piquet.engine.actions import Action, Exchange, Play
 from piquet.engine.cards import FULL_PACK, Card, CardSet, Rank
 from piquet.engine.partie import LegalActions, Phase
-from piquet.engine.scoring import ScoreCategory
 from piquet.engine.variants import Rules
 from piquet.engine.view import PlayerView
 
 __all__ = ["LEVELS", "BeginnerAgent", "SearchAgent", "Standing", "make_agent", "parse_spec", "partie_utility",
-           "play_position", "rubicon_standing"]
+           "rubicon_standing"]
 
 
 @dataclass(frozen=True)
@@ -71,8 +58,7 @@ class Level:
     #: bringing him over it or keeping him under (:func:`partie_utility`) rather than for the score.
     rubicon_reach: bool = True
     #: Whether the sampled exchange in a partie's last deal weighs each side's points as the
-    #: partie does (:func:`partie_utility`) rather than by the score difference. Off: measured,
-    #: it gained nothing (docs/players.md).
+    #: partie does (:func:`partie_utility`) rather than by the score difference (off: see docs/players.md).
     partie_exchange: bool = False
 
 
@@ -110,7 +96,7 @@ class BeginnerAgent(SimpleAgent):
                     return legal_or(Play(seat, aces[0]), legal)
             else:
                 lead = view.trick[0]
-                follow = [c for c in hand.suit(lead.suit) if c.rank > lead.rank]
+                follow = [c for c in hand if c.beats(lead)]
                 if follow:
                     # Wins, but with the highest card rather than the cheapest.
                     return legal_or(Play(seat, max(follow, key=lambda c: c.rank)), legal)
@@ -164,7 +150,7 @@ class SearchAgent(SimpleAgent):
         totals: dict[Card, float] = {p.card: 0.0 for p in plays}
         utility = partie_utility(view, rules, self.settings.rubicon_reach)
         for opponent_hand, weight in worlds:
-            solution = solve(play_position(view, opponent_hand, utility), rules, all_values=True)
+            solution = solve(position_from_view(view, opponent_hand, utility), rules, all_values=True)
             for card in totals:
                 totals[card] += weight * solution.values.get(card, -1000)
         best_card = max(totals, key=lambda c: (totals[c], -c.rank))
@@ -265,25 +251,6 @@ def partie_utility(view: PlayerView, rules: Rules, reach: bool = True) -> tuple[
         # I win and keep her under; or I lose and my points may bring me over
         a, b = (1, -REACH_WEIGHT) if ahead else (REACH_WEIGHT, -1)
     return (a, b) if seat == 0 else (-b, -a)
-
-
-def play_position(view: PlayerView, opponent_hand: CardSet, utility: tuple[int, int] = (1, -1)) -> PlayPosition:
-    """The card play as the solver takes it, from the view of the player to act, the opponent
-    holding ``opponent_hand``: the hands, the card led, the tricks won, and the points scored so
-    far in the deal (the cards and a contract left out), which matter while a pique may come."""
-    seat = view.seat
-    assert seat is not None
-    scores = [0, 0]
-    pique_done = False
-    for e in view.events:
-        if e.category in (ScoreCategory.PIQUE, ScoreCategory.REPIQUE):
-            pique_done = True
-        if e.category not in (ScoreCategory.CARDS, ScoreCategory.CONTRACT):
-            scores[e.player] += e.points
-    hands = (view.hand.mask, opponent_hand.mask) if seat == 0 else (opponent_hand.mask, view.hand.mask)
-    lead = view.trick[0] if view.trick else None
-    return PlayPosition(hands, seat, view.elder, view.tricks_won, (scores[0], scores[1]), lead,
-                        pique_done, view.contract, utility)
 
 
 def _unseen(view: PlayerView) -> CardSet:

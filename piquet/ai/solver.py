@@ -21,14 +21,15 @@ opponent's, nor the card led, between them, and scoring alike) are one move.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from piquet.engine.cards import CARDS, Card
-from piquet.engine.scoring import ScoreCategory
+from piquet.engine.cards import CARDS, Card, CardSet
+from piquet.engine.scoring import ScoreCategory, ScoreEvent
 from piquet.engine.variants import Contract, Rules
+from piquet.engine.view import PlayerView
 
-__all__ = ["PlayPosition", "Solution", "position_from_partie", "solve"]
+__all__ = ["PlayPosition", "Solution", "position_from_partie", "position_from_view", "solve"]
 
 _SUIT_MASKS = (0xFF, 0xFF00, 0xFF0000, 0xFF000000)
 _INF = 1 << 20
@@ -119,7 +120,7 @@ class _Model:
         cached = self._tricks.get(key)
         if cached is not None:
             return cached
-        winner = 1 - leader if (follow >> 3 == lead >> 3 and follow > lead) else leader
+        winner = 1 - leader if CARDS[follow].beats(lead) else leader
         steps = []
         if self.lead_points[lead] and not lead_scored:
             steps.append((leader, self.lead_points[lead]))
@@ -458,24 +459,35 @@ def _expand(hand: int, other: int, lead: int | None, model: _Model) -> dict[int,
     return groups
 
 
+def position_from_view(view: PlayerView, opponent_hand: CardSet, utility: tuple[int, int] = (1, -1),
+                       unreckoned: Iterable[ScoreEvent] = ()) -> PlayPosition:
+    """The card play as the solver takes it, from the view of the player to act, the opponent
+    holding ``opponent_hand``: the hands, the card led, the tricks won, and the points scored so
+    far in the deal (the cards and a contract left out, ``unreckoned`` points added), which matter
+    while a pique may come. The one place a play position is made from a game."""
+    seat = view.seat
+    assert seat is not None
+    scores = [0, 0]
+    pique_done = False
+    for e in (*view.events, *unreckoned):
+        if e.category in (ScoreCategory.PIQUE, ScoreCategory.REPIQUE):
+            pique_done = True
+        if e.category not in (ScoreCategory.CARDS, ScoreCategory.CONTRACT):
+            scores[e.player] += e.points
+    hands = (view.hand.mask, opponent_hand.mask) if seat == 0 else (opponent_hand.mask, view.hand.mask)
+    lead = view.trick[0] if view.trick else None
+    return PlayPosition(hands, seat, view.elder, view.tricks_won, (scores[0], scores[1]), lead,
+                        pique_done, view.contract, utility)
+
+
 def position_from_partie(partie: object) -> PlayPosition:
-    """The play position of a live partie (full information: for analysis, not for agents)."""
+    """The play position of a live partie (full information: for analysis, not for agents), with
+    younger's points not yet reckoned at elder's first lead counted."""
     from piquet.engine.partie import Partie, Phase
 
     assert isinstance(partie, Partie)
     if partie.phase is not Phase.PLAY:
         raise ValueError(f"no play position: it is the {partie.phase.value}")
-    totals = [0, 0]
-    for e in partie.events:
-        if e.category not in (ScoreCategory.CARDS, ScoreCategory.CONTRACT):
-            totals[e.player] += e.points
-    for e in partie.unreckoned:
-        totals[e.player] += e.points
     to_act = partie.to_act
     assert to_act is not None
-    trick = partie.trick
-    return PlayPosition(
-        hands=(partie.hand(0).mask, partie.hand(1).mask), to_act=to_act, elder=partie.elder,
-        tricks_won=partie.tricks_won, scores=(totals[0], totals[1]), lead=trick[0] if trick else None,
-        pique_done=partie.pique_decided, contract=partie.contract,
-    )
+    return position_from_view(partie.view(to_act), partie.hand(1 - to_act), unreckoned=partie.unreckoned)

@@ -11,10 +11,12 @@ Play(player=0, card=Card.parse('AS'))
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
-from piquet.engine.cards import Card, CardSet
+from piquet.engine.cards import Card, CardSet, shuffled_pack
 from piquet.engine.combinations import Category
 
 __all__ = [
@@ -70,19 +72,27 @@ class Deal:
     packets: int | None = None
 
     @classmethod
-    def from_pack(cls, dealer: int, pack: list[Card] | tuple[Card, ...], packets: int) -> Deal:
+    def from_pack(cls, dealer: int, pack: Sequence[Card], packets: int, *, in_packets: bool = True) -> Deal:
         """Deal a shuffled pack (top card first) the way a dealer does (Law 9):
         twelve cards each in packets of ``packets``, the non-dealer first, then the talon.
+
+        With ``in_packets`` false, seat 0 takes the pack's first twelve cards and seat 1 the next
+        twelve, whoever deals and in whatever packets (the deal still records them): for a table
+        whose takebacks must not deal a hand anew by dealing in other packets.
 
         >>> from piquet.engine.cards import CARDS
         >>> d = Deal.from_pack(0, CARDS, 3)
         >>> str(d.hands[1])[:11], len(d.hands[0]), [str(c) for c in d.talon][:2]
         ('AS KS 9S 8S', 12, ['7C', '8C'])
+        >>> str(Deal.from_pack(1, CARDS, 2, in_packets=False).hands[0])
+        'AS KS QS JS TS 9S 8S 7S TH 9H 8H 7H'
         """
         if packets not in (2, 3):
             raise ValueError(f"packets must be 2 or 3, not {packets!r}")
         if sorted(pack) != list(range(32)):
             raise ValueError("a pack must hold each of the 32 cards once")
+        if not in_packets:
+            return cls(dealer, (CardSet(pack[:12]), CardSet(pack[12:24])), tuple(pack[24:]), packets)
         masks = [0, 0]
         i = 0
         seat = 1 - dealer
@@ -92,6 +102,17 @@ class Deal:
             i += packets
             seat = 1 - seat
         return cls(dealer, (CardSet(masks[0]), CardSet(masks[1])), tuple(pack[24:]), packets)
+
+    @classmethod
+    def shuffled(cls, rng: random.Random, dealer: int, packets: int, *, in_packets: bool = True) -> Deal:
+        """A pack shuffled by ``rng`` (:func:`~piquet.engine.cards.shuffled_pack`) and dealt
+        (:meth:`from_pack`): the one way a seeded deal is made, by the arena, the interfaces and the tests.
+
+        >>> import random
+        >>> Deal.shuffled(random.Random(3), 0, 2) == Deal.shuffled(random.Random(3), 0, 2)
+        True
+        """
+        return cls.from_pack(dealer, shuffled_pack(rng), packets, in_packets=in_packets)
 
     def describe(self, names: tuple[str, str]) -> str:
         how = f" in packets of {self.packets}" if self.packets else ""

@@ -18,17 +18,21 @@ is a 32-bit mask and hands, talons and "cards a player has seen" combine with
 from __future__ import annotations
 
 import enum
+import random
 from collections.abc import Iterable, Iterator
 from typing import Final
 
 __all__ = [
     "CARDS",
     "FULL_PACK",
+    "PIPS",
+    "SUIT_PIPS",
     "Card",
     "CardError",
     "CardSet",
     "Rank",
     "Suit",
+    "shuffled_pack",
 ]
 
 
@@ -158,6 +162,16 @@ class Card(int):
     def mask(self) -> int:
         return 1 << self
 
+    def beats(self, lead: int) -> bool:
+        """Whether this card, played to ``lead``, wins the trick: a higher card of the suit led
+        (Law 59: there are no trumps). The one home of the trick's winner.
+
+        >>> Card.parse("KS").beats(Card.parse("QS")), Card.parse("AH").beats(Card.parse("7S"))
+        (True, False)
+        """
+        # Same suit (index // 8) and a higher rank (index % 8): a higher index within the suit.
+        return self >> 3 == lead >> 3 and self > lead
+
     def pretty(self) -> str:
         """The card with its suit symbol and a readable ten: ``10♠``."""
         rank = "10" if self.rank == Rank.TEN else self.rank.letter
@@ -176,6 +190,8 @@ _RANK_OF: Final = tuple(Rank(i & 7) for i in range(32))
 _SUIT_OF: Final = tuple(Suit(i >> 3) for i in range(32))
 #: The pip value of each card, by index (ace 11, court cards and ten 10, others their face).
 PIPS: Final = tuple(Rank(i & 7).pips for i in range(32))
+#: The pip total of one suit's cards, by the suit's 8-bit rank mask (bit ``r`` for rank ``r``).
+SUIT_PIPS: Final = tuple(sum(Rank(r).pips for r in range(8) if byte >> r & 1) for byte in range(256))
 FULL_PACK: Final = 0xFFFFFFFF
 #: Each card's record notation, by index (written for every card a view or record shows).
 _NAMES: Final = tuple(Rank(i & 7).letter + Suit(i >> 3).letter for i in range(32))
@@ -307,3 +323,17 @@ class CardSet:
 
     def __repr__(self) -> str:
         return f"CardSet.parse({str(self)!r})"
+
+
+def shuffled_pack(rng: random.Random) -> list[Card]:
+    """The 32 cards shuffled by ``rng``, top card first: the one way the project shuffles a pack
+    (:meth:`piquet.engine.actions.Deal.shuffled` deals it), so that a seed gives the same deals
+    everywhere.
+
+    >>> pack = shuffled_pack(random.Random(1))
+    >>> sorted(pack) == list(CARDS), pack == shuffled_pack(random.Random(1))
+    (True, True)
+    """
+    pack = list(CARDS)
+    rng.shuffle(pack)
+    return pack

@@ -22,10 +22,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 from itertools import combinations as _subsets
+from typing import Final
 
-from piquet.engine.cards import PIPS, CardSet, Rank, Suit
+from piquet.engine.cards import SUIT_PIPS, CardSet, Rank, Suit
 
 __all__ = [
+    "SET_RANKS",
     "Category",
     "best",
     "call",
@@ -37,6 +39,9 @@ __all__ = [
     "maximal",
     "number_word",
     "pips",
+    "runs",
+    "sequence_value",
+    "set_value",
     "value",
 ]
 
@@ -50,6 +55,8 @@ class Category(enum.Enum):
 
 
 _SEQUENCE_VALUE = {3: 3, 4: 4, 5: 15, 6: 16, 7: 17, 8: 18}
+#: The ranks whose trios and quatorzes count (Law 64): tens up to aces.
+SET_RANKS: Final[tuple[Rank, ...]] = tuple(Rank(r) for r in range(Rank.TEN, Rank.ACE + 1))
 _SEQUENCE_NAME = {3: "tierce", 4: "quart", 5: "quint", 6: "sixième", 7: "septième", 8: "huitième"}
 _NUMBERS = (
     "nought one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
@@ -80,16 +87,35 @@ def number_word(n: int) -> str:
 def pips(cards: CardSet) -> int:
     """The pip total of some cards, as counted for the point."""
     mask = cards.mask
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += PIPS[low.bit_length() - 1]
-        mask ^= low
-    return total
+    return sum(SUIT_PIPS[mask >> (8 * suit) & 0xFF] for suit in range(4))
 
 
-def _run_bytes(byte: int) -> Iterator[tuple[int, int]]:
-    """Maximal runs of set bits in an 8-bit rank mask, as (lowest rank, length)."""
+def sequence_value(length: int) -> int:
+    """What a sequence of ``length`` cards scores (Law 63): a tierce 3, a quart 4, a quint to a
+    huitième 15 to 18; 0 below three cards (no sequence).
+
+    >>> [sequence_value(n) for n in range(2, 9)]
+    [0, 3, 4, 15, 16, 17, 18]
+    """
+    return _SEQUENCE_VALUE.get(length, 0)
+
+
+def set_value(size: int) -> int:
+    """What a set of ``size`` cards of one rank scores (Law 64): a trio 3, a quatorze 14; 0 below three.
+
+    >>> [set_value(n) for n in range(2, 5)]
+    [0, 3, 14]
+    """
+    return 14 if size == 4 else 3 if size == 3 else 0
+
+
+def runs(byte: int) -> Iterator[tuple[int, int]]:
+    """The maximal runs of following ranks in one suit's 8-bit rank mask, as (lowest rank, length),
+    low to high: the sequences a suit holds are those of three or more.
+
+    >>> list(runs(0b11101101))  # 7, 9 10, Q K A
+    [(0, 1), (2, 2), (5, 3)]
+    """
     low = 0
     while byte >> low:
         if byte >> low & 1:
@@ -133,7 +159,7 @@ def invalid_reason(category: Category, cards: CardSet, minimum_point: int = 1) -
     if len(ranks) != 1 or n not in (3, 4):
         return f"{cards} is not a set: three or four cards of one rank"
     (rank,) = ranks
-    if rank < Rank.TEN:
+    if rank not in SET_RANKS:
         return f"{rank.plural} do not count as a set: only aces, kings, queens, knaves and tens do"
     return None
 
@@ -156,8 +182,8 @@ def value(category: Category, cards: CardSet) -> int:
     if category is Category.POINT:
         return n
     if category is Category.SEQUENCES:
-        return _SEQUENCE_VALUE[n]
-    return 14 if n == 4 else 3
+        return sequence_value(n)
+    return set_value(n)
 
 
 def call(category: Category, cards: CardSet) -> str:
@@ -185,13 +211,13 @@ def candidates(category: Category, hand: CardSet, minimum_point: int = 1) -> lis
                 for chosen in _subsets(held, size):
                     found.append(CardSet(chosen))
         elif category is Category.SEQUENCES:
-            for low, length in _run_bytes(byte):
+            for low, length in runs(byte):
                 for size in range(3, length + 1):
                     for start in range(low, low + length - size + 1):
                         found.append(CardSet((((1 << size) - 1) << start) << (8 * suit)))
     if category is Category.SETS:
-        for rank in range(Rank.TEN, Rank.ACE + 1):
-            held = list(hand.rank(Rank(rank)))
+        for rank in SET_RANKS:
+            held = list(hand.rank(rank))
             for size in (3, 4):
                 if len(held) >= size:
                     found.extend(CardSet(chosen) for chosen in _subsets(held, size))
@@ -212,12 +238,12 @@ def maximal(category: Category, hand: CardSet, minimum_point: int = 1) -> list[C
     if category is Category.SEQUENCES:
         for suit in Suit:
             byte = (hand.mask >> (8 * suit)) & 0xFF
-            for low, length in _run_bytes(byte):
+            for low, length in runs(byte):
                 if length >= 3:
                     found.append(CardSet((((1 << length) - 1) << low) << (8 * suit)))
     else:
-        for rank in range(Rank.TEN, Rank.ACE + 1):
-            held = hand.rank(Rank(rank))
+        for rank in SET_RANKS:
+            held = hand.rank(rank)
             if len(held) >= 3:
                 found.append(held)
     return sorted(found, key=lambda cs: key(category, cs), reverse=True)

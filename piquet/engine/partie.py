@@ -1245,7 +1245,7 @@ class Partie:
             return
         lead = s.trick[0]
         leader = s.leader
-        winner = seat if card.suit == lead.suit and card.rank > lead.rank else leader
+        winner = seat if card.beats(lead) else leader
         for who, points, reason in self.rules.trick_awards(leader, s.trick, winner, s.contract):
             self._score(ScoreEvent(who, points, ScoreCategory.PLAY, reason))
             self._check_pique()

@@ -44,7 +44,7 @@ from piquet.engine.actions import (
     Exchange,
     Play,
 )
-from piquet.engine.cards import CARDS, Card, CardError, CardSet, Suit
+from piquet.engine.cards import Card, CardError, CardSet, Suit, shuffled_pack
 from piquet.engine.combinations import Category, number_word
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.scoring import ScoreEvent
@@ -568,9 +568,7 @@ class _Game:
                 packets = self.agent.choose_packets(partie.view(seat), sizes)
             number = partie.deal_number + 1
             if number not in self.packs:
-                pack = list(CARDS)
-                self.rng.shuffle(pack)
-                self.packs[number] = pack
+                self.packs[number] = shuffled_pack(self.rng)
             partie.push(Deal.from_pack(seat, self.packs[number], packets))
             return
         if seat != HUMAN:
@@ -708,10 +706,13 @@ class _Game:
 
     def carte_blanche(self) -> Action:
         view = self.partie.view(HUMAN)
-        rules = self.partie.rules
         elder = view.elder == HUMAN
-        lo, hi = rules.elder_minimum_exchange, rules.elder_maximum_exchange
-        self.say("You hold no king, queen or knave: carte blanche, worth 10 (Laws 18-20, 61).", style="bold")
+        # The engine's limits of the exchange elder may announce (Law 20): the counts it allows.
+        counts = [a.will_exchange for a in self.partie.legal_actions(HUMAN)
+                  if isinstance(a, CarteBlanche) and a.will_exchange is not None] or [0]
+        lo, hi = min(counts), max(counts)
+        worth = self.partie.rules.carte_blanche_points
+        self.say(f"You hold no king, queen or knave: carte blanche, worth {worth} (Laws 18-20, 61).", style="bold")
 
         def parse(text: str) -> Action:
             parts = text.strip().lower().split()

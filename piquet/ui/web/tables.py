@@ -38,7 +38,6 @@ from typing import Any, TypedDict, TypeVar, get_args
 from piquet.ai.agent import Agent
 from piquet.ai.levels import make_agent
 from piquet.engine.actions import Action, ChooseDealer, Concede, Cut, Deal, Exchange
-from piquet.engine.cards import CARDS, CardSet
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.record import action_from_data, action_to_data
 from piquet.engine.variants import VARIANTS, make_rules
@@ -435,10 +434,7 @@ class Table:
         partie = self.partie
         assert partie is not None and partie.to_act is not None
         number = sum(1 for a in partie.actions if isinstance(a, Deal))
-        pack = list(CARDS)
-        random.Random(f"{self.info.seed}/{number}").shuffle(pack)
-        hands = (CardSet(pack[:12]), CardSet(pack[12:24]))
-        return Deal(partie.to_act, hands, tuple(pack[24:]), packets)
+        return Deal.shuffled(random.Random(f"{self.info.seed}/{number}"), partie.to_act, packets, in_packets=False)
 
     def _automatic(self) -> Action | None:
         """The next action that needs no person: the cut, a deal with no choice of packets."""
