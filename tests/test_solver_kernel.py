@@ -82,6 +82,7 @@ def cases(draw: st.DrawFn, most_tricks: int = 12) -> Case:
 
 
 def agree(case: Case) -> None:
+    assert solver._kernel is not None, "PIQUET_REQUIRE_KERNEL is set but the kernel is not built"
     rules, position, all_values = case
     for all_best in (True, False):
         compiled = _solve(position, rules, all_values, all_best, True)
