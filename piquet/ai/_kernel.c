@@ -6,7 +6,8 @@
  * pair all in those tables. What the C adds: moves found by bit operations on the hands (no move
  * lists kept between solves), a flat table of each trick's worth where no pique is possible, the
  * last trick valued directly, and transposition keys by relative rank with the suits in a
- * canonical order where every card scores alike in the play (most variants).
+ * canonical order where every card scores alike in the play (most variants), and bounds by quick
+ * tricks where no pique is possible.
  *
  * Two types: Model (the compiled scoring of one variant, contract, elder and utility, built once)
  * and Search (one solve: its transposition table and node count).
@@ -39,6 +40,11 @@ typedef struct {
     int may[2];
     uint8_t split[4];            /* bit r: ranks r and r-1 of the suit score differently */
     int canonical;               /* every card scores alike: keys by relative rank, suits sorted */
+    /* For quick-trick bounds where no pique is possible, by the seat on lead and whether it is the
+       last trick: the least a trick he leads and wins is worth to him, the least and most any trick
+       is worth to him; and the least and most the cards bring him for a range of tricks he ends with. */
+    int32_t lo_win[2][2], lo_any[2][2], hi_any[2][2];
+    int32_t cmin[2][13][13], cmax[2][13][13];
 } ModelObject;
 
 /* ------------------------------------------------------------------ the transposition table */
@@ -268,6 +274,27 @@ static int value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int won0
         int net = m->cards[won0 + (t->winner == 0)];
         return gain + (leader == 0 ? net : -net);
     }
+    if (pk == NO_PIQUE) {
+        /* Quick tricks: the leader's cards above all of the other's in their suit can be cashed one
+           after another, so he can win that many; each trick is worth at least (at most) the least
+           (most) any is, the cards at least (at most) what the tricks he may end with bring. */
+        int q = 0;
+        for (int sh = 0; sh < 32; sh += 8) {
+            uint32_t my = (mine >> sh) & 0xFF, their = (theirs >> sh) & 0xFF;
+            q += __builtin_popcount(their ? my >> (32 - __builtin_clz(their)) : my);
+        }
+        int n = __builtin_popcount(mine);
+        int won = leader == 0 ? won0 : 12 - n - won0;
+        int lower;
+        if (q == n)
+            lower = (n - 1) * m->lo_win[leader][0] + m->lo_win[leader][1] + m->cmin[leader][won + n][won + n];
+        else
+            lower = q * m->lo_win[leader][0] + (n - q - 1) * m->lo_any[leader][0] + m->lo_any[leader][1] +
+                    m->cmin[leader][won + q][won + n];
+        if (lower >= beta) return lower;
+        int upper = (n - 1) * m->hi_any[leader][0] + m->hi_any[leader][1] + m->cmax[leader][won][won + n];
+        if (upper <= alpha) return upper;
+    }
     uint64_t key;
     if (m->canonical) key = canonical_key(h0, h1);
     else key = (uint64_t)h0 << 32 | h1;
@@ -415,6 +442,37 @@ static PyObject *Model_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         Py_DECREF(steps);
         int32_t u = m->u0 * t->p0 + m->u1 * t->p1;
         m->gain[leader][last][lead][follow] = leader == 0 ? u : -u;
+    }
+    for (int me = 0; me < 2; me++) {
+        for (int last = 0; last < 2; last++) {
+            int32_t lo_win = INF, lo_any = INF, hi_any = -INF;
+            for (int leader = 0; leader < 2; leader++) {
+                for (int lead = 0; lead < 32; lead++) {
+                    for (int follow = 0; follow < 32; follow++) {
+                        if (follow == lead) continue;
+                        int32_t g = m->gain[leader][last][lead][follow];
+                        int32_t worth = leader == me ? g : -g;
+                        if (leader == me && m->trick[leader][last][lead][follow].winner == me && worth < lo_win)
+                            lo_win = worth;
+                        if (worth < lo_any) lo_any = worth;
+                        if (worth > hi_any) hi_any = worth;
+                    }
+                }
+            }
+            m->lo_win[me][last] = lo_win;
+            m->lo_any[me][last] = lo_any;
+            m->hi_any[me][last] = hi_any;
+        }
+        for (int a = 0; a < 13; a++) {
+            int32_t lo = INF, hi = -INF;
+            for (int b = a; b < 13; b++) {
+                int32_t net = me == 0 ? m->cards[b] : -m->cards[12 - b];
+                if (net < lo) lo = net;
+                if (net > hi) hi = net;
+                m->cmin[me][a][b] = lo;
+                m->cmax[me][a][b] = hi;
+            }
+        }
     }
     return (PyObject *)m;
 fail:

@@ -135,6 +135,10 @@ class _Model:
         self.flat: list[list[dict[int, tuple[int, int]]]] = [[{}, {}], [{}, {}]]
         self._kernel: object | None = None
         self._canonical: bool | None = None
+        self._bounds: list[tuple[int, int, int, list[list[int]], list[list[int]]]] | None = None
+        self.lo_win_last: list[int] = []
+        self.lo_any_last: list[int] = []
+        self.hi_any_last: list[int] = []
 
     @property
     def canonical(self) -> bool:
@@ -176,6 +180,37 @@ class _Model:
             u += self.utility[who] * points
         found = self.flat[leader][last][lead << 5 | follow] = (winner, u if leader == 0 else -u)
         return found
+
+    def bounds(self) -> list[tuple[int, int, int, list[list[int]], list[list[int]]]]:
+        """For each seat as leader, where no pique is possible: the least a trick he leads and
+        wins is worth to him, the least and the most any trick (not the last) is worth to him,
+        and the least and most the cards bring him by the range of tricks he may end with
+        (``cmin[a][b]``: the least for ``a`` to ``b`` tricks). Also ``lo_win_last``,
+        ``lo_any_last`` and ``hi_any_last``, the same for the last trick."""
+        if self._bounds is None:
+            out = []
+            self.lo_win_last, self.lo_any_last, self.hi_any_last = [0, 0], [0, 0], [0, 0]
+            for me in (0, 1):
+                worth: dict[tuple[bool, bool], list[int]] = {}  # (last, won by me) -> worths to me
+                for leader in (0, 1):
+                    for last in (False, True):
+                        for lead in range(32):
+                            for follow in range(32):
+                                if follow == lead:
+                                    continue
+                                winner, gain = self.flat_trick(leader, lead, follow, last)
+                                worth.setdefault((last, winner == me and leader == me), []).append(
+                                    gain if leader == me else -gain)
+                wins = [worth[(False, True)], worth[(True, True)]]
+                every = [worth[(False, True)] + worth[(False, False)], worth[(True, True)] + worth[(True, False)]]
+                net = [c if me == 0 else -c for c in (self.cards_net if me == 0 else self.cards_net[::-1])]
+                cmin = [[min(net[a:b + 1]) if a <= b <= 12 else 0 for b in range(13)] for a in range(13)]
+                cmax = [[max(net[a:b + 1]) if a <= b <= 12 else 0 for b in range(13)] for a in range(13)]
+                self.lo_win_last[me] = min(wins[1])
+                self.lo_any_last[me], self.hi_any_last[me] = min(every[1]), max(every[1])
+                out.append((min(wins[0]), min(every[0]), max(every[0]), cmin, cmax))
+            self._bounds = out
+        return self._bounds
 
     def pique_key(self, scores: tuple[int, int], done: bool) -> tuple[int, int] | None:
         """The part of the score that still matters: a pique is possible only while one
@@ -340,8 +375,9 @@ class _Search:
         self.discards: dict[int, list[int]] = {}
 
     def value(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None,
-              alpha: int, beta: int) -> int:
-        """The best net score for ``leader`` (his points less the other's) from the start of a trick."""
+              alpha: int, beta: int, only: int = -1) -> int:
+        """The best net score for ``leader`` (his points less the other's) from the start of a trick;
+        with ``only``, of leading that card (then the table is neither read nor written)."""
         m = self.model
         if leader == 0:
             mine, theirs = h0, h1
@@ -364,44 +400,114 @@ class _Search:
                 gain = u if leader == 0 else -u
             net0 = m.cards_net[won0 + (winner == 0)]
             return gain + (net0 if leader == 0 else -net0)
-        if self.canonical:
-            # By relative rank, the suits in a canonical order (each suit: its remaining cards
-            # from the lowest, a bit for each of seat 0's, led by a bit marking the count).
-            both = h0 | h1
-            code = _SUIT_CODE
-            key = (*sorted((code[(both & 0xFF) << 8 | (h0 & 0xFF)], code[(both & 0xFF00) | (h0 >> 8 & 0xFF)],
-                            code[(both >> 8 & 0xFF00) | (h0 >> 16 & 0xFF)],
-                            code[(both >> 16 & 0xFF00) | (h0 >> 24)])), leader, won0, pk)
+        if pk is None and only < 0:
+            # Quick tricks: the leader's cards above all of the opponent's in their suit can be
+            # cashed one after another, so he wins at least that many tricks; then each trick
+            # is worth at least (at most) the least (most) any trick is worth, and the cards
+            # at least (at most) the least (most) the tricks he may end with bring.
+            qt = _QUICK
+            q = (qt[(mine & 0xFF) << 8 | (theirs & 0xFF)] + qt[(mine & 0xFF00) | (theirs >> 8 & 0xFF)]
+                 + qt[(mine >> 8 & 0xFF00) | (theirs >> 16 & 0xFF)] + qt[(mine >> 16 & 0xFF00) | (theirs >> 24)])
+            n = mine.bit_count()
+            lo_win, lo_any, hi_any, cmin, cmax = m.bounds()[leader]
+            mine_won = won0 if leader == 0 else 12 - n - won0
+            if q == n:
+                lower = (n - 1) * lo_win + m.lo_win_last[leader] + cmin[mine_won + n][mine_won + n]
+            else:
+                lower = q * lo_win + (n - q - 1) * lo_any + m.lo_any_last[leader] + cmin[mine_won + q][mine_won + n]
+            if lower >= beta:
+                return lower
+            upper = (n - 1) * hi_any + m.hi_any_last[leader] + cmax[mine_won][mine_won + n]
+            if upper <= alpha:
+                return upper
+        entry = None
+        if only >= 0:
+            moves: list[int] | tuple[int, ...] = (only,)
         else:
-            key = (h0, h1, leader, won0, pk)
-        entry = self.table.get(key)
-        if entry is not None:
-            lo, hi = entry
-            if lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
-            if lo == hi:
-                return lo
-            if lo > alpha:
-                alpha = lo
-            if hi < beta:
-                beta = hi
-        self.nodes += 1
+            if self.canonical:
+                # By relative rank, the suits in a canonical order (each suit: its remaining cards
+                # from the lowest, a bit for each of seat 0's, led by a bit marking the count).
+                both = h0 | h1
+                code = _SUIT_CODE
+                key: tuple[int | tuple[int, int] | None, ...] = (
+                    *sorted((code[(both & 0xFF) << 8 | (h0 & 0xFF)], code[(both & 0xFF00) | (h0 >> 8 & 0xFF)],
+                             code[(both >> 8 & 0xFF00) | (h0 >> 16 & 0xFF)],
+                             code[(both >> 16 & 0xFF00) | (h0 >> 24)])), leader, won0, pk)
+            else:
+                key = (h0, h1, leader, won0, pk)
+            entry = self.table.get(key)
+            if entry is not None:
+                lo, hi = entry
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo == hi:
+                    return lo
+                if lo > alpha:
+                    alpha = lo
+                if hi < beta:
+                    beta = hi
+            self.nodes += 1
+            leads = self.leads.get(mine << 32 | theirs)
+            if leads is None:
+                leads = self.leads[mine << 32 | theirs] = _lead_order(m, mine, theirs)
+            moves = leads
         a0 = alpha
         best = -_INF
-        moves = self.leads.get(mine << 32 | theirs)
-        if moves is None:
-            moves = self.leads[mine << 32 | theirs] = _lead_order(m, mine, theirs)
-        lead_value = self.lead_value
+        last_trick = False  # two cards or more each: a lone card was valued above
+        flat = m.flat[leader][False]
+        follow_suits = m.follow_suits
+        value = self.value
         for lead in moves:
-            worth = lead_value(h0, h1, leader, won0, pk, lead, alpha, beta)
-            if worth > best:
-                best = worth
+            # The lead's worth: the opponent answers as well as he can.
+            lead_bit = 1 << lead
+            left = mine & ~lead_bit
+            suit = lead >> 3
+            follow_cards = theirs & _SUIT_MASKS[suit]
+            follows: list[int] | tuple[int, ...] | None
+            if follow_cards:
+                shift = 8 * suit
+                follows = follow_suits[suit].get(
+                    ((follow_cards >> shift) << 8 | (left >> shift & 0xFF)) << 3 | (lead & 7))
+                if follows is None:
+                    follows = _follow_order(m, follow_cards, left, lead)
+            else:
+                # A discard: the order depends on neither the lead nor the card led.
+                follows = self.discards.get(theirs << 32 | left)
+                if follows is None:
+                    follows = self.discards[theirs << 32 | left] = _follow_list(m, theirs, left, lead)
+            assert follows is not None
+            worst = _INF
+            for follow in follows:
+                if pk is None:
+                    npk = None
+                    winner, gain = flat.get(lead << 5 | follow) or m.flat_trick(leader, lead, follow, last_trick)
+                else:
+                    winner, steps = m.trick(leader, lead, follow, last_trick)
+                    p0, p1, npk = m.score_trick(pk, steps)
+                    u = m.utility[0] * p0 + m.utility[1] * p1
+                    gain = u if leader == 0 else -u
+                gone = ~(lead_bit | 1 << follow)
+                # The rest, searched from the next leader's side, turned to this leader's side.
+                top = (beta if beta < worst else worst) - gain
+                if winner == leader:
+                    total = gain + value(h0 & gone, h1 & gone, winner, won0 + (winner == 0), npk, alpha - gain, top)
+                else:
+                    total = gain - value(h0 & gone, h1 & gone, winner, won0 + (winner == 0), npk, -top,
+                                         gain - alpha)
+                if total < worst:
+                    worst = total
+                    if worst <= alpha:
+                        break
+            if worst > best:
+                best = worst
                 if best > alpha:
                     alpha = best
                     if alpha >= beta:
                         break
+        if entry is None and only >= 0:
+            return best
         lo, hi = (-_INF, _INF) if entry is None else entry
         if best <= a0:
             hi = min(hi, best)
@@ -415,55 +521,7 @@ class _Search:
     def lead_value(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None, lead: int,
                    alpha: int, beta: int) -> int:
         """The net score for ``leader`` of leading ``lead``, the opponent answering as well as he can."""
-        m = self.model
-        if leader == 0:
-            mine, theirs = h0, h1
-        else:
-            mine, theirs = h1, h0
-        last_trick = (mine & (mine - 1)) == 0
-        lead_bit = 1 << lead
-        left = mine & ~lead_bit
-        suit = lead >> 3
-        follow_cards = theirs & _SUIT_MASKS[suit]
-        moves: list[int] | tuple[int, ...] | None
-        if follow_cards:
-            shift = 8 * suit
-            key = ((follow_cards >> shift) << 8 | (left >> shift & 0xFF)) << 3 | (lead & 7)
-            moves = m.follow_suits[suit].get(key)
-            if moves is None:
-                moves = _follow_order(m, follow_cards, left, lead)
-        else:
-            # A discard: the order depends on neither the lead nor the card led.
-            follow_cards = theirs
-            moves = self.discards.get(theirs << 32 | left)
-            if moves is None:
-                moves = self.discards[theirs << 32 | left] = _follow_list(m, theirs, left, lead)
-        flat = m.flat[leader][last_trick]
-        utility = m.utility
-        value = self.value
-        worst = _INF
-        for follow in moves:
-            if pk is None:
-                npk = None
-                found = flat.get(lead << 5 | follow) or m.flat_trick(leader, lead, follow, last_trick)
-                winner, gain = found
-            else:
-                winner, steps = m.trick(leader, lead, follow, last_trick)
-                p0, p1, npk = m.score_trick(pk, steps)
-                u = utility[0] * p0 + utility[1] * p1
-                gain = u if leader == 0 else -u
-            gone = ~(lead_bit | 1 << follow)
-            # The rest, searched from the next leader's side, turned to this leader's side.
-            top = (beta if beta < worst else worst) - gain
-            if winner == leader:
-                total = gain + value(h0 & gone, h1 & gone, winner, won0 + (winner == 0), npk, alpha - gain, top)
-            else:
-                total = gain - value(h0 & gone, h1 & gone, winner, won0 + (winner == 0), npk, -top, gain - alpha)
-            if total < worst:
-                worst = total
-                if worst <= alpha:
-                    break
-        return worst
+        return self.value(h0, h1, leader, won0, pk, alpha, beta, lead)
 
 
 def _rank_of(i: int) -> int:
@@ -487,6 +545,11 @@ def _suit_codes() -> list[int]:
 
 
 _SUIT_CODE = _suit_codes()
+
+#: By the ranks of a suit held by the leader and by the other (``mine << 8 | theirs``): the
+#: leader's cards above all of the other's, sure to win one after another.
+_QUICK = [(mine & ~((1 << (theirs & 0xFF).bit_length()) - 1)).bit_count() for mine in range(256)
+          for theirs in range(256)]
 
 #: The cards above each card in its suit.
 _ABOVE = tuple(_SUIT_MASKS[i >> 3] & ~((2 << i) - 1) for i in range(32))
