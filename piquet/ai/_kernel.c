@@ -372,6 +372,7 @@ static int read_int(PyObject *seq, Py_ssize_t i, long *out) {
 /* Model(tricks, cards, utility, threshold, pique_points, may_pique, split, canonical)
    tricks: for leader, last, lead, follow (in that nesting, 4096 items): (winner, ((who, points), ...)) */
 static PyObject *Model_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    (void)kwds;
     PyObject *tricks, *cards, *utility, *may, *split;
     long threshold, pique_points;
     int canonical;
@@ -492,6 +493,7 @@ static PyTypeObject ModelType = {
 /* ------------------------------------------------------------------ Search */
 
 static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    (void)kwds;
     PyObject *model;
     if (!PyArg_ParseTuple(args, "O!", &ModelType, &model)) return NULL;
     SearchObject *s = (SearchObject *)type->tp_alloc(type, 0);
@@ -593,6 +595,7 @@ static PyObject *Search_lead_value(SearchObject *s, PyObject *const *args, Py_ss
 }
 
 static PyObject *Search_get_nodes(SearchObject *s, void *closure) {
+    (void)closure;
     return PyLong_FromLongLong(s->nodes);
 }
 

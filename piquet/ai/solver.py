@@ -9,6 +9,14 @@ and the moves that secure it.
 The search is an alpha-beta negamax over tricks with a transposition table;
 hands are 32-bit masks; cards that touch in one hand (no card of the
 opponent's, nor the card led, between them, and scoring alike) are one move.
+Where every card scores alike, the table's keys are by relative rank with the
+suits in a canonical order; where no pique is possible, a trick's worth comes
+from a flat table and the leader's quick tricks bound the value.
+
+The search runs in the compiled kernel (``piquet/ai/_kernel.c``, built where
+the package was installed with a C compiler) or, without it or with
+``PIQUET_PURE_SOLVER=1``, in pure Python: the same search, the same values and
+best cards (:data:`SOLVER` says which).
 
 >>> from piquet.engine.cards import CardSet, Card
 >>> from piquet.engine.variants import make_rules
