@@ -9,6 +9,14 @@ and the moves that secure it.
 The search is an alpha-beta negamax over tricks with a transposition table;
 hands are 32-bit masks; cards that touch in one hand (no card of the
 opponent's, nor the card led, between them, and scoring alike) are one move.
+Where every card scores alike, the table's keys are by relative rank with the
+suits in a canonical order; where no pique is possible, a trick's worth comes
+from a flat table and the leader's quick tricks bound the value.
+
+The search runs in the compiled kernel (``piquet/ai/_kernel.c``, built where
+the package was installed with a C compiler) or, without it or with
+``PIQUET_PURE_SOLVER=1``, in pure Python: the same search, the same values and
+best cards (:data:`SOLVER` says which).
 
 >>> from piquet.engine.cards import CardSet, Card
 >>> from piquet.engine.variants import make_rules
@@ -21,15 +29,36 @@ opponent's, nor the card led, between them, and scoring alike) are one move.
 
 from __future__ import annotations
 
+import importlib
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Protocol
 
 from piquet.engine.cards import CARDS, Card, CardSet
 from piquet.engine.scoring import ScoreCategory, ScoreEvent
 from piquet.engine.variants import Contract, Rules
 from piquet.engine.view import PlayerView
 
-__all__ = ["PlayPosition", "Solution", "position_from_partie", "position_from_view", "solve"]
+__all__ = ["SOLVER", "PlayPosition", "Solution", "position_from_partie", "position_from_view", "solve"]
+
+
+def _load_kernel() -> ModuleType | None:
+    """The compiled search, unless ``PIQUET_PURE_SOLVER`` is set or it was not built (no C
+    compiler where the package was installed): then the pure-Python search, with the same results."""
+    if os.environ.get("PIQUET_PURE_SOLVER", "") not in ("", "0"):
+        return None
+    try:
+        return importlib.import_module("piquet.ai._kernel")
+    except ImportError:
+        return None
+
+
+_kernel = _load_kernel()
+
+#: Which search solves: ``"compiled kernel"`` or ``"pure Python"`` (``piquet --version`` says it).
+SOLVER = "compiled kernel" if _kernel is not None else "pure Python"
 
 _SUIT_MASKS = (0xFF, 0xFF00, 0xFF0000, 0xFF000000)
 _INF = 1 << 20
@@ -93,6 +122,8 @@ class _Model:
             for who, points, _ in rules.contract_awards((a, 12 - a), contract):
                 net += points * utility[who]
             self.cards_table[(a, 12 - a)] = net
+        #: The same by the tricks seat 0 has won alone.
+        self.cards_net = [self.cards_table[(a, 12 - a)] for a in range(13)]
         self.pique_threshold = rules.pique_threshold(contract)
         self.pique_points = rules.pique_points
         self.may_pique = (rules.may_pique(0, elder, contract), rules.may_pique(1, elder, contract))
@@ -103,9 +134,27 @@ class _Model:
                           if self.score_class[8 * suit + r] != self.score_class[8 * suit + r - 1])
                       for suit in range(4)]
         self.runs: dict[int, tuple[int, ...]] = {}
-        # Move lists by position, kept across solves with the same scoring.
-        self.leads: dict[tuple[int, int], list[int]] = {}
-        self.follows: dict[tuple[int, int, int], list[int]] = {}
+        # Move orders by suit (bounded: by the ranks of one suit each): leads, sure and not, by
+        # the leader's and the other's ranks; answers in the suit led, by the follower's ranks,
+        # the leader's and the rank led.
+        self.lead_suits: list[dict[int, tuple[tuple[int, ...], tuple[int, ...]]]] = [{}, {}, {}, {}]
+        self.follow_suits: list[dict[int, tuple[int, ...]]] = [{}, {}, {}, {}]
+        # Where no pique is possible a trick is its winner and its worth to its leader:
+        # flat[leader][last][lead * 32 + follow], filled as the search meets them.
+        self.flat: list[list[dict[int, tuple[int, int]]]] = [[{}, {}], [{}, {}]]
+        self._kernel: object | None = None
+        self._canonical: bool | None = None
+        self._bounds: list[tuple[int, int, int, list[list[int]], list[list[int]]]] | None = None
+        self.lo_win_last: list[int] = []
+        self.lo_any_last: list[int] = []
+        self.hi_any_last: list[int] = []
+
+    @property
+    def canonical(self) -> bool:
+        """Whether every card scores alike (:meth:`uniform`, found once)."""
+        if self._canonical is None:
+            self._canonical = self.uniform()
+        return self._canonical
 
     def _class(self, i: int) -> tuple[int, ...]:
         card = CARDS[i]
@@ -131,6 +180,111 @@ class _Model:
         result = (winner, tuple(steps))
         self._tricks[key] = result
         return result
+
+    def flat_trick(self, leader: int, lead: int, follow: int, last: bool) -> tuple[int, int]:
+        """The winner of a trick and its worth to its leader, where no pique is possible."""
+        winner, steps = self.trick(leader, lead, follow, last)
+        u = 0
+        for who, points in steps:
+            u += self.utility[who] * points
+        found = self.flat[leader][last][lead << 5 | follow] = (winner, u if leader == 0 else -u)
+        return found
+
+    def bounds(self) -> list[tuple[int, int, int, list[list[int]], list[list[int]]]]:
+        """For each seat as leader, where no pique is possible: the least a trick he leads and
+        wins is worth to him, the least and the most any trick (not the last) is worth to him,
+        and the least and most the cards bring him by the range of tricks he may end with
+        (``cmin[a][b]``: the least for ``a`` to ``b`` tricks). Also ``lo_win_last``,
+        ``lo_any_last`` and ``hi_any_last``, the same for the last trick."""
+        if self._bounds is None:
+            out = []
+            self.lo_win_last, self.lo_any_last, self.hi_any_last = [0, 0], [0, 0], [0, 0]
+            for me in (0, 1):
+                worth: dict[tuple[bool, bool], list[int]] = {}  # (last, won by me) -> worths to me
+                for leader in (0, 1):
+                    for last in (False, True):
+                        for lead in range(32):
+                            for follow in range(32):
+                                if follow == lead:
+                                    continue
+                                winner, gain = self.flat_trick(leader, lead, follow, last)
+                                worth.setdefault((last, winner == me and leader == me), []).append(
+                                    gain if leader == me else -gain)
+                wins = [worth[(False, True)], worth[(True, True)]]
+                every = [worth[(False, True)] + worth[(False, False)], worth[(True, True)] + worth[(True, False)]]
+                net = [c if me == 0 else -c for c in (self.cards_net if me == 0 else self.cards_net[::-1])]
+                cmin = [[min(net[a:b + 1]) if a <= b <= 12 else 0 for b in range(13)] for a in range(13)]
+                cmax = [[max(net[a:b + 1]) if a <= b <= 12 else 0 for b in range(13)] for a in range(13)]
+                self.lo_win_last[me] = min(wins[1])
+                self.lo_any_last[me], self.hi_any_last[me] = min(every[1]), max(every[1])
+                out.append((min(wins[0]), min(every[0]), max(every[0]), cmin, cmax))
+            self._bounds = out
+        return self._bounds
+
+    def pique_key(self, scores: tuple[int, int], done: bool) -> tuple[int, int] | None:
+        """The part of the score that still matters: a pique is possible only while one
+        player has scored nothing, and only for a player who may pique."""
+        if done:
+            return None
+        a, b = scores
+        if a == 0 and b == 0:
+            return (0, 0) if self.may_pique[0] or self.may_pique[1] else None
+        if b == 0 and self.may_pique[0] and a < self.pique_threshold:
+            return (a, 0)
+        if a == 0 and self.may_pique[1] and b < self.pique_threshold:
+            return (0, b)
+        return None
+
+    def score_trick(self, scores: tuple[int, int] | None,
+                    steps: tuple[tuple[int, int], ...]) -> tuple[int, int, tuple[int, int] | None]:
+        """A trick's points for each seat, with a pique if one fires: a player reaching the
+        threshold while the other has nothing (Law 69). Also the new pique key."""
+        p = [0, 0]
+        for who, points in steps:
+            p[who] += points
+        if scores is None:
+            return p[0], p[1], None
+        a, b = scores
+        for who, points in steps:
+            if who == 0:
+                a += points
+                if b == 0 and a >= self.pique_threshold and self.may_pique[0]:
+                    return p[0] + self.pique_points, p[1], None
+            else:
+                b += points
+                if a == 0 and b >= self.pique_threshold and self.may_pique[1]:
+                    return p[0], p[1] + self.pique_points, None
+        if (a and b) or (a and not self.may_pique[0]) or (b and not self.may_pique[1]):
+            return p[0], p[1], None
+        if not a and not b and not self.may_pique[0] and not self.may_pique[1]:
+            return p[0], p[1], None
+        return p[0], p[1], (a, b)
+
+    def uniform(self) -> bool:
+        """Whether every card scores alike in the play: a trick's points depend only on who
+        leads, whether the leader wins and whether it is the last (then positions with the same
+        cards by relative rank, in any order of the suits, have the same value)."""
+        for leader in (0, 1):
+            for last in (False, True):
+                seen: dict[int, tuple[tuple[int, int], ...]] = {}
+                for lead in range(32):
+                    for follow in range(32):
+                        if follow == lead:
+                            continue
+                        winner, steps = self.trick(leader, lead, follow, last)
+                        if seen.setdefault(winner, steps) != steps:
+                            return False
+        return True
+
+    def kernel(self) -> object:
+        """The compiled kernel's model of this scoring (built once)."""
+        if self._kernel is None:
+            assert _kernel is not None
+            tricks = [self.trick(leader, lead, follow, bool(last)) for leader in (0, 1) for last in (0, 1)
+                      for lead in range(32) for follow in range(32)]
+            self._kernel = _kernel.Model(tricks, self.cards_net, self.utility, self.pique_threshold,
+                                         self.pique_points, self.may_pique, self.split, self.canonical)
+        return self._kernel
 
 
 def _runs(mine: int, barrier: int, split: int) -> tuple[int, ...]:
@@ -173,83 +327,196 @@ def _groups(hand: int, other: int, lead: int | None, model: _Model) -> list[int]
     return reps
 
 
+def _lead_order(model: _Model, mine: int, theirs: int) -> list[int]:
+    """Sure winners first (nothing of the opponent's above them), then the rest."""
+    sure: list[int] = []
+    rest: list[int] = []
+    tables = model.lead_suits
+    for suit in range(4):
+        shift = 8 * suit
+        hand = mine >> shift & 0xFF
+        if not hand:
+            continue
+        key = hand << 8 | (theirs >> shift & 0xFF)
+        found = tables[suit].get(key)
+        if found is None:
+            reps = _groups(hand << shift, theirs & _SUIT_MASKS[suit], None, model)
+            found = tables[suit][key] = (tuple(i for i in reps if not theirs & _ABOVE[i]),
+                                         tuple(i for i in reps if theirs & _ABOVE[i]))
+        sure.extend(found[0])
+        rest.extend(found[1])
+    return sure + rest
+
+
+def _follow_order(model: _Model, cards: int, leader_left: int, lead: int) -> list[int] | tuple[int, ...]:
+    """The cheapest winner first, then the losers from the lowest, then the other winners."""
+    suit = lead >> 3
+    if cards & _SUIT_MASKS[suit]:
+        # Following suit: the order depends on that suit alone.
+        shift = 8 * suit
+        key = ((cards >> shift & 0xFF) << 8 | (leader_left >> shift & 0xFF)) << 3 | (lead & 7)
+        found = model.follow_suits[suit].get(key)
+        if found is None:
+            found = model.follow_suits[suit][key] = tuple(_follow_list(model, cards, leader_left, lead))
+        return found
+    return _follow_list(model, cards, leader_left, lead)
+
+
+def _follow_list(model: _Model, cards: int, leader_left: int, lead: int) -> list[int]:
+    reps = _groups(cards, leader_left, lead, model)
+    above = _ABOVE[lead]
+    winners = [i for i in reps if above >> i & 1]
+    losers = [i for i in reps if not above >> i & 1]
+    losers.sort(key=_rank_of)
+    return [winners[-1], *losers, *winners[:-1]] if winners else losers
+
+
 class _Search:
+    """The pure-Python search (the compiled kernel's fallback and oracle)."""
+
     def __init__(self, model: _Model) -> None:
         self.model = model
-        self.table: dict[tuple[int, int, int, int, tuple[int, int] | None], tuple[int, int]] = {}
+        self.table: dict[tuple[int | tuple[int, int] | None, ...], tuple[int, int]] = {}
         self.nodes = 0
-
-    def pique_key(self, scores: tuple[int, int], done: bool) -> tuple[int, int] | None:
-        """The part of the score that still matters: a pique is possible only while one
-        player has scored nothing."""
-        if done:
-            return None
-        m = self.model
-        a, b = scores
-        if a == 0 and b == 0:
-            return (0, 0)
-        if b == 0 and m.may_pique[0] and a < m.pique_threshold:
-            return (a, 0)
-        if a == 0 and m.may_pique[1] and b < m.pique_threshold:
-            return (0, b)
-        return None
-
-    def score_trick(self, scores: tuple[int, int] | None,
-                    steps: tuple[tuple[int, int], ...]) -> tuple[int, int, tuple[int, int] | None]:
-        """A trick's points for each seat, with a pique if one fires: a player reaching the
-        threshold while the other has nothing (Law 69). Also the new pique key."""
-        p = [0, 0]
-        for who, points in steps:
-            p[who] += points
-        if scores is None:
-            return p[0], p[1], None
-        m = self.model
-        a, b = scores
-        for who, points in steps:
-            if who == 0:
-                a += points
-                if b == 0 and a >= m.pique_threshold and m.may_pique[0]:
-                    return p[0] + m.pique_points, p[1], None
-            else:
-                b += points
-                if a == 0 and b >= m.pique_threshold and m.may_pique[1]:
-                    return p[0], p[1] + m.pique_points, None
-        if a and b:
-            return p[0], p[1], None
-        return p[0], p[1], (a, b)
+        self.canonical = model.canonical
+        # Move lists, kept for this solve only.
+        self.leads: dict[int, list[int]] = {}
+        self.discards: dict[int, list[int]] = {}
 
     def value(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None,
-              alpha: int, beta: int) -> int:
-        """The best net score for ``leader`` (his points less the other's) from the start of a trick."""
-        if not h0 and not h1:
-            net0 = self.model.cards_table[(won0, 12 - won0)]
-            return net0 if leader == 0 else -net0
-        key = (h0, h1, leader, won0, pk)
-        entry = self.table.get(key)
-        if entry is not None:
-            lo, hi = entry
-            if lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
-            if lo == hi:
-                return lo
-            if lo > alpha:
-                alpha = lo
-            if hi < beta:
-                beta = hi
-        self.nodes += 1
+              alpha: int, beta: int, only: int = -1) -> int:
+        """The best net score for ``leader`` (his points less the other's) from the start of a trick;
+        with ``only``, of leading that card (then the table is neither read nor written)."""
+        m = self.model
+        if leader == 0:
+            mine, theirs = h0, h1
+        else:
+            mine, theirs = h1, h0
+        if not mine & (mine - 1):
+            if not mine:
+                net0 = m.cards_net[won0]
+                return net0 if leader == 0 else -net0
+            # The last trick: both cards are forced.
+            lead = mine.bit_length() - 1
+            follow = theirs.bit_length() - 1
+            if pk is None:
+                found = m.flat[leader][True].get(lead << 5 | follow) or m.flat_trick(leader, lead, follow, True)
+                winner, gain = found
+            else:
+                winner, steps = m.trick(leader, lead, follow, True)
+                p0, p1, _ = m.score_trick(pk, steps)
+                u = m.utility[0] * p0 + m.utility[1] * p1
+                gain = u if leader == 0 else -u
+            net0 = m.cards_net[won0 + (winner == 0)]
+            return gain + (net0 if leader == 0 else -net0)
+        if pk is None and only < 0:
+            # Quick tricks: the leader's cards above all of the opponent's in their suit can be
+            # cashed one after another, so he wins at least that many tricks; then each trick
+            # is worth at least (at most) the least (most) any trick is worth, and the cards
+            # at least (at most) the least (most) the tricks he may end with bring.
+            qt = _QUICK
+            q = (qt[(mine & 0xFF) << 8 | (theirs & 0xFF)] + qt[(mine & 0xFF00) | (theirs >> 8 & 0xFF)]
+                 + qt[(mine >> 8 & 0xFF00) | (theirs >> 16 & 0xFF)] + qt[(mine >> 16 & 0xFF00) | (theirs >> 24)])
+            n = mine.bit_count()
+            lo_win, lo_any, hi_any, cmin, cmax = m.bounds()[leader]
+            mine_won = won0 if leader == 0 else 12 - n - won0
+            if q == n:
+                lower = (n - 1) * lo_win + m.lo_win_last[leader] + cmin[mine_won + n][mine_won + n]
+            else:
+                lower = q * lo_win + (n - q - 1) * lo_any + m.lo_any_last[leader] + cmin[mine_won + q][mine_won + n]
+            if lower >= beta:
+                return lower
+            upper = (n - 1) * hi_any + m.hi_any_last[leader] + cmax[mine_won][mine_won + n]
+            if upper <= alpha:
+                return upper
+        entry = None
+        if only >= 0:
+            moves: list[int] | tuple[int, ...] = (only,)
+        else:
+            if self.canonical:
+                # By relative rank, the suits in a canonical order (each suit: its remaining cards
+                # from the lowest, a bit for each of seat 0's, led by a bit marking the count).
+                both = h0 | h1
+                code = _SUIT_CODE
+                key: tuple[int | tuple[int, int] | None, ...] = (
+                    *sorted((code[(both & 0xFF) << 8 | (h0 & 0xFF)], code[(both & 0xFF00) | (h0 >> 8 & 0xFF)],
+                             code[(both >> 8 & 0xFF00) | (h0 >> 16 & 0xFF)],
+                             code[(both >> 16 & 0xFF00) | (h0 >> 24)])), leader, won0, pk)
+            else:
+                key = (h0, h1, leader, won0, pk)
+            entry = self.table.get(key)
+            if entry is not None:
+                lo, hi = entry
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo == hi:
+                    return lo
+                if lo > alpha:
+                    alpha = lo
+                if hi < beta:
+                    beta = hi
+            self.nodes += 1
+            leads = self.leads.get(mine << 32 | theirs)
+            if leads is None:
+                leads = self.leads[mine << 32 | theirs] = _lead_order(m, mine, theirs)
+            moves = leads
         a0 = alpha
         best = -_INF
-        mine, theirs = (h0, h1) if leader == 0 else (h1, h0)
-        for lead in self.lead_order(mine, theirs):
-            worth = self.lead_value(h0, h1, leader, won0, pk, lead, alpha, beta)
-            if worth > best:
-                best = worth
+        last_trick = False  # two cards or more each: a lone card was valued above
+        flat = m.flat[leader][False]
+        follow_suits = m.follow_suits
+        value = self.value
+        for lead in moves:
+            # The lead's worth: the opponent answers as well as he can.
+            lead_bit = 1 << lead
+            left = mine & ~lead_bit
+            suit = lead >> 3
+            follow_cards = theirs & _SUIT_MASKS[suit]
+            follows: list[int] | tuple[int, ...] | None
+            if follow_cards:
+                shift = 8 * suit
+                follows = follow_suits[suit].get(
+                    ((follow_cards >> shift) << 8 | (left >> shift & 0xFF)) << 3 | (lead & 7))
+                if follows is None:
+                    follows = _follow_order(m, follow_cards, left, lead)
+            else:
+                # A discard: the order depends on neither the lead nor the card led.
+                follows = self.discards.get(theirs << 32 | left)
+                if follows is None:
+                    follows = self.discards[theirs << 32 | left] = _follow_list(m, theirs, left, lead)
+            assert follows is not None
+            worst = _INF
+            for follow in follows:
+                if pk is None:
+                    npk = None
+                    winner, gain = flat.get(lead << 5 | follow) or m.flat_trick(leader, lead, follow, last_trick)
+                else:
+                    winner, steps = m.trick(leader, lead, follow, last_trick)
+                    p0, p1, npk = m.score_trick(pk, steps)
+                    u = m.utility[0] * p0 + m.utility[1] * p1
+                    gain = u if leader == 0 else -u
+                gone = ~(lead_bit | 1 << follow)
+                # The rest, searched from the next leader's side, turned to this leader's side.
+                top = (beta if beta < worst else worst) - gain
+                if winner == leader:
+                    total = gain + value(h0 & gone, h1 & gone, winner, won0 + (winner == 0), npk, alpha - gain, top)
+                else:
+                    total = gain - value(h0 & gone, h1 & gone, winner, won0 + (winner == 0), npk, -top,
+                                         gain - alpha)
+                if total < worst:
+                    worst = total
+                    if worst <= alpha:
+                        break
+            if worst > best:
+                best = worst
                 if best > alpha:
                     alpha = best
                     if alpha >= beta:
                         break
+        if entry is None and only >= 0:
+            return best
         lo, hi = (-_INF, _INF) if entry is None else entry
         if best <= a0:
             hi = min(hi, best)
@@ -263,65 +530,51 @@ class _Search:
     def lead_value(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None, lead: int,
                    alpha: int, beta: int) -> int:
         """The net score for ``leader`` of leading ``lead``, the opponent answering as well as he can."""
-        m = self.model
-        mine, theirs = (h0, h1) if leader == 0 else (h1, h0)
-        last_trick = (mine & (mine - 1)) == 0
-        lead_bit = 1 << lead
-        follow_cards = theirs & _SUIT_MASKS[lead >> 3] or theirs
-        worst = _INF
-        for follow in self.follow_order(follow_cards, mine & ~lead_bit, lead):
-            winner, steps = m.trick(leader, lead, follow, last_trick)
-            p0, p1, npk = self.score_trick(pk, steps)
-            gone = ~(lead_bit | 1 << follow)
-            n0, n1 = h0 & gone, h1 & gone
-            nwon0 = won0 + (winner == 0)
-            u = m.utility[0] * p0 + m.utility[1] * p1
-            gain = u if leader == 0 else -u
-            # The rest, searched from the next leader's side, turned to this leader's side.
-            top = (beta if beta < worst else worst) - gain
-            if winner == leader:
-                total = gain + self.value(n0, n1, winner, nwon0, npk, alpha - gain, top)
-            else:
-                total = gain - self.value(n0, n1, winner, nwon0, npk, -top, gain - alpha)
-            if total < worst:
-                worst = total
-                if worst <= alpha:
-                    break
-        return worst
-
-    def lead_order(self, mine: int, theirs: int) -> list[int]:
-        """Sure winners first (nothing of the opponent's above them), then the rest, high to low."""
-        key = (mine, theirs)
-        found = self.model.leads.get(key)
-        if found is not None:
-            return found
-        sure: list[int] = []
-        rest: list[int] = []
-        for i in _groups(mine, theirs, None, self.model):
-            (rest if theirs & _ABOVE[i] else sure).append(i)
-        found = self.model.leads[key] = sure + rest
-        return found
-
-    def follow_order(self, cards: int, leader_left: int, lead: int) -> list[int]:
-        """The cheapest winner first, then the losers from the lowest, then the other winners."""
-        key = (cards, leader_left, lead)
-        found = self.model.follows.get(key)
-        if found is not None:
-            return found
-        reps = _groups(cards, leader_left, lead, self.model)
-        winners = [i for i in reps if _ABOVE[lead] >> i & 1]
-        losers = [i for i in reps if not _ABOVE[lead] >> i & 1]
-        losers.sort(key=_rank_of)
-        found = self.model.follows[key] = [winners[-1], *losers, *winners[:-1]] if winners else losers
-        return found
+        return self.value(h0, h1, leader, won0, pk, alpha, beta, lead)
 
 
 def _rank_of(i: int) -> int:
     return i & 7
 
 
+def _suit_codes() -> list[int]:
+    """By the ranks of a suit still in play and those of them seat 0 holds (``present << 8 | mine``):
+    seat 0's cards among those in play from the lowest, led by a bit marking how many are in play."""
+    codes = [0] * 65536
+    for present in range(256):
+        ranks = [r for r in range(8) if present >> r & 1]
+        top = 1 << len(ranks)
+        for packed in range(top):
+            mine = 0
+            for k, r in enumerate(ranks):
+                if packed >> k & 1:
+                    mine |= 1 << r
+            codes[present << 8 | mine] = top | packed
+    return codes
+
+
+_SUIT_CODE = _suit_codes()
+
+#: By the ranks of a suit held by the leader and by the other (``mine << 8 | theirs``): the
+#: leader's cards above all of the other's, sure to win one after another.
+_QUICK = [(mine & ~((1 << (theirs & 0xFF).bit_length()) - 1)).bit_count() for mine in range(256)
+          for theirs in range(256)]
+
 #: The cards above each card in its suit.
 _ABOVE = tuple(_SUIT_MASKS[i >> 3] & ~((2 << i) - 1) for i in range(32))
+
+
+class _Searcher(Protocol):
+    """What the root of a solve asks of a search, pure or compiled."""
+
+    @property
+    def nodes(self) -> int: ...
+
+    def value(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None,
+              alpha: int, beta: int) -> int: ...
+
+    def lead_value(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None, lead: int,
+                   alpha: int, beta: int) -> int: ...
 
 
 def solve(position: PlayPosition, rules: Rules, all_values: bool = False, all_best: bool = True) -> Solution:
@@ -331,15 +584,20 @@ def solve(position: PlayPosition, rules: Rules, all_values: bool = False, all_be
     ``all_values`` finds the exact value of every card (slower): what an agent
     averaging over possible deals needs.
     """
+    return _solve(position, rules, all_values, all_best, _kernel is not None)
+
+
+def _solve(position: PlayPosition, rules: Rules, all_values: bool, all_best: bool, compiled: bool) -> Solution:
     model = _model(rules, position.contract, position.elder, position.utility)
-    search = _Search(model)
+    search: _Searcher = _kernel.Search(model.kernel()) if compiled and _kernel is not None else _Search(model)
     h0, h1 = position.hands
     me = position.to_act
     won0 = position.tricks_won[0]
-    pk = search.pique_key(position.scores, position.pique_done)
+    pk = model.pique_key(position.scores, position.pique_done)
     mine, theirs = (h0, h1) if me == 0 else (h1, h0)
+    moves: list[int] | tuple[int, ...]
     if position.lead is None:
-        moves = search.lead_order(mine, theirs)
+        moves = _lead_order(model, mine, theirs)
         merged = _expand(mine, theirs, None, model)
 
         def worth(card: int, alpha: int, beta: int) -> int:
@@ -347,12 +605,12 @@ def solve(position: PlayPosition, rules: Rules, all_values: bool = False, all_be
     else:
         lead = int(position.lead)
         follow_cards = mine & _SUIT_MASKS[lead >> 3] or mine
-        moves = search.follow_order(follow_cards, theirs, lead)
+        moves = _follow_order(model, follow_cards, theirs, lead)
         merged = _expand(follow_cards, theirs, lead, model)
 
         def worth(card: int, alpha: int, beta: int) -> int:
             # The leader's value of this one answer, seen from the follower's side.
-            return -_answer(search, h0, h1, 1 - me, won0, pk, lead, card, -beta, -alpha)
+            return -_answer(search, model, h0, h1, 1 - me, won0, pk, lead, card, -beta, -alpha)
     values: dict[int, int] = {}
     if all_values:
         for card in moves:
@@ -384,21 +642,20 @@ def solve(position: PlayPosition, rules: Rules, all_values: bool = False, all_be
 
 _MODELS: dict[tuple[object, ...], _Model] = {}
 
-#: The most move lists (leads and follows) all cached models may hold together before they are
-#: dropped: about 250 bytes each, so some 750 MB. Auction Piquet makes a model for every contract,
-#: and a bound on each alone let a long arena run grow past ten gigabytes.
-MOVE_CACHE_LIMIT = 3_000_000
+#: The most compiled models kept (Auction Piquet makes one for every contract and utility). Each
+#: holds tables bounded by the ranks of one suit (move orders by suit, some 100 kB when full), never
+#: move lists of whole hands: those grew a level-5 process to some 0.8 GB.
+MODEL_LIMIT = 256
 
 
 def _model(rules: Rules, contract: Contract | None, elder: int, utility: tuple[int, int] = (1, -1)) -> _Model:
-    """The compiled scoring for these rules, contract and elder (cached: its move lists grow
-    with use, which is what makes repeated solves of one deal fast; all are dropped together
-    when they hold more than :data:`MOVE_CACHE_LIMIT` move lists, or past 64 models)."""
+    """The compiled scoring for these rules, contract and elder (cached, at most
+    :data:`MODEL_LIMIT` of them, all dropped together beyond it)."""
     key = (rules.name, tuple(sorted(rules.values.items())), contract, elder, utility)
-    if sum(len(m.leads) + len(m.follows) for m in _MODELS.values()) > MOVE_CACHE_LIMIT or len(_MODELS) > 64:
-        _MODELS.clear()
     model = _MODELS.get(key)
     if model is None:
+        if len(_MODELS) >= MODEL_LIMIT:
+            _MODELS.clear()
         model = _MODELS[key] = _Model(rules, contract, elder, utility)
     return model
 
@@ -417,16 +674,16 @@ def _mtdf(search: Callable[[int, int], int], guess: int) -> int:
     return g
 
 
-def _answer(search: _Search, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None,
-            lead: int, follow: int, alpha: int, beta: int) -> int:
+def _answer(search: _Searcher, model: _Model, h0: int, h1: int, leader: int, won0: int,
+            pk: tuple[int, int] | None, lead: int, follow: int, alpha: int, beta: int) -> int:
     """The net score for ``leader`` when the opponent answers his ``lead`` (already out of
     his hand) with ``follow``."""
     gone = ~(1 << lead | 1 << follow)
     n0, n1 = h0 & gone, h1 & gone
     # The lead was scored when it was led: it is in the position's scores already.
-    winner, steps = search.model.trick(leader, lead, follow, not (n0 | n1), lead_scored=True)
-    p0, p1, npk = search.score_trick(pk, steps)
-    u = search.model.utility[0] * p0 + search.model.utility[1] * p1
+    winner, steps = model.trick(leader, lead, follow, not (n0 | n1), lead_scored=True)
+    p0, p1, npk = model.score_trick(pk, steps)
+    u = model.utility[0] * p0 + model.utility[1] * p1
     gain = u if leader == 0 else -u
     nwon0 = won0 + (winner == 0)
     if winner == leader:

@@ -212,6 +212,10 @@ def _serve(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="piquet", description="Piquet, the classic game for two.")
+    from piquet import __version__
+    from piquet.ai.solver import SOLVER
+
+    parser.add_argument("--version", action="version", version=f"piquet {__version__} (solver: {SOLVER})")
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play a partie against the computer")
     play.add_argument("--variant", default="rubicon", choices=sorted(VARIANTS),

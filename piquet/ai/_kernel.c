@@ -1,0 +1,659 @@
+/* The compiled search of the card-play solver (piquet.ai.solver), through the CPython API.
+ *
+ * The same search as the pure-Python one in solver.py (its fallback and oracle): an alpha-beta
+ * negamax over tricks with a transposition table of bounds, the variant's play scoring compiled
+ * by solver._Model into tables, a pique while one is still possible, the contract and the utility
+ * pair all in those tables. What the C adds: moves found by bit operations on the hands (no move
+ * lists kept between solves), a flat table of each trick's worth where no pique is possible, the
+ * last trick valued directly, and transposition keys by relative rank with the suits in a
+ * canonical order where every card scores alike in the play (most variants), and bounds by quick
+ * tricks where no pique is possible.
+ *
+ * Two types: Model (the compiled scoring of one variant, contract, elder and utility, built once)
+ * and Search (one solve: its transposition table and node count).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INF (1 << 20)
+#define MAXSTEPS 4
+#define NO_PIQUE (-1)
+
+typedef struct {
+    int8_t winner;  /* the seat that wins the trick */
+    int8_t nsteps;  /* the points in the order they are scored (for a pique) */
+    int8_t who[MAXSTEPS];
+    int16_t points[MAXSTEPS];
+    int32_t p0, p1; /* the points of each seat, together */
+} Trick;
+
+typedef struct {
+    PyObject_HEAD
+    Trick trick[2][2][32][32];   /* [leader][last trick?][lead][follow] */
+    int32_t gain[2][2][32][32];  /* the leader's worth of the trick's points when no pique is possible */
+    int32_t cards[13];           /* seat 0's worth of the cards and contract, by the tricks seat 0 won */
+    int32_t u0, u1;              /* seat 0's worth of a point of seat 0, of seat 1 */
+    int32_t threshold, pique_points;
+    int may[2];
+    uint8_t split[4];            /* bit r: ranks r and r-1 of the suit score differently */
+    int canonical;               /* every card scores alike: keys by relative rank, suits sorted */
+    /* For quick-trick bounds where no pique is possible, by the seat on lead and whether it is the
+       last trick: the least a trick he leads and wins is worth to him, the least and most any trick
+       is worth to him; and the least and most the cards bring him for a range of tricks he ends with. */
+    int32_t lo_win[2][2], lo_any[2][2], hi_any[2][2];
+    int32_t cmin[2][13][13], cmax[2][13][13];
+} ModelObject;
+
+/* ------------------------------------------------------------------ the transposition table */
+
+typedef struct {
+    uint64_t key;   /* the hands (or their canonical form) */
+    uint32_t meta;  /* leader, tricks won, and the generation */
+    uint32_t pk;    /* the pique state */
+    int32_t lo, hi;
+    int32_t cards;  /* the cards left in both hands: the work an entry saves */
+} Entry;
+
+#define TT_BITS 17
+#define TT_SIZE (1u << TT_BITS)
+
+/* Tables are kept for the next search rather than freed; a generation number tells a search's
+   own entries from an earlier one's, so no table is cleared between solves. */
+#define POOL 4
+static Entry *pool_tables[POOL];
+static uint32_t pool_gens[POOL];
+static int pool_count = 0;
+
+typedef struct {
+    PyObject_HEAD
+    ModelObject *model;
+    Entry *tt;
+    uint32_t gen;
+    long long nodes;
+} SearchObject;
+
+static uint8_t compress_table[256][256]; /* [present ranks][mine]: mine's ranks among the present, packed */
+static uint32_t above[32];                /* the cards above each card in its suit */
+
+static inline uint64_t mix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static inline uint64_t canonical_key(uint32_t h0, uint32_t h1) {
+    /* Each suit as its remaining cards from the lowest, a bit set for seat 0's, led by a 1 that
+       marks the count; the four suits sorted, so that suits alike in shape share an entry. */
+    uint32_t all = h0 | h1;
+    uint32_t c[4];
+    for (int s = 0; s < 4; s++) {
+        uint32_t present = (all >> (8 * s)) & 0xFF, mine = (h0 >> (8 * s)) & 0xFF;
+        c[s] = (1u << __builtin_popcount(present)) | compress_table[present][mine];
+    }
+    /* a sorting network of four */
+#define SWAP(i, j) if (c[i] < c[j]) { uint32_t t = c[i]; c[i] = c[j]; c[j] = t; }
+    SWAP(0, 1) SWAP(2, 3) SWAP(0, 2) SWAP(1, 3) SWAP(1, 2)
+#undef SWAP
+    return (uint64_t)c[0] << 27 | (uint64_t)c[1] << 18 | (uint64_t)c[2] << 9 | c[3];
+}
+
+/* ------------------------------------------------------------------ moves by bit operations */
+
+/* One representative (the highest) of each run of touching cards of `mine` in one suit, high to
+   low: a run is broken by a card of `barrier` and where `split` says two ranks score differently. */
+static inline int runs(uint32_t mine, uint32_t barrier, uint32_t split, int base, int *out) {
+    int n = 0, prev = -1;
+    uint32_t present = mine | barrier;
+    while (present) {
+        int r = 31 - __builtin_clz(present);
+        present &= ~(1u << r);
+        if (barrier >> r & 1) {
+            prev = -1;
+            continue;
+        }
+        /* ranks r+1..prev: a split there breaks the run */
+        if (prev >= 0 && !(split & (((1u << (prev + 1)) - 1) & ~((1u << (r + 1)) - 1)))) {
+            prev = r;
+            continue;
+        }
+        out[n++] = base + r;
+        prev = r;
+    }
+    return n;
+}
+
+static inline int groups(const ModelObject *m, uint32_t hand, uint32_t other, int lead, int *out) {
+    int n = 0;
+    for (int s = 0; s < 4; s++) {
+        uint32_t mine = (hand >> (8 * s)) & 0xFF;
+        if (!mine) continue;
+        uint32_t barrier = (other >> (8 * s)) & 0xFF;
+        if (lead >= 0 && (lead >> 3) == s) barrier |= 1u << (lead & 7);
+        n += runs(mine, barrier, m->split[s], 8 * s, out + n);
+    }
+    return n;
+}
+
+/* Leads: sure winners first (nothing of the opponent's above them), then the rest. */
+static inline int lead_order(const ModelObject *m, uint32_t mine, uint32_t theirs, int *out) {
+    int reps[16], sure[16], rest[16], ns = 0, nr = 0;
+    int n = groups(m, mine, theirs, -1, reps);
+    for (int i = 0; i < n; i++) {
+        if (theirs & above[reps[i]]) rest[nr++] = reps[i];
+        else sure[ns++] = reps[i];
+    }
+    memcpy(out, sure, ns * sizeof(int));
+    memcpy(out + ns, rest, nr * sizeof(int));
+    return n;
+}
+
+/* Answers: the cheapest winner first, then the losers from the lowest, then the other winners. */
+static inline int follow_order(const ModelObject *m, uint32_t cards, uint32_t leader_left, int lead, int *out) {
+    int reps[16], win[16], lose[16], nw = 0, nl = 0;
+    int n = groups(m, cards, leader_left, lead, reps);
+    for (int i = 0; i < n; i++) {
+        if (above[lead] >> reps[i] & 1) win[nw++] = reps[i];
+        else lose[nl++] = reps[i];
+    }
+    /* losers by rank, lowest first (a stable insertion sort keeps the suit order within a rank) */
+    for (int i = 1; i < nl; i++) {
+        int c = lose[i], j = i - 1;
+        while (j >= 0 && (lose[j] & 7) > (c & 7)) {
+            lose[j + 1] = lose[j];
+            j--;
+        }
+        lose[j + 1] = c;
+    }
+    int k = 0;
+    if (nw) out[k++] = win[nw - 1];
+    for (int i = 0; i < nl; i++) out[k++] = lose[i];
+    for (int i = 0; i < nw - 1; i++) out[k++] = win[i];
+    return k;
+}
+
+/* ------------------------------------------------------------------ scoring */
+
+/* A trick's worth to its leader, and the pique state after it: a pique fires when a player
+   reaches the threshold while the other has nothing (Law 69). */
+static inline int32_t score_trick(const ModelObject *m, int leader, const Trick *t, int32_t pk, int32_t *npk) {
+    int32_t p0 = t->p0, p1 = t->p1;
+    if (pk == NO_PIQUE) {
+        *npk = NO_PIQUE;
+    } else {
+        int32_t a = pk >> 16, b = pk & 0xFFFF;
+        int fired = 0;
+        for (int i = 0; i < t->nsteps; i++) {
+            if (t->who[i] == 0) {
+                a += t->points[i];
+                if (b == 0 && a >= m->threshold && m->may[0]) {
+                    p0 += m->pique_points;
+                    fired = 1;
+                    break;
+                }
+            } else {
+                b += t->points[i];
+                if (a == 0 && b >= m->threshold && m->may[1]) {
+                    p1 += m->pique_points;
+                    fired = 1;
+                    break;
+                }
+            }
+        }
+        /* what still matters: a pique is possible only while one player has nothing, and only
+           for a player who may pique */
+        if (fired || (a && b) || (a && !m->may[0]) || (b && !m->may[1]) || (!a && !b && !m->may[0] && !m->may[1]))
+            *npk = NO_PIQUE;
+        else
+            *npk = a << 16 | b;
+    }
+    int32_t u = m->u0 * p0 + m->u1 * p1;
+    return leader == 0 ? u : -u;
+}
+
+static int value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int won0, int32_t pk, int alpha, int beta);
+
+static int lead_value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int won0, int32_t pk, int lead,
+                      int alpha, int beta) {
+    const ModelObject *m = s->model;
+    uint32_t mine = leader ? h1 : h0, theirs = leader ? h0 : h1;
+    int last = (mine & (mine - 1)) == 0;
+    uint32_t lead_bit = 1u << lead;
+    uint32_t follow_cards = theirs & (0xFFu << (8 * (lead >> 3)));
+    if (!follow_cards) follow_cards = theirs;
+    int moves[16];
+    int n = follow_order(m, follow_cards, mine & ~lead_bit, lead, moves);
+    int worst = INF;
+    for (int i = 0; i < n; i++) {
+        int follow = moves[i];
+        const Trick *t = &m->trick[leader][last][lead][follow];
+        int winner = t->winner;
+        int32_t npk, gain;
+        if (pk == NO_PIQUE) {
+            npk = NO_PIQUE;
+            gain = m->gain[leader][last][lead][follow];
+        } else {
+            gain = score_trick(m, leader, t, pk, &npk);
+        }
+        uint32_t gone = ~(lead_bit | 1u << follow);
+        uint32_t n0 = h0 & gone, n1 = h1 & gone;
+        int nwon0 = won0 + (winner == 0);
+        int top = (beta < worst ? beta : worst) - gain;
+        int total;
+        if (winner == leader)
+            total = gain + value(s, n0, n1, winner, nwon0, npk, alpha - gain, top);
+        else
+            total = gain - value(s, n0, n1, winner, nwon0, npk, -top, gain - alpha);
+        if (total < worst) {
+            worst = total;
+            if (worst <= alpha) break;
+        }
+    }
+    return worst;
+}
+
+static int value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int won0, int32_t pk, int alpha, int beta) {
+    const ModelObject *m = s->model;
+    if (!(h0 | h1)) {
+        int net = m->cards[won0];
+        return leader == 0 ? net : -net;
+    }
+    uint32_t mine = leader ? h1 : h0, theirs = leader ? h0 : h1;
+    if (!(mine & (mine - 1))) {
+        /* the last trick: both cards are forced */
+        int lead = __builtin_ctz(mine), follow = __builtin_ctz(theirs);
+        const Trick *t = &m->trick[leader][1][lead][follow];
+        int32_t npk, gain;
+        if (pk == NO_PIQUE) gain = m->gain[leader][1][lead][follow];
+        else gain = score_trick(m, leader, t, pk, &npk);
+        int net = m->cards[won0 + (t->winner == 0)];
+        return gain + (leader == 0 ? net : -net);
+    }
+    if (pk == NO_PIQUE) {
+        /* Quick tricks: the leader's cards above all of the other's in their suit can be cashed one
+           after another, so he can win that many; each trick is worth at least (at most) the least
+           (most) any is, the cards at least (at most) what the tricks he may end with bring. */
+        int q = 0;
+        for (int sh = 0; sh < 32; sh += 8) {
+            uint32_t my = (mine >> sh) & 0xFF, their = (theirs >> sh) & 0xFF;
+            q += __builtin_popcount(their ? my >> (32 - __builtin_clz(their)) : my);
+        }
+        int n = __builtin_popcount(mine);
+        int won = leader == 0 ? won0 : 12 - n - won0;
+        int lower;
+        if (q == n)
+            lower = (n - 1) * m->lo_win[leader][0] + m->lo_win[leader][1] + m->cmin[leader][won + n][won + n];
+        else
+            lower = q * m->lo_win[leader][0] + (n - q - 1) * m->lo_any[leader][0] + m->lo_any[leader][1] +
+                    m->cmin[leader][won + q][won + n];
+        if (lower >= beta) return lower;
+        int upper = (n - 1) * m->hi_any[leader][0] + m->hi_any[leader][1] + m->cmax[leader][won][won + n];
+        if (upper <= alpha) return upper;
+    }
+    uint64_t key;
+    if (m->canonical) key = canonical_key(h0, h1);
+    else key = (uint64_t)h0 << 32 | h1;
+    uint32_t meta = (uint32_t)(leader | won0 << 1) | s->gen << 5;
+    uint32_t pkey = (uint32_t)pk;
+    Entry *bucket = &s->tt[(mix64(key ^ ((uint64_t)meta << 40) ^ ((uint64_t)pkey * 0x9E3779B97F4A7C15ULL)) &
+                            (TT_SIZE - 1)) & ~1u];
+    Entry *e = NULL;
+    if (bucket[0].key == key && bucket[0].meta == meta && bucket[0].pk == pkey) e = &bucket[0];
+    else if (bucket[1].key == key && bucket[1].meta == meta && bucket[1].pk == pkey) e = &bucket[1];
+    int lo = -INF, hi = INF;
+    if (e) {
+        lo = e->lo;
+        hi = e->hi;
+        if (lo >= beta) return lo;
+        if (hi <= alpha) return hi;
+        if (lo == hi) return lo;
+        if (lo > alpha) alpha = lo;
+        if (hi < beta) beta = hi;
+    }
+    s->nodes++;
+    int a0 = alpha, best = -INF;
+    int moves[16];
+    int n = lead_order(m, mine, theirs, moves);
+    for (int i = 0; i < n; i++) {
+        int worth = lead_value(s, h0, h1, leader, won0, pk, moves[i], alpha, beta);
+        if (worth > best) {
+            best = worth;
+            if (best > alpha) {
+                alpha = best;
+                if (alpha >= beta) break;
+            }
+        }
+    }
+    if (best <= a0) {
+        if (best < hi) hi = best;
+    } else if (best >= beta) {
+        if (best > lo) lo = best;
+    } else {
+        lo = hi = best;
+    }
+    int cards = __builtin_popcount(h0 | h1);
+    if (!e) {
+        /* the first slot keeps the entry with more cards left (more work saved), the second
+           takes whatever comes */
+        Entry *first = &bucket[0];
+        if ((first->meta >> 5) != s->gen || first->cards <= cards) {
+            if ((first->meta >> 5) == s->gen) bucket[1] = *first;
+            e = first;
+        } else {
+            e = &bucket[1];
+        }
+    }
+    e->key = key;
+    e->meta = meta;
+    e->pk = pkey;
+    e->lo = lo;
+    e->hi = hi;
+    e->cards = cards;
+    return best;
+}
+
+/* ------------------------------------------------------------------ Model */
+
+static int read_int(PyObject *seq, Py_ssize_t i, long *out) {
+    PyObject *item = PySequence_GetItem(seq, i);
+    if (!item) return -1;
+    long v = PyLong_AsLong(item);
+    Py_DECREF(item);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    *out = v;
+    return 0;
+}
+
+/* Model(tricks, cards, utility, threshold, pique_points, may_pique, split, canonical)
+   tricks: for leader, last, lead, follow (in that nesting, 4096 items): (winner, ((who, points), ...)) */
+static PyObject *Model_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    (void)kwds;
+    PyObject *tricks, *cards, *utility, *may, *split;
+    long threshold, pique_points;
+    int canonical;
+    if (!PyArg_ParseTuple(args, "OOOllOOp", &tricks, &cards, &utility, &threshold, &pique_points, &may, &split,
+                          &canonical))
+        return NULL;
+    ModelObject *m = (ModelObject *)type->tp_alloc(type, 0);
+    if (!m) return NULL;
+    long v;
+    if (read_int(utility, 0, &v) < 0) goto fail;
+    m->u0 = (int32_t)v;
+    if (read_int(utility, 1, &v) < 0) goto fail;
+    m->u1 = (int32_t)v;
+    m->threshold = (int32_t)threshold;
+    m->pique_points = (int32_t)pique_points;
+    for (int i = 0; i < 2; i++) {
+        if (read_int(may, i, &v) < 0) goto fail;
+        m->may[i] = v != 0;
+    }
+    for (int i = 0; i < 4; i++) {
+        if (read_int(split, i, &v) < 0) goto fail;
+        m->split[i] = (uint8_t)v;
+    }
+    for (int i = 0; i < 13; i++) {
+        if (read_int(cards, i, &v) < 0) goto fail;
+        m->cards[i] = (int32_t)v;
+    }
+    m->canonical = canonical;
+    if (PySequence_Size(tricks) != 4096) {
+        PyErr_SetString(PyExc_ValueError, "tricks: 4096 entries expected");
+        goto fail;
+    }
+    for (int idx = 0; idx < 4096; idx++) {
+        int leader = idx >> 11, last = idx >> 10 & 1, lead = idx >> 5 & 31, follow = idx & 31;
+        Trick *t = &m->trick[leader][last][lead][follow];
+        PyObject *item = PySequence_GetItem(tricks, idx);
+        if (!item) goto fail;
+        PyObject *steps = NULL;
+        long winner;
+        if (read_int(item, 0, &winner) < 0 || !(steps = PySequence_GetItem(item, 1))) {
+            Py_DECREF(item);
+            goto fail;
+        }
+        Py_DECREF(item);
+        Py_ssize_t ns = PySequence_Size(steps);
+        if (ns < 0 || ns > MAXSTEPS) {
+            Py_DECREF(steps);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "too many scoring steps in a trick");
+            goto fail;
+        }
+        t->winner = (int8_t)winner;
+        t->nsteps = (int8_t)ns;
+        t->p0 = t->p1 = 0;
+        for (Py_ssize_t k = 0; k < ns; k++) {
+            PyObject *step = PySequence_GetItem(steps, k);
+            long who, points;
+            if (!step || read_int(step, 0, &who) < 0 || read_int(step, 1, &points) < 0) {
+                Py_XDECREF(step);
+                Py_DECREF(steps);
+                goto fail;
+            }
+            Py_DECREF(step);
+            t->who[k] = (int8_t)who;
+            t->points[k] = (int16_t)points;
+            if (who == 0) t->p0 += points;
+            else t->p1 += points;
+        }
+        Py_DECREF(steps);
+        int32_t u = m->u0 * t->p0 + m->u1 * t->p1;
+        m->gain[leader][last][lead][follow] = leader == 0 ? u : -u;
+    }
+    for (int me = 0; me < 2; me++) {
+        for (int last = 0; last < 2; last++) {
+            int32_t lo_win = INF, lo_any = INF, hi_any = -INF;
+            for (int leader = 0; leader < 2; leader++) {
+                for (int lead = 0; lead < 32; lead++) {
+                    for (int follow = 0; follow < 32; follow++) {
+                        if (follow == lead) continue;
+                        int32_t g = m->gain[leader][last][lead][follow];
+                        int32_t worth = leader == me ? g : -g;
+                        if (leader == me && m->trick[leader][last][lead][follow].winner == me && worth < lo_win)
+                            lo_win = worth;
+                        if (worth < lo_any) lo_any = worth;
+                        if (worth > hi_any) hi_any = worth;
+                    }
+                }
+            }
+            m->lo_win[me][last] = lo_win;
+            m->lo_any[me][last] = lo_any;
+            m->hi_any[me][last] = hi_any;
+        }
+        for (int a = 0; a < 13; a++) {
+            int32_t lo = INF, hi = -INF;
+            for (int b = a; b < 13; b++) {
+                int32_t net = me == 0 ? m->cards[b] : -m->cards[12 - b];
+                if (net < lo) lo = net;
+                if (net > hi) hi = net;
+                m->cmin[me][a][b] = lo;
+                m->cmax[me][a][b] = hi;
+            }
+        }
+    }
+    return (PyObject *)m;
+fail:
+    Py_DECREF(m);
+    return NULL;
+}
+
+static PyTypeObject ModelType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "piquet.ai._kernel.Model",
+    .tp_doc = "The compiled scoring of one variant, contract, elder and utility.",
+    .tp_basicsize = sizeof(ModelObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = Model_new,
+};
+
+/* ------------------------------------------------------------------ Search */
+
+static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    (void)kwds;
+    PyObject *model;
+    if (!PyArg_ParseTuple(args, "O!", &ModelType, &model)) return NULL;
+    SearchObject *s = (SearchObject *)type->tp_alloc(type, 0);
+    if (!s) return NULL;
+    if (pool_count) {
+        pool_count--;
+        s->tt = pool_tables[pool_count];
+        s->gen = pool_gens[pool_count] + 1;
+        if (s->gen >= (1u << 26)) { /* the generation would overflow its bits: start afresh */
+            memset(s->tt, 0, TT_SIZE * sizeof(Entry));
+            s->gen = 1;
+        }
+    } else {
+        s->tt = calloc(TT_SIZE, sizeof(Entry));
+        s->gen = 1;
+        if (!s->tt) {
+            Py_DECREF(s);
+            return PyErr_NoMemory();
+        }
+    }
+    Py_INCREF(model);
+    s->model = (ModelObject *)model;
+    s->nodes = 0;
+    return (PyObject *)s;
+}
+
+static void Search_dealloc(SearchObject *s) {
+    if (s->tt) {
+        if (pool_count < POOL) {
+            pool_tables[pool_count] = s->tt;
+            pool_gens[pool_count] = s->gen;
+            pool_count++;
+        } else {
+            free(s->tt);
+        }
+    }
+    Py_XDECREF(s->model);
+    Py_TYPE(s)->tp_free((PyObject *)s);
+}
+
+static int read_pk(PyObject *obj, int32_t *pk) {
+    if (obj == Py_None) {
+        *pk = NO_PIQUE;
+        return 0;
+    }
+    long a, b;
+    if (read_int(obj, 0, &a) < 0 || read_int(obj, 1, &b) < 0) return -1;
+    if (a < 0 || b < 0 || a > 0x7FFF || b > 0xFFFF) {
+        PyErr_SetString(PyExc_ValueError, "pique scores out of range");
+        return -1;
+    }
+    *pk = (int32_t)(a << 16 | b);
+    return 0;
+}
+
+static int check_position(uint32_t h0, uint32_t h1, long leader, long won0) {
+    if ((leader != 0 && leader != 1) || won0 < 0 || won0 > 12 || (h0 & h1) ||
+        __builtin_popcount(h0) != __builtin_popcount(h1) || won0 + __builtin_popcount(h0) > 12) {
+        PyErr_SetString(PyExc_ValueError, "not a position at the start of a trick");
+        return -1;
+    }
+    return 0;
+}
+
+/* value(h0, h1, leader, won0, pk, alpha, beta): the best net score for the leader */
+static PyObject *Search_value(SearchObject *s, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "value() takes 7 arguments");
+        return NULL;
+    }
+    unsigned long h0 = PyLong_AsUnsignedLong(args[0]), h1 = PyLong_AsUnsignedLong(args[1]);
+    long leader = PyLong_AsLong(args[2]), won0 = PyLong_AsLong(args[3]);
+    long alpha = PyLong_AsLong(args[5]), beta = PyLong_AsLong(args[6]);
+    int32_t pk;
+    if (PyErr_Occurred() || read_pk(args[4], &pk) < 0) return NULL;
+    if (check_position((uint32_t)h0, (uint32_t)h1, leader, won0) < 0) return NULL;
+    return PyLong_FromLong(value(s, (uint32_t)h0, (uint32_t)h1, (int)leader, (int)won0, pk, (int)alpha, (int)beta));
+}
+
+/* lead_value(h0, h1, leader, won0, pk, lead, alpha, beta): the net score for the leader of this lead */
+static PyObject *Search_lead_value(SearchObject *s, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "lead_value() takes 8 arguments");
+        return NULL;
+    }
+    unsigned long h0 = PyLong_AsUnsignedLong(args[0]), h1 = PyLong_AsUnsignedLong(args[1]);
+    long leader = PyLong_AsLong(args[2]), won0 = PyLong_AsLong(args[3]);
+    long lead = PyLong_AsLong(args[5]), alpha = PyLong_AsLong(args[6]), beta = PyLong_AsLong(args[7]);
+    int32_t pk;
+    if (PyErr_Occurred() || read_pk(args[4], &pk) < 0) return NULL;
+    if (check_position((uint32_t)h0, (uint32_t)h1, leader, won0) < 0) return NULL;
+    uint32_t mine = leader ? (uint32_t)h1 : (uint32_t)h0;
+    if (lead < 0 || lead > 31 || !(mine >> lead & 1)) {
+        PyErr_SetString(PyExc_ValueError, "the lead is not in the leader's hand");
+        return NULL;
+    }
+    return PyLong_FromLong(
+        lead_value(s, (uint32_t)h0, (uint32_t)h1, (int)leader, (int)won0, pk, (int)lead, (int)alpha, (int)beta));
+}
+
+static PyObject *Search_get_nodes(SearchObject *s, void *closure) {
+    (void)closure;
+    return PyLong_FromLongLong(s->nodes);
+}
+
+static PyMethodDef Search_methods[] = {
+    {"value", (PyCFunction)(void (*)(void))Search_value, METH_FASTCALL,
+     "value(h0, h1, leader, won0, pique, alpha, beta): the best net score for the leader from the start of a trick"},
+    {"lead_value", (PyCFunction)(void (*)(void))Search_lead_value, METH_FASTCALL,
+     "lead_value(h0, h1, leader, won0, pique, lead, alpha, beta): the net score for the leader of leading lead"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Search_getset[] = {
+    {"nodes", (getter)Search_get_nodes, NULL, "positions searched (not found in the table)", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "piquet.ai._kernel.Search",
+    .tp_doc = "One solve: a transposition table and a node count.",
+    .tp_basicsize = sizeof(SearchObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = Search_new,
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_methods = Search_methods,
+    .tp_getset = Search_getset,
+};
+
+static struct PyModuleDef kernel_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "piquet.ai._kernel",
+    .m_doc = "The compiled search of piquet.ai.solver (optional; the pure-Python search is its fallback).",
+    .m_size = -1,
+};
+
+PyMODINIT_FUNC PyInit__kernel(void) {
+    for (int present = 0; present < 256; present++) {
+        for (int mine = 0; mine < 256; mine++) {
+            int out = 0, k = 0;
+            for (int r = 0; r < 8; r++) {
+                if (present >> r & 1) {
+                    if (mine >> r & 1) out |= 1 << k;
+                    k++;
+                }
+            }
+            compress_table[present][mine] = (uint8_t)out;
+        }
+    }
+    for (int i = 0; i < 32; i++) above[i] = (0xFFu << (8 * (i >> 3))) & ~((2u << i) - 1);
+    if (PyType_Ready(&ModelType) < 0 || PyType_Ready(&SearchType) < 0) return NULL;
+    PyObject *mod = PyModule_Create(&kernel_module);
+    if (!mod) return NULL;
+    Py_INCREF(&ModelType);
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(mod, "Model", (PyObject *)&ModelType) < 0 ||
+        PyModule_AddObject(mod, "Search", (PyObject *)&SearchType) < 0) {
+        Py_DECREF(mod);
+        return NULL;
+    }
+    return mod;
+}

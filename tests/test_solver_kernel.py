@@ -1,0 +1,163 @@
+"""The compiled search kernel against the pure-Python search (its oracle), and the fallback to pure Python.
+
+The comparisons need the kernel built (``pip install .`` where a C compiler is); without it they skip,
+unless ``PIQUET_REQUIRE_KERNEL`` is set (CI sets it), when they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from typing import NamedTuple
+
+import pytest
+from drivers import packs
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from piquet.ai import solver
+from piquet.ai.solver import PlayPosition, _solve
+from piquet.engine.cards import CARDS
+from piquet.engine.variants import Contract, Rules, make_rules
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+requires_kernel = pytest.mark.skipif(
+    solver._kernel is None and not os.environ.get("PIQUET_REQUIRE_KERNEL"),
+    reason="the compiled kernel is not built (no C compiler at install) or PIQUET_PURE_SOLVER is set")
+
+
+class Case(NamedTuple):
+    rules: Rules
+    position: PlayPosition
+    all_values: bool
+
+
+#: Rule options that change the play's scoring, by variant.
+PLAY_OPTIONS: dict[str, list[dict[str, object]]] = {
+    "rubicon": [{}, {"points_for_winning_opponents_lead": 2}, {"lead_point_only_if_won": True},
+                {"ten_for_the_last_trick": True}],
+    "auction": [{}],
+    "au-cent": [{}, {"low_cards_score_nothing_in_play": True}],
+}
+
+
+@st.composite
+def cases(draw: st.DrawFn, most_tricks: int = 12) -> Case:
+    """A deal drawn from a shuffled pack, some tricks played at random (legal plays, perhaps a card
+    led to the next), any variant and scoring option, a contract in Auction Piquet, scores with a
+    pique still possible or not, and any utility."""
+    variant = draw(st.sampled_from(sorted(PLAY_OPTIONS)))
+    rules = make_rules(variant, draw(st.sampled_from(PLAY_OPTIONS[variant])))
+    contract = (draw(st.builds(Contract, st.integers(0, 1), st.integers(7, 12), st.booleans(), st.integers(0, 2)))
+                if variant == "auction" else None)
+    pack = draw(packs())
+    hands = [sum(1 << c for c in pack[:12]), sum(1 << c for c in pack[12:24])]
+    elder = draw(st.integers(0, 1))
+    leader = elder
+    won = [0, 0]
+    rng = draw(st.randoms(use_true_random=False))
+    played = draw(st.integers(12 - most_tricks, 11))
+    for _ in range(played):
+        lead = rng.choice([c for c in range(32) if hands[leader] >> c & 1])
+        follower = 1 - leader
+        suit = hands[follower] & (0xFF << (8 * (lead >> 3)))
+        follow = rng.choice([c for c in range(32) if (suit or hands[follower]) >> c & 1])
+        hands[leader] &= ~(1 << lead)
+        hands[follower] &= ~(1 << follow)
+        if follow >> 3 == lead >> 3 and follow > lead:
+            leader = follower
+        won[leader] += 1
+    scores = [draw(st.sampled_from([0, 0, 0, 4, 17, 26, 28, 40])), draw(st.sampled_from([0, 0, 0, 3, 25, 27, 28, 35]))]
+    to_act, led = leader, None
+    if draw(st.booleans()):
+        card = rng.choice([c for c in range(32) if hands[leader] >> c & 1])
+        hands[leader] &= ~(1 << card)
+        scores[leader] += rules.lead_points(CARDS[card], contract)
+        to_act, led = 1 - leader, CARDS[card]
+    position = PlayPosition((hands[0], hands[1]), to_act, elder, (won[0], won[1]), (scores[0], scores[1]), led,
+                            draw(st.booleans()), contract, draw(st.sampled_from([(1, -1), (1, 1), (-1, -1)])))
+    return Case(rules, position, draw(st.booleans()))
+
+
+def agree(case: Case) -> None:
+    assert solver._kernel is not None, "PIQUET_REQUIRE_KERNEL is set but the kernel is not built"
+    rules, position, all_values = case
+    for all_best in (True, False):
+        compiled = _solve(position, rules, all_values, all_best, True)
+        pure = _solve(position, rules, all_values, all_best, False)
+        assert (compiled.value, compiled.best, compiled.values) == (pure.value, pure.best, pure.values)
+
+
+@requires_kernel
+@settings(max_examples=200, deadline=None)
+@given(cases(most_tricks=8))
+def test_kernel_equals_the_pure_search_on_drawn_positions(case: Case) -> None:
+    """Same value, same best cards and (with ``all_values``) the same value of every card."""
+    agree(case)
+
+
+@requires_kernel
+@settings(max_examples=15, deadline=None)
+@given(cases())
+def test_kernel_equals_the_pure_search_from_early_in_the_deal(case: Case) -> None:
+    agree(case)
+
+
+@requires_kernel
+def test_kernel_equals_the_pure_search_on_full_deals_of_the_contracts() -> None:
+    """Every kind of contract (plus, minus, doubled) from the first lead, where the pique matters too."""
+    import random
+
+    rng = random.Random(19)
+    rules = make_rules("auction")
+    for i in range(12):
+        cards = rng.sample(range(32), 24)
+        hands = (sum(1 << c for c in cards[:12]), sum(1 << c for c in cards[12:]))
+        contract = Contract(i % 2, 7 + i % 6, i % 3 == 0, i % 3)
+        position = PlayPosition(hands, i % 2, i % 2, contract=contract)
+        agree(Case(rules, position, i % 4 == 0))
+
+
+@requires_kernel
+def test_kernel_rejects_what_is_not_a_position() -> None:
+    from piquet.ai import _kernel
+
+    model = solver._model(make_rules("rubicon"), None, 0).kernel()
+    search = _kernel.Search(model)
+    with pytest.raises(ValueError, match="not a position"):
+        search.value(0b11, 0b1, 0, 0, None, -100, 100)  # two cards against one
+    with pytest.raises(ValueError, match="not in the leader's hand"):
+        search.lead_value(0b1, 0b10, 0, 0, None, 5, -100, 100)
+    assert search.value(0b1 << 7, 0b1, 0, 6, None, -100, 100) == 1 + 1 + 10  # lead, last trick, the cards
+
+
+def test_solver_falls_back_to_pure_python_without_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As on a machine where the kernel could not be built: the import fails, the pure search solves."""
+    monkeypatch.setitem(sys.modules, "piquet.ai._kernel", None)  # the import raises ImportError
+    assert solver._load_kernel() is None
+    monkeypatch.delitem(sys.modules, "piquet.ai._kernel")
+    monkeypatch.setenv("PIQUET_PURE_SOLVER", "1")
+    assert solver._load_kernel() is None
+
+
+def test_pure_solver_is_forced_by_the_environment() -> None:
+    """``PIQUET_PURE_SOLVER=1``: the solver and ``piquet --version`` say pure Python, and it solves."""
+    code = ("from piquet.ai import solver; from piquet.engine.variants import make_rules\n"
+            "p = solver.PlayPosition((0x80 | 0x8000, 0x40 | 0x1), 0, 0, (5, 5), (20, 15))\n"
+            "print(solver.SOLVER, solver._kernel, solver.solve(p, make_rules('rubicon')).value)")
+    env = {**os.environ, "PIQUET_PURE_SOLVER": "1", "PYTHONPATH": ROOT}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.split() == ["pure", "Python", "None", "13"]
+    version = subprocess.run([sys.executable, "-m", "piquet.ui.cli", "--version"], env=env, capture_output=True,
+                             text=True, check=True, cwd=ROOT)
+    assert "solver: pure Python" in version.stdout
+
+
+def test_version_says_which_solver_is_in_use(capsys: pytest.CaptureFixture[str]) -> None:
+    from piquet.ui.cli import build_parser
+
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--version"])
+    assert f"solver: {solver.SOLVER}" in capsys.readouterr().out
