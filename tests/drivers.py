@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
-from helpers import agents, cards_in_text
+from helpers import agents, cards_in_text, log_texts
 from hypothesis import strategies as st
 
 from piquet.ai.agent import Agent, RandomAgent
@@ -25,7 +25,7 @@ from piquet.engine.combinations import Category, key
 from piquet.engine.partie import LegalActions, Partie, Phase
 from piquet.engine.scoring import ScoreEvent
 from piquet.engine.variants import make_rules
-from piquet.engine.view import PlayerView, Speech
+from piquet.engine.view import PlayerView
 
 NAMES = ("Ann", "Bill")
 VARIANTS = ("rubicon", "auction", "au-cent")
@@ -311,18 +311,35 @@ def knowledge(p: Partie) -> tuple[CardSet, CardSet, CardSet]:
                 if show_rest:
                     tell([0, 1, 2], CardSet(deal.talon[taken:]).mask)
             tell([0, 1, 2], a.card.mask)
+        elif isinstance(a, Cut):  # au Cent's new game: both cut face up, after this deal's end (Law 4)
+            tell([0, 1, 2], CardSet(a.cards).mask)
     return CardSet(know[0]), CardSet(know[1]), CardSet(know[2])
 
 
+def cards_of(entry: object) -> CardSet:
+    """Every card an entry of the log holds in its fields (a card, cards, a pair of cut cards)."""
+    mask = 0
+    for name in getattr(entry, "__slots__", ()):
+        value = getattr(entry, name)
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, (Card, CardSet)):
+                mask |= item.mask
+    return CardSet(mask)
+
+
 def check_no_leak(p: Partie) -> None:
-    """No view, log text or score reason names a card its reader may not know (see :func:`knowledge`)."""
+    """No view, log entry, log text or score reason names a card its reader may not know (see
+    :func:`knowledge`)."""
     allowed = knowledge(p)
     for seat, may in ((0, allowed[0]), (1, allowed[1]), (None, allowed[2])):
         v = p.view(seat)
         assert v.known_cards().issubset(may), (seat, str(v.known_cards() - may))
         named = CardSet()
         for entry in v.log:
-            text = entry.text if isinstance(entry, Speech) else entry.reason if isinstance(entry, ScoreEvent) else ""
+            named = named | cards_of(entry)
+            if isinstance(entry, ScoreEvent):
+                named = named | cards_in_text(entry.reason)
+        for text in log_texts(v.log, v.players):
             named = named | cards_in_text(text)
         for e in v.events:
             named = named | cards_in_text(e.reason)

@@ -14,9 +14,10 @@ from piquet.ai.agent import RandomAgent
 from piquet.engine.actions import Action, CarteBlanche, Concede, Deal, Declare, Exchange, Play
 from piquet.engine.cards import FULL_PACK, Card, CardSet
 from piquet.engine.combinations import Category
+from piquet.engine.events import LogEntry
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.scoring import ScoreCategory, ScoreEvent
-from piquet.engine.view import Speech
+from piquet.engine.words import said
 
 NAMES = ("Ann", "Bill")
 ANN, BILL = 0, 1
@@ -116,9 +117,15 @@ def points(partie: Partie, category: ScoreCategory, seat: int) -> int:
     return sum(e.points for e in events_of(partie, category, seat))
 
 
+def log_texts(log: Iterable[LogEntry], names: Sequence[str] = NAMES) -> list[str]:
+    """What a log says, line by line, as the table shows it (a card played in record notation); scores
+    are left out."""
+    return [line.text for entry in log if not isinstance(entry, ScoreEvent) for line in said(entry, names)]
+
+
 def says(partie: Partie) -> list[str]:
-    """The texts of the current deal's log entries that are speeches."""
-    return [x.text for x in partie.view(None).log if isinstance(x, Speech)]
+    """What the current deal's log says (:func:`log_texts`)."""
+    return log_texts(partie.view(None).log, partie.players)
 
 
 def all_views(partie: Partie) -> tuple[object, ...]:

@@ -37,7 +37,7 @@ from piquet.engine.actions import Action, Bid, CarteBlanche, Deal, Declare, Exch
 from piquet.engine.cards import Card
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.record import RecordError, dumps, loads
-from piquet.engine.scoring import ScoreCategory, settle
+from piquet.engine.scoring import ScoreCategory, ScoreEvent, settle
 from piquet.engine.variants import Auction, Contract, make_rules
 
 # ---------------------------------------------------------------- builders
@@ -475,7 +475,7 @@ def test_lunn_plus_one_point_per_trick_won_none_for_leading_none_for_the_last_tr
     d = p.deal_scores[-1]
     assert d.tricks == (3, 9)
     assert (d.by_category[ANN]["play"], d.by_category[BILL]["play"]) == (3, 9)
-    reasons = {e.reason for d_log in p.logs() for e in d_log if hasattr(e, "category")}
+    reasons = {e.reason for d_log in p.logs() for e in d_log if isinstance(e, ScoreEvent)}
     assert not any("lead" in r or "last trick" in r for r in reasons)
 
 
@@ -683,7 +683,7 @@ def test_lunn_contract_is_the_last_category_and_the_deal_score_keeps_the_contrac
     p = nine(["Bill bid 8+", "Ann bid double", "Bill bid pass"])
     d = p.deal_scores[-1]
     assert d.contract == Contract(BILL, 8, False, 1) and not d.annulled
-    log = [e for e in p.logs()[-1] if hasattr(e, "category")]
+    log = [e for e in p.logs()[-1] if isinstance(e, ScoreEvent)]
     assert [e.category for e in log][-2:] == [ScoreCategory.CONTRACT, ScoreCategory.CONTRACT]
     assert d.totals == (sum(v for k, v in d.by_category[0].items() if k != "total"),
                         sum(v for k, v in d.by_category[1].items() if k != "total"))

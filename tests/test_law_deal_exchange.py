@@ -20,6 +20,7 @@ from helpers import (
     cs,
     dealt,
     full,
+    log_texts,
     make_deal,
     new_partie,
     points,
@@ -30,6 +31,7 @@ from hypothesis import given, settings
 from piquet.ai.agent import RandomAgent, play_deal
 from piquet.engine.actions import CarteBlanche, ChooseDealer, Cut, Deal, Exchange, Play
 from piquet.engine.cards import CARDS, CardSet, shuffled_pack
+from piquet.engine.events import CarteBlancheShown
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.scoring import ScoreCategory
 
@@ -238,7 +240,8 @@ def test_law_20_carte_blanche_shown_only_after_the_opponent_has_discarded() -> N
     assert not (p.view(ANN).known_cards() & cs(CB_BILL))
     run(p, ["Ann exchange KS QS"])
     assert p.view(ANN).shown_dealt[BILL] == cs(CB_BILL)
-    assert any("My carte blanche" in getattr(x, "text", "") for x in p.view(ANN).log)
+    assert CarteBlancheShown(BILL, cs(CB_BILL)) in p.view(ANN).log
+    assert f"My carte blanche: {cs(CB_BILL)}." in log_texts(p.view(ANN).log)
 
 
 def test_law_20_younger_carte_blanche_shown_after_elder_discards() -> None:

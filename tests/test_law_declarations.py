@@ -15,6 +15,7 @@ from helpers import (
     card,
     cs,
     dealt,
+    log_texts,
     points,
     run,
     says,
@@ -25,7 +26,6 @@ from piquet.engine.cards import CardSet, Rank
 from piquet.engine.combinations import Category
 from piquet.engine.partie import IllegalActionError, Phase
 from piquet.engine.scoring import ScoreCategory, ScoreEvent
-from piquet.engine.view import Speech
 
 NOTHING_AFTER_POINT = ["Bill declare sequences -", "Ann declare sequences -",
                        "Bill declare sets -", "Ann declare sets -"]
@@ -295,7 +295,7 @@ def test_ruling_10_younger_declaration_events_appear_only_after_elders_first_lea
     run(p, ["Bill play AS"])
     logged, events = ann_events(BILL)
     assert [e.points for e in logged] == [6] and [e.points for e in events] == [6]
-    texts = [x.text for x in p.view(BILL).log if isinstance(x, Speech)]
+    texts = log_texts(p.view(BILL).log)
     assert texts.index("I lead the ace of spades.") < len(texts)
 
 

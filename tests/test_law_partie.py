@@ -19,6 +19,7 @@ from helpers import (
     base,
     cs,
     dealt,
+    log_texts,
     new_partie,
     play_out,
 )
@@ -70,7 +71,7 @@ def test_law_71_still_tied_after_eight_deals_is_drawn() -> None:
     p = loads((RECORDS / "drawn-after-eight.json").read_text())
     assert len(p.deal_scores) == 8 and p.is_over
     assert p.result is not None and p.result.winner is None and p.result.points == 0
-    assert "The partie is drawn." in [getattr(x, "text", "") for x in p.logs()[-1]]
+    assert "The partie is drawn." in log_texts(p.logs()[-1])
 
 
 def test_law_71_partie_over_rule() -> None:

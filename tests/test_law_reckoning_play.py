@@ -17,6 +17,7 @@ from helpers import (
     card,
     dealt,
     events_of,
+    log_texts,
     play_out,
     points,
     run,
@@ -24,6 +25,7 @@ from helpers import (
 
 from piquet.ai.agent import RandomAgent, play_deal
 from piquet.engine.actions import Play
+from piquet.engine.events import CardsDivided
 from piquet.engine.partie import IllegalActionError, Phase
 from piquet.engine.scoring import ScoreCategory
 
@@ -125,7 +127,8 @@ def test_law_66_nothing_for_the_cards_at_six_tricks_each() -> None:
         d = p.deal_scores[-1]
         if d.tricks == (6, 6):
             assert d.by_category[0]["cards"] == d.by_category[1]["cards"] == 0
-            assert any("divided" in getattr(x, "text", "") for x in p.logs()[-1])
+            assert CardsDivided() in p.logs()[-1]
+            assert "The cards are divided." in log_texts(p.logs()[-1])
             return
     pytest.skip("no 6-6 deal found")
 

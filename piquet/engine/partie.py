@@ -55,7 +55,34 @@ from piquet.engine.combinations import (
     invalid_reason,
     key,
     maximal,
-    number_word,
+)
+from piquet.engine.events import (
+    Answer,
+    AuctionWon,
+    BidCalled,
+    CardPlayed,
+    CardsDivided,
+    CarteBlancheAnnounced,
+    CarteBlancheShown,
+    Conceded,
+    ConcessionAnswered,
+    CutMade,
+    DealAnnulled,
+    DealBegun,
+    DealEnded,
+    DealerChosen,
+    DeclarationAnswered,
+    Declared,
+    Event,
+    Exchanged,
+    FirstLead,
+    GameWon,
+    LogEntry,
+    NewGameCut,
+    PartieEnded,
+    RestShown,
+    SecondCall,
+    SecondCallAsked,
 )
 from piquet.engine.scoring import (
     CATEGORY_ORDER,
@@ -67,7 +94,7 @@ from piquet.engine.scoring import (
     settle,
 )
 from piquet.engine.variants import Contract, GameResult, Rules, games_won, make_rules, parse_bid
-from piquet.engine.view import Announcement, PlayerView, Speech, Trick
+from piquet.engine.view import Announcement, PlayerView, Trick
 
 __all__ = ["DECLARATION_ORDER", "IllegalActionError", "Partie", "Phase"]
 
@@ -184,8 +211,8 @@ class _State:
     tricks: tuple[Trick, ...] = ()
     tricks_won: tuple[int, int] = (0, 0)
     events: tuple[ScoreEvent, ...] = ()
-    log: tuple[Speech | ScoreEvent, ...] = ()
-    past_logs: tuple[tuple[Speech | ScoreEvent, ...], ...] = ()
+    log: tuple[LogEntry, ...] = ()
+    past_logs: tuple[tuple[LogEntry, ...], ...] = ()
     deal_scores: tuple[DealScore, ...] = ()
     totals: tuple[int, int] = (0, 0)
     game_start: tuple[int, int] = (0, 0)
@@ -330,7 +357,7 @@ class Partie:
     def is_over(self) -> bool:
         return self._s.phase is Phase.OVER
 
-    def logs(self) -> tuple[tuple[Speech | ScoreEvent, ...], ...]:
+    def logs(self) -> tuple[tuple[LogEntry, ...], ...]:
         """The log of every deal so far (what was said and scored, in order); the cut
         belongs to the first."""
         return (*self._s.past_logs, self._s.log) if self._s.log else self._s.past_logs
@@ -846,8 +873,8 @@ class Partie:
     }
 
     # ------------------------------------------------------------ applying
-    def _say(self, speaker: int | None, text: str) -> None:
-        self._s.log = (*self._s.log, Speech(speaker, text, "say" if speaker is not None else "note"))
+    def _tell(self, event: Event) -> None:
+        self._s.log = (*self._s.log, event)
 
     def _score(self, event: ScoreEvent, announce: bool = True) -> None:
         """Add an event in its place in the order of reckoning (Law 67)."""
@@ -867,7 +894,7 @@ class Partie:
             case Cut():
                 self._apply_cut(action)
             case ChooseDealer():
-                self._say(action.player, "I deal." if action.dealer == action.player else "You deal.")
+                self._tell(DealerChosen(action.player, action.dealer))
                 self._s.dealer = action.dealer
                 self._s.phase, self._s.to_act = Phase.DEAL, action.dealer
             case Deal():
@@ -892,17 +919,16 @@ class Partie:
     def _apply_cut(self, action: Cut) -> None:
         s = self._s
         a, b = action.cards
-        names = self.players
-        self._say(None, f"{names[0]} cuts {a.pretty()}, {names[1]} cuts {b.pretty()}.")
         if a.rank == b.rank:
-            self._say(None, "Equal cuts: they cut again.")
+            self._tell(CutMade((a, b), again=True))
             return
         s.cut_winner = 0 if a.rank > b.rank else 1
         if self.rules.lower_cut_deals:
             s.dealer = 1 - s.cut_winner
-            self._say(None, f"{self.players[s.dealer]} cuts lower and deals.")
+            self._tell(CutMade((a, b), dealer=s.dealer))
             s.phase, s.to_act = Phase.DEAL, s.dealer
             return
+        self._tell(CutMade((a, b)))
         s.phase, s.to_act = Phase.CHOOSE_DEALER, s.cut_winner
 
     def _apply_deal(self, action: Deal) -> None:
@@ -933,15 +959,11 @@ class Partie:
         s.concession_declined = False
         s.trick = s.tricks = ()
         s.tricks_won = (0, 0)
-        how = f" in packets of {action.packets}" if action.packets else ""
+        self._tell(DealBegun(s.deal_number, dealer, s.elder, action.packets, self.rules.uses_bidding))
         if self.rules.uses_bidding:
-            self._say(None, f"Deal {s.deal_number}: {self.players[dealer]} deals{how}; "
-                            f"{self.players[s.elder]} bids first.")
             s.carte_blanche_pending = ()
             s.phase, s.to_act = Phase.BID, s.elder
             return
-        self._say(None, f"Deal {s.deal_number}: {self.players[dealer]} deals{how}; "
-                        f"{self.players[s.elder]} is elder.")
         self._begin_carte_blanche()
 
     def _begin_carte_blanche(self) -> None:
@@ -975,12 +997,7 @@ class Partie:
         s = self._s
         s.bids = (*s.bids, action)
         call = action.call
-        words = {"pass": "Pass.", "double": "Double.", "redouble": "Redouble."}
-        if call in words:
-            self._say(action.player, words[call])
-        else:
-            sign = "minus" if call[-1] == "-" else "plus"
-            self._say(action.player, f"{number_word(int(call[:-1])).capitalize()} {sign}.")
+        self._tell(BidCalled(action.player, call))
         if call == "double" or (call == "redouble" and self.rules.redouble_counts_as_double):
             s.doubles_used += 1
         if call == "pass" and all(b.call == "pass" for b in s.bids):
@@ -1003,14 +1020,14 @@ class Partie:
         doubles = 2 if "redouble" in after else 1 if "double" in after else 0
         s.contract = Contract(last.player, last.tricks, last.minus, doubles)
         s.elder = last.player
-        self._say(None, f"{self.players[last.player]} holds the contract, {s.contract}, and is elder.")
+        self._tell(AuctionWon(s.contract))
         # With the option carte_blanche, it is announced once the holder is known, before the exchange.
         self._begin_carte_blanche()
 
     def _annul_deal(self) -> None:
         """Both passed: the deal is annulled, does not count, and the same dealer deals again (Lunn)."""
         s = self._s
-        self._say(None, "Both pass: the deal is annulled and the same dealer deals again.")
+        self._tell(DealAnnulled())
         score = DealScore.from_events((), s.elder, (0, 0), annulled=True)
         s.deal_scores = (*s.deal_scores, score)
         s.phase, s.to_act = Phase.DEAL, s.dealer
@@ -1021,11 +1038,9 @@ class Partie:
         s.carte_blanche_pending = tuple(p for p in s.carte_blanche_pending if p != seat)
         if action.announce:
             s.carte_blanche = (True, s.carte_blanche[1]) if seat == 0 else (s.carte_blanche[0], True)
-            text = "Carte blanche."
             if action.will_exchange is not None:
                 s.will_exchange = s.elder_count = action.will_exchange
-                text += f" I shall take {number_word(action.will_exchange)}."
-            self._say(seat, text)
+            self._tell(CarteBlancheAnnounced(seat, action.will_exchange))
             self._score(ScoreEvent(seat, self.rules.carte_blanche_points, ScoreCategory.CARTE_BLANCHE,
                                    "carte blanche"))
             if s.exchanged[1 - seat] is not None:
@@ -1039,7 +1054,7 @@ class Partie:
         """The proof of carte blanche: the hand as dealt, shown once the opponent has discarded (Laws 19-20)."""
         s = self._s
         s.shown_dealt = _set(s.shown_dealt, seat, s.dealt[seat])
-        self._say(seat, f"My carte blanche: {CardSet(s.dealt[seat])}.")
+        self._tell(CarteBlancheShown(seat, CardSet(s.dealt[seat])))
 
     def _apply_exchange(self, action: Exchange) -> None:
         s = self._s
@@ -1058,20 +1073,17 @@ class Partie:
         s.discards = _set(s.discards, seat, action.discards.mask)
         s.drawn = _set(s.drawn, seat, drawn)
         s.exchanged = _set_any(s.exchanged, seat, n)
-        name = self.players[seat]
-        said = f"{name} stands pat" if n == 0 else f"{name} exchanges {number_word(n)}"
+        left, looked = 0, False
         if seat == s.elder:
             top = self.rules.elder_maximum_exchange  # Law 33: the cards he left "of the top five"
             left = top - n if n < top else 0
-            if left:
-                said += f", leaving {number_word(left)}"
             if left and self.rules.elder_sees_cards_left:
                 for card in s.talon[n:top]:
                     s.peeked |= 1 << card
-                said += ", and looks at what he left"
+                looked = True
         else:
             s.show_rest = action.show_rest
-        self._say(None, said + ".")
+        self._tell(Exchanged(seat, n, left, looked))
         other = 1 - seat
         if s.carte_blanche[other] and not s.shown_dealt[other]:
             self._show_carte_blanche(other)
@@ -1094,13 +1106,15 @@ class Partie:
             first = action.called
             if first is None:
                 s.announcements = (*s.announcements, Announcement(category, None))
-                self._say(elder, f"No {category.value}.")
+                self._tell(Declared(elder, category, None))
             else:
                 at_once = self.rules.told_at_once(category, s.contract)
                 rank = first.cards()[0].rank if category is Category.SETS and at_once else None
                 detail = key(category, first)[1] if at_once and category is not Category.SETS else None
                 s.announcements = (*s.announcements, Announcement(category, len(first), rank, detail))
-                self._say(elder, _opening_call(category, first, at_once) + ".")
+                top = Rank(key(category, first)[1]) if at_once and category is not Category.POINT else None
+                pips = key(category, first)[1] if at_once and category is Category.POINT else None
+                self._tell(Declared(elder, category, len(first), at_once, pips, top))
                 if category is Category.SETS and len(first) == 4 and at_once:
                     # "Fourteen aces" names all four cards.
                     s.revealed = _set(s.revealed, elder, s.revealed[elder] | first.mask)
@@ -1125,21 +1139,24 @@ class Partie:
         if e is None:
             winner = younger if y is not None else None
         elif y is None:
-            self._say(younger, "Good.")
+            self._tell(DeclarationAnswered(younger, category, "good"))
             heard = replace(heard, answer="good")
             winner = elder
         else:
             ke, ky = key(category, e), key(category, y)
-            reply = "good" if ke > ky else "not good" if ke < ky else "equal"
+            reply: Answer = "good" if ke > ky else "not good" if ke < ky else "equal"
             if ke[0] == ky[0] and not self.rules.told_at_once(category, s.contract):
-                self._say(younger, "Making?" if category is Category.POINT and not self.rules.uses_bidding
-                          else "How high?")
-                self._say(elder, _second_call(category, e) + ".")
+                making = category is Category.POINT and not self.rules.uses_bidding
+                self._tell(SecondCallAsked(younger, category, "making" if making else "how high"))
+                if category is Category.POINT:
+                    self._tell(SecondCall(elder, category, pips=ke[1]))
+                else:
+                    self._tell(SecondCall(elder, category, top=Rank(ke[1])))
                 if category is Category.SETS:
                     heard = replace(heard, rank=e.cards()[0].rank)
                 else:
                     heard = replace(heard, detail=ke[1])
-            self._say(younger, reply.capitalize() + ".")
+            self._tell(DeclarationAnswered(younger, category, reply))
             heard = replace(heard, answer=reply)
             winner = elder if ke > ky else younger if ke < ky else None
         s.announcements = (*s.announcements[:-1], heard)
@@ -1185,7 +1202,7 @@ class Partie:
         s.pending_reveal = (0, 0)
         if s.show_rest and s.rest:
             s.rest_public = True
-            self._say(1 - s.elder, f"The rest of the talon: {CardSet(s.rest)}.")
+            self._tell(RestShown(1 - s.elder, CardSet(s.rest)))
         if self.rules.carte_rouge_points:
             for seat in (s.elder, 1 - s.elder):
                 if s.hands[seat] and not s.hands[seat] & ~s.scored_cards[seat]:
@@ -1231,12 +1248,12 @@ class Partie:
         s = self._s
         seat, card = action.player, action.card
         if not s.hand_reckoned:
-            self._say(seat, f"I lead the {card.rank.word} of {card.suit.name.lower()}.")
+            self._tell(FirstLead(seat, card))
             self._reckon_hand()
         s.hands = _set(s.hands, seat, s.hands[seat] & ~card.mask)
         s.trick = (*s.trick, card)
-        s.log = (*s.log, Speech(seat, str(card), "play"))
         if len(s.trick) == 1:
+            s.log = (*s.log, CardPlayed(seat, card))
             points = self.rules.lead_points(card, s.contract)
             if points:
                 self._score(ScoreEvent(seat, points, ScoreCategory.PLAY, f"lead of {card}"))
@@ -1246,6 +1263,7 @@ class Partie:
         lead = s.trick[0]
         leader = s.leader
         winner = seat if card.beats(lead) else leader
+        s.log = (*s.log, CardPlayed(seat, card, winner))
         for who, points, reason in self.rules.trick_awards(leader, s.trick, winner, s.contract):
             self._score(ScoreEvent(who, points, ScoreCategory.PLAY, reason))
             self._check_pique()
@@ -1265,7 +1283,7 @@ class Partie:
         if len(s.tricks) == 12:
             awards = self.rules.cards_awards(s.tricks_won, s.contract)
             if not awards:
-                self._say(None, "The cards are divided.")
+                self._tell(CardsDivided())
             for who, points, reason in awards:
                 if self.rules.cards_count_toward_pique:
                     # The cards were scored at the seventh trick; capot adds what it counts more.
@@ -1278,7 +1296,7 @@ class Partie:
 
     def _apply_concede(self, action: Concede) -> None:
         s = self._s
-        self._say(action.player, "I concede.")
+        self._tell(Conceded(action.player))
         self._reckon_hand()
         s.conceded = action.player
         if self.rules.concession_may_be_declined:
@@ -1289,10 +1307,10 @@ class Partie:
     def _apply_accept_concession(self, action: AcceptConcession) -> None:
         s = self._s
         if action.accept:
-            self._say(action.player, "I accept.")
+            self._tell(ConcessionAnswered(action.player, True))
             self._settle_concession()
             return
-        self._say(action.player, "I decline: play on.")
+        self._tell(ConcessionAnswered(action.player, False))
         s.conceded = None
         s.concession_declined = True
         s.phase, s.to_act = Phase.PLAY, s.leader
@@ -1318,10 +1336,7 @@ class Partie:
         score = DealScore.from_events(s.events, s.elder, s.tricks_won, s.contract, multiplier=multiplier)
         s.deal_scores = (*s.deal_scores, score)
         s.totals = (s.totals[0] + multiplier * score.totals[0], s.totals[1] + multiplier * score.totals[1])
-        a, b = score.totals
-        double = " (counting double)" if multiplier > 1 else ""
-        self._say(None, f"Deal {s.deal_number}: {self.players[0]} {a}, {self.players[1]} {b}{double}; "
-                        f"partie {s.totals[0]} to {s.totals[1]}.")
+        self._tell(DealEnded(s.deal_number, score.totals, multiplier, s.totals))
         over = self.rules.partie_over(self._counted_deals(), s.totals)
         if self.rules.plays_games:
             game = self.rules.game_over((before[0] - s.game_start[0], before[1] - s.game_start[1]),
@@ -1330,28 +1345,20 @@ class Partie:
                 game = replace(game, deal=len(s.deal_scores))
                 s.games = (*s.games, game)
                 s.game_start = s.totals
-                kind = "a double game" if game.double else "the game"
-                w, r = game.winner, game.reached
-                self._say(None, f"{self.players[w]} reaches {r[w]} with {self.players[1 - w]} at {r[1 - w]}, "
-                                f"and wins {kind}; {game.scores[0]} to {game.scores[1]} at the end of the deal.")
+                self._tell(GameWon(game))
                 won = self.games_won()
                 if max(won) >= self.rules.games_to_win:
                     winner = 0 if won[0] > won[1] else 1
-                    s.result = Settlement(winner, won[winner], False, won)
+                    s.result = settled = Settlement(winner, won[winner], False, won)
                     s.phase, s.to_act = Phase.OVER, None
-                    self._say(None, f"{self.players[winner]} wins the partie, {won[0]} games to {won[1]}.")
+                    self._tell(PartieEnded(settled))
                     return
         if over:
-            s.result = settle(s.totals, self.rules.rubicon, self.rules.settlement_bonus)
+            s.result = settled = settle(s.totals, self.rules.rubicon, self.rules.settlement_bonus)
             s.phase, s.to_act = Phase.OVER, None
-            settled = s.result
-            if settled.winner is None:
-                self._say(None, "The partie is drawn.")
-            else:
-                how = " The loser is rubiconed." if settled.rubiconed else ""
-                self._say(None, f"{self.players[settled.winner]} wins the partie and scores {settled.points}.{how}")
+            self._tell(PartieEnded(settled))
         elif self.rules.fresh_cut_each_game and s.games and s.games[-1].deal == len(s.deal_scores):
-            self._say(None, "A new game: the players cut again for the deal.")
+            self._tell(NewGameCut())
             s.phase, s.to_act = Phase.CUT, None
         else:
             s.dealer = 1 - (s.dealer if s.dealer is not None else 0)
@@ -1410,30 +1417,6 @@ class Partie:
             games=s.games,
             game_scores=(s.totals[0] - s.game_start[0], s.totals[1] - s.game_start[1]),
         )
-
-
-def _opening_call(category: Category, cards: CardSet, at_once: bool) -> str:
-    """What elder says first: the length of a point or sequence, or (``at_once``) all that
-    decides it: the pips, the top card, the rank of a set."""
-    n = len(cards)
-    if category is Category.POINT:
-        making = f", making {number_word(key(category, cards)[1])}" if at_once else ""
-        return f"Point of {number_word(n)}{making}"
-    if at_once:
-        return call(category, cards)
-    if category is Category.SEQUENCES:
-        return {3: "Tierce", 4: "Quart", 5: "Quint", 6: "Sixième", 7: "Septième", 8: "Huitième"}[n]
-    return f"Set of {number_word(n)}"
-
-
-def _second_call(category: Category, cards: CardSet) -> str:
-    """What elder says when asked, after an equal length: the pips, the top card, the rank."""
-    if category is Category.POINT:
-        return f"Making {number_word(key(category, cards)[1])}"
-    top = max(c.rank for c in cards)
-    if category is Category.SETS:
-        return top.plural.capitalize()
-    return "Major" if top == Rank.ACE else f"To the {top.word}"
 
 
 def _disjoint_collections(options: list[CardSet]) -> Iterator[tuple[CardSet, ...]]:

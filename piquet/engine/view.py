@@ -2,8 +2,9 @@
 
 A :class:`PlayerView` holds the player's own hand, discards and what he looked
 at, the cards shown to both (a carte blanche, combinations scored or tied,
-the rest of the talon if younger showed it), what each declaration announced
-(the dialogue in :attr:`PlayerView.log`), the cards played, and the scores.
+the rest of the talon if younger showed it), what each declaration announced,
+the cards played, and the scores; :attr:`PlayerView.log` is the deal so far as
+typed events (:mod:`piquet.engine.events`), public to both players.
 It never holds a card of the opponent's that was not shown.
 """
 
@@ -18,21 +19,11 @@ from piquet.engine.scoring import DealScore, ScoreEvent, Settlement
 
 if TYPE_CHECKING:
     from piquet.engine.actions import Bid, Declare
+    from piquet.engine.events import Answer, LogEntry
     from piquet.engine.partie import Phase
     from piquet.engine.variants import Contract, GameResult, Rules
 
-__all__ = ["Announcement", "PlayerView", "Speech", "Trick"]
-
-
-@dataclass(frozen=True, slots=True)
-class Speech:
-    """Something said or done at the table: ``kind`` is ``"say"`` (a call or answer),
-    ``"play"`` (a card played; ``text`` is the card) or ``"note"`` (narration, no speaker)."""
-
-    speaker: int | None
-    text: str
-    kind: str = "say"
-
+__all__ = ["Announcement", "PlayerView", "Trick"]
 
 @dataclass(frozen=True, slots=True)
 class Announcement:
@@ -49,7 +40,7 @@ class Announcement:
     length: int | None
     rank: Rank | None = None
     detail: int | None = None
-    answer: str | None = None
+    answer: Answer | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +90,8 @@ class PlayerView:
     tricks: tuple[Trick, ...]
     tricks_won: tuple[int, int]
     events: tuple[ScoreEvent, ...]
-    log: tuple[Speech | ScoreEvent, ...]
+    #: What was said, done and scored in this deal so far, in order (the words are :mod:`piquet.engine.words`).
+    log: tuple[LogEntry, ...]
     deal_scores: tuple[DealScore, ...]
     totals: tuple[int, int]
     result: Settlement | None

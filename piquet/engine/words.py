@@ -1,14 +1,17 @@
-"""The commentary of a deal in the traditional calls, read from its log.
+"""The game's English: what each event of the log says, and the commentary of a deal in the traditional calls.
 
-Calls and answers are quoted as said ("Point of five." - "Not good."); each
-player's reckoning is said as the running total of the deal ("Five, and
-sixteen, twenty-one."), with what it was for in brackets for the learner.
+:func:`said` turns an event of the log (:mod:`piquet.engine.events`) into what is said at the table: a
+player's words or a line of narration (:class:`Speech`). :func:`deal_lines` reads a deal's log as a
+commentary: calls and answers are quoted as said ("Point of five." - "Not good."); each player's reckoning
+is said as the running total of the deal ("Five, and sixteen, twenty-one."), with what it was for in
+brackets for the learner; then a line per trick.
 
->>> from piquet.engine.view import Speech
+>>> from piquet.engine.combinations import Category
+>>> from piquet.engine.events import Declared, DeclarationAnswered
 >>> from piquet.engine.scoring import ScoreEvent, ScoreCategory
->>> log = (Speech(1, "Point of five."), Speech(0, "Good."),
+>>> log = (Declared(1, Category.POINT, 5), DeclarationAnswered(0, Category.POINT, "good"),
 ...        ScoreEvent(1, 5, ScoreCategory.POINT, "point of five"),
-...        Speech(1, "Sixième."), Speech(0, "Good."),
+...        Declared(1, Category.SEQUENCES, 6), DeclarationAnswered(0, Category.SEQUENCES, "good"),
 ...        ScoreEvent(1, 16, ScoreCategory.SEQUENCES, "sixième to the king"),
 ...        ScoreEvent(1, 3, ScoreCategory.SEQUENCES, "tierce to the queen"))
 >>> for line in deal_lines(log, ("Ann", "Bill")): print(line)
@@ -23,13 +26,197 @@ Bill: "Sixteen, twenty-one, and three, twenty-four." [sixième to the king 16; t
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal, assert_never
 
-from piquet.engine.cards import Card
-from piquet.engine.combinations import number_word
+from piquet.engine.cards import Card, CardSet, Rank, Suit
+from piquet.engine.combinations import Category, call, number_word
+from piquet.engine.events import (
+    AuctionWon,
+    BidCalled,
+    CardPlayed,
+    CardsDivided,
+    CarteBlancheAnnounced,
+    CarteBlancheShown,
+    Conceded,
+    ConcessionAnswered,
+    CutMade,
+    DealAnnulled,
+    DealBegun,
+    DealEnded,
+    DealerChosen,
+    DeclarationAnswered,
+    Declared,
+    Event,
+    Exchanged,
+    FirstLead,
+    GameWon,
+    LogEntry,
+    NewGameCut,
+    PartieEnded,
+    RestShown,
+    SecondCall,
+    SecondCallAsked,
+)
 from piquet.engine.scoring import ScoreCategory, ScoreEvent
-from piquet.engine.view import Speech
 
-__all__ = ["deal_lines", "partie_lines"]
+__all__ = ["Speech", "bid_words", "deal_lines", "partie_lines", "said"]
+
+
+@dataclass(frozen=True, slots=True)
+class Speech:
+    """One line of what is said or done at the table: ``kind`` is ``"say"`` (a player's call or answer),
+    ``"play"`` (a card played; ``text`` is the card in record notation) or ``"note"`` (narration, no
+    speaker)."""
+
+    speaker: int | None
+    text: str
+    kind: Literal["say", "play", "note"] = "say"
+
+
+def _note(text: str) -> tuple[Speech, ...]:
+    return (Speech(None, text, "note"),)
+
+
+def _say(speaker: int, text: str) -> tuple[Speech, ...]:
+    return (Speech(speaker, text),)
+
+
+#: The short names of the sequences, as elder calls a length that is not told at once.
+_SEQUENCE_CALLS = {3: "Tierce", 4: "Quart", 5: "Quint", 6: "Sixième", 7: "Septième", 8: "Huitième"}
+_BID_CALLS = {"pass": "Pass.", "double": "Double.", "redouble": "Redouble."}
+
+
+def bid_words(bid: str) -> str:
+    """A call of the auction as said.
+
+    >>> bid_words("8-"), bid_words("pass")
+    ('Eight minus.', 'Pass.')
+    """
+    if bid in _BID_CALLS:
+        return _BID_CALLS[bid]
+    sign = "minus" if bid[-1] == "-" else "plus"
+    return f"{number_word(int(bid[:-1])).capitalize()} {sign}."
+
+
+def _shaped(category: Category, length: int, top: Rank) -> CardSet:
+    """A combination of that length and top rank (a call does not name the suits)."""
+    if category is Category.SETS:
+        return CardSet([Card.of(top, suit) for suit in list(Suit)[:length]])
+    return CardSet([Card.of(Rank(top - i), Suit.SPADES) for i in range(length)])
+
+
+def _opening_call(event: Declared) -> str:
+    """What elder says first: the length of a point or sequence, or (told at once) all that decides it: the
+    pips, the top card, the rank of a set."""
+    n = event.length
+    assert n is not None
+    if event.category is Category.POINT:
+        making = f", making {number_word(event.pips)}" if event.at_once and event.pips is not None else ""
+        return f"Point of {number_word(n)}{making}"
+    if event.at_once and event.top is not None:
+        return call(event.category, _shaped(event.category, n, event.top))
+    if event.category is Category.SEQUENCES:
+        return _SEQUENCE_CALLS[n]
+    return f"Set of {number_word(n)}"
+
+
+def _second_call(event: SecondCall) -> str:
+    """What elder says when asked, after an equal length: the pips, the top card, the rank."""
+    if event.category is Category.POINT:
+        assert event.pips is not None
+        return f"Making {number_word(event.pips)}"
+    top = event.top
+    assert top is not None
+    if event.category is Category.SETS:
+        return top.plural.capitalize()
+    return "Major" if top == Rank.ACE else f"To the {top.word}"
+
+
+def said(event: Event, names: Sequence[str]) -> tuple[Speech, ...]:
+    """What an event says at the table, line by line, the players named ``names``.
+
+    >>> from piquet.engine.cards import Card
+    >>> said(CutMade((Card.parse("9H"), Card.parse("9S")), again=True), ("Ann", "Bill"))[1].text
+    'Equal cuts: they cut again.'
+    >>> said(Exchanged(1, 3, left=2, looked=True), ("Ann", "Bill"))[0].text
+    'Bill exchanges three, leaving two, and looks at what he left.'
+    """
+    match event:
+        case CutMade(cards=(a, b)):
+            lines = _note(f"{names[0]} cuts {a.pretty()}, {names[1]} cuts {b.pretty()}.")
+            if event.again:
+                return lines + _note("Equal cuts: they cut again.")
+            if event.dealer is not None:
+                return lines + _note(f"{names[event.dealer]} cuts lower and deals.")
+            return lines
+        case DealerChosen():
+            return _say(event.player, "I deal." if event.dealer == event.player else "You deal.")
+        case DealBegun():
+            how = f" in packets of {event.packets}" if event.packets else ""
+            role = "bids first" if event.bidding else "is elder"
+            return _note(f"Deal {event.number}: {names[event.dealer]} deals{how}; {names[event.elder]} {role}.")
+        case BidCalled():
+            return _say(event.player, bid_words(event.call))
+        case AuctionWon():
+            return _note(f"{names[event.contract.holder]} holds the contract, {event.contract}, and is elder.")
+        case DealAnnulled():
+            return _note("Both pass: the deal is annulled and the same dealer deals again.")
+        case CarteBlancheAnnounced():
+            take = f" I shall take {number_word(event.will_exchange)}." if event.will_exchange is not None else ""
+            return _say(event.player, "Carte blanche." + take)
+        case CarteBlancheShown():
+            return _say(event.player, f"My carte blanche: {event.cards}.")
+        case Exchanged():
+            name = names[event.player]
+            text = f"{name} stands pat" if event.count == 0 else f"{name} exchanges {number_word(event.count)}"
+            if event.left:
+                text += f", leaving {number_word(event.left)}"
+            if event.looked:
+                text += ", and looks at what he left"
+            return _note(text + ".")
+        case Declared():
+            if event.length is None:
+                return _say(event.player, f"No {event.category.value}.")
+            return _say(event.player, _opening_call(event) + ".")
+        case SecondCallAsked():
+            return _say(event.player, "Making?" if event.question == "making" else "How high?")
+        case SecondCall():
+            return _say(event.player, _second_call(event) + ".")
+        case DeclarationAnswered():
+            return _say(event.player, event.answer.capitalize() + ".")
+        case FirstLead(card=card):
+            return _say(event.player, f"I lead the {card.rank.word} of {card.suit.name.lower()}.")
+        case CardPlayed():
+            return (Speech(event.player, str(event.card), "play"),)
+        case RestShown():
+            return _say(event.player, f"The rest of the talon: {event.cards}.")
+        case CardsDivided():
+            return _note("The cards are divided.")
+        case Conceded():
+            return _say(event.player, "I concede.")
+        case ConcessionAnswered():
+            return _say(event.player, "I accept." if event.accept else "I decline: play on.")
+        case DealEnded(points=(a, b), totals=(x, y)):
+            double = " (counting double)" if event.multiplier > 1 else ""
+            return _note(f"Deal {event.number}: {names[0]} {a}, {names[1]} {b}{double}; partie {x} to {y}.")
+        case GameWon(game=game):
+            kind = "a double game" if game.double else "the game"
+            w, r = game.winner, game.reached
+            return _note(f"{names[w]} reaches {r[w]} with {names[1 - w]} at {r[1 - w]}, and wins {kind}; "
+                         f"{game.scores[0]} to {game.scores[1]} at the end of the deal.")
+        case PartieEnded(settlement=settled):
+            if settled.winner is None:
+                return _note("The partie is drawn.")
+            if settled.games is not None:
+                won = settled.games
+                return _note(f"{names[settled.winner]} wins the partie, {won[0]} games to {won[1]}.")
+            how = " The loser is rubiconed." if settled.rubiconed else ""
+            return _note(f"{names[settled.winner]} wins the partie and scores {settled.points}.{how}")
+        case NewGameCut():
+            return _note("A new game: the players cut again for the deal.")
+        case _:
+            assert_never(event)
 
 
 def _reckoning(events: Sequence[ScoreEvent], before: int) -> str:
@@ -46,11 +233,11 @@ def _reckoning(events: Sequence[ScoreEvent], before: int) -> str:
     return ", ".join(words) + "."
 
 
-def deal_lines(log: Iterable[Speech | ScoreEvent], names: tuple[str, str]) -> Iterator[str]:
+def deal_lines(log: Iterable[LogEntry], names: tuple[str, str]) -> Iterator[str]:
     """The lines of one deal's commentary: the calls as said, then a line per trick."""
     totals = [0, 0]
     pending: list[ScoreEvent] = []
-    trick: list[tuple[int, Card]] = []
+    trick: list[CardPlayed] = []
     trick_events: list[ScoreEvent] = []
     number = 0
 
@@ -65,8 +252,8 @@ def deal_lines(log: Iterable[Speech | ScoreEvent], names: tuple[str, str]) -> It
         yield f'{names[who]}: "{text}" [{why}]'
 
     def trick_line() -> str:
-        (leader, lead), (second, card) = trick
-        winner = second if card.suit == lead.suit and card.rank > lead.rank else leader
+        lead, second = trick
+        assert second.winner is not None
         for e in trick_events:
             totals[e.player] += e.points
         extras = [f"{names[e.player]} {e.reason} {e.points}" for e in trick_events
@@ -74,8 +261,9 @@ def deal_lines(log: Iterable[Speech | ScoreEvent], names: tuple[str, str]) -> It
         extra = f" ({'; '.join(extras)})" if extras else ""
         trick.clear()
         trick_events.clear()
-        return (f"Trick {number}: {names[leader]} leads {lead.pretty()}, {names[second]} plays {card.pretty()}; "
-                f"{names[winner]} wins{extra}. {names[0]} {totals[0]}, {names[1]} {totals[1]}.")
+        return (f"Trick {number}: {names[lead.player]} leads {lead.card.pretty()}, {names[second.player]} plays "
+                f"{second.card.pretty()}; {names[second.winner]} wins{extra}. "
+                f"{names[0]} {totals[0]}, {names[1]} {totals[1]}.")
 
     for entry in log:
         if isinstance(entry, ScoreEvent):
@@ -86,27 +274,25 @@ def deal_lines(log: Iterable[Speech | ScoreEvent], names: tuple[str, str]) -> It
                 yield from flush()
             pending.append(entry)
             continue
-        if entry.kind == "play" and entry.speaker is not None:
+        if isinstance(entry, CardPlayed):
             yield from flush()
             if len(trick) == 2 or (not trick and trick_events):
                 yield trick_line()
             if not trick:
                 number += 1
-            trick.append((entry.speaker, Card.parse(entry.text)))
+            trick.append(entry)
             continue
         if trick and len(trick) == 2:
             yield trick_line()
         yield from flush()
-        if entry.speaker is None:
-            yield entry.text
-        else:
-            yield f'{names[entry.speaker]}: "{entry.text}"'
+        for line in said(entry, names):
+            yield line.text if line.speaker is None else f'{names[line.speaker]}: "{line.text}"'
     if len(trick) == 2:
         yield trick_line()
     yield from flush()
 
 
-def partie_lines(logs: Iterable[Sequence[Speech | ScoreEvent]], names: tuple[str, str]) -> Iterator[str]:
+def partie_lines(logs: Iterable[Sequence[LogEntry]], names: tuple[str, str]) -> Iterator[str]:
     """The commentary of every deal, a blank line between deals."""
     for i, log in enumerate(logs):
         if i:

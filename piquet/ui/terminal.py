@@ -46,10 +46,12 @@ from piquet.engine.actions import (
 )
 from piquet.engine.cards import Card, CardError, CardSet, Suit, shuffled_pack
 from piquet.engine.combinations import Category, number_word
+from piquet.engine.events import CardPlayed, LogEntry
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.scoring import ScoreEvent
 from piquet.engine.variants import Contract, OptionError, parse_bid, parse_options
-from piquet.engine.view import PlayerView, Speech
+from piquet.engine.view import PlayerView
+from piquet.engine.words import said
 from piquet.ui.menus import declaration_menu, describe_declaration, result_text
 
 __all__ = ["InputFn", "parse_options", "run"]
@@ -244,10 +246,10 @@ class _Game:
             self.log_deal, self.log_count = view.deal_number, 0
         log = view.log
         for i in range(self.log_count, len(log)):
-            self._render(log, i, view)
+            self._render(log, i)
         self.log_count = len(log)
 
-    def _render(self, log: Sequence[Speech | ScoreEvent], i: int, view: PlayerView) -> None:
+    def _render(self, log: Sequence[LogEntry], i: int) -> None:
         entry = log[i]
         names = self.names
         if isinstance(entry, ScoreEvent):
@@ -261,21 +263,21 @@ class _Game:
             line.append(f" [{reason} {entry.points}]", style="dim")
             self.say(line)
             return
-        if entry.kind == "play" and entry.speaker is not None:
-            plays = sum(1 for e in log[: i + 1] if isinstance(e, Speech) and e.kind == "play")
-            verb = "leads" if plays % 2 else "plays"
-            line = Text(_grammar(f"  {names[entry.speaker]} {verb} ", names))
-            line.append_text(_card_text(Card.parse(entry.text)))
+        if isinstance(entry, CardPlayed):
+            verb = "leads" if entry.leads else "plays"
+            line = Text(_grammar(f"  {names[entry.player]} {verb} ", names))
+            line.append_text(_card_text(entry.card))
             line.append(".")
-            if plays % 2 == 0 and plays // 2 <= len(view.tricks):
-                winner = view.tricks[plays // 2 - 1].winner
-                line.append(_grammar(f"  {names[winner]} wins the trick.", names), style="dim")
+            if entry.winner is not None:
+                line.append(_grammar(f"  {names[entry.winner]} wins the trick.", names), style="dim")
             self.say(line)
-        elif entry.speaker is None:
-            self.say(Text("  ") + _pretty_tokens(_grammar(entry.text, names)), style="italic")
-        else:
-            style = "green" if entry.speaker == HUMAN else "cyan"
-            self.say(Text(f"  {names[entry.speaker]}: ", style=style) + _pretty_tokens(f'"{entry.text}"'))
+            return
+        for said_line in said(entry, names):
+            if said_line.speaker is None:
+                self.say(Text("  ") + _pretty_tokens(_grammar(said_line.text, names)), style="italic")
+            else:
+                style = "green" if said_line.speaker == HUMAN else "cyan"
+                self.say(Text(f"  {names[said_line.speaker]}: ", style=style) + _pretty_tokens(f'"{said_line.text}"'))
 
     def status(self) -> None:
         """The table as the person sees it."""

@@ -44,11 +44,13 @@ from piquet.engine.actions import (
 )
 from piquet.engine.cards import Card, CardSet
 from piquet.engine.combinations import Category
+from piquet.engine.events import CardPlayed
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.record import RecordError, action_from_data, action_to_data
 from piquet.engine.scoring import ScoreCategory, ScoreEvent
 from piquet.engine.variants import rules_for
-from piquet.engine.view import PlayerView, Speech
+from piquet.engine.view import PlayerView
+from piquet.engine.words import said
 from piquet.ui.menus import declaration_menu, describe_declaration, result_text
 
 __all__ = [
@@ -517,10 +519,11 @@ def _log(view: PlayerView) -> list[dict[str, Any]]:
             totals[entry.player] += entry.points
             out.append({"kind": "score", "player": entry.player, "points": entry.points,
                         "category": entry.category.value, "reason": entry.reason, "total": totals[entry.player]})
-        elif isinstance(entry, Speech) and entry.kind == "play":
-            out.append({"kind": "play", "speaker": entry.speaker, "card": entry.text})
+        elif isinstance(entry, CardPlayed):
+            out.append({"kind": "play", "speaker": entry.player, "card": str(entry.card)})
         else:
-            out.append({"kind": entry.kind, "speaker": entry.speaker, "text": entry.text})
+            out.extend({"kind": line.kind, "speaker": line.speaker, "text": line.text}
+                       for line in said(entry, view.players))
     return out
 
 
