@@ -6,13 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from drivers import Drawn, current_deal, drive, parties
+from drivers import Drawn, current_deal, deals, drive, parties
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from piquet.engine.actions import Play
+from piquet.engine.actions import Deal, Play
 from piquet.engine.events import CardPlayed
-from piquet.engine.partie import Partie
+from piquet.engine.partie import Partie, Phase
 from piquet.engine.record import loads
 from piquet.engine.words import partie_lines
 
@@ -54,3 +54,26 @@ def plays_logged(p: Partie) -> None:
 def test_each_card_played_is_logged_and_the_second_names_the_tricks_winner(
         data: st.DataObject, partie: tuple[str, dict[str, object]]) -> None:
     drive(Drawn(data), *partie, after=plays_logged, max_deals=2)
+
+
+#: What a view holds of the deal in progress (the rest of a view is the partie's).
+DEAL_FIELDS = ("elder", "hand", "dealt", "discards", "peeked", "rest", "show_rest", "talon_left", "hand_sizes",
+               "exchanged", "will_exchange", "carte_blanche", "shown_dealt", "revealed", "own_calls",
+               "announcements", "trick", "leader", "tricks", "tricks_won", "events", "bids", "contract")
+
+
+@settings(max_examples=10, deadline=None)
+@given(data=st.data(), partie=parties(), deal=deals())
+def test_a_new_deal_starts_afresh_nothing_of_the_last_deal_carried_over(
+        data: st.DataObject, partie: tuple[str, dict[str, object]], deal: Deal) -> None:
+    p = drive(Drawn(data), *partie, until=lambda q: bool(q.deal_scores) and q.phase is Phase.DEAL)
+    if p.is_over:
+        return
+    assert p.dealer is not None
+    deal = Deal(p.dealer, deal.hands, deal.talon, deal.packets if deal.packets in p.legal_packets() else None)
+    fresh = Partie(p.players, *partie, first_dealer=p.dealer)
+    p.push(deal)
+    fresh.push(deal)
+    for seat in (0, 1, None):
+        played, new = p.view(seat), fresh.view(seat)
+        assert {f: getattr(played, f) for f in DEAL_FIELDS} == {f: getattr(new, f) for f in DEAL_FIELDS}

@@ -166,17 +166,11 @@ _SCORE_CATEGORY = {
 }
 
 
-@dataclass
-class _State:
-    """Everything that changes. Fields hold only immutable values, so a shallow
-    copy is a snapshot (that is how :meth:`Partie.pop` undoes)."""
+@dataclass(frozen=True)
+class _Deal:
+    """Everything that belongs to one deal: created whole at each Deal action, then replaced, never changed, as
+    the deal goes on (:func:`_evolve`). Before the first deal it holds the defaults (and the cut's log)."""
 
-    phase: Phase
-    to_act: int | None
-    dealer: int | None = None
-    cut_winner: int | None = None
-    packets: tuple[int | None, int | None] = (None, None)
-    deal_number: int = 0
     elder: int = 1
     contract: Contract | None = None
     bids: tuple[Bid, ...] = ()
@@ -212,14 +206,39 @@ class _State:
     tricks_won: tuple[int, int] = (0, 0)
     events: tuple[ScoreEvent, ...] = ()
     log: tuple[LogEntry, ...] = ()
+    conceded: int | None = None
+    concession_declined: bool = False
+
+
+def _evolve(deal: _Deal, **changes: object) -> _Deal:
+    """A copy of ``deal`` with ``changes``: the instance dict copied and updated, cheaper than
+    :func:`dataclasses.replace` (no ``__init__``); the one place a deal record is changed."""
+    fields = deal.__dict__.copy()
+    fields.update(changes)
+    new = object.__new__(_Deal)
+    object.__setattr__(new, "__dict__", fields)
+    return new
+
+
+@dataclass
+class _State:
+    """Everything that changes over the partie; what belongs to one deal is the record ``deal``. Fields hold
+    only immutable values, so a shallow copy is a snapshot (that is how :meth:`Partie.pop` undoes)."""
+
+    phase: Phase
+    to_act: int | None
+    dealer: int | None = None
+    cut_winner: int | None = None
+    packets: tuple[int | None, int | None] = (None, None)
+    deal_number: int = 0
     past_logs: tuple[tuple[LogEntry, ...], ...] = ()
     deal_scores: tuple[DealScore, ...] = ()
     totals: tuple[int, int] = (0, 0)
     game_start: tuple[int, int] = (0, 0)
     games: tuple[GameResult, ...] = ()
-    conceded: int | None = None
-    concession_declined: bool = False
     result: Settlement | None = None
+    #: The deal in progress (or the last one played), shared by the snapshots taken within it.
+    deal: _Deal = field(default_factory=_Deal)
 
 
 def _snapshot(state: _State) -> _State:
@@ -229,8 +248,30 @@ def _snapshot(state: _State) -> _State:
     return new
 
 
+#: No cards: shared, as a CardSet never changes.
+_NO_CARDS = CardSet()
+
+
+def _cards(mask: int) -> CardSet:
+    return CardSet(mask) if mask else _NO_CARDS
+
+
+def _placed(events: tuple[ScoreEvent, ...], event: ScoreEvent) -> tuple[ScoreEvent, ...]:
+    """``events`` with ``event`` in its place in the order of reckoning (Law 67): after every event of its
+    category or an earlier one."""
+    rank = CATEGORY_ORDER.index(event.category)
+    at = len(events)
+    while at > 0 and CATEGORY_ORDER.index(events[at - 1].category) > rank:
+        at -= 1
+    return (*events[:at], event, *events[at:])
+
+
 def _set(pair: tuple[int, int], seat: int, value: int) -> tuple[int, int]:
     return (value, pair[1]) if seat == 0 else (pair[0], value)
+
+
+def _set_flag(pair: tuple[bool, bool], seat: int) -> tuple[bool, bool]:
+    return (True, pair[1]) if seat == 0 else (pair[0], True)
 
 
 def _set_any(pair: tuple[int | None, int | None], seat: int, value: int | None) -> tuple[int | None, int | None]:
@@ -261,6 +302,7 @@ class Partie:
             raise ValueError(f"a partie needs two different player names, not {list(players)!r}")
         self.players: tuple[str, str] = (players[0], players[1])
         self.rules: Rules = make_rules(variant, options)
+        self._options = self.rules.changed()  # copied into each view
         self.variant = variant
         if first_dealer is None:
             self._s = _State(Phase.CUT, None)
@@ -300,31 +342,31 @@ class Partie:
 
     @property
     def elder(self) -> int:
-        return self._s.elder
+        return self._s.deal.elder
 
     @property
     def events(self) -> tuple[ScoreEvent, ...]:
         """This deal's score events so far, in the order of reckoning (Law 67)."""
-        return self._s.events
+        return self._s.deal.events
 
     @property
     def unreckoned(self) -> tuple[ScoreEvent, ...]:
         """Younger's points won in the declarations, which she reckons at elder's first lead (the rulings, 10)."""
-        return self._s.pending_events
+        return self._s.deal.pending_events
 
     @property
     def trick(self) -> tuple[Card, ...]:
         """The cards of the trick being played, the lead first."""
-        return self._s.trick
+        return self._s.deal.trick
 
     @property
     def tricks_won(self) -> tuple[int, int]:
-        return self._s.tricks_won
+        return self._s.deal.tricks_won
 
     @property
     def pique_decided(self) -> bool:
         """Whether this deal already has its pique or repique (never both, Laws 68-69)."""
-        return self._s.pique is not None or self._s.repique is not None
+        return self._s.deal.pique is not None or self._s.deal.repique is not None
 
     @property
     def deal_scores(self) -> tuple[DealScore, ...]:
@@ -351,7 +393,7 @@ class Partie:
     @property
     def contract(self) -> Contract | None:
         """Auction Piquet: this deal's contract, once the auction is over."""
-        return self._s.contract
+        return self._s.deal.contract
 
     @property
     def is_over(self) -> bool:
@@ -360,23 +402,24 @@ class Partie:
     def logs(self) -> tuple[tuple[LogEntry, ...], ...]:
         """The log of every deal so far (what was said and scored, in order); the cut
         belongs to the first."""
-        return (*self._s.past_logs, self._s.log) if self._s.log else self._s.past_logs
+        return (*self._s.past_logs, self._s.deal.log) if self._s.deal.log else self._s.past_logs
 
     def player_name(self, seat: int | None) -> str:
         return "nobody" if seat is None else self.players[seat]
 
     def hand(self, seat: int) -> CardSet:
         """A player's current hand (full information: not for agents)."""
-        return CardSet(self._s.hands[seat])
+        return CardSet(self._s.deal.hands[seat])
 
     def talon(self) -> tuple[Card, ...]:
         """The talon as dealt, top card first."""
-        return self._s.talon
+        return self._s.deal.talon
 
     def undrawn(self) -> CardSet:
         """The cards still in the talon (not drawn by either player)."""
         s = self._s
-        return CardSet(CardSet(s.talon).mask & ~(s.drawn[0] | s.drawn[1]))
+        d = s.deal
+        return CardSet(CardSet(d.talon).mask & ~(d.drawn[0] | d.drawn[1]))
 
     def copy(self) -> Partie:
         """An independent copy, history included."""
@@ -399,7 +442,7 @@ class Partie:
             raise
         self._stack.append(_Undo(before, action))
         after = self._s
-        said = after.log if after.deal_number != before.deal_number else after.log[len(before.log):]
+        said = after.deal.log if after.deal_number != before.deal_number else after.deal.log[len(before.deal.log):]
         return tuple(entry for entry in said if isinstance(entry, ScoreEvent))
 
     def pop(self) -> Action:
@@ -549,6 +592,7 @@ class Partie:
         """Lunn's auction: bids 7 to 12, plus or minus, each higher in number than the last;
         a bid may be doubled, a double redoubled, at most two doubles in the auction."""
         s = self._s
+        d = s.deal
         try:
             call = parse_bid(action.call)
         except ValueError as e:
@@ -559,15 +603,15 @@ class Partie:
         if call == "pass":
             return None
         if call == "double":
-            if last is None or s.bids[-1].player == action.player or s.bids[-1].call != last.call:
+            if last is None or d.bids[-1].player == action.player or d.bids[-1].call != last.call:
                 return "only the opponent's last bid can be doubled"
-            if s.doubles_used >= 2:
+            if d.doubles_used >= 2:
                 return "no more than two doubles in an auction"
             return None
         if call == "redouble":
-            if not s.bids or s.bids[-1].call != "double":
+            if not d.bids or d.bids[-1].call != "double":
                 return "only a double can be redoubled"
-            if self.rules.redouble_counts_as_double and s.doubles_used >= 2:
+            if self.rules.redouble_counts_as_double and d.doubles_used >= 2:
                 return ("no more than two doubles in an auction, and a redouble counts as "
                         "one (option redouble_counts_as_double)")
             return None
@@ -579,7 +623,7 @@ class Partie:
 
     def _last_bid(self) -> Bid | None:
         """The last bid of a number of tricks in this deal's auction."""
-        for bid in reversed(self._s.bids):
+        for bid in reversed(self._s.deal.bids):
             if bid.tricks is not None:
                 return bid
         return None
@@ -592,7 +636,7 @@ class Partie:
             if action.will_exchange is not None:
                 return "only a player announcing carte blanche says how many he will exchange"
             return None
-        if action.player == s.elder:
+        if action.player == s.deal.elder:
             lo, hi = self.rules.elder_minimum_exchange, self.rules.elder_maximum_exchange
             if action.will_exchange is None or not lo <= action.will_exchange <= hi:
                 return (f"elder announcing carte blanche first says how many cards, {lo} to {hi}, "
@@ -603,48 +647,52 @@ class Partie:
 
     def _exchange_limits(self, seat: int) -> tuple[int, int]:
         s = self._s
-        if seat == s.elder:
-            if s.will_exchange is not None:
-                return s.will_exchange, s.will_exchange
+        d = s.deal
+        if seat == d.elder:
+            if d.will_exchange is not None:
+                return d.will_exchange, d.will_exchange
             return self.rules.elder_minimum_exchange, self.rules.elder_maximum_exchange
-        taken = s.elder_count if s.elder_count is not None else 0
-        return self.rules.younger_minimum_exchange, len(s.talon) - taken
+        taken = d.elder_count if d.elder_count is not None else 0
+        return self.rules.younger_minimum_exchange, len(d.talon) - taken
 
     def _why_not_exchange(self, action: Exchange) -> str | None:
         s = self._s
-        hand = s.hands[action.player]
+        d = s.deal
+        hand = d.hands[action.player]
         if action.discards.mask & ~hand:
             return f"{action.discards - CardSet(hand)} not in hand"
         lo, hi = self._exchange_limits(action.player)
         n = len(action.discards)
         if not lo <= n <= hi:
-            who = "elder" if action.player == s.elder else "younger"
+            who = "elder" if action.player == d.elder else "younger"
             if lo == hi:
                 reason = f"having announced carte blanche, elder exchanges the {lo} cards he said (Law 20, Case V)"
             else:
-                law = "Law 21" if action.player == s.elder else "Law 22"
+                law = "Law 21" if action.player == d.elder else "Law 22"
                 reason = f"{law}: {who} exchanges {lo} to {hi} cards, not {n}"
             return reason
         if action.show_rest:
-            if action.player == s.elder:
+            if action.player == d.elder:
                 return "only younger elects to show the rest of the talon (Law 36)"
-            taken = s.elder_count if s.elder_count is not None else 0
-            if taken + n >= len(s.talon):
+            taken = d.elder_count if d.elder_count is not None else 0
+            if taken + n >= len(d.talon):
                 return "no cards are left in the talon to show"
         return None
 
     def _declaration_slot(self) -> tuple[Category, int]:
         s = self._s
-        category, is_elder = DECLARATION_ORDER[s.declaration_step]
-        return category, s.elder if is_elder else 1 - s.elder
+        d = s.deal
+        category, is_elder = DECLARATION_ORDER[d.declaration_step]
+        return category, d.elder if is_elder else 1 - d.elder
 
     def _why_not_declare(self, action: Declare) -> str | None:
         s = self._s
+        d = s.deal
         category, seat = self._declaration_slot()
         if action.category is not category:
             return (f"the {category.value} is declared now (point, sequences, sets in that order, elder before "
                     "younger)")
-        hand = s.hands[seat]
+        hand = d.hands[seat]
         combos = action.combinations
         if category is Category.POINT and len(combos) > 1:
             return "a point is one suit: there are no further points to show"
@@ -658,14 +706,14 @@ class Partie:
             if used & cards.mask:
                 return f"{CardSet(used & cards.mask)} shown in two {category.value}"
             used |= cards.mask
-        if self.rules.must_declare_in_full(s.contract):
+        if self.rules.must_declare_in_full(d.contract):
             reason = self._why_not_in_full(action, category, CardSet(hand))
             if reason:
                 return reason
-        if len(combos) > 1 and seat == s.elder:
+        if len(combos) > 1 and seat == d.elder:
             # Law 49 binds elder, whose call younger answered; younger reckons in any order.
             first = combos[0]
-            possible = CardSet(FULL_PACK & ~hand & ~s.discards[seat])
+            possible = CardSet(FULL_PACK & ~hand & ~d.discards[seat])
             if self.rules.short_calls_bind or not good_against_the_cards(category, first, possible):
                 for extra in combos[1:]:
                     if key(category, extra) > key(category, first):
@@ -696,13 +744,14 @@ class Partie:
 
     def _why_not_play(self, action: Play) -> str | None:
         s = self._s
-        hand = s.hands[action.player]
+        d = s.deal
+        hand = d.hands[action.player]
         if not hand >> action.card & 1:
             return f"{action.card} is not in hand"
-        if s.trick:
-            led = s.trick[0].suit
+        if d.trick:
+            led = d.trick[0].suit
             if action.card.suit != led and hand & led.mask:
-                return f"must follow suit to the {s.trick[0]!s} led"
+                return f"must follow suit to the {d.trick[0]!s} led"
         return None
 
     def _why_not_concede(self, action: Concede) -> str | None:
@@ -710,6 +759,7 @@ class Partie:
         first card, and only by the loser, who cannot save his rubicon (Law 73) once the opponent has
         counted what the concession gives him."""
         s = self._s
+        d = s.deal
         if not self.rules.allows_concession:
             return f"there is no concession in {self.rules.title}"
         counted = self._counted_deals() + 1
@@ -723,10 +773,10 @@ class Partie:
         if s.phase is not Phase.PLAY:
             return (f"{_CONCESSION_SOURCE}: the concession comes after the six "
                     f"declarations, and it is the {s.phase.value}")
-        if s.tricks or s.trick:
+        if d.tricks or d.trick:
             return (f"{_CONCESSION_SOURCE}: the concession is made before the first card "
                     "is played")
-        if s.concession_declined:
+        if d.concession_declined:
             return "the concession was declined: the deal is played out"
         own, other = self.concession_totals(action.player)
         if own >= self.rules.rubicon:
@@ -746,7 +796,7 @@ class Partie:
         try:
             self._reckon_hand()
             deal = [0, 0]
-            for event in self._s.events:
+            for event in self._s.deal.events:
                 deal[event.player] += event.points
         finally:
             self._s = saved
@@ -759,7 +809,7 @@ class Partie:
         """Piquet au Cent: younger with carte blanche need not announce it until elder has discarded;
         she may announce it at any moment before her own exchange."""
         s = self._s
-        return (s.phase is Phase.EXCHANGE and seat in s.carte_blanche_pending
+        return (s.phase is Phase.EXCHANGE and seat in s.deal.carte_blanche_pending
                 and self.rules.younger_carte_blanche_after_elder_discards)
 
     # ------------------------------------------------------------ legal actions
@@ -776,9 +826,10 @@ class Partie:
         """The legal actions of ``seat``: those he may take out of turn (a concession, au Cent's younger's
         carte blanche), then those of the phase if he is to act, each phase listed by its own method."""
         s = self._s
+        d = s.deal
         if seat is None:
             return
-        if s.phase is Phase.PLAY and not s.tricks and not s.trick and self.rules.allows_concession:
+        if s.phase is Phase.PLAY and not d.tricks and not d.trick and self.rules.allows_concession:
             concede = Concede(seat)
             if self.why_not(concede) is None:
                 yield concede
@@ -804,7 +855,7 @@ class Partie:
 
     def _legal_carte_blanche(self, seat: int) -> Iterator[Action]:
         s = self._s
-        if seat == s.elder:
+        if seat == s.deal.elder:
             lo, hi = self.rules.elder_minimum_exchange, self.rules.elder_maximum_exchange
             for n in range(hi, lo - 1, -1):
                 yield CarteBlanche(seat, True, n)
@@ -815,30 +866,32 @@ class Partie:
 
     def _legal_exchanges(self, seat: int) -> Iterator[Action]:
         s = self._s
+        d = s.deal
         lo, hi = self._exchange_limits(seat)
-        held = list(CardSet(s.hands[seat]))
-        taken = s.elder_count if s.elder_count is not None else 0
+        held = list(CardSet(d.hands[seat]))
+        taken = d.elder_count if d.elder_count is not None else 0
         for n in range(hi, lo - 1, -1):
             for chosen in _subsets(held, n):
                 discards = CardSet(chosen)
                 yield Exchange(seat, discards)
-                if seat != s.elder and taken + n < len(s.talon):
+                if seat != d.elder and taken + n < len(d.talon):
                     yield Exchange(seat, discards, show_rest=True)
 
     def _legal_declarations(self, seat: int) -> Iterator[Action]:
         s = self._s
+        d = s.deal
         category, _ = self._declaration_slot()
-        if self.rules.must_declare_in_full(s.contract):
-            yield Declare(seat, category, tuple(maximal(category, CardSet(s.hands[seat]), self.rules.minimum_point)))
+        if self.rules.must_declare_in_full(d.contract):
+            yield Declare(seat, category, tuple(maximal(category, CardSet(d.hands[seat]), self.rules.minimum_point)))
             return
         yield Declare(seat, category, ())
-        options = candidates(category, CardSet(s.hands[seat]), self.rules.minimum_point)
-        possible = CardSet(FULL_PACK & ~s.hands[seat] & ~s.discards[seat])
+        options = candidates(category, CardSet(d.hands[seat]), self.rules.minimum_point)
+        possible = CardSet(FULL_PACK & ~d.hands[seat] & ~d.discards[seat])
         for first in options:
             yield Declare(seat, category, (first,))
             if category is Category.POINT:
                 continue
-            gac = seat != s.elder or (not self.rules.short_calls_bind
+            gac = seat != d.elder or (not self.rules.short_calls_bind
                                       and good_against_the_cards(category, first, possible))
             extras = [
                 c for c in options
@@ -853,9 +906,10 @@ class Partie:
 
     def _legal_plays(self, seat: int) -> Iterator[Action]:
         s = self._s
-        playable = s.hands[seat]
-        if s.trick:
-            follow = playable & s.trick[0].suit.mask
+        d = s.deal
+        playable = d.hands[seat]
+        if d.trick:
+            follow = playable & d.trick[0].suit.mask
             if follow:
                 playable = follow
         for card in CardSet(playable):
@@ -874,20 +928,14 @@ class Partie:
 
     # ------------------------------------------------------------ applying
     def _tell(self, event: Event) -> None:
-        self._s.log = (*self._s.log, event)
+        deal = self._s.deal
+        self._s.deal = _evolve(deal, log=(*deal.log, event))
 
     def _score(self, event: ScoreEvent, announce: bool = True) -> None:
         """Add an event in its place in the order of reckoning (Law 67)."""
         s = self._s
-        rank = CATEGORY_ORDER.index(event.category)
-        events = list(s.events)
-        at = len(events)
-        while at > 0 and CATEGORY_ORDER.index(events[at - 1].category) > rank:
-            at -= 1
-        events.insert(at, event)
-        s.events = tuple(events)
-        if announce:
-            s.log = (*s.log, event)
+        d = s.deal
+        s.deal = _evolve(d, events=_placed(d.events, event), log=(*d.log, event) if announce else d.log)
 
     def _apply(self, action: Action) -> None:
         match action:
@@ -938,31 +986,15 @@ class Partie:
             s.packets = _set_any(s.packets, dealer, action.packets)
         s.deal_number += 1
         s.dealer = dealer
-        s.elder = self.rules.elder_of(dealer)
-        s.dealt = (action.hands[0].mask, action.hands[1].mask)
-        s.hands = s.dealt
-        s.talon = action.talon
-        s.discards = s.drawn = s.shown_dealt = s.pending_reveal = s.revealed = s.scored_cards = (0, 0)
-        s.exchanged = (None, None)
-        s.elder_count = s.will_exchange = s.show_rest = None
-        s.peeked = s.rest = 0
-        s.rest_public = s.hand_reckoned = False
-        s.carte_blanche = (False, False)
-        s.declaration_step = 0
-        s.calls = s.announcements = s.bids = ()
-        s.contract = None
-        s.doubles_used = 0
-        if s.log:
-            s.past_logs = (*s.past_logs, s.log)
-        s.pending_events = s.events = s.log = ()
-        s.repique = s.pique = s.conceded = None
-        s.concession_declined = False
-        s.trick = s.tricks = ()
-        s.tricks_won = (0, 0)
-        self._tell(DealBegun(s.deal_number, dealer, s.elder, action.packets, self.rules.uses_bidding))
+        if s.deal.log:
+            s.past_logs = (*s.past_logs, s.deal.log)
+        elder = self.rules.elder_of(dealer)
+        dealt = (action.hands[0].mask, action.hands[1].mask)
+        begun = DealBegun(s.deal_number, dealer, elder, action.packets, self.rules.uses_bidding)
+        # The deal's record is made whole: nothing of the last deal is carried over.
+        s.deal = _Deal(elder=elder, dealt=dealt, hands=dealt, talon=action.talon, log=(begun,))
         if self.rules.uses_bidding:
-            s.carte_blanche_pending = ()
-            s.phase, s.to_act = Phase.BID, s.elder
+            s.phase, s.to_act = Phase.BID, elder
             return
         self._begin_carte_blanche()
 
@@ -971,8 +1003,8 @@ class Partie:
         elder first (Laws 18-20); then the exchange."""
         s = self._s
         court = Rank.JACK.mask | Rank.QUEEN.mask | Rank.KING.mask
-        eligible = [seat for seat in (s.elder, 1 - s.elder) if not s.dealt[seat] & court]
-        s.carte_blanche_pending = tuple(eligible) if self.rules.has_carte_blanche else ()
+        eligible = [seat for seat in (s.deal.elder, 1 - s.deal.elder) if not s.deal.dealt[seat] & court]
+        s.deal = _evolve(s.deal, carte_blanche_pending=tuple(eligible) if self.rules.has_carte_blanche else ())
         self._next_carte_blanche()
 
     def _next_carte_blanche(self) -> None:
@@ -980,28 +1012,29 @@ class Partie:
         decision waits, unless elder announced one, until elder has discarded (she may still announce
         it before)."""
         s = self._s
-        pending = s.carte_blanche_pending
-        younger = 1 - s.elder
+        d = s.deal
+        pending = d.carte_blanche_pending
+        younger = 1 - d.elder
         defer = (self.rules.younger_carte_blanche_after_elder_discards and pending == (younger,)
-                 and not s.carte_blanche[s.elder] and s.exchanged[s.elder] is None)
+                 and not d.carte_blanche[d.elder] and d.exchanged[d.elder] is None)
         if pending and not defer:
             s.phase, s.to_act = Phase.CARTE_BLANCHE, pending[0]
-        elif s.exchanged[s.elder] is not None:
+        elif d.exchanged[d.elder] is not None:
             s.phase, s.to_act = Phase.EXCHANGE, younger
         else:
             s.phase = Phase.EXCHANGE
             # Law 20: elder with carte blanche has younger set her discards aside before he shows.
-            s.to_act = younger if s.carte_blanche[s.elder] else s.elder
+            s.to_act = younger if d.carte_blanche[d.elder] else d.elder
 
     def _apply_bid(self, action: Bid) -> None:
         s = self._s
-        s.bids = (*s.bids, action)
         call = action.call
-        self._tell(BidCalled(action.player, call))
-        if call == "double" or (call == "redouble" and self.rules.redouble_counts_as_double):
-            s.doubles_used += 1
-        if call == "pass" and all(b.call == "pass" for b in s.bids):
-            if len(s.bids) == 2:
+        doubled = call == "double" or (call == "redouble" and self.rules.redouble_counts_as_double)
+        d = s.deal
+        s.deal = _evolve(d, bids=(*d.bids, action), doubles_used=d.doubles_used + doubled,
+                         log=(*d.log, BidCalled(action.player, call)))
+        if call == "pass" and all(b.call == "pass" for b in s.deal.bids):
+            if len(s.deal.bids) == 2:
                 self._annul_deal()
             else:
                 s.to_act = 1 - action.player
@@ -1016,11 +1049,10 @@ class Partie:
         s = self._s
         last = self._last_bid()
         assert last is not None and last.tricks is not None
-        after = [b.call for b in s.bids[s.bids.index(last) + 1:]]
+        after = [b.call for b in s.deal.bids[s.deal.bids.index(last) + 1:]]
         doubles = 2 if "redouble" in after else 1 if "double" in after else 0
-        s.contract = Contract(last.player, last.tricks, last.minus, doubles)
-        s.elder = last.player
-        self._tell(AuctionWon(s.contract))
+        contract = Contract(last.player, last.tricks, last.minus, doubles)
+        s.deal = _evolve(s.deal, contract=contract, elder=last.player, log=(*s.deal.log, AuctionWon(contract)))
         # With the option carte_blanche, it is announced once the holder is known, before the exchange.
         self._begin_carte_blanche()
 
@@ -1028,22 +1060,24 @@ class Partie:
         """Both passed: the deal is annulled, does not count, and the same dealer deals again (Lunn)."""
         s = self._s
         self._tell(DealAnnulled())
-        score = DealScore.from_events((), s.elder, (0, 0), annulled=True)
+        score = DealScore.from_events((), s.deal.elder, (0, 0), annulled=True)
         s.deal_scores = (*s.deal_scores, score)
         s.phase, s.to_act = Phase.DEAL, s.dealer
 
     def _apply_carte_blanche(self, action: CarteBlanche) -> None:
         s = self._s
         seat = action.player
-        s.carte_blanche_pending = tuple(p for p in s.carte_blanche_pending if p != seat)
+        d = s.deal
+        s.deal = d = _evolve(d, carte_blanche_pending=tuple(p for p in d.carte_blanche_pending if p != seat))
         if action.announce:
-            s.carte_blanche = (True, s.carte_blanche[1]) if seat == 0 else (s.carte_blanche[0], True)
-            if action.will_exchange is not None:
-                s.will_exchange = s.elder_count = action.will_exchange
-            self._tell(CarteBlancheAnnounced(seat, action.will_exchange))
+            will = action.will_exchange
+            s.deal = _evolve(d, carte_blanche=_set_flag(d.carte_blanche, seat),
+                             will_exchange=d.will_exchange if will is None else will,
+                             elder_count=d.elder_count if will is None else will,
+                             log=(*d.log, CarteBlancheAnnounced(seat, will)))
             self._score(ScoreEvent(seat, self.rules.carte_blanche_points, ScoreCategory.CARTE_BLANCHE,
                                    "carte blanche"))
-            if s.exchanged[1 - seat] is not None:
+            if s.deal.exchanged[1 - seat] is not None:
                 # Announced after the opponent discarded (au Cent's younger): the proof is shown at once.
                 self._show_carte_blanche(seat)
         if s.phase is Phase.EXCHANGE and seat != s.to_act:
@@ -1053,89 +1087,91 @@ class Partie:
     def _show_carte_blanche(self, seat: int) -> None:
         """The proof of carte blanche: the hand as dealt, shown once the opponent has discarded (Laws 19-20)."""
         s = self._s
-        s.shown_dealt = _set(s.shown_dealt, seat, s.dealt[seat])
-        self._tell(CarteBlancheShown(seat, CardSet(s.dealt[seat])))
+        d = s.deal
+        s.deal = _evolve(d, shown_dealt=_set(d.shown_dealt, seat, d.dealt[seat]),
+                         log=(*d.log, CarteBlancheShown(seat, CardSet(d.dealt[seat]))))
 
     def _apply_exchange(self, action: Exchange) -> None:
         s = self._s
+        d = s.deal
         seat = action.player
         n = len(action.discards)
-        if seat == s.elder:
-            start = 0
-            s.elder_count = n
-        else:
-            start = s.elder_count or 0
+        is_elder = seat == d.elder
+        start = 0 if is_elder else d.elder_count or 0
         drawn = 0
-        for card in s.talon[start : start + n]:
+        for card in d.talon[start : start + n]:
             drawn |= 1 << card
-        hand = (s.hands[seat] & ~action.discards.mask) | drawn
-        s.hands = _set(s.hands, seat, hand)
-        s.discards = _set(s.discards, seat, action.discards.mask)
-        s.drawn = _set(s.drawn, seat, drawn)
-        s.exchanged = _set_any(s.exchanged, seat, n)
-        left, looked = 0, False
-        if seat == s.elder:
+        hand = (d.hands[seat] & ~action.discards.mask) | drawn
+        left, looked, peeked = 0, False, d.peeked
+        if is_elder:
             top = self.rules.elder_maximum_exchange  # Law 33: the cards he left "of the top five"
             left = top - n if n < top else 0
             if left and self.rules.elder_sees_cards_left:
-                for card in s.talon[n:top]:
-                    s.peeked |= 1 << card
+                for card in d.talon[n:top]:
+                    peeked |= 1 << card
                 looked = True
-        else:
-            s.show_rest = action.show_rest
-        self._tell(Exchanged(seat, n, left, looked))
+        s.deal = d = _evolve(
+            d, hands=_set(d.hands, seat, hand), discards=_set(d.discards, seat, action.discards.mask),
+            drawn=_set(d.drawn, seat, drawn), exchanged=_set_any(d.exchanged, seat, n),
+            elder_count=n if is_elder else d.elder_count, peeked=peeked,
+            show_rest=d.show_rest if is_elder else action.show_rest,
+            log=(*d.log, Exchanged(seat, n, left, looked)))
         other = 1 - seat
-        if s.carte_blanche[other] and not s.shown_dealt[other]:
+        if s.deal.carte_blanche[other] and not s.deal.shown_dealt[other]:
             self._show_carte_blanche(other)
-        if s.exchanged[0] is not None and s.exchanged[1] is not None:
-            taken = (s.exchanged[s.elder] or 0) + (s.exchanged[1 - s.elder] or 0)
-            s.rest = CardSet(s.talon[taken:]).mask
-            s.phase, s.to_act = Phase.DECLARE, s.elder
-        elif s.carte_blanche_pending:
+        if s.deal.exchanged[0] is not None and s.deal.exchanged[1] is not None:
+            d = s.deal
+            taken = (d.exchanged[d.elder] or 0) + (d.exchanged[1 - d.elder] or 0)
+            s.deal = _evolve(d, rest=CardSet(d.talon[taken:]).mask)
+            s.phase, s.to_act = Phase.DECLARE, s.deal.elder
+        elif s.deal.carte_blanche_pending:
             self._next_carte_blanche()  # au Cent: younger decides on her carte blanche now
         else:
             s.to_act = other
 
     def _apply_declare(self, action: Declare) -> None:
         s = self._s
-        s.calls = (*s.calls, action)
+        d = s.deal
         category, seat = self._declaration_slot()
-        s.declaration_step += 1
-        elder, younger = s.elder, 1 - s.elder
+        calls, step = (*d.calls, action), d.declaration_step + 1
+        elder, younger = d.elder, 1 - d.elder
         if seat == elder:
             first = action.called
             if first is None:
-                s.announcements = (*s.announcements, Announcement(category, None))
-                self._tell(Declared(elder, category, None))
+                s.deal = _evolve(d, calls=calls, declaration_step=step,
+                                 announcements=(*d.announcements, Announcement(category, None)),
+                                 log=(*d.log, Declared(elder, category, None)))
             else:
-                at_once = self.rules.told_at_once(category, s.contract)
+                at_once = self.rules.told_at_once(category, d.contract)
                 rank = first.cards()[0].rank if category is Category.SETS and at_once else None
                 detail = key(category, first)[1] if at_once and category is not Category.SETS else None
-                s.announcements = (*s.announcements, Announcement(category, len(first), rank, detail))
                 top = Rank(key(category, first)[1]) if at_once and category is not Category.POINT else None
                 pips = key(category, first)[1] if at_once and category is Category.POINT else None
-                self._tell(Declared(elder, category, len(first), at_once, pips, top))
+                revealed = d.revealed
                 if category is Category.SETS and len(first) == 4 and at_once:
                     # "Fourteen aces" names all four cards.
-                    s.revealed = _set(s.revealed, elder, s.revealed[elder] | first.mask)
+                    revealed = _set(revealed, elder, revealed[elder] | first.mask)
+                s.deal = _evolve(d, calls=calls, declaration_step=step, revealed=revealed,
+                                 announcements=(*d.announcements, Announcement(category, len(first), rank, detail)),
+                                 log=(*d.log, Declared(elder, category, len(first), at_once, pips, top)))
         else:
-            elder_call = s.calls[-2]
-            self._resolve(category, elder_call, action)
-        if s.declaration_step == len(DECLARATION_ORDER):
+            s.deal = _evolve(d, calls=calls, declaration_step=step)
+            self._resolve(category, calls[-2], action)
+        if step == len(DECLARATION_ORDER):
             s.phase, s.to_act = Phase.PLAY, elder
-            s.leader = elder
+            s.deal = _evolve(s.deal, leader=elder)
         else:
-            _, next_is_elder = DECLARATION_ORDER[s.declaration_step]
+            _, next_is_elder = DECLARATION_ORDER[step]
             s.to_act = elder if next_is_elder else younger
 
     def _resolve(self, category: Category, elder_call: Declare | None, answer: Declare) -> None:
         """Younger's answer to elder's call: good, not good or equal (the rulings, 10)."""
         s = self._s
-        elder, younger = s.elder, 1 - s.elder
+        elder, younger = s.deal.elder, 1 - s.deal.elder
         e = elder_call.called if elder_call else None
         y = answer.called
         winner: int | None
-        heard = s.announcements[-1]
+        heard = s.deal.announcements[-1]
         if e is None:
             winner = younger if y is not None else None
         elif y is None:
@@ -1145,7 +1181,7 @@ class Partie:
         else:
             ke, ky = key(category, e), key(category, y)
             reply: Answer = "good" if ke > ky else "not good" if ke < ky else "equal"
-            if ke[0] == ky[0] and not self.rules.told_at_once(category, s.contract):
+            if ke[0] == ky[0] and not self.rules.told_at_once(category, s.deal.contract):
                 making = category is Category.POINT and not self.rules.uses_bidding
                 self._tell(SecondCallAsked(younger, category, "making" if making else "how high"))
                 if category is Category.POINT:
@@ -1159,63 +1195,70 @@ class Partie:
             self._tell(DeclarationAnswered(younger, category, reply))
             heard = replace(heard, answer=reply)
             winner = elder if ke > ky else younger if ke < ky else None
-        s.announcements = (*s.announcements[:-1], heard)
+        d = s.deal
+        s.deal = d = _evolve(d, announcements=(*d.announcements[:-1], heard))
         if e is not None and y is not None and winner is None:
             # An exact tie cancels the category; both combinations are open to inspection (Law 55).
-            s.pending_reveal = (s.pending_reveal[0] | (e.mask if elder == 0 else y.mask),
-                                s.pending_reveal[1] | (e.mask if elder == 1 else y.mask))
+            s.deal = _evolve(d, pending_reveal=(d.pending_reveal[0] | (e.mask if elder == 0 else y.mask),
+                                                d.pending_reveal[1] | (e.mask if elder == 1 else y.mask)))
             return
         if winner is None:
             return
         shown = (elder_call if winner == elder else answer)
         assert shown is not None
         scat = _SCORE_CATEGORY[category]
-        scorer = self.rules.combination_scorer(winner, s.contract)
+        scorer = self.rules.combination_scorer(winner, s.deal.contract)
         # Law 55 shows what was scored; au Cent: "except in the case of quatorzes and trios".
         shown_cards = category is not Category.SETS or self.rules.shows_sets
+        scored, reveal = d.scored_cards[winner], d.pending_reveal[winner]
+        later: list[ScoreEvent] = []
         for cards in shown.combinations:
             reason = call(category, cards).lower()
             if scorer != winner:
                 reason = f"{self.players[winner]}'s {reason}"
             event = ScoreEvent(scorer, self.rules.combination_points(category, cards), scat, reason)
-            s.scored_cards = _set(s.scored_cards, winner, s.scored_cards[winner] | cards.mask)
+            scored |= cards.mask
             if shown_cards:
-                s.pending_reveal = _set(s.pending_reveal, winner, s.pending_reveal[winner] | cards.mask)
+                reveal |= cards.mask
             if winner == elder:
                 self._score(event)
             else:
                 # Younger reckons what she won after elder's lead (the rulings, 10 and 12).
-                s.pending_events = (*s.pending_events, event)
+                later.append(event)
+        d = s.deal
+        s.deal = _evolve(d, scored_cards=_set(d.scored_cards, winner, scored),
+                         pending_reveal=_set(d.pending_reveal, winner, reveal),
+                         pending_events=(*d.pending_events, *later))
 
     def _reckon_hand(self) -> None:
         """At elder's first lead (or a concession): younger reckons, the combinations
         are open to inspection, the rest of the talon is shown if she elected it,
         and the repique is decided (Laws 55, 36, 67, 68)."""
         s = self._s
-        if s.hand_reckoned:
+        d = s.deal
+        if d.hand_reckoned:
             return
-        s.hand_reckoned = True
-        for event in s.pending_events:
+        shows_rest = bool(d.show_rest and d.rest)
+        s.deal = _evolve(d, hand_reckoned=True, pending_events=(), pending_reveal=(0, 0),
+                         revealed=(d.revealed[0] | d.pending_reveal[0], d.revealed[1] | d.pending_reveal[1]),
+                         rest_public=d.rest_public or shows_rest)
+        for event in d.pending_events:
             self._score(event)
-        s.pending_events = ()
-        s.revealed = (s.revealed[0] | s.pending_reveal[0], s.revealed[1] | s.pending_reveal[1])
-        s.pending_reveal = (0, 0)
-        if s.show_rest and s.rest:
-            s.rest_public = True
-            self._tell(RestShown(1 - s.elder, CardSet(s.rest)))
+        if shows_rest:
+            self._tell(RestShown(1 - d.elder, CardSet(d.rest)))
         if self.rules.carte_rouge_points:
-            for seat in (s.elder, 1 - s.elder):
-                if s.hands[seat] and not s.hands[seat] & ~s.scored_cards[seat]:
+            for seat in (s.deal.elder, 1 - s.deal.elder):
+                if s.deal.hands[seat] and not s.deal.hands[seat] & ~s.deal.scored_cards[seat]:
                     self._score(ScoreEvent(seat, self.rules.carte_rouge_points, ScoreCategory.CARTE_ROUGE,
                                            "carte rouge"))
         totals = [0, 0]
-        for event in s.events:
+        for event in s.deal.events:
             if not event.category.in_hand:
                 continue
             totals[event.player] += event.points
             p = event.player
-            if totals[p] >= self.rules.repique_threshold(s.contract) and totals[1 - p] == 0:
-                s.repique = p
+            if totals[p] >= self.rules.repique_threshold(s.deal.contract) and totals[1 - p] == 0:
+                s.deal = _evolve(s.deal, repique=p)
                 self._score(ScoreEvent(p, self.rules.repique_points, ScoreCategory.REPIQUE, "repique"))
                 break
         # Where the pique needs less than the repique (Auction plus contracts: 29), the hand alone
@@ -1225,11 +1268,12 @@ class Partie:
     def _check_pique(self) -> None:
         """Law 69: thirty in hand and play before the opponent scores; never with a repique (ruling 13)."""
         s = self._s
-        if s.pique is not None or s.repique is not None:
+        d = s.deal
+        if d.pique is not None or d.repique is not None:
             return
         totals = [0, 0]
-        threshold = self.rules.pique_threshold(s.contract)
-        for event in s.events:
+        threshold = self.rules.pique_threshold(d.contract)
+        for event in d.events:
             if event.category is ScoreCategory.CONTRACT or (
                 event.category is ScoreCategory.CARDS and not self.rules.cards_count_toward_pique
             ):
@@ -1238,50 +1282,67 @@ class Partie:
             p = event.player
             # Reckoned strictly in the order of reckoning (Law 67; Lunn: "Point, Sequence, Set"):
             # the first to reach the threshold while the other has nothing has the pique.
-            if (totals[p] >= threshold and totals[1 - p] == 0
-                    and self.rules.may_pique(p, s.elder, s.contract)):
-                s.pique = p
+            if totals[1 - p]:
+                if totals[p]:
+                    return  # both have scored (points are never negative): no pique from here on
+                continue
+            if totals[p] >= threshold and self.rules.may_pique(p, d.elder, d.contract):
+                s.deal = _evolve(d, pique=p)
                 self._score(ScoreEvent(p, self.rules.pique_points, ScoreCategory.PIQUE, "pique"))
                 return
 
     def _apply_play(self, action: Play) -> None:
         s = self._s
         seat, card = action.player, action.card
-        if not s.hand_reckoned:
+        if not s.deal.hand_reckoned:
             self._tell(FirstLead(seat, card))
             self._reckon_hand()
-        s.hands = _set(s.hands, seat, s.hands[seat] & ~card.mask)
-        s.trick = (*s.trick, card)
-        if len(s.trick) == 1:
-            s.log = (*s.log, CardPlayed(seat, card))
-            points = self.rules.lead_points(card, s.contract)
+        d = s.deal
+        hands = _set(d.hands, seat, d.hands[seat] & ~card.mask)
+        if not d.trick:
+            # The card and the point of its lead, if it scores one, in one new record.
+            events, log = d.events, (*d.log, CardPlayed(seat, card))
+            points = self.rules.lead_points(card, d.contract)
             if points:
-                self._score(ScoreEvent(seat, points, ScoreCategory.PLAY, f"lead of {card}"))
+                scored = ScoreEvent(seat, points, ScoreCategory.PLAY, f"lead of {card}")
+                events, log = _placed(events, scored), (*log, scored)
+            s.deal = _evolve(d, hands=hands, trick=(card,), events=events, log=log)
+            if points:
                 self._check_pique()
             s.to_act = 1 - seat
             return
-        lead = s.trick[0]
-        leader = s.leader
+        lead = d.trick[0]
+        leader = d.leader
         winner = seat if card.beats(lead) else leader
-        s.log = (*s.log, CardPlayed(seat, card, winner))
-        for who, points, reason in self.rules.trick_awards(leader, s.trick, winner, s.contract):
-            self._score(ScoreEvent(who, points, ScoreCategory.PLAY, reason))
+        trick = (lead, card)
+        won = d.tricks_won[winner] + 1
+        awards = self.rules.trick_awards(leader, trick, winner, d.contract)
+        events, log = d.events, (*d.log, CardPlayed(seat, card, winner))
+        if len(awards) == 1:
+            # The usual trick: its one award goes into the same new record.
+            who, points, reason = awards[0]
+            scored = ScoreEvent(who, points, ScoreCategory.PLAY, reason)
+            events, log = _placed(events, scored), (*log, scored)
+        s.deal = d = _evolve(d, hands=hands, trick=(), tricks=(*d.tricks, Trick(leader, trick, winner)),
+                             tricks_won=_set(d.tricks_won, winner, won), leader=winner, events=events, log=log)
+        if len(awards) == 1:
             self._check_pique()
-        s.tricks = (*s.tricks, Trick(leader, s.trick, winner))
-        s.tricks_won = _set(s.tricks_won, winner, s.tricks_won[winner] + 1)
-        early_cards = self.rules.cards_count_toward_pique and s.tricks_won[winner] == 7
-        s.trick = ()
-        s.leader = winner
+        else:
+            for who, points, reason in awards:
+                self._score(ScoreEvent(who, points, ScoreCategory.PLAY, reason))
+                self._check_pique()
+        early_cards = self.rules.cards_count_toward_pique and won == 7
         s.to_act = winner
-        last = self.rules.last_trick_points(s.contract)
-        if len(s.tricks) == 12 and last:
+        last = self.rules.last_trick_points(d.contract) if len(d.tricks) == 12 else 0
+        if last:
             self._score(ScoreEvent(winner, last, ScoreCategory.PLAY, "the last trick"))
         if early_cards:
             # The option's reading: the cards are scored as soon as they are won, and may make a pique.
             self._score(ScoreEvent(winner, self.rules.cards_points, ScoreCategory.CARDS, "the cards"))
-        self._check_pique()
-        if len(s.tricks) == 12:
-            awards = self.rules.cards_awards(s.tricks_won, s.contract)
+        if last or early_cards:
+            self._check_pique()  # every other score was checked as it was made
+        if len(s.deal.tricks) == 12:
+            awards = self.rules.cards_awards(s.deal.tricks_won, s.deal.contract)
             if not awards:
                 self._tell(CardsDivided())
             for who, points, reason in awards:
@@ -1290,7 +1351,7 @@ class Partie:
                     points -= self.rules.cards_points
                 if points:
                     self._score(ScoreEvent(who, points, ScoreCategory.CARDS, reason))
-            for who, points, reason in self.rules.contract_awards(s.tricks_won, s.contract):
+            for who, points, reason in self.rules.contract_awards(s.deal.tricks_won, s.deal.contract):
                 self._score(ScoreEvent(who, points, ScoreCategory.CONTRACT, reason))
             self._end_deal()
 
@@ -1298,7 +1359,7 @@ class Partie:
         s = self._s
         self._tell(Conceded(action.player))
         self._reckon_hand()
-        s.conceded = action.player
+        s.deal = _evolve(s.deal, conceded=action.player)
         if self.rules.concession_may_be_declined:
             s.phase, s.to_act = Phase.CONCESSION, 1 - action.player
             return
@@ -1311,16 +1372,16 @@ class Partie:
             self._settle_concession()
             return
         self._tell(ConcessionAnswered(action.player, False))
-        s.conceded = None
-        s.concession_declined = True
-        s.phase, s.to_act = Phase.PLAY, s.leader
+        s.deal = _evolve(s.deal, conceded=None, concession_declined=True)
+        s.phase, s.to_act = Phase.PLAY, s.deal.leader
 
     def _settle_concession(self) -> None:
         """The opponent of the player who conceded counts 13 for the play and 10 for the cards,
         without pique or capot (the rulings, 18)."""
         s = self._s
-        assert s.conceded is not None
-        other = 1 - s.conceded
+        d = s.deal
+        assert d.conceded is not None
+        other = 1 - d.conceded
         self._score(ScoreEvent(other, self.rules.conceded_play_points, ScoreCategory.PLAY, "conceded play"))
         self._score(ScoreEvent(other, self.rules.cards_points, ScoreCategory.CARDS, "conceded cards"))
         self._end_deal()
@@ -1331,16 +1392,17 @@ class Partie:
 
     def _end_deal(self) -> None:
         s = self._s
+        d = s.deal
         before = s.totals
         multiplier = self.rules.deal_multiplier(self._counted_deals() + 1)
-        score = DealScore.from_events(s.events, s.elder, s.tricks_won, s.contract, multiplier=multiplier)
+        score = DealScore.from_events(d.events, d.elder, d.tricks_won, d.contract, multiplier=multiplier)
         s.deal_scores = (*s.deal_scores, score)
         s.totals = (s.totals[0] + multiplier * score.totals[0], s.totals[1] + multiplier * score.totals[1])
         self._tell(DealEnded(s.deal_number, score.totals, multiplier, s.totals))
         over = self.rules.partie_over(self._counted_deals(), s.totals)
         if self.rules.plays_games:
             game = self.rules.game_over((before[0] - s.game_start[0], before[1] - s.game_start[1]),
-                                        [(e.player, multiplier * e.points) for e in s.events])
+                                        [(e.player, multiplier * e.points) for e in d.events])
             if game is not None:
                 game = replace(game, deal=len(s.deal_scores))
                 s.games = (*s.games, game)
@@ -1368,43 +1430,44 @@ class Partie:
     def view(self, seat: int | None) -> PlayerView:
         """What ``seat`` may know (``None``: a spectator, who sees only what is public)."""
         s = self._s
+        d = s.deal
         own = seat is not None
         me = seat if seat is not None else 0
         other = 1 - me
-        elder_view = own and seat == s.elder
-        younger_view = own and seat == 1 - s.elder
-        public_rest = CardSet(s.rest if s.rest_public else 0)
-        log = s.log
+        elder_view = own and seat == d.elder
+        younger_view = own and seat == 1 - d.elder
+        public_rest = _cards(d.rest if d.rest_public else 0)
+        log = d.log
         return PlayerView(
             seat=seat,
             players=self.players,
             variant=self.variant,
-            options=self.rules.changed(),
+            options=dict(self._options),
             phase=s.phase,
             to_act=s.to_act,
             deal_number=s.deal_number,
             dealer=s.dealer,
-            elder=s.elder,
-            hand=CardSet(s.hands[me] if own else 0),
-            dealt=CardSet(s.dealt[me] if own else 0),
-            discards=CardSet(s.discards[me] if own else 0),
-            peeked=CardSet(s.peeked if elder_view else 0),
+            elder=d.elder,
+            hand=_cards(d.hands[me] if own else 0),
+            dealt=_cards(d.dealt[me] if own else 0),
+            discards=_cards(d.discards[me] if own else 0),
+            peeked=_cards(d.peeked if elder_view else 0),
             rest=public_rest,
-            show_rest=s.show_rest if (younger_view or s.rest_public or s.hand_reckoned) else None,
-            talon_left=max(0, len(s.talon) - sum(n or 0 for n in s.exchanged)),
-            hand_sizes=(s.hands[0].bit_count(), s.hands[1].bit_count()),
-            exchanged=s.exchanged,
-            will_exchange=s.will_exchange,
-            carte_blanche=s.carte_blanche,
-            shown_dealt=(CardSet(s.shown_dealt[0]), CardSet(s.shown_dealt[1])),
-            revealed=(CardSet(s.revealed[0]), CardSet(s.revealed[1])),
-            own_calls=tuple(c for c in s.calls if c is not None and own and c.player == seat),
-            announcements=s.announcements,
-            trick=s.trick,
-            leader=s.leader,
-            tricks=s.tricks,
-            tricks_won=s.tricks_won,
-            events=s.events,
+            show_rest=d.show_rest if (younger_view or d.rest_public or d.hand_reckoned) else None,
+            talon_left=max(0, len(d.talon) - (d.exchanged[0] or 0) - (d.exchanged[1] or 0)),
+            hand_sizes=(d.hands[0].bit_count(), d.hands[1].bit_count()),
+            exchanged=d.exchanged,
+            will_exchange=d.will_exchange,
+            carte_blanche=d.carte_blanche,
+            shown_dealt=(_cards(d.shown_dealt[0]), _cards(d.shown_dealt[1])),
+            revealed=(_cards(d.revealed[0]), _cards(d.revealed[1])),
+            own_calls=tuple([c for c in d.calls if c is not None and c.player == seat]) if own and d.calls else (),
+            announcements=d.announcements,
+            trick=d.trick,
+            leader=d.leader,
+            tricks=d.tricks,
+            tricks_won=d.tricks_won,
+            events=d.events,
             log=log,
             deal_scores=s.deal_scores,
             totals=s.totals,
@@ -1412,8 +1475,8 @@ class Partie:
             opponent=other if own else None,
             exchange_range=self._exchange_limits(me) if own and s.phase is Phase.EXCHANGE and s.to_act == me
             else None,
-            bids=s.bids,
-            contract=s.contract,
+            bids=d.bids,
+            contract=d.contract,
             games=s.games,
             game_scores=(s.totals[0] - s.game_start[0], s.totals[1] - s.game_start[1]),
         )
