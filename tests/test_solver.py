@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import NamedTuple
 
 import pytest
@@ -13,6 +12,7 @@ from hypothesis import strategies as st
 
 from piquet.ai.solver import PlayPosition, position_from_partie, position_from_view, solve
 from piquet.engine.cards import CARDS, CardSet, shuffled_pack
+from piquet.engine.scoring import ScoreCategory
 from piquet.engine.variants import Contract, Rules, make_rules
 
 
@@ -160,9 +160,10 @@ def test_solver_position_from_a_live_partie_matches_a_full_solve() -> None:
         position_from_partie(Partie(("Ann", "Bill"), first_dealer=0))
 
 
-def test_solver_one_play_position_from_a_view_and_from_a_partie_with_younger_unreckoned() -> None:
-    """position_from_partie is position_from_view of the player to act, with younger's points not yet
-    reckoned at elder's first lead (the rulings, 10) counted: they decide whether a pique may come."""
+def test_rulings_10_younger_unreckoned_points_count_in_every_play_position() -> None:
+    """Younger's points not yet reckoned at elder's first lead (the rulings, 10 and 12) are in the
+    view, public, and in the play position built from it, the player's or the partie's alike: they
+    decide whether a pique may come."""
     from piquet.ai.agent import RandomAgent
     from piquet.engine.partie import Partie, Phase
 
@@ -179,14 +180,19 @@ def test_solver_one_play_position_from_a_view_and_from_a_partie_with_younger_unr
         while partie.phase is Phase.PLAY:
             me = partie.to_act
             assert me is not None
-            view_only = position_from_view(partie.view(me), partie.hand(1 - me))
             full = position_from_partie(partie)
+            reckoned = [0, 0]
+            for e in partie.events:
+                if e.category not in (ScoreCategory.CARDS, ScoreCategory.CONTRACT):
+                    reckoned[e.player] += e.points
             late = [0, 0]
             for e in partie.unreckoned:
                 late[e.player] += e.points
             unreckoned_seen += bool(partie.unreckoned)
-            assert full == replace(view_only, scores=(view_only.scores[0] + late[0], view_only.scores[1] + late[1]))
-            assert full == position_from_view(partie.view(me), partie.hand(1 - me), unreckoned=partie.unreckoned)
+            assert full.scores == (reckoned[0] + late[0], reckoned[1] + late[1])
+            for seat in (me, 1 - me, None):
+                assert partie.view(seat).unreckoned == partie.unreckoned
+            assert full == position_from_view(partie.view(me), partie.hand(1 - me))
             partie.push(agents[me].choose(partie.view(me), partie.legal_actions(me)))
     assert unreckoned_seen >= 5
 

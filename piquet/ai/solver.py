@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Protocol
 
 from piquet.engine.cards import CARDS, Card, CardSet
-from piquet.engine.scoring import ScoreCategory, ScoreEvent
+from piquet.engine.scoring import ScoreCategory
 from piquet.engine.variants import Contract, Rules
 from piquet.engine.view import PlayerView
 
@@ -561,7 +561,8 @@ _QUICK = [(mine & ~((1 << (theirs & 0xFF).bit_length()) - 1)).bit_count() for mi
           for theirs in range(256)]
 
 #: The cards above each card in its suit.
-_ABOVE = tuple(_SUIT_MASKS[i >> 3] & ~((2 << i) - 1) for i in range(32))
+#: The cards that beat each card (:meth:`Card.beats`), as masks for the search's bit operations.
+_ABOVE = tuple(sum(1 << j for j in range(32) if CARDS[j].beats(CARDS[i])) for i in range(32))
 
 
 class _Searcher(Protocol):
@@ -716,17 +717,17 @@ def _expand(hand: int, other: int, lead: int | None, model: _Model) -> dict[int,
     return groups
 
 
-def position_from_view(view: PlayerView, opponent_hand: CardSet, utility: tuple[int, int] = (1, -1),
-                       unreckoned: Iterable[ScoreEvent] = ()) -> PlayPosition:
+def position_from_view(view: PlayerView, opponent_hand: CardSet, utility: tuple[int, int] = (1, -1)) -> PlayPosition:
     """The card play as the solver takes it, from the view of the player to act, the opponent
     holding ``opponent_hand``: the hands, the card led, the tricks won, and the points scored so
-    far in the deal (the cards and a contract left out, ``unreckoned`` points added), which matter
-    while a pique may come. The one place a play position is made from a game."""
+    far in the deal (the cards and a contract left out; younger's points still to be reckoned at
+    elder's first lead counted), which matter while a pique may come. The one place a play
+    position is made from a game."""
     seat = view.seat
     assert seat is not None
     scores = [0, 0]
     pique_done = False
-    for e in (*view.events, *unreckoned):
+    for e in (*view.events, *view.unreckoned):
         if e.category in (ScoreCategory.PIQUE, ScoreCategory.REPIQUE):
             pique_done = True
         if e.category not in (ScoreCategory.CARDS, ScoreCategory.CONTRACT):
@@ -738,8 +739,7 @@ def position_from_view(view: PlayerView, opponent_hand: CardSet, utility: tuple[
 
 
 def position_from_partie(partie: object) -> PlayPosition:
-    """The play position of a live partie (full information: for analysis, not for agents), with
-    younger's points not yet reckoned at elder's first lead counted."""
+    """The play position of a live partie (full information: for analysis, not for agents)."""
     from piquet.engine.partie import Partie, Phase
 
     assert isinstance(partie, Partie)
@@ -747,4 +747,4 @@ def position_from_partie(partie: object) -> PlayPosition:
         raise ValueError(f"no play position: it is the {partie.phase.value}")
     to_act = partie.to_act
     assert to_act is not None
-    return position_from_view(partie.view(to_act), partie.hand(1 - to_act), unreckoned=partie.unreckoned)
+    return position_from_view(partie.view(to_act), partie.hand(1 - to_act))

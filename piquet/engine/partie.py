@@ -481,9 +481,7 @@ class Partie:
             raise ValueError(f"no deal is due: it is the {s.phase.value}")
         if packets is None:
             packets = self.legal_packets()[0] if len(self.legal_packets()) == 1 else rng.choice((2, 3))
-        pack = list(CARDS)
-        rng.shuffle(pack)
-        return Deal.from_pack(s.dealer, pack, packets)
+        return Deal.shuffled(rng, s.dealer, packets)
 
     # ------------------------------------------------------------ legality
     def _illegal(self, action: Action, reason: str) -> IllegalActionError:
@@ -1479,6 +1477,7 @@ class Partie:
             contract=d.contract,
             games=s.games,
             game_scores=(s.totals[0] - s.game_start[0], s.totals[1] - s.game_start[1]),
+            unreckoned=d.pending_events,
         )
 
 

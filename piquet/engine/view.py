@@ -104,6 +104,9 @@ class PlayerView:
     #: Piquet au Cent: the games finished, and each player's score in the game in progress.
     games: tuple[GameResult, ...] = ()
     game_scores: tuple[int, int] = (0, 0)
+    #: What younger won in the declarations and reckons only after elder's first lead (Law 67, the
+    #: rulings 10 and 12): public, since elder heard her answers; it counts against a pique at that lead.
+    unreckoned: tuple[ScoreEvent, ...] = ()
 
     @property
     def rules(self) -> Rules:
