@@ -31,8 +31,8 @@ which the ace cannot follow, and the cards to the opponent.
 >>> {part.value: v for part, v in review.worth(Card.parse("AS")).parts.items() if v}
 {'lead': 2.0, 'last_trick': 1.0, 'cards': 10.0}
 >>> print(explain(review, ("Ann", "Bill")))
-Leading the Q♠ rather than the A♠ costs Ann 25 points: the cards −20 (5 tricks instead of 7), the \
-lead −2, the last trick −2, the tricks −1.
+Leading the Q♠ rather than the A♠ costs Ann 25 points: it gives up the cards (−20; 5 tricks instead \
+of 7), the points for leading (−2), the last trick (−2) and the points for tricks won (−1).
 """
 
 from __future__ import annotations
@@ -52,7 +52,8 @@ from piquet.engine.variants import Rules
 
 __all__ = [
     "DEFAULT_WORLDS", "MARKS", "CardWorth", "Lens", "Line", "Part", "PartieReview", "PlayReview", "Reviewed",
-    "advance", "explain", "mark", "principal_line", "review_decision", "review_partie", "review_position",
+    "advance", "differences", "explain", "mark", "principal_line", "review_decision", "review_partie",
+    "review_position",
 ]
 
 #: The worlds the fair lens averages over, by default: as many as the strongest level samples for a card.
@@ -93,8 +94,8 @@ class Part(enum.Enum):
 
 
 _PART_WORDS: Final = {
-    Part.LEAD: "the lead", Part.TRICKS: "the tricks", Part.LAST_TRICK: "the last trick", Part.CARDS: "the cards",
-    Part.CAPOT: "the capot", Part.PIQUE: "the pique", Part.CONTRACT: "the contract",
+    Part.LEAD: "the points for leading", Part.TRICKS: "the points for tricks won", Part.LAST_TRICK: "the last trick",
+    Part.CARDS: "the cards", Part.CAPOT: "the capot", Part.PIQUE: "the pique", Part.CONTRACT: "the contract",
 }
 
 #: One scoring in the play: who scores, how many points, and where they come from.
@@ -230,10 +231,8 @@ def _best_card(position: PlayPosition, rules: Rules, cache: BestCache) -> Card:
     hand = position.hands[me]
     if position.lead is not None:
         hand = hand & (0xFF << (8 * position.lead.suit)) or hand
-    if hand & (hand - 1) == 0:  # one card: no search
-        found = CARDS[hand.bit_length() - 1]
-    else:
-        found = solve(position, rules, all_best=False).best[0]
+    # One card: no search.
+    found = CARDS[hand.bit_length() - 1] if hand & (hand - 1) == 0 else solve(position, rules, all_best=False).best[0]
     cache[position] = found
     return found
 
@@ -403,43 +402,70 @@ def _signed(x: float, lens: Lens) -> str:
     return ("−" if x < 0 else "+") + text
 
 
-def explain(review: PlayReview, names: tuple[str, str]) -> str:
-    """The review in a sentence, computed from the breakdowns of the choice and the best: which parts the
-    choice gives up or gains against the best, by how much, and the tricks it ends with.
+def differences(review: PlayReview) -> list[tuple[Part, float]]:
+    """What the choice brings, part by part, less what the best brings: the parts an explanation names,
+    largest first. A part is named when it differs by half a point or more; the largest difference always.
 
-    Names only what the breakdown shows: a part is named when it differs by half a point or more (the
-    largest difference always), the tricks when they differ by half a trick or more.
+    >>> from piquet.ai.solver import PlayPosition
+    >>> from piquet.engine.variants import make_rules
+    >>> p = PlayPosition((CardSet.parse("AS QS").mask, CardSet.parse("KS 7H").mask), 0, 0, (5, 5), (20, 15))
+    >>> [(part.value, x) for part, x in differences(review_position(p, make_rules("rubicon"), Card.parse("QS")))]
+    [('cards', -20.0), ('lead', -2.0), ('last_trick', -2.0), ('tricks', -1.0)]
     """
-    verb = "Leading" if review.leading else "Playing"
-    who = names[review.seat]
     choice, best = review.worth(review.choice), review.worth(review.best)
-    average = " on average" if review.lens is Lens.FAIR else ""
+    if choice.parts is None or best.parts is None:
+        raise ValueError("the choice and the best were not broken down")
+    diffs = {part: choice.parts[part] - best.parts[part] for part in Part}
+    order = sorted(Part, key=lambda p: (-abs(diffs[p]), list(Part).index(p)))
+    named = [p for p in order if abs(diffs[p]) >= 0.5] or order[:1]
+    return [(p, diffs[p]) for p in named]
+
+
+def _plural(text: str, word: str) -> str:
+    return f"{text} {word}{'' if text == '1' else 's'}"
+
+
+def _listed(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def explain(review: PlayReview, names: tuple[str, str]) -> str:
+    """The review in a sentence, computed from the breakdowns of the choice and the best
+    (:func:`differences`): what the choice gives up and what it gains against the best, by how much,
+    and for the cards and capot the tricks each ends the deal with. A best choice says by how much it is
+    better than the next card, or which cards are as good."""
+    lens = review.lens
+    verb = "Leading" if review.leading else "Playing"
+    choice, best = review.worth(review.choice), review.worth(review.best)
+    average = " on average" if lens is Lens.FAIR else ""
+    card = review.choice.pretty()
     if review.loss < _EPSILON:
         others = [w for w in review.cards if w.card != review.choice]
         if not others:
-            return f"{verb} the {review.choice.pretty()}: the only card."
-        margin = choice.value - others[0].value
-        if margin < _EPSILON:
-            return f"{verb} the {review.choice.pretty()}: as good as the {others[0].card.pretty()}."
-        return (f"{verb} the {review.choice.pretty()}: the best, by {_number(margin, review.lens)} "
-                f"point{'' if _number(margin, review.lens) == '1' else 's'}{average} over the "
-                f"{others[0].card.pretty()}.")
-    assert choice.parts is not None and best.parts is not None
-    diffs = {part: choice.parts[part] - best.parts[part] for part in Part}
-    named = [p for p in sorted(Part, key=lambda p: (-abs(diffs[p]), list(Part).index(p))) if abs(diffs[p]) >= 0.5]
-    if not named:
-        named = [max(Part, key=lambda p: abs(diffs[p]))]
-    clauses = []
-    for part in named:
-        clause = f"{part.words} {_signed(diffs[part], review.lens)}"
+            return f"{verb} the {card}: the only card."
+        ties = [w.card.pretty() for w in others if choice.value - w.value < _EPSILON]
+        if len(ties) > 2:
+            return f"{verb} the {card}: one of {len(ties) + 1} cards as good as any."
+        if ties:
+            return f"{verb} the {card}: as good as the {_listed(ties)}."
+        margin = _plural(_number(choice.value - others[0].value, lens), "point")
+        return f"{verb} the {card}: the best, by {margin}{average} over the {others[0].card.pretty()}."
+    lost: list[str] = []
+    gained: list[str] = []
+    for part, x in differences(review):
+        said = f"{part.words} ({_signed(x, lens)}"
         if part in (Part.CARDS, Part.CAPOT) and choice.tricks is not None and best.tricks is not None \
                 and abs(choice.tricks - best.tricks) >= 0.5:
-            clause += (f" ({_number(choice.tricks, review.lens)} tricks instead of "
-                       f"{_number(best.tricks, review.lens)}{average})")
-        clauses.append(clause)
-    loss = _number(review.loss, review.lens)
-    return (f"{verb} the {review.choice.pretty()} rather than the {review.best.pretty()} costs {who} {loss} "
-            f"point{'' if loss == '1' else 's'}{average}: {', '.join(clauses)}.")
+            said += f"; {_number(choice.tricks, lens)} tricks instead of {_number(best.tricks, lens)}"
+        (lost if x < 0 else gained).append(said + ")")
+    clauses = []
+    if lost:
+        clauses.append(f"it gives up {_listed(lost)}")
+    if gained:
+        clauses.append(f"{'and ' if lost else 'it '}gains {_listed(gained)}")
+    loss = _number(review.loss, lens)
+    return (f"{verb} the {card} rather than the {review.best.pretty()} costs {names[review.seat]} "
+            f"{_plural(loss, 'point')}{average}: {' '.join(clauses)}.")
 
 
 # ---------------------------------------------------------------- a whole partie
