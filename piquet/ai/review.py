@@ -51,8 +51,8 @@ from piquet.engine.partie import Partie, Phase
 from piquet.engine.variants import Rules
 
 __all__ = [
-    "DEFAULT_WORLDS", "MARKS", "CardWorth", "Lens", "Line", "Part", "PartieReview", "PlayReview", "Reviewed",
-    "advance", "differences", "explain", "mark", "principal_line", "review_decision", "review_partie",
+    "DEFAULT_WORLDS", "MARKS", "BestCache", "CardWorth", "Lens", "Line", "Part", "PartieReview", "PlayReview",
+    "Reviewed", "advance", "differences", "explain", "mark", "principal_line", "review_decision", "review_partie",
     "review_position",
 ]
 
@@ -405,6 +405,7 @@ def _signed(x: float, lens: Lens) -> str:
 def differences(review: PlayReview) -> list[tuple[Part, float]]:
     """What the choice brings, part by part, less what the best brings: the parts an explanation names,
     largest first. A part is named when it differs by half a point or more; the largest difference always.
+    Where the capot differs, the cards' difference is counted in it (a capot is scored instead of the cards).
 
     >>> from piquet.ai.solver import PlayPosition
     >>> from piquet.engine.variants import make_rules
@@ -416,6 +417,10 @@ def differences(review: PlayReview) -> list[tuple[Part, float]]:
     if choice.parts is None or best.parts is None:
         raise ValueError("the choice and the best were not broken down")
     diffs = {part: choice.parts[part] - best.parts[part] for part in Part}
+    if abs(diffs[Part.CAPOT]) >= 0.5:
+        # A capot is scored instead of the cards: what it costs or brings is its own less the cards'.
+        diffs[Part.CAPOT] += diffs[Part.CARDS]
+        diffs[Part.CARDS] = 0.0
     order = sorted(Part, key=lambda p: (-abs(diffs[p]), list(Part).index(p)))
     named = [p for p in order if abs(diffs[p]) >= 0.5] or order[:1]
     return [(p, diffs[p]) for p in named]
