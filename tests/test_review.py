@@ -242,7 +242,8 @@ def test_review_partie_has_one_entry_per_card_played_and_lists_the_rest_as_not_r
     for seat in (0, 1):
         summary = review.summary(seat)
         mine = [r.review for r in review.plays if r.seat == seat and r.review is not None]
-        assert summary["loss"] == sum(r.loss for r in mine) and summary["choices"] == len(mine)
+        assert summary.loss == sum(r.loss for r in mine) and summary.choices == len(mine)
+        assert summary.cards == sum(1 for r in review.plays if r.seat == seat)
     # The record's own numbering: deal from 1, the action's index in the deal's list.
     data = record.to_data(partie)
     for r in review.actions:

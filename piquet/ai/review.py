@@ -52,8 +52,8 @@ from piquet.engine.variants import Rules
 
 __all__ = [
     "DEFAULT_WORLDS", "MARKS", "BestCache", "CardWorth", "Lens", "Line", "Part", "PartieReview", "PlayReview",
-    "Reviewed", "advance", "differences", "explain", "mark", "principal_line", "review_decision", "review_partie",
-    "review_position",
+    "Reviewed", "Summary", "advance", "differences", "explain", "mark", "principal_line", "review_decision",
+    "review_partie", "review_position",
 ]
 
 #: The worlds the fair lens averages over, by default: as many as the strongest level samples for a card.
@@ -491,6 +491,25 @@ class Reviewed:
     explanation: str = ""
 
 
+@dataclass(frozen=True)
+class Summary:
+    """One player's card play in a review: the cards he played, how many were choices (more than one legal
+    card), the points he lost in them (the sum of the losses), and how many of each mark."""
+
+    cards: int
+    choices: int
+    loss: float
+    marks: Mapping[str, int]
+
+    @property
+    def loss_per_choice(self) -> float:
+        return self.loss / self.choices if self.choices else 0.0
+
+    def to_json(self) -> dict[str, object]:
+        return {"cards": self.cards, "choices": self.choices, "loss": self.loss,
+                "loss_per_choice": self.loss_per_choice, "marks": dict(self.marks)}
+
+
 @dataclass
 class PartieReview:
     """The review of a partie's card play, action by action, and what each player lost in it."""
@@ -511,15 +530,12 @@ class PartieReview:
         """The decisions not yet reviewed (exchanges, declarations, calls, concessions)."""
         return [r for r in self.actions if r.kind != "play"]
 
-    def summary(self, seat: int) -> dict[str, object]:
-        """One player's play: cards played, how many were choices (more than one legal card), the points
-        lost in them, and the marks."""
+    def summary(self, seat: int) -> Summary:
+        """One player's card play: what he lost in his choices, and their marks."""
         mine = [r for r in self.plays if r.seat == seat]
         chosen = [r.review for r in mine if r.review is not None]
         marks = {sign: sum(1 for r in chosen if r.mark == sign) for _, sign in MARKS}
-        lost = sum(r.loss for r in chosen)
-        return {"cards": len(mine), "choices": len(chosen), "loss": lost,
-                "loss_per_choice": lost / len(chosen) if chosen else 0.0, "marks": marks}
+        return Summary(len(mine), len(chosen), sum(r.loss for r in chosen), marks)
 
     def to_json(self) -> dict[str, object]:
         """The review as JSON-ready data (``piquet analyse --json``; docs/review.md)."""
@@ -532,7 +548,7 @@ class PartieReview:
             "plays": [_play_json(r, names) for r in self.plays],
             "not_reviewed": [{"deal": r.deal, "action": r.action, "player": names[r.seat], "kind": r.kind,
                               "text": r.text} for r in self.not_reviewed],
-            "summary": {names[seat]: self.summary(seat) for seat in (0, 1)},
+            "summary": {names[seat]: self.summary(seat).to_json() for seat in (0, 1)},
         }
 
 

@@ -210,11 +210,9 @@ def _review_lines(review: PartieReview) -> list[str]:
     lines += ["", "Points lost in the play" + (" (with open hands)" if review.lens is Lens.OPEN else "") + ":"]
     for seat in (0, 1):
         s = review.summary(seat)
-        marks = s["marks"]
-        assert isinstance(marks, dict)
-        counts = ", ".join(f"{marks[sign]} {sign}" for _, sign in reversed(MARKS))
-        lines.append(f"  {names[seat]:<{width}}  {s['loss']:.1f} in {s['choices']} choices of a card "
-                     f"({s['loss_per_choice']:.2f} a choice; {counts})")
+        counts = ", ".join(f"{s.marks[sign]} {sign}" for _, sign in reversed(MARKS))
+        lines.append(f"  {names[seat]:<{width}}  {s.loss:.1f} in {s.choices} choices of a card "
+                     f"({s.loss_per_choice:.2f} a choice; {counts})")
     kinds: dict[str, int] = {}
     for r in review.not_reviewed:
         kinds[r.kind] = kinds.get(r.kind, 0) + 1
