@@ -4,6 +4,7 @@ breakdown's parts against the solver's values, and the fair lens against its own
 from __future__ import annotations
 
 import functools
+import json
 import random
 from typing import NamedTuple
 
@@ -271,3 +272,22 @@ def test_auction_records_review_with_the_contract_in_the_breakdown() -> None:
         for worth in r.cards:
             assert worth.parts is not None and sum(worth.parts.values()) == worth.value
     assert any(w.parts and w.parts[Part.CONTRACT] for r in reviewed for w in r.cards)
+
+
+@pytest.mark.parametrize("name", ["au-cent-game", "auction-minus-doubled-down", "auction-pique-in-order",
+                                  "auction-plus", "rubicon-deal"])
+def test_each_reviewed_action_points_at_its_action_in_the_record_file(name: str) -> None:
+    from pathlib import Path
+
+    data = json.loads((Path(__file__).parent / "records" / f"{name}.json").read_text(encoding="utf-8"))
+    partie = record.from_data(data)
+    review = review_partie(partie, Lens.OPEN)
+    assert review.plays
+    for r in review.actions:
+        written = data["deals"][r.deal - 1]["actions"][r.action]
+        assert written["player"] == NAMES[r.seat]
+        assert ("play" in written) == (r.kind == "play")
+        if r.card is not None:
+            assert written["play"] == str(r.card)
+        if r.review is not None:
+            assert all(sum(w.parts.values()) == w.value for w in r.review.cards if w.parts is not None)

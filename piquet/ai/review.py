@@ -45,7 +45,19 @@ from typing import Final
 
 from piquet.ai.levels import LEVELS, sample_opponent_hands
 from piquet.ai.solver import PlayPosition, position_from_partie, position_from_view, solve
-from piquet.engine.actions import Action, Bid, CarteBlanche, Concede, Cut, Deal, Declare, Exchange, Play
+from piquet.engine.actions import (
+    AcceptConcession,
+    Action,
+    Bid,
+    CarteBlanche,
+    ChooseDealer,
+    Concede,
+    Cut,
+    Deal,
+    Declare,
+    Exchange,
+    Play,
+)
 from piquet.engine.cards import CARDS, Card, CardSet
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.variants import Rules
@@ -572,7 +584,8 @@ def _play_json(r: Reviewed, names: tuple[str, str]) -> dict[str, object]:
 
 
 _KINDS: Final[dict[type, str]] = {Exchange: "exchange", Declare: "declaration", Bid: "call",
-                                  CarteBlanche: "carte blanche", Concede: "concession"}
+                                  CarteBlanche: "carte blanche", Concede: "concession",
+                                  AcceptConcession: "answer to a concession"}
 
 
 def _steps(partie: Partie) -> Iterator[tuple[Partie, Action, int, int]]:
@@ -587,7 +600,7 @@ def _steps(partie: Partie) -> Iterator[tuple[Partie, Action, int, int]]:
             deal, index = deal + 1, 0
             replay.push(action)
             continue
-        if isinstance(action, Cut) or deal == 0:
+        if isinstance(action, (Cut, ChooseDealer)) or deal == 0:  # not a deal's action in a record
             replay.push(action)
             continue
         yield replay, action, deal, index
