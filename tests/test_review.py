@@ -59,7 +59,8 @@ def test_review_finds_a_lead_that_hands_over_the_cards() -> None:
     assert review.loss == 12 and review.mark == "??"
     assert differences(review) == [(Part.CARDS, -10), (Part.LEAD, -2)]
     assert explain(review, NAMES) == ("Leading the 7♠ rather than the A♥ costs Ann 12 points: it gives up the cards "
-                                      "(−10; 5 tricks instead of 6) and the points for leading (−2).")
+                                      "(−10; 5 tricks instead of 6) and the points for leading (−2). Bill takes the "
+                                      "trick with the K♠.")
 
 
 def test_review_finds_the_only_card_that_saves_the_capot() -> None:
@@ -74,7 +75,8 @@ def test_review_finds_the_only_card_that_saves_the_capot() -> None:
     # A capot's forty instead of the cards' ten; Bill's leads score instead of Ann's one.
     assert differences(review) == [(Part.CAPOT, -30), (Part.LEAD, -2)]
     assert explain(review, NAMES) == ("Leading the 7♠ rather than the A♥ costs Ann 32 points: it gives up the capot "
-                                      "(−30; 0 tricks instead of 1) and the points for leading (−2).")
+                                      "(−30; 0 tricks instead of 1) and the points for leading (−2). Bill takes the "
+                                      "trick with the K♠.")
 
 
 def test_review_finds_the_trick_that_saves_a_pique() -> None:

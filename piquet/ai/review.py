@@ -32,7 +32,8 @@ which the ace cannot follow, and the cards to the opponent.
 {'lead': 2.0, 'last_trick': 1.0, 'cards': 10.0}
 >>> print(explain(review, ("Ann", "Bill")))
 Leading the Q♠ rather than the A♠ costs Ann 25 points: it gives up the cards (−20; 5 tricks instead \
-of 7), the points for leading (−2), the last trick (−2) and the points for tricks won (−1).
+of 7), the points for leading (−2), the last trick (−2) and the points for tricks won (−1). Bill takes \
+the trick with the K♠.
 """
 
 from __future__ import annotations
@@ -281,13 +282,16 @@ def principal_line(position: PlayPosition, card: Card, rules: Rules, cache: Best
 class CardWorth:
     """One legal card's value for the player to act (points of the deal from here, his less the
     opponent's; a mean over the worlds in the fair lens), its breakdown by :class:`Part` (``None`` where
-    it was not asked for), the tricks the player ends the deal with on its line, and (open hands) the line."""
+    it was not asked for), the tricks the player ends the deal with on its line, (open hands) the line,
+    and how often the opponent takes its trick."""
 
     card: Card
     value: float
     parts: Mapping[Part, float] | None = None
     tricks: float | None = None
     line: tuple[Card, ...] | None = None
+    #: The share of the worlds in which the opponent takes this card's trick on its line (0 or 1 with open hands).
+    lost_trick: float | None = None
 
 
 @dataclass(frozen=True)
@@ -353,6 +357,7 @@ def _summarise(seat: int, lens: Lens, worlds: Sequence[tuple[PlayPosition, float
     wanted = set(legal if broken_down is None else broken_down) | {choice, best}
     parts: dict[Card, dict[Part, float]] = {c: dict.fromkeys(Part, 0.0) for c in wanted}
     tricks = dict.fromkeys(wanted, 0.0)
+    lost = dict.fromkeys(wanted, 0.0)
     lines: dict[Card, tuple[Card, ...]] = {}
     for position, weight in worlds:
         share = weight / total_weight
@@ -361,10 +366,13 @@ def _summarise(seat: int, lens: Lens, worlds: Sequence[tuple[PlayPosition, float
             for part, points in line.parts.items():
                 parts[card][part] += share * points
             tricks[card] += share * line.tricks_won[seat]
+            lead, follow = (card, line.cards[1]) if position.lead is None else (position.lead, card)
+            if follow.beats(lead) == (position.lead is None):
+                lost[card] += share
             if lens is Lens.OPEN:
                 lines[card] = line.cards
     order = sorted(legal, key=lambda c: (-values[c], c != choice, -c.rank, c.suit))
-    cards = tuple(CardWorth(c, values[c], parts.get(c), tricks.get(c), lines.get(c)) for c in order)
+    cards = tuple(CardWorth(c, values[c], parts.get(c), tricks.get(c), lines.get(c), lost.get(c)) for c in order)
     leading = worlds[0][0].lead is None
     return PlayReview(seat, lens, len(worlds), leading, choice, best, max(0.0, top - values[choice]), cards)
 
@@ -481,8 +489,23 @@ def explain(review: PlayReview, names: tuple[str, str]) -> str:
     if gained:
         clauses.append(f"{'and ' if lost else 'it '}gains {_listed(gained)}")
     loss = _number(review.loss, lens)
-    return (f"{verb} the {card} rather than the {review.best.pretty()} costs {names[review.seat]} "
+    text = (f"{verb} the {card} rather than the {review.best.pretty()} costs {names[review.seat]} "
             f"{_plural(loss, 'point')}{average}: {' '.join(clauses)}.")
+    return text + _trick_taken(review, names[1 - review.seat])
+
+
+def _trick_taken(review: PlayReview, opponent: str) -> str:
+    """A sentence on the trick itself, when the choice lets the opponent take it more often than the best
+    does (by a quarter of the worlds or more): with open hands, with which card."""
+    choice, best = review.worth(review.choice), review.worth(review.best)
+    if choice.lost_trick is None or best.lost_trick is None or choice.lost_trick - best.lost_trick < 0.25:
+        return ""
+    if review.lens is Lens.OPEN:
+        if review.leading and choice.line is not None:
+            return f" {opponent} takes the trick with the {choice.line[1].pretty()}."
+        return f" {opponent} takes the trick."
+    return (f" {opponent} takes the trick in {choice.lost_trick:.0%} of the hands sampled "
+            f"({best.lost_trick:.0%} after the {review.best.pretty()}).")
 
 
 # ---------------------------------------------------------------- a whole partie
