@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 import pytest
 from drivers import hands
-from helpers import card, cs
+from helpers import BILL, card, cs, dealt, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,16 +25,19 @@ from piquet.ai.review import (
     PlayReview,
     differences,
     explain,
+    explain_declaration,
     mark,
     principal_line,
     review_decision,
+    review_declaration,
     review_partie,
     review_position,
 )
 from piquet.ai.solver import PlayPosition, position_from_partie, position_from_view, solve
 from piquet.engine import record
-from piquet.engine.actions import Deal, Play
+from piquet.engine.actions import Deal, Declare, Play
 from piquet.engine.cards import CARDS, Card
+from piquet.engine.combinations import Category
 from piquet.engine.partie import Partie
 from piquet.engine.variants import Contract, Rules, make_rules
 
@@ -241,12 +244,13 @@ def test_review_partie_has_one_entry_per_card_played_and_lists_the_rest_as_not_r
     review = review_partie(partie, Lens.OPEN)
     plays = [a for a in partie.actions if isinstance(a, Play)]
     assert [r.card for r in review.plays] == [a.card for a in plays]
-    assert {r.kind for r in review.not_reviewed} >= {"exchange", "declaration"}
+    assert {r.kind for r in review.not_reviewed} >= {"exchange"}
+    assert review.declarations and all(r.kind == "declaration" for r in review.declarations)
     for seat in (0, 1):
         summary = review.summary(seat)
         mine = [r.review for r in review.plays if r.seat == seat and r.review is not None]
         assert summary.loss == sum(r.loss for r in mine) and summary.choices == len(mine)
-        assert summary.cards == sum(1 for r in review.plays if r.seat == seat)
+        assert summary.actions == sum(1 for r in review.plays if r.seat == seat)
     # The record's own numbering: deal from 1, the action's index in the deal's list.
     data = record.to_data(partie)
     for r in review.actions:
@@ -293,3 +297,39 @@ def test_each_reviewed_action_points_at_its_action_in_the_record_file(name: str)
             assert written["play"] == str(r.card)
         if r.review is not None:
             assert all(sum(w.parts.values()) == w.value for w in r.review.cards if w.parts is not None)
+
+
+# ---------------------------------------------------------------- the declarations
+def _point_of_six() -> Partie:
+    """Bill (elder) holds a point of six in hearts, Ann no suit of more than four: his point is good."""
+    partie = dealt("AS KS QS 9S AD KD QD TD AC KC QC 9C", "AH KH QH 9H 8H 7H 8S 9D 8C 7D TC JS",
+                   "7S 7C 8D JC JD TS JH TH")
+    return run(partie, ["Bill exchange 7D", "Ann exchange 9C"])
+
+
+def test_review_finds_a_sunk_point_that_gives_up_the_point_for_nothing() -> None:
+    partie = _point_of_six()
+    sunk = Declare(BILL, Category.POINT, ())
+    review = review_declaration(partie, sunk, Lens.OPEN)
+    assert review.best == Declare(BILL, Category.POINT, (cs("AH KH QH 9H 8H 7H"),))
+    # His point of six lost, and her point of four scored instead: for nothing (every smaller call loses too).
+    assert review.loss == 6 + 4 and review.mark == "??"
+    values = dict(review.options)
+    assert values[review.best] - values[Declare(BILL, Category.POINT, (cs("AH KH QH 9H 8H"),))] == 1
+    assert review.utility == (1, -1)
+    assert explain_declaration(review, NAMES) == (
+        "Declaring nothing for the point rather than A♥ K♥ Q♥ 9♥ 8♥ 7♥ for the point costs Bill 10 points in what "
+        "the declarations score.")
+    fair = review_declaration(partie, sunk, Lens.FAIR, rng=random.Random(2))
+    assert fair.worlds == 64 and fair.best == review.best and fair.loss >= 6
+    in_full = review_declaration(partie, review.best, Lens.FAIR, rng=random.Random(2))
+    assert in_full.loss == 0 and in_full.mark == ""
+
+
+def test_review_of_a_declaration_refuses_what_is_not_legal_or_not_a_declaration() -> None:
+    partie = _point_of_six()
+    with pytest.raises(ValueError, match="not a legal declaration"):
+        review_declaration(partie, Declare(BILL, Category.SETS, ()))
+    partie.pop()
+    with pytest.raises(ValueError, match="no declaration to review: it is the exchange"):
+        review_declaration(partie, Declare(BILL, Category.POINT, ()))

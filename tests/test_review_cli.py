@@ -45,8 +45,9 @@ def test_analyse_json_has_one_entry_per_card_played(game: tuple[Path, list[Play]
         assert sum(p["parts"][p["card"]].values()) == values[p["card"]]
         assert p["text"]
     losses = {name: sum(p["loss"] for p in data["plays"] if p["player"] == name) for name in ("Ann", "Bill")}
-    assert {name: s["loss"] for name, s in data["summary"].items()} == losses
-    assert {item["kind"] for item in data["not_reviewed"]} >= {"exchange", "declaration"}
+    assert {name: s["play"]["loss"] for name, s in data["summary"].items()} == losses
+    assert {item["kind"] for item in data["not_reviewed"]} == {"exchange"}
+    assert data["declarations"] and all(d["forced"] or d["values"] for d in data["declarations"])
 
 
 def test_analyse_one_deal_in_words_with_the_fair_lens(game: tuple[Path, list[Play]],
@@ -54,9 +55,10 @@ def test_analyse_one_deal_in_words_with_the_fair_lens(game: tuple[Path, list[Pla
     path, _ = game
     assert main(["analyse", str(path), "--deal", "4", "--worlds", "2", "--seed", "3"]) == 0
     out = capsys.readouterr().out
-    assert "over 2 hands the opponent may hold (seed 3)" in out
+    assert "over 2 hands the opponent may hold (seed 3); the declarations over 64" in out
     assert "Deal 4" in out and "Deal 3" not in out and "Deal 5" not in out
-    assert "Points lost in the play:" in out and "Not yet reviewed:" in out
+    assert "Points lost in the play:" in out and "Points lost in the declarations:" in out
+    assert "Not yet reviewed: 2 exchanges." in out
     assert " 1. " in out and "12. " in out
 
 

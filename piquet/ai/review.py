@@ -44,7 +44,11 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
-from piquet.ai.levels import LEVELS, sample_opponent_hands
+from piquet.ai.books import declaration_in_full
+from piquet.ai.declaring import declared_points
+from piquet.ai.exchange import elder_pique
+from piquet.ai.inference import Inference, World
+from piquet.ai.levels import DECLARATION_WORLDS, LEVELS, partie_utility, sample_opponent_hands
 from piquet.ai.solver import PlayPosition, position_from_partie, position_from_view, solve
 from piquet.engine.actions import (
     AcceptConcession,
@@ -60,13 +64,16 @@ from piquet.engine.actions import (
     Play,
 )
 from piquet.engine.cards import CARDS, Card, CardSet
+from piquet.engine.combinations import Category, candidates, key
 from piquet.engine.partie import Partie, Phase
+from piquet.engine.scoring import ScoreCategory
 from piquet.engine.variants import Rules
+from piquet.engine.view import Announcement
 
 __all__ = [
-    "DEFAULT_WORLDS", "MARKS", "BestCache", "CardWorth", "Lens", "Line", "Part", "PartieReview", "PlayReview",
-    "Reviewed", "Summary", "advance", "differences", "explain", "mark", "principal_line", "review_decision",
-    "review_partie", "review_position",
+    "DEFAULT_WORLDS", "MARKS", "BestCache", "CardWorth", "DeclarationReview", "Lens", "Line", "Part", "PartieReview",
+    "PlayReview", "Reviewed", "Summary", "advance", "differences", "explain", "explain_declaration", "mark",
+    "principal_line", "review_decision", "review_declaration", "review_partie", "review_position",
 ]
 
 #: The worlds the fair lens averages over, by default: as many as the strongest level samples for a card.
@@ -508,12 +515,139 @@ def _trick_taken(review: PlayReview, opponent: str) -> str:
             f"({best.lost_trick:.0%} after the {review.best.pretty()}).")
 
 
+# ---------------------------------------------------------------- the declarations
+@dataclass(frozen=True)
+class DeclarationReview:
+    """A declaration reviewed: each declaration the engine allowed (in full, a smaller call, nothing),
+    valued as :mod:`piquet.ai.declaring` reckons them: the mean over ``worlds`` hands the opponent may hold
+    of the points the declarations score in hand (this one, those already made, the rest in full, hers as
+    heard or as the books make them; the repique, and elder's pique as the exchange estimates it), each
+    seat's points valued by the partie's stakes (``utility``: the player's worth of a point of his and of
+    one of hers; ``(1, -1)`` but in a partie's last deal). Best first."""
+
+    seat: int
+    lens: Lens
+    worlds: int
+    utility: tuple[int, int]
+    choice: Declare
+    best: Declare
+    loss: float
+    options: tuple[tuple[Declare, float], ...]
+
+    @property
+    def mark(self) -> str:
+        return mark(self.loss)
+
+
+def _calls_heard(category: Category, hand: CardSet, heard: Announcement, minimum: int) -> tuple[CardSet, ...]:
+    """Elder's declaration as it was heard, in a hand she may hold (as :mod:`piquet.ai.declaring` takes it):
+    the best combination of the length (and pips, top card or rank) she named, then the rest in full."""
+    if heard.length is None:
+        return ()
+    full = declaration_in_full(category, hand, minimum)
+    for combination in candidates(category, hand, minimum):
+        if len(combination) != heard.length:
+            continue
+        if heard.rank is not None and max(c.rank for c in combination) != heard.rank:
+            continue
+        if heard.detail is not None and key(category, combination)[1] != heard.detail:
+            continue
+        rest = tuple(c for c in full if c != combination and not c.mask & combination.mask
+                     and key(category, c) <= key(category, combination))
+        return (combination, *rest)
+    return full
+
+
+def review_declaration(partie: Partie, choice: Declare, lens: Lens = Lens.FAIR, worlds: int = DECLARATION_WORLDS,
+                       rng: random.Random | None = None) -> DeclarationReview:
+    """The review of the player to act in ``partie`` (at a declaration) making ``choice``: every legal
+    declaration of that category valued over ``worlds`` hands the opponent may hold (:attr:`Lens.FAIR`,
+    as the levels weigh them) or against the hand she holds (:attr:`Lens.OPEN`) (:class:`DeclarationReview`)."""
+    seat = partie.to_act
+    if partie.phase is not Phase.DECLARE or seat is None:
+        raise ValueError(f"no declaration to review: it is the {partie.phase.value}")
+    options = [a for a in partie.legal_actions(seat) if isinstance(a, Declare)]
+    if choice not in options:
+        raise ValueError(f"{choice.describe(partie.players)}: not a legal declaration here")
+    view = partie.view(seat)
+    opponent = 1 - seat
+    rules = view.rules
+    u = partie_utility(view, rules)
+    mine = u if seat == 0 else (-u[1], -u[0])
+    if lens is Lens.OPEN:
+        sampled = [World(partie.hand(opponent), CardSet(), ())]
+    else:
+        sampled = Inference(view).sample(rng or random.Random(0), worlds)
+    if not sampled:  # the constraints too rare to sample: the hands as the view allows, uniformly
+        sampled = [World(hand, CardSet(), ()) for hand, _ in sample_opponent_hands(view, rng or random.Random(0),
+                                                                                    worlds, False)]
+    minimum = rules.minimum_point
+    elder = seat == view.elder
+    category = choice.category
+    made = {c.category: c.combinations for c in view.own_calls}
+    own_calls = {c: made[c] if c in made else declaration_in_full(c, view.hand, minimum) for c in Category}
+    heard = {a.category: a for a in view.announcements}
+    before = [0, 0]
+    for event in view.events:
+        if event.category is ScoreCategory.CARTE_BLANCHE:
+            before[event.player] += event.points
+    first = (before[seat], before[opponent]) if elder else (before[opponent], before[seat])
+    total_weight = sum(w.weight for w in sampled)
+    values = [0.0] * len(options)
+    for world in sampled:
+        hers = world.opponent_hand
+        her_calls = {c: _calls_heard(c, hers, heard[c], minimum) if not elder and c in heard
+                     else declaration_in_full(c, hers, minimum) for c in Category}
+        e_hand, y_hand = (view.hand, hers) if elder else (hers, view.hand)
+        for i, option in enumerate(options):
+            calls = [((option.combinations if c is category else own_calls[c]), her_calls[c]) if elder
+                     else (her_calls[c], option.combinations if c is category else own_calls[c]) for c in Category]
+            a, b = declared_points(calls, rules, first, view.contract)
+            a = elder_pique(a, b, e_hand.mask, y_hand.mask, rules, view.contract)
+            ours, theirs = (a, b) if elder else (b, a)
+            values[i] += world.weight * (mine[0] * ours + mine[1] * theirs) / total_weight
+    worth = dict(zip(options, values, strict=True))
+    top = max(values)
+    best = choice if worth[choice] >= top - _EPSILON else max(options, key=lambda o: worth[o])
+    order = sorted(options, key=lambda o: (-worth[o], o != choice))
+    return DeclarationReview(seat, lens, len(sampled), mine, choice, best, max(0.0, top - worth[choice]),
+                             tuple((o, worth[o]) for o in order))
+
+
+def _declared(declare: Declare) -> str:
+    shown = " and ".join(c.pretty() for c in declare.combinations) or "nothing"
+    return f"{shown} for {_CATEGORY_WORDS[declare.category]}"
+
+
+_CATEGORY_WORDS: Final = {Category.POINT: "the point", Category.SEQUENCES: "sequences", Category.SETS: "sets"}
+
+
+def explain_declaration(review: DeclarationReview, names: tuple[str, str]) -> str:
+    """The declaration's review in a sentence: what was declared against the best, and what it cost in the
+    points the declarations score (the partie's stakes where they are not the score difference)."""
+    stakes = "" if review.utility == (1, -1) else " by the partie's stakes"
+    average = " on average" if review.lens is Lens.FAIR else ""
+    if review.loss < _EPSILON:
+        others = [v for o, v in review.options if o != review.choice]
+        value = dict(review.options)[review.choice]
+        if not others:
+            return f"Declaring {_declared(review.choice)}: the only declaration."
+        if value - others[0] < _EPSILON:
+            return f"Declaring {_declared(review.choice)}: as good as any{stakes}."
+        margin = _plural(f"{value - others[0]:.1f}".removesuffix(".0"), "point")
+        return f"Declaring {_declared(review.choice)}: the best, by {margin}{average}{stakes}."
+    loss = _plural(f"{review.loss:.1f}".removesuffix(".0"), "point")
+    return (f"Declaring {_declared(review.choice)} rather than {_declared(review.best)} costs "
+            f"{names[review.seat]} {loss}{average}{stakes} in what the declarations score.")
+
+
 # ---------------------------------------------------------------- a whole partie
 @dataclass(frozen=True)
 class Reviewed:
     """One action of a record in the review: where it is (the deal, counted from 1, and its index among
-    the deal's actions, as in the file), who acted, what kind of decision it was, and for a card played
-    its review (``None`` for a forced card, the only one he could play, and for what is not yet reviewed)."""
+    the deal's actions, as in the file), who acted, what kind of decision it was, and for a card played or a
+    declaration its review and explanation (``None`` where it was the only one the player could make, and for
+    what is not yet reviewed)."""
 
     deal: int
     action: int
@@ -524,14 +658,16 @@ class Reviewed:
     card: Card | None = None
     review: PlayReview | None = None
     explanation: str = ""
+    declaration: DeclarationReview | None = None
 
 
 @dataclass(frozen=True)
 class Summary:
-    """One player's card play in a review: the cards he played, how many were choices (more than one legal
-    card), the points he lost in them (the sum of the losses), and how many of each mark."""
+    """One player's card play or declarations in a review: the cards he played (or declarations he made), how
+    many were choices (more than one legal), the points he lost in them (the sum of the losses), and how many of
+    each mark."""
 
-    cards: int
+    actions: int
     choices: int
     loss: float
     marks: Mapping[str, int]
@@ -541,7 +677,7 @@ class Summary:
         return self.loss / self.choices if self.choices else 0.0
 
     def to_json(self) -> dict[str, object]:
-        return {"cards": self.cards, "choices": self.choices, "loss": self.loss,
+        return {"actions": self.actions, "choices": self.choices, "loss": self.loss,
                 "loss_per_choice": self.loss_per_choice, "marks": dict(self.marks)}
 
 
@@ -561,14 +697,21 @@ class PartieReview:
         return [r for r in self.actions if r.kind == "play"]
 
     @property
-    def not_reviewed(self) -> list[Reviewed]:
-        """The decisions not yet reviewed (exchanges, declarations, calls, concessions)."""
-        return [r for r in self.actions if r.kind != "play"]
+    def declarations(self) -> list[Reviewed]:
+        """The declarations, reviewed or the only one the player could make."""
+        return [r for r in self.actions if r.kind == "declaration"]
 
-    def summary(self, seat: int) -> Summary:
-        """One player's card play: what he lost in his choices, and their marks."""
-        mine = [r for r in self.plays if r.seat == seat]
-        chosen = [r.review for r in mine if r.review is not None]
+    @property
+    def not_reviewed(self) -> list[Reviewed]:
+        """The decisions not yet reviewed (exchanges, calls, carte blanche, concessions)."""
+        return [r for r in self.actions if r.kind not in ("play", "declaration")]
+
+    def summary(self, seat: int, kind: str = "play") -> Summary:
+        """One player's card play (``kind`` ``"play"``) or declarations (``"declaration"``): what he lost in
+        his choices, and their marks."""
+        mine = [r for r in self.actions if r.seat == seat and r.kind == kind]
+        chosen: list[PlayReview | DeclarationReview] = [
+            d for r in mine if (d := r.review if kind == "play" else r.declaration) is not None]
         marks = {sign: sum(1 for r in chosen if r.mark == sign) for _, sign in MARKS}
         return Summary(len(mine), len(chosen), sum(r.loss for r in chosen), marks)
 
@@ -581,9 +724,12 @@ class PartieReview:
             "worlds": self.worlds,
             "seed": self.seed,
             "plays": [_play_json(r, names) for r in self.plays],
+            "declarations": [_declaration_json(r, names) for r in self.declarations],
             "not_reviewed": [{"deal": r.deal, "action": r.action, "player": names[r.seat], "kind": r.kind,
                               "text": r.text} for r in self.not_reviewed],
-            "summary": {names[seat]: self.summary(seat).to_json() for seat in (0, 1)},
+            "summary": {names[seat]: {"play": self.summary(seat).to_json(),
+                                      "declarations": self.summary(seat, "declaration").to_json()}
+                        for seat in (0, 1)},
         }
 
 
@@ -603,6 +749,23 @@ def _play_json(r: Reviewed, names: tuple[str, str]) -> dict[str, object]:
     lines = {str(w.card): [str(c) for c in w.line] for w in review.cards if w.line is not None}
     if lines:
         out["lines"] = lines
+    return out
+
+
+def _combinations_json(declare: Declare) -> list[list[str]]:
+    return [c.strings() for c in declare.combinations]
+
+
+def _declaration_json(r: Reviewed, names: tuple[str, str]) -> dict[str, object]:
+    out: dict[str, object] = {"deal": r.deal, "action": r.action, "player": names[r.seat], "text": r.text}
+    review = r.declaration
+    if review is None:
+        out.update(forced=True, loss=0.0, mark="")
+        return out
+    out.update(forced=False, category=review.choice.category.value,
+               declared=_combinations_json(review.choice), best=_combinations_json(review.best), loss=review.loss,
+               mark=review.mark, explanation=r.explanation, utility=list(review.utility),
+               values=[{"declare": _combinations_json(o), "value": v} for o, v in review.options])
     return out
 
 
@@ -634,7 +797,9 @@ def _steps(partie: Partie) -> Iterator[tuple[Partie, Action, int, int]]:
 def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_WORLDS, seed: int = 0,
                   deal: int | None = None, broken_down: str = "choice",
                   progress: Callable[[int, int], None] | None = None) -> PartieReview:
-    """Review every card played in ``partie`` (a record re-played), or in its deal number ``deal``.
+    """Review every card played and every declaration in ``partie`` (a record re-played), or in its deal
+    number ``deal``. The declarations are valued over :data:`~piquet.ai.levels.DECLARATION_WORLDS` hands in
+    the fair lens, as the levels weigh them.
 
     Each decision's worlds are drawn from their own stream, seeded by ``seed`` and the decision's place,
     so that reviewing one deal gives what reviewing the whole partie gives for it. ``broken_down``:
@@ -656,6 +821,14 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
     for at, action, number, index in _steps(partie):  # the partie ``at`` changes as the steps go on
         if deal is not None and number != deal:
             continue
+        rng = random.Random(seed * 1_000_003 + number * 1_009 + index)
+        if isinstance(action, Declare):
+            options = [a for a in at.legal_actions(action.player) if isinstance(a, Declare)]
+            declared = review_declaration(at, action, lens, rng=rng) if len(options) > 1 else None
+            said = explain_declaration(declared, partie.players) if declared is not None else ""
+            out.actions.append(Reviewed(number, index, action.player, "declaration", action.describe(partie.players),
+                                        explanation=said, declaration=declared))
+            continue
         if not isinstance(action, Play):
             kind = next((k for t, k in _KINDS.items() if isinstance(action, t)), type(action).__name__.lower())
             out.actions.append(Reviewed(number, index, action.player, kind, action.describe(partie.players)))
@@ -665,7 +838,6 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
         review = None
         explanation = ""
         if len(legal) > 1:
-            rng = random.Random(seed * 1_000_003 + number * 1_009 + index)
             review = review_decision(at, action.card, lens, worlds, rng,
                                      None if broken_down == "all" else (), cache)
             explanation = explain(review, partie.players)

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from piquet.ai.levels import DECLARATION_WORLDS
 from piquet.ai.review import DEFAULT_WORLDS, MARKS, Lens, PartieReview, review_partie
 from piquet.engine import record
 from piquet.engine.partie import Partie
@@ -185,40 +186,47 @@ def _analyse(args: argparse.Namespace) -> int:
 
 
 def _review_lines(review: PartieReview) -> list[str]:
-    """``piquet analyse`` in words: each card played, then what each player lost."""
+    """``piquet analyse`` in words: each declaration and card played, then what each player lost."""
     names = review.players
     width = max(len(n) for n in names)
     if review.lens is Lens.OPEN:
-        lines = ["The card play with open hands (every card known: hindsight)."]
+        lines = ["The card play and the declarations with open hands (every card known: hindsight)."]
     else:
-        lines = [f"The card play as each player could know it: each card valued over {review.worlds} hands the "
-                 f"opponent may hold (seed {review.seed})."]
+        hands = f"{review.worlds} hand{'s' if review.worlds > 1 else ''}"
+        lines = [f"The card play as each player could know it: each card valued over {hands} the opponent may "
+                 f"hold (seed {review.seed}); the declarations over {DECLARATION_WORLDS}."]
     deal = None
-    for r in review.plays:
-        assert r.card is not None
+    for r in review.actions:
+        if r.kind not in ("play", "declaration"):
+            continue
         if r.deal != deal:
             deal = r.deal
             lines += ["", f"Deal {deal}"]
-        head = f"  {r.trick:>2}. {names[r.seat]:<{width}}  {r.card.pretty():<3}  "
-        if r.review is None:
-            lines.append(head + "the only card")
-        elif r.review.loss < 0.05:
+        found = r.review if r.kind == "play" else r.declaration
+        if r.card is not None:
+            head = f"  {r.trick:>2}. {names[r.seat]:<{width}}  {r.card.pretty():<5}  "
+        else:
+            head = f"      {names[r.seat]:<{width}}  {'':<5}  "
+        if found is None:
+            lines.append(head + ("the only card" if r.kind == "play" else f"the only declaration: {r.text}"))
+        elif found.loss < 0.05:
             lines.append(head + f"best      {r.explanation}")
         else:
-            loss = f"{r.review.loss:.0f}" if review.lens is Lens.OPEN else f"{r.review.loss:.1f}"
-            lines.append(head + f"−{loss:<5} {r.review.mark:<2}  {r.explanation}")
-    lines += ["", "Points lost in the play" + (" (with open hands)" if review.lens is Lens.OPEN else "") + ":"]
-    for seat in (0, 1):
-        s = review.summary(seat)
-        counts = ", ".join(f"{s.marks[sign]} {sign}" for _, sign in reversed(MARKS))
-        lines.append(f"  {names[seat]:<{width}}  {s.loss:.1f} in {s.choices} choices of a card "
-                     f"({s.loss_per_choice:.2f} a choice; {counts})")
+            loss = f"{found.loss:.0f}" if review.lens is Lens.OPEN else f"{found.loss:.1f}"
+            lines.append(head + f"−{loss:<5} {found.mark:<2}  {r.explanation}")
+    for kind, title in (("play", "the play"), ("declaration", "the declarations")):
+        lines += ["", f"Points lost in {title}" + (" (with open hands)" if review.lens is Lens.OPEN else "") + ":"]
+        for seat in (0, 1):
+            s = review.summary(seat, kind)
+            counts = ", ".join(f"{s.marks[sign]} {sign}" for _, sign in reversed(MARKS))
+            lines.append(f"  {names[seat]:<{width}}  {s.loss:.1f} in {s.choices} choices "
+                         f"({s.loss_per_choice:.2f} a choice; {counts})")
     kinds: dict[str, int] = {}
     for r in review.not_reviewed:
         kinds[r.kind] = kinds.get(r.kind, 0) + 1
     if kinds:
         listed = ", ".join(f"{n} {kind}{'s' if n > 1 else ''}" for kind, n in kinds.items())
-        lines += ["", f"Not yet reviewed: {listed} (only the card play is reviewed so far)."]
+        lines += ["", f"Not yet reviewed: {listed}."]
     return lines
 
 
@@ -327,7 +335,8 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("file", help="a record in the piquet-record format")
     rep.add_argument("--json", action="store_true", help="print the scores as JSON")
     rep.set_defaults(func=_replay)
-    ana = sub.add_parser("analyse", help="review a game record: what each card played was worth, and why")
+    ana = sub.add_parser("analyse",
+                         help="review a game record: what each card played and each declaration was worth, and why")
     ana.add_argument("file", metavar="GAME.json", help="a record in the piquet-record format")
     ana.add_argument("--deal", type=int, metavar="N", help="review deal N only (counted from 1)")
     ana.add_argument("--open-hands", action="store_true",
