@@ -7,7 +7,8 @@ Usage::
 
 Each partie is played whole by two computer players (by default level 3 against the simple player), then
 reviewed as ``piquet analyse`` reviews it: once with open hands, once with the fair lens (each card played
-valued over ``--worlds`` hands the opponent may hold, the choice and the best broken down). The time is the
+valued over ``--worlds`` hands the opponent may hold, the choice and the best broken down; each
+declaration over 64). The time is the
 process's CPU time, the figure the issue sets its bounds in (5 s with open hands, 60 s fair).
 """
 
@@ -31,7 +32,8 @@ def partie(seed: int, players: tuple[str, str]) -> Partie:
 
 
 def timed(p: Partie, lens: Lens, worlds: int) -> tuple[float, float]:
-    """CPU seconds for the review, and the points the players lost in it together."""
+    """CPU seconds for the review (the play and the declarations), and the points the players lost in the
+    play together."""
     start = time.process_time()
     review = review_partie(p, lens, worlds)
     seconds = time.process_time() - start
@@ -55,7 +57,7 @@ def main() -> None:
         for lens, worlds in ((Lens.OPEN, 1), (Lens.FAIR, args.worlds)):
             seconds, loss = timed(p, lens, worlds)
             rows[lens].append(seconds)
-            line.append(f"{lens.value} {seconds:.1f} s (points lost {loss:.1f})")
+            line.append(f"{lens.value} {seconds:.1f} s (points lost in the play {loss:.1f})")
         print("; ".join(line), flush=True)
     for lens, times in rows.items():
         worlds = f", {args.worlds} worlds" if lens is Lens.FAIR else ""
