@@ -1,4 +1,5 @@
-"""The review of the card play: what each card a player could have played was worth, and why.
+"""The review of the card play and the declarations: what each card a player could have played was
+worth, and why.
 
 For one decision of the play, every legal card is valued in points of the deal (the player's points
 from here to the end of the deal less the opponent's), through two lenses:
@@ -13,6 +14,10 @@ Each value is **broken down** (:class:`Part`) into where its points come from, b
 principal line after the card (both sides playing a best card, as the solver finds it, to the end
 of the deal) and totalling what each kind of point brings; the parts sum to the value. The
 explanation (:func:`explain`) is built from that breakdown alone.
+
+The declarations (:func:`review_declaration`) are valued as the levels weigh them: the points the
+declarations score in hand, by the partie's stakes. :func:`review_partie` reviews a whole record.
+How, and the marks' thresholds: docs/review.md.
 
 Two tricks to play, five won by each: leading the ace of spades takes both, and the last trick and the
 cards' ten with them; leading the queen gives the king the trick, the lead to the seven of hearts,
@@ -360,7 +365,8 @@ def _summarise(seat: int, lens: Lens, worlds: Sequence[tuple[PlayPosition, float
         for card in legal:
             values[card] += weight * solution.values[card] / total_weight
     top = max(values.values())
-    best = choice if values[choice] >= top - _EPSILON else max(legal, key=lambda c: (values[c], -c.rank))
+    order = sorted(legal, key=lambda c: (-values[c], c != choice, -c.rank, c.suit))
+    best = choice if values[choice] >= top - _EPSILON else order[0]
     wanted = set(legal if broken_down is None else broken_down) | {choice, best}
     parts: dict[Card, dict[Part, float]] = {c: dict.fromkeys(Part, 0.0) for c in wanted}
     tricks = dict.fromkeys(wanted, 0.0)
@@ -378,7 +384,6 @@ def _summarise(seat: int, lens: Lens, worlds: Sequence[tuple[PlayPosition, float
                 lost[card] += share
             if lens is Lens.OPEN:
                 lines[card] = line.cards
-    order = sorted(legal, key=lambda c: (-values[c], c != choice, -c.rank, c.suit))
     cards = tuple(CardWorth(c, values[c], parts.get(c), tricks.get(c), lines.get(c), lost.get(c)) for c in order)
     leading = worlds[0][0].lead is None
     return PlayReview(seat, lens, len(worlds), leading, choice, best, max(0.0, top - values[choice]), cards)
@@ -838,8 +843,10 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
         review = None
         explanation = ""
         if len(legal) > 1:
+            # With open hands the lines pass through the game's own positions, decision after decision;
+            # the fair lens's sampled positions seldom meet again, and are not kept.
             review = review_decision(at, action.card, lens, worlds, rng,
-                                     None if broken_down == "all" else (), cache)
+                                     None if broken_down == "all" else (), cache if lens is Lens.OPEN else {})
             explanation = explain(review, partie.players)
         out.actions.append(Reviewed(number, index, action.player, "play", action.describe(partie.players), trick,
                                     action.card, review, explanation))
