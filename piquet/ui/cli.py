@@ -1,4 +1,4 @@
-"""The ``piquet`` command: ``piquet play``, ``piquet replay`` and ``piquet arena``."""
+"""The ``piquet`` command: ``piquet play``, ``piquet replay``, ``piquet analyse`` and ``piquet arena``."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from piquet.ai.levels import DECLARATION_WORLDS
+from piquet.ai.review import DEFAULT_WORLDS, MARKS, Lens, PartieReview, review_partie
 from piquet.engine import record
 from piquet.engine.partie import Partie
 from piquet.engine.scoring import ScoreCategory
@@ -127,6 +129,107 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_record(path: str, command: str) -> Partie | int:
+    """The partie of the record at ``path`` re-played, or the exit status after saying why it cannot be read."""
+    try:
+        with open(path, "rb") as fp:
+            data = fp.read(MAX_RECORD_BYTES + 1)
+    except OSError as e:
+        print(f"piquet {command}: cannot read {path}: {e.strerror}", file=sys.stderr)
+        return 2
+    if len(data) > MAX_RECORD_BYTES:
+        print(f"piquet {command}: {path} is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MiB, and not read: a "
+              "record of a whole partie is a few tens of KiB, so this is not one", file=sys.stderr)
+        return 1
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        print(f"piquet {command}: {path} is not UTF-8 text (byte {e.start} is 0x{data[e.start]:02x}), so not a "
+              "record", file=sys.stderr)
+        return 1
+    try:
+        return record.loads(text)
+    except record.RecordError as e:
+        print(f"piquet {command}: {path}: {e}", file=sys.stderr)
+        return 1
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    if args.worlds < 1:
+        print(f"piquet analyse: --worlds is at least 1, not {args.worlds}", file=sys.stderr)
+        return 2
+    partie = _read_record(args.file, "analyse")
+    if isinstance(partie, int):
+        return partie
+    lens = Lens.OPEN if args.open_hands else Lens.FAIR
+    on_terminal = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        print(f"\ranalysing the play: card {done} of {total}", end="", file=sys.stderr, flush=True)
+
+    try:
+        review = review_partie(partie, lens, args.worlds, args.seed, args.deal, "all" if args.all_cards else "choice",
+                               progress if on_terminal else None)
+    except ValueError as e:
+        print(f"piquet analyse: {args.file}: {e}", file=sys.stderr)
+        return 1
+    finally:
+        if on_terminal:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+    if args.json:
+        json.dump(review.to_json(), sys.stdout, indent=1, ensure_ascii=False)
+        print()
+        return 0
+    for line in _review_lines(review):
+        print(line)
+    return 0
+
+
+def _review_lines(review: PartieReview) -> list[str]:
+    """``piquet analyse`` in words: each declaration and card played, then what each player lost."""
+    names = review.players
+    width = max(len(n) for n in names)
+    if review.lens is Lens.OPEN:
+        lines = ["The card play and the declarations with open hands (every card known: hindsight)."]
+    else:
+        hands = f"{review.worlds} hand{'s' if review.worlds > 1 else ''}"
+        lines = [f"The card play as each player could know it: each card valued over {hands} the opponent may "
+                 f"hold (seed {review.seed}); the declarations over {DECLARATION_WORLDS}."]
+    deal = None
+    for r in review.actions:
+        if r.kind not in ("play", "declaration"):
+            continue
+        if r.deal != deal:
+            deal = r.deal
+            lines += ["", f"Deal {deal}"]
+        found = r.review if r.kind == "play" else r.declaration
+        if r.card is not None:
+            head = f"  {r.trick:>2}. {names[r.seat]:<{width}}  {r.card.pretty():<5}  "
+        else:
+            head = f"      {names[r.seat]:<{width}}  {'':<5}  "
+        if found is None:
+            lines.append(head + ("the only card" if r.kind == "play" else f"the only declaration: {r.text}"))
+        elif found.loss < 0.05:
+            lines.append(head + f"best      {r.explanation}")
+        else:
+            loss = f"{found.loss:.0f}" if review.lens is Lens.OPEN else f"{found.loss:.1f}"
+            lines.append(head + f"−{loss:<5} {found.mark:<2}  {r.explanation}")
+    for kind, title in (("play", "the play"), ("declaration", "the declarations")):
+        lines += ["", f"Points lost in {title}" + (" (with open hands)" if review.lens is Lens.OPEN else "") + ":"]
+        for seat in (0, 1):
+            s = review.summary(seat, kind)
+            counts = ", ".join(f"{s.marks[sign]} {sign}" for _, sign in reversed(MARKS))
+            lines.append(f"  {names[seat]:<{width}}  {s.loss:.1f} in {s.choices} choices "
+                         f"({s.loss_per_choice:.2f} a choice; {counts})")
+    kinds: dict[str, int] = {}
+    for r in review.not_reviewed:
+        kinds[r.kind] = kinds.get(r.kind, 0) + 1
+    if kinds:
+        listed = ", ".join(f"{n} {kind}{'s' if n > 1 else ''}" for kind, n in kinds.items())
+        lines += ["", f"Not yet reviewed: {listed}."]
+    return lines
+
+
 def _play(args: argparse.Namespace) -> int:
     try:
         import piquet.ui.terminal as terminal
@@ -236,6 +339,21 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("file", help="a record in the piquet-record format")
     rep.add_argument("--json", action="store_true", help="print the scores as JSON")
     rep.set_defaults(func=_replay)
+    ana = sub.add_parser("analyse",
+                         help="review a game record: what each card played and each declaration was worth, and why")
+    ana.add_argument("file", metavar="GAME.json", help="a record in the piquet-record format")
+    ana.add_argument("--deal", type=int, metavar="N", help="review deal N only (counted from 1)")
+    ana.add_argument("--open-hands", action="store_true",
+                     help="value each card with every card known (exact hindsight) instead of over the hands "
+                          "the player's view allows (the fair lens, the default)")
+    ana.add_argument("--worlds", type=int, default=DEFAULT_WORLDS, metavar="N",
+                     help=f"the fair lens: hands of the opponent sampled for each card played (default "
+                          f"{DEFAULT_WORLDS}, as the strongest level samples)")
+    ana.add_argument("--seed", type=int, default=0, help="seed of the fair lens's samples (default 0)")
+    ana.add_argument("--all-cards", action="store_true",
+                     help="break down every legal card's value, not only the choice's and the best's (slower)")
+    ana.add_argument("--json", action="store_true", help="print the review as JSON, for tools")
+    ana.set_defaults(func=_analyse)
     are = sub.add_parser("arena", help="computer players against each other on mirrored deals")
     are.add_argument("agents", nargs="+", metavar="AGENT",
                      help="two or more agents (random, simple, and the levels of piquet.ai.levels); every pair plays")

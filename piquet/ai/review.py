@@ -1,0 +1,856 @@
+"""The review of the card play and the declarations: what each card a player could have played was
+worth, and why.
+
+For one decision of the play, every legal card is valued in points of the deal (the player's points
+from here to the end of the deal less the opponent's), through two lenses:
+
+- **open hands** (:attr:`Lens.OPEN`): every card known, exact, from the solver
+  (:func:`piquet.ai.solver.solve` with all values), for hindsight;
+- **fair** (:attr:`Lens.FAIR`): what the player could know: the mean over the opponent's hands his
+  view allows, drawn as the strongest level draws them (:func:`piquet.ai.levels.sample_opponent_hands`,
+  seeded), each solved exactly. This one grades.
+
+Each value is **broken down** (:class:`Part`) into where its points come from, by following the
+principal line after the card (both sides playing a best card, as the solver finds it, to the end
+of the deal) and totalling what each kind of point brings; the parts sum to the value. The
+explanation (:func:`explain`) is built from that breakdown alone.
+
+The declarations (:func:`review_declaration`) are valued as the levels weigh them: the points the
+declarations score in hand, by the partie's stakes. :func:`review_partie` reviews a whole record.
+How, and the marks' thresholds: docs/review.md.
+
+Two tricks to play, five won by each: leading the ace of spades takes both, and the last trick and the
+cards' ten with them; leading the queen gives the king the trick, the lead to the seven of hearts,
+which the ace cannot follow, and the cards to the opponent.
+
+>>> from piquet.ai.solver import PlayPosition
+>>> from piquet.engine.cards import Card, CardSet
+>>> from piquet.engine.variants import make_rules
+>>> position = PlayPosition(hands=(CardSet.parse("AS QS").mask, CardSet.parse("KS 7H").mask),
+...                         to_act=0, elder=0, tricks_won=(5, 5), scores=(20, 15))
+>>> review = review_position(position, make_rules("rubicon"), Card.parse("QS"))
+>>> [(str(w.card), w.value) for w in review.cards]
+[('AS', 13.0), ('QS', -12.0)]
+>>> review.loss, review.mark
+(25.0, '??')
+>>> {part.value: v for part, v in review.worth(Card.parse("AS")).parts.items() if v}
+{'lead': 2.0, 'last_trick': 1.0, 'cards': 10.0}
+>>> print(explain(review, ("Ann", "Bill")))
+Leading the Q♠ rather than the A♠ costs Ann 25 points: it gives up the cards (−20; 5 tricks instead \
+of 7), the points for leading (−2), the last trick (−2) and the points for tricks won (−1). Bill takes \
+the trick with the K♠.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Final
+
+from piquet.ai.books import declaration_in_full
+from piquet.ai.declaring import declared_points
+from piquet.ai.exchange import elder_pique
+from piquet.ai.inference import Inference, World
+from piquet.ai.levels import DECLARATION_WORLDS, LEVELS, partie_utility, sample_opponent_hands
+from piquet.ai.solver import PlayPosition, position_from_partie, position_from_view, solve
+from piquet.engine.actions import (
+    AcceptConcession,
+    Action,
+    Bid,
+    CarteBlanche,
+    ChooseDealer,
+    Concede,
+    Cut,
+    Deal,
+    Declare,
+    Exchange,
+    Play,
+)
+from piquet.engine.cards import CARDS, Card, CardSet
+from piquet.engine.combinations import Category, candidates, key
+from piquet.engine.partie import Partie, Phase
+from piquet.engine.scoring import ScoreCategory
+from piquet.engine.variants import Rules
+from piquet.engine.view import Announcement
+
+__all__ = [
+    "DEFAULT_WORLDS", "MARKS", "BestCache", "CardWorth", "DeclarationReview", "Lens", "Line", "Part", "PartieReview",
+    "PlayReview", "Reviewed", "Summary", "advance", "differences", "explain", "explain_declaration", "mark",
+    "principal_line", "review_decision", "review_declaration", "review_partie", "review_position",
+]
+
+#: The worlds the fair lens averages over, by default: as many as the strongest level samples for a card.
+DEFAULT_WORLDS: Final = LEVELS[5].play_worlds
+
+#: The marks, by the loss of the choice against the best (points of the deal), largest first: ``??`` a
+#: blunder (the cards' ten, a pique, a capot), ``?`` a mistake (a few tricks' points), ``?!`` an
+#: inaccuracy (about a trick changing hands). Provisional: docs/review.md says why these, and they are
+#: to be calibrated on the levels' own losses.
+MARKS: Final[tuple[tuple[float, str], ...]] = ((10.0, "??"), (5.0, "?"), (2.0, "?!"))
+
+#: A loss smaller than this is no loss (the fair lens's means are floats).
+_EPSILON: Final = 1e-9
+
+
+class Lens(enum.Enum):
+    """What the values may know: every card (open hands) or what the player's view allows (fair)."""
+
+    OPEN = "open-hands"
+    FAIR = "fair"
+
+
+class Part(enum.Enum):
+    """Where the points of the play come from (the scoring of Laws 65-69 and Auction's contract)."""
+
+    LEAD = "lead"
+    TRICKS = "tricks"
+    LAST_TRICK = "last_trick"
+    CARDS = "cards"
+    CAPOT = "capot"
+    PIQUE = "pique"
+    CONTRACT = "contract"
+
+    @property
+    def words(self) -> str:
+        """The part in the game's words, as a sentence names it."""
+        return _PART_WORDS[self]
+
+
+_PART_WORDS: Final = {
+    Part.LEAD: "the points for leading", Part.TRICKS: "the points for tricks won", Part.LAST_TRICK: "the last trick",
+    Part.CARDS: "the cards", Part.CAPOT: "the capot", Part.PIQUE: "the pique", Part.CONTRACT: "the contract",
+}
+
+#: One scoring in the play: who scores, how many points, and where they come from.
+Scored = tuple[int, int, Part]
+
+
+# ---------------------------------------------------------------- one card played, scored as the solver scores it
+def _pique_live(position: PlayPosition, rules: Rules) -> bool:
+    """Whether a pique may still come (the solver's reckoning: nobody has one, and one player
+    still has nothing while the other, allowed one, is short of it)."""
+    if position.pique_done:
+        return False
+    a, b = position.scores
+    threshold = rules.pique_threshold(position.contract)
+    elder, contract = position.elder, position.contract
+    if a == 0 and b == 0:
+        return True
+    if b == 0 and rules.may_pique(0, elder, contract) and a < threshold:
+        return True
+    return a == 0 and rules.may_pique(1, elder, contract) and b < threshold
+
+
+def advance(position: PlayPosition, card: Card, rules: Rules) -> tuple[PlayPosition, tuple[Scored, ...]]:
+    """The position after the player to act plays ``card``, and what it scores, in the order it is
+    scored: the lead, the trick, the last trick, a pique when one is reached, and at the end of the
+    deal the cards (or capot) and the contract. The scoring is the solver's own (the rules' hooks), so
+    that the points along a line of play add up to the solver's value.
+
+    >>> from piquet.engine.variants import make_rules
+    >>> p = PlayPosition((CardSet.parse("AS").mask, CardSet.parse("KS").mask), 0, 0, (6, 5), (20, 20))
+    >>> q, scored = advance(p, Card.parse("AS"), make_rules("rubicon"))
+    >>> q.to_act, str(q.lead), [(who, pts, part.value) for who, pts, part in scored]
+    (1, 'AS', [(0, 1, 'lead')])
+    >>> r, scored = advance(q, Card.parse("KS"), make_rules("rubicon"))
+    >>> r.tricks_won, [(who, pts, part.value) for who, pts, part in scored]
+    ((7, 5), [(0, 1, 'last_trick'), (0, 10, 'cards')])
+    """
+    me = position.to_act
+    if not position.hands[me] >> card & 1:
+        raise ValueError(f"{card} is not in the hand of seat {me}")
+    contract = position.contract
+    hands = [position.hands[0], position.hands[1]]
+    hands[me] &= ~card.mask
+    steps: list[tuple[int, int, Part]] = []
+    if position.lead is None:
+        points = rules.lead_points(card, contract)
+        if points:
+            steps.append((me, points, Part.LEAD))
+        following = PlayPosition((hands[0], hands[1]), 1 - me, position.elder, position.tricks_won,
+                                 position.scores, card, position.pique_done, contract, position.utility)
+        return _scored(position, following, steps, rules)
+    lead = position.lead
+    follow_suit = position.hands[me] & (0xFF << (8 * lead.suit))
+    if follow_suit and card.suit != lead.suit:
+        raise ValueError(f"{card} does not follow the {lead}")
+    leader = 1 - me
+    winner = me if card.beats(lead) else leader
+    for who, points, _ in rules.trick_awards(leader, (lead, card), winner, contract):
+        if points:
+            steps.append((who, points, Part.TRICKS))
+    done = not hands[0] and not hands[1]
+    last = rules.last_trick_points(contract)
+    if done and last:
+        steps.append((winner, last, Part.LAST_TRICK))
+    won = [position.tricks_won[0], position.tricks_won[1]]
+    won[winner] += 1
+    after = PlayPosition((hands[0], hands[1]), winner, position.elder, (won[0], won[1]), position.scores, None,
+                         position.pique_done, contract, position.utility)
+    after, scored = _scored(position, after, steps, rules)
+    if not done:
+        return after, scored
+    ending: list[Scored] = []
+    for who, points, _ in rules.cards_awards(after.tricks_won, contract):
+        if points:
+            ending.append((who, points, Part.CAPOT if max(after.tricks_won) == 12 else Part.CARDS))
+    for who, points, _ in rules.contract_awards(after.tricks_won, contract):
+        if points:
+            ending.append((who, points, Part.CONTRACT))
+    return after, (*scored, *ending)
+
+
+def _scored(before: PlayPosition, after: PlayPosition, steps: list[Scored],
+            rules: Rules) -> tuple[PlayPosition, tuple[Scored, ...]]:
+    """The steps scored in order onto ``after``'s scores, with a pique where one is reached."""
+    live = _pique_live(before, rules)
+    scores = [before.scores[0], before.scores[1]]
+    done = before.pique_done
+    out: list[Scored] = []
+    for who, points, part in steps:
+        out.append((who, points, part))
+        scores[who] += points
+        if (live and scores[1 - who] == 0 and scores[who] >= rules.pique_threshold(before.contract)
+                and rules.may_pique(who, before.elder, before.contract)):
+            out.append((who, rules.pique_points, Part.PIQUE))
+            scores[who] += rules.pique_points
+            live, done = False, True
+        if scores[0] and scores[1]:
+            live = False
+    return replace(after, scores=(scores[0], scores[1]), pique_done=done), tuple(out)
+
+
+def _worth_to(position: PlayPosition, seat: int, who: int, points: int) -> int:
+    """What ``points`` scored by ``who`` are worth to ``seat`` by the position's utility."""
+    u = position.utility[who] * points
+    return u if seat == 0 else -u
+
+
+# ---------------------------------------------------------------- the principal line and its breakdown
+@dataclass(frozen=True)
+class Line:
+    """A card and the best play after it to the end of the deal: the cards in the order played, what
+    the line brings the player who played the first card, part by part (which sum to its value), and
+    the tricks each seat has at the end."""
+
+    cards: tuple[Card, ...]
+    parts: Mapping[Part, int]
+    tricks_won: tuple[int, int]
+
+    @property
+    def value(self) -> int:
+        return sum(self.parts.values())
+
+
+#: Best cards found, by position: a review's many lines pass through the same positions.
+BestCache = dict[PlayPosition, Card]
+
+
+def _best_card(position: PlayPosition, rules: Rules, cache: BestCache) -> Card:
+    found = cache.get(position)
+    if found is not None:
+        return found
+    me = position.to_act
+    hand = position.hands[me]
+    if position.lead is not None:
+        hand = hand & (0xFF << (8 * position.lead.suit)) or hand
+    # One card: no search.
+    found = CARDS[hand.bit_length() - 1] if hand & (hand - 1) == 0 else solve(position, rules, all_best=False).best[0]
+    cache[position] = found
+    return found
+
+
+def principal_line(position: PlayPosition, card: Card, rules: Rules, cache: BestCache | None = None) -> Line:
+    """``card`` played, then a best card by whoever is to play, to the end of the deal, with the points
+    each part brings the player who played ``card`` (the position's utility); the parts sum to the
+    solver's value of ``card``. ``cache`` keeps the best cards found for other lines.
+
+    >>> from piquet.engine.variants import make_rules
+    >>> p = PlayPosition((CardSet.parse("AS QS").mask, CardSet.parse("KS 7H").mask), 0, 0, (5, 5), (20, 15))
+    >>> line = principal_line(p, Card.parse("QS"), make_rules("rubicon"))
+    >>> [str(c) for c in line.cards], line.value, line.tricks_won
+    (['QS', 'KS', '7H', 'AS'], -12, (5, 7))
+    """
+    cache = {} if cache is None else cache
+    seat = position.to_act
+    parts = dict.fromkeys(Part, 0)
+    played = [card]
+    current, scored = advance(position, card, rules)
+    for who, points, part in scored:
+        parts[part] += _worth_to(position, seat, who, points)
+    while current.hands[0] or current.hands[1]:
+        best = _best_card(current, rules, cache)
+        played.append(best)
+        current, scored = advance(current, best, rules)
+        for who, points, part in scored:
+            parts[part] += _worth_to(position, seat, who, points)
+    return Line(tuple(played), parts, current.tricks_won)
+
+
+# ---------------------------------------------------------------- one decision
+@dataclass(frozen=True)
+class CardWorth:
+    """One legal card's value for the player to act (points of the deal from here, his less the
+    opponent's; a mean over the worlds in the fair lens), its breakdown by :class:`Part` (``None`` where
+    it was not asked for), the tricks the player ends the deal with on its line, (open hands) the line,
+    and how often the opponent takes its trick."""
+
+    card: Card
+    value: float
+    parts: Mapping[Part, float] | None = None
+    tricks: float | None = None
+    line: tuple[Card, ...] | None = None
+    #: The share of the worlds in which the opponent takes this card's trick on its line (0 or 1 with open hands).
+    lost_trick: float | None = None
+
+
+@dataclass(frozen=True)
+class PlayReview:
+    """A play decision reviewed: the card chosen, the best card (the choice itself when it is as good as
+    any), the loss (the best value less the choice's), the mark, and every legal card's worth, best first."""
+
+    seat: int
+    lens: Lens
+    worlds: int
+    leading: bool
+    choice: Card
+    best: Card
+    loss: float
+    cards: tuple[CardWorth, ...]
+
+    @property
+    def mark(self) -> str:
+        """``??``, ``?``, ``?!`` or ``""`` by :data:`MARKS`."""
+        return mark(self.loss)
+
+    def worth(self, card: Card) -> CardWorth:
+        for w in self.cards:
+            if w.card == card:
+                return w
+        raise KeyError(f"{card} was not a legal card here")
+
+
+def mark(loss: float) -> str:
+    """The mark a loss earns (:data:`MARKS`).
+
+    >>> mark(0.0), mark(2.0), mark(7.5), mark(20)
+    ('', '?!', '?', '??')
+    """
+    for threshold, sign in MARKS:
+        if loss >= threshold - _EPSILON:
+            return sign
+    return ""
+
+
+def _legal_cards(position: PlayPosition) -> list[Card]:
+    hand = position.hands[position.to_act]
+    if position.lead is not None:
+        hand = hand & (0xFF << (8 * position.lead.suit)) or hand
+    return list(CardSet(hand))
+
+
+def _summarise(seat: int, lens: Lens, worlds: Sequence[tuple[PlayPosition, float]], choice: Card, rules: Rules,
+               broken_down: Collection[Card] | None, cache: BestCache) -> PlayReview:
+    """The mean over ``worlds`` (positions and weights) of each card's solver value, and of the
+    breakdown of the cards in ``broken_down`` (all with ``None``; the choice and the best always)."""
+    total_weight = sum(w for _, w in worlds)
+    legal = _legal_cards(worlds[0][0])
+    if choice not in legal:
+        raise ValueError(f"{choice} is not a legal card here")
+    values = dict.fromkeys(legal, 0.0)
+    for position, weight in worlds:
+        solution = solve(position, rules, all_values=True)
+        for card in legal:
+            values[card] += weight * solution.values[card] / total_weight
+    top = max(values.values())
+    order = sorted(legal, key=lambda c: (-values[c], c != choice, -c.rank, c.suit))
+    best = choice if values[choice] >= top - _EPSILON else order[0]
+    wanted = set(legal if broken_down is None else broken_down) | {choice, best}
+    parts: dict[Card, dict[Part, float]] = {c: dict.fromkeys(Part, 0.0) for c in wanted}
+    tricks = dict.fromkeys(wanted, 0.0)
+    lost = dict.fromkeys(wanted, 0.0)
+    lines: dict[Card, tuple[Card, ...]] = {}
+    for position, weight in worlds:
+        share = weight / total_weight
+        for card in wanted:
+            line = principal_line(position, card, rules, cache)
+            for part, points in line.parts.items():
+                parts[card][part] += share * points
+            tricks[card] += share * line.tricks_won[seat]
+            lead, follow = (card, line.cards[1]) if position.lead is None else (position.lead, card)
+            if follow.beats(lead) == (position.lead is None):
+                lost[card] += share
+            if lens is Lens.OPEN:
+                lines[card] = line.cards
+    cards = tuple(CardWorth(c, values[c], parts.get(c), tricks.get(c), lines.get(c), lost.get(c)) for c in order)
+    leading = worlds[0][0].lead is None
+    return PlayReview(seat, lens, len(worlds), leading, choice, best, max(0.0, top - values[choice]), cards)
+
+
+def review_position(position: PlayPosition, rules: Rules, choice: Card, broken_down: Collection[Card] | None = None,
+                    cache: BestCache | None = None) -> PlayReview:
+    """The open-hands review of playing ``choice`` in ``position`` (every card known): each legal card's
+    exact value, the breakdown of those in ``broken_down`` (``None``: all), the best, the loss."""
+    return _summarise(position.to_act, Lens.OPEN, [(position, 1.0)], choice, rules, broken_down,
+                      {} if cache is None else cache)
+
+
+def review_decision(partie: Partie, choice: Card, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_WORLDS,
+                    rng: random.Random | None = None, broken_down: Collection[Card] | None = None,
+                    cache: BestCache | None = None) -> PlayReview:
+    """The review of the player to act in ``partie`` (in the play) playing ``choice``: with every card
+    known (:attr:`Lens.OPEN`, exact), or over ``worlds`` hands the opponent may hold as the player's view
+    allows them, drawn by ``rng`` as the strongest level draws them (:attr:`Lens.FAIR`). The values are
+    in points of the deal (utility ``(1, -1)``); younger's points not yet reckoned count, as they do for
+    whether a pique may come.
+    """
+    if partie.phase is not Phase.PLAY:
+        raise ValueError(f"no card to review: it is the {partie.phase.value}")
+    seat = partie.to_act
+    assert seat is not None
+    cache = {} if cache is None else cache
+    if lens is Lens.OPEN:
+        return _summarise(seat, lens, [(position_from_partie(partie), 1.0)], choice, partie.rules, broken_down,
+                          cache)
+    if worlds < 1:
+        raise ValueError("the fair lens needs at least one world")
+    view = partie.view(seat)
+    drawn = sample_opponent_hands(view, rng or random.Random(0), worlds)
+    positions = [(position_from_view(view, hand, unreckoned=partie.unreckoned), weight) for hand, weight in drawn]
+    return _summarise(seat, lens, positions, choice, partie.rules, broken_down, cache)
+
+
+# ---------------------------------------------------------------- the explanation
+def _number(x: float, lens: Lens) -> str:
+    """A number of points as the lens gives it: whole with open hands, to a tenth in the fair lens."""
+    text = f"{x:.0f}" if lens is Lens.OPEN or abs(x - round(x)) < 0.05 else f"{x:.1f}"
+    return "0" if text in ("-0", "-0.0") else text
+
+
+def _signed(x: float, lens: Lens) -> str:
+    text = _number(abs(x), lens)
+    return ("−" if x < 0 else "+") + text
+
+
+def differences(review: PlayReview) -> list[tuple[Part, float]]:
+    """What the choice brings, part by part, less what the best brings: the parts an explanation names,
+    largest first. A part is named when it differs by half a point or more; the largest difference always.
+    Where the capot differs, the cards' difference is counted in it (a capot is scored instead of the cards).
+
+    >>> from piquet.ai.solver import PlayPosition
+    >>> from piquet.engine.variants import make_rules
+    >>> p = PlayPosition((CardSet.parse("AS QS").mask, CardSet.parse("KS 7H").mask), 0, 0, (5, 5), (20, 15))
+    >>> [(part.value, x) for part, x in differences(review_position(p, make_rules("rubicon"), Card.parse("QS")))]
+    [('cards', -20.0), ('lead', -2.0), ('last_trick', -2.0), ('tricks', -1.0)]
+    """
+    choice, best = review.worth(review.choice), review.worth(review.best)
+    if choice.parts is None or best.parts is None:
+        raise ValueError("the choice and the best were not broken down")
+    diffs = {part: choice.parts[part] - best.parts[part] for part in Part}
+    if abs(diffs[Part.CAPOT]) >= 0.5:
+        # A capot is scored instead of the cards: what it costs or brings is its own less the cards'.
+        diffs[Part.CAPOT] += diffs[Part.CARDS]
+        diffs[Part.CARDS] = 0.0
+    order = sorted(Part, key=lambda p: (-abs(diffs[p]), list(Part).index(p)))
+    named = [p for p in order if abs(diffs[p]) >= 0.5] or order[:1]
+    return [(p, diffs[p]) for p in named]
+
+
+def _plural(text: str, word: str) -> str:
+    return f"{text} {word}{'' if text == '1' else 's'}"
+
+
+def _listed(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def explain(review: PlayReview, names: tuple[str, str]) -> str:
+    """The review in a sentence, computed from the breakdowns of the choice and the best
+    (:func:`differences`): what the choice gives up and what it gains against the best, by how much,
+    and for the cards and capot the tricks each ends the deal with. A best choice says by how much it is
+    better than the next card, or which cards are as good."""
+    lens = review.lens
+    verb = "Leading" if review.leading else "Playing"
+    choice, best = review.worth(review.choice), review.worth(review.best)
+    average = " on average" if lens is Lens.FAIR else ""
+    card = review.choice.pretty()
+    if review.loss < _EPSILON:
+        others = [w for w in review.cards if w.card != review.choice]
+        if not others:
+            return f"{verb} the {card}: the only card."
+        ties = [w.card.pretty() for w in others if choice.value - w.value < _EPSILON]
+        if len(ties) > 2:
+            return f"{verb} the {card}: one of {len(ties) + 1} cards as good as any."
+        if ties:
+            return f"{verb} the {card}: as good as the {_listed(ties)}."
+        margin = _plural(_number(choice.value - others[0].value, lens), "point")
+        return f"{verb} the {card}: the best, by {margin}{average} over the {others[0].card.pretty()}."
+    lost: list[str] = []
+    gained: list[str] = []
+    for part, x in differences(review):
+        said = f"{part.words} ({_signed(x, lens)}"
+        if part in (Part.CARDS, Part.CAPOT) and choice.tricks is not None and best.tricks is not None \
+                and abs(choice.tricks - best.tricks) >= 0.5:
+            said += f"; {_number(choice.tricks, lens)} tricks instead of {_number(best.tricks, lens)}"
+        (lost if x < 0 else gained).append(said + ")")
+    clauses = []
+    if lost:
+        clauses.append(f"it gives up {_listed(lost)}")
+    if gained:
+        clauses.append(f"{'and ' if lost else 'it '}gains {_listed(gained)}")
+    loss = _number(review.loss, lens)
+    text = (f"{verb} the {card} rather than the {review.best.pretty()} costs {names[review.seat]} "
+            f"{_plural(loss, 'point')}{average}: {' '.join(clauses)}.")
+    return text + _trick_taken(review, names[1 - review.seat])
+
+
+def _trick_taken(review: PlayReview, opponent: str) -> str:
+    """A sentence on the trick itself, when the choice lets the opponent take it more often than the best
+    does (by a quarter of the worlds or more): with open hands, with which card."""
+    choice, best = review.worth(review.choice), review.worth(review.best)
+    if choice.lost_trick is None or best.lost_trick is None or choice.lost_trick - best.lost_trick < 0.25:
+        return ""
+    if review.lens is Lens.OPEN:
+        if review.leading and choice.line is not None:
+            return f" {opponent} takes the trick with the {choice.line[1].pretty()}."
+        return f" {opponent} takes the trick."
+    return (f" {opponent} takes the trick in {choice.lost_trick:.0%} of the hands sampled "
+            f"({best.lost_trick:.0%} after the {review.best.pretty()}).")
+
+
+# ---------------------------------------------------------------- the declarations
+@dataclass(frozen=True)
+class DeclarationReview:
+    """A declaration reviewed: each declaration the engine allowed (in full, a smaller call, nothing),
+    valued as :mod:`piquet.ai.declaring` reckons them: the mean over ``worlds`` hands the opponent may hold
+    of the points the declarations score in hand (this one, those already made, the rest in full, hers as
+    heard or as the books make them; the repique, and elder's pique as the exchange estimates it), each
+    seat's points valued by the partie's stakes (``utility``: the player's worth of a point of his and of
+    one of hers; ``(1, -1)`` but in a partie's last deal). Best first."""
+
+    seat: int
+    lens: Lens
+    worlds: int
+    utility: tuple[int, int]
+    choice: Declare
+    best: Declare
+    loss: float
+    options: tuple[tuple[Declare, float], ...]
+
+    @property
+    def mark(self) -> str:
+        return mark(self.loss)
+
+
+def _calls_heard(category: Category, hand: CardSet, heard: Announcement, minimum: int) -> tuple[CardSet, ...]:
+    """Elder's declaration as it was heard, in a hand she may hold (as :mod:`piquet.ai.declaring` takes it):
+    the best combination of the length (and pips, top card or rank) she named, then the rest in full."""
+    if heard.length is None:
+        return ()
+    full = declaration_in_full(category, hand, minimum)
+    for combination in candidates(category, hand, minimum):
+        if len(combination) != heard.length:
+            continue
+        if heard.rank is not None and max(c.rank for c in combination) != heard.rank:
+            continue
+        if heard.detail is not None and key(category, combination)[1] != heard.detail:
+            continue
+        rest = tuple(c for c in full if c != combination and not c.mask & combination.mask
+                     and key(category, c) <= key(category, combination))
+        return (combination, *rest)
+    return full
+
+
+def review_declaration(partie: Partie, choice: Declare, lens: Lens = Lens.FAIR, worlds: int = DECLARATION_WORLDS,
+                       rng: random.Random | None = None) -> DeclarationReview:
+    """The review of the player to act in ``partie`` (at a declaration) making ``choice``: every legal
+    declaration of that category valued over ``worlds`` hands the opponent may hold (:attr:`Lens.FAIR`,
+    as the levels weigh them) or against the hand she holds (:attr:`Lens.OPEN`) (:class:`DeclarationReview`)."""
+    seat = partie.to_act
+    if partie.phase is not Phase.DECLARE or seat is None:
+        raise ValueError(f"no declaration to review: it is the {partie.phase.value}")
+    options = [a for a in partie.legal_actions(seat) if isinstance(a, Declare)]
+    if choice not in options:
+        raise ValueError(f"{choice.describe(partie.players)}: not a legal declaration here")
+    view = partie.view(seat)
+    opponent = 1 - seat
+    rules = view.rules
+    u = partie_utility(view, rules)
+    mine = u if seat == 0 else (-u[1], -u[0])
+    if lens is Lens.OPEN:
+        sampled = [World(partie.hand(opponent), CardSet(), ())]
+    else:
+        sampled = Inference(view).sample(rng or random.Random(0), worlds)
+    if not sampled:  # the constraints too rare to sample: the hands as the view allows, uniformly
+        sampled = [World(hand, CardSet(), ()) for hand, _ in sample_opponent_hands(view, rng or random.Random(0),
+                                                                                    worlds, False)]
+    minimum = rules.minimum_point
+    elder = seat == view.elder
+    category = choice.category
+    made = {c.category: c.combinations for c in view.own_calls}
+    own_calls = {c: made[c] if c in made else declaration_in_full(c, view.hand, minimum) for c in Category}
+    heard = {a.category: a for a in view.announcements}
+    before = [0, 0]
+    for event in view.events:
+        if event.category is ScoreCategory.CARTE_BLANCHE:
+            before[event.player] += event.points
+    first = (before[seat], before[opponent]) if elder else (before[opponent], before[seat])
+    total_weight = sum(w.weight for w in sampled)
+    values = [0.0] * len(options)
+    for world in sampled:
+        hers = world.opponent_hand
+        her_calls = {c: _calls_heard(c, hers, heard[c], minimum) if not elder and c in heard
+                     else declaration_in_full(c, hers, minimum) for c in Category}
+        e_hand, y_hand = (view.hand, hers) if elder else (hers, view.hand)
+        for i, option in enumerate(options):
+            calls = [((option.combinations if c is category else own_calls[c]), her_calls[c]) if elder
+                     else (her_calls[c], option.combinations if c is category else own_calls[c]) for c in Category]
+            a, b = declared_points(calls, rules, first, view.contract)
+            a = elder_pique(a, b, e_hand.mask, y_hand.mask, rules, view.contract)
+            ours, theirs = (a, b) if elder else (b, a)
+            values[i] += world.weight * (mine[0] * ours + mine[1] * theirs) / total_weight
+    worth = dict(zip(options, values, strict=True))
+    top = max(values)
+    best = choice if worth[choice] >= top - _EPSILON else max(options, key=lambda o: worth[o])
+    order = sorted(options, key=lambda o: (-worth[o], o != choice))
+    return DeclarationReview(seat, lens, len(sampled), mine, choice, best, max(0.0, top - worth[choice]),
+                             tuple((o, worth[o]) for o in order))
+
+
+def _declared(declare: Declare) -> str:
+    shown = " and ".join(c.pretty() for c in declare.combinations) or "nothing"
+    return f"{shown} for {_CATEGORY_WORDS[declare.category]}"
+
+
+_CATEGORY_WORDS: Final = {Category.POINT: "the point", Category.SEQUENCES: "sequences", Category.SETS: "sets"}
+
+
+def explain_declaration(review: DeclarationReview, names: tuple[str, str]) -> str:
+    """The declaration's review in a sentence: what was declared against the best, and what it cost in the
+    points the declarations score (the partie's stakes where they are not the score difference)."""
+    stakes = "" if review.utility == (1, -1) else " by the partie's stakes"
+    average = " on average" if review.lens is Lens.FAIR else ""
+    if review.loss < _EPSILON:
+        others = [v for o, v in review.options if o != review.choice]
+        value = dict(review.options)[review.choice]
+        if not others:
+            return f"Declaring {_declared(review.choice)}: the only declaration."
+        if value - others[0] < _EPSILON:
+            return f"Declaring {_declared(review.choice)}: as good as any{stakes}."
+        margin = _plural(f"{value - others[0]:.1f}".removesuffix(".0"), "point")
+        return f"Declaring {_declared(review.choice)}: the best, by {margin}{average}{stakes}."
+    loss = _plural(f"{review.loss:.1f}".removesuffix(".0"), "point")
+    return (f"Declaring {_declared(review.choice)} rather than {_declared(review.best)} costs "
+            f"{names[review.seat]} {loss}{average}{stakes} in what the declarations score.")
+
+
+# ---------------------------------------------------------------- a whole partie
+@dataclass(frozen=True)
+class Reviewed:
+    """One action of a record in the review: where it is (the deal, counted from 1, and its index among
+    the deal's actions, as in the file), who acted, what kind of decision it was, and for a card played or a
+    declaration its review and explanation (``None`` where it was the only one the player could make, and for
+    what is not yet reviewed)."""
+
+    deal: int
+    action: int
+    seat: int
+    kind: str
+    text: str
+    trick: int | None = None
+    card: Card | None = None
+    review: PlayReview | None = None
+    explanation: str = ""
+    declaration: DeclarationReview | None = None
+
+
+@dataclass(frozen=True)
+class Summary:
+    """One player's card play or declarations in a review: the cards he played (or declarations he made), how
+    many were choices (more than one legal), the points he lost in them (the sum of the losses), and how many of
+    each mark."""
+
+    actions: int
+    choices: int
+    loss: float
+    marks: Mapping[str, int]
+
+    @property
+    def loss_per_choice(self) -> float:
+        return self.loss / self.choices if self.choices else 0.0
+
+    def to_json(self) -> dict[str, object]:
+        return {"actions": self.actions, "choices": self.choices, "loss": self.loss,
+                "loss_per_choice": self.loss_per_choice, "marks": dict(self.marks)}
+
+
+@dataclass
+class PartieReview:
+    """The review of a partie's card play, action by action, and what each player lost in it."""
+
+    players: tuple[str, str]
+    lens: Lens
+    worlds: int
+    seed: int
+    actions: list[Reviewed] = field(default_factory=list)
+
+    @property
+    def plays(self) -> list[Reviewed]:
+        """The cards played, forced or reviewed."""
+        return [r for r in self.actions if r.kind == "play"]
+
+    @property
+    def declarations(self) -> list[Reviewed]:
+        """The declarations, reviewed or the only one the player could make."""
+        return [r for r in self.actions if r.kind == "declaration"]
+
+    @property
+    def not_reviewed(self) -> list[Reviewed]:
+        """The decisions not yet reviewed (exchanges, calls, carte blanche, concessions)."""
+        return [r for r in self.actions if r.kind not in ("play", "declaration")]
+
+    def summary(self, seat: int, kind: str = "play") -> Summary:
+        """One player's card play (``kind`` ``"play"``) or declarations (``"declaration"``): what he lost in
+        his choices, and their marks."""
+        mine = [r for r in self.actions if r.seat == seat and r.kind == kind]
+        chosen: list[PlayReview | DeclarationReview] = [
+            d for r in mine if (d := r.review if kind == "play" else r.declaration) is not None]
+        marks = {sign: sum(1 for r in chosen if r.mark == sign) for _, sign in MARKS}
+        return Summary(len(mine), len(chosen), sum(r.loss for r in chosen), marks)
+
+    def to_json(self) -> dict[str, object]:
+        """The review as JSON-ready data (``piquet analyse --json``; docs/review.md)."""
+        names = self.players
+        return {
+            "players": list(names),
+            "lens": self.lens.value,
+            "worlds": self.worlds,
+            "seed": self.seed,
+            "plays": [_play_json(r, names) for r in self.plays],
+            "declarations": [_declaration_json(r, names) for r in self.declarations],
+            "not_reviewed": [{"deal": r.deal, "action": r.action, "player": names[r.seat], "kind": r.kind,
+                              "text": r.text} for r in self.not_reviewed],
+            "summary": {names[seat]: {"play": self.summary(seat).to_json(),
+                                      "declarations": self.summary(seat, "declaration").to_json()}
+                        for seat in (0, 1)},
+        }
+
+
+def _play_json(r: Reviewed, names: tuple[str, str]) -> dict[str, object]:
+    assert r.card is not None
+    out: dict[str, object] = {"deal": r.deal, "action": r.action, "trick": r.trick, "player": names[r.seat],
+                              "card": str(r.card)}
+    review = r.review
+    if review is None:
+        out.update(forced=True, best=str(r.card), loss=0.0, mark="")
+        return out
+    out.update(forced=False, leading=review.leading, best=str(review.best), loss=review.loss, mark=review.mark,
+               text=r.explanation, values={str(w.card): w.value for w in review.cards})
+    out["parts"] = {str(w.card): {p.value: v for p, v in w.parts.items()}
+                    for w in review.cards if w.parts is not None}
+    out["tricks"] = {str(w.card): w.tricks for w in review.cards if w.tricks is not None}
+    lines = {str(w.card): [str(c) for c in w.line] for w in review.cards if w.line is not None}
+    if lines:
+        out["lines"] = lines
+    return out
+
+
+def _combinations_json(declare: Declare) -> list[list[str]]:
+    return [c.strings() for c in declare.combinations]
+
+
+def _declaration_json(r: Reviewed, names: tuple[str, str]) -> dict[str, object]:
+    out: dict[str, object] = {"deal": r.deal, "action": r.action, "player": names[r.seat], "text": r.text}
+    review = r.declaration
+    if review is None:
+        out.update(forced=True, loss=0.0, mark="")
+        return out
+    out.update(forced=False, category=review.choice.category.value,
+               declared=_combinations_json(review.choice), best=_combinations_json(review.best), loss=review.loss,
+               mark=review.mark, explanation=r.explanation, utility=list(review.utility),
+               values=[{"declare": _combinations_json(o), "value": v} for o, v in review.options])
+    return out
+
+
+_KINDS: Final[dict[type, str]] = {Exchange: "exchange", Declare: "declaration", Bid: "call",
+                                  CarteBlanche: "carte blanche", Concede: "concession",
+                                  AcceptConcession: "answer to a concession"}
+
+
+def _steps(partie: Partie) -> Iterator[tuple[Partie, Action, int, int]]:
+    """The record's actions re-played from the start: before each deal action, the partie as it was, the
+    action, its deal (from 1) and its index among the deal's actions (as a record numbers them)."""
+    replay = partie.copy()
+    while replay.ply:
+        replay.pop()
+    deal, index = 0, 0
+    for action in partie.actions:
+        if isinstance(action, Deal):
+            deal, index = deal + 1, 0
+            replay.push(action)
+            continue
+        if isinstance(action, (Cut, ChooseDealer)) or deal == 0:  # not a deal's action in a record
+            replay.push(action)
+            continue
+        yield replay, action, deal, index
+        replay.push(action)
+        index += 1
+
+
+def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_WORLDS, seed: int = 0,
+                  deal: int | None = None, broken_down: str = "choice",
+                  progress: Callable[[int, int], None] | None = None) -> PartieReview:
+    """Review every card played and every declaration in ``partie`` (a record re-played), or in its deal
+    number ``deal``. The declarations are valued over :data:`~piquet.ai.levels.DECLARATION_WORLDS` hands in
+    the fair lens, as the levels weigh them.
+
+    Each decision's worlds are drawn from their own stream, seeded by ``seed`` and the decision's place,
+    so that reviewing one deal gives what reviewing the whole partie gives for it. ``broken_down``:
+    ``"choice"`` breaks down the choice and the best only (what the explanation needs), ``"all"`` every
+    legal card. ``progress(done, total)`` is called after each card played.
+    """
+    if broken_down not in ("choice", "all"):
+        raise ValueError(f"broken_down is 'choice' or 'all', not {broken_down!r}")
+    deals = sum(1 for a in partie.actions if isinstance(a, Deal))
+    if deal is not None and not 1 <= deal <= deals:
+        raise ValueError(f"there is no deal {deal}: the record has {deals} deal{'s' if deals != 1 else ''}")
+    out = PartieReview(partie.players, lens, 1 if lens is Lens.OPEN else worlds, seed)
+    total, number = 0, 0
+    for action in partie.actions:
+        number += isinstance(action, Deal)
+        total += isinstance(action, Play) and (deal is None or number == deal)
+    done = 0
+    cache: BestCache = {}
+    for at, action, number, index in _steps(partie):  # the partie ``at`` changes as the steps go on
+        if deal is not None and number != deal:
+            continue
+        rng = random.Random(seed * 1_000_003 + number * 1_009 + index)
+        if isinstance(action, Declare):
+            options = [a for a in at.legal_actions(action.player) if isinstance(a, Declare)]
+            declared = review_declaration(at, action, lens, rng=rng) if len(options) > 1 else None
+            said = explain_declaration(declared, partie.players) if declared is not None else ""
+            out.actions.append(Reviewed(number, index, action.player, "declaration", action.describe(partie.players),
+                                        explanation=said, declaration=declared))
+            continue
+        if not isinstance(action, Play):
+            kind = next((k for t, k in _KINDS.items() if isinstance(action, t)), type(action).__name__.lower())
+            out.actions.append(Reviewed(number, index, action.player, kind, action.describe(partie.players)))
+            continue
+        trick = len(at.view(action.player).tricks) + 1
+        legal = [a for a in at.legal_actions(action.player) if isinstance(a, Play)]
+        review = None
+        explanation = ""
+        if len(legal) > 1:
+            # With open hands the lines pass through the game's own positions, decision after decision;
+            # the fair lens's sampled positions seldom meet again, and are not kept.
+            review = review_decision(at, action.card, lens, worlds, rng,
+                                     None if broken_down == "all" else (), cache if lens is Lens.OPEN else {})
+            explanation = explain(review, partie.players)
+        out.actions.append(Reviewed(number, index, action.player, "play", action.describe(partie.players), trick,
+                                    action.card, review, explanation))
+        done += 1
+        if progress is not None:
+            progress(done, total)
+    return out
