@@ -35,7 +35,7 @@ from collections.abc import Sequence
 
 from piquet.ai.books import declaration_in_full
 from piquet.ai.exchange import elder_pique
-from piquet.ai.inference import Inference
+from piquet.ai.inference import Inference, World
 from piquet.engine.actions import Declare
 from piquet.engine.cards import CardSet
 from piquet.engine.combinations import Category, candidates, key
@@ -44,7 +44,7 @@ from piquet.engine.scoring import ScoreCategory
 from piquet.engine.variants import Contract, Rules
 from piquet.engine.view import Announcement, PlayerView
 
-__all__ = ["choose_declaration", "declared_points"]
+__all__ = ["choose_declaration", "declaration_values", "declared_points"]
 
 #: One player's combinations declared in a category, the call first (empty: nothing declared).
 Calls = tuple[CardSet, ...]
@@ -122,6 +122,19 @@ def choose_declaration(view: PlayerView, legal: LegalActions, rng: random.Random
     sampled = Inference(view).sample(rng, worlds)
     if not sampled:
         return None
+    totals = declaration_values(view, options, sampled, mine)
+    best = max(range(len(options)), key=lambda i: (totals[i], -i))
+    return options[best]
+
+
+def declaration_values(view: PlayerView, options: Sequence[Declare], sampled: Sequence[World],
+                       mine: tuple[int, int]) -> list[float]:
+    """Each of ``options`` (declarations of the category due) valued over the hands ``sampled``
+    for the opponent: the points the declarations then score in hand (and an elder's pique),
+    this player's worth ``mine`` of his own point and of hers, summed with the worlds' weights.
+    Her calls are taken as heard where she is elder and has called, else in full as the books do."""
+    seat, opponent = view.seat, view.opponent
+    assert seat is not None and opponent is not None
     rules = view.rules
     minimum = rules.minimum_point
     elder = seat == view.elder
@@ -137,7 +150,6 @@ def choose_declaration(view: PlayerView, legal: LegalActions, rng: random.Random
     totals = [0.0] * len(options)
     for world in sampled:
         hers = world.opponent_hand
-        # Her calls: as heard where she is elder and has called, else in full as the books do.
         her_calls = {c: _called_so(c, hers, heard[c], minimum) if not elder and c in heard
                      else declaration_in_full(c, hers, minimum) for c in Category}
         e_hand, y_hand = (view.hand, hers) if elder else (hers, view.hand)
@@ -150,5 +162,4 @@ def choose_declaration(view: PlayerView, legal: LegalActions, rng: random.Random
             a = elder_pique(a, b, e_hand.mask, y_hand.mask, rules, view.contract)
             ours, theirs = (a, b) if elder else (b, a)
             totals[i] += world.weight * (mine[0] * ours + mine[1] * theirs)
-    best = max(range(len(options)), key=lambda i: (totals[i], -i))
-    return options[best]
+    return totals

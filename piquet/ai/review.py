@@ -49,9 +49,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
-from piquet.ai.books import declaration_in_full
-from piquet.ai.declaring import declared_points
-from piquet.ai.exchange import elder_pique
+from piquet.ai.declaring import declaration_values
 from piquet.ai.inference import Inference, World
 from piquet.ai.levels import DECLARATION_WORLDS, LEVELS, partie_utility, sample_opponent_hands
 from piquet.ai.solver import PlayPosition, position_from_partie, position_from_view, solve
@@ -69,11 +67,9 @@ from piquet.engine.actions import (
     Play,
 )
 from piquet.engine.cards import CARDS, Card, CardSet
-from piquet.engine.combinations import Category, candidates, key
+from piquet.engine.combinations import Category
 from piquet.engine.partie import Partie, Phase
-from piquet.engine.scoring import ScoreCategory
 from piquet.engine.variants import Rules
-from piquet.engine.view import Announcement
 
 __all__ = [
     "DEFAULT_WORLDS", "MARKS", "BestCache", "CardWorth", "DeclarationReview", "Lens", "Line", "Part", "PartieReview",
@@ -418,7 +414,7 @@ def review_decision(partie: Partie, choice: Card, lens: Lens = Lens.FAIR, worlds
         raise ValueError("the fair lens needs at least one world")
     view = partie.view(seat)
     drawn = sample_opponent_hands(view, rng or random.Random(0), worlds)
-    positions = [(position_from_view(view, hand, unreckoned=partie.unreckoned), weight) for hand, weight in drawn]
+    positions = [(position_from_view(view, hand), weight) for hand, weight in drawn]
     return _summarise(seat, lens, positions, choice, partie.rules, broken_down, cache)
 
 
@@ -544,25 +540,6 @@ class DeclarationReview:
         return mark(self.loss)
 
 
-def _calls_heard(category: Category, hand: CardSet, heard: Announcement, minimum: int) -> tuple[CardSet, ...]:
-    """Elder's declaration as it was heard, in a hand she may hold (as :mod:`piquet.ai.declaring` takes it):
-    the best combination of the length (and pips, top card or rank) she named, then the rest in full."""
-    if heard.length is None:
-        return ()
-    full = declaration_in_full(category, hand, minimum)
-    for combination in candidates(category, hand, minimum):
-        if len(combination) != heard.length:
-            continue
-        if heard.rank is not None and max(c.rank for c in combination) != heard.rank:
-            continue
-        if heard.detail is not None and key(category, combination)[1] != heard.detail:
-            continue
-        rest = tuple(c for c in full if c != combination and not c.mask & combination.mask
-                     and key(category, c) <= key(category, combination))
-        return (combination, *rest)
-    return full
-
-
 def review_declaration(partie: Partie, choice: Declare, lens: Lens = Lens.FAIR, worlds: int = DECLARATION_WORLDS,
                        rng: random.Random | None = None) -> DeclarationReview:
     """The review of the player to act in ``partie`` (at a declaration) making ``choice``: every legal
@@ -586,31 +563,8 @@ def review_declaration(partie: Partie, choice: Declare, lens: Lens = Lens.FAIR, 
     if not sampled:  # the constraints too rare to sample: the hands as the view allows, uniformly
         sampled = [World(hand, CardSet(), ()) for hand, _ in sample_opponent_hands(view, rng or random.Random(0),
                                                                                     worlds, False)]
-    minimum = rules.minimum_point
-    elder = seat == view.elder
-    category = choice.category
-    made = {c.category: c.combinations for c in view.own_calls}
-    own_calls = {c: made[c] if c in made else declaration_in_full(c, view.hand, minimum) for c in Category}
-    heard = {a.category: a for a in view.announcements}
-    before = [0, 0]
-    for event in view.events:
-        if event.category is ScoreCategory.CARTE_BLANCHE:
-            before[event.player] += event.points
-    first = (before[seat], before[opponent]) if elder else (before[opponent], before[seat])
     total_weight = sum(w.weight for w in sampled)
-    values = [0.0] * len(options)
-    for world in sampled:
-        hers = world.opponent_hand
-        her_calls = {c: _calls_heard(c, hers, heard[c], minimum) if not elder and c in heard
-                     else declaration_in_full(c, hers, minimum) for c in Category}
-        e_hand, y_hand = (view.hand, hers) if elder else (hers, view.hand)
-        for i, option in enumerate(options):
-            calls = [((option.combinations if c is category else own_calls[c]), her_calls[c]) if elder
-                     else (her_calls[c], option.combinations if c is category else own_calls[c]) for c in Category]
-            a, b = declared_points(calls, rules, first, view.contract)
-            a = elder_pique(a, b, e_hand.mask, y_hand.mask, rules, view.contract)
-            ours, theirs = (a, b) if elder else (b, a)
-            values[i] += world.weight * (mine[0] * ours + mine[1] * theirs) / total_weight
+    values = [v / total_weight for v in declaration_values(view, options, sampled, mine)]
     worth = dict(zip(options, values, strict=True))
     top = max(values)
     best = choice if worth[choice] >= top - _EPSILON else max(options, key=lambda o: worth[o])
