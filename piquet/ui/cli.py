@@ -96,27 +96,9 @@ def _score_table(partie: Partie) -> list[str]:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    try:
-        with open(args.file, "rb") as fp:
-            data = fp.read(MAX_RECORD_BYTES + 1)
-    except OSError as e:
-        print(f"piquet replay: cannot read {args.file}: {e.strerror}", file=sys.stderr)
-        return 2
-    if len(data) > MAX_RECORD_BYTES:
-        print(f"piquet replay: {args.file} is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MiB, and not read: a "
-              "record of a whole partie is a few tens of KiB, so this is not one", file=sys.stderr)
-        return 1
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        print(f"piquet replay: {args.file} is not UTF-8 text (byte {e.start} is 0x{data[e.start]:02x}), so not a "
-              "record", file=sys.stderr)
-        return 1
-    try:
-        partie = record.loads(text)
-    except record.RecordError as e:
-        print(f"piquet replay: {args.file}: {e}", file=sys.stderr)
-        return 1
+    partie = _read_record(args.file, "replay")
+    if isinstance(partie, int):
+        return partie
     if args.json:
         json.dump(replay_summary(partie), sys.stdout, indent=1, ensure_ascii=False)
         print()
