@@ -149,6 +149,19 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
+#: The phase in which each kind of action is taken.
+_EXPECTED_PHASE: dict[type, Phase] = {
+    Cut: Phase.CUT,
+    ChooseDealer: Phase.CHOOSE_DEALER,
+    Deal: Phase.DEAL,
+    Bid: Phase.BID,
+    CarteBlanche: Phase.CARTE_BLANCHE,
+    Exchange: Phase.EXCHANGE,
+    Declare: Phase.DECLARE,
+    Play: Phase.PLAY,
+    AcceptConcession: Phase.CONCESSION,
+}
+
 #: The declarations of a deal in order: elder's then younger's, point, sequences, sets.
 DECLARATION_ORDER: tuple[tuple[Category, bool], ...] = tuple(
     (category, is_elder) for category in Category for is_elder in (True, False)
@@ -259,11 +272,15 @@ def _cards(mask: int) -> CardSet:
 def _placed(events: tuple[ScoreEvent, ...], event: ScoreEvent) -> tuple[ScoreEvent, ...]:
     """``events`` with ``event`` in its place in the order of reckoning (Law 67): after every event of its
     category or an earlier one."""
-    rank = CATEGORY_ORDER.index(event.category)
+    rank = _ORDER[event.category]
     at = len(events)
-    while at > 0 and CATEGORY_ORDER.index(events[at - 1].category) > rank:
+    while at > 0 and _ORDER[events[at - 1].category] > rank:
         at -= 1
-    return (*events[:at], event, *events[at:])
+    return (*events, event) if at == len(events) else (*events[:at], event, *events[at:])
+
+
+#: Each score category's place in the order of reckoning.
+_ORDER: dict[ScoreCategory, int] = {category: i for i, category in enumerate(CATEGORY_ORDER)}
 
 
 def _set(pair: tuple[int, int], seat: int, value: int) -> tuple[int, int]:
@@ -505,6 +522,9 @@ class Partie:
         'it is the deal, not the play'
         """
         s = self._s
+        if type(action) is Play and s.phase is Phase.PLAY and action.player == s.to_act:
+            # The common case, answered at once: the checks below would come to this one.
+            return self._why_not_play(action)
         if not isinstance(action, Action):
             raise TypeError(f"not an action: {action!r}")
         if action.player not in (0, 1):
@@ -515,17 +535,7 @@ class Partie:
             return self._why_not_concede(action)
         if isinstance(action, CarteBlanche) and self._deferred_carte_blanche(action.player):
             return self._why_not_carte_blanche(action)
-        expected = {
-            Cut: Phase.CUT,
-            ChooseDealer: Phase.CHOOSE_DEALER,
-            Deal: Phase.DEAL,
-            Bid: Phase.BID,
-            CarteBlanche: Phase.CARTE_BLANCHE,
-            Exchange: Phase.EXCHANGE,
-            Declare: Phase.DECLARE,
-            Play: Phase.PLAY,
-            AcceptConcession: Phase.CONCESSION,
-        }[type(action)]
+        expected = _EXPECTED_PHASE[type(action)]
         if s.phase is not expected:
             what = {Phase.PLAY: "the play", Phase.DECLARE: "the declaration"}.get(expected, f"the {expected.value}")
             reason = f"it is the {s.phase.value}, not {what}"
@@ -903,15 +913,18 @@ class Partie:
         yield AcceptConcession(seat, False)
 
     def _legal_plays(self, seat: int) -> Iterator[Action]:
-        s = self._s
-        d = s.deal
+        yield from self._plays(seat)
+
+    def _plays(self, seat: int) -> list[Action]:
+        """The cards ``seat`` may play (it is his turn in the play), in the order of a hand."""
+        d = self._s.deal
         playable = d.hands[seat]
         if d.trick:
-            follow = playable & d.trick[0].suit.mask
+            follow = playable & (0xFF << (d.trick[0] & ~7))
             if follow:
                 playable = follow
-        for card in CardSet(playable):
-            yield Play(seat, card)
+        plays = _PLAYS[seat]
+        return [plays[card] for card in _cards_of(playable)]
 
     #: Each phase's listing of the legal actions of the player to act (the cut and the deal are chance).
     _LISTINGS: ClassVar[dict[Phase, Callable[[Partie, int], Iterator[Action]]]] = {
@@ -936,6 +949,9 @@ class Partie:
         s.deal = _evolve(d, events=_placed(d.events, event), log=(*d.log, event) if announce else d.log)
 
     def _apply(self, action: Action) -> None:
+        if type(action) is Play:
+            self._apply_play(action)  # the common case, without the match below
+            return
         match action:
             case Cut():
                 self._apply_cut(action)
@@ -1436,49 +1452,53 @@ class Partie:
         younger_view = own and seat == 1 - d.elder
         public_rest = _cards(d.rest if d.rest_public else 0)
         log = d.log
-        return PlayerView(
-            seat=seat,
-            players=self.players,
-            variant=self.variant,
-            options=dict(self._options),
-            phase=s.phase,
-            to_act=s.to_act,
-            deal_number=s.deal_number,
-            dealer=s.dealer,
-            elder=d.elder,
-            hand=_cards(d.hands[me] if own else 0),
-            dealt=_cards(d.dealt[me] if own else 0),
-            discards=_cards(d.discards[me] if own else 0),
-            peeked=_cards(d.peeked if elder_view else 0),
-            rest=public_rest,
-            show_rest=d.show_rest if (younger_view or d.rest_public or d.hand_reckoned) else None,
-            talon_left=max(0, len(d.talon) - (d.exchanged[0] or 0) - (d.exchanged[1] or 0)),
-            hand_sizes=(d.hands[0].bit_count(), d.hands[1].bit_count()),
-            exchanged=d.exchanged,
-            will_exchange=d.will_exchange,
-            carte_blanche=d.carte_blanche,
-            shown_dealt=(_cards(d.shown_dealt[0]), _cards(d.shown_dealt[1])),
-            revealed=(_cards(d.revealed[0]), _cards(d.revealed[1])),
-            own_calls=tuple([c for c in d.calls if c is not None and c.player == seat]) if own and d.calls else (),
-            announcements=d.announcements,
-            trick=d.trick,
-            leader=d.leader,
-            tricks=d.tricks,
-            tricks_won=d.tricks_won,
-            events=d.events,
-            log=log,
-            deal_scores=s.deal_scores,
-            totals=s.totals,
-            result=s.result,
-            opponent=other if own else None,
-            exchange_range=self._exchange_limits(me) if own and s.phase is Phase.EXCHANGE and s.to_act == me
+        # Filled in as a dict, as _evolve does: a frozen dataclass's __init__ sets its 45 fields one by one.
+        fields = {
+            "seat": seat,
+            "players": self.players,
+            "variant": self.variant,
+            "options": dict(self._options),
+            "phase": s.phase,
+            "to_act": s.to_act,
+            "deal_number": s.deal_number,
+            "dealer": s.dealer,
+            "elder": d.elder,
+            "hand": _cards(d.hands[me] if own else 0),
+            "dealt": _cards(d.dealt[me] if own else 0),
+            "discards": _cards(d.discards[me] if own else 0),
+            "peeked": _cards(d.peeked if elder_view else 0),
+            "rest": public_rest,
+            "show_rest": d.show_rest if (younger_view or d.rest_public or d.hand_reckoned) else None,
+            "talon_left": max(0, len(d.talon) - (d.exchanged[0] or 0) - (d.exchanged[1] or 0)),
+            "hand_sizes": (d.hands[0].bit_count(), d.hands[1].bit_count()),
+            "exchanged": d.exchanged,
+            "will_exchange": d.will_exchange,
+            "carte_blanche": d.carte_blanche,
+            "shown_dealt": (_cards(d.shown_dealt[0]), _cards(d.shown_dealt[1])),
+            "revealed": (_cards(d.revealed[0]), _cards(d.revealed[1])),
+            "own_calls": tuple([c for c in d.calls if c is not None and c.player == seat]) if own and d.calls else (),
+            "announcements": d.announcements,
+            "trick": d.trick,
+            "leader": d.leader,
+            "tricks": d.tricks,
+            "tricks_won": d.tricks_won,
+            "events": d.events,
+            "log": log,
+            "deal_scores": s.deal_scores,
+            "totals": s.totals,
+            "result": s.result,
+            "opponent": other if own else None,
+            "exchange_range": self._exchange_limits(me) if own and s.phase is Phase.EXCHANGE and s.to_act == me
             else None,
-            bids=d.bids,
-            contract=d.contract,
-            games=s.games,
-            game_scores=(s.totals[0] - s.game_start[0], s.totals[1] - s.game_start[1]),
-            unreckoned=d.pending_events,
-        )
+            "bids": d.bids,
+            "contract": d.contract,
+            "games": s.games,
+            "game_scores": (s.totals[0] - s.game_start[0], s.totals[1] - s.game_start[1]),
+            "unreckoned": d.pending_events,
+        }
+        view: PlayerView = object.__new__(PlayerView)
+        object.__setattr__(view, "__dict__", fields)
+        return view
 
 
 def _disjoint_collections(options: list[CardSet]) -> Iterator[tuple[CardSet, ...]]:
@@ -1518,7 +1538,14 @@ class LegalActions:
 
     def list(self) -> list[Action]:
         if self._cache is None:
-            self._cache = list(self.partie._generate(self.player))
+            partie = self.partie
+            s = partie._s
+            seat = s.to_act
+            if (s.phase is Phase.PLAY and seat is not None and self.player == seat
+                    and (s.deal.trick or s.deal.tricks or not partie.rules.allows_concession)):
+                self._cache = partie._plays(seat)  # what _generate lists, without the generators
+            else:
+                self._cache = list(partie._generate(self.player))
         return self._cache
 
     def __len__(self) -> int:
@@ -1526,3 +1553,17 @@ class LegalActions:
 
     def __bool__(self) -> bool:
         return any(True for _ in self)
+
+#: Every play, one value per seat and card (a play is immutable), as the legal plays list them.
+_PLAYS: tuple[tuple[Play, ...], tuple[Play, ...]] = (
+    tuple(Play(0, card) for card in CARDS), tuple(Play(1, card) for card in CARDS))
+#: The cards of each suit's 8-bit rank mask, high to low, by suit.
+_SUIT_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+    tuple(tuple(CARDS[8 * suit + rank] for rank in range(7, -1, -1) if byte >> rank & 1) for byte in range(256))
+    for suit in range(4))
+
+
+def _cards_of(mask: int) -> tuple[Card, ...]:
+    """The cards of a mask in the order of a hand (by suit, spades first; high to low), as a CardSet iterates."""
+    return (_SUIT_CARDS[0][mask & 0xFF] + _SUIT_CARDS[1][mask >> 8 & 0xFF] + _SUIT_CARDS[2][mask >> 16 & 0xFF]
+            + _SUIT_CARDS[3][mask >> 24])
