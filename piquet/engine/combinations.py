@@ -200,29 +200,55 @@ def call(category: Category, cards: CardSet) -> str:
 
 def candidates(category: Category, hand: CardSet, minimum_point: int = 1) -> list[CardSet]:
     """Every combination of the category that can be formed from the hand, best first."""
-    found: list[CardSet] = []
+    found: list[tuple[tuple[int, int], int]] = []  # (key, mask), in the order they are found
+    mask = hand.mask
     for suit in Suit:
-        byte = (hand.mask >> (8 * suit)) & 0xFF
+        shift = 8 * suit
+        byte = (mask >> shift) & 0xFF
         if not byte:
             continue
         if category is Category.POINT:
-            held = list(hand.suit(suit))
-            for size in range(max(minimum_point, 1), len(held) + 1):
-                for chosen in _subsets(held, size):
-                    found.append(CardSet(chosen))
+            smallest = max(minimum_point, 1)
+            for sub in _point_subsets(byte):
+                n = sub.bit_count()
+                if n >= smallest:
+                    found.append(((n, SUIT_PIPS[sub]), sub << shift))
         elif category is Category.SEQUENCES:
             for low, length in runs(byte):
                 for size in range(3, length + 1):
                     for start in range(low, low + length - size + 1):
-                        found.append(CardSet((((1 << size) - 1) << start) << (8 * suit)))
+                        found.append(((size, start + size - 1), (((1 << size) - 1) << start) << shift))
     if category is Category.SETS:
         for rank in SET_RANKS:
-            held = list(hand.rank(rank))
+            held = [bit for bit in (1 << rank, 1 << (rank + 8), 1 << (rank + 16), 1 << (rank + 24)) if mask & bit]
             for size in (3, 4):
                 if len(held) >= size:
-                    found.extend(CardSet(chosen) for chosen in _subsets(held, size))
-    found.sort(key=lambda cs: key(category, cs), reverse=True)
-    return found
+                    found.extend(((size, int(rank)), sum(chosen)) for chosen in _subsets(held, size))
+    # Stable, as the sort of the CardSets by key was: combinations of equal key keep the order found.
+    found.sort(key=_first, reverse=True)
+    return [_set_of(m) for _, m in found]
+
+
+def _first(item: tuple[tuple[int, int], int]) -> tuple[int, int]:
+    return item[0]
+
+
+def _set_of(mask: int) -> CardSet:
+    return CardSet(mask)
+
+
+#: Per 8-bit rank mask: its non-empty subsets, by size, each size in the order of ``itertools.combinations``
+#: over the ranks high to low (the order the points were listed in); filled in as asked.
+_POINT_SUBSETS: dict[int, tuple[int, ...]] = {}
+
+
+def _point_subsets(byte: int) -> tuple[int, ...]:
+    subsets = _POINT_SUBSETS.get(byte)
+    if subsets is None:
+        bits = [1 << r for r in range(7, -1, -1) if byte >> r & 1]
+        subsets = tuple(sum(chosen) for size in range(1, len(bits) + 1) for chosen in _subsets(bits, size))
+        _POINT_SUBSETS[byte] = subsets
+    return subsets
 
 
 def maximal(category: Category, hand: CardSet, minimum_point: int = 1) -> list[CardSet]:

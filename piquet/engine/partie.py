@@ -894,16 +894,24 @@ class Partie:
             return
         yield Declare(seat, category, ())
         options = candidates(category, CardSet(d.hands[seat]), self.rules.minimum_point)
-        possible = CardSet(FULL_PACK & ~d.hands[seat] & ~d.discards[seat])
-        for first in options:
+        if category is Category.POINT:
+            for first in options:
+                yield Declare(seat, category, (first,))
+            return
+        keys = [key(category, c) for c in options]
+        # Whether a call is good against the cards (good_against_the_cards) compares it with the best
+        # combination the opponent could hold: found once, not once for each call.
+        rival = None
+        if seat == d.elder and not self.rules.short_calls_bind:
+            best = maximal(category, CardSet(FULL_PACK & ~d.hands[seat] & ~d.discards[seat]))
+            rival = key(category, best[0]) if best else None
+        for i, first in enumerate(options):
             yield Declare(seat, category, (first,))
-            if category is Category.POINT:
-                continue
-            gac = seat != d.elder or (not self.rules.short_calls_bind
-                                      and good_against_the_cards(category, first, possible))
+            first_key = keys[i]
+            gac = seat != d.elder or (not self.rules.short_calls_bind and (rival is None or rival < first_key))
             extras = [
-                c for c in options
-                if not c.mask & first.mask and (gac or key(category, c) <= key(category, first))
+                c for c, k in zip(options, keys, strict=True)
+                if not c.mask & first.mask and (gac or k <= first_key)
             ]
             for more in _disjoint_collections(extras):
                 yield Declare(seat, category, (first, *more))
