@@ -269,6 +269,21 @@ def _cards(mask: int) -> CardSet:
     return CardSet(mask) if mask else _NO_CARDS
 
 
+class _CardSets(dict[int, CardSet]):
+    """The CardSet of each mask, made once and shared (a CardSet never changes): the views ask for the
+    same few masks again and again. Emptied when it grows large."""
+
+    def __missing__(self, mask: int) -> CardSet:
+        if len(self) > 4096:
+            self.clear()
+            self[0] = _NO_CARDS
+        cards = self[mask] = CardSet(mask)
+        return cards
+
+
+_SETS = _CardSets({0: _NO_CARDS})
+
+
 def _placed(events: tuple[ScoreEvent, ...], event: ScoreEvent) -> tuple[ScoreEvent, ...]:
     """``events`` with ``event`` in its place in the order of reckoning (Law 67): after every event of its
     category or an earlier one."""
@@ -1458,7 +1473,7 @@ class Partie:
         other = 1 - me
         elder_view = own and seat == d.elder
         younger_view = own and seat == 1 - d.elder
-        public_rest = _cards(d.rest if d.rest_public else 0)
+        public_rest = _SETS[d.rest if d.rest_public else 0]
         log = d.log
         # Filled in as a dict, as _evolve does: a frozen dataclass's __init__ sets its 45 fields one by one.
         fields = {
@@ -1471,10 +1486,10 @@ class Partie:
             "deal_number": s.deal_number,
             "dealer": s.dealer,
             "elder": d.elder,
-            "hand": _cards(d.hands[me] if own else 0),
-            "dealt": _cards(d.dealt[me] if own else 0),
-            "discards": _cards(d.discards[me] if own else 0),
-            "peeked": _cards(d.peeked if elder_view else 0),
+            "hand": _SETS[d.hands[me] if own else 0],
+            "dealt": _SETS[d.dealt[me] if own else 0],
+            "discards": _SETS[d.discards[me] if own else 0],
+            "peeked": _SETS[d.peeked if elder_view else 0],
             "rest": public_rest,
             "show_rest": d.show_rest if (younger_view or d.rest_public or d.hand_reckoned) else None,
             "talon_left": max(0, len(d.talon) - (d.exchanged[0] or 0) - (d.exchanged[1] or 0)),
@@ -1482,8 +1497,8 @@ class Partie:
             "exchanged": d.exchanged,
             "will_exchange": d.will_exchange,
             "carte_blanche": d.carte_blanche,
-            "shown_dealt": (_cards(d.shown_dealt[0]), _cards(d.shown_dealt[1])),
-            "revealed": (_cards(d.revealed[0]), _cards(d.revealed[1])),
+            "shown_dealt": (_SETS[d.shown_dealt[0]], _SETS[d.shown_dealt[1]]),
+            "revealed": (_SETS[d.revealed[0]], _SETS[d.revealed[1]]),
             "own_calls": tuple([c for c in d.calls if c is not None and c.player == seat]) if own and d.calls else (),
             "announcements": d.announcements,
             "trick": d.trick,
