@@ -226,15 +226,11 @@ def candidates(category: Category, hand: CardSet, minimum_point: int = 1) -> lis
                     found.extend(((size, int(rank)), sum(chosen)) for chosen in _subsets(held, size))
     # Stable, as the sort of the CardSets by key was: combinations of equal key keep the order found.
     found.sort(key=_first, reverse=True)
-    return [_set_of(m) for _, m in found]
+    return [CardSet(m) for _, m in found]
 
 
 def _first(item: tuple[tuple[int, int], int]) -> tuple[int, int]:
     return item[0]
-
-
-def _set_of(mask: int) -> CardSet:
-    return CardSet(mask)
 
 
 #: Per 8-bit rank mask: its non-empty subsets, by size, each size in the order of ``itertools.combinations``

@@ -901,18 +901,21 @@ class Partie:
                     yield Exchange(seat, discards, show_rest=True)
 
     def _legal_declarations(self, seat: int) -> Iterator[Action]:
+        yield from self._declarations(seat)
+
+    def _declarations(self, seat: int) -> list[Action]:
+        """The declarations ``seat`` may make (it is his turn in the declarations), as a list."""
         s = self._s
         d = s.deal
         category, _ = self._declaration_slot()
         if self.rules.must_declare_in_full(d.contract):
-            yield Declare(seat, category, tuple(maximal(category, CardSet(d.hands[seat]), self.rules.minimum_point)))
-            return
-        yield Declare(seat, category, ())
+            return [Declare(seat, category, tuple(maximal(category, CardSet(d.hands[seat]),
+                                                          self.rules.minimum_point)))]
+        found: list[Action] = [Declare(seat, category, ())]
         options = candidates(category, CardSet(d.hands[seat]), self.rules.minimum_point)
         if category is Category.POINT:
-            for first in options:
-                yield Declare(seat, category, (first,))
-            return
+            found += [_declare(seat, category, (first,)) for first in options]
+            return found
         keys = [key(category, c) for c in options]
         # Whether a call is good against the cards (good_against_the_cards) compares it with the best
         # combination the opponent could hold: found once, not once for each call.
@@ -921,15 +924,16 @@ class Partie:
             best = maximal(category, CardSet(FULL_PACK & ~d.hands[seat] & ~d.discards[seat]))
             rival = key(category, best[0]) if best else None
         for i, first in enumerate(options):
-            yield Declare(seat, category, (first,))
+            found.append(_declare(seat, category, (first,)))
             first_key = keys[i]
             gac = seat != d.elder or (not self.rules.short_calls_bind and (rival is None or rival < first_key))
             extras = [
                 c for c, k in zip(options, keys, strict=True)
                 if not c.mask & first.mask and (gac or k <= first_key)
             ]
-            for more in _disjoint_collections(extras):
-                yield Declare(seat, category, (first, *more))
+            if extras:
+                found += [_declare(seat, category, (first, *more)) for more in _disjoint_collections(extras)]
+        return found
 
     def _legal_answers(self, seat: int) -> Iterator[Action]:
         yield AcceptConcession(seat, True)
@@ -1564,9 +1568,12 @@ class LegalActions:
             partie = self.partie
             s = partie._s
             seat = s.to_act
+            # What _generate lists, without its generators, where it lists only the phase's actions.
             if (s.phase is Phase.PLAY and seat is not None and self.player == seat
                     and (s.deal.trick or s.deal.tricks or not partie.rules.allows_concession)):
-                self._cache = partie._plays(seat)  # what _generate lists, without the generators
+                self._cache = partie._plays(seat)
+            elif s.phase is Phase.DECLARE and seat is not None and self.player == seat:
+                self._cache = partie._declarations(seat)
             else:
                 self._cache = list(partie._generate(self.player))
         return self._cache
@@ -1590,3 +1597,19 @@ def _cards_of(mask: int) -> tuple[Card, ...]:
     """The cards of a mask in the order of a hand (by suit, spades first; high to low), as a CardSet iterates."""
     return (_SUIT_CARDS[0][mask & 0xFF] + _SUIT_CARDS[1][mask >> 8 & 0xFF] + _SUIT_CARDS[2][mask >> 16 & 0xFF]
             + _SUIT_CARDS[3][mask >> 24])
+
+
+_new = object.__new__
+_set_player = Declare.__dict__["player"].__set__
+_set_category = Declare.__dict__["category"].__set__
+_set_combinations = Declare.__dict__["combinations"].__set__
+
+
+def _declare(seat: int, category: Category, combinations: tuple[CardSet, ...]) -> Declare:
+    """``Declare(seat, category, combinations)`` made by its slots' own setters (the frozen dataclass's
+    ``__init__`` goes through ``object.__setattr__`` for each): the listings make many."""
+    declare: Declare = _new(Declare)
+    _set_player(declare, seat)
+    _set_category(declare, category)
+    _set_combinations(declare, combinations)
+    return declare
