@@ -202,7 +202,7 @@ def candidates(category: Category, hand: CardSet, minimum_point: int = 1) -> lis
     """Every combination of the category that can be formed from the hand, best first."""
     found: list[tuple[tuple[int, int], int]] = []  # (key, mask), in the order they are found
     mask = hand.mask
-    for suit in Suit:
+    for suit in range(4):
         shift = 8 * suit
         byte = (mask >> shift) & 0xFF
         if not byte:

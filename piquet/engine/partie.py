@@ -310,10 +310,8 @@ def _set_any(pair: tuple[int | None, int | None], seat: int, value: int | None) 
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
 
-@dataclass
-class _Undo:
-    state: _State
-    action: Action
+#: What pop needs to undo an action: the state before it, and the action (a plain pair: one is made per push).
+_Undo = tuple[_State, Action]
 
 
 class Partie:
@@ -357,7 +355,7 @@ class Partie:
     @property
     def actions(self) -> list[Action]:
         """Every action applied so far, in order."""
-        return [u.action for u in self._stack]
+        return [action for _, action in self._stack]
 
     @property
     def ply(self) -> int:
@@ -464,7 +462,9 @@ class Partie:
         """Check and apply an action, and return the points it scored, in the order they were said
         (a lead, a trick, younger's reckoning at elder's first lead, a pique, the cards...). An illegal
         action raises :class:`IllegalActionError` and changes nothing."""
-        self.verify(action)
+        reason = self.why_not(action)
+        if reason is not None:
+            raise self._illegal(action, reason)
         before = self._s
         self._s = _snapshot(before)
         try:
@@ -472,23 +472,22 @@ class Partie:
         except BaseException:
             self._s = before
             raise
-        self._stack.append(_Undo(before, action))
+        self._stack.append((before, action))
         after = self._s
         said = after.deal.log if after.deal_number != before.deal_number else after.deal.log[len(before.deal.log):]
-        return tuple(entry for entry in said if isinstance(entry, ScoreEvent))
+        return tuple([entry for entry in said if isinstance(entry, ScoreEvent)])
 
     def pop(self) -> Action:
         """Take back the last action and return it."""
         if not self._stack:
             raise IndexError("pop from a partie with no actions")
-        undo = self._stack.pop()
-        self._s = undo.state
-        return undo.action
+        self._s, action = self._stack.pop()
+        return action
 
     def peek(self) -> Action:
         if not self._stack:
             raise IndexError("peek at a partie with no actions")
-        return self._stack[-1].action
+        return self._stack[-1][1]
 
     def can(self, action: Action) -> bool:
         return self.why_not(action) is None
