@@ -200,7 +200,11 @@ def call(category: Category, cards: CardSet) -> str:
 
 def candidates(category: Category, hand: CardSet, minimum_point: int = 1) -> list[CardSet]:
     """Every combination of the category that can be formed from the hand, best first."""
-    found: list[tuple[tuple[int, int], int]] = []  # (key, mask), in the order they are found
+    # Each combination found is coded as one int, its key (length, then pips or top rank) above the
+    # order it was found in (earlier higher): one sort of ints puts them best first, equal keys in the
+    # order found (suit by suit, cards high to low; or rank by rank), as the sort of the sets by key did.
+    codes: list[int] = []
+    masks: list[int] = []
     mask = hand.mask
     for suit in range(4):
         shift = 8 * suit
@@ -212,25 +216,37 @@ def candidates(category: Category, hand: CardSet, minimum_point: int = 1) -> lis
             for sub in _point_subsets(byte):
                 n = sub.bit_count()
                 if n >= smallest:
-                    found.append(((n, SUIT_PIPS[sub]), sub << shift))
+                    codes.append(((n << 7 | SUIT_PIPS[sub]) << 12) | (4095 - len(masks)))
+                    masks.append(sub << shift)
         elif category is Category.SEQUENCES:
             for low, length in runs(byte):
                 for size in range(3, length + 1):
                     for start in range(low, low + length - size + 1):
-                        found.append(((size, start + size - 1), (((1 << size) - 1) << start) << shift))
+                        codes.append(((size << 7 | (start + size - 1)) << 12) | (4095 - len(masks)))
+                        masks.append((((1 << size) - 1) << start) << shift)
     if category is Category.SETS:
         for rank in SET_RANKS:
             held = [bit for bit in (1 << rank, 1 << (rank + 8), 1 << (rank + 16), 1 << (rank + 24)) if mask & bit]
             for size in (3, 4):
                 if len(held) >= size:
-                    found.extend(((size, int(rank)), sum(chosen)) for chosen in _subsets(held, size))
-    # Stable, as the sort of the CardSets by key was: combinations of equal key keep the order found.
-    found.sort(key=_first, reverse=True)
-    return [CardSet(m) for _, m in found]
+                    for chosen in _subsets(held, size):
+                        codes.append(((size << 7 | rank) << 12) | (4095 - len(masks)))
+                        masks.append(sum(chosen))
+    codes.sort(reverse=True)
+    shared = _SHARED
+    return [shared[masks[4095 - (code & 4095)]] for code in codes]
 
 
-def _first(item: tuple[tuple[int, int], int]) -> tuple[int, int]:
-    return item[0]
+class _SharedSets(dict[int, CardSet]):
+    """The CardSet of each combination's mask, made once (a CardSet never changes): there are few
+    (at most 255 points a suit, 21 sequences a suit, 25 sets)."""
+
+    def __missing__(self, mask: int) -> CardSet:
+        cards = self[mask] = CardSet(mask)
+        return cards
+
+
+_SHARED = _SharedSets()
 
 
 #: Per 8-bit rank mask: its non-empty subsets, by size, each size in the order of ``itertools.combinations``

@@ -912,8 +912,9 @@ class Partie:
                                                           self.rules.minimum_point)))]
         found: list[Action] = [Declare(seat, category, ())]
         options = candidates(category, CardSet(d.hands[seat]), self.rules.minimum_point)
+        singles = _SINGLE_CALLS[seat, category]
         if category is Category.POINT:
-            found += [_declare(seat, category, (first,)) for first in options]
+            found += [singles[first.mask] for first in options]
             return found
         keys = [key(category, c) for c in options]
         # Whether a call is good against the cards (good_against_the_cards) compares it with the best
@@ -923,7 +924,7 @@ class Partie:
             best = maximal(category, CardSet(FULL_PACK & ~d.hands[seat] & ~d.discards[seat]))
             rival = key(category, best[0]) if best else None
         for i, first in enumerate(options):
-            found.append(_declare(seat, category, (first,)))
+            found.append(singles[first.mask])
             first_key = keys[i]
             gac = seat != d.elder or (not self.rules.short_calls_bind and (rival is None or rival < first_key))
             extras = [
@@ -1612,3 +1613,21 @@ def _declare(seat: int, category: Category, combinations: tuple[CardSet, ...]) -
     _set_category(declare, category)
     _set_combinations(declare, combinations)
     return declare
+
+
+class _SingleCalls(dict[int, Declare]):
+    """The declarations of one combination by one seat in one category, by its mask, made once (a
+    Declare never changes, and a combination's CardSet is shared, see ``combinations.candidates``)."""
+
+    def __init__(self, seat: int, category: Category) -> None:
+        super().__init__()
+        self.seat = seat
+        self.category = category
+
+    def __missing__(self, mask: int) -> Declare:
+        declare = self[mask] = _declare(self.seat, self.category, (CardSet(mask),))
+        return declare
+
+
+_SINGLE_CALLS: dict[tuple[int, Category], _SingleCalls] = {
+    (seat, category): _SingleCalls(seat, category) for seat in (0, 1) for category in Category}
