@@ -213,6 +213,8 @@ class _Deal:
     hand_reckoned: bool = False
     repique: int | None = None
     pique: int | None = None
+    #: No pique can come any more in this deal (see _check_pique).
+    pique_closed: bool = False
     trick: tuple[Card, ...] = ()
     leader: int = 0
     tricks: tuple[Trick, ...] = ()
@@ -296,6 +298,7 @@ def _placed(events: tuple[ScoreEvent, ...], event: ScoreEvent) -> tuple[ScoreEve
 
 #: Each score category's place in the order of reckoning.
 _ORDER: dict[ScoreCategory, int] = {category: i for i, category in enumerate(CATEGORY_ORDER)}
+_PLAY_ORDER = _ORDER[ScoreCategory.PLAY]
 
 
 def _set(pair: tuple[int, int], seat: int, value: int) -> tuple[int, int]:
@@ -1310,7 +1313,7 @@ class Partie:
         """Law 69: thirty in hand and play before the opponent scores; never with a repique (ruling 13)."""
         s = self._s
         d = s.deal
-        if d.pique is not None or d.repique is not None:
+        if d.pique is not None or d.repique is not None or d.pique_closed:
             return
         totals = [0, 0]
         threshold = self.rules.pique_threshold(d.contract)
@@ -1325,7 +1328,12 @@ class Partie:
             # the first to reach the threshold while the other has nothing has the pique.
             if totals[1 - p]:
                 if totals[p]:
-                    return  # both have scored (points are never negative): no pique from here on
+                    # Both have scored (points are never negative): no pique from here on. Once the hand
+                    # is reckoned, what is scored later (the play, the cards, the contract) takes its place
+                    # after this event, which is of the play or before: so it stays so for the deal.
+                    if d.hand_reckoned and _ORDER[event.category] <= _PLAY_ORDER:
+                        s.deal = _evolve(d, pique_closed=True)
+                    return
                 continue
             if totals[p] >= threshold and self.rules.may_pique(p, d.elder, d.contract):
                 s.deal = _evolve(d, pique=p)
