@@ -136,29 +136,29 @@ def invalid_reason(category: Category, cards: CardSet, minimum_point: int = 1) -
     >>> invalid_reason(Category.SEQUENCES, CardSet.parse("AS KS JS"))
     'AS KS JS is not a sequence: the cards must follow one another in one suit'
     """
-    n = len(cards)
+    mask = cards.mask
+    n = mask.bit_count()
     if n == 0:
         return "no cards"
-    suits = cards.suits()
-    if category is Category.POINT:
-        if len(suits) != 1:
-            return f"{cards} is not a point: a point is cards of one suit"
-        if n < minimum_point:
-            return f"a point of {n} is shorter than the minimum point of {minimum_point}"
-        return None
-    if category is Category.SEQUENCES:
+    if category is not Category.SETS:
+        suits = [suit for suit in range(4) if mask >> (8 * suit) & 0xFF]
+        if category is Category.POINT:
+            if len(suits) != 1:
+                return f"{cards} is not a point: a point is cards of one suit"
+            if n < minimum_point:
+                return f"a point of {n} is shorter than the minimum point of {minimum_point}"
+            return None
         if len(suits) != 1 or n < 3:
             return f"{cards} is not a sequence: three or more cards following one another in one suit"
-        (suit,) = suits
-        byte = (cards.mask >> (8 * suit)) & 0xFF
+        byte = (mask >> (8 * suits[0])) & 0xFF
         low = (byte & -byte).bit_length() - 1
         if byte != ((1 << n) - 1) << low:
             return f"{cards} is not a sequence: the cards must follow one another in one suit"
         return None
-    ranks = {c.rank for c in cards}
-    if len(ranks) != 1 or n not in (3, 4):
+    ranks = (mask | mask >> 8 | mask >> 16 | mask >> 24) & 0xFF  # bit r: some card of rank r
+    if ranks & (ranks - 1) or n not in (3, 4):
         return f"{cards} is not a set: three or four cards of one rank"
-    (rank,) = ranks
+    rank = Rank(ranks.bit_length() - 1)
     if rank not in SET_RANKS:
         return f"{rank.plural} do not count as a set: only aces, kings, queens, knaves and tens do"
     return None

@@ -301,6 +301,13 @@ _ORDER: dict[ScoreCategory, int] = {category: i for i, category in enumerate(CAT
 _PLAY_ORDER = _ORDER[ScoreCategory.PLAY]
 
 
+def _heard(heard: Announcement, rank: Rank | None = None, detail: int | None = None,
+           answer: Answer | None = None) -> Announcement:
+    """``heard`` with what younger's answer adds (``dataclasses.replace``, without its generic work)."""
+    return Announcement(heard.category, heard.length, heard.rank if rank is None else rank,
+                        heard.detail if detail is None else detail, heard.answer if answer is None else answer)
+
+
 def _set(pair: tuple[int, int], seat: int, value: int) -> tuple[int, int]:
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
@@ -1220,7 +1227,7 @@ class Partie:
             winner = younger if y is not None else None
         elif y is None:
             self._tell(DeclarationAnswered(younger, category, "good"))
-            heard = replace(heard, answer="good")
+            heard = _heard(heard, answer="good")
             winner = elder
         else:
             ke, ky = key(category, e), key(category, y)
@@ -1233,11 +1240,11 @@ class Partie:
                 else:
                     self._tell(SecondCall(elder, category, top=Rank(ke[1])))
                 if category is Category.SETS:
-                    heard = replace(heard, rank=e.cards()[0].rank)
+                    heard = _heard(heard, rank=e.cards()[0].rank)
                 else:
-                    heard = replace(heard, detail=ke[1])
+                    heard = _heard(heard, detail=ke[1])
             self._tell(DeclarationAnswered(younger, category, reply))
-            heard = replace(heard, answer=reply)
+            heard = _heard(heard, answer=reply)
             winner = elder if ke > ky else younger if ke < ky else None
         d = s.deal
         s.deal = d = _evolve(d, announcements=(*d.announcements[:-1], heard))
