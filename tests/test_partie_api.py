@@ -8,7 +8,7 @@ import random
 import pytest
 from helpers import agents
 
-from piquet.engine.actions import Play
+from piquet.engine.actions import Bid, Play
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.scoring import ScoreEvent
 
@@ -68,6 +68,10 @@ def test_the_listed_legal_actions_are_those_generated_one_by_one_and_each_is_leg
                 if who == seat and p.phase in compared:
                     compared[p.phase] += 1
                     assert listed and all(p.why_not(action) is None for action in listed)
+                if who == seat and p.phase is Phase.BID:
+                    calls = ["pass", "double", "redouble", *(f"{n}{sign}" for n in range(7, 13) for sign in "+-")]
+                    assert listed == [bid for bid in (Bid(seat, call) for call in calls) if p.why_not(bid) is None]
+                    compared[Phase.BID] = compared.get(Phase.BID, 0) + 1
                 if who == seat and p.phase is Phase.PLAY:
                     # Law 58: follow suit if able; the cards in the order of a hand.
                     hand = p.view(seat).hand
@@ -80,3 +84,4 @@ def test_the_listed_legal_actions_are_those_generated_one_by_one_and_each_is_leg
                     p.pop()
             p.push(ag[seat].choose(p.view(seat), p.legal_actions(seat)))
     assert compared[Phase.PLAY] >= 24 and compared[Phase.DECLARE] >= 6
+    assert compared.get(Phase.BID, 0) >= (4 if variant == "auction" else 0)

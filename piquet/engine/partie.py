@@ -169,6 +169,11 @@ DECLARATION_ORDER: tuple[tuple[Category, bool], ...] = tuple(
 
 #: Every call of an auction, in the order they are listed (Lunn).
 _CALLS = ("pass", "double", "redouble", *(f"{n}{sign}" for n in range(7, 13) for sign in "+-"))
+#: Every call, one value per seat (a Bid never changes), as the legal bids list them.
+_BIDS: tuple[tuple[Bid, ...], tuple[Bid, ...]] = (
+    tuple(Bid(0, text) for text in _CALLS), tuple(Bid(1, text) for text in _CALLS))
+#: The number of tricks of each call after pass, double and redouble.
+_CALL_TRICKS: tuple[int, ...] = tuple(int(text[:-1]) for text in _CALLS[3:])
 #: Where the rule that a concession breaks is stated (the rulings, 18).
 _CONCESSION_SOURCE = "ruling 18 (Cavendish's treatise, Scoring; Case XXII)"
 
@@ -880,10 +885,24 @@ class Partie:
         yield ChooseDealer(seat, 1 - seat)
 
     def _legal_bids(self, seat: int) -> Iterator[Action]:
-        for text in _CALLS:
-            bid = Bid(seat, text)
-            if self._why_not_bid(bid) is None:
-                yield bid
+        yield from self._bids(seat)
+
+    def _bids(self, seat: int) -> list[Action]:
+        """The calls ``seat`` may make (it is his turn in the auction), in the order of ``_CALLS``: what
+        :meth:`_why_not_bid` allows, decided once for the auction so far rather than call by call."""
+        d = self._s.deal
+        bids = _BIDS[seat]
+        last = self._last_bid()
+        found: list[Action] = [bids[0]]  # pass
+        if (last is not None and d.bids[-1].player != seat and d.bids[-1].call == last.call
+                and d.doubles_used < 2):
+            found.append(bids[1])
+        if (d.bids and d.bids[-1].call == "double"
+                and not (self.rules.redouble_counts_as_double and d.doubles_used >= 2)):
+            found.append(bids[2])
+        floor = last.tricks if last is not None and last.tricks is not None else 0
+        found += [bid for bid, tricks in zip(bids[3:], _CALL_TRICKS, strict=True) if tricks > floor]
+        return found
 
     def _legal_carte_blanche(self, seat: int) -> Iterator[Action]:
         s = self._s
@@ -1589,6 +1608,8 @@ class LegalActions:
                 self._cache = partie._plays(seat)
             elif s.phase is Phase.DECLARE and seat is not None and self.player == seat:
                 self._cache = partie._declarations(seat)
+            elif s.phase is Phase.BID and seat is not None and self.player == seat:
+                self._cache = partie._bids(seat)
             else:
                 self._cache = list(partie._generate(self.player))
         return self._cache
