@@ -31,6 +31,7 @@ __all__ = [
     "Category",
     "best",
     "call",
+    "candidate_masks",
     "candidates",
     "good_against_the_cards",
     "invalid_reason",
@@ -200,41 +201,62 @@ def call(category: Category, cards: CardSet) -> str:
 
 def candidates(category: Category, hand: CardSet, minimum_point: int = 1) -> list[CardSet]:
     """Every combination of the category that can be formed from the hand, best first."""
-    # Each combination found is coded as one int, its key (length, then pips or top rank) above the
-    # order it was found in (earlier higher): one sort of ints puts them best first, equal keys in the
-    # order found (suit by suit, cards high to low; or rank by rank), as the sort of the sets by key did.
+    shared = _SHARED
+    return [shared[mask] for mask in candidate_masks(category, hand.mask, minimum_point)]
+
+
+def candidate_masks(category: Category, hand: int, minimum_point: int = 1) -> list[int]:
+    """:func:`candidates` as masks, for a hand's mask (what the legal declarations are listed from)."""
+    # Each combination found is coded as one int: its key (length, then pips or top rank), then the
+    # order it was found in (suit by suit, earlier higher; within a suit, or rank by rank, the order of
+    # itertools.combinations over the cards high to low), then its mask. One sort of ints puts them best
+    # first, equal keys in the order found, as the sort of the sets by key did.
     codes: list[int] = []
-    masks: list[int] = []
-    mask = hand.mask
     for suit in range(4):
         shift = 8 * suit
-        byte = (mask >> shift) & 0xFF
+        byte = (hand >> shift) & 0xFF
         if not byte:
             continue
         if category is Category.POINT:
-            smallest = max(minimum_point, 1)
-            for sub in _point_subsets(byte):
-                n = sub.bit_count()
-                if n >= smallest:
-                    codes.append(((n << 7 | SUIT_PIPS[sub]) << 12) | (4095 - len(masks)))
-                    masks.append(sub << shift)
+            found = _point_codes(suit, byte)
+            if minimum_point > 1:
+                found = tuple(code for code in found if code >> 49 >= minimum_point)
+            codes += found
         elif category is Category.SEQUENCES:
+            order = 255
             for low, length in runs(byte):
                 for size in range(3, length + 1):
                     for start in range(low, low + length - size + 1):
-                        codes.append(((size << 7 | (start + size - 1)) << 12) | (4095 - len(masks)))
-                        masks.append((((1 << size) - 1) << start) << shift)
+                        key = size << 7 | (start + size - 1)
+                        run = (((1 << size) - 1) << start) << shift
+                        codes.append(((key << 2 | (3 - suit)) << 8 | order) << 32 | run)
+                        order -= 1
     if category is Category.SETS:
+        order = 255
         for rank in SET_RANKS:
-            held = [bit for bit in (1 << rank, 1 << (rank + 8), 1 << (rank + 16), 1 << (rank + 24)) if mask & bit]
+            held = [bit for bit in (1 << rank, 1 << (rank + 8), 1 << (rank + 16), 1 << (rank + 24)) if hand & bit]
             for size in (3, 4):
                 if len(held) >= size:
                     for chosen in _subsets(held, size):
-                        codes.append(((size << 7 | rank) << 12) | (4095 - len(masks)))
-                        masks.append(sum(chosen))
+                        codes.append((((size << 7 | rank) << 2) << 8 | order) << 32 | sum(chosen))
+                        order -= 1
     codes.sort(reverse=True)
-    shared = _SHARED
-    return [shared[masks[4095 - (code & 4095)]] for code in codes]
+    return [code & 0xFFFFFFFF for code in codes]
+
+
+#: Per suit and 8-bit rank mask: the coded points of that suit (see candidate_masks), made as asked.
+_POINT_CODES: dict[int, tuple[int, ...]] = {}
+
+
+def _point_codes(suit: int, byte: int) -> tuple[int, ...]:
+    codes = _POINT_CODES.get(suit << 8 | byte)
+    if codes is None:
+        codes = tuple(
+            (((((sub.bit_count() << 7 | SUIT_PIPS[sub]) << 2 | (3 - suit)) << 8 | (255 - order)) << 32)
+             | sub << (8 * suit))
+            for order, sub in enumerate(_point_subsets(byte)))
+        _POINT_CODES[suit << 8 | byte] = codes
+    return codes
 
 
 class _SharedSets(dict[int, CardSet]):

@@ -50,6 +50,7 @@ from piquet.engine.cards import CARDS, FULL_PACK, Card, CardSet, Rank
 from piquet.engine.combinations import (
     Category,
     call,
+    candidate_masks,
     candidates,
     good_against_the_cards,
     invalid_reason,
@@ -940,11 +941,11 @@ class Partie:
             return [Declare(seat, category, tuple(maximal(category, CardSet(d.hands[seat]),
                                                           self.rules.minimum_point)))]
         found: list[Action] = [Declare(seat, category, ())]
-        options = candidates(category, CardSet(d.hands[seat]), self.rules.minimum_point)
         singles = _SINGLE_CALLS[seat, category]
         if category is Category.POINT:
-            found += [singles[first.mask] for first in options]
+            found += [singles[mask] for mask in candidate_masks(category, d.hands[seat], self.rules.minimum_point)]
             return found
+        options = candidates(category, CardSet(d.hands[seat]), self.rules.minimum_point)
         keys = [key(category, c) for c in options]
         # Whether a call is good against the cards (good_against_the_cards) compares it with the best
         # combination the opponent could hold: found once, not once for each call.
