@@ -201,6 +201,34 @@ def test_combinations_maximal_and_candidates() -> None:
     assert all(len(c) >= 4 for c in candidates(Category.POINT, hand, minimum_point=4))
 
 
+def test_candidates_are_every_combination_of_the_hand_best_first_in_a_fixed_order() -> None:
+    """``candidates`` works on masks; it must list what the plain definition lists, in the same order
+    (the legal declarations, and so seeded self-play, follow it): every subset of a suit for the point,
+    every run of three or more within a suit's runs, every trio and quatorze of ten or better; found
+    suit by suit (cards high to low) or rank by rank, then sorted best first, equal keys kept in order."""
+    from itertools import combinations as subsets
+
+    def plain(category: Category, hand: CardSet, minimum: int) -> list[CardSet]:
+        found: list[CardSet] = []
+        if category is Category.SETS:
+            for rank in SET_RANKS:
+                held = list(hand.rank(rank))
+                found += [CardSet(chosen) for size in (3, 4) for chosen in subsets(held, size)]
+        for suit in Suit if category is not Category.SETS else ():
+            held = list(hand.suit(suit))
+            for size in range(max(minimum, 1) if category is Category.POINT else 3, len(held) + 1):
+                found += [CardSet(chosen) for chosen in subsets(held, size)
+                          if category is Category.POINT or is_valid(category, CardSet(chosen))]
+        return sorted(found, key=lambda c: key(category, c), reverse=True)
+
+    rng = random.Random(64)
+    for _ in range(300):
+        hand = CardSet(rng.sample(range(32), rng.randint(0, 14)))
+        for category in Category:
+            for minimum in (1, 4):
+                assert candidates(category, hand, minimum) == plain(category, hand, minimum), (hand, category)
+
+
 def test_cardset_pickles_and_copies_as_itself() -> None:
     """A CardSet is immutable, yet pickle, copy and deepcopy must work (worker processes, a
     copied game); a Partie holding card sets deep-copies to an equal, independent game."""

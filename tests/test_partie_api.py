@@ -8,7 +8,7 @@ import random
 import pytest
 from helpers import agents
 
-from piquet.engine.actions import Play
+from piquet.engine.actions import Bid, Play
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.scoring import ScoreEvent
 
@@ -43,3 +43,45 @@ def test_why_not_says_why_without_raising_and_verify_raises_the_same_reason() ->
     assert e.value.reason == reason and p.phase is Phase.EXCHANGE
     for action in p.legal_actions().list()[:50]:
         assert p.why_not(action) is None and action in p.legal_actions()
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
+def test_the_listed_legal_actions_are_those_generated_one_by_one_and_each_is_legal(variant: str) -> None:
+    """``LegalActions.list`` has its own quick listings of the play and the declarations; they must list
+    exactly what iterating the legal actions generates, in the same order (seeded agents rely on it),
+    for the player to act and for the other, and ``push`` must take each without a complaint."""
+    rng = random.Random(11)
+    ag = agents(11)
+    p = Partie(("Ann", "Bill"), variant, first_dealer=0)
+    compared = {Phase.PLAY: 0, Phase.DECLARE: 0}
+    for _ in range(4):
+        if p.is_over:
+            break
+        p.push(p.random_deal(rng))
+        deals = len(p.deal_scores)
+        while len(p.deal_scores) == deals and not p.is_over:
+            seat = p.to_act
+            assert seat is not None
+            for who in (seat, 1 - seat):
+                listed = p.legal_actions(who).list()
+                assert listed == list(iter(p.legal_actions(who)))
+                if who == seat and p.phase in compared:
+                    compared[p.phase] += 1
+                    assert listed and all(p.why_not(action) is None for action in listed)
+                if who == seat and p.phase is Phase.BID:
+                    calls = ["pass", "double", "redouble", *(f"{n}{sign}" for n in range(7, 13) for sign in "+-")]
+                    assert listed == [bid for bid in (Bid(seat, call) for call in calls) if p.why_not(bid) is None]
+                    compared[Phase.BID] = compared.get(Phase.BID, 0) + 1
+                if who == seat and p.phase is Phase.PLAY:
+                    # Law 58: follow suit if able; the cards in the order of a hand.
+                    hand = p.view(seat).hand
+                    led = p.trick[0].suit if p.trick else None
+                    follow = [c for c in hand if c.suit == led] or list(hand)
+                    assert [a.card for a in listed if isinstance(a, Play)] == follow
+            if p.phase in compared:
+                for action in p.legal_actions(seat).list():
+                    p.push(action)
+                    p.pop()
+            p.push(ag[seat].choose(p.view(seat), p.legal_actions(seat)))
+    assert compared[Phase.PLAY] >= 24 and compared[Phase.DECLARE] >= 6
+    assert compared.get(Phase.BID, 0) >= (4 if variant == "auction" else 0)

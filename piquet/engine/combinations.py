@@ -31,6 +31,7 @@ __all__ = [
     "Category",
     "best",
     "call",
+    "candidate_masks",
     "candidates",
     "good_against_the_cards",
     "invalid_reason",
@@ -136,29 +137,29 @@ def invalid_reason(category: Category, cards: CardSet, minimum_point: int = 1) -
     >>> invalid_reason(Category.SEQUENCES, CardSet.parse("AS KS JS"))
     'AS KS JS is not a sequence: the cards must follow one another in one suit'
     """
-    n = len(cards)
+    mask = cards.mask
+    n = mask.bit_count()
     if n == 0:
         return "no cards"
-    suits = cards.suits()
-    if category is Category.POINT:
-        if len(suits) != 1:
-            return f"{cards} is not a point: a point is cards of one suit"
-        if n < minimum_point:
-            return f"a point of {n} is shorter than the minimum point of {minimum_point}"
-        return None
-    if category is Category.SEQUENCES:
+    if category is not Category.SETS:
+        suits = [suit for suit in range(4) if mask >> (8 * suit) & 0xFF]
+        if category is Category.POINT:
+            if len(suits) != 1:
+                return f"{cards} is not a point: a point is cards of one suit"
+            if n < minimum_point:
+                return f"a point of {n} is shorter than the minimum point of {minimum_point}"
+            return None
         if len(suits) != 1 or n < 3:
             return f"{cards} is not a sequence: three or more cards following one another in one suit"
-        (suit,) = suits
-        byte = (cards.mask >> (8 * suit)) & 0xFF
+        byte = (mask >> (8 * suits[0])) & 0xFF
         low = (byte & -byte).bit_length() - 1
         if byte != ((1 << n) - 1) << low:
             return f"{cards} is not a sequence: the cards must follow one another in one suit"
         return None
-    ranks = {c.rank for c in cards}
-    if len(ranks) != 1 or n not in (3, 4):
+    ranks = (mask | mask >> 8 | mask >> 16 | mask >> 24) & 0xFF  # bit r: some card of rank r
+    if ranks & (ranks - 1) or n not in (3, 4):
         return f"{cards} is not a set: three or four cards of one rank"
-    (rank,) = ranks
+    rank = Rank(ranks.bit_length() - 1)
     if rank not in SET_RANKS:
         return f"{rank.plural} do not count as a set: only aces, kings, queens, knaves and tens do"
     return None
@@ -200,29 +201,88 @@ def call(category: Category, cards: CardSet) -> str:
 
 def candidates(category: Category, hand: CardSet, minimum_point: int = 1) -> list[CardSet]:
     """Every combination of the category that can be formed from the hand, best first."""
-    found: list[CardSet] = []
-    for suit in Suit:
-        byte = (hand.mask >> (8 * suit)) & 0xFF
+    shared = _SHARED
+    return [shared[mask] for mask in candidate_masks(category, hand.mask, minimum_point)]
+
+
+def candidate_masks(category: Category, hand: int, minimum_point: int = 1) -> list[int]:
+    """:func:`candidates` as masks, for a hand's mask (what the legal declarations are listed from)."""
+    # Each combination found is coded as one int: its key (length, then pips or top rank), then the
+    # order it was found in (suit by suit, earlier higher; within a suit, or rank by rank, the order of
+    # itertools.combinations over the cards high to low), then its mask. One sort of ints puts them best
+    # first, equal keys in the order found, as the sort of the sets by key did.
+    codes: list[int] = []
+    for suit in range(4):
+        shift = 8 * suit
+        byte = (hand >> shift) & 0xFF
         if not byte:
             continue
         if category is Category.POINT:
-            held = list(hand.suit(suit))
-            for size in range(max(minimum_point, 1), len(held) + 1):
-                for chosen in _subsets(held, size):
-                    found.append(CardSet(chosen))
+            found = _point_codes(suit, byte)
+            if minimum_point > 1:
+                found = tuple(code for code in found if code >> 49 >= minimum_point)
+            codes += found
         elif category is Category.SEQUENCES:
+            order = 255
             for low, length in runs(byte):
                 for size in range(3, length + 1):
                     for start in range(low, low + length - size + 1):
-                        found.append(CardSet((((1 << size) - 1) << start) << (8 * suit)))
+                        key = size << 7 | (start + size - 1)
+                        run = (((1 << size) - 1) << start) << shift
+                        codes.append(((key << 2 | (3 - suit)) << 8 | order) << 32 | run)
+                        order -= 1
     if category is Category.SETS:
+        order = 255
         for rank in SET_RANKS:
-            held = list(hand.rank(rank))
+            held = [bit for bit in (1 << rank, 1 << (rank + 8), 1 << (rank + 16), 1 << (rank + 24)) if hand & bit]
             for size in (3, 4):
                 if len(held) >= size:
-                    found.extend(CardSet(chosen) for chosen in _subsets(held, size))
-    found.sort(key=lambda cs: key(category, cs), reverse=True)
-    return found
+                    for chosen in _subsets(held, size):
+                        codes.append((((size << 7 | rank) << 2) << 8 | order) << 32 | sum(chosen))
+                        order -= 1
+    codes.sort(reverse=True)
+    return [code & 0xFFFFFFFF for code in codes]
+
+
+#: Per suit and 8-bit rank mask: the coded points of that suit (see candidate_masks), made as asked.
+_POINT_CODES: dict[int, tuple[int, ...]] = {}
+
+
+def _point_codes(suit: int, byte: int) -> tuple[int, ...]:
+    codes = _POINT_CODES.get(suit << 8 | byte)
+    if codes is None:
+        codes = tuple(
+            (((((sub.bit_count() << 7 | SUIT_PIPS[sub]) << 2 | (3 - suit)) << 8 | (255 - order)) << 32)
+             | sub << (8 * suit))
+            for order, sub in enumerate(_point_subsets(byte)))
+        _POINT_CODES[suit << 8 | byte] = codes
+    return codes
+
+
+class _SharedSets(dict[int, CardSet]):
+    """The CardSet of each combination's mask, made once (a CardSet never changes): there are few
+    (at most 255 points a suit, 21 sequences a suit, 25 sets)."""
+
+    def __missing__(self, mask: int) -> CardSet:
+        cards = self[mask] = CardSet(mask)
+        return cards
+
+
+_SHARED = _SharedSets()
+
+
+#: Per 8-bit rank mask: its non-empty subsets, by size, each size in the order of ``itertools.combinations``
+#: over the ranks high to low (the order the points were listed in); filled in as asked.
+_POINT_SUBSETS: dict[int, tuple[int, ...]] = {}
+
+
+def _point_subsets(byte: int) -> tuple[int, ...]:
+    subsets = _POINT_SUBSETS.get(byte)
+    if subsets is None:
+        bits = [1 << r for r in range(7, -1, -1) if byte >> r & 1]
+        subsets = tuple(sum(chosen) for size in range(1, len(bits) + 1) for chosen in _subsets(bits, size))
+        _POINT_SUBSETS[byte] = subsets
+    return subsets
 
 
 def maximal(category: Category, hand: CardSet, minimum_point: int = 1) -> list[CardSet]:

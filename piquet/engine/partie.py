@@ -50,6 +50,7 @@ from piquet.engine.cards import CARDS, FULL_PACK, Card, CardSet, Rank
 from piquet.engine.combinations import (
     Category,
     call,
+    candidate_masks,
     candidates,
     good_against_the_cards,
     invalid_reason,
@@ -149,6 +150,19 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
+#: The phase in which each kind of action is taken.
+_EXPECTED_PHASE: dict[type, Phase] = {
+    Cut: Phase.CUT,
+    ChooseDealer: Phase.CHOOSE_DEALER,
+    Deal: Phase.DEAL,
+    Bid: Phase.BID,
+    CarteBlanche: Phase.CARTE_BLANCHE,
+    Exchange: Phase.EXCHANGE,
+    Declare: Phase.DECLARE,
+    Play: Phase.PLAY,
+    AcceptConcession: Phase.CONCESSION,
+}
+
 #: The declarations of a deal in order: elder's then younger's, point, sequences, sets.
 DECLARATION_ORDER: tuple[tuple[Category, bool], ...] = tuple(
     (category, is_elder) for category in Category for is_elder in (True, False)
@@ -156,6 +170,11 @@ DECLARATION_ORDER: tuple[tuple[Category, bool], ...] = tuple(
 
 #: Every call of an auction, in the order they are listed (Lunn).
 _CALLS = ("pass", "double", "redouble", *(f"{n}{sign}" for n in range(7, 13) for sign in "+-"))
+#: Every call, one value per seat (a Bid never changes), as the legal bids list them.
+_BIDS: tuple[tuple[Bid, ...], tuple[Bid, ...]] = (
+    tuple(Bid(0, text) for text in _CALLS), tuple(Bid(1, text) for text in _CALLS))
+#: The number of tricks of each call after pass, double and redouble.
+_CALL_TRICKS: tuple[int, ...] = tuple(int(text[:-1]) for text in _CALLS[3:])
 #: Where the rule that a concession breaks is stated (the rulings, 18).
 _CONCESSION_SOURCE = "ruling 18 (Cavendish's treatise, Scoring; Case XXII)"
 
@@ -200,6 +219,8 @@ class _Deal:
     hand_reckoned: bool = False
     repique: int | None = None
     pique: int | None = None
+    #: No pique can come any more in this deal (see _check_pique).
+    pique_closed: bool = False
     trick: tuple[Card, ...] = ()
     leader: int = 0
     tricks: tuple[Trick, ...] = ()
@@ -256,14 +277,41 @@ def _cards(mask: int) -> CardSet:
     return CardSet(mask) if mask else _NO_CARDS
 
 
+class _CardSets(dict[int, CardSet]):
+    """The CardSet of each mask, made once and shared (a CardSet never changes): the views ask for the
+    same few masks again and again. Emptied when it grows large."""
+
+    def __missing__(self, mask: int) -> CardSet:
+        if len(self) > 4096:
+            self.clear()
+            self[0] = _NO_CARDS
+        cards = self[mask] = CardSet(mask)
+        return cards
+
+
+_SETS = _CardSets({0: _NO_CARDS})
+
+
 def _placed(events: tuple[ScoreEvent, ...], event: ScoreEvent) -> tuple[ScoreEvent, ...]:
     """``events`` with ``event`` in its place in the order of reckoning (Law 67): after every event of its
     category or an earlier one."""
-    rank = CATEGORY_ORDER.index(event.category)
+    rank = _ORDER[event.category]
     at = len(events)
-    while at > 0 and CATEGORY_ORDER.index(events[at - 1].category) > rank:
+    while at > 0 and _ORDER[events[at - 1].category] > rank:
         at -= 1
-    return (*events[:at], event, *events[at:])
+    return (*events, event) if at == len(events) else (*events[:at], event, *events[at:])
+
+
+#: Each score category's place in the order of reckoning.
+_ORDER: dict[ScoreCategory, int] = {category: i for i, category in enumerate(CATEGORY_ORDER)}
+_PLAY_ORDER = _ORDER[ScoreCategory.PLAY]
+
+
+def _heard(heard: Announcement, rank: Rank | None = None, detail: int | None = None,
+           answer: Answer | None = None) -> Announcement:
+    """``heard`` with what younger's answer adds (``dataclasses.replace``, without its generic work)."""
+    return Announcement(heard.category, heard.length, heard.rank if rank is None else rank,
+                        heard.detail if detail is None else detail, heard.answer if answer is None else answer)
 
 
 def _set(pair: tuple[int, int], seat: int, value: int) -> tuple[int, int]:
@@ -278,10 +326,8 @@ def _set_any(pair: tuple[int | None, int | None], seat: int, value: int | None) 
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
 
-@dataclass
-class _Undo:
-    state: _State
-    action: Action
+#: What pop needs to undo an action: the state before it, and the action (a plain pair: one is made per push).
+_Undo = tuple[_State, Action]
 
 
 class Partie:
@@ -325,7 +371,7 @@ class Partie:
     @property
     def actions(self) -> list[Action]:
         """Every action applied so far, in order."""
-        return [u.action for u in self._stack]
+        return [action for _, action in self._stack]
 
     @property
     def ply(self) -> int:
@@ -432,7 +478,9 @@ class Partie:
         """Check and apply an action, and return the points it scored, in the order they were said
         (a lead, a trick, younger's reckoning at elder's first lead, a pique, the cards...). An illegal
         action raises :class:`IllegalActionError` and changes nothing."""
-        self.verify(action)
+        reason = self.why_not(action)
+        if reason is not None:
+            raise self._illegal(action, reason)
         before = self._s
         self._s = _snapshot(before)
         try:
@@ -440,23 +488,22 @@ class Partie:
         except BaseException:
             self._s = before
             raise
-        self._stack.append(_Undo(before, action))
+        self._stack.append((before, action))
         after = self._s
         said = after.deal.log if after.deal_number != before.deal_number else after.deal.log[len(before.deal.log):]
-        return tuple(entry for entry in said if isinstance(entry, ScoreEvent))
+        return tuple([entry for entry in said if isinstance(entry, ScoreEvent)])
 
     def pop(self) -> Action:
         """Take back the last action and return it."""
         if not self._stack:
             raise IndexError("pop from a partie with no actions")
-        undo = self._stack.pop()
-        self._s = undo.state
-        return undo.action
+        self._s, action = self._stack.pop()
+        return action
 
     def peek(self) -> Action:
         if not self._stack:
             raise IndexError("peek at a partie with no actions")
-        return self._stack[-1].action
+        return self._stack[-1][1]
 
     def can(self, action: Action) -> bool:
         return self.why_not(action) is None
@@ -505,6 +552,9 @@ class Partie:
         'it is the deal, not the play'
         """
         s = self._s
+        if type(action) is Play and s.phase is Phase.PLAY and action.player == s.to_act:
+            # The common case, answered at once: the checks below would come to this one.
+            return self._why_not_play(action)
         if not isinstance(action, Action):
             raise TypeError(f"not an action: {action!r}")
         if action.player not in (0, 1):
@@ -515,17 +565,7 @@ class Partie:
             return self._why_not_concede(action)
         if isinstance(action, CarteBlanche) and self._deferred_carte_blanche(action.player):
             return self._why_not_carte_blanche(action)
-        expected = {
-            Cut: Phase.CUT,
-            ChooseDealer: Phase.CHOOSE_DEALER,
-            Deal: Phase.DEAL,
-            Bid: Phase.BID,
-            CarteBlanche: Phase.CARTE_BLANCHE,
-            Exchange: Phase.EXCHANGE,
-            Declare: Phase.DECLARE,
-            Play: Phase.PLAY,
-            AcceptConcession: Phase.CONCESSION,
-        }[type(action)]
+        expected = _EXPECTED_PHASE[type(action)]
         if s.phase is not expected:
             what = {Phase.PLAY: "the play", Phase.DECLARE: "the declaration"}.get(expected, f"the {expected.value}")
             reason = f"it is the {s.phase.value}, not {what}"
@@ -846,10 +886,24 @@ class Partie:
         yield ChooseDealer(seat, 1 - seat)
 
     def _legal_bids(self, seat: int) -> Iterator[Action]:
-        for text in _CALLS:
-            bid = Bid(seat, text)
-            if self._why_not_bid(bid) is None:
-                yield bid
+        yield from self._bids(seat)
+
+    def _bids(self, seat: int) -> list[Action]:
+        """The calls ``seat`` may make (it is his turn in the auction), in the order of ``_CALLS``: what
+        :meth:`_why_not_bid` allows, decided once for the auction so far rather than call by call."""
+        d = self._s.deal
+        bids = _BIDS[seat]
+        last = self._last_bid()
+        found: list[Action] = [bids[0]]  # pass
+        if (last is not None and d.bids[-1].player != seat and d.bids[-1].call == last.call
+                and d.doubles_used < 2):
+            found.append(bids[1])
+        if (d.bids and d.bids[-1].call == "double"
+                and not (self.rules.redouble_counts_as_double and d.doubles_used >= 2)):
+            found.append(bids[2])
+        floor = last.tricks if last is not None and last.tricks is not None else 0
+        found += [bid for bid, tricks in zip(bids[3:], _CALL_TRICKS, strict=True) if tricks > floor]
+        return found
 
     def _legal_carte_blanche(self, seat: int) -> Iterator[Action]:
         s = self._s
@@ -876,42 +930,58 @@ class Partie:
                     yield Exchange(seat, discards, show_rest=True)
 
     def _legal_declarations(self, seat: int) -> Iterator[Action]:
+        yield from self._declarations(seat)
+
+    def _declarations(self, seat: int) -> list[Action]:
+        """The declarations ``seat`` may make (it is his turn in the declarations), as a list."""
         s = self._s
         d = s.deal
         category, _ = self._declaration_slot()
         if self.rules.must_declare_in_full(d.contract):
-            yield Declare(seat, category, tuple(maximal(category, CardSet(d.hands[seat]), self.rules.minimum_point)))
-            return
-        yield Declare(seat, category, ())
+            return [Declare(seat, category, tuple(maximal(category, CardSet(d.hands[seat]),
+                                                          self.rules.minimum_point)))]
+        found: list[Action] = [Declare(seat, category, ())]
+        singles = _SINGLE_CALLS[seat, category]
+        if category is Category.POINT:
+            found += [singles[mask] for mask in candidate_masks(category, d.hands[seat], self.rules.minimum_point)]
+            return found
         options = candidates(category, CardSet(d.hands[seat]), self.rules.minimum_point)
-        possible = CardSet(FULL_PACK & ~d.hands[seat] & ~d.discards[seat])
-        for first in options:
-            yield Declare(seat, category, (first,))
-            if category is Category.POINT:
-                continue
-            gac = seat != d.elder or (not self.rules.short_calls_bind
-                                      and good_against_the_cards(category, first, possible))
+        keys = [key(category, c) for c in options]
+        # Whether a call is good against the cards (good_against_the_cards) compares it with the best
+        # combination the opponent could hold: found once, not once for each call.
+        rival = None
+        if seat == d.elder and not self.rules.short_calls_bind:
+            best = maximal(category, CardSet(FULL_PACK & ~d.hands[seat] & ~d.discards[seat]))
+            rival = key(category, best[0]) if best else None
+        for i, first in enumerate(options):
+            found.append(singles[first.mask])
+            first_key = keys[i]
+            gac = seat != d.elder or (not self.rules.short_calls_bind and (rival is None or rival < first_key))
             extras = [
-                c for c in options
-                if not c.mask & first.mask and (gac or key(category, c) <= key(category, first))
+                c for c, k in zip(options, keys, strict=True)
+                if not c.mask & first.mask and (gac or k <= first_key)
             ]
-            for more in _disjoint_collections(extras):
-                yield Declare(seat, category, (first, *more))
+            if extras:
+                found += [_declare(seat, category, (first, *more)) for more in _disjoint_collections(extras)]
+        return found
 
     def _legal_answers(self, seat: int) -> Iterator[Action]:
         yield AcceptConcession(seat, True)
         yield AcceptConcession(seat, False)
 
     def _legal_plays(self, seat: int) -> Iterator[Action]:
-        s = self._s
-        d = s.deal
+        yield from self._plays(seat)
+
+    def _plays(self, seat: int) -> list[Action]:
+        """The cards ``seat`` may play (it is his turn in the play), in the order of a hand."""
+        d = self._s.deal
         playable = d.hands[seat]
         if d.trick:
-            follow = playable & d.trick[0].suit.mask
+            follow = playable & (0xFF << (d.trick[0] & ~7))
             if follow:
                 playable = follow
-        for card in CardSet(playable):
-            yield Play(seat, card)
+        plays = _PLAYS[seat]
+        return [plays[card] for card in _cards_of(playable)]
 
     #: Each phase's listing of the legal actions of the player to act (the cut and the deal are chance).
     _LISTINGS: ClassVar[dict[Phase, Callable[[Partie, int], Iterator[Action]]]] = {
@@ -936,6 +1006,9 @@ class Partie:
         s.deal = _evolve(d, events=_placed(d.events, event), log=(*d.log, event) if announce else d.log)
 
     def _apply(self, action: Action) -> None:
+        if type(action) is Play:
+            self._apply_play(action)  # the common case, without the match below
+            return
         match action:
             case Cut():
                 self._apply_cut(action)
@@ -1174,7 +1247,7 @@ class Partie:
             winner = younger if y is not None else None
         elif y is None:
             self._tell(DeclarationAnswered(younger, category, "good"))
-            heard = replace(heard, answer="good")
+            heard = _heard(heard, answer="good")
             winner = elder
         else:
             ke, ky = key(category, e), key(category, y)
@@ -1187,11 +1260,11 @@ class Partie:
                 else:
                     self._tell(SecondCall(elder, category, top=Rank(ke[1])))
                 if category is Category.SETS:
-                    heard = replace(heard, rank=e.cards()[0].rank)
+                    heard = _heard(heard, rank=e.cards()[0].rank)
                 else:
-                    heard = replace(heard, detail=ke[1])
+                    heard = _heard(heard, detail=ke[1])
             self._tell(DeclarationAnswered(younger, category, reply))
-            heard = replace(heard, answer=reply)
+            heard = _heard(heard, answer=reply)
             winner = elder if ke > ky else younger if ke < ky else None
         d = s.deal
         s.deal = d = _evolve(d, announcements=(*d.announcements[:-1], heard))
@@ -1267,7 +1340,7 @@ class Partie:
         """Law 69: thirty in hand and play before the opponent scores; never with a repique (ruling 13)."""
         s = self._s
         d = s.deal
-        if d.pique is not None or d.repique is not None:
+        if d.pique is not None or d.repique is not None or d.pique_closed:
             return
         totals = [0, 0]
         threshold = self.rules.pique_threshold(d.contract)
@@ -1282,7 +1355,12 @@ class Partie:
             # the first to reach the threshold while the other has nothing has the pique.
             if totals[1 - p]:
                 if totals[p]:
-                    return  # both have scored (points are never negative): no pique from here on
+                    # Both have scored (points are never negative): no pique from here on. Once the hand
+                    # is reckoned, what is scored later (the play, the cards, the contract) takes its place
+                    # after this event, which is of the play or before: so it stays so for the deal.
+                    if d.hand_reckoned and _ORDER[event.category] <= _PLAY_ORDER:
+                        s.deal = _evolve(d, pique_closed=True)
+                    return
                 continue
             if totals[p] >= threshold and self.rules.may_pique(p, d.elder, d.contract):
                 s.deal = _evolve(d, pique=p)
@@ -1434,51 +1512,55 @@ class Partie:
         other = 1 - me
         elder_view = own and seat == d.elder
         younger_view = own and seat == 1 - d.elder
-        public_rest = _cards(d.rest if d.rest_public else 0)
+        public_rest = _SETS[d.rest if d.rest_public else 0]
         log = d.log
-        return PlayerView(
-            seat=seat,
-            players=self.players,
-            variant=self.variant,
-            options=dict(self._options),
-            phase=s.phase,
-            to_act=s.to_act,
-            deal_number=s.deal_number,
-            dealer=s.dealer,
-            elder=d.elder,
-            hand=_cards(d.hands[me] if own else 0),
-            dealt=_cards(d.dealt[me] if own else 0),
-            discards=_cards(d.discards[me] if own else 0),
-            peeked=_cards(d.peeked if elder_view else 0),
-            rest=public_rest,
-            show_rest=d.show_rest if (younger_view or d.rest_public or d.hand_reckoned) else None,
-            talon_left=max(0, len(d.talon) - (d.exchanged[0] or 0) - (d.exchanged[1] or 0)),
-            hand_sizes=(d.hands[0].bit_count(), d.hands[1].bit_count()),
-            exchanged=d.exchanged,
-            will_exchange=d.will_exchange,
-            carte_blanche=d.carte_blanche,
-            shown_dealt=(_cards(d.shown_dealt[0]), _cards(d.shown_dealt[1])),
-            revealed=(_cards(d.revealed[0]), _cards(d.revealed[1])),
-            own_calls=tuple([c for c in d.calls if c is not None and c.player == seat]) if own and d.calls else (),
-            announcements=d.announcements,
-            trick=d.trick,
-            leader=d.leader,
-            tricks=d.tricks,
-            tricks_won=d.tricks_won,
-            events=d.events,
-            log=log,
-            deal_scores=s.deal_scores,
-            totals=s.totals,
-            result=s.result,
-            opponent=other if own else None,
-            exchange_range=self._exchange_limits(me) if own and s.phase is Phase.EXCHANGE and s.to_act == me
+        # Filled in as a dict, as _evolve does: a frozen dataclass's __init__ sets its 45 fields one by one.
+        fields = {
+            "seat": seat,
+            "players": self.players,
+            "variant": self.variant,
+            "options": dict(self._options),
+            "phase": s.phase,
+            "to_act": s.to_act,
+            "deal_number": s.deal_number,
+            "dealer": s.dealer,
+            "elder": d.elder,
+            "hand": _SETS[d.hands[me] if own else 0],
+            "dealt": _SETS[d.dealt[me] if own else 0],
+            "discards": _SETS[d.discards[me] if own else 0],
+            "peeked": _SETS[d.peeked if elder_view else 0],
+            "rest": public_rest,
+            "show_rest": d.show_rest if (younger_view or d.rest_public or d.hand_reckoned) else None,
+            "talon_left": max(0, len(d.talon) - (d.exchanged[0] or 0) - (d.exchanged[1] or 0)),
+            "hand_sizes": (d.hands[0].bit_count(), d.hands[1].bit_count()),
+            "exchanged": d.exchanged,
+            "will_exchange": d.will_exchange,
+            "carte_blanche": d.carte_blanche,
+            "shown_dealt": (_SETS[d.shown_dealt[0]], _SETS[d.shown_dealt[1]]),
+            "revealed": (_SETS[d.revealed[0]], _SETS[d.revealed[1]]),
+            "own_calls": tuple([c for c in d.calls if c is not None and c.player == seat]) if own and d.calls else (),
+            "announcements": d.announcements,
+            "trick": d.trick,
+            "leader": d.leader,
+            "tricks": d.tricks,
+            "tricks_won": d.tricks_won,
+            "events": d.events,
+            "log": log,
+            "deal_scores": s.deal_scores,
+            "totals": s.totals,
+            "result": s.result,
+            "opponent": other if own else None,
+            "exchange_range": self._exchange_limits(me) if own and s.phase is Phase.EXCHANGE and s.to_act == me
             else None,
-            bids=d.bids,
-            contract=d.contract,
-            games=s.games,
-            game_scores=(s.totals[0] - s.game_start[0], s.totals[1] - s.game_start[1]),
-            unreckoned=d.pending_events,
-        )
+            "bids": d.bids,
+            "contract": d.contract,
+            "games": s.games,
+            "game_scores": (s.totals[0] - s.game_start[0], s.totals[1] - s.game_start[1]),
+            "unreckoned": d.pending_events,
+        }
+        view: PlayerView = object.__new__(PlayerView)
+        object.__setattr__(view, "__dict__", fields)
+        return view
 
 
 def _disjoint_collections(options: list[CardSet]) -> Iterator[tuple[CardSet, ...]]:
@@ -1518,7 +1600,19 @@ class LegalActions:
 
     def list(self) -> list[Action]:
         if self._cache is None:
-            self._cache = list(self.partie._generate(self.player))
+            partie = self.partie
+            s = partie._s
+            seat = s.to_act
+            # What _generate lists, without its generators, where it lists only the phase's actions.
+            if (s.phase is Phase.PLAY and seat is not None and self.player == seat
+                    and (s.deal.trick or s.deal.tricks or not partie.rules.allows_concession)):
+                self._cache = partie._plays(seat)
+            elif s.phase is Phase.DECLARE and seat is not None and self.player == seat:
+                self._cache = partie._declarations(seat)
+            elif s.phase is Phase.BID and seat is not None and self.player == seat:
+                self._cache = partie._bids(seat)
+            else:
+                self._cache = list(partie._generate(self.player))
         return self._cache
 
     def __len__(self) -> int:
@@ -1526,3 +1620,51 @@ class LegalActions:
 
     def __bool__(self) -> bool:
         return any(True for _ in self)
+
+#: Every play, one value per seat and card (a play is immutable), as the legal plays list them.
+_PLAYS: tuple[tuple[Play, ...], tuple[Play, ...]] = (
+    tuple(Play(0, card) for card in CARDS), tuple(Play(1, card) for card in CARDS))
+#: The cards of each suit's 8-bit rank mask, high to low, by suit.
+_SUIT_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+    tuple(tuple(CARDS[8 * suit + rank] for rank in range(7, -1, -1) if byte >> rank & 1) for byte in range(256))
+    for suit in range(4))
+
+
+def _cards_of(mask: int) -> tuple[Card, ...]:
+    """The cards of a mask in the order of a hand (by suit, spades first; high to low), as a CardSet iterates."""
+    return (_SUIT_CARDS[0][mask & 0xFF] + _SUIT_CARDS[1][mask >> 8 & 0xFF] + _SUIT_CARDS[2][mask >> 16 & 0xFF]
+            + _SUIT_CARDS[3][mask >> 24])
+
+
+_new = object.__new__
+_set_player = Declare.__dict__["player"].__set__
+_set_category = Declare.__dict__["category"].__set__
+_set_combinations = Declare.__dict__["combinations"].__set__
+
+
+def _declare(seat: int, category: Category, combinations: tuple[CardSet, ...]) -> Declare:
+    """``Declare(seat, category, combinations)`` made by its slots' own setters (the frozen dataclass's
+    ``__init__`` goes through ``object.__setattr__`` for each): the listings make many."""
+    declare: Declare = _new(Declare)
+    _set_player(declare, seat)
+    _set_category(declare, category)
+    _set_combinations(declare, combinations)
+    return declare
+
+
+class _SingleCalls(dict[int, Declare]):
+    """The declarations of one combination by one seat in one category, by its mask, made once (a
+    Declare never changes, and a combination's CardSet is shared, see ``combinations.candidates``)."""
+
+    def __init__(self, seat: int, category: Category) -> None:
+        super().__init__()
+        self.seat = seat
+        self.category = category
+
+    def __missing__(self, mask: int) -> Declare:
+        declare = self[mask] = _declare(self.seat, self.category, (CardSet(mask),))
+        return declare
+
+
+_SINGLE_CALLS: dict[tuple[int, Category], _SingleCalls] = {
+    (seat, category): _SingleCalls(seat, category) for seat in (0, 1) for category in Category}

@@ -99,16 +99,18 @@ class DealScore:
         cls, events: Iterable[ScoreEvent], elder: int, tricks: tuple[int, int] = (0, 0),
         contract: Contract | None = None, annulled: bool = False, multiplier: int = 1,
     ) -> DealScore:
-        by: tuple[dict[str, int], dict[str, int]] = (
-            {c.value: 0 for c in ScoreCategory},
-            {c.value: 0 for c in ScoreCategory},
-        )
+        by: tuple[dict[str, int], dict[str, int]] = (dict.fromkeys(_NAMES, 0), dict.fromkeys(_NAMES, 0))
         for e in events:
-            by[e.player][e.category.value] += e.points
+            by[e.player][_NAME[e.category]] += e.points
         totals = (sum(by[0].values()), sum(by[1].values()))
         for seat in (0, 1):
             by[seat]["total"] = totals[seat]
         return cls(elder, by, totals, tricks, contract, annulled, multiplier)
+
+
+#: Each category's name (its value), looked up rather than asked of the enum, once per event.
+_NAME: dict[ScoreCategory, str] = {c: c.value for c in ScoreCategory}
+_NAMES: tuple[str, ...] = tuple(_NAME.values())
 
 
 def counted_deals(deal_scores: Iterable[DealScore]) -> int:
