@@ -226,10 +226,16 @@ def test_exchange_drops_a_discard_clearly_behind_and_keeps_the_best() -> None:
         calls[i] += 1
         return (10.0 if i == 2 else 0.0) + noise.gauss(0, 3)
 
-    best = best_discard((1 << 12) - 1, options, _worlds(1000), lambda hers, _rest: hers, score)
+    deadline = Deadline(1000.0, clock=lambda: 0.0, wall=lambda: 0.0)
+    best = best_discard((1 << 12) - 1, options, _worlds(1000), lambda hers, _rest: hers, score, deadline)
     assert best == options[2]
     # All three others dropped after the first round: the one left needs no more worlds.
-    assert calls == [ROUND_WORLDS] * 4
+    assert calls == [ROUND_WORLDS] * 4 and not deadline.binding
+    # Without a budget, as before it: every discard on every world.
+    calls[:] = [0] * 4
+    unlimited = Deadline(0.0)
+    assert best_discard((1 << 12) - 1, options, _worlds(1000), lambda hers, _rest: hers, score, unlimited) == best
+    assert calls == [1000] * 4
 
 
 def test_exchange_stops_its_rounds_when_the_budget_is_spent() -> None:

@@ -312,7 +312,9 @@ def best_discard(hand: int, options: Sequence[CardSet], worlds: Sequence[World],
     discard whose average trails the leader's by more than :data:`DROP_MARGIN` standard errors of
     their difference (paired, world by world) is tried no more: successive elimination, which
     spends the worlds on the discards still in contention. A ``deadline`` spent stops the rounds;
-    the discards are then judged on the worlds tried."""
+    the discards are then judged on the worlds tried. Without a deadline, or with one of no
+    budget, every discard is tried on every world (nothing dropped)."""
+    racing = deadline is not None and deadline.seconds > 0
     count = len(options)
     alive = list(range(count))
     totals = [0.0] * count
@@ -336,7 +338,7 @@ def best_discard(hand: int, options: Sequence[CardSet], worlds: Sequence[World],
                 totals[i] += world.weight * value
         start += size
         size = max(ROUND_WORLDS, start)
-        if start < len(worlds):
+        if racing and start < len(worlds):
             alive = _contenders(alive, totals, scores, weights)
     if len(alive) == 1:
         return options[alive[0]]
