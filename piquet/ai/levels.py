@@ -442,7 +442,7 @@ def parse_spec(name: str) -> tuple[str, dict[str, float]]:
     >>> parse_spec("level5:depth=3")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: agent 'level5:depth=3': unknown setting 'depth' (known: play, exchange, ..., settle)
+    ValueError: agent 'level5:depth=3': unknown setting 'depth' (known: play, exchange, ..., budget)
     """
     base, _, rest = name.partition(":")
     settings: dict[str, float] = {}
