@@ -5,6 +5,7 @@ Usage::
     python benchmarks/decisions.py                  # levels 1-5, 6 deals each
     python benchmarks/decisions.py --players level5 --deals 20
     python benchmarks/decisions.py --players simple --deals 200 --variant auction
+    python benchmarks/decisions.py --players level5:budget=0 --deals 100   # level 5 without its time budget
 
 Each player plays whole deals against the simple opponent;
 every decision it makes is timed, by CPU time and by wall time (cut, deal and forced
@@ -12,7 +13,9 @@ single-choice plays included as they come). Reports the median, 90th and 99th pe
 the maximum, and the same for the exchange decisions alone (one a deal, and the slowest for the
 levels that sample talons), and in Auction Piquet the calls of the auction alone; then the
 process's peak resident memory (RSS) after all the deals, which shows what the players' caches
-grow to. On a shared machine the CPU figures are the ones to compare.
+grow to. On a shared machine the CPU figures are the ones to compare. For the searching levels,
+how many decisions their time budget cut short and how many the stopping rule settled early
+(docs/players.md, "The time budget").
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import sys
 import time
 
 from piquet.ai.agent import Agent, play_deal
-from piquet.ai.levels import AGENT_NAMES, make_agent
+from piquet.ai.levels import SearchAgent, make_agent
 from piquet.engine.actions import Action
 from piquet.engine.partie import LegalActions, Partie, Phase
 from piquet.engine.variants import VARIANTS
@@ -83,13 +86,17 @@ def _peak_rss_mb() -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", nargs="+", default=["level1", "level2", "level3", "level4", "level5"],
-                        choices=AGENT_NAMES)
+                        help="agents by name or spec, as in level5:budget=0.5")
     parser.add_argument("--variant", default="rubicon", choices=sorted(VARIANTS))
     parser.add_argument("--deals", type=int, default=6)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     for name in args.players:
-        timed = Timed(make_agent(name, args.seed))
+        try:
+            agent = make_agent(name, args.seed)
+        except ValueError as e:
+            parser.error(str(e))
+        timed = Timed(agent)
         for i in range(args.deals):
             partie = Partie(("Computer", "Simple"), variant=args.variant, first_dealer=i % 2)
             play_deal(partie, [timed, make_agent("simple", i)], random.Random(args.seed + i))
@@ -97,6 +104,10 @@ def main() -> None:
         print(f"{name} ({args.variant}), CPU: {_summary(timed.times, 'decisions')}; "
               f"{_summary(timed.exchange_times, 'exchanges')}{calls}")
         print(f"{name} ({args.variant}), wall: {_summary(timed.wall, 'decisions')}")
+        if isinstance(agent, SearchAgent):
+            budget = f"{agent.settings.budget:g} s" if agent.settings.budget else "none"
+            print(f"{name}: budget {budget} of CPU a decision; cut short by it: {agent.budget_stops}; "
+                  f"play settled before all its worlds: {agent.settled_early}")
     print(f"peak RSS after {args.deals} deals per player: {_peak_rss_mb():.0f} MB")
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, "
           f"{platform.python_implementation()} {platform.python_version()}")

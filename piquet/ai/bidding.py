@@ -28,6 +28,7 @@ from itertools import combinations as _subsets
 from typing import Final
 
 from piquet.ai.books import SimpleAgent, choose_bid, discard_choice, minus_discards, minus_tricks, plus_tricks
+from piquet.ai.budget import Deadline
 from piquet.ai.exchange import (
     _younger_takes,
     best_discard,
@@ -374,7 +375,7 @@ def _holder_worth(rules: Rules, contract: Contract) -> Callable[[int, int], floa
 
 
 def choose_contract_exchange(view: PlayerView, rng: random.Random, worlds: int,
-                             candidates: int) -> Exchange | None:
+                             candidates: int, deadline: Deadline | None = None) -> Exchange | None:
     """The exchange of either player in an Auction Piquet contract: the discard with the best
     average worth over ``worlds`` sampled deals, among ``candidates`` likely ones
     (:func:`contract_discards`), each deal weighted by how well the books' bidding explains the
@@ -384,7 +385,8 @@ def choose_contract_exchange(view: PlayerView, rng: random.Random, worlds: int,
     The holder, who exchanges first, draws the opponent's hand and the talon from the view
     (:mod:`piquet.ai.inference`), the opponent then exchanging as the books do. The opponent draws
     the holder's twelve cards and the talon, the holder having thrown what the books throw for
-    the number of cards taken (:func:`piquet.ai.exchange.worlds_after_elder`)."""
+    the number of cards taken (:func:`piquet.ai.exchange.worlds_after_elder`). ``deadline``: as
+    :func:`piquet.ai.exchange.best_discard` takes it."""
     seat, contract = view.seat, view.contract
     if (seat is None or contract is None or not view.rules.uses_bidding or view.phase is not Phase.EXCHANGE
             or view.exchange_range is None or any(view.carte_blanche) or view.will_exchange is not None):
@@ -400,11 +402,11 @@ def choose_contract_exchange(view: PlayerView, rng: random.Random, worlds: int,
                    for w in Inference(view).sample(rng, worlds)]
         if not sampled:
             return None
-        best = best_discard(hand, options, sampled, lambda hers, rest: _answer(hers, rest, minus), worth)
+        best = best_discard(hand, options, sampled, lambda hers, rest: _answer(hers, rest, minus), worth, deadline)
         return Exchange(seat, best)
     found = worlds_after_elder(view, rng, worlds, lambda dealt, taken: _holder_discard(dealt, taken, minus),
                                lambda dealt, talon: auction_weight(view, dealt, talon))
     if not found:
         return None
-    best = best_discard(hand, options, found, lambda his, _rest: his, lambda mine, his: -worth(his, mine))
+    best = best_discard(hand, options, found, lambda his, _rest: his, lambda mine, his: -worth(his, mine), deadline)
     return Exchange(seat, best)

@@ -15,12 +15,14 @@ True
 from __future__ import annotations
 
 import functools
+import math
 import random
 from collections.abc import Callable, Sequence
 from itertools import combinations as _subsets
 from typing import Final
 
 from piquet.ai.books import discard_choice, keep_values
+from piquet.ai.budget import Deadline
 from piquet.ai.inference import Inference, World
 from piquet.engine.actions import Exchange
 from piquet.engine.cards import FULL_PACK, SUIT_PIPS, Card, CardSet, Rank
@@ -290,31 +292,90 @@ def drawn(hand: int, discard: CardSet, talon: Sequence[Card]) -> int:
     return hand
 
 
+#: Worlds in the first round of :func:`best_discard` and the least in each round after it.
+ROUND_WORLDS: Final = 64
+
+#: How many standard errors behind the leader a discard's average must be before
+#: :func:`best_discard` stops trying it.
+DROP_MARGIN: Final = 3.0
+
+
 def best_discard(hand: int, options: Sequence[CardSet], worlds: Sequence[World],
-                 answer: Callable[[int, Sequence[Card]], int], score: Callable[[int, int], float]) -> CardSet:
+                 answer: Callable[[int, Sequence[Card]], int], score: Callable[[int, int], float],
+                 deadline: Deadline | None = None) -> CardSet:
     """The discard among ``options`` with the best weighted average ``score(mine, hers)`` over
     ``worlds``, the same draws for every discard: each draws from the top of the world's talon,
     and the opponent's hand is ``answer(her hand, the cards left in the talon)`` (her exchange,
-    worked out once for each number of cards drawn)."""
-    totals = [0.0] * len(options)
-    for world in worlds:
-        opponent = world.opponent_hand.mask
-        theirs: dict[int, int] = {}
-        for i, discard in enumerate(options):
-            n = len(discard)
-            if n not in theirs:
-                theirs[n] = answer(opponent, world.talon[n:])
-            totals[i] += world.weight * score(drawn(hand, discard, world.talon), theirs[n])
-    return options[max(range(len(options)), key=lambda i: totals[i])]
+    worked out once for each number of cards drawn).
+
+    The worlds are taken in rounds (:data:`ROUND_WORLDS`, then doubling), and after each round a
+    discard whose average trails the leader's by more than :data:`DROP_MARGIN` standard errors of
+    their difference (paired, world by world) is tried no more: successive elimination, which
+    spends the worlds on the discards still in contention. A ``deadline`` spent stops the rounds;
+    the discards are then judged on the worlds tried. Without a deadline, or with one of no
+    budget, every discard is tried on every world (nothing dropped)."""
+    racing = deadline is not None and deadline.seconds > 0
+    count = len(options)
+    alive = list(range(count))
+    totals = [0.0] * count
+    scores: list[list[float]] = [[] for _ in range(count)]
+    weights: list[float] = []
+    start, size = 0, ROUND_WORLDS
+    while start < len(worlds) and len(alive) > 1:
+        if start and deadline is not None and deadline.spent():
+            break
+        for world in worlds[start:start + size]:
+            opponent = world.opponent_hand.mask
+            theirs: dict[int, int] = {}
+            weights.append(world.weight)
+            for i in alive:
+                discard = options[i]
+                n = len(discard)
+                if n not in theirs:
+                    theirs[n] = answer(opponent, world.talon[n:])
+                value = score(drawn(hand, discard, world.talon), theirs[n])
+                scores[i].append(value)
+                totals[i] += world.weight * value
+        start += size
+        size = max(ROUND_WORLDS, start)
+        if racing and start < len(worlds):
+            alive = _contenders(alive, totals, scores, weights)
+    if len(alive) == 1:
+        return options[alive[0]]
+    return options[max(alive, key=lambda i: (totals[i], -i))]
+
+
+def _contenders(alive: list[int], totals: list[float], scores: list[list[float]], weights: list[float]) -> list[int]:
+    """The discards of ``alive`` not clearly behind the leader (:data:`DROP_MARGIN`) on the
+    worlds scored so far (the last ``len(weights)`` of each discard's scores are these worlds)."""
+    leader = max(alive, key=lambda i: (totals[i], -i))
+    weight = sum(weights)
+    if weight <= 0:
+        return alive
+    n = len(weights)
+    lead_scores = scores[leader][-n:]
+    out = []
+    for i in alive:
+        if i == leader:
+            out.append(i)
+            continue
+        mine = scores[i][-n:]
+        diffs = [a - b for a, b in zip(lead_scores, mine, strict=True)]
+        mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / weight
+        var = sum(w * w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / (weight * weight)
+        if mean <= DROP_MARGIN * math.sqrt(var):
+            out.append(i)
+    return out
 
 
 def choose_exchange(view: PlayerView, rules: Rules, rng: random.Random, worlds: int,
-                    candidates: int, worth: tuple[int, int] = (1, -1)) -> Exchange | None:
+                    candidates: int, worth: tuple[int, int] = (1, -1),
+                    deadline: Deadline | None = None) -> Exchange | None:
     """The discard with the best average :func:`estimate` over ``worlds`` sampled deals, among
     ``candidates`` likely ones, a point of the player's worth ``worth[0]`` and one of the
     opponent's ``worth[1]`` (the score difference unless the partie's last deal makes it
     otherwise); ``None`` where this method does not apply (Auction Piquet, a carte blanche,
-    nothing to choose) and the caller should use its own."""
+    nothing to choose) and the caller should use its own. ``deadline``: :func:`best_discard`."""
     seat = view.seat
     if (seat is None or view.exchange_range is None or rules.uses_bidding
             or any(view.carte_blanche) or view.will_exchange is not None):
@@ -331,9 +392,9 @@ def choose_exchange(view: PlayerView, rules: Rules, rng: random.Random, worlds: 
     hand = view.hand.mask
     if elder:
         best = best_discard(hand, options, sampled, _younger_takes,
-                            lambda mine, hers: estimate(mine, hers, rules, worth))
+                            lambda mine, hers: estimate(mine, hers, rules, worth), deadline)
     else:  # elder has exchanged already: his hand stands
         his_worth = (worth[1], worth[0])  # her worth of his points and hers, as elder's are put
         best = best_discard(hand, options, sampled, lambda his, _rest: his,
-                            lambda mine, his: estimate(his, mine, rules, his_worth))
+                            lambda mine, his: estimate(his, mine, rules, his_worth), deadline)
     return Exchange(seat, best)

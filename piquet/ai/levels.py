@@ -16,26 +16,31 @@ sampling more at each level; in a partie's last deal they play for the settlemen
 
 from __future__ import annotations
 
+import functools
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from itertools import pairwise
 
 from piquet.ai.agent import Agent, RandomAgent
 from piquet.ai.bidding import choose_call, choose_contract_exchange
 from piquet.ai.books import SimpleAgent, keep_values, legal_or
+from piquet.ai.budget import Deadline, settled
 from piquet.ai.declaring import choose_declaration
 from piquet.ai.exchange import choose_exchange
 from piquet.ai.inference import Inference
 from piquet.ai.solver import position_from_view, solve
 from piquet.engine.actions import Action, Exchange, Play
-from piquet.engine.cards import FULL_PACK, Card, CardSet, Rank
+from piquet.engine.cards import CARDS, FULL_PACK, Card, CardSet, Rank
 from piquet.engine.partie import LegalActions, Phase
-from piquet.engine.variants import Rules
+from piquet.engine.scoring import ScoreCategory
+from piquet.engine.variants import Contract, Rules
 from piquet.engine.view import PlayerView
 
-__all__ = ["LEVELS", "BeginnerAgent", "SearchAgent", "Standing", "make_agent", "parse_spec", "partie_utility",
-           "rubicon_standing"]
+__all__ = ["LEVELS", "BeginnerAgent", "PlayTally", "SearchAgent", "Standing", "equivalent_plays", "make_agent",
+           "parse_spec", "partie_utility", "play_spread", "rubicon_standing"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,10 @@ class Level:
     #: Whether the sampled exchange in a partie's last deal weighs each side's points as the
     #: partie does (:func:`partie_utility`) rather than by the score difference (off: see docs/players.md).
     partie_exchange: bool = False
+    #: CPU seconds a decision may take (0: no limit): the sampled worlds are the target, solved
+    #: one at a time until they are all done, the budget is spent or the best card is settled
+    #: (:mod:`piquet.ai.budget`).
+    budget: float = 1.0
 
 
 #: The searching levels (1 and 2 do not search). Level 3 exchanges and bids as the books advise;
@@ -104,13 +113,24 @@ class BeginnerAgent(SimpleAgent):
 
 
 class SearchAgent(SimpleAgent):
-    """Levels 3-5: sampled deals solved exactly for the play; sampled talons for the exchange."""
+    """Levels 3-5: sampled deals solved exactly for the play; sampled talons for the exchange.
 
-    def __init__(self, level: int, rng: random.Random | None = None, settings: Level | None = None) -> None:
+    Each decision has ``settings.budget`` CPU seconds (:class:`~piquet.ai.budget.Deadline`, whose
+    clocks ``clock`` and ``wall`` are; tests inject their own)."""
+
+    def __init__(self, level: int, rng: random.Random | None = None, settings: Level | None = None,
+                 clock: Callable[[], float] = time.process_time,
+                 wall: Callable[[], float] = time.perf_counter) -> None:
         super().__init__(rng)
         self.level = level
         self.settings = settings or LEVELS[level]
         self.rng = rng or random.Random(level)
+        self.clock = clock
+        self.wall = wall
+        #: Decisions whose budget stopped the sampling before its target (see docs/players.md).
+        self.budget_stops = 0
+        #: Play decisions the stopping rule settled before all their worlds were solved.
+        self.settled_early = 0
         # Its own draws for the declarations (a copy of the stream), so that weighing them leaves
         # the draws of the exchange and the play as they were.
         self._declaring_rng = random.Random()
@@ -139,22 +159,35 @@ class SearchAgent(SimpleAgent):
                 return call
         return super().choose(view, legal)
 
+    def _deadline(self) -> Deadline:
+        return Deadline(self.settings.budget, self.clock, self.wall)
+
     # ------------------------------------------------------------ the play
     def _play_card(self, view: PlayerView, plays: list[Play]) -> Play:
         seat = view.seat
         assert seat is not None
+        if equivalent_plays(view, plays):
+            # Equal in every world: the lowest, the card full sampling picks among equals.
+            return min(plays, key=lambda p: p.card.rank)
+        deadline = self._deadline()
         rules = view.rules
         worlds = self._worlds(view)
         if not worlds:
             return plays[0]
-        totals: dict[Card, float] = {p.card: 0.0 for p in plays}
         utility = partie_utility(view, rules, self.settings.rubicon_reach)
-        for opponent_hand, weight in worlds:
+        mine = utility if seat == 0 else (-utility[1], -utility[0])
+        tally = PlayTally([p.card for p in plays], [w for _, w in worlds],
+                          play_spread(rules, view.contract, mine, len(view.hand), not _pique_done(view)))
+        for i, (opponent_hand, _) in enumerate(worlds):
+            # Never less than one world; then stop before a world the budget cannot pay for.
+            if i and deadline.spent(ahead=deadline.elapsed() / i):
+                self.budget_stops += 1
+                break
             solution = solve(position_from_view(view, opponent_hand, utility), rules, all_values=True)
-            for card in totals:
-                totals[card] += weight * solution.values.get(card, -1000)
-        best_card = max(totals, key=lambda c: (totals[c], -c.rank))
-        return Play(seat, best_card)
+            if tally.add(solution.values) and i + 1 < len(worlds):
+                self.settled_early += 1
+                break
+        return Play(seat, tally.best())
 
     def _worlds(self, view: PlayerView) -> list[tuple[CardSet, float]]:
         """The opponent's hands the play is judged over, with their weights."""
@@ -169,12 +202,112 @@ class SearchAgent(SimpleAgent):
         if self.settings.partie_exchange:
             u = partie_utility(view, rules, self.settings.rubicon_reach)
             worth = u if view.seat == 0 else (-u[1], -u[0])  # my worth of my point, of hers
+        deadline = self._deadline()
         chosen = choose_exchange(view, rules, self.rng, self.settings.exchange_worlds,
-                                 self.settings.exchange_candidates, worth)
+                                 self.settings.exchange_candidates, worth, deadline)
         if chosen is None:  # Auction Piquet: both players choose by the contract
             chosen = choose_contract_exchange(view, self.rng, self.settings.exchange_worlds,
-                                              self.settings.exchange_candidates)
+                                              self.settings.exchange_candidates, deadline)
+        if deadline.binding:
+            self.budget_stops += 1
         return chosen
+
+
+class PlayTally:
+    """The weighted totals of each card over the worlds solved so far, and whether the worlds
+    still to solve could change the best card.
+
+    ``weights`` are the worlds' weights in the order they will be added; ``spread`` bounds how far
+    two cards' values may lie apart in one world (:func:`play_spread`). A card a world gives no
+    value counts -1000 there, as if it lost everything (and the tally stops saying it is settled).
+    """
+
+    def __init__(self, cards: Sequence[Card], weights: Sequence[float], spread: float) -> None:
+        self.totals: dict[Card, float] = {c: 0.0 for c in cards}
+        self.remaining = float(sum(weights))
+        self._weights = list(weights)
+        self.added = 0
+        self.spread = spread
+        self._bounded = True
+
+    def add(self, values: dict[Card, int]) -> bool:
+        """Add the next world's values; whether the best card is now settled (:func:`settled`):
+        the totals of all the worlds would make it the best card too."""
+        weight = self._weights[self.added]
+        self.added += 1
+        self.remaining -= weight
+        for card in self.totals:
+            value = values.get(card)
+            if value is None:
+                self._bounded = False
+                value = -1000
+            self.totals[card] += weight * value
+        return self._bounded and settled(self.totals, max(self.remaining, 0.0), self.spread)
+
+    def best(self) -> Card:
+        """The card with the greatest total, the lowest rank of those tied."""
+        return max(self.totals, key=lambda c: (self.totals[c], -c.rank))
+
+
+@functools.lru_cache(maxsize=256)
+def _trick_bounds(rules: Rules, contract: Contract | None) -> tuple[int, int, int]:
+    """The most points one trick may score (its lead and its winning), the last trick's extra, and
+    the most the cards and the contract may award at the end, under ``rules``."""
+    lead = max(rules.lead_points(c, contract) for c in CARDS)
+    trick = 0
+    for first in CARDS:
+        for second in CARDS:
+            if first == second:
+                continue
+            for winner in (0, 1):
+                trick = max(trick, sum(abs(p) for _, p, _ in rules.trick_awards(0, (first, second), winner, contract)))
+    end = 0
+    for a in range(13):
+        awards = [*rules.cards_awards((a, 12 - a), contract), *rules.contract_awards((a, 12 - a), contract)]
+        end = max(end, sum(abs(p) for _, p, _ in awards))
+    return lead + trick, rules.last_trick_points(contract), end
+
+
+def play_spread(rules: Rules, contract: Contract | None, utility: tuple[int, int], tricks_left: int,
+                pique_possible: bool = True) -> float:
+    """How far apart two cards' values may lie in one world: the value of either is what the
+    player's points less the opponent's, weighed by ``utility``, come to over the rest of the deal,
+    so it lies within the worth of every point still to be scored (the tricks left, the last trick,
+    the cards and contract, a pique) of zero, either way."""
+    per_trick, last, end = _trick_bounds(rules, contract)
+    points = tricks_left * per_trick + abs(last) + end + (rules.pique_points if pique_possible else 0)
+    return 2.0 * max(abs(utility[0]), abs(utility[1])) * points
+
+
+def _pique_done(view: PlayerView) -> bool:
+    return any(e.category in (ScoreCategory.PIQUE, ScoreCategory.REPIQUE) for e in view.events)
+
+
+def equivalent_plays(view: PlayerView, plays: Sequence[Play]) -> bool:
+    """Whether every legal card is as good as any other whatever the opponent holds: one card, or
+    cards of one suit that touch (no card she may hold or the card led between them) and score
+    alike when led and when winning a trick (so the solver's own groups hold in every world)."""
+    cards = [p.card for p in plays]
+    if len(cards) < 2:
+        return True
+    suit = cards[0].suit
+    if any(c.suit is not suit for c in cards):
+        return False
+    rules, contract = view.rules, view.contract
+    gone = view.hand | view.discards | view.played | view.rest | view.peeked  # what she cannot hold
+    ranks = sorted(c.rank for c in cards)
+    lead = view.trick[0] if view.trick else None
+    for low, high in pairwise(ranks):
+        for r in range(low + 1, high):
+            between = Card.of(Rank(r), suit)
+            if between not in gone or between == lead:
+                return False
+
+    def scoring(card: Card) -> tuple[int, ...]:
+        return (rules.lead_points(card, contract),
+                *(p for _, p, _ in rules.trick_awards(0, (card, card), 1, contract)))
+
+    return len({scoring(c) for c in cards}) == 1
 
 
 #: Opponent's hands the declarations are weighed over where the partie makes points scored by
@@ -289,23 +422,30 @@ SPEC_KEYS: dict[str, str] = {
     "declare": "1: in a partie's last deal, declare for the settlement; 0: in full",
     "reach": "1: in a partie's last deal, play to bring a loser over the rubicon or keep him under; 0: for the score",
     "settle": "1: in a partie's last deal, exchange for the settlement; 0 (the default): for the score",
+    "budget": "CPU seconds a decision may take, as in budget=0.5 (0: no limit, all the deals sampled)",
 }
 
+#: The settings that take a number of seconds rather than a whole number.
+_SECONDS_KEYS = frozenset({"budget"})
 
-def parse_spec(name: str) -> tuple[str, dict[str, int]]:
+
+def parse_spec(name: str) -> tuple[str, dict[str, float]]:
     """An agent spec split into its name and settings: ``level4:play=16,exchange=0`` is level 4
     sampling 16 deals for each card it plays and exchanging as the books advise; ``discards=0``
-    draws the opponent's possible hands uniformly, without the model of her exchange.
+    draws the opponent's possible hands uniformly, without the model of her exchange;
+    ``budget=0.5`` gives each decision half a second of CPU time (``budget=0``: no limit).
 
     >>> parse_spec("level5:play=48,exchange=0")
     ('level5', {'play': 48, 'exchange': 0})
+    >>> parse_spec("level5:budget=0.5")
+    ('level5', {'budget': 0.5})
     >>> parse_spec("level5:depth=3")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: agent 'level5:depth=3': unknown setting 'depth' (known: play, exchange, ..., settle)
+    ValueError: agent 'level5:depth=3': unknown setting 'depth' (known: play, exchange, ..., budget)
     """
     base, _, rest = name.partition(":")
-    settings: dict[str, int] = {}
+    settings: dict[str, float] = {}
     if not rest:
         return base, settings
     for item in rest.split(","):
@@ -313,6 +453,15 @@ def parse_spec(name: str) -> tuple[str, dict[str, int]]:
         key = key.strip()
         if key not in SPEC_KEYS:
             raise ValueError(f"agent {name!r}: unknown setting {key!r} (known: {', '.join(SPEC_KEYS)})")
+        if key in _SECONDS_KEYS:
+            try:
+                seconds = float(value) if eq else -1.0
+            except ValueError:
+                seconds = -1.0
+            if not 0 <= seconds < float("inf"):
+                raise ValueError(f"agent {name!r}: {key} needs a number of seconds, as in {key}=0.5")
+            settings[key] = seconds
+            continue
         if not eq or not value.strip().isdigit():
             raise ValueError(f"agent {name!r}: {key} needs a whole number, as in {key}=16")
         settings[key] = int(value)
@@ -332,14 +481,15 @@ def make_agent(name: str, seed: int = 0) -> Agent:
         level = int(base[-1])
         base_settings = LEVELS[level]
         return SearchAgent(level, rng, Level(
-            play_worlds=settings.get("play", base_settings.play_worlds),
-            exchange_worlds=settings.get("exchange", base_settings.exchange_worlds),
-            exchange_candidates=settings.get("candidates", base_settings.exchange_candidates),
+            play_worlds=int(settings.get("play", base_settings.play_worlds)),
+            exchange_worlds=int(settings.get("exchange", base_settings.exchange_worlds)),
+            exchange_candidates=int(settings.get("candidates", base_settings.exchange_candidates)),
             discard_model=bool(settings.get("discards", base_settings.discard_model)),
-            bid_worlds=settings.get("bids", base_settings.bid_worlds),
+            bid_worlds=int(settings.get("bids", base_settings.bid_worlds)),
             partie_declarations=bool(settings.get("declare", base_settings.partie_declarations)),
             rubicon_reach=bool(settings.get("reach", base_settings.rubicon_reach)),
             partie_exchange=bool(settings.get("settle", base_settings.partie_exchange)),
+            budget=settings.get("budget", base_settings.budget),
         ))
     makers: dict[str, Callable[[], Agent]] = {
         "random": lambda: RandomAgent(rng),
