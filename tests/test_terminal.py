@@ -297,3 +297,36 @@ def test_ruling_18_the_player_not_to_lead_is_offered_the_concession_in_the_last_
     assert len(data["deals"]) == 6 and data["deals"][-1]["actions"][-1] == {"player": "You", "concede": True}
     partie = record.loads(path.read_text())
     assert partie.is_over and partie.deal_scores[-1].by_category[1]["play"] == 13
+
+
+def test_the_budget_reaches_the_searching_computer_and_its_hints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`piquet play --budget S`: the computer (levels 3-5) and the hints think S seconds of CPU a decision;
+    levels 1 and 2 take no budget (they answer at once)."""
+    import piquet.ui.terminal as terminal
+    from piquet.ai.levels import SearchAgent, make_agent
+
+    made: list[object] = []
+
+    def recording(name: str, seed: int = 0):  # type: ignore[no-untyped-def]
+        agent = make_agent(name, seed)
+        made.append(agent)
+        return agent
+
+    monkeypatch.setattr(terminal, "make_agent", recording)
+    args = make_args(seed=3)
+    args.level, args.hint_level, args.budget = 5, 2, 0.25
+    console, buf = make_console()
+    run(args, console=console, input_fn=Player(buf, stop_after=3))
+    computer, adviser = made
+    assert isinstance(computer, SearchAgent) and computer.settings.budget == 0.25
+    assert not isinstance(adviser, SearchAgent)
+
+
+def test_a_budget_that_is_not_zero_or_more_seconds_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    from piquet.ui.cli import main
+
+    for bad in ("-1", "soon", "inf"):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["play", "--budget", bad])
+        assert exit_info.value.code == 2
+        assert "budget" in capsys.readouterr().err

@@ -95,6 +95,17 @@ def _score_table(partie: Partie) -> list[str]:
     return lines
 
 
+def _seconds(text: str) -> float:
+    """A number of seconds, zero or more (argparse's type for ``--budget``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: the budget is zero (no limit) or more seconds")
+    return value
+
+
 def _replay(args: argparse.Namespace) -> int:
     partie = _read_record(args.file, "replay")
     if isinstance(partie, int):
@@ -311,6 +322,9 @@ def build_parser() -> argparse.ArgumentParser:
                            "(5 the strongest; default 3)")
     play.add_argument("--hint-level", type=int, choices=range(1, 6), default=5, metavar="1-5",
                       help="the level that gives hints (default 5, the strongest)")
+    play.add_argument("--budget", type=_seconds, metavar="SECONDS",
+                      help="the CPU time levels 3-5 may think for each decision, the computer's and the "
+                           "hints' (default 1; 0: no limit); levels 1 and 2 answer at once")
     play.add_argument("--record", metavar="FILE", help="save the game record to FILE (JSON)")
     play.add_argument("--name", default="You", help="your name at the table")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",

@@ -207,9 +207,15 @@ class _Decision:
     hint: Callable[[], tuple[str, str]]
 
 
+def _spec(level: int, budget: float | None) -> str:
+    """The agent of a level, with the thinking time asked for (only levels 3-5 search and take one)."""
+    return f"level{level}:budget={budget}" if budget is not None and level >= 3 else f"level{level}"
+
+
 class _Game:
     def __init__(self, console: Console, input_fn: InputFn, partie: Partie, seed: int,
-                 record_path: str | None, level: int = 2, hint_level: int = 2) -> None:
+                 record_path: str | None, level: int = 2, hint_level: int = 2,
+                 budget: float | None = None) -> None:
         self.console = console
         self.input_fn = input_fn
         self.partie = partie
@@ -217,8 +223,8 @@ class _Game:
         self.rng = random.Random(seed)
         # The computer plays at the chosen level; hints come from the strongest level asked for.
         self.level = level
-        self.agent: Agent = make_agent(f"level{level}", seed)
-        self.adviser: Agent = make_agent(f"level{hint_level}", seed + 1)
+        self.agent: Agent = make_agent(_spec(level, budget), seed)
+        self.adviser: Agent = make_agent(_spec(hint_level, budget), seed + 1)
         self.record_path = record_path
         self.names = partie.players
         self.computer = 1 - HUMAN
@@ -898,7 +904,8 @@ def run(args: argparse.Namespace, console: Console | None = None, input_fn: Inpu
     seed = args.seed if getattr(args, "seed", None) is not None else random.SystemRandom().randrange(1 << 31)
     level = getattr(args, "level", None) or 2
     hint_level = getattr(args, "hint_level", None) or 2
-    game = _Game(console, input_fn or ask_console, partie, seed, getattr(args, "record", None), level, hint_level)
+    game = _Game(console, input_fn or ask_console, partie, seed, getattr(args, "record", None), level, hint_level,
+                 getattr(args, "budget", None))
     with contextlib.suppress(BrokenPipeError):
         return game.play()
     return 0
