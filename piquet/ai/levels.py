@@ -294,13 +294,13 @@ def equivalent_plays(view: PlayerView, plays: Sequence[Play]) -> bool:
     if any(c.suit is not suit for c in cards):
         return False
     rules, contract = view.rules, view.contract
-    gone = view.hand | view.discards | view.played | view.rest | view.peeked  # what she cannot hold
+    unseen = _unseen(view)  # what she may hold
     ranks = sorted(c.rank for c in cards)
     lead = view.trick[0] if view.trick else None
     for low, high in pairwise(ranks):
         for r in range(low + 1, high):
             between = Card.of(Rank(r), suit)
-            if between not in gone or between == lead:
+            if between in unseen or between == lead:
                 return False
 
     def scoring(card: Card) -> tuple[int, ...]:
