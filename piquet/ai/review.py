@@ -52,7 +52,7 @@ from typing import Final
 from piquet.ai.declaring import declaration_values
 from piquet.ai.inference import Inference, World
 from piquet.ai.levels import DECLARATION_WORLDS, LEVELS, partie_utility, sample_opponent_hands
-from piquet.ai.solver import PlayPosition, position_from_partie, position_from_view, solve
+from piquet.ai.solver import PlayPosition, pique_possible, position_from_partie, position_from_view, solve
 from piquet.engine.actions import (
     AcceptConcession,
     Action,
@@ -124,21 +124,6 @@ Scored = tuple[int, int, Part]
 
 
 # ---------------------------------------------------------------- one card played, scored as the solver scores it
-def _pique_live(position: PlayPosition, rules: Rules) -> bool:
-    """Whether a pique may still come (the solver's reckoning: nobody has one, and one player
-    still has nothing while the other, allowed one, is short of it)."""
-    if position.pique_done:
-        return False
-    a, b = position.scores
-    threshold = rules.pique_threshold(position.contract)
-    elder, contract = position.elder, position.contract
-    if a == 0 and b == 0:
-        return True
-    if b == 0 and rules.may_pique(0, elder, contract) and a < threshold:
-        return True
-    return a == 0 and rules.may_pique(1, elder, contract) and b < threshold
-
-
 def advance(position: PlayPosition, card: Card, rules: Rules) -> tuple[PlayPosition, tuple[Scored, ...]]:
     """The position after the player to act plays ``card``, and what it scores, in the order it is
     scored: the lead, the trick, the last trick, a pique when one is reached, and at the end of the
@@ -201,7 +186,7 @@ def advance(position: PlayPosition, card: Card, rules: Rules) -> tuple[PlayPosit
 def _scored(before: PlayPosition, after: PlayPosition, steps: list[Scored],
             rules: Rules) -> tuple[PlayPosition, tuple[Scored, ...]]:
     """The steps scored in order onto ``after``'s scores, with a pique where one is reached."""
-    live = _pique_live(before, rules)
+    live = pique_possible(before, rules)
     scores = [before.scores[0], before.scores[1]]
     done = before.pique_done
     out: list[Scored] = []

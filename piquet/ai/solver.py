@@ -41,7 +41,8 @@ from piquet.engine.scoring import ScoreCategory
 from piquet.engine.variants import Contract, Rules
 from piquet.engine.view import PlayerView
 
-__all__ = ["SOLVER", "PlayPosition", "Solution", "position_from_partie", "position_from_view", "solve"]
+__all__ = ["SOLVER", "PlayPosition", "Solution", "pique_possible", "position_from_partie", "position_from_view",
+           "solve"]
 
 
 def _load_kernel() -> ModuleType | None:
@@ -659,6 +660,13 @@ def _model(rules: Rules, contract: Contract | None, elder: int, utility: tuple[i
             _MODELS.clear()
         model = _MODELS[key] = _Model(rules, contract, elder, utility)
     return model
+
+
+def pique_possible(position: PlayPosition, rules: Rules) -> bool:
+    """Whether a pique may still come in the play from ``position``, as the search reckons it:
+    none scored yet, one player still with nothing and the other, allowed one, short of it."""
+    model = _model(rules, position.contract, position.elder, position.utility)
+    return model.pique_key(position.scores, position.pique_done) is not None
 
 
 def _mtdf(search: Callable[[int, int], int], guess: int) -> int:
