@@ -860,33 +860,31 @@ class Partie:
         """
         return LegalActions(self, self._s.to_act if player is None else player)
 
-    def _generate(self, seat: int | None) -> Iterator[Action]:
+    def _generate(self, seat: int | None) -> list[Action]:
         """The legal actions of ``seat``: those he may take out of turn (a concession, au Cent's younger's
         carte blanche), then those of the phase if he is to act, each phase listed by its own method."""
         s = self._s
         d = s.deal
         if seat is None:
-            return
+            return []
+        found: list[Action] = []
         if s.phase is Phase.PLAY and not d.tricks and not d.trick and self.rules.allows_concession:
             concede = Concede(seat)
             if self.why_not(concede) is None:
-                yield concede
+                found.append(concede)
         if self._deferred_carte_blanche(seat):
-            yield CarteBlanche(seat, True)
+            found.append(CarteBlanche(seat, True))
             if not self.rules.carte_blanche_compulsory:
-                yield CarteBlanche(seat, False)
+                found.append(CarteBlanche(seat, False))
         if seat != s.to_act:
-            return
+            return found
         listing = self._LISTINGS.get(s.phase)
-        if listing is not None:
-            yield from listing(self, seat)
+        if listing is None:
+            return found
+        return found + listing(self, seat) if found else listing(self, seat)
 
-    def _legal_choose_dealer(self, seat: int) -> Iterator[Action]:
-        yield ChooseDealer(seat, seat)
-        yield ChooseDealer(seat, 1 - seat)
-
-    def _legal_bids(self, seat: int) -> Iterator[Action]:
-        yield from self._bids(seat)
+    def _legal_choose_dealer(self, seat: int) -> list[Action]:
+        return [ChooseDealer(seat, seat), ChooseDealer(seat, 1 - seat)]
 
     def _bids(self, seat: int) -> list[Action]:
         """The calls ``seat`` may make (it is his turn in the auction), in the order of ``_CALLS``: what
@@ -905,32 +903,31 @@ class Partie:
         found += [bid for bid, tricks in zip(bids[3:], _CALL_TRICKS, strict=True) if tricks > floor]
         return found
 
-    def _legal_carte_blanche(self, seat: int) -> Iterator[Action]:
-        s = self._s
-        if seat == s.deal.elder:
+    def _legal_carte_blanche(self, seat: int) -> list[Action]:
+        found: list[Action]
+        if seat == self._s.deal.elder:
             lo, hi = self.rules.elder_minimum_exchange, self.rules.elder_maximum_exchange
-            for n in range(hi, lo - 1, -1):
-                yield CarteBlanche(seat, True, n)
+            found = [CarteBlanche(seat, True, n) for n in range(hi, lo - 1, -1)]
         else:
-            yield CarteBlanche(seat, True)
+            found = [CarteBlanche(seat, True)]
         if not self.rules.carte_blanche_compulsory:
-            yield CarteBlanche(seat, False)
+            found.append(CarteBlanche(seat, False))
+        return found
 
-    def _legal_exchanges(self, seat: int) -> Iterator[Action]:
-        s = self._s
-        d = s.deal
+    def _legal_exchanges(self, seat: int) -> list[Action]:
+        d = self._s.deal
         lo, hi = self._exchange_limits(seat)
         held = list(CardSet(d.hands[seat]))
         taken = d.elder_count if d.elder_count is not None else 0
+        found: list[Action] = []
         for n in range(hi, lo - 1, -1):
+            may_show = seat != d.elder and taken + n < len(d.talon)
             for chosen in _subsets(held, n):
                 discards = CardSet(chosen)
-                yield Exchange(seat, discards)
-                if seat != d.elder and taken + n < len(d.talon):
-                    yield Exchange(seat, discards, show_rest=True)
-
-    def _legal_declarations(self, seat: int) -> Iterator[Action]:
-        yield from self._declarations(seat)
+                found.append(Exchange(seat, discards))
+                if may_show:
+                    found.append(Exchange(seat, discards, show_rest=True))
+        return found
 
     def _declarations(self, seat: int) -> list[Action]:
         """The declarations ``seat`` may make (it is his turn in the declarations), as a list."""
@@ -962,15 +959,11 @@ class Partie:
                 if not c.mask & first.mask and (gac or k <= first_key)
             ]
             if extras:
-                found += [_declare(seat, category, (first, *more)) for more in _disjoint_collections(extras)]
+                found += [Declare(seat, category, (first, *more)) for more in _disjoint_collections(extras)]
         return found
 
-    def _legal_answers(self, seat: int) -> Iterator[Action]:
-        yield AcceptConcession(seat, True)
-        yield AcceptConcession(seat, False)
-
-    def _legal_plays(self, seat: int) -> Iterator[Action]:
-        yield from self._plays(seat)
+    def _legal_answers(self, seat: int) -> list[Action]:
+        return [AcceptConcession(seat, True), AcceptConcession(seat, False)]
 
     def _plays(self, seat: int) -> list[Action]:
         """The cards ``seat`` may play (it is his turn in the play), in the order of a hand."""
@@ -984,14 +977,14 @@ class Partie:
         return [plays[card] for card in _cards_of(playable)]
 
     #: Each phase's listing of the legal actions of the player to act (the cut and the deal are chance).
-    _LISTINGS: ClassVar[dict[Phase, Callable[[Partie, int], Iterator[Action]]]] = {
+    _LISTINGS: ClassVar[dict[Phase, Callable[[Partie, int], list[Action]]]] = {
         Phase.CHOOSE_DEALER: _legal_choose_dealer,
-        Phase.BID: _legal_bids,
+        Phase.BID: _bids,
         Phase.CARTE_BLANCHE: _legal_carte_blanche,
         Phase.EXCHANGE: _legal_exchanges,
-        Phase.DECLARE: _legal_declarations,
+        Phase.DECLARE: _declarations,
         Phase.CONCESSION: _legal_answers,
-        Phase.PLAY: _legal_plays,
+        Phase.PLAY: _plays,
     }
 
     # ------------------------------------------------------------ applying
@@ -1580,16 +1573,14 @@ def _disjoint_collections(options: list[CardSet]) -> Iterator[tuple[CardSet, ...
 
 @dataclass
 class LegalActions:
-    """The legal actions of one player, generated lazily; ``in`` checks with :meth:`Partie.can`."""
+    """The legal actions of one player, listed on first use and kept; ``in`` checks with :meth:`Partie.can`."""
 
     partie: Partie
     player: int | None
     _cache: list[Action] | None = field(default=None, repr=False)
 
     def __iter__(self) -> Iterator[Action]:
-        if self._cache is not None:
-            return iter(self._cache)
-        return self.partie._generate(self.player)
+        return iter(self.list())
 
     def __contains__(self, action: object) -> bool:
         return (
@@ -1600,26 +1591,14 @@ class LegalActions:
 
     def list(self) -> list[Action]:
         if self._cache is None:
-            partie = self.partie
-            s = partie._s
-            seat = s.to_act
-            # What _generate lists, without its generators, where it lists only the phase's actions.
-            if (s.phase is Phase.PLAY and seat is not None and self.player == seat
-                    and (s.deal.trick or s.deal.tricks or not partie.rules.allows_concession)):
-                self._cache = partie._plays(seat)
-            elif s.phase is Phase.DECLARE and seat is not None and self.player == seat:
-                self._cache = partie._declarations(seat)
-            elif s.phase is Phase.BID and seat is not None and self.player == seat:
-                self._cache = partie._bids(seat)
-            else:
-                self._cache = list(partie._generate(self.player))
+            self._cache = self.partie._generate(self.player)
         return self._cache
 
     def __len__(self) -> int:
         return len(self.list())
 
     def __bool__(self) -> bool:
-        return any(True for _ in self)
+        return bool(self.list())
 
 #: Every play, one value per seat and card (a play is immutable), as the legal plays list them.
 _PLAYS: tuple[tuple[Play, ...], tuple[Play, ...]] = (
@@ -1636,22 +1615,6 @@ def _cards_of(mask: int) -> tuple[Card, ...]:
             + _SUIT_CARDS[3][mask >> 24])
 
 
-_new = object.__new__
-_set_player = Declare.__dict__["player"].__set__
-_set_category = Declare.__dict__["category"].__set__
-_set_combinations = Declare.__dict__["combinations"].__set__
-
-
-def _declare(seat: int, category: Category, combinations: tuple[CardSet, ...]) -> Declare:
-    """``Declare(seat, category, combinations)`` made by its slots' own setters (the frozen dataclass's
-    ``__init__`` goes through ``object.__setattr__`` for each): the listings make many."""
-    declare: Declare = _new(Declare)
-    _set_player(declare, seat)
-    _set_category(declare, category)
-    _set_combinations(declare, combinations)
-    return declare
-
-
 class _SingleCalls(dict[int, Declare]):
     """The declarations of one combination by one seat in one category, by its mask, made once (a
     Declare never changes, and a combination's CardSet is shared, see ``combinations.candidates``)."""
@@ -1662,7 +1625,7 @@ class _SingleCalls(dict[int, Declare]):
         self.category = category
 
     def __missing__(self, mask: int) -> Declare:
-        declare = self[mask] = _declare(self.seat, self.category, (CardSet(mask),))
+        declare = self[mask] = Declare(self.seat, self.category, (CardSet(mask),))
         return declare
 
 
