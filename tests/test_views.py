@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
 from drivers import Drawn, check_no_leak, drive, knowledge, options
 from helpers import CB_ANN, CB_BILL, CB_TALON, base, cards_in_text, dealt, run
@@ -9,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from piquet.engine.cards import CardSet
-from piquet.engine.partie import Phase
+from piquet.engine.partie import Partie, Phase
+from piquet.engine.view import _FIELDS, PlayerView
 
 
 @settings(max_examples=10, deadline=None)
@@ -55,3 +59,31 @@ def test_views_leak_check_detects_a_leak() -> None:
     allowed = knowledge(p)
     assert not (p.hand(1) - allowed[0]).issubset(allowed[0]) or not p.hand(1) - allowed[0]
     assert p.hand(1) - allowed[0]  # Ann may not know Bill's hand
+
+
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_views_read_later_say_what_they_said_when_made(data: st.DataObject) -> None:
+    """A view fills in most of its fields when first read; read after the partie has moved on, it still says
+    what the player knew when it was made (its copy, made field by field at once, is the yardstick)."""
+    kept: list[tuple[PlayerView, PlayerView]] = []
+
+    def keep(p: Partie) -> None:
+        for seat in (0, 1, None):
+            kept.append((p.view(seat), pickle.loads(pickle.dumps(p.view(seat)))))
+
+    drive(Drawn(data), after=keep, max_deals=2)
+    assert kept
+    for late, made in kept:
+        assert late == made
+        assert {name: getattr(late, name) for name in _FIELDS} == vars(made)
+
+
+def test_views_pickled_hold_their_fields_and_nothing_of_the_deal() -> None:
+    p = base()
+    view = p.view(0)
+    copied = pickle.loads(pickle.dumps(view))
+    assert set(vars(copied)) == set(_FIELDS)
+    assert copied == view and copy.copy(view) == view
+    with pytest.raises(AttributeError, match="no attribute 'hands'"):
+        getattr(view, "hands")  # noqa: B009 (not a field: the deal's record has it, a view does not)

@@ -1497,52 +1497,29 @@ class Partie:
 
     # ------------------------------------------------------------ views
     def view(self, seat: int | None) -> PlayerView:
-        """What ``seat`` may know (``None``: a spectator, who sees only what is public)."""
+        """What ``seat`` may know (``None``: a spectator, who sees only what is public).
+
+        The fields that are the partie's own are set at once; those of the deal are filled in from the
+        deal's record when first read (:func:`_view_field`), so a player who reads little pays little.
+        The record is immutable, so a view read later says what it said when it was made; a view is
+        pickled or copied with its fields alone.
+        """
         s = self._s
         d = s.deal
         own = seat is not None
         me = seat if seat is not None else 0
-        other = 1 - me
-        elder_view = own and seat == d.elder
-        younger_view = own and seat == 1 - d.elder
-        public_rest = _SETS[d.rest if d.rest_public else 0]
-        log = d.log
-        # Filled in as a dict, as _evolve does: a frozen dataclass's __init__ sets its 45 fields one by one.
         fields = {
             "seat": seat,
             "players": self.players,
             "variant": self.variant,
-            "options": dict(self._options),
             "phase": s.phase,
             "to_act": s.to_act,
             "deal_number": s.deal_number,
             "dealer": s.dealer,
-            "elder": d.elder,
-            "hand": _SETS[d.hands[me] if own else 0],
-            "dealt": _SETS[d.dealt[me] if own else 0],
-            "discards": _SETS[d.discards[me] if own else 0],
-            "peeked": _SETS[d.peeked if elder_view else 0],
-            "rest": public_rest,
-            "show_rest": d.show_rest if (younger_view or d.rest_public or d.hand_reckoned) else None,
-            "talon_left": max(0, len(d.talon) - (d.exchanged[0] or 0) - (d.exchanged[1] or 0)),
-            "hand_sizes": (d.hands[0].bit_count(), d.hands[1].bit_count()),
-            "exchanged": d.exchanged,
-            "will_exchange": d.will_exchange,
-            "carte_blanche": d.carte_blanche,
-            "shown_dealt": (_SETS[d.shown_dealt[0]], _SETS[d.shown_dealt[1]]),
-            "revealed": (_SETS[d.revealed[0]], _SETS[d.revealed[1]]),
-            "own_calls": tuple([c for c in d.calls if c is not None and c.player == seat]) if own and d.calls else (),
-            "announcements": d.announcements,
-            "trick": d.trick,
-            "leader": d.leader,
-            "tricks": d.tricks,
-            "tricks_won": d.tricks_won,
-            "events": d.events,
-            "log": log,
             "deal_scores": s.deal_scores,
             "totals": s.totals,
             "result": s.result,
-            "opponent": other if own else None,
+            "opponent": 1 - me if own else None,
             "exchange_range": self._exchange_limits(me) if own and s.phase is Phase.EXCHANGE and s.to_act == me
             else None,
             "bids": d.bids,
@@ -1550,10 +1527,54 @@ class Partie:
             "games": s.games,
             "game_scores": (s.totals[0] - s.game_start[0], s.totals[1] - s.game_start[1]),
             "unreckoned": d.pending_events,
+            "_lazy": (_view_field, (seat, d, self._options)),
         }
+        # Filled in as a dict, as _evolve does: a frozen dataclass's __init__ sets its fields one by one.
         view: PlayerView = object.__new__(PlayerView)
         object.__setattr__(view, "__dict__", fields)
         return view
+
+
+#: The view's fields that are the deal record's own, under the same name (public to both players).
+_DEAL_FIELDS: frozenset[str] = frozenset((
+    "elder", "exchanged", "will_exchange", "carte_blanche", "announcements", "trick", "leader", "tricks",
+    "tricks_won", "events", "log"))
+
+
+def _view_field(name: str, source: tuple[int | None, _Deal, dict[str, bool | int]]) -> object:
+    """The field ``name`` of the view of ``seat`` (``None``: a spectator) of the deal ``d``: what that
+    seat may know of it, and nothing more."""
+    seat, d, options = source
+    if name in _DEAL_FIELDS:
+        return getattr(d, name)
+    own = seat is not None
+    me = seat if seat is not None else 0
+    match name:
+        case "hand":
+            return _SETS[d.hands[me] if own else 0]
+        case "dealt":
+            return _SETS[d.dealt[me] if own else 0]
+        case "discards":
+            return _SETS[d.discards[me] if own else 0]
+        case "peeked":
+            return _SETS[d.peeked if own and seat == d.elder else 0]
+        case "rest":
+            return _SETS[d.rest if d.rest_public else 0]
+        case "show_rest":
+            return d.show_rest if ((own and seat != d.elder) or d.rest_public or d.hand_reckoned) else None
+        case "talon_left":
+            return max(0, len(d.talon) - (d.exchanged[0] or 0) - (d.exchanged[1] or 0))
+        case "hand_sizes":
+            return d.hands[0].bit_count(), d.hands[1].bit_count()
+        case "shown_dealt":
+            return _SETS[d.shown_dealt[0]], _SETS[d.shown_dealt[1]]
+        case "revealed":
+            return _SETS[d.revealed[0]], _SETS[d.revealed[1]]
+        case "own_calls":
+            return tuple([c for c in d.calls if c is not None and c.player == seat]) if own and d.calls else ()
+        case "options":
+            return dict(options)
+    raise AttributeError(f"'PlayerView' object has no attribute {name!r}")
 
 
 def _disjoint_collections(options: list[CardSet]) -> Iterator[tuple[CardSet, ...]]:

@@ -10,8 +10,9 @@ It never holds a card of the opponent's that was not shown.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any
 
 from piquet.engine.cards import Card, CardSet, Rank
 from piquet.engine.combinations import Category
@@ -108,6 +109,23 @@ class PlayerView:
     #: rulings 10 and 12): public, since elder heard her answers; it counts against a pique at that lead.
     unreckoned: tuple[ScoreEvent, ...] = ()
 
+    if not TYPE_CHECKING:  # hidden from the type checker, which would let any name through
+
+        def __getattr__(self, name: str) -> Any:
+            # Reached only for a field a view built by Partie.view has not filled in yet: the partie fills
+            # in most fields on first use (a random player reads one or two of them, a level reads more).
+            lazy = self.__dict__.get("_lazy")
+            if lazy is None or name.startswith("__"):
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            fill, source = lazy
+            value = self.__dict__[name] = fill(name, source)
+            return value
+
+    def __reduce__(self) -> tuple[Callable[..., PlayerView], tuple[object, ...]]:
+        """Pickled (to a worker) and copied field by field: what the player may know, and nothing of the
+        deal the fields of a view built by the partie are filled in from."""
+        return PlayerView, tuple([getattr(self, name) for name in _FIELDS])
+
     @property
     def rules(self) -> Rules:
         """The rules this partie is played by (the variant with its options), shared, not rebuilt."""
@@ -153,3 +171,7 @@ class PlayerView:
         for seat in (0, 1):
             known = known | self.shown_dealt[seat] | self.revealed[seat]
         return known
+
+
+#: The fields of a view, in order.
+_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(PlayerView))
