@@ -684,14 +684,7 @@ class Partie:
         return None
 
     def _exchange_limits(self, seat: int) -> tuple[int, int]:
-        s = self._s
-        d = s.deal
-        if seat == d.elder:
-            if d.will_exchange is not None:
-                return d.will_exchange, d.will_exchange
-            return self.rules.elder_minimum_exchange, self.rules.elder_maximum_exchange
-        taken = d.elder_count if d.elder_count is not None else 0
-        return self.rules.younger_minimum_exchange, len(d.talon) - taken
+        return _exchange_limits(self.rules, self._s.deal, seat)
 
     def _why_not_exchange(self, action: Exchange) -> str | None:
         s = self._s
@@ -1499,54 +1492,39 @@ class Partie:
     def view(self, seat: int | None) -> PlayerView:
         """What ``seat`` may know (``None``: a spectator, who sees only what is public).
 
-        The fields that are the partie's own are set at once; those of the deal are filled in from the
-        deal's record when first read (:func:`_view_field`), so a player who reads little pays little.
-        The record is immutable, so a view read later says what it said when it was made; a view is
-        pickled or copied with its fields alone.
+        Whose view it is, the phase and who is to act are set at once; every other field is filled in when
+        first read (:func:`_view_field`), from the partie's state as it was when the view was made: a state
+        is never changed once the partie has moved on (:meth:`push` changes a copy), so a view read later says
+        what it said when it was made, and a player who reads little pays little. A view is pickled or copied
+        with its fields alone.
         """
         s = self._s
-        d = s.deal
-        own = seat is not None
-        me = seat if seat is not None else 0
-        fields = {
-            "seat": seat,
-            "players": self.players,
-            "variant": self.variant,
-            "phase": s.phase,
-            "to_act": s.to_act,
-            "deal_number": s.deal_number,
-            "dealer": s.dealer,
-            "deal_scores": s.deal_scores,
-            "totals": s.totals,
-            "result": s.result,
-            "opponent": 1 - me if own else None,
-            "exchange_range": self._exchange_limits(me) if own and s.phase is Phase.EXCHANGE and s.to_act == me
-            else None,
-            "bids": d.bids,
-            "contract": d.contract,
-            "games": s.games,
-            "game_scores": (s.totals[0] - s.game_start[0], s.totals[1] - s.game_start[1]),
-            "unreckoned": d.pending_events,
-            "_lazy": (_view_field, (seat, d, self._options)),
-        }
-        # Filled in as a dict, as _evolve does: a frozen dataclass's __init__ sets its fields one by one.
         view: PlayerView = object.__new__(PlayerView)
-        object.__setattr__(view, "__dict__", fields)
+        object.__setattr__(view, "__dict__", {
+            "seat": seat, "phase": s.phase, "to_act": s.to_act,
+            "_lazy": (_view_field, (seat, s, self.players, self.variant, self._options, self.rules))})
         return view
 
 
 #: The view's fields that are the deal record's own, under the same name (public to both players).
 _DEAL_FIELDS: frozenset[str] = frozenset((
     "elder", "exchanged", "will_exchange", "carte_blanche", "announcements", "trick", "leader", "tricks",
-    "tricks_won", "events", "log"))
+    "tricks_won", "events", "log", "bids", "contract"))
+#: The view's fields that are the partie's state's own, under the same name.
+_STATE_FIELDS: frozenset[str] = frozenset(("deal_number", "dealer", "deal_scores", "totals", "result", "games"))
+
+_ViewSource = tuple[int | None, _State, tuple[str, str], str, dict[str, bool | int], Rules]
 
 
-def _view_field(name: str, source: tuple[int | None, _Deal, dict[str, bool | int]]) -> object:
-    """The field ``name`` of the view of ``seat`` (``None``: a spectator) of the deal ``d``: what that
-    seat may know of it, and nothing more."""
-    seat, d, options = source
+def _view_field(name: str, source: _ViewSource) -> object:
+    """The field ``name`` of the view of ``seat`` (``None``: a spectator) of the partie in the state ``s``:
+    what that seat may know, and nothing more."""
+    seat, s, players, variant, options, rules = source
+    d = s.deal
     if name in _DEAL_FIELDS:
         return getattr(d, name)
+    if name in _STATE_FIELDS:
+        return getattr(s, name)
     own = seat is not None
     me = seat if seat is not None else 0
     match name:
@@ -1572,9 +1550,31 @@ def _view_field(name: str, source: tuple[int | None, _Deal, dict[str, bool | int
             return _SETS[d.revealed[0]], _SETS[d.revealed[1]]
         case "own_calls":
             return tuple([c for c in d.calls if c is not None and c.player == seat]) if own and d.calls else ()
+        case "exchange_range":
+            return _exchange_limits(rules, d, me) if own and s.phase is Phase.EXCHANGE and s.to_act == me else None
+        case "game_scores":
+            return s.totals[0] - s.game_start[0], s.totals[1] - s.game_start[1]
+        case "unreckoned":
+            return d.pending_events
+        case "opponent":
+            return 1 - me if own else None
+        case "players":
+            return players
+        case "variant":
+            return variant
         case "options":
             return dict(options)
     raise AttributeError(f"'PlayerView' object has no attribute {name!r}")
+
+
+def _exchange_limits(rules: Rules, d: _Deal, seat: int) -> tuple[int, int]:
+    """The fewest and most cards ``seat`` may exchange in the deal ``d``."""
+    if seat == d.elder:
+        if d.will_exchange is not None:
+            return d.will_exchange, d.will_exchange
+        return rules.elder_minimum_exchange, rules.elder_maximum_exchange
+    taken = d.elder_count if d.elder_count is not None else 0
+    return rules.younger_minimum_exchange, len(d.talon) - taken
 
 
 def _disjoint_collections(options: list[CardSet]) -> Iterator[tuple[CardSet, ...]]:

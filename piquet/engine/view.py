@@ -98,16 +98,16 @@ class PlayerView:
     result: Settlement | None
     opponent: int | None
     #: When it is this player's exchange: the fewest and most cards he may exchange.
-    exchange_range: tuple[int, int] | None = None
+    exchange_range: tuple[int, int] | None
     #: Auction Piquet: the calls of this deal's auction, and the contract once it is over.
-    bids: tuple[Bid, ...] = ()
-    contract: Contract | None = None
+    bids: tuple[Bid, ...]
+    contract: Contract | None
     #: Piquet au Cent: the games finished, and each player's score in the game in progress.
-    games: tuple[GameResult, ...] = ()
-    game_scores: tuple[int, int] = (0, 0)
+    games: tuple[GameResult, ...]
+    game_scores: tuple[int, int]
     #: What younger won in the declarations and reckons only after elder's first lead (Law 67, the
     #: rulings 10 and 12): public, since elder heard her answers; it counts against a pique at that lead.
-    unreckoned: tuple[ScoreEvent, ...] = ()
+    unreckoned: tuple[ScoreEvent, ...]
 
     if not TYPE_CHECKING:  # hidden from the type checker, which would let any name through
 
