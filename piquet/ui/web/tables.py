@@ -81,7 +81,8 @@ HINT_LEVEL = 5
 #: another cap (``piquet serve --max-budget``; 0 there: no cap, and a table may ask for no limit). A decision may
 #: take up to three times its budget by the wall clock (:data:`piquet.ai.budget.WALL_FACTOR`).
 MAX_BUDGET = 5.0
-#: The least a table may give the computer for one decision (level 5 would solve one sampled deal a card).
+#: The least a table may give the computer for one decision (with less, level 5 would solve hardly more than the one
+#: sampled deal it always solves for each card).
 MIN_BUDGET = 0.1
 #: The budget of a table that sets none, where its level does not search (levels 1 and 2: only its hints think).
 DEFAULT_BUDGET = LEVEL_SETTINGS[HINT_LEVEL].budget
@@ -148,7 +149,7 @@ class SeatRefused(Exception):
 
 
 #: Hints a seat may ask at once; then one more every :data:`HINT_INTERVAL` seconds (a level-5 hint
-#: costs a worker up to a second and a half).
+#: costs a worker up to the table's budget of CPU time, a second by default).
 HINT_BURST = 5
 HINT_INTERVAL = 6.0
 
