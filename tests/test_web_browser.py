@@ -365,3 +365,30 @@ def test_the_lobby_offers_the_server_s_variants_options_and_levels_and_creates_t
     page.wait_for_function("document.body.dataset.ready === '1'", timeout=WAIT)
     assert page.locator("#recent li").first.inner_text().startswith("Rubicon Piquet (room)")
     page.context.close()
+
+
+def test_the_lobby_sets_the_computer_s_thinking_time_within_the_server_s_cap_and_the_table_shows_it(
+        server: LiveServer, browser: Any) -> None:
+    page = _open(browser, server.url + "/")
+    page.wait_for_function("document.body.dataset.ready === '1'", timeout=WAIT)
+    budget = page.get_by_test_id("budget")
+    assert budget.input_value() == "1" and "0.1 to 5 s" in page.locator("#budget-help").inner_text()
+    page.get_by_label("Your name").fill("Ann")
+    page.get_by_test_id("level").select_option("3")
+    # Over the server's cap: the form says so, and nothing is created.
+    budget.fill("9")
+    page.get_by_test_id("create-computer").click()
+    assert "Thinking time: at most 5 s" in page.get_by_test_id("error").inner_text()
+    assert page.url == server.url + "/"
+    budget.fill("2.5")
+    page.get_by_test_id("create-computer").click()
+    page.wait_for_url("**/t/**")
+    shown = page.get_by_test_id("budget")
+    shown.wait_for(state="visible", timeout=WAIT)
+    assert shown.inner_text() == "thinks up to 2.5 s"
+    assert page.evaluate("window.piquetTable.state.table.budget") == 2.5
+    assert "thinks up to 2.5 s" in (page.get_by_test_id("hint").get_attribute("title") or "")
+    page.goto(server.url + "/")  # the lobby offers the time chosen last
+    page.wait_for_function("document.body.dataset.ready === '1'", timeout=WAIT)
+    assert page.get_by_test_id("budget").input_value() == "2.5"
+    page.context.close()

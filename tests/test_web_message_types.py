@@ -88,6 +88,9 @@ def mismatch(value: object, hint: Any, where: str = "message") -> str | None:
         return None if value is None else f"{where}: not null"
     if hint is int:
         return None if isinstance(value, int) and not isinstance(value, bool) else f"{where}: {value!r} is not a number"
+    if hint is float:  # a number of seconds: JSON writes a whole one as 5 or 5.0
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        return None if number else f"{where}: {value!r} is not a number"
     if hint in (str, bool):
         return None if isinstance(value, hint) else f"{where}: {value!r} is not a {hint.__name__}"
     raise AssertionError(f"the checker does not know the type {hint!r} (at {where})")

@@ -290,7 +290,7 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"piquet serve: --workers is 0 or more, not {args.workers}", file=sys.stderr)
         return 2
     try:
-        app = create_app(args.db, workers=args.workers)
+        app = create_app(args.db, workers=args.workers, max_budget=args.max_budget)
     except StoreError as e:
         print(f"piquet serve: {e}", file=sys.stderr)
         return 2
@@ -376,6 +376,10 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--workers", type=int, default=None, metavar="N",
                      help="worker processes where the computer's levels 4-5 and hints think (default: one per core "
                           "but one; level 3 has one of its own); 0: in threads of the server")
+    srv.add_argument("--max-budget", type=_seconds, default=5.0, metavar="SECONDS",
+                     help="the most CPU time a table may give the computer and its hints for each decision "
+                          "(default 5; a table's creator chooses up to it, 1 by default); 0: no cap, and a "
+                          "table may let the computer think without a limit")
     srv.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"],
                      help="how much the server logs (default warning)")
     srv.set_defaults(func=_serve)

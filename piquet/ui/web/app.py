@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any, assert_never, get_args
+from typing import Annotated, Any, assert_never, get_args
 
 import markdown
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
@@ -33,6 +33,7 @@ from piquet.engine import record
 from piquet.engine.variants import VARIANTS, OptionError
 from piquet.ui.web.guard import TokenBucket
 from piquet.ui.web.protocol import (
+    BudgetSetup,
     CreatedTable,
     LevelSetup,
     LinkKind,
@@ -45,7 +46,7 @@ from piquet.ui.web.protocol import (
     read_message,
 )
 from piquet.ui.web.store import SQLiteStore, Store, StoreUnavailable
-from piquet.ui.web.tables import LEVELS, Client, SeatRefused, Table, Tables
+from piquet.ui.web.tables import DEFAULT_BUDGET, LEVELS, MAX_BUDGET, MIN_BUDGET, Client, SeatRefused, Table, Tables
 from piquet.ui.web.thinking import Thinker
 
 __all__ = ["RedactSecrets", "create_app"]
@@ -69,6 +70,8 @@ class CreateTable(BaseModel):
     level: int | None = 3
     name: str = Field(default="Player", max_length=40)
     takebacks: Takebacks = "fair"
+    #: CPU seconds the computer and its hints think per decision (None: the level's own); a number, never a string.
+    budget: Annotated[float, Field(strict=True, allow_inf_nan=False)] | None = None
 
 
 #: A secret in a URL's query or fragment (``token=...``), URL-encoded or not, or in JSON (``"token": "..."``).
@@ -121,15 +124,19 @@ def _page(title: str, body: str) -> str:
             f'<body class="page"><main class="doc">{body}</main></body></html>')
 
 
-def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None) -> FastAPI:
+def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
+               max_budget: float = MAX_BUDGET) -> FastAPI:
     """The server's application; ``db`` is a SQLite file's path (``":memory:"``) or any :class:`Store`.
     ``workers``: the computer's worker processes for levels 4-5 and hints (:class:`~piquet.ui.web.thinking.Thinker`;
     ``None``: one per core but one; 0: none, the computer thinks in threads of the server). They start when first
-    needed and end when the application shuts down."""
+    needed and end when the application shuts down. ``max_budget``: the most CPU seconds a table may give the
+    computer for one decision (0: no cap, and a table may ask for no limit)."""
     redact_secrets_in_logs()
+    if not 0 <= max_budget < math.inf:
+        raise ValueError(f"the cap on the computer's thinking is 0 (none) or more seconds, not {max_budget!r}")
     store: Store = SQLiteStore(db) if isinstance(db, str) else db
     thinker = Thinker(workers)
-    tables = Tables(store, thinker)
+    tables = Tables(store, thinker, max_budget=max_budget)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -173,7 +180,7 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None) -
     # response_model=None: the answer's type is the protocol's TypedDict, not a model FastAPI should build.
     @app.get("/api/setup", response_model=None)
     async def setup() -> SetupAnswer:
-        """The variants, their rule options and the computer's levels."""
+        """The variants, their rule options, the computer's levels and the thinking time a table may give it."""
         variants: list[VariantSetup] = []
         for name, cls in VARIANTS.items():
             rules = cls()
@@ -183,7 +190,9 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None) -
                              "source": o.source, "minimum": o.minimum, "maximum": o.maximum} for o in rules.OPTIONS],
             })
         levels: list[LevelSetup] = [{"level": n, "name": _LEVEL_NAMES[n]} for n in LEVELS]
-        return {"variants": variants, "levels": levels}
+        budget: BudgetSetup = {"default": min(DEFAULT_BUDGET, max_budget) if max_budget > 0 else DEFAULT_BUDGET,
+                               "minimum": MIN_BUDGET, "maximum": max_budget if max_budget > 0 else None}
+        return {"variants": variants, "levels": levels, "budget": budget}
 
     creations: dict[str, TokenBucket] = {}
 
@@ -206,7 +215,7 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None) -
                                 status_code=429, headers={"Retry-After": str(wait)})
         try:
             table, token = await tables.create_saved(body.kind, body.variant, body.options, body.level, body.name,
-                                                     body.takebacks)
+                                                     body.takebacks, body.budget)
         except ProtocolError:  # not saved: the handler below answers 503
             raise
         except (ValueError, OptionError) as e:

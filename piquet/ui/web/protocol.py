@@ -289,6 +289,7 @@ class TableData(TypedDict):
     title: str
     options: dict[str, bool | int]
     level: int | None
+    budget: float | None  # CPU seconds the computer and its hints think per decision (0: no limit); null in a room
     status: TableStatus
     takebacks: Takebacks
     taken_back: int
@@ -358,9 +359,18 @@ class LevelSetup(TypedDict):
     name: str
 
 
+class BudgetSetup(TypedDict):
+    """The computer's thinking time a new table may ask for, in CPU seconds per decision."""
+
+    default: float
+    minimum: float
+    maximum: float | None  # null: no cap, and 0 (no limit) is allowed
+
+
 class SetupAnswer(TypedDict):
     variants: list[VariantSetup]
     levels: list[LevelSetup]
+    budget: BudgetSetup
 
 
 class TableLinks(TypedDict):

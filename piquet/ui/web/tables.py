@@ -18,6 +18,11 @@ something the player did not know at that decision: a card the computer played o
 showed, a card drawn, a deal) or ``free`` (for practice; every takeback is written
 down, in the record and on the score sheet). Every deal's cards are fixed by the
 table's seed and the deal's number, so no takeback deals a hand anew.
+
+The computer at a table and its hints think for a budget of CPU seconds per decision
+(:mod:`piquet.ai.budget`): the level's own unless the table's creator set one, within the
+server's cap (``piquet serve --max-budget``), which also decides whether a table may think
+without a limit.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import hmac
 import itertools
 import json
 import logging
+import math
 import random
 import secrets
 import time
@@ -36,6 +42,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypedDict, TypeVar, get_args
 
 from piquet.ai.agent import Agent
+from piquet.ai.levels import LEVELS as LEVEL_SETTINGS
 from piquet.ai.levels import make_agent
 from piquet.engine.actions import Action, ChooseDealer, Concede, Cut, Deal, Exchange
 from piquet.engine.partie import Partie, Phase
@@ -65,11 +72,20 @@ from piquet.ui.web.protocol import (
 from piquet.ui.web.store import Store, StoreUnavailable, TableInfo, Takeback
 from piquet.ui.web.thinking import Thinker, ThinkingFailed
 
-__all__ = ["Client", "SeatRefused", "Table", "Tables", "same_secret"]
+__all__ = ["MAX_BUDGET", "MIN_BUDGET", "Client", "SeatRefused", "Table", "Tables", "check_budget", "same_secret"]
 
 LEVELS = (1, 2, 3, 4, 5)
 #: The level whose advice the hint gives.
 HINT_LEVEL = 5
+#: The CPU seconds a table may give the computer for one decision, at most, unless the server is started with
+#: another cap (``piquet serve --max-budget``; 0 there: no cap, and a table may ask for no limit). A decision may
+#: take up to three times its budget by the wall clock (:data:`piquet.ai.budget.WALL_FACTOR`).
+MAX_BUDGET = 5.0
+#: The least a table may give the computer for one decision (with less, level 5 would solve hardly more than the one
+#: sampled deal it always solves for each card).
+MIN_BUDGET = 0.1
+#: The budget of a table that sets none, where its level does not search (levels 1 and 2: only its hints think).
+DEFAULT_BUDGET = LEVEL_SETTINGS[HINT_LEVEL].budget
 COMPUTER_NAME = "Computer"
 #: What a table against the computer allows to take back (``fair``: until something new is seen).
 TAKEBACKS: tuple[Takebacks, ...] = get_args(Takebacks)
@@ -77,6 +93,35 @@ TAKEBACKS: tuple[Takebacks, ...] = get_args(Takebacks)
 SECRET_BYTES = 16
 #: How long a one-time link to move a seat to another device stays valid, in seconds.
 MOVE_SECONDS = 15 * 60
+
+
+def check_budget(budget: object, cap: float = MAX_BUDGET) -> float | None:
+    """A table's thinking budget as its creator asked for it (``None``: the level's own), or a ``ValueError``
+    naming the field and the reason: not a number, under :data:`MIN_BUDGET`, over the server's ``cap``, or 0 (no
+    limit) on a server with a cap (``cap`` 0: none).
+
+    >>> check_budget(2), check_budget(None), check_budget(0, cap=0)
+    (2.0, None, 0.0)
+    >>> check_budget(9)
+    Traceback (most recent call last):
+    ...
+    ValueError: budget: 9 s is out of range: the computer may think 0.1 to 5 s a decision on this server
+    """
+    if budget is None:
+        return None
+    if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not math.isfinite(budget):
+        raise ValueError(f"budget: {budget!r} is not a number of seconds")
+    seconds = float(budget)
+    if seconds == 0:
+        if cap > 0:
+            raise ValueError(f"budget: 0 (no limit) is not allowed on this server: the computer may think at most "
+                             f"{cap:g} s a decision")
+        return seconds
+    if seconds < MIN_BUDGET or (cap > 0 and seconds > cap):
+        allowed = (f"{MIN_BUDGET:g} to {cap:g} s a decision" if cap > 0
+                   else f"{MIN_BUDGET:g} s or more a decision, or 0 for no limit,")
+        raise ValueError(f"budget: {seconds:g} s is out of range: the computer may think {allowed} on this server")
+    return seconds
 
 
 def same_secret(expected: str | None, given: object) -> bool:
@@ -104,7 +149,7 @@ class SeatRefused(Exception):
 
 
 #: Hints a seat may ask at once; then one more every :data:`HINT_INTERVAL` seconds (a level-5 hint
-#: costs a worker up to a second and a half).
+#: costs a worker up to the table's budget of CPU time, a second by default).
 HINT_BURST = 5
 HINT_INTERVAL = 6.0
 
@@ -220,12 +265,15 @@ class Client:
 
 
 class Table:
-    """One game at the server."""
+    """One game at the server. ``max_budget`` is the server's cap on the computer's thinking per decision (0: none):
+    a table stored with more, or with no limit, thinks for the cap."""
 
-    def __init__(self, info: TableInfo, store: Store, thinker: Thinker | None = None) -> None:
+    def __init__(self, info: TableInfo, store: Store, thinker: Thinker | None = None,
+                 max_budget: float = MAX_BUDGET) -> None:
         self.info = info
         self.store = store
         self.thinker = thinker if thinker is not None else Thinker(workers=0)
+        self.max_budget = max_budget
         self.lock = asyncio.Lock()
         self.clients: set[Client] = set()
         self.rng = random.Random(secrets.randbits(64))
@@ -240,7 +288,7 @@ class Table:
         self._hinting = False
         self._hints: dict[int, tuple[float, float]] = {}  # seat: (hints he may still ask, when that was counted)
         if info.computer is not None:
-            self.agent = make_agent(f"level{info.level or 3}", secrets.randbits(32))
+            self.agent = self._agent(info.level or 3)
         if all(p is not None for p in info.players):
             self._start()
 
@@ -257,6 +305,33 @@ class Table:
     @property
     def version(self) -> int:
         return self.partie.ply if self.partie is not None else 0
+
+    def budget_for(self, level: int) -> float:
+        """The CPU seconds a computer player of ``level`` thinks for one decision at this table (0: no limit): the
+        table's budget, or the level's own, within the server's cap."""
+        budget = self.info.budget
+        if budget is None:
+            budget = LEVEL_SETTINGS[level].budget if level in LEVEL_SETTINGS else DEFAULT_BUDGET
+        if self.max_budget > 0 and (budget == 0 or budget > self.max_budget):
+            budget = self.max_budget
+        return budget
+
+    @property
+    def budget(self) -> float | None:
+        """The thinking time the table's state shows (``None`` in a room, where no computer thinks): the computer's
+        when its level searches, else its hints'."""
+        if self.info.computer is None:
+            return None
+        level = self.info.level or 3
+        return self.budget_for(level if level in LEVEL_SETTINGS else HINT_LEVEL)
+
+    def _agent(self, level: int) -> Agent:
+        """A computer player of ``level`` for this table, a searching level with the table's budget (the level as it
+        is when that is its own)."""
+        spec = f"level{level}"
+        if level in LEVEL_SETTINGS and self.budget_for(level) != LEVEL_SETTINGS[level].budget:
+            spec += f":budget={self.budget_for(level)!r}"
+        return make_agent(spec, secrets.randbits(32))
 
     @property
     def status(self) -> TableStatus:
@@ -394,9 +469,10 @@ class Table:
             "type": "state",
             "table": {"id": self.id, "kind": self.info.kind, "variant": self.info.variant,
                       "title": VARIANTS[self.info.variant].title, "options": self.info.options,
-                      "level": self.info.level, "status": self.status, "takebacks": self.info.takebacks,
-                      "taken_back": len(self.info.taken_back), "invite": links["invite"],
-                      "spectate": links["spectate"], "rules": rules_data(self.info.variant, self.info.options)},
+                      "level": self.info.level, "budget": self.budget, "status": self.status,
+                      "takebacks": self.info.takebacks, "taken_back": len(self.info.taken_back),
+                      "invite": links["invite"], "spectate": links["spectate"],
+                      "rules": rules_data(self.info.variant, self.info.options)},
             "seat": seat,
             "players": list(self.info.players),
             "computer": self.info.computer,
@@ -634,7 +710,7 @@ class Table:
                 raise ProtocolError("busy", "the computer is busy with other tables: ask for a hint again shortly")
             self._count_hint(seat)
             if self.adviser is None:
-                self.adviser = make_agent(f"level{HINT_LEVEL}", secrets.randbits(32))
+                self.adviser = self._agent(HINT_LEVEL)
             adviser = self.adviser
             view = partie.view(seat)
             if partie.phase is Phase.DEAL:
@@ -655,8 +731,12 @@ class Tables:
     """Every table of the server, created here or reloaded from the store when first asked for."""
 
     def __init__(self, store: Store, thinker: Thinker | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, max_budget: float = MAX_BUDGET) -> None:
+        if not 0 <= max_budget < math.inf:
+            raise ValueError(f"the cap on the computer's thinking is 0 (none) or more seconds, not {max_budget!r}")
         self.store = store
+        #: The most CPU seconds a table may give the computer for one decision (0: no cap, and no limit allowed).
+        self.max_budget = max_budget
         #: Where the computers of every table think (``None``: in threads of the server, as before the workers).
         self.thinker = thinker if thinker is not None else Thinker(workers=0)
         self.clock = clock
@@ -692,29 +772,31 @@ class Tables:
         return len(self._tables)
 
     def create(self, kind: TableKind, variant: str = "rubicon", options: dict[str, Any] | None = None,
-               level: int | None = 3, name: str = "Player", takebacks: Takebacks = "fair") -> tuple[Table, str]:
-        """A new table, and the token of its creator's seat (seat 0). Raises ``ValueError`` on bad settings."""
-        info = self._new(kind, variant, options, level, name, takebacks)
+               level: int | None = 3, name: str = "Player", takebacks: Takebacks = "fair",
+               budget: float | None = None) -> tuple[Table, str]:
+        """A new table, and the token of its creator's seat (seat 0). Raises ``ValueError`` on bad settings.
+        ``budget``: the computer's CPU seconds a decision (:func:`check_budget`; ``None``: the level's own)."""
+        info = self._new(kind, variant, options, level, name, takebacks, budget)
         self.store.create(info)
         return self._opened(info)
 
     async def create_saved(self, kind: TableKind, variant: str = "rubicon", options: dict[str, Any] | None = None,
-                           level: int | None = 3, name: str = "Player",
-                           takebacks: Takebacks = "fair") -> tuple[Table, str]:
+                           level: int | None = 3, name: str = "Player", takebacks: Takebacks = "fair",
+                           budget: float | None = None) -> tuple[Table, str]:
         """:meth:`create`, the store written in its thread (:func:`store_call`: ``not_saved`` if it cannot be)."""
-        info = self._new(kind, variant, options, level, name, takebacks)
+        info = self._new(kind, variant, options, level, name, takebacks, budget)
         await store_call(self.store.create, info)
         return self._opened(info)
 
     def _opened(self, info: TableInfo) -> tuple[Table, str]:
-        table = Table(info, self.store, self.thinker)
+        table = Table(info, self.store, self.thinker, self.max_budget)
         self._keep(table)
         token = info.tokens[0]
         assert token is not None
         return table, token
 
     def _new(self, kind: TableKind, variant: str, options: dict[str, Any] | None, level: int | None,
-             name: str, takebacks: Takebacks) -> TableInfo:
+             name: str, takebacks: Takebacks, budget: float | None = None) -> TableInfo:
         if kind not in ("computer", "room"):
             raise ValueError(f"a table is 'computer' or 'room', not {kind!r}")
         if variant not in VARIANTS:
@@ -726,6 +808,7 @@ class Tables:
             raise ValueError(f"the name {name!r} looks like the computer's: choose another")
         if takebacks not in TAKEBACKS:
             raise ValueError(f"takebacks are {', '.join(TAKEBACKS)}, not {takebacks!r}")
+        budget = check_budget(budget, self.max_budget)
         computer: int | None = None
         invite: str | None = None
         if kind == "computer":
@@ -738,11 +821,12 @@ class Tables:
             level = None
             other = None
             takebacks = "off"  # two people: nothing is taken back
+            budget = None  # and no computer thinks
             tokens = [secrets.token_urlsafe(SECRET_BYTES), None]
             invite = secrets.token_urlsafe(SECRET_BYTES)
         return TableInfo(secrets.token_urlsafe(9), kind, variant, rules.changed(), level, [name, other], tokens,
                          secrets.token_urlsafe(SECRET_BYTES), computer, invite=invite, seed=secrets.randbits(63),
-                         takebacks=takebacks)
+                         takebacks=takebacks, budget=budget)
 
     def release(self, table: Table) -> None:
         """Forget a table nobody is at and nothing is moving at: the store keeps it, and :meth:`get`
@@ -757,7 +841,7 @@ class Tables:
             info = self.store.load(table_id)
             if info is None:
                 return None
-            table = Table(info, self.store, self.thinker)
+            table = Table(info, self.store, self.thinker, self.max_budget)
             self._keep(table)
         return table
 

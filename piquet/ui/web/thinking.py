@@ -10,9 +10,10 @@ trip there and back).
 
 What goes to a worker is what the agent would see in the server: the player's view, the legal
 actions (:class:`Legal`: the engine's list, without the partie behind it, which holds the hidden
-cards) and the agent itself, whose state (its random streams) comes back with the decision and
-replaces the table's copy. Play is therefore the same, decision for decision, as if the agent had
-decided in the server, and any worker may serve any table.
+cards) and the agent itself, with its settings (the table's thinking budget among them), whose
+state (its random streams) comes back with the decision and replaces the table's copy. Play is
+therefore the same, decision for decision, as if the agent had decided in the server, and any
+worker may serve any table.
 
 A worker that dies (killed, out of memory) breaks its pool: the lane starts a new one and the
 decision is asked again, once; should it fail again, :class:`ThinkingFailed` says so (the

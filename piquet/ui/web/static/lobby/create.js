@@ -4,7 +4,7 @@
 
 import { store } from "../storage.js";
 import { $ } from "../table/dom.js";
-import { chosenOptions, currentVariant, inputEl, selectEl } from "./form.js";
+import { chosenBudget, chosenOptions, currentVariant, inputEl, selectEl } from "./form.js";
 import { remember } from "./recent.js";
 
 /** @typedef {import("../table/protocol.js").CreateTable} CreateTable */
@@ -59,6 +59,13 @@ function body(kind) {
     out.level = Number(selectEl("level").value);
     const takebacks = selectEl("takebacks").value;
     if (takebacks === "off" || takebacks === "fair" || takebacks === "free") out.takebacks = takebacks;
+    try {
+      const budget = chosenBudget();
+      if (budget !== undefined) out.budget = budget;
+    } catch (err) {
+      $("budget").focus();
+      throw err;
+    }
   }
   return out;
 }
@@ -95,6 +102,7 @@ export async function submit(e) {
   store.set("piquet.engine.variants", request.variant);
   if (request.takebacks) store.set("piquet.takebacks", request.takebacks);
   if (request.level) store.set("piquet.level", String(request.level));
+  if (request.kind === "computer") store.set("piquet.budget", request.budget === undefined ? "" : String(request.budget));
   setBusy(true);
   $("create-note").textContent = "Setting the table…";
   try {

@@ -1,6 +1,6 @@
 // @ts-check
-// The lobby's form: the variant and its rule options, the computer's level, the takebacks, filled from the
-// server's setup and read back into the body of POST /api/tables.
+// The lobby's form: the variant and its rule options, the computer's level, the takebacks, its thinking time,
+// filled from the server's setup and read back into the body of POST /api/tables.
 
 import { store } from "../storage.js";
 import { $, h } from "../table/dom.js";
@@ -41,6 +41,67 @@ export function updateLevelHelp() {
   const first = levels[0];
   const last = levels[levels.length - 1];
   $("level-help").textContent = first && last && first !== last ? `${first.level} is the gentlest, ${last.level} the strongest.` : "";
+}
+
+/** A number of seconds as the form says it: 1, 0.5, 2.5. */
+const seconds = (/** @type {number} */ n) => String(Math.round(n * 1000) / 1000);
+
+/**
+ * The thinking time a table may give the computer, within the server's bounds (GET /api/setup's `budget`), its own
+ * default first, or the one this browser chose last if the server still allows it.
+ */
+export function fillBudget() {
+  const bounds = setup.answer ? setup.answer.budget : null;
+  const input = inputEl("budget");
+  if (!bounds) return;
+  input.min = bounds.maximum === null ? "0" : seconds(bounds.minimum);
+  input.max = bounds.maximum === null ? "" : seconds(bounds.maximum);
+  input.placeholder = seconds(bounds.default);
+  const remembered = store.get("piquet.budget");
+  let value = bounds.default;
+  if (remembered) {
+    try {
+      value = budgetOf(remembered);
+    } catch {
+      value = bounds.default;
+    }
+  }
+  input.value = seconds(value);
+  const range = bounds.maximum === null
+    ? `${seconds(bounds.minimum)} s or more, or 0 for no limit`
+    : `${seconds(bounds.minimum)} to ${seconds(bounds.maximum)} s`;
+  $("budget-help").textContent = `The CPU time the computer may think for each of its decisions and each hint: ${range} `
+    + `(its level's own: ${seconds(bounds.default)} s). Levels 1 and 2 answer at once; their hints still think.`;
+}
+
+/**
+ * A thinking time in seconds read from the form, within the server's bounds; throws an Error saying what to correct.
+ * @param {string} text
+ * @returns {number}
+ */
+export function budgetOf(text) {
+  const bounds = setup.answer ? setup.answer.budget : null;
+  const value = Number(text.trim());
+  if (!text.trim() || !Number.isFinite(value)) throw new Error("Thinking time: a number of seconds, please.");
+  if (!bounds) return value;
+  if (value === 0 && bounds.maximum === null) return value;
+  if (value === 0) throw new Error(`Thinking time: this server allows no unlimited thinking, at most ${seconds(bounds.maximum || 0)} s.`);
+  if (value < bounds.minimum) throw new Error(`Thinking time: at least ${seconds(bounds.minimum)} s${bounds.maximum === null ? " (or 0 for no limit)" : ""}.`);
+  if (bounds.maximum !== null && value > bounds.maximum) throw new Error(`Thinking time: at most ${seconds(bounds.maximum)} s on this server.`);
+  return value;
+}
+
+/**
+ * The thinking time chosen, or `undefined` for the level's own (the default, or the field left empty); throws an
+ * Error saying what to correct.
+ * @returns {number | undefined}
+ */
+export function chosenBudget() {
+  const bounds = setup.answer ? setup.answer.budget : null;
+  const text = inputEl("budget").value;
+  if (!text.trim()) return undefined;
+  const value = budgetOf(text);
+  return bounds && value === bounds.default ? undefined : value;
 }
 
 /**

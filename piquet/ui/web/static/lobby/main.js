@@ -7,7 +7,7 @@ import { cardElement, ensureSprite } from "../cards.js";
 import { store } from "../storage.js";
 import { $ } from "../table/dom.js";
 import { setBusy, showError, submit } from "./create.js";
-import { fillLevels, fillOptions, fillVariants, inputEl, selectEl, updateLevelHelp } from "./form.js";
+import { fillBudget, fillLevels, fillOptions, fillVariants, inputEl, selectEl, updateLevelHelp } from "./form.js";
 import { showRecent } from "./recent.js";
 import { loadSetup } from "./setup.js";
 
@@ -32,6 +32,7 @@ async function start() {
   }
   fillVariants();
   fillLevels();
+  fillBudget();
   fillOptions();
   // The buttons wait for the script and the setup (a click before would submit the bare form).
   setBusy(false);

@@ -114,9 +114,10 @@
 // ------------------------------------------------------------------ server to client
 
 /**
- * The table; its `rules` are there from the start (a room waiting for its guest has no view yet).
+ * The table; its `rules` are there from the start (a room waiting for its guest has no view yet). `budget`: the CPU
+ * seconds the computer and its hints think for each decision (0: no limit; null in a room).
  * @typedef {{id: string, kind: TableKind, variant: string, title: string, options: Record<string, boolean | number>,
- *   level: number | null, status: TableStatus, takebacks: Takebacks, taken_back: number,
+ *   level: number | null, budget: number | null, status: TableStatus, takebacks: Takebacks, taken_back: number,
  *   invite: string | null, spectate: string, rules: Rules}} TableInfo
  */
 
@@ -140,12 +141,17 @@
  */
 /** @typedef {{name: string, title: string, options: OptionSetup[]}} VariantSetup */
 /** @typedef {{level: number, name: string}} LevelSetup */
+/**
+ * The computer's thinking time a new table may ask for, in CPU seconds per decision (`maximum` null: no cap, and 0,
+ * no limit, is allowed).
+ * @typedef {{default: number, minimum: number, maximum: number | null}} BudgetSetup
+ */
 /** GET /api/setup's answer. */
-/** @typedef {{variants: VariantSetup[], levels: LevelSetup[]}} SetupAnswer */
+/** @typedef {{variants: VariantSetup[], levels: LevelSetup[], budget: BudgetSetup}} SetupAnswer */
 /** POST /api/tables's body. */
 /**
  * @typedef {{kind: TableKind, variant: string, options: Record<string, boolean | number>, name: string,
- *   level?: number, takebacks?: Takebacks}} CreateTable
+ *   level?: number, takebacks?: Takebacks, budget?: number}} CreateTable
  */
 /** POST /api/tables's answer: the creator's secret link, and the room's invite. */
 /** @typedef {{id: string, token: string, links: {play: string, invite: string | null, spectate: string}}} CreatedTable */

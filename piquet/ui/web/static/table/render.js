@@ -9,7 +9,7 @@ import { renderPrompt, scheduleForcedPlay, updateExchangeControls } from "./prom
 import { app, names, pair, playedCards, playsGames, seats, selectionKey, shownCards } from "./state.js";
 import { openTricks, renderLog, renderSheet } from "./record.js";
 import { send } from "./transport.js";
-import { CATEGORY_WORDS, PHASES } from "./words.js";
+import { CATEGORY_WORDS, PHASES, thinkingTime } from "./words.js";
 
 /** @typedef {import("./protocol.js").Card} Card */
 /** @typedef {import("./protocol.js").Prompt} Prompt */
@@ -191,6 +191,14 @@ export function plate(st, v, s, isMe) {
   const nameLine = h("div", { className: "plate-name" }, h("span", { className: "who", text: n[s] }));
   if (isMe && seat !== null) nameLine.append(h("span", { className: "you", text: "you" }));
   if (st.computer === s) nameLine.append(h("span", { className: "badge computer", text: `computer${st.table && st.table.level ? " · level " + st.table.level : ""}` }));
+  // Levels 1 and 2 answer at once: the thinking time is then the hints' alone (said on the hint button).
+  const budget = st.table ? st.table.budget : null;
+  if (st.computer === s && typeof budget === "number" && st.table && (st.table.level || 0) >= 3) {
+    nameLine.append(h("span", {
+      className: "badge computer", "data-testid": "budget", text: thinkingTime(budget),
+      title: "The CPU time the computer may think for each decision, chosen when the table was created",
+    }));
+  }
   if (v.dealer === s) nameLine.append(h("span", { className: "badge", text: "dealer", title: "Deals this hand" }));
   const beforeRoles = ["cut", "choose_dealer", "deal", "bid"].includes(v.phase || "");
   if (!beforeRoles && (v.elder === 0 || v.elder === 1) && v.phase !== "over") {
@@ -513,6 +521,8 @@ export function renderToolbar(st, table) {
     : "Take back your previous decision, as long as you have seen nothing new since (U)";
   undo.textContent = table.takebacks === "free" && taken ? `Undo (${taken} so far)` : "Undo";
   $("hint-button").hidden = st.seat !== 0 && st.seat !== 1;
+  $("hint-button").title = "What the strongest computer player would do (H)"
+    + (typeof table.budget === "number" ? `; it ${thinkingTime(table.budget)}` : "");
   if (app.hint && st.version !== app.hint.version) hideHint();
   else if (app.hint) $("hint-follow").hidden = !app.hint.action || !st.prompt;
 }

@@ -6,6 +6,15 @@ export const NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "s
 export const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
 
 /**
+ * The computer's thinking time as the table says it: 1 -> "thinks up to 1 s", 0 -> "thinks without a time limit".
+ * @param {number} budget CPU seconds per decision (0: no limit)
+ * @returns {string}
+ */
+export function thinkingTime(budget) {
+  return budget > 0 ? `thinks up to ${Math.round(budget * 1000) / 1000} s` : "thinks without a time limit";
+}
+
+/**
  * 49 -> "forty-nine", 160 -> "one hundred and sixty" (as the calls say them).
  * @param {number} n
  * @returns {string}
