@@ -672,12 +672,12 @@ def _whole(value: object, low: int | None) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and (low is None or value >= low)
 
 
-def _number(item: Mapping[str, Any], key: str, where: str) -> float | None:
-    value = item.get(key)
-    if value is None and key not in item:
+def _number(item: Mapping[str, Any], key: str, where: str, deal: int, action: int) -> float | None:
+    if key not in item:
         return None
+    value = item[key]
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise RecordError(where, f"{key} is a number, not {value!r}")
+        raise RecordError(where, f"{key} is a number, not {value!r}", deal, action)
     return float(value)
 
 
@@ -704,20 +704,20 @@ def _read_review(review: object) -> _Review:
         at = f"review, annotation {index}"
         if not isinstance(item, dict):
             raise RecordError(at, f"an annotation is an object, not {item!r}")
-        unknown = set(item) - set(_ANNOTATION_KEYS)
-        if unknown:
-            raise RecordError(at, f"unknown field(s) {', '.join(sorted(unknown))} (an annotation has "
-                                  f"{', '.join(_ANNOTATION_KEYS)})")
         deal, action = item.get("deal"), item.get("action")
         if not _whole(deal, 1) or not _whole(action, 0):
             raise RecordError(at, "an annotation names its action: deal (a whole number from 1) and action (from 0), "
                                   f"not {deal!r} and {action!r}")
         assert isinstance(deal, int) and isinstance(action, int)
         at = f"{at} (deal {deal}, action {action})"
+        unknown = set(item) - set(_ANNOTATION_KEYS)
+        if unknown:
+            raise RecordError(at, f"unknown field(s) {', '.join(sorted(unknown))} (an annotation has "
+                                  f"{', '.join(_ANNOTATION_KEYS)})", deal, action)
         if notes and (deal, action) <= (notes[-1].deal, notes[-1].action):
             raise RecordError(at, f"the annotations follow the order of the actions, one an action (this one "
                                   f"comes after deal {notes[-1].deal}, action {notes[-1].action})", deal, action)
-        value, best_value, loss = (_number(item, k, at) for k in ("value", "best_value", "loss"))
+        value, best_value, loss = (_number(item, k, at, deal, action) for k in ("value", "best_value", "loss"))
         mark, text, best = item.get("mark"), item.get("text"), item.get("best")
         if "mark" in item and mark not in MARK_SIGNS:
             raise RecordError(at, f"mark is one of {', '.join(map(repr, MARK_SIGNS))}, not {mark!r}", deal, action)
@@ -727,14 +727,14 @@ def _read_review(review: object) -> _Review:
             raise RecordError(at, f"best is an action without its player, e.g. {{\"play\": \"QS\"}}, not {best!r}",
                               deal, action)
         if loss is not None and loss < 0:
-            raise RecordError(at, f"loss is the best value less the choice's, never below 0, not {loss!r}",
+            raise RecordError(at, f"loss is the best value less the choice's, never below 0, not {loss:g}",
                               deal, action)
         if value is not None and best_value is not None:
             if value > best_value + _LOSS_TOLERANCE:
                 raise RecordError(at, f"the best is worth less than the choice ({best_value!r} < {value!r})",
                                   deal, action)
             if loss is not None and abs(loss - (best_value - value)) > _LOSS_TOLERANCE:
-                raise RecordError(at, f"loss is {loss!r}, but best_value less value is {best_value - value:.2f}",
+                raise RecordError(at, f"loss is {loss:g}, but best_value less value is {best_value - value:.2f}",
                                   deal, action)
         notes.append(_Note(index, deal, action, value, best, best_value, loss, mark, text))
     return _Review(lens, worlds, seed, tuple(notes))
@@ -750,7 +750,10 @@ def _annotation(note: _Note, choice: Action, partie: Partie, reader: _Reader) ->
         if "player" in note.best or "show_rest" in note.best:
             raise RecordError(where, "best is the action without its player (the annotated action's) and without "
                                      "show_rest (her choice's)", note.deal, note.action)
-        best = reader.action({"player": names[choice.player], **note.best}, where)
+        try:
+            best = reader.action({"player": names[choice.player], **note.best}, where)
+        except RecordError as e:
+            raise RecordError(where, e.reason, note.deal, note.action) from None
         if type(best) is not type(choice):
             raise RecordError(where, f"the best must be the same kind of action as {choice.describe(names)}, not "
                                      f"{best.describe(names)}", note.deal, note.action)
@@ -761,7 +764,7 @@ def _annotation(note: _Note, choice: Action, partie: Partie, reader: _Reader) ->
             raise RecordError(where, f"the best, {best.describe(names)}, could not be taken there: {why}",
                               note.deal, note.action)
         if best == choice and (note.loss or 0) > _LOSS_TOLERANCE:
-            raise RecordError(where, f"the best is the choice itself, so the loss is 0, not {note.loss!r}",
+            raise RecordError(where, f"the best is the choice itself, so the loss is 0, not {note.loss:g}",
                               note.deal, note.action)
     return Annotation(note.deal, note.action, choice, note.value, best, note.best_value, note.loss, note.mark,
                       note.text)
