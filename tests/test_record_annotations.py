@@ -185,3 +185,18 @@ def test_a_malformed_annotation_is_rejected_saying_where_and_why(review: object,
     if "(deal" in where:
         assert (caught.value.deal, caught.value.action) == tuple(int(n) for n in where.split("deal ")[1]
                                                                   .rstrip(")").split(", action "))
+
+
+def test_the_documented_example_is_read_and_valid() -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "record-format.md").read_text(encoding="utf-8")
+    section = doc.split("## Annotations", 1)[1].split("\n## ", 1)[0]
+    head = next(line for line in section.splitlines() if line.startswith(' "meta": {"review": '))
+    review = json.loads(head.removeprefix(' "meta": {"review": ').removesuffix("[") + "[]}")
+    review["annotations"] = [json.loads(line.strip().removesuffix("]}}}").removesuffix(","))
+                             for line in section.splitlines() if line.startswith('  {"deal": ')]
+    assert len(review["annotations"]) == 3
+    data = with_review(review)
+    jsonschema.validate(data, SCHEMA)
+    _, notes = loads_annotated(json.dumps(data))
+    assert notes is not None and [n.mark for n in notes.notes] == ["", "", "?"]
+    assert notes.notes[2].best == Play(ANN, Card.parse("JH"))
