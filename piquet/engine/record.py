@@ -294,7 +294,7 @@ def annotated(text: str, annotations: Annotations) -> str:
     >>> loads_annotated(text)[1] == Annotations("fair", 24, 0, (note,))
     True
     """
-    data = json.loads(text)
+    data = _parse(text)
     if not isinstance(data, dict) or not isinstance(data.get("players"), list) or len(data["players"]) != 2:
         raise RecordError("record", "not a record: it names no two players")
     names = (str(data["players"][0]), str(data["players"][1]))
