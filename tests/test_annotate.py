@@ -70,8 +70,8 @@ def test_the_annotated_record_round_trips_and_replays(game: tuple[Path, Partie, 
 
 
 @dataclass(frozen=True)
-class ExchangeReview:
-    """An exchange graded as a declaration is: the discards chosen, the best, the loss, the mark, the options."""
+class PairsReview:
+    """An exchange graded as a declaration is: the choice, the best, the loss, the mark, (choice, value) pairs."""
 
     choice: object
     best: object
@@ -81,20 +81,48 @@ class ExchangeReview:
 
 
 @dataclass(frozen=True)
+class DiscardWorth:
+    discard: CardSet
+    value: float
+
+
+@dataclass(frozen=True)
+class WorthReview:
+    """An exchange graded with its values by discard, ``worth(discard).value`` (the exchange's review's shape)."""
+
+    choice: CardSet
+    best: CardSet
+    loss: float
+    mark: str
+    options: tuple[DiscardWorth, ...]
+
+    def worth(self, discard: CardSet) -> DiscardWorth:
+        return next(w for w in self.options if w.discard == discard)
+
+
+@dataclass(frozen=True)
 class WithExchange(Reviewed):
-    exchange: ExchangeReview | None = None
+    """``Reviewed`` with the field the exchange's review adds to it."""
+
+    exchange: object = None
 
 
-@pytest.mark.parametrize("as_actions", [False, True])
+@pytest.mark.parametrize("shape", ["pairs of discards", "pairs of exchanges", "worth by discard"])
 def test_an_exchange_graded_like_a_declaration_is_annotated(game: tuple[Path, Partie, PartieReview],
-                                                            as_actions: bool) -> None:
+                                                            shape: str) -> None:
     path, partie, _ = game
     younger = 1  # the first deal's second action: younger's exchange, elder's came first
     choice = record.deal_actions(partie)[0][younger]
     assert isinstance(choice, Exchange) and len(choice.discards) > 1
     best_cards = CardSet(choice.discards.mask & (choice.discards.mask - 1))  # one card fewer
-    chosen, best = (choice, Exchange(choice.player, best_cards)) if as_actions else (choice.discards, best_cards)
-    graded_exchange = ExchangeReview(chosen, best, 1.25, "", ((best, 0.5), (chosen, -0.75)))
+    graded_exchange: object
+    if shape == "worth by discard":
+        graded_exchange = WorthReview(choice.discards, best_cards, 1.25, "",
+                                      (DiscardWorth(best_cards, 0.5), DiscardWorth(choice.discards, -0.75)))
+    else:
+        chosen, best = ((choice, Exchange(choice.player, best_cards)) if shape == "pairs of exchanges"
+                        else (choice.discards, best_cards))
+        graded_exchange = PairsReview(chosen, best, 1.25, "", ((best, 0.5), (chosen, -0.75)))
     r = WithExchange(1, younger, choice.player, "exchange", "Ann exchanges", explanation="Keep one more.",
                      exchange=graded_exchange)
     note = annotation_of(r, choice)

@@ -5,8 +5,9 @@
 best choice (as the record writes an action) and its value, the loss, the mark and the explanation; the lens,
 the worlds and the seed once for the whole review. It is generic over the kinds of decision a review grades:
 a card played (a :class:`~piquet.ai.review.PlayReview`, its values by card), and a declaration or an exchange
-(an object with ``choice``, ``best``, ``loss``, ``mark`` and ``options`` of (choice, value): the shape of
-:class:`~piquet.ai.review.DeclarationReview`). :func:`annotated_record` writes them into the record's text
+(an object with ``choice``, ``best``, ``loss``, ``mark``, and the values by ``worth(choice).value`` or as
+``options`` of (choice, value): :class:`Graded`, the shape of :class:`~piquet.ai.review.DeclarationReview`; an
+exchange's choices may be its discards). :func:`annotated_record` writes them into the record's text
 (``meta.review``; docs/record-format.md, "Annotations"), the rest of the record as it was.
 
 The values are written to hundredths, and the loss as the best value less the choice's, so that the record's
@@ -33,7 +34,7 @@ reader finds them agree.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, cast
+from typing import Any, Protocol, cast, runtime_checkable
 
 from piquet.ai.review import PartieReview, PlayReview, Reviewed
 from piquet.engine import record
@@ -45,9 +46,11 @@ __all__ = ["Graded", "annotated_record", "annotation_of", "graded", "review_anno
 
 
 class Graded(Protocol):
-    """A decision graded by its options' values, as a declaration's review is (and an exchange's): the choice
-    made, the best, the loss, the mark, and every option with its value. A choice may be an action, or for an
-    exchange its discards."""
+    """A decision graded, as a declaration's review is (and an exchange's): the choice made, the best (the
+    choice itself where it is as good as any), the loss and the mark; the values either by ``worth(choice)``
+    (an object with a ``value``, as the exchange's review gives them) or as ``options``, pairs of a choice and
+    its value (as the declaration's review gives them). A choice may be an action, or for an exchange its
+    discards."""
 
     @property
     def choice(self) -> object: ...
@@ -61,8 +64,32 @@ class Graded(Protocol):
     @property
     def mark(self) -> str: ...
 
+
+class _Valued(Protocol):
+    @property
+    def value(self) -> float: ...
+
+
+@runtime_checkable
+class _ByWorth(Protocol):
+    def worth(self, choice: Any, /) -> _Valued: ...
+
+
+@runtime_checkable
+class _ByOptions(Protocol):
     @property
     def options(self) -> Sequence[tuple[object, float]]: ...
+
+
+def _value(found: Graded, chosen: object) -> float:
+    """What ``chosen`` (one of the options of the decision ``found`` graded) was worth."""
+    if isinstance(found, _ByWorth):
+        return float(found.worth(chosen).value)
+    if isinstance(found, _ByOptions):
+        for option, value in found.options:
+            if option == chosen:
+                return float(value)
+    raise ValueError(f"{chosen!r} is not among the options valued")
 
 
 def graded(reviewed: Reviewed) -> PlayReview | Graded | None:
@@ -105,8 +132,7 @@ def annotation_of(reviewed: Reviewed, choice: Action) -> record.Annotation | Non
         value, best_value = found.worth(found.choice).value, found.worth(found.best).value
         best: Action = Play(seat, found.best)
     else:
-        worth = dict(found.options)
-        value, best_value = worth[found.choice], worth[found.best]
+        value, best_value = _value(found, found.choice), _value(found, found.best)
         best = _as_action(found.best, choice)
     value, best_value = _round(value), _round(best_value)
     loss = max(0.0, _round(best_value - value))
