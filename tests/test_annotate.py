@@ -39,11 +39,16 @@ def test_every_graded_action_has_its_annotation(game: tuple[Path, Partie, Partie
     assert (notes.lens, notes.worlds, notes.seed) == ("open-hands", 1, 0)
     reviewed = {(r.deal, r.action): r for r in review.actions if graded(r) is not None}
     assert [(n.deal, n.action) for n in notes.notes] == sorted(reviewed)
-    assert {r.kind for r in reviewed.values()} == {"play", "declaration"}
+    # The exchanges too, where the review grades them.
+    assert {"play", "declaration"} <= {r.kind for r in reviewed.values()} <= {"play", "declaration", "exchange"}
     for note in notes.notes:
         r = reviewed[note.deal, note.action]
         assert note.text == r.explanation and note.text
-        if r.kind == "play":
+        if r.kind == "exchange":
+            found = graded(r)
+            assert found is not None and isinstance(note.choice, Exchange) and isinstance(note.best, Exchange)
+            assert note.mark == found.mark and note.loss == pytest.approx(found.loss, abs=0.01)
+        elif r.kind == "play":
             assert r.review is not None
             assert note.choice == Play(r.seat, r.review.choice) and note.best == Play(r.seat, r.review.best)
             assert (note.value, note.best_value) == (r.review.worth(r.review.choice).value,
@@ -145,7 +150,8 @@ def test_analyse_writes_the_annotated_record(game: tuple[Path, Partie, PartieRev
     jsonschema.validate(json.loads(text), SCHEMA)
     again, notes = record.loads_annotated(text)
     assert notes is not None and again.totals == partie.totals
-    graded_entries = [e for e in review["plays"] + review["declarations"] if not e["forced"]]
+    graded_entries = [e for e in review["plays"] + review["declarations"] + review.get("exchanges", [])
+                      if not e["forced"]]
     assert {(n.deal, n.action) for n in notes.notes} == {(e["deal"], e["action"]) for e in graded_entries}
     for e in graded_entries:
         note = notes.get(e["deal"], e["action"])
