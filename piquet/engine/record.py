@@ -23,8 +23,10 @@ piquet.engine.record.RecordError: record: version 2 is not supported (this reade
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
-from typing import IO, Any
+from dataclasses import dataclass, replace
+from typing import IO, Any, Final
 
 from piquet.engine.actions import (
     AcceptConcession,
@@ -45,12 +47,23 @@ from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.variants import OptionError, parse_bid
 
 __all__ = [
-    "FORMAT", "VERSION", "RecordError", "action_from_data", "action_to_data", "dump", "dumps", "from_data", "load",
-    "loads", "to_data",
+    "FORMAT", "LENSES", "MARK_SIGNS", "REVIEW", "VERSION", "Annotation", "Annotations", "RecordError",
+    "action_from_data", "action_to_data", "annotated", "annotated_from_data", "deal_actions", "dump", "dumps",
+    "from_data", "layout", "load", "load_annotated", "loads", "loads_annotated", "to_data",
 ]
 
 FORMAT = "piquet-record"
 VERSION = 1
+#: The key in a record's ``meta`` that holds its review: the annotations of its actions.
+REVIEW: Final = "review"
+#: The lenses a review may name: what the player could know (``fair``) or every card (``open-hands``).
+LENSES: Final = ("fair", "open-hands")
+#: The marks an annotation may give: none, an inaccuracy, a mistake, a blunder.
+MARK_SIGNS: Final = ("", "?!", "?", "??")
+#: How far an annotation's loss may be from its best value less its value (they are written to hundredths).
+_LOSS_TOLERANCE: Final = 0.005 + 1e-9
+_REVIEW_KEYS: Final = {"lens", "worlds", "seed", "annotations"}
+_ANNOTATION_KEYS: Final = ("deal", "action", "value", "best", "best_value", "loss", "mark", "text")
 _VERBS = ("bid", "carte_blanche", "exchange", "declare", "play", "concede", "accept_concession")
 _EXTRA_KEYS = {"carte_blanche": {"will_exchange"}, "exchange": {"show_rest"}, "declare": {"combinations"}}
 
@@ -65,6 +78,72 @@ class RecordError(ValueError):
         self.deal = deal
         self.action = action
         super().__init__(f"{where}: {reason}")
+
+
+@dataclass(frozen=True)
+class Annotation:
+    """What a review says of one action of a record: where the action is (its deal, counted from 1, and its
+    index among the deal's actions, from 0, as in the file), the action itself (``choice``), and any of: its
+    value to the player, the best action there and its value, the loss (the best value less the choice's),
+    a mark (:data:`MARK_SIGNS`) and the explanation (``text``). Values are in the review's own units (points
+    of the deal, or the partie's stakes); the record does not reckon them, it only checks they agree."""
+
+    deal: int
+    action: int
+    choice: Action
+    value: float | None = None
+    best: Action | None = None
+    best_value: float | None = None
+    loss: float | None = None
+    mark: str | None = None
+    text: str | None = None
+
+    def to_data(self, names: tuple[str, str]) -> dict[str, Any]:
+        """The annotation as written in a record's ``meta.review.annotations``."""
+        out: dict[str, Any] = {"deal": self.deal, "action": self.action}
+        if self.value is not None:
+            out["value"] = self.value
+        if self.best is not None:
+            out["best"] = _best_data(self.best, names)
+        if self.best_value is not None:
+            out["best_value"] = self.best_value
+        if self.loss is not None:
+            out["loss"] = self.loss
+        if self.mark is not None:
+            out["mark"] = self.mark
+        if self.text is not None:
+            out["text"] = self.text
+        return out
+
+
+@dataclass(frozen=True)
+class Annotations:
+    """A record's review (``meta.review``): the lens and the worlds it looked through and its seed, once for
+    the whole review (each ``None`` where not said), and the annotations, in the order of the actions."""
+
+    lens: str | None = None
+    worlds: int | None = None
+    seed: int | None = None
+    notes: tuple[Annotation, ...] = ()
+
+    def get(self, deal: int, action: int) -> Annotation | None:
+        """The annotation of action ``action`` (from 0) of deal ``deal`` (from 1), if there is one."""
+        for note in self.notes:
+            if (note.deal, note.action) == (deal, action):
+                return note
+        return None
+
+    def to_data(self, names: tuple[str, str]) -> dict[str, Any]:
+        """The review as written in a record's ``meta``, under :data:`REVIEW`."""
+        out: dict[str, Any] = {}
+        if self.lens is not None:
+            out["lens"] = self.lens
+        if self.worlds is not None:
+            out["worlds"] = self.worlds
+        if self.seed is not None:
+            out["seed"] = self.seed
+        out["annotations"] = [note.to_data(names) for note in self.notes]
+        return out
 
 
 # ---------------------------------------------------------------- writing
@@ -149,19 +228,83 @@ def to_data(partie: Partie, meta: Mapping[str, Any] | None = None,
 def dumps(partie: Partie, meta: Mapping[str, Any] | None = None,
           takebacks: Sequence[Mapping[str, Any]] | None = None) -> str:
     """The record as JSON text: one line per action, easy to read and to diff."""
-    data = to_data(partie, meta, takebacks)
-    deals = data.pop("deals")
-    head = json.dumps(data, ensure_ascii=False)[:-1]
-    parts = []
-    for deal in deals:
-        if "actions" not in deal:  # a new game's cut whose deal is not dealt yet
-            parts.append(json.dumps(deal, ensure_ascii=False))
-            continue
-        actions = deal.pop("actions")
-        body = json.dumps(deal, ensure_ascii=False)[:-1]
-        lines = ",\n    ".join(json.dumps(a, ensure_ascii=False) for a in actions)
-        parts.append(body + ',\n   "actions": [' + ("\n    " + lines + "]" if lines else "]") + "}")
-    return head + ',\n "deals": [\n  ' + ",\n  ".join(parts) + "]}\n"
+    return layout(to_data(partie, meta, takebacks))
+
+
+def _text(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _deal_text(deal: Mapping[str, Any]) -> str:
+    if not isinstance(deal, dict) or not isinstance(deal.get("actions"), list):
+        return _text(deal)  # a new game's cut whose deal is not dealt yet
+    body = _text({k: v for k, v in deal.items() if k != "actions"})[:-1]
+    lines = ",\n    ".join(_text(a) for a in deal["actions"])
+    return body + ("," if body != "{" else "") + '\n   "actions": [' + ("\n    " + lines if lines else "") + "]}"
+
+
+def _meta_text(meta: Mapping[str, Any]) -> str:
+    """``meta`` on one line, but for its review's annotations, one a line."""
+    items = []
+    for key, value in meta.items():
+        if key == REVIEW and isinstance(value, dict) and isinstance(value.get("annotations"), list):
+            head = _text({k: v for k, v in value.items() if k != "annotations"})[:-1]
+            notes = ",\n  ".join(_text(a) for a in value["annotations"])
+            value_text = (head + (", " if head != "{" else "") + '"annotations": ['
+                          + ("\n  " + notes if notes else "") + "]}")
+        else:
+            value_text = _text(value)
+        items.append(f"{_text(key)}: {value_text}")
+    return "{" + ", ".join(items) + "}"
+
+
+def layout(data: Mapping[str, Any]) -> str:
+    """A record's data as JSON text in the layout :func:`dumps` writes: the top level on the first line, then
+    each deal with one line per action, and a review's annotations (in ``meta``) one per line. Any record
+    written by :func:`dumps` comes back byte for byte from ``layout(json.loads(text))``."""
+    out = ""
+    for key, value in data.items():
+        if key == "deals" and isinstance(value, list):
+            text = '\n "deals": [\n  ' + ",\n  ".join(_deal_text(d) for d in value) + "]"
+        elif key == "meta" and isinstance(value, dict) and REVIEW in value:
+            text = '\n "meta": ' + _meta_text(value)
+        else:
+            text = f"{_text(key)}: {_text(value)}"
+        out += ("," if out else "") + ("" if text.startswith("\n") or not out else " ") + text
+    return "{" + out + "}\n"
+
+
+def annotated(text: str, annotations: Annotations) -> str:
+    """The record ``text`` with ``annotations`` added as its review (``meta.review``, replacing any review it
+    had), the rest of it byte for byte as it was where it has no ``meta`` (the review is added at the end), and
+    else laid out as :func:`dumps` lays a record out. ``text`` must be a record (:func:`loads` reads it).
+
+    >>> import random
+    >>> from piquet.engine.partie import Partie
+    >>> partie = Partie(("Ann", "Bill"), first_dealer=0)
+    >>> _ = partie.push(partie.random_deal(random.Random(7), packets=2))
+    >>> first = next(iter(partie.legal_actions()))
+    >>> _ = partie.push(first)
+    >>> plain = dumps(partie)
+    >>> note = Annotation(1, 0, first, mark="?!", text="Too many discards.")
+    >>> text = annotated(plain, Annotations("fair", 24, 0, (note,)))
+    >>> text.startswith(plain.rstrip()[:-1]), text[len(plain.rstrip()) - 1:]
+    (True, ',\\n "meta": {"review": {"lens": "fair", "worlds": 24, "seed": 0, "annotations": [\\n  {"deal": 1, \
+"action": 0, "mark": "?!", "text": "Too many discards."}]}}}\\n')
+    >>> loads_annotated(text)[1] == Annotations("fair", 24, 0, (note,))
+    True
+    """
+    data = _parse(text)
+    if not isinstance(data, dict) or not isinstance(data.get("players"), list) or len(data["players"]) != 2:
+        raise RecordError("record", "not a record: it names no two players")
+    names = (str(data["players"][0]), str(data["players"][1]))
+    review = annotations.to_data(names)
+    body = text.rstrip()
+    if "meta" not in data and body.endswith("}"):
+        return body[:-1] + ',\n "meta": ' + _meta_text({REVIEW: review}) + "}\n"
+    meta = data.get("meta")
+    data["meta"] = {**(meta if isinstance(meta, dict) else {}), REVIEW: review}
+    return layout(data)
 
 
 def dump(partie: Partie, fp: IO[str], meta: Mapping[str, Any] | None = None) -> None:
@@ -192,6 +335,26 @@ def action_to_data(action: Action, names: tuple[str, str]) -> dict[str, Any]:
     if isinstance(action, Exchange) and action.show_rest:
         out["show_rest"] = True
     return out
+
+
+def _best_data(action: Action, names: tuple[str, str]) -> dict[str, Any]:
+    """An annotation's best action: the action as a record writes it, without its player (the annotated
+    action's) and without younger's ``show_rest`` (her choice's)."""
+    out = _action_data(action, names, elder=action.player)
+    del out["player"]
+    return out
+
+
+def deal_actions(partie: Partie) -> tuple[tuple[Action, ...], ...]:
+    """The actions of each deal, as a record numbers them: the deals from 1 (``[0]`` is deal 1), the
+    actions of each from 0; the cut, the dealer's choice and the deal itself are not a deal's actions."""
+    deals: list[list[Action]] = []
+    for action in partie.actions:
+        if isinstance(action, Deal):
+            deals.append([])
+        elif deals and not isinstance(action, (Cut, ChooseDealer)):
+            deals[-1].append(action)
+    return tuple(tuple(d) for d in deals)
 
 
 def action_from_data(data: object, names: tuple[str, str], where: str = "action") -> Action:
@@ -327,7 +490,15 @@ def _require(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], w
 
 
 def from_data(data: object) -> Partie:
-    """Re-play a record through the engine and return the partie, as far as the record goes."""
+    """Re-play a record through the engine and return the partie, as far as the record goes. A review in
+    ``meta`` is checked (a malformed annotation is an error like any other) but not returned: see
+    :func:`annotated_from_data`."""
+    return annotated_from_data(data)[0]
+
+
+def annotated_from_data(data: object) -> tuple[Partie, Annotations | None]:
+    """Re-play a record through the engine: the partie, as far as the record goes, and the record's review
+    (its annotations, ``meta.review``), or ``None`` where it has none."""
     if not isinstance(data, dict):
         raise RecordError("record", "a record is a JSON object")
     if data.get("format") != FORMAT:
@@ -348,6 +519,10 @@ def from_data(data: object) -> Partie:
     names = (players[0], players[1])
     _check_takebacks(data.get("takebacks", []), names)
     reader = _Reader(names)
+    meta = data.get("meta")
+    review = _read_review(meta[REVIEW]) if isinstance(meta, dict) and REVIEW in meta else None
+    pending = {(n.deal, n.action): n for n in review.notes} if review is not None else {}
+    notes: list[Annotation] = []
     cut = data.get("cut")
     first_dealer: int | None = None
     if cut is None:
@@ -429,12 +604,23 @@ def from_data(data: object) -> Partie:
         actions = _require(deal, "actions", list, where)
         for i, item in enumerate(actions):
             at = f"deal {d}, action {i}"
-            push(reader.action(item, at), at, d, i)
+            action = reader.action(item, at)
+            note = pending.pop((d, i), None)
+            if note is not None:
+                notes.append(_annotation(note, action, partie, reader))
+            push(action, at, d, i)
         if d < len(deals) and partie.phase not in (Phase.DEAL, Phase.CUT) and not partie.is_over:
             raise RecordError(where, f"the deal ends unfinished (in the {partie.phase.value}) but more deals follow")
         if partie.is_over and d < len(deals):
             raise RecordError(f"deal {d + 1}", "the partie was already over")
-    return partie
+    for note in pending.values():
+        held = deal_actions(partie)
+        there = (f"deal {note.deal} has {len(held[note.deal - 1])} actions" if note.deal <= len(held)
+                 else f"the record has {len(held)} deal{'s' if len(held) != 1 else ''}")
+        raise RecordError(_note_where(note), f"there is no such action ({there})", note.deal, note.action)
+    if review is None:
+        return partie, None
+    return partie, Annotations(review.lens, review.worlds, review.seed, tuple(notes))
 
 
 def _check_takebacks(takebacks: object, names: tuple[str, str]) -> None:
@@ -454,20 +640,163 @@ def _check_takebacks(takebacks: object, names: tuple[str, str]) -> None:
                 raise RecordError(where, f"{key} is a whole number from {low}, not {value!r}")
 
 
-def loads(text: str) -> Partie:
-    """Read and re-play a record from JSON text."""
+# ---------------------------------------------------------------- reading the review
+@dataclass(frozen=True)
+class _Note:
+    """An annotation read from the record, before its action is reached: the best action still as data."""
+
+    index: int
+    deal: int
+    action: int
+    value: float | None
+    best: Mapping[str, Any] | None
+    best_value: float | None
+    loss: float | None
+    mark: str | None
+    text: str | None
+
+
+@dataclass(frozen=True)
+class _Review:
+    lens: str | None
+    worlds: int | None
+    seed: int | None
+    notes: tuple[_Note, ...]
+
+
+def _note_where(note: _Note) -> str:
+    return f"review, annotation {note.index} (deal {note.deal}, action {note.action})"
+
+
+def _whole(value: object, low: int | None) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and (low is None or value >= low)
+
+
+def _number(item: Mapping[str, Any], key: str, where: str, deal: int, action: int) -> float | None:
+    if key not in item:
+        return None
+    value = item[key]
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise RecordError(where, f"{key} is a number, not {value!r}", deal, action)
+    return float(value)
+
+
+def _read_review(review: object) -> _Review:
+    """The shape of ``meta.review``: the lens, the worlds, the seed and the annotations, in the order of the
+    actions, each number a number and each mark a mark; the actions are reached later, in the re-play."""
+    where = "review"
+    if not isinstance(review, dict):
+        raise RecordError(where, f"the review is an object, not {review!r}")
+    unknown = set(review) - _REVIEW_KEYS
+    if unknown:
+        raise RecordError(where, f"unknown field(s) {', '.join(sorted(unknown))} (a review has "
+                                 f"{', '.join(sorted(_REVIEW_KEYS))})")
+    lens, worlds, seed = review.get("lens"), review.get("worlds"), review.get("seed")
+    if lens is not None and lens not in LENSES:
+        raise RecordError(where, f"lens is {' or '.join(map(repr, LENSES))}, not {lens!r}")
+    if worlds is not None and not _whole(worlds, 1):
+        raise RecordError(where, f"worlds is a whole number from 1, not {worlds!r}")
+    if seed is not None and not _whole(seed, None):
+        raise RecordError(where, f"seed is a whole number, not {seed!r}")
+    items = _require(review, "annotations", list, where)
+    notes: list[_Note] = []
+    for index, item in enumerate(items):
+        at = f"review, annotation {index}"
+        if not isinstance(item, dict):
+            raise RecordError(at, f"an annotation is an object, not {item!r}")
+        deal, action = item.get("deal"), item.get("action")
+        if not _whole(deal, 1) or not _whole(action, 0):
+            raise RecordError(at, "an annotation names its action: deal (a whole number from 1) and action (from 0), "
+                                  f"not {deal!r} and {action!r}")
+        assert isinstance(deal, int) and isinstance(action, int)
+        at = f"{at} (deal {deal}, action {action})"
+        unknown = set(item) - set(_ANNOTATION_KEYS)
+        if unknown:
+            raise RecordError(at, f"unknown field(s) {', '.join(sorted(unknown))} (an annotation has "
+                                  f"{', '.join(_ANNOTATION_KEYS)})", deal, action)
+        if notes and (deal, action) <= (notes[-1].deal, notes[-1].action):
+            raise RecordError(at, f"the annotations follow the order of the actions, one an action (this one "
+                                  f"comes after deal {notes[-1].deal}, action {notes[-1].action})", deal, action)
+        value, best_value, loss = (_number(item, k, at, deal, action) for k in ("value", "best_value", "loss"))
+        mark, text, best = item.get("mark"), item.get("text"), item.get("best")
+        if "mark" in item and mark not in MARK_SIGNS:
+            raise RecordError(at, f"mark is one of {', '.join(map(repr, MARK_SIGNS))}, not {mark!r}", deal, action)
+        if "text" in item and not isinstance(text, str):
+            raise RecordError(at, f"text is a string, not {text!r}", deal, action)
+        if "best" in item and not isinstance(best, dict):
+            raise RecordError(at, f"best is an action without its player, e.g. {{\"play\": \"QS\"}}, not {best!r}",
+                              deal, action)
+        if loss is not None and loss < 0:
+            raise RecordError(at, f"loss is the best value less the choice's, never below 0, not {loss:g}",
+                              deal, action)
+        if value is not None and best_value is not None:
+            if value > best_value + _LOSS_TOLERANCE:
+                raise RecordError(at, f"the best is worth less than the choice ({best_value!r} < {value!r})",
+                                  deal, action)
+            if loss is not None and abs(loss - (best_value - value)) > _LOSS_TOLERANCE:
+                raise RecordError(at, f"loss is {loss:g}, but best_value less value is {best_value - value:.2f}",
+                                  deal, action)
+        notes.append(_Note(index, deal, action, value, best, best_value, loss, mark, text))
+    return _Review(lens, worlds, seed, tuple(notes))
+
+
+def _annotation(note: _Note, choice: Action, partie: Partie, reader: _Reader) -> Annotation:
+    """The annotation of ``choice``, about to be taken in ``partie``: its best action read as one of the same
+    player and the same kind, and legal there."""
+    best: Action | None = None
+    where = _note_where(note)
+    names = reader.names
+    if note.best is not None:
+        if "player" in note.best or "show_rest" in note.best:
+            raise RecordError(where, "best is the action without its player (the annotated action's) and without "
+                                     "show_rest (her choice's)", note.deal, note.action)
+        try:
+            best = reader.action({"player": names[choice.player], **note.best}, where)
+        except RecordError as e:
+            raise RecordError(where, e.reason, note.deal, note.action) from None
+        if type(best) is not type(choice):
+            raise RecordError(where, f"the best must be the same kind of action as {choice.describe(names)}, not "
+                                     f"{best.describe(names)}", note.deal, note.action)
+        if isinstance(best, Exchange) and isinstance(choice, Exchange):
+            best = replace(best, show_rest=choice.show_rest)
+        why = partie.why_not(best)
+        if why is not None:
+            raise RecordError(where, f"the best, {best.describe(names)}, could not be taken there: {why}",
+                              note.deal, note.action)
+        if best == choice and (note.loss or 0) > _LOSS_TOLERANCE:
+            raise RecordError(where, f"the best is the choice itself, so the loss is 0, not {note.loss:g}",
+                              note.deal, note.action)
+    return Annotation(note.deal, note.action, choice, note.value, best, note.best_value, note.loss, note.mark,
+                      note.text)
+
+
+def _parse(text: str) -> object:
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as e:
         raise RecordError(f"line {e.lineno}, column {e.colno}", f"not JSON: {e.msg}") from None
     except RecursionError:
         raise RecordError("record", "not a record: JSON nested deeper than the reader goes") from None
     except ValueError:  # Python's limit on converting long digit strings
         raise RecordError("record", "not a record: a number with thousands of digits") from None
+
+
+def loads_annotated(text: str) -> tuple[Partie, Annotations | None]:
+    """Read and re-play a record from JSON text: the partie and its review's annotations (``None``: none)."""
+    data = _parse(text)
     try:
-        return from_data(data)
+        return annotated_from_data(data)
     except RecursionError:  # a value nested deep enough that writing it into a message overflows
         raise RecordError("record", "not a record: values nested deeper than the reader goes") from None
+
+
+def load_annotated(fp: IO[str]) -> tuple[Partie, Annotations | None]:
+    return loads_annotated(fp.read())
+
+
+def loads(text: str) -> Partie:
+    """Read and re-play a record from JSON text."""
+    return loads_annotated(text)[0]
 
 
 def load(fp: IO[str]) -> Partie:

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from piquet.ai.annotate import annotated_record
 from piquet.ai.levels import DECLARATION_WORLDS
 from piquet.ai.review import DEFAULT_WORLDS, MARKS, Lens, PartieReview, review_partie
 from piquet.engine import record
@@ -107,9 +108,14 @@ def _seconds(text: str) -> float:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    partie = _read_record(args.file, "replay")
-    if isinstance(partie, int):
-        return partie
+    text = _read_text(args.file, "replay")
+    if isinstance(text, int):
+        return text
+    try:
+        partie, notes = record.loads_annotated(text)
+    except record.RecordError as e:
+        print(f"piquet replay: {args.file}: {e}", file=sys.stderr)
+        return 1
     if args.json:
         json.dump(replay_summary(partie), sys.stdout, indent=1, ensure_ascii=False)
         print()
@@ -119,11 +125,49 @@ def _replay(args: argparse.Namespace) -> int:
     print()
     for line in _score_table(partie):
         print(line)
+    if notes is not None and notes.notes:
+        print()
+        for line in _annotation_lines(notes, partie.players):
+            print(line)
     return 0
+
+
+def _annotation_lines(notes: record.Annotations, names: tuple[str, str]) -> list[str]:
+    """The record's annotations in words (``piquet replay`` of an annotated record): each action annotated,
+    its mark and loss, and the explanation (or, without one, the best where it was not the choice)."""
+    lens = {"fair": " (the fair lens", "open-hands": " (with open hands"}.get(notes.lens or "", "")
+    if lens and notes.lens == "fair" and notes.worlds is not None:
+        lens += f", over {notes.worlds} hand{'s' if notes.worlds != 1 else ''} of the opponent"
+    lines = [f"Annotations{lens + ')' if lens else ''}:"]
+    deal = None
+    for note in notes.notes:
+        if note.deal != deal:
+            deal = note.deal
+            lines.append(f"Deal {deal}")
+        head = f"  {note.action:>2}. {note.choice.describe(names)}"
+        said = [f"{note.mark} −{note.loss:g}" if note.mark and note.loss is not None else (note.mark or "")]
+        if note.text:
+            said.append(note.text)
+        elif note.best is not None and note.best != note.choice:  # the explanation names the best
+            said.append(f"best: {note.best.describe(names)}")
+        lines.append(head + "  " + "  ".join(s for s in said if s) if any(said) else head)
+    return lines
 
 
 def _read_record(path: str, command: str) -> Partie | int:
     """The partie of the record at ``path`` re-played, or the exit status after saying why it cannot be read."""
+    text = _read_text(path, command)
+    if isinstance(text, int):
+        return text
+    try:
+        return record.loads(text)
+    except record.RecordError as e:
+        print(f"piquet {command}: {path}: {e}", file=sys.stderr)
+        return 1
+
+
+def _read_text(path: str, command: str) -> str | int:
+    """The text of the record at ``path``, or the exit status after saying why it cannot be read."""
     try:
         with open(path, "rb") as fp:
             data = fp.read(MAX_RECORD_BYTES + 1)
@@ -135,15 +179,10 @@ def _read_record(path: str, command: str) -> Partie | int:
               "record of a whole partie is a few tens of KiB, so this is not one", file=sys.stderr)
         return 1
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as e:
         print(f"piquet {command}: {path} is not UTF-8 text (byte {e.start} is 0x{data[e.start]:02x}), so not a "
               "record", file=sys.stderr)
-        return 1
-    try:
-        return record.loads(text)
-    except record.RecordError as e:
-        print(f"piquet {command}: {path}: {e}", file=sys.stderr)
         return 1
 
 
@@ -151,9 +190,14 @@ def _analyse(args: argparse.Namespace) -> int:
     if args.worlds < 1:
         print(f"piquet analyse: --worlds is at least 1, not {args.worlds}", file=sys.stderr)
         return 2
-    partie = _read_record(args.file, "analyse")
-    if isinstance(partie, int):
-        return partie
+    text = _read_text(args.file, "analyse")
+    if isinstance(text, int):
+        return text
+    try:
+        partie = record.loads(text)
+    except record.RecordError as e:
+        print(f"piquet analyse: {args.file}: {e}", file=sys.stderr)
+        return 1
     lens = Lens.OPEN if args.open_hands else Lens.FAIR
     on_terminal = sys.stderr.isatty()
 
@@ -169,6 +213,13 @@ def _analyse(args: argparse.Namespace) -> int:
     finally:
         if on_terminal:
             print("\r\033[K", end="", file=sys.stderr, flush=True)
+    if args.output is not None:
+        try:
+            with open(args.output, "w", encoding="utf-8") as fp:
+                fp.write(annotated_record(text, review))
+        except OSError as e:
+            print(f"piquet analyse: cannot write {args.output}: {e.strerror}", file=sys.stderr)
+            return 2
     if args.json:
         json.dump(review.to_json(), sys.stdout, indent=1, ensure_ascii=False)
         print()
@@ -349,6 +400,9 @@ def build_parser() -> argparse.ArgumentParser:
     ana.add_argument("--all-cards", action="store_true",
                      help="break down every legal card's value, not only the choice's and the best's (slower)")
     ana.add_argument("--json", action="store_true", help="print the review as JSON, for tools")
+    ana.add_argument("-o", "--output", metavar="ANNOTATED.json",
+                     help="also write the record with the review's annotations (value, best, loss, mark, "
+                          "explanation) on each action reviewed")
     ana.set_defaults(func=_analyse)
     are = sub.add_parser("arena", help="computer players against each other on mirrored deals")
     are.add_argument("agents", nargs="+", metavar="AGENT",

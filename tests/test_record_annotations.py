@@ -1,0 +1,202 @@
+"""The annotated record (docs/record-format.md, "Annotations"): a review's annotations in ``meta.review``,
+read and checked by the engine's reader, ignored by a reader that does not know them, described by the schema."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from helpers import agents
+
+from piquet.ai.agent import play_partie
+from piquet.engine.actions import Declare, Exchange, Play
+from piquet.engine.cards import Card, CardSet
+from piquet.engine.combinations import Category
+from piquet.engine.record import (
+    Annotation,
+    Annotations,
+    RecordError,
+    annotated,
+    dumps,
+    from_data,
+    layout,
+    loads,
+    loads_annotated,
+)
+
+RECORDS = Path(__file__).parent / "records"
+PLAIN = (RECORDS / "rubicon-deal.json").read_text(encoding="utf-8")
+SCHEMA = json.loads((Path(__file__).parent.parent / "piquet" / "data" / "record.schema.json").read_text())
+ANN, BILL = 0, 1
+
+#: A review of the reference deal written by hand: Bill's exchange, Ann's, Bill's point, his first lead, and a
+#: note with a text alone.
+REVIEW: dict[str, Any] = {"lens": "fair", "worlds": 24, "seed": 3, "annotations": [
+    {"deal": 1, "action": 0, "value": -2.5, "best": {"exchange": ["7H", "7D", "8C"]}, "best_value": 1.0,
+     "loss": 3.5, "mark": "?", "text": "Keep the ace of diamonds."},
+    {"deal": 1, "action": 1, "value": 0.25, "best": {"exchange": ["9S", "JC", "9C"]}, "best_value": 0.25,
+     "loss": 0.0, "mark": ""},
+    {"deal": 1, "action": 2, "value": 4, "best": {"declare": "point", "combinations": []}, "best_value": 4.5,
+     "loss": 0.5, "mark": ""},
+    {"deal": 1, "action": 8, "value": 3.0, "best": {"play": "KS"}, "best_value": 5.0, "loss": 2.0, "mark": "?!",
+     "text": "Leading the A♣ rather than the K♠ costs Bill 2 points."},
+    {"deal": 1, "action": 11, "text": "Ann takes the lead for good."},
+]}
+
+
+def with_review(review: object) -> dict[str, Any]:
+    data = json.loads(PLAIN)
+    data["meta"] = {"event": "the club's ladder", "review": review}
+    return data
+
+
+def expected() -> Annotations:
+    return Annotations("fair", 24, 3, (
+        Annotation(1, 0, Exchange(BILL, CardSet.parse("7H 7D 9H AD 8C")), -2.5,
+                   Exchange(BILL, CardSet.parse("7H 7D 8C")), 1.0, 3.5, "?", "Keep the ace of diamonds."),
+        Annotation(1, 1, Exchange(ANN, CardSet.parse("9C 9S JC")), 0.25, Exchange(ANN, CardSet.parse("9C 9S JC")),
+                   0.25, 0.0, ""),
+        Annotation(1, 2, Declare(BILL, Category.POINT, (CardSet.parse("KS QS JS TS 8S 7S"),)), 4.0,
+                   Declare(BILL, Category.POINT, ()), 4.5, 0.5, ""),
+        Annotation(1, 8, Play(BILL, Card.parse("AC")), 3.0, Play(BILL, Card.parse("KS")), 5.0, 2.0, "?!",
+                   "Leading the A♣ rather than the K♠ costs Bill 2 points."),
+        Annotation(1, 11, Play(ANN, Card.parse("AS")), text="Ann takes the lead for good."),
+    ))
+
+
+def test_the_reader_returns_the_annotations_with_their_actions() -> None:
+    partie, notes = loads_annotated(json.dumps(with_review(REVIEW)))
+    assert notes == expected()
+    assert notes.get(1, 8) == expected().notes[3] and notes.get(1, 9) is None
+    assert loads_annotated(PLAIN)[1] is None
+    assert partie.totals == loads(PLAIN).totals
+
+
+def test_an_annotated_record_round_trips_and_keeps_the_rest_byte_for_byte() -> None:
+    text = annotated(PLAIN, expected())
+    assert text.startswith(PLAIN.rstrip()[:-1])  # the record as it was, its review added at the end
+    data = json.loads(text)
+    assert data["meta"] == {"review": REVIEW | {"annotations": [
+        a | {"value": float(a["value"])} if "value" in a else a for a in REVIEW["annotations"]]}}
+    partie, notes = loads_annotated(text)
+    assert notes == expected()
+    plain = loads(PLAIN)
+    assert partie.totals == plain.totals and partie.deal_scores == plain.deal_scores
+    # Annotating again replaces the review; another meta stays as it was.
+    again = annotated(json.dumps(with_review(REVIEW)), Annotations("open-hands", 1, None, expected().notes[3:4]))
+    meta = json.loads(again)["meta"]
+    assert meta["event"] == "the club's ladder" and meta["review"]["lens"] == "open-hands"
+    assert loads_annotated(again)[1] == Annotations("open-hands", 1, None, expected().notes[3:4])
+
+
+def test_a_record_laid_out_by_dumps_is_laid_out_again_byte_for_byte() -> None:
+    for seed in range(3):
+        p = play_partie(agents(seed), random.Random(seed), players=("Ann", "Bill"))
+        for meta in (None, {"seed": seed}):
+            text = dumps(p, meta)
+            assert layout(json.loads(text)) == text
+            note = Annotation(2, 0, p.actions[0], text="First.")  # written as given: the reader checks it
+            marked = annotated(text, Annotations(notes=(note,)))
+            data = json.loads(marked)
+            assert data["meta"]["review"] == {"annotations": [{"deal": 2, "action": 0, "text": "First."}]}
+            del data["meta"]["review"]
+            if not data["meta"]:
+                del data["meta"]
+            assert layout(data) == text  # only the review was added
+
+
+def test_a_reader_ignores_annotations_it_does_not_ask_for() -> None:
+    data = with_review(REVIEW)
+    partie, plain = from_data(data), loads(PLAIN)
+    assert partie.actions == plain.actions and partie.logs() == plain.logs() and partie.totals == plain.totals
+    # A version 1 reader that knows no annotations holds meta free-form: the schema without meta's properties.
+    older = copy.deepcopy(SCHEMA)
+    del older["properties"]["meta"]["properties"]
+    jsonschema.validate(data, older)
+
+
+def test_the_schema_describes_annotations() -> None:
+    jsonschema.validate(with_review(REVIEW), SCHEMA)
+    jsonschema.validate(json.loads(annotated(PLAIN, expected())), SCHEMA)
+    for bad in ({"annotations": [{"deal": 1, "action": 8, "mark": "!!"}]},
+                {"annotations": [{"deal": 1, "action": 8, "loss": -1}]},
+                {"annotations": [{"deal": 1, "action": 8, "best": {"player": "Bill", "play": "KS"}}]},
+                {"annotations": [{"deal": 1, "action": 8, "best": {"play": "KS", "exchange": ["7H"]}}]},
+                {"annotations": [{"deal": 1, "action": 8, "comment": "x"}]},
+                {"annotations": [{"deal": 0, "action": 8}]},
+                {"lens": "crystal ball", "annotations": []},
+                {"lens": "fair"}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(with_review(bad), SCHEMA)
+
+
+def note(n: int, **change: object) -> dict[str, Any]:
+    """The review with annotation ``n`` changed (a value ``None`` removes the field)."""
+    review = copy.deepcopy(REVIEW)
+    item = review["annotations"][n]
+    for key, value in change.items():
+        if value is None:
+            item.pop(key, None)
+        else:
+            item[key] = value
+    return review
+
+
+@pytest.mark.parametrize(("review", "where", "why"), [
+    ("all good", "review", "the review is an object"),
+    ({"annotations": [], "author": "me"}, "review", "unknown field(s) author"),
+    ({"lens": "crystal ball", "annotations": []}, "review", "lens is 'fair' or 'open-hands'"),
+    ({"worlds": 0, "annotations": []}, "review", "worlds is a whole number from 1"),
+    ({"lens": "fair"}, "review", "missing 'annotations'"),
+    ({"annotations": ["?!"]}, "review, annotation 0", "an annotation is an object"),
+    ({"annotations": [{"deal": 1}]}, "review, annotation 0", "deal (a whole number from 1) and action"),
+    (note(3, mark="!!"), "review, annotation 3 (deal 1, action 8)", "mark is one of"),
+    (note(3, loss=-1, value=None), "review, annotation 3 (deal 1, action 8)", "never below 0"),
+    (note(3, loss=3), "review, annotation 3 (deal 1, action 8)", "loss is 3, but best_value less value is 2.00"),
+    (note(3, value=6, loss=None), "review, annotation 3 (deal 1, action 8)", "the best is worth less than the choice"),
+    (note(3, value="high"), "review, annotation 3 (deal 1, action 8)", "value is a number, not 'high'"),
+    (note(3, best_value=float("nan")), "review, annotation 3 (deal 1, action 8)", "best_value is a number"),
+    (note(3, text=7), "review, annotation 3 (deal 1, action 8)", "text is a string"),
+    (note(3, comment="x"), "review, annotation 3 (deal 1, action 8)", "unknown field(s) comment"),
+    (note(3, best="KS"), "review, annotation 3 (deal 1, action 8)", "best is an action without its player"),
+    (note(3, best={"play": "QD"}), "review, annotation 3 (deal 1, action 8)", "could not be taken there"),
+    (note(3, best={"play": "KZ"}), "review, annotation 3 (deal 1, action 8)", "not a card: 'KZ'"),
+    (note(3, best={"exchange": ["7H"]}), "review, annotation 3 (deal 1, action 8)", "the same kind of action"),
+    (note(3, best={"player": "Bill", "play": "KS"}), "review, annotation 3 (deal 1, action 8)", "without its player"),
+    (note(3, best={"play": "AC"}, value=None), "review, annotation 3 (deal 1, action 8)", "the best is the choice"),
+    (note(0, best={"exchange": ["7H", "7D", "8C"], "show_rest": True}), "review, annotation 0 (deal 1, action 0)",
+     "without show_rest"),
+    (note(2, best={"declare": "sequences", "combinations": []}), "review, annotation 2 (deal 1, action 2)",
+     "could not be taken there"),
+    (note(4, action=40), "review, annotation 4 (deal 1, action 40)", "there is no such action (deal 1 has 32"),
+    (note(4, deal=2), "review, annotation 4 (deal 2, action 11)", "the record has 1 deal"),
+    (note(4, action=8), "review, annotation 4 (deal 1, action 8)", "the order of the actions, one an action"),
+])
+def test_a_malformed_annotation_is_rejected_saying_where_and_why(review: object, where: str, why: str) -> None:
+    with pytest.raises(RecordError) as caught:
+        from_data(with_review(review))
+    assert caught.value.where == where
+    assert why in caught.value.reason
+    if "(deal" in where:
+        assert (caught.value.deal, caught.value.action) == tuple(int(n) for n in where.split("deal ")[1]
+                                                                  .rstrip(")").split(", action "))
+
+
+def test_the_documented_example_is_read_and_valid() -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "record-format.md").read_text(encoding="utf-8")
+    section = doc.split("## Annotations", 1)[1].split("\n## ", 1)[0]
+    head = next(line for line in section.splitlines() if line.startswith(' "meta": {"review": '))
+    review = json.loads(head.removeprefix(' "meta": {"review": ').removesuffix("[") + "[]}")
+    review["annotations"] = [json.loads(line.strip().removesuffix("]}}}").removesuffix(","))
+                             for line in section.splitlines() if line.startswith('  {"deal": ')]
+    assert len(review["annotations"]) == 3
+    data = with_review(review)
+    jsonschema.validate(data, SCHEMA)
+    _, notes = loads_annotated(json.dumps(data))
+    assert notes is not None and [n.mark for n in notes.notes] == ["", "", "?"]
+    assert notes.notes[2].best == Play(ANN, Card.parse("JH"))
