@@ -776,7 +776,7 @@ def review_exchange(partie: Partie, choice: Exchange, lens: Lens = Lens.FAIR, wo
     hand = view.hand.mask
     # Elder with carte blanche exchanges after younger has set hers aside: she draws after his cards.
     ahead = 0 if is_elder or view.exchanged[elder] is not None else view.will_exchange or 0
-    set_aside = view.exchanged[1 - seat] if is_elder else None
+    her_turn_done = view.exchanged[1 - seat] is not None
     minus = bidding and contract is not None and contract.minus
     net = [0.0] * 13
     sigma = 0.0
@@ -811,9 +811,8 @@ def review_exchange(partie: Partie, choice: Exchange, lens: Lens = Lens.FAIR, wo
             n = len(discard)
             me = drawn(hand, discard, talon)
             if is_elder:
-                if n not in theirs:  # younger who set hers aside first (his carte blanche) draws after him
-                    theirs[n] = (answer(opponent_hand, talon[n:]) if set_aside is None
-                                 else opponent_hand | CardSet(talon[n:n + set_aside]).mask)
+                if n not in theirs:  # younger who exchanged first (his carte blanche) holds her hand already
+                    theirs[n] = answer(opponent_hand, talon[n:]) if not her_turn_done else opponent_hand
                 her = theirs[n]
                 e, y = me, her
             else:
@@ -962,9 +961,9 @@ def explain_exchange(review: ExchangeReview, names: tuple[str, str]) -> str:
             f"{_plural(loss, 'point')}{average}{stakes}: {' '.join(effects)}.")
     combinations = []
     if broken:
-        combinations.append(f"breaks up your {_listed(broken)}")
+        combinations.append(f"breaks up {_listed(['your ' + c for c in broken])}")
     if kept:
-        combinations.append(f"keeps your {_listed(kept)}")
+        combinations.append(f"keeps {_listed(['your ' + c for c in kept])}")
     if combinations:
         text += f" It {' and '.join(combinations)}."
     return text
