@@ -1,5 +1,5 @@
-"""The review of the card play and the declarations: what each card a player could have played was
-worth, and why.
+"""The review of the card play, the declarations and the exchange: what each card a player could have
+played (each declaration, each discard) was worth, and why.
 
 For one decision of the play, every legal card is valued in points of the deal (the player's points
 from here to the end of the deal less the opponent's), through two lenses:
@@ -16,8 +16,12 @@ of the deal) and totalling what each kind of point brings; the parts sum to the 
 explanation (:func:`explain`) is built from that breakdown alone.
 
 The declarations (:func:`review_declaration`) are valued as the levels weigh them: the points the
-declarations score in hand, by the partie's stakes. :func:`review_partie` reviews a whole record.
-How, and the marks' thresholds: docs/review.md.
+declarations score in hand, by the partie's stakes. The exchange (:func:`review_exchange`): the
+strongest level's candidate discards and the choice made, each valued over the talons and hands the
+view allows as that level values them (fair), or against the real talon and hand with the play solved
+(open hands), broken down by :class:`Part` (the declarations' categories, the repique, the pique, the
+play) and explained from that breakdown (:func:`explain_exchange`). :func:`review_partie` reviews a
+whole record. How, and the marks' thresholds: docs/review.md.
 
 Two tricks to play, five won by each: leading the ace of spades takes both, and the last trick and the
 cards' ten with them; leading the queen gives the king the trick, the lead to the seven of hearts,
