@@ -20,7 +20,8 @@ from piquet.ai.exchange import (
     estimate,
     worlds_after_elder,
 )
-from piquet.ai.inference import Inference
+from piquet.ai.inference import Inference, World
+from piquet.ai.levels import partie_utility
 from piquet.ai.review import (
     PLAY_PARTS,
     WON_PARTS,
@@ -159,35 +160,48 @@ def _exchanges(partie: Partie) -> list[tuple[Partie, Exchange]]:
     return out
 
 
+def _level_worlds(at: Partie, action: Exchange, count: int, seed: int) -> list[World]:
+    view = at.view(action.player)
+    if action.player == view.elder:
+        return Inference(view).sample(random.Random(seed), count)
+    found = worlds_after_elder(view, random.Random(seed), count)
+    assert found is not None
+    return found
+
+
+def _level_value(at: Partie, action: Exchange, discard: CardSet, worlds: list[World],
+                 worth: tuple[int, int] = (1, -1)) -> float:
+    """The mean of the level's estimate of ``discard`` over ``worlds``, a point of the player's worth
+    ``worth[0]`` and one of the opponent's ``worth[1]``, as choose_exchange reckons it."""
+    view = at.view(action.player)
+    hand = view.hand.mask
+    n = len(discard)
+    total = 0.0
+    for w in worlds:
+        mine = drawn(hand, discard, w.talon)
+        if action.player == view.elder:
+            rest = w.talon[n:]
+            hers = drawn(w.opponent_hand.mask, discard_choice(w.opponent_hand, len(rest), True), rest)
+            total += w.weight * estimate(mine, hers, at.rules, worth)
+        else:
+            total += w.weight * estimate(w.opponent_hand.mask, mine, at.rules, (worth[1], worth[0]))
+    return total / sum(w.weight for w in worlds)
+
+
 def test_fair_values_are_the_mean_of_the_level_s_estimate_over_the_level_s_worlds() -> None:
     checked = 0
     for at, action in _exchanges(_simple_partie(2))[:6]:
-        seat = action.player
-        view = at.view(seat)
         review = review_exchange(at, action, Lens.FAIR, 60, random.Random(3))
-        elder = seat == view.elder
-        worlds = (Inference(view).sample(random.Random(3), 60) if elder
-                  else worlds_after_elder(view, random.Random(3), 60))
-        assert worlds is not None and review.worlds == len(worlds)
-        hand = view.hand.mask
-        total = sum(w.weight for w in worlds)
+        worlds = _level_worlds(at, action, 60, 3)
+        assert review.worlds == len(worlds) and review.utility == (1, -1)
         for worth in review.options:
-            n = len(worth.discard)
-            expected = 0.0
-            for w in worlds:
-                mine = drawn(hand, worth.discard, w.talon)
-                if elder:
-                    rest = w.talon[n:]
-                    hers = drawn(w.opponent_hand.mask, discard_choice(w.opponent_hand, len(rest), True), rest)
-                    expected += w.weight * estimate(mine, hers, at.rules)
-                else:
-                    expected += w.weight * -estimate(w.opponent_hand.mask, mine, at.rules)
-            assert worth.value == pytest.approx(expected / total)
+            assert worth.value == pytest.approx(_level_value(at, action, worth.discard, worlds))
             assert sum(worth.parts.values()) == pytest.approx(worth.value)
         # The level, given the same worlds and discards (no deadline: every discard on every world), agrees.
         options = [w.discard for w in review.options]
+        hand = at.hand(action.player).mask
         rules = at.rules
-        if elder:
+        if action.player == at.elder:
             found = best_discard(hand, options, worlds, lambda hers, rest: drawn(
                 hers, discard_choice(CardSet(hers), len(rest), True), rest),
                 lambda m, h, rules=rules: estimate(m, h, rules))
@@ -197,6 +211,24 @@ def test_fair_values_are_the_mean_of_the_level_s_estimate_over_the_level_s_world
         assert review.worth(found).value == pytest.approx(review.options[0].value)
         checked += 1
     assert checked == 6
+
+
+def test_a_partie_s_last_deal_is_valued_by_its_stakes() -> None:
+    # The simple players' partie of seed 2 ends with a last deal whose rubicon is settled: a point scored by
+    # either counts for the winner, against the loser.
+    at, action = next((at, a) for at, a in _exchanges(_simple_partie(2)) if at.deal_number == 6)
+    seat = action.player
+    u = partie_utility(at.view(seat), at.rules)
+    mine = u if seat == 0 else (-u[1], -u[0])
+    assert mine in ((1, 1), (-1, -1))
+    review = review_exchange(at, action, Lens.FAIR, 60, random.Random(3))
+    assert review.utility == mine
+    worlds = _level_worlds(at, action, 60, 3)
+    for worth in review.options:
+        assert worth.value == pytest.approx(_level_value(at, action, worth.discard, worlds, mine))
+        assert worth.parts[Part.PLAY] == 0  # the play's total much the same whoever plays better
+    text = explain_exchange(review, NAMES)
+    assert "by the partie's stakes" in text and "gives up" not in text and "of the talons" not in text
 
 
 def test_declarations_by_category_sum_to_the_level_s_declarations() -> None:

@@ -665,9 +665,11 @@ class ExchangeReview:
     deal); ``play`` says how the play was valued (``"estimate"``: the levels' fitted estimate; ``"solver"``:
     solved exactly, with open hands); ``parts`` the parts this review breaks values into. ``given_up`` and
     ``gained``: the share of the worlds in which the best discard scores a part of :data:`WON_PARTS` and the
-    choice does not, and the other way round. ``hand``: the player's twelve cards before the exchange."""
+    choice does not, and the other way round. ``elder``: whether the player is elder. ``hand``: the player's
+    twelve cards before the exchange."""
 
     seat: int
+    elder: bool
     lens: Lens
     worlds: int
     utility: tuple[int, int]
@@ -882,7 +884,7 @@ def review_exchange(partie: Partie, choice: Exchange, lens: Lens = Lens.FAIR, wo
 
     given_up = {part: share(flags[best_at], flags[at_choice], _BIT[part]) for part in WON_PARTS}
     gained = {part: share(flags[at_choice], flags[best_at], _BIT[part]) for part in WON_PARTS}
-    return ExchangeReview(seat, lens, len(sampled), mine, "solver" if solver else "estimate", view.hand,
+    return ExchangeReview(seat, is_elder, lens, len(sampled), mine, "solver" if solver else "estimate", view.hand,
                           rules.minimum_point, choice.discards, options[best_at], max(0.0, top - chosen.value),
                           tuple(worths[i] for i in order), used, given_up, gained)
 
@@ -937,17 +939,23 @@ def explain_exchange(review: ExchangeReview, names: tuple[str, str]) -> str:
     kept: list[str] = []
     lost: list[str] = []
     gained: list[str] = []
+    against: list[str] = []
+    own_worth, her_worth = review.utility
     for part, x in exchange_differences(review):
+        if part is Part.PIQUE and lens is Lens.FAIR and not review.elder:  # elder's pique, as the estimate has it
+            more = x * her_worth > 0  # his pique more often where it is worth to her what it was
+            against.append(f"{'lets in' if more else 'keeps off'} elder's pique more often ({_signed(x, lens)})")
+            continue
         said = f"{part.words} ({_signed(x, lens)}"
-        if lens is Lens.FAIR and part in review.given_up:
-            away, won = review.given_up[part], review.gained[part]
-            if x < 0 and away >= 0.005:
-                said += f"; in {away:.0%} of the talons"
-            elif x > 0 and won >= 0.005:
-                said += f"; in {won:.0%} of the talons"
+        # How often: where the player's points count for him and hers against him (else scoring a category
+        # is not simply winning it).
+        if lens is Lens.FAIR and part in review.given_up and own_worth > 0 > her_worth:
+            share = review.given_up[part] if x < 0 else review.gained[part]
+            if round(share * 100) >= 1:
+                said += f"; in {share:.0%} of the talons"
         (lost if x < 0 else gained).append(said + ")")
         category = _CATEGORY_OF.get(part)
-        if category is not None:
+        if category is not None and own_worth > 0:
             mine = _kept(review, review.choice, category)
             other = _kept(review, review.best, category)
             if x < 0:
@@ -955,10 +963,15 @@ def explain_exchange(review: ExchangeReview, names: tuple[str, str]) -> str:
             else:
                 kept += [_combination_words(category, c) for c in mine if c not in other][:1]
     effects = []
+    # Where his own points do not simply count for him (a partie's last deal), what the choice loses or gains
+    # on a part is not simply giving it up or gaining it.
+    plain = own_worth > 0 > her_worth
     if lost:
-        effects.append(f"it gives up {_listed(lost)}")
+        effects.append(f"it {'gives up' if plain else 'loses on'} {_listed(lost)}")
     if gained:
-        effects.append(f"{'and ' if lost else 'it '}gains {_listed(gained)}")
+        effects.append(f"{'and ' if lost else 'it '}{'gains' if plain else 'gains on'} {_listed(gained)}")
+    if against:
+        effects.append(f"{'and ' if effects else 'it '}{_listed(against)}")
     loss = _number(review.loss, lens)
     stakes = "" if review.utility == (1, -1) else " by the partie's stakes"
     text = (f"{verb} rather than the {review.best.pretty() or 'no card'} costs {names[review.seat]} "
