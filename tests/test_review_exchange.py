@@ -316,3 +316,15 @@ def test_review_partie_reviews_every_exchange_and_sums_the_losses() -> None:
     with pytest.raises(ValueError, match="kind is"):
         review.summary(0, "exchanges")
     assert isinstance(review.exchanges[0].exchange, ExchangeReview)
+
+
+def test_where_the_inference_finds_no_world_the_talons_are_dealt_uniformly_from_the_unseen_cards() -> None:
+    from piquet.ai.review import _uniform_worlds
+
+    view = _quint().view(BILL)
+    worlds = _uniform_worlds(view, random.Random(2), 20)
+    assert len(worlds) == 20 and len({w.talon for w in worlds}) > 1
+    for w in worlds:
+        assert len(w.opponent_hand) == 12 and len(w.talon) == 8
+        assert not (w.opponent_hand | CardSet(w.talon)) & view.known_cards()
+        assert len(w.opponent_hand | CardSet(w.talon)) == 20
