@@ -69,7 +69,11 @@ def test_a_discard_that_throws_away_a_quint_is_marked_and_its_explanation_names_
     # Keeping it: no loss, and said so.
     kept = review_exchange(_quint(), Exchange(BILL, review.best), Lens.FAIR, 400, random.Random(1))
     assert kept.loss == 0 and kept.mark == ""
-    assert explain_exchange(kept, NAMES).startswith(f"Discarding the {review.best.pretty()}: the best, by ")
+    # The best is explained against the next best, which throws a ten (the level's twenty candidates, 400 talons).
+    assert kept.compared == kept.options[1].discard and kept.compared & cs("TS TD TC")
+    text = explain_exchange(kept, NAMES)
+    assert text.startswith(f"Discarding the {review.best.pretty()}: the best, by ")
+    assert f" over the {kept.compared.pretty()}: " in text and text.endswith("It keeps your fourteen tens.")
 
 
 def _point_of_six() -> Partie:

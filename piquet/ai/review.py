@@ -663,10 +663,11 @@ class ExchangeReview:
     the choice, the best (the choice itself when it is as good as any), the loss and the mark. ``utility`` is
     the player's worth of a point of his and of one of his opponent's (``(1, -1)`` but in a partie's last
     deal); ``play`` says how the play was valued (``"estimate"``: the levels' fitted estimate; ``"solver"``:
-    solved exactly, with open hands); ``parts`` the parts this review breaks values into. ``given_up`` and
-    ``gained``: the share of the worlds in which the best discard scores a part of :data:`WON_PARTS` and the
-    choice does not, and the other way round. ``elder``: whether the player is elder. ``hand``: the player's
-    twelve cards before the exchange."""
+    solved exactly, with open hands); ``parts`` the parts this review breaks values into. ``compared``: the
+    discard the choice is compared with, the best, or where the choice is the best the next discard (the
+    choice itself where it is the only one). ``given_up`` and ``gained``: the share of the worlds in which
+    ``compared`` scores a part of :data:`WON_PARTS` and the choice does not, and the other way round.
+    ``elder``: whether the player is elder. ``hand``: the player's twelve cards before the exchange."""
 
     seat: int
     elder: bool
@@ -681,6 +682,7 @@ class ExchangeReview:
     loss: float
     options: tuple[DiscardWorth, ...]
     parts: tuple[Part, ...]
+    compared: CardSet
     given_up: Mapping[Part, float]
     gained: Mapping[Part, float]
 
@@ -882,11 +884,13 @@ def review_exchange(partie: Partie, choice: Exchange, lens: Lens = Lens.FAIR, wo
     def share(have: list[int], lack: list[int], bit: int) -> float:
         return sum(w for w, x, y in zip(weights, have, lack, strict=True) if x & bit and not y & bit) / total_weight
 
-    given_up = {part: share(flags[best_at], flags[at_choice], _BIT[part]) for part in WON_PARTS}
-    gained = {part: share(flags[at_choice], flags[best_at], _BIT[part]) for part in WON_PARTS}
+    # The choice against the best, or the best choice against the next.
+    versus = best_at if best_at != at_choice else next((i for i in order if i != at_choice), at_choice)
+    given_up = {part: share(flags[versus], flags[at_choice], _BIT[part]) for part in WON_PARTS}
+    gained = {part: share(flags[at_choice], flags[versus], _BIT[part]) for part in WON_PARTS}
     return ExchangeReview(seat, is_elder, lens, len(sampled), mine, "solver" if solver else "estimate", view.hand,
                           rules.minimum_point, choice.discards, options[best_at], max(0.0, top - chosen.value),
-                          tuple(worths[i] for i in order), used, given_up, gained)
+                          tuple(worths[i] for i in order), used, options[versus], given_up, gained)
 
 
 def _kept(review: ExchangeReview, discard: CardSet, category: Category) -> list[CardSet]:
@@ -908,33 +912,49 @@ _CATEGORY_OF: Final = {Part.POINT: Category.POINT, Part.SEQUENCES: Category.SEQU
 
 
 def exchange_differences(review: ExchangeReview) -> list[tuple[Part, float]]:
-    """What the choice brings, part by part, less what the best brings: the parts an exchange's explanation
-    names, largest first (those that differ by half a point or more; the largest always)."""
-    choice, best = review.worth(review.choice), review.worth(review.best)
-    diffs = {part: choice.parts[part] - best.parts[part] for part in review.parts}
+    """What the choice brings, part by part, less what the discard it is compared with (the best, or the next
+    where the choice is the best) brings: the parts an exchange's explanation names, largest first (those that
+    differ by half a point or more; the largest always)."""
+    choice, other = review.worth(review.choice), review.worth(review.compared)
+    diffs = {part: choice.parts[part] - other.parts[part] for part in review.parts}
     order = sorted(review.parts, key=lambda p: (-abs(diffs[p]), EXCHANGE_PARTS.index(p)))
     named = [p for p in order if abs(diffs[p]) >= 0.5] or order[:1]
     return [(p, diffs[p]) for p in named]
 
 
 def explain_exchange(review: ExchangeReview, names: tuple[str, str]) -> str:
-    """The exchange's review in a sentence, built from the breakdowns of the choice and the best
-    (:func:`exchange_differences`), the shares of the worlds in which each scores a category, and the
-    combinations of the hand each discard breaks up: what the choice gives up and gains against the best."""
+    """The exchange's review in sentences, built from the breakdowns of the choice and the discard it is
+    compared with (:func:`exchange_differences`: the best, or the next where the choice is the best), the shares
+    of the worlds in which each scores a category, and the combinations of the hand each breaks up: what the
+    choice gives up and gains against the other."""
     lens = review.lens
     average = " on average" if lens is Lens.FAIR else ""
     discard = review.choice.pretty() or "nothing"
     verb = f"Discarding the {discard}" if review.choice else "Exchanging no card"
     choice = review.worth(review.choice)
+    stakes = "" if review.utility == (1, -1) else " by the partie's stakes"
+    other = review.compared.pretty() or "no card"
     if review.loss < _EPSILON:
-        others = [w for w in review.options if w.discard != review.choice]
-        if not others:
+        if review.compared == review.choice:
             return f"{verb}: the only discard valued."
-        ties = [w for w in others if choice.value - w.value < _EPSILON]
+        ties = [w for w in review.options if w.discard != review.choice and choice.value - w.value < _EPSILON]
         if ties:
             return f"{verb}: as good as {_plural(str(len(ties)), 'other discard')} valued."
-        margin = _plural(_number(choice.value - others[0].value, lens), "point")
-        return f"{verb}: the best, by {margin}{average} over the {others[0].discard.pretty() or 'no card'}."
+        margin = _plural(_number(choice.value - review.worth(review.compared).value, lens), "point")
+        effects, combinations = _exchange_effects(review)
+        return f"{verb}: the best, by {margin}{average}{stakes} over the {other}: {effects}.{combinations}"
+    loss = _number(review.loss, lens)
+    if loss == "0":  # a loss of less than a twentieth of a point
+        return f"{verb}: as good as the best, the {other}, to a tenth of a point{average}."
+    effects, combinations = _exchange_effects(review)
+    return (f"{verb} rather than the {other} costs {names[review.seat]} {_plural(loss, 'point')}{average}{stakes}: "
+            f"{effects}.{combinations}")
+
+
+def _exchange_effects(review: ExchangeReview) -> tuple[str, str]:
+    """What the choice gives up and gains against the discard it is compared with, part by part, and (a
+    sentence, or nothing) the combinations it breaks up or keeps."""
+    lens = review.lens
     broken: list[str] = []
     kept: list[str] = []
     lost: list[str] = []
@@ -957,7 +977,7 @@ def explain_exchange(review: ExchangeReview, names: tuple[str, str]) -> str:
         category = _CATEGORY_OF.get(part)
         if category is not None and own_worth > 0:
             mine = _kept(review, review.choice, category)
-            other = _kept(review, review.best, category)
+            other = _kept(review, review.compared, category)
             if x < 0:
                 broken += [_combination_words(category, c) for c in other if c not in mine][:1]
             else:
@@ -972,18 +992,12 @@ def explain_exchange(review: ExchangeReview, names: tuple[str, str]) -> str:
         effects.append(f"{'and ' if lost else 'it '}{'gains' if plain else 'gains on'} {_listed(gained)}")
     if against:
         effects.append(f"{'and ' if effects else 'it '}{_listed(against)}")
-    loss = _number(review.loss, lens)
-    stakes = "" if review.utility == (1, -1) else " by the partie's stakes"
-    text = (f"{verb} rather than the {review.best.pretty() or 'no card'} costs {names[review.seat]} "
-            f"{_plural(loss, 'point')}{average}{stakes}: {' '.join(effects)}.")
     combinations = []
     if broken:
         combinations.append(f"breaks up {_listed(['your ' + c for c in broken])}")
     if kept:
         combinations.append(f"keeps {_listed(['your ' + c for c in kept])}")
-    if combinations:
-        text += f" It {' and '.join(combinations)}."
-    return text
+    return " ".join(effects), f" It {' and '.join(combinations)}." if combinations else ""
 
 
 # ---------------------------------------------------------------- a whole partie
@@ -1131,7 +1145,8 @@ def _exchange_json(r: Reviewed, names: tuple[str, str]) -> dict[str, object]:
     if review is None:
         out.update(forced=True, loss=0.0, mark="")
         return out
-    out.update(forced=False, discard=review.choice.strings(), best=review.best.strings(), loss=review.loss,
+    out.update(forced=False, discard=review.choice.strings(), best=review.best.strings(),
+               compared=review.compared.strings(), loss=review.loss,
                mark=review.mark, explanation=r.explanation, utility=list(review.utility), worlds=review.worlds,
                play=review.play,
                values=[{"discard": w.discard.strings(), "value": w.value,
