@@ -1,4 +1,4 @@
-"""How long the review of a partie's card play takes (``piquet analyse``): open hands and the fair lens.
+"""How long the review of a partie takes (``piquet analyse``): open hands and the fair lens.
 
 Usage::
 
@@ -8,8 +8,9 @@ Usage::
 Each partie is played whole by two computer players (by default level 3 against the simple player), then
 reviewed as ``piquet analyse`` reviews it: once with open hands, once with the fair lens (each card played
 valued over ``--worlds`` hands the opponent may hold, the choice and the best broken down; each
-declaration over 64). The time is the
-process's CPU time, the figure the issue sets its bounds in (5 s with open hands, 60 s fair).
+declaration over 64; each exchange's discards over ``--exchange-worlds`` talons and hands). The time is the
+process's CPU time, the figure the issue sets its bounds in (5 s with open hands, 60 s fair): of the whole
+review, and apart, of its exchanges alone (:func:`piquet.ai.review.review_exchange` on each).
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ import time
 
 from piquet.ai.agent import play_partie
 from piquet.ai.levels import make_agent
-from piquet.ai.review import DEFAULT_WORLDS, Lens, review_partie
-from piquet.engine.actions import Play
+from piquet.ai.review import DEFAULT_WORLDS, EXCHANGE_WORLDS, Lens, review_exchange, review_partie
+from piquet.ai.solver import SOLVER
+from piquet.engine.actions import Exchange, Play
 from piquet.engine.partie import Partie
 
 
@@ -31,40 +33,60 @@ def partie(seed: int, players: tuple[str, str]) -> Partie:
     return play_partie([make_agent(players[0], seed), make_agent(players[1], seed + 1)], random.Random(seed))
 
 
-def timed(p: Partie, lens: Lens, worlds: int) -> tuple[float, float]:
-    """CPU seconds for the review (the play and the declarations), and the points the players lost in the
-    play together."""
+def exchanges_alone(p: Partie, lens: Lens, worlds: int) -> float:
+    """CPU seconds for reviewing the partie's exchanges alone, as the whole review reviews them."""
+    replay = p.copy()
+    while replay.ply:
+        replay.pop()
+    seconds = 0.0
+    for i, action in enumerate(p.actions):
+        if isinstance(action, Exchange):
+            start = time.process_time()
+            review_exchange(replay, action, lens, worlds, random.Random(i))
+            seconds += time.process_time() - start
+        replay.push(action)
+    return seconds
+
+
+def timed(p: Partie, lens: Lens, worlds: int, exchange_worlds: int) -> tuple[float, float, float, float]:
+    """CPU seconds for the whole review (the exchanges, the declarations and the play) and for its exchanges
+    alone, and the points the players lost together in the play and in the exchanges."""
     start = time.process_time()
-    review = review_partie(p, lens, worlds)
+    review = review_partie(p, lens, worlds, exchange_worlds=exchange_worlds)
     seconds = time.process_time() - start
     loss = sum(review.summary(seat).loss for seat in (0, 1))
-    return seconds, loss
+    in_exchanges = sum(review.summary(seat, "exchange").loss for seat in (0, 1))
+    return seconds, exchanges_alone(p, lens, exchange_worlds), loss, in_exchanges
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--parties", type=int, default=3)
     parser.add_argument("--worlds", type=int, default=DEFAULT_WORLDS)
+    parser.add_argument("--exchange-worlds", type=int, default=EXCHANGE_WORLDS)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", nargs=2, default=["level3", "simple"])
     args = parser.parse_args()
     players = (args.players[0], args.players[1])
-    rows: dict[Lens, list[float]] = {Lens.OPEN: [], Lens.FAIR: []}
+    rows: dict[Lens, list[tuple[float, float]]] = {Lens.OPEN: [], Lens.FAIR: []}
     for i in range(args.parties):
         p = partie(args.seed + i, players)
         cards = sum(isinstance(a, Play) for a in p.actions)
-        line = [f"partie {i + 1}: {len(p.deal_scores)} deals, {cards} cards played"]
+        exchanges = sum(isinstance(a, Exchange) for a in p.actions)
+        line = [f"partie {i + 1}: {len(p.deal_scores)} deals, {exchanges} exchanges, {cards} cards played"]
         for lens, worlds in ((Lens.OPEN, 1), (Lens.FAIR, args.worlds)):
-            seconds, loss = timed(p, lens, worlds)
-            rows[lens].append(seconds)
-            line.append(f"{lens.value} {seconds:.1f} s (points lost in the play {loss:.1f})")
+            seconds, alone, loss, exchange_loss = timed(p, lens, worlds, args.exchange_worlds)
+            rows[lens].append((seconds, alone))
+            line.append(f"{lens.value} {seconds:.1f} s, the exchanges alone {alone:.1f} s (points lost in the play "
+                        f"{loss:.1f}, in the exchanges {exchange_loss:.1f})")
         print("; ".join(line), flush=True)
     for lens, times in rows.items():
-        worlds = f", {args.worlds} worlds" if lens is Lens.FAIR else ""
-        print(f"{lens.value}{worlds}: median {statistics.median(times):.1f} s, max {max(times):.1f} s of CPU "
-              f"for a partie")
+        worlds = f", {args.worlds} worlds, {args.exchange_worlds} for an exchange" if lens is Lens.FAIR else ""
+        whole, apart = [t for t, _ in times], [a for _, a in times]
+        print(f"{lens.value}{worlds}: median {statistics.median(whole):.1f} s, max {max(whole):.1f} s of CPU "
+              f"for a partie; the exchanges alone median {statistics.median(apart):.1f} s, max {max(apart):.1f} s")
     print(f"({platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
-          f"players {players[0]} and {players[1]}, seeds from {args.seed})")
+          f"solver: {SOLVER}, players {players[0]} and {players[1]}, seeds from {args.seed})")
 
 
 if __name__ == "__main__":

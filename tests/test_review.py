@@ -35,7 +35,7 @@ from piquet.ai.review import (
 )
 from piquet.ai.solver import PlayPosition, position_from_partie, position_from_view, solve
 from piquet.engine import record
-from piquet.engine.actions import Deal, Declare, Play
+from piquet.engine.actions import Deal, Declare, Exchange, Play
 from piquet.engine.cards import CARDS, Card
 from piquet.engine.combinations import Category
 from piquet.engine.partie import Partie
@@ -239,12 +239,15 @@ def test_the_fair_lens_is_reproduced_by_its_seed() -> None:
 
 
 # ---------------------------------------------------------------- a whole partie
-def test_review_partie_has_one_entry_per_card_played_and_lists_the_rest_as_not_reviewed() -> None:
+def test_review_partie_has_one_entry_per_card_played_and_per_exchange() -> None:
     partie = _seeded_partie(3)
     review = review_partie(partie, Lens.OPEN)
     plays = [a for a in partie.actions if isinstance(a, Play)]
     assert [r.card for r in review.plays] == [a.card for a in plays]
-    assert {r.kind for r in review.not_reviewed} >= {"exchange"}
+    exchanges = [a for a in partie.actions if isinstance(a, Exchange)]
+    assert [(r.seat, r.exchange and r.exchange.choice) for r in review.exchanges] == [
+        (a.player, a.discards) for a in exchanges]
+    assert not review.not_reviewed
     assert review.declarations and all(r.kind == "declaration" for r in review.declarations)
     for seat in (0, 1):
         summary = review.summary(seat)

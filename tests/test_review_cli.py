@@ -12,7 +12,7 @@ import pytest
 from piquet.ai.agent import play_partie
 from piquet.ai.levels import make_agent
 from piquet.engine import record
-from piquet.engine.actions import Play
+from piquet.engine.actions import Exchange, Play
 from piquet.ui.cli import main
 
 RECORDS = Path(__file__).parent / "records"
@@ -46,8 +46,29 @@ def test_analyse_json_has_one_entry_per_card_played(game: tuple[Path, list[Play]
         assert p["text"]
     losses = {name: sum(p["loss"] for p in data["plays"] if p["player"] == name) for name in ("Ann", "Bill")}
     assert {name: s["play"]["loss"] for name, s in data["summary"].items()} == losses
-    assert {item["kind"] for item in data["not_reviewed"]} == {"exchange"}
+    assert not data["not_reviewed"]
     assert data["declarations"] and all(d["forced"] or d["values"] for d in data["declarations"])
+
+
+def test_analyse_json_lists_every_exchange_once(game: tuple[Path, list[Play]],
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    path, _ = game
+    partie = record.loads(path.read_text(encoding="utf-8"))
+    exchanges = [a for a in partie.actions if isinstance(a, Exchange)]
+    assert main(["analyse", str(path), "--open-hands", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(e["player"], e["discard"]) for e in data["exchanges"]] == [
+        (("Ann", "Bill")[a.player], a.discards.strings()) for a in exchanges]
+    for e in data["exchanges"]:
+        assert not e["forced"] and e["play"] == "solver"
+        values = {tuple(v["discard"]): v["value"] for v in e["values"]}
+        assert tuple(e["discard"]) in values and tuple(e["best"]) in values
+        assert e["loss"] == pytest.approx(max(values.values()) - values[tuple(e["discard"])])
+        for v in e["values"]:
+            assert sum(v["parts"].values()) == pytest.approx(v["value"])
+        assert e["explanation"].startswith("Discarding the " if e["discard"] else "Exchanging no card")
+    losses = {name: sum(e["loss"] for e in data["exchanges"] if e["player"] == name) for name in ("Ann", "Bill")}
+    assert {name: s["exchange"]["loss"] for name, s in data["summary"].items()} == pytest.approx(losses)
 
 
 def test_analyse_one_deal_in_words_with_the_fair_lens(game: tuple[Path, list[Play]],
@@ -58,7 +79,8 @@ def test_analyse_one_deal_in_words_with_the_fair_lens(game: tuple[Path, list[Pla
     assert "over 2 hands the opponent may hold (seed 3); the declarations over 64" in out
     assert "Deal 4" in out and "Deal 3" not in out and "Deal 5" not in out
     assert "Points lost in the play:" in out and "Points lost in the declarations:" in out
-    assert "Not yet reviewed: 2 exchanges." in out
+    assert "Points lost in the exchange:" in out and "Not yet reviewed" not in out
+    assert "the exchanges over 1000 talons and hands" in out
     assert " 1. " in out and "12. " in out
 
 

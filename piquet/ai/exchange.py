@@ -37,6 +37,7 @@ __all__ = [
     "candidate_discards",
     "choose_exchange",
     "declarations",
+    "declarations_by_category",
     "drawn",
     "elder_pique",
     "estimate",
@@ -150,6 +151,53 @@ def declarations(elder: int, younger: int, rules: Rules | None = None,
                 b += rules.repique_points
                 repique = True
     return a, b
+
+
+def declarations_by_category(elder: int, younger: int, rules: Rules | None = None, contract: Contract | None = None,
+                             before: tuple[int, int] = (0, 0)) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """:func:`declarations` broken down: what elder and what younger score for the point, the
+    sequences, the sets and the repique, in that order, reckoned as :func:`declarations` reckons
+    them; ``before`` (elder's and younger's points already scored: a carte blanche) counts toward
+    the repique and bars the opponent's. Without ``before``, each side's parts sum to
+    :func:`declarations`'s.
+
+    >>> from piquet.engine.cards import CardSet
+    >>> declarations_by_category(CardSet.parse("AS KS QS JS TS AH AD AC 7H 8H 7D 7C").mask,
+    ...                          CardSet.parse("9S 8S 7S KH QH JH KD QD JD KC QC JC").mask)
+    ((5, 15, 14, 60), (0, 0, 0, 0))
+    """
+    if rules is None:
+        rules = _RUBICON
+    point_values = _point_values(rules)
+    e = _summary(elder, rules.minimum_point, point_values)
+    y = _summary(younger, rules.minimum_point, point_values)
+    mine, hers = [0, 0, 0, 0], [0, 0, 0, 0]
+    a, b = before
+    repique = False
+    threshold = rules.repique_threshold(contract)
+    swapped = rules.combination_scorer(0, contract) != 0
+    for n, i in enumerate((0, 2, 4)):
+        if e[i] > y[i]:
+            scorer, points = (hers, e[i + 1]) if swapped else (mine, e[i + 1])
+        elif y[i] > e[i]:
+            scorer, points = (mine, y[i + 1]) if swapped else (hers, y[i + 1])
+        else:
+            scorer, points = mine, 0
+        scorer[n] += points
+        if scorer is mine:
+            a += points
+        else:
+            b += points
+        if not repique:
+            if a >= threshold and b == 0:
+                a += rules.repique_points
+                mine[3] = rules.repique_points
+                repique = True
+            elif b >= threshold and a == 0:
+                b += rules.repique_points
+                hers[3] = rules.repique_points
+                repique = True
+    return tuple(mine), tuple(hers)
 
 
 def play_features(elder: int, younger: int) -> list[int]:

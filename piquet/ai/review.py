@@ -1,5 +1,5 @@
-"""The review of the card play and the declarations: what each card a player could have played was
-worth, and why.
+"""The review of the card play, the declarations and the exchange: what each card a player could have
+played (each declaration, each discard) was worth, and why.
 
 For one decision of the play, every legal card is valued in points of the deal (the player's points
 from here to the end of the deal less the opponent's), through two lenses:
@@ -16,8 +16,12 @@ of the deal) and totalling what each kind of point brings; the parts sum to the 
 explanation (:func:`explain`) is built from that breakdown alone.
 
 The declarations (:func:`review_declaration`) are valued as the levels weigh them: the points the
-declarations score in hand, by the partie's stakes. :func:`review_partie` reviews a whole record.
-How, and the marks' thresholds: docs/review.md.
+declarations score in hand, by the partie's stakes. The exchange (:func:`review_exchange`): the
+strongest level's candidate discards and the choice made, each valued over the talons and hands the
+view allows as that level values them (fair), or against the real talon and hand with the play solved
+(open hands), broken down by :class:`Part` (the declarations' categories, the repique, the pique, the
+play) and explained from that breakdown (:func:`explain_exchange`). :func:`review_partie` reviews a
+whole record. How, and the marks' thresholds: docs/review.md.
 
 Two tricks to play, five won by each: leading the ace of spades takes both, and the last trick and the
 cards' ten with them; leading the queen gives the king the trick, the lead to the seven of hearts,
@@ -49,7 +53,24 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
+from piquet.ai.bidding import (
+    TRICK_SPREAD,
+    _spread,
+    auction_weight,
+    contract_discards,
+    contract_points,
+    estimate_tricks,
+)
+from piquet.ai.books import discard_choice, minus_discards
 from piquet.ai.declaring import declaration_values
+from piquet.ai.exchange import (
+    candidate_discards,
+    declarations_by_category,
+    drawn,
+    elder_pique,
+    play_estimate,
+    worlds_after_elder,
+)
 from piquet.ai.inference import Inference, World
 from piquet.ai.levels import DECLARATION_WORLDS, LEVELS, partie_utility, sample_opponent_hands
 from piquet.ai.solver import PlayPosition, pique_possible, position_from_partie, position_from_view, solve
@@ -66,15 +87,19 @@ from piquet.engine.actions import (
     Exchange,
     Play,
 )
-from piquet.engine.cards import CARDS, Card, CardSet
-from piquet.engine.combinations import Category
+from piquet.engine.cards import CARDS, FULL_PACK, Card, CardSet
+from piquet.engine.combinations import Category, call, maximal
 from piquet.engine.partie import Partie, Phase
+from piquet.engine.scoring import ScoreCategory
 from piquet.engine.variants import Rules
+from piquet.engine.view import PlayerView
 
 __all__ = [
-    "DEFAULT_WORLDS", "MARKS", "BestCache", "CardWorth", "DeclarationReview", "Lens", "Line", "Part", "PartieReview",
-    "PlayReview", "Reviewed", "Summary", "advance", "differences", "explain", "explain_declaration", "mark",
-    "principal_line", "review_decision", "review_declaration", "review_partie", "review_position",
+    "DEFAULT_WORLDS", "EXCHANGE_CANDIDATES", "EXCHANGE_PARTS", "EXCHANGE_WORLDS", "MARKS", "PLAY_PARTS", "WON_PARTS",
+    "BestCache", "CardWorth", "DeclarationReview", "DiscardWorth", "ExchangeReview", "Lens", "Line", "Part",
+    "PartieReview", "PlayReview", "Reviewed", "Summary", "advance", "differences", "exchange_differences", "explain",
+    "explain_declaration", "explain_exchange", "mark", "principal_line", "review_decision", "review_declaration",
+    "review_exchange", "review_partie", "review_position",
 ]
 
 #: The worlds the fair lens averages over, by default: as many as the strongest level samples for a card.
@@ -98,7 +123,9 @@ class Lens(enum.Enum):
 
 
 class Part(enum.Enum):
-    """Where the points of the play come from (the scoring of Laws 65-69 and Auction's contract)."""
+    """Where the points come from: in the play (the scoring of Laws 65-69 and Auction's contract,
+    :data:`PLAY_PARTS`), and before it, in the exchange's value (the declarations, a carte blanche, the
+    repique, and the play as the exchange estimates it, :data:`EXCHANGE_PARTS`)."""
 
     LEAD = "lead"
     TRICKS = "tricks"
@@ -107,6 +134,12 @@ class Part(enum.Enum):
     CAPOT = "capot"
     PIQUE = "pique"
     CONTRACT = "contract"
+    CARTE_BLANCHE = "carte_blanche"
+    POINT = "point"
+    SEQUENCES = "sequences"
+    SETS = "sets"
+    REPIQUE = "repique"
+    PLAY = "play"
 
     @property
     def words(self) -> str:
@@ -117,7 +150,12 @@ class Part(enum.Enum):
 _PART_WORDS: Final = {
     Part.LEAD: "the points for leading", Part.TRICKS: "the points for tricks won", Part.LAST_TRICK: "the last trick",
     Part.CARDS: "the cards", Part.CAPOT: "the capot", Part.PIQUE: "the pique", Part.CONTRACT: "the contract",
+    Part.CARTE_BLANCHE: "the carte blanche", Part.POINT: "the point", Part.SEQUENCES: "the sequences",
+    Part.SETS: "the sets", Part.REPIQUE: "the repique", Part.PLAY: "the play",
 }
+
+#: The parts of a card's value in the play, in the order they are scored.
+PLAY_PARTS: Final = (Part.LEAD, Part.TRICKS, Part.LAST_TRICK, Part.CARDS, Part.CAPOT, Part.PIQUE, Part.CONTRACT)
 
 #: One scoring in the play: who scores, how many points, and where they come from.
 Scored = tuple[int, int, Part]
@@ -256,7 +294,7 @@ def principal_line(position: PlayPosition, card: Card, rules: Rules, cache: Best
     """
     cache = {} if cache is None else cache
     seat = position.to_act
-    parts = dict.fromkeys(Part, 0)
+    parts = dict.fromkeys(PLAY_PARTS, 0)
     played = [card]
     current, scored = advance(position, card, rules)
     for who, points, part in scored:
@@ -349,7 +387,7 @@ def _summarise(seat: int, lens: Lens, worlds: Sequence[tuple[PlayPosition, float
     order = sorted(legal, key=lambda c: (-values[c], c != choice, -c.rank, c.suit))
     best = choice if values[choice] >= top - _EPSILON else order[0]
     wanted = set(legal if broken_down is None else broken_down) | {choice, best}
-    parts: dict[Card, dict[Part, float]] = {c: dict.fromkeys(Part, 0.0) for c in wanted}
+    parts: dict[Card, dict[Part, float]] = {c: dict.fromkeys(PLAY_PARTS, 0.0) for c in wanted}
     tricks = dict.fromkeys(wanted, 0.0)
     lost = dict.fromkeys(wanted, 0.0)
     lines: dict[Card, tuple[Card, ...]] = {}
@@ -429,12 +467,12 @@ def differences(review: PlayReview) -> list[tuple[Part, float]]:
     choice, best = review.worth(review.choice), review.worth(review.best)
     if choice.parts is None or best.parts is None:
         raise ValueError("the choice and the best were not broken down")
-    diffs = {part: choice.parts[part] - best.parts[part] for part in Part}
+    diffs = {part: choice.parts[part] - best.parts[part] for part in PLAY_PARTS}
     if abs(diffs[Part.CAPOT]) >= 0.5:
         # A capot is scored instead of the cards: what it costs or brings is its own less the cards'.
         diffs[Part.CAPOT] += diffs[Part.CARDS]
         diffs[Part.CARDS] = 0.0
-    order = sorted(Part, key=lambda p: (-abs(diffs[p]), list(Part).index(p)))
+    order = sorted(PLAY_PARTS, key=lambda p: (-abs(diffs[p]), PLAY_PARTS.index(p)))
     named = [p for p in order if abs(diffs[p]) >= 0.5] or order[:1]
     return [(p, diffs[p]) for p in named]
 
@@ -585,13 +623,390 @@ def explain_declaration(review: DeclarationReview, names: tuple[str, str]) -> st
             f"{names[review.seat]} {loss}{average}{stakes} in what the declarations score.")
 
 
+# ---------------------------------------------------------------- the exchange
+#: Talons and opponent's hands the fair lens values an exchange over, by default: as many as the strongest
+#: level samples for its own exchange.
+EXCHANGE_WORLDS: Final = LEVELS[5].exchange_worlds
+
+#: The discards valued, by default: as many as the strongest level tries (the choice made is added to them).
+EXCHANGE_CANDIDATES: Final = LEVELS[5].exchange_candidates
+
+#: The parts an exchange's value is broken down into, in the order they are reckoned: a carte blanche already
+#: scored, the declarations, the repique and the pique, then the play (one estimate in the fair lens; the
+#: solver's line, by its own parts, with open hands) and Auction's contract.
+EXCHANGE_PARTS: Final = (Part.CARTE_BLANCHE, Part.POINT, Part.SEQUENCES, Part.SETS, Part.REPIQUE, Part.PIQUE,
+                         Part.PLAY, Part.CONTRACT, Part.LEAD, Part.TRICKS, Part.LAST_TRICK, Part.CARDS, Part.CAPOT)
+
+#: The parts whose winning an exchange review counts (the share of the worlds in which the player scores them).
+WON_PARTS: Final = (Part.POINT, Part.SEQUENCES, Part.SETS, Part.REPIQUE, Part.PIQUE)
+
+_AT: Final = {part: i for i, part in enumerate(EXCHANGE_PARTS)}
+_BIT: Final = {part: 1 << i for i, part in enumerate(WON_PARTS)}
+
+
+@dataclass(frozen=True)
+class DiscardWorth:
+    """One discard's value for the player at the exchange: his points of the deal from the exchange on less
+    the opponent's (or by the partie's stakes), a mean over the worlds in the fair lens; its breakdown by
+    :class:`Part` (the parts sum to the value); and for each of :data:`WON_PARTS` the share of the worlds in
+    which he scores it (0 or 1 with open hands)."""
+
+    discard: CardSet
+    value: float
+    parts: Mapping[Part, float]
+    won: Mapping[Part, float]
+
+
+@dataclass(frozen=True)
+class ExchangeReview:
+    """An exchange reviewed: the discards valued (the level's candidates and the choice made; best first),
+    the choice, the best (the choice itself when it is as good as any), the loss and the mark. ``utility`` is
+    the player's worth of a point of his and of one of his opponent's (``(1, -1)`` but in a partie's last
+    deal); ``play`` says how the play was valued (``"estimate"``: the levels' fitted estimate; ``"solver"``:
+    solved exactly, with open hands); ``parts`` the parts this review breaks values into. ``compared``: the
+    discard the choice is compared with, the best, or where the choice is the best the next discard (the
+    choice itself where it is the only one). ``given_up`` and ``gained``: the share of the worlds in which
+    ``compared`` scores a part of :data:`WON_PARTS` and the choice does not, and the other way round.
+    ``elder``: whether the player is elder. ``hand``: the player's twelve cards before the exchange."""
+
+    seat: int
+    elder: bool
+    lens: Lens
+    worlds: int
+    utility: tuple[int, int]
+    play: str
+    hand: CardSet
+    minimum_point: int
+    choice: CardSet
+    best: CardSet
+    loss: float
+    options: tuple[DiscardWorth, ...]
+    parts: tuple[Part, ...]
+    compared: CardSet
+    given_up: Mapping[Part, float]
+    gained: Mapping[Part, float]
+
+    @property
+    def mark(self) -> str:
+        return mark(self.loss)
+
+    def worth(self, discard: CardSet) -> DiscardWorth:
+        for w in self.options:
+            if w.discard == discard:
+                return w
+        raise KeyError(f"{discard} was not among the discards valued")
+
+
+def _uniform_worlds(view: PlayerView, rng: random.Random, count: int) -> list[World]:
+    """Talons and opponent's hands dealt uniformly from the cards the view does not show (where the
+    inference finds none): her hand as large as it is, the rest the talon."""
+    opponent = view.opponent
+    assert opponent is not None
+    unseen = list(CardSet(FULL_PACK & ~view.known_cards().mask))
+    size = view.hand_sizes[opponent]
+    out = []
+    for _ in range(count):
+        rng.shuffle(unseen)
+        out.append(World(CardSet(unseen[:size]), CardSet(), tuple(unseen[size:size + view.talon_left])))
+    return out
+
+
+def _exchange_worlds(view: PlayerView, lens: Lens, partie: Partie, count: int, rng: random.Random) -> list[World]:
+    """The worlds an exchange is valued over: the talon left and the opponent's hand as they are (open
+    hands), or as the strongest level draws them for its own exchange (fair)."""
+    seat, opponent = view.seat, view.opponent
+    assert seat is not None and opponent is not None
+    if lens is Lens.OPEN:
+        left = partie.undrawn()
+        return [World(partie.hand(opponent), CardSet(), tuple(c for c in partie.talon() if c in left))]
+    contract = view.contract
+    sampled: list[World] | None = None
+    if seat != view.elder and view.exchanged[view.elder] is not None:
+        if view.rules.uses_bidding and contract is not None:
+            minus = contract.minus
+            sampled = worlds_after_elder(
+                view, rng, count,
+                lambda dealt, taken: minus_discards(dealt, taken, taken) if minus else discard_choice(dealt, taken),
+                lambda dealt, talon: auction_weight(view, dealt, talon))
+        else:
+            sampled = worlds_after_elder(view, rng, count)
+    if not sampled:
+        sampled = Inference(view).sample(rng, count)
+        if sampled and view.rules.uses_bidding and contract is not None:
+            sampled = [replace(w, weight=w.weight * auction_weight(view, w.opponent_hand, w.talon)) for w in sampled]
+    return sampled or _uniform_worlds(view, rng, count)
+
+
+def _carte_blanche_points(view: PlayerView) -> tuple[int, int]:
+    """The points each seat has scored for a carte blanche in this deal."""
+    before = [0, 0]
+    for event in view.events:
+        if event.category is ScoreCategory.CARTE_BLANCHE:
+            before[event.player] += event.points
+    return before[0], before[1]
+
+
+def review_exchange(partie: Partie, choice: Exchange, lens: Lens = Lens.FAIR, worlds: int = EXCHANGE_WORLDS,
+                    rng: random.Random | None = None, candidates: int = EXCHANGE_CANDIDATES) -> ExchangeReview:
+    """The review of the player to act in ``partie`` (at the exchange) making ``choice``: the discards the
+    strongest level would try (``candidates`` of them, :func:`~piquet.ai.exchange.candidate_discards`, or in an
+    Auction contract :func:`~piquet.ai.bidding.contract_discards`) and the choice made, each valued over
+    ``worlds`` talons and opponent's hands the view allows, drawn by ``rng`` as the level draws them, each
+    world valued as the level values it (:attr:`Lens.FAIR`: :func:`~piquet.ai.exchange.estimate`, or the
+    contract's worth), or against the talon and the hand she really held, the declarations reckoned exactly
+    and the play solved (:attr:`Lens.OPEN`). In points of the deal from the player's side, by the partie's
+    stakes (:func:`~piquet.ai.levels.partie_utility`) where they are not the score difference. How, and why:
+    docs/review.md, "The exchange"."""
+    seat = partie.to_act
+    if partie.phase is not Phase.EXCHANGE or seat is None:
+        raise ValueError(f"no exchange to review: it is the {partie.phase.value}")
+    if not isinstance(choice, Exchange) or choice.player != seat or not partie.can(choice):
+        raise ValueError(f"{choice.describe(partie.players)}: not a legal exchange here")
+    if lens is Lens.FAIR and worlds < 1:
+        raise ValueError("the fair lens needs at least one world")
+    view = partie.view(seat)
+    rules = view.rules
+    contract = view.contract
+    bidding = rules.uses_bidding and contract is not None
+    options = list(dict.fromkeys(contract_discards(view, candidates) if bidding
+                                 else candidate_discards(view, candidates)))
+    if choice.discards not in options:
+        options.append(choice.discards)
+    u = (1, -1) if bidding else partie_utility(view, rules)
+    m, h = mine = u if seat == 0 else (-u[1], -u[0])
+    elder = view.elder
+    is_elder = seat == elder
+    sampled = _exchange_worlds(view, lens, partie, worlds, rng or random.Random(0))
+    solver = lens is Lens.OPEN
+    before = _carte_blanche_points(view)
+    cb_e, cb_y = before[elder], before[1 - elder]
+    cb_part = m * before[seat] + h * before[1 - seat]
+    hand = view.hand.mask
+    # Elder with carte blanche exchanges after younger has set hers aside: she draws after his cards.
+    ahead = 0 if is_elder or view.exchanged[elder] is not None else view.will_exchange or 0
+    her_turn_done = view.exchanged[1 - seat] is not None
+    minus = bidding and contract is not None and contract.minus
+    net = [0.0] * 13
+    sigma = 0.0
+    if bidding and contract is not None:
+        sigma = TRICK_SPREAD[minus]
+        net = [float(a - b) for a, b in (contract_points(rules, contract, k) for k in range(13))]
+
+    def answer(hers: int, rest: Sequence[Card]) -> int:
+        """Younger's hand after she takes what elder left, as the books (and the levels' model) exchange."""
+        if not rest:
+            return hers
+        if minus:
+            return drawn(hers, minus_discards(CardSet(hers), 0, len(rest)), rest)
+        return drawn(hers, discard_choice(CardSet(hers), len(rest), True), rest)
+
+    count = len(options)
+    totals = [[0.0] * len(EXCHANGE_PARTS) for _ in range(count)]
+    won = [[0.0] * len(WON_PARTS) for _ in range(count)]
+    flags: list[list[int]] = [[] for _ in range(count)]
+    weights: list[float] = []
+    cache: BestCache = {}
+    for world in sampled:
+        weight = world.weight
+        weights.append(weight)
+        theirs: dict[int, int] = {}
+        opponent_hand = world.opponent_hand.mask
+        talon = world.talon
+        if not is_elder and ahead:  # elder's cards come off the top first
+            opponent_hand = drawn(opponent_hand, discard_choice(CardSet(opponent_hand), ahead), talon)
+            talon = talon[ahead:]
+        for i, discard in enumerate(options):
+            n = len(discard)
+            me = drawn(hand, discard, talon)
+            if is_elder:
+                if n not in theirs:  # younger who exchanged first (his carte blanche) holds her hand already
+                    theirs[n] = answer(opponent_hand, talon[n:]) if not her_turn_done else opponent_hand
+                her = theirs[n]
+                e, y = me, her
+            else:
+                e, y = opponent_hand, me
+            de, dy = declarations_by_category(e, y, rules, contract, (cb_e, cb_y))
+            own, other = (de, dy) if is_elder else (dy, de)
+            row = totals[i]
+            parts = [0.0] * len(EXCHANGE_PARTS)
+            parts[_AT[Part.CARTE_BLANCHE]] = cb_part
+            for k, part in enumerate((Part.POINT, Part.SEQUENCES, Part.SETS, Part.REPIQUE)):
+                parts[_AT[part]] = m * own[k] + h * other[k]
+            bits = sum(_BIT[part] for k, part in enumerate(WON_PARTS[:4]) if own[k])
+            a, b = cb_e + sum(de), cb_y + sum(dy)
+            if solver:
+                scores = (a, b) if elder == 0 else (b, a)
+                hands = (e, y) if elder == 0 else (y, e)
+                position = PlayPosition(hands, elder, elder, (0, 0), scores, None, bool(de[3] or dy[3]), contract,
+                                        u)
+                line = principal_line(position, _best_card(position, rules, cache), rules, cache)
+                sign = 1 if is_elder else -1
+                for part, points in line.parts.items():
+                    parts[_AT[part]] += sign * points
+                    if part is Part.PIQUE and sign * points > 0 and m > h:
+                        bits |= _BIT[Part.PIQUE]
+            elif bidding:
+                chances = _spread(estimate_tricks(e, y, minus), sigma)
+                worth = sum(p * v for p, v in zip(chances, net, strict=True))  # the holder's (elder's)
+                parts[_AT[Part.CONTRACT]] = worth if is_elder else -worth
+            else:
+                pique = elder_pique(a, b, e, y, rules, contract) - a
+                parts[_AT[Part.PIQUE]] = (m if is_elder else h) * pique
+                if pique and is_elder:
+                    bits |= _BIT[Part.PIQUE]
+                play = play_estimate(e, y)
+                parts[_AT[Part.PLAY]] = (m - h) * (play if is_elder else -play) / 2
+            for k, x in enumerate(parts):
+                row[k] += weight * x
+            for k, part in enumerate(WON_PARTS):
+                if bits & _BIT[part]:
+                    won[i][k] += weight
+            flags[i].append(bits)
+    total_weight = sum(weights)
+    used: tuple[Part, ...]
+    if solver:
+        used = (Part.CARTE_BLANCHE, Part.POINT, Part.SEQUENCES, Part.SETS, Part.REPIQUE, *PLAY_PARTS)
+    elif bidding:
+        used = (Part.CARTE_BLANCHE, Part.POINT, Part.SEQUENCES, Part.SETS, Part.REPIQUE, Part.CONTRACT)
+    else:
+        used = (Part.CARTE_BLANCHE, Part.POINT, Part.SEQUENCES, Part.SETS, Part.REPIQUE, Part.PIQUE, Part.PLAY)
+    worths = []
+    for i, discard in enumerate(options):
+        parts_mean = {part: totals[i][_AT[part]] / total_weight for part in used}
+        worths.append(DiscardWorth(discard, sum(parts_mean.values()), parts_mean,
+                                   {part: won[i][k] / total_weight for k, part in enumerate(WON_PARTS)}))
+    at_choice = options.index(choice.discards)
+    chosen = worths[at_choice]
+    top = max(w.value for w in worths)
+    order = sorted(range(count), key=lambda i: (-worths[i].value, i != at_choice, i))
+    best_at = at_choice if chosen.value >= top - _EPSILON else order[0]
+
+    def share(have: list[int], lack: list[int], bit: int) -> float:
+        return sum(w for w, x, y in zip(weights, have, lack, strict=True) if x & bit and not y & bit) / total_weight
+
+    # The choice against the best, or the best choice against the next.
+    versus = best_at if best_at != at_choice else next((i for i in order if i != at_choice), at_choice)
+    given_up = {part: share(flags[versus], flags[at_choice], _BIT[part]) for part in WON_PARTS}
+    gained = {part: share(flags[at_choice], flags[versus], _BIT[part]) for part in WON_PARTS}
+    return ExchangeReview(seat, is_elder, lens, len(sampled), mine, "solver" if solver else "estimate", view.hand,
+                          rules.minimum_point, choice.discards, options[best_at], max(0.0, top - chosen.value),
+                          tuple(worths[i] for i in order), used, options[versus], given_up, gained)
+
+
+def _kept(review: ExchangeReview, discard: CardSet, category: Category) -> list[CardSet]:
+    """The player's combinations of ``category`` (as the hand held them, before the exchange) that ``discard``
+    leaves whole."""
+    return [c for c in maximal(category, review.hand, review.minimum_point) if not c.mask & discard.mask]
+
+
+def _combination_words(category: Category, cards: CardSet) -> str:
+    """A combination as the game names it: "quint major in hearts", "fourteen kings", "point of five in spades"."""
+    said = call(category, cards)
+    said = said[0].lower() + said[1:]
+    if category is Category.SETS:
+        return said
+    return f"{said} in {next(iter(cards)).suit.name.lower()}"
+
+
+_CATEGORY_OF: Final = {Part.POINT: Category.POINT, Part.SEQUENCES: Category.SEQUENCES, Part.SETS: Category.SETS}
+
+
+def exchange_differences(review: ExchangeReview) -> list[tuple[Part, float]]:
+    """What the choice brings, part by part, less what the discard it is compared with (the best, or the next
+    where the choice is the best) brings: the parts an exchange's explanation names, largest first (those that
+    differ by half a point or more; the largest always)."""
+    choice, other = review.worth(review.choice), review.worth(review.compared)
+    diffs = {part: choice.parts[part] - other.parts[part] for part in review.parts}
+    order = sorted(review.parts, key=lambda p: (-abs(diffs[p]), EXCHANGE_PARTS.index(p)))
+    named = [p for p in order if abs(diffs[p]) >= 0.5] or order[:1]
+    return [(p, diffs[p]) for p in named]
+
+
+def explain_exchange(review: ExchangeReview, names: tuple[str, str]) -> str:
+    """The exchange's review in sentences, built from the breakdowns of the choice and the discard it is
+    compared with (:func:`exchange_differences`: the best, or the next where the choice is the best), the shares
+    of the worlds in which each scores a category, and the combinations of the hand each breaks up: what the
+    choice gives up and gains against the other."""
+    lens = review.lens
+    average = " on average" if lens is Lens.FAIR else ""
+    discard = review.choice.pretty() or "nothing"
+    verb = f"Discarding the {discard}" if review.choice else "Exchanging no card"
+    choice = review.worth(review.choice)
+    stakes = "" if review.utility == (1, -1) else " by the partie's stakes"
+    other = review.compared.pretty() or "no card"
+    if review.loss < _EPSILON:
+        if review.compared == review.choice:
+            return f"{verb}: the only discard valued."
+        ties = [w for w in review.options if w.discard != review.choice and choice.value - w.value < _EPSILON]
+        if ties:
+            return f"{verb}: as good as {_plural(str(len(ties)), 'other discard')} valued."
+        margin = _plural(_number(choice.value - review.worth(review.compared).value, lens), "point")
+        effects, combinations = _exchange_effects(review)
+        return f"{verb}: the best, by {margin}{average}{stakes} over the {other}: {effects}.{combinations}"
+    loss = _number(review.loss, lens)
+    if loss == "0":  # a loss of less than a twentieth of a point
+        return f"{verb}: as good as the best, the {other}, to a tenth of a point{average}."
+    effects, combinations = _exchange_effects(review)
+    return (f"{verb} rather than the {other} costs {names[review.seat]} {_plural(loss, 'point')}{average}{stakes}: "
+            f"{effects}.{combinations}")
+
+
+def _exchange_effects(review: ExchangeReview) -> tuple[str, str]:
+    """What the choice gives up and gains against the discard it is compared with, part by part, and (a
+    sentence, or nothing) the combinations it breaks up or keeps."""
+    lens = review.lens
+    broken: list[str] = []
+    kept: list[str] = []
+    lost: list[str] = []
+    gained: list[str] = []
+    against: list[str] = []
+    own_worth, her_worth = review.utility
+    for part, x in exchange_differences(review):
+        if part is Part.PIQUE and lens is Lens.FAIR and not review.elder:  # elder's pique, as the estimate has it
+            more = x * her_worth > 0  # his pique more often where it is worth to her what it was
+            against.append(f"{'lets in' if more else 'keeps off'} elder's pique more often ({_signed(x, lens)})")
+            continue
+        said = f"{part.words} ({_signed(x, lens)}"
+        # How often: where the player's points count for him and hers against him (else scoring a category
+        # is not simply winning it).
+        if lens is Lens.FAIR and part in review.given_up and own_worth > 0 > her_worth:
+            share = review.given_up[part] if x < 0 else review.gained[part]
+            if round(share * 100) >= 1:
+                said += f"; in {share:.0%} of the talons"
+        (lost if x < 0 else gained).append(said + ")")
+        category = _CATEGORY_OF.get(part)
+        if category is not None and own_worth > 0:
+            mine = _kept(review, review.choice, category)
+            other = _kept(review, review.compared, category)
+            if x < 0:
+                broken += [_combination_words(category, c) for c in other if c not in mine][:1]
+            else:
+                kept += [_combination_words(category, c) for c in mine if c not in other][:1]
+    effects = []
+    # Where his own points do not simply count for him (a partie's last deal), what the choice loses or gains
+    # on a part is not simply giving it up or gaining it.
+    plain = own_worth > 0 > her_worth
+    if lost:
+        effects.append(f"it {'gives up' if plain else 'loses on'} {_listed(lost)}")
+    if gained:
+        effects.append(f"{'and ' if lost else 'it '}{'gains' if plain else 'gains on'} {_listed(gained)}")
+    if against:
+        effects.append(f"{'and ' if effects else 'it '}{_listed(against)}")
+    combinations = []
+    if broken:
+        combinations.append(f"breaks up {_listed(['your ' + c for c in broken])}")
+    if kept:
+        combinations.append(f"keeps {_listed(['your ' + c for c in kept])}")
+    return " ".join(effects), f" It {' and '.join(combinations)}." if combinations else ""
+
+
 # ---------------------------------------------------------------- a whole partie
 @dataclass(frozen=True)
 class Reviewed:
     """One action of a record in the review: where it is (the deal, counted from 1, and its index among
-    the deal's actions, as in the file), who acted, what kind of decision it was, and for a card played or a
-    declaration its review and explanation (``None`` where it was the only one the player could make, and for
-    what is not yet reviewed)."""
+    the deal's actions, as in the file), who acted, what kind of decision it was, and for a card played, a
+    declaration or an exchange its review and explanation (``None`` where it was the only one the player could
+    make, and for what is not yet reviewed)."""
 
     deal: int
     action: int
@@ -603,6 +1018,7 @@ class Reviewed:
     review: PlayReview | None = None
     explanation: str = ""
     declaration: DeclarationReview | None = None
+    exchange: ExchangeReview | None = None
 
 
 @dataclass(frozen=True)
@@ -646,16 +1062,24 @@ class PartieReview:
         return [r for r in self.actions if r.kind == "declaration"]
 
     @property
+    def exchanges(self) -> list[Reviewed]:
+        """The exchanges, reviewed or the only one the player could make."""
+        return [r for r in self.actions if r.kind == "exchange"]
+
+    @property
     def not_reviewed(self) -> list[Reviewed]:
-        """The decisions not yet reviewed (exchanges, calls, carte blanche, concessions)."""
-        return [r for r in self.actions if r.kind not in ("play", "declaration")]
+        """The decisions not yet reviewed (calls, carte blanche, concessions)."""
+        return [r for r in self.actions if r.kind not in ("play", "declaration", "exchange")]
 
     def summary(self, seat: int, kind: str = "play") -> Summary:
-        """One player's card play (``kind`` ``"play"``) or declarations (``"declaration"``): what he lost in
-        his choices, and their marks."""
+        """One player's card play (``kind`` ``"play"``), declarations (``"declaration"``) or exchanges
+        (``"exchange"``): what he lost in his choices, and their marks."""
+        if kind not in ("play", "declaration", "exchange"):
+            raise ValueError(f"kind is 'play', 'declaration' or 'exchange', not {kind!r}")
         mine = [r for r in self.actions if r.seat == seat and r.kind == kind]
-        chosen: list[PlayReview | DeclarationReview] = [
-            d for r in mine if (d := r.review if kind == "play" else r.declaration) is not None]
+        found = {"play": lambda r: r.review, "declaration": lambda r: r.declaration, "exchange": lambda r: r.exchange}
+        chosen: list[PlayReview | DeclarationReview | ExchangeReview] = [
+            d for r in mine if (d := found[kind](r)) is not None]
         marks = {sign: sum(1 for r in chosen if r.mark == sign) for _, sign in MARKS}
         return Summary(len(mine), len(chosen), sum(r.loss for r in chosen), marks)
 
@@ -669,10 +1093,12 @@ class PartieReview:
             "seed": self.seed,
             "plays": [_play_json(r, names) for r in self.plays],
             "declarations": [_declaration_json(r, names) for r in self.declarations],
+            "exchanges": [_exchange_json(r, names) for r in self.exchanges],
             "not_reviewed": [{"deal": r.deal, "action": r.action, "player": names[r.seat], "kind": r.kind,
                               "text": r.text} for r in self.not_reviewed],
             "summary": {names[seat]: {"play": self.summary(seat).to_json(),
-                                      "declarations": self.summary(seat, "declaration").to_json()}
+                                      "declarations": self.summary(seat, "declaration").to_json(),
+                                      "exchange": self.summary(seat, "exchange").to_json()}
                         for seat in (0, 1)},
         }
 
@@ -713,6 +1139,22 @@ def _declaration_json(r: Reviewed, names: tuple[str, str]) -> dict[str, object]:
     return out
 
 
+def _exchange_json(r: Reviewed, names: tuple[str, str]) -> dict[str, object]:
+    out: dict[str, object] = {"deal": r.deal, "action": r.action, "player": names[r.seat], "text": r.text}
+    review = r.exchange
+    if review is None:
+        out.update(forced=True, loss=0.0, mark="")
+        return out
+    out.update(forced=False, discard=review.choice.strings(), best=review.best.strings(),
+               compared=review.compared.strings(), loss=review.loss,
+               mark=review.mark, explanation=r.explanation, utility=list(review.utility), worlds=review.worlds,
+               play=review.play,
+               values=[{"discard": w.discard.strings(), "value": w.value,
+                        "parts": {p.value: v for p, v in w.parts.items()},
+                        "won": {p.value: v for p, v in w.won.items()}} for w in review.options])
+    return out
+
+
 _KINDS: Final[dict[type, str]] = {Exchange: "exchange", Declare: "declaration", Bid: "call",
                                   CarteBlanche: "carte blanche", Concede: "concession",
                                   AcceptConcession: "answer to a concession"}
@@ -740,10 +1182,12 @@ def _steps(partie: Partie) -> Iterator[tuple[Partie, Action, int, int]]:
 
 def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_WORLDS, seed: int = 0,
                   deal: int | None = None, broken_down: str = "choice",
-                  progress: Callable[[int, int], None] | None = None) -> PartieReview:
-    """Review every card played and every declaration in ``partie`` (a record re-played), or in its deal
+                  progress: Callable[[int, int], None] | None = None,
+                  exchange_worlds: int = EXCHANGE_WORLDS) -> PartieReview:
+    """Review every exchange, declaration and card played in ``partie`` (a record re-played), or in its deal
     number ``deal``. The declarations are valued over :data:`~piquet.ai.levels.DECLARATION_WORLDS` hands in
-    the fair lens, as the levels weigh them.
+    the fair lens, as the levels weigh them, the exchanges over ``exchange_worlds`` talons and hands
+    (:func:`review_exchange`).
 
     Each decision's worlds are drawn from their own stream, seeded by ``seed`` and the decision's place,
     so that reviewing one deal gives what reviewing the whole partie gives for it. ``broken_down``:
@@ -766,6 +1210,14 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
         if deal is not None and number != deal:
             continue
         rng = random.Random(seed * 1_000_003 + number * 1_009 + index)
+        if isinstance(action, Exchange):
+            exchanged: ExchangeReview | None = review_exchange(at, action, lens, exchange_worlds, rng)
+            if exchanged is not None and len(exchanged.options) < 2:
+                exchanged = None
+            said = explain_exchange(exchanged, partie.players) if exchanged is not None else ""
+            out.actions.append(Reviewed(number, index, action.player, "exchange", action.describe(partie.players),
+                                        explanation=said, exchange=exchanged))
+            continue
         if isinstance(action, Declare):
             options = [a for a in at.legal_actions(action.player) if isinstance(a, Declare)]
             declared = review_declaration(at, action, lens, rng=rng) if len(options) > 1 else None

@@ -234,31 +234,35 @@ def _review_lines(review: PartieReview) -> list[str]:
     names = review.players
     width = max(len(n) for n in names)
     if review.lens is Lens.OPEN:
-        lines = ["The card play and the declarations with open hands (every card known: hindsight)."]
+        lines = ["The exchanges, the declarations and the card play with open hands (every card known: hindsight)."]
     else:
         hands = f"{review.worlds} hand{'s' if review.worlds > 1 else ''}"
+        talons = next((r.exchange.worlds for r in review.exchanges if r.exchange is not None), None)
+        exchanges = f"; the exchanges over {talons} talons and hands" if talons else ""
         lines = [f"The card play as each player could know it: each card valued over {hands} the opponent may "
-                 f"hold (seed {review.seed}); the declarations over {DECLARATION_WORLDS}."]
+                 f"hold (seed {review.seed}); the declarations over {DECLARATION_WORLDS}{exchanges}."]
     deal = None
     for r in review.actions:
-        if r.kind not in ("play", "declaration"):
+        if r.kind not in ("play", "declaration", "exchange"):
             continue
         if r.deal != deal:
             deal = r.deal
             lines += ["", f"Deal {deal}"]
-        found = r.review if r.kind == "play" else r.declaration
+        found = r.review if r.kind == "play" else r.declaration if r.kind == "declaration" else r.exchange
         if r.card is not None:
             head = f"  {r.trick:>2}. {names[r.seat]:<{width}}  {r.card.pretty():<5}  "
         else:
             head = f"      {names[r.seat]:<{width}}  {'':<5}  "
         if found is None:
-            lines.append(head + ("the only card" if r.kind == "play" else f"the only declaration: {r.text}"))
+            only = {"play": "the only card", "declaration": f"the only declaration: {r.text}",
+                    "exchange": f"the only exchange: {r.text}"}
+            lines.append(head + only[r.kind])
         elif found.loss < 0.05:
             lines.append(head + f"best      {r.explanation}")
         else:
             loss = f"{found.loss:.0f}" if review.lens is Lens.OPEN else f"{found.loss:.1f}"
             lines.append(head + f"−{loss:<5} {found.mark:<2}  {r.explanation}")
-    for kind, title in (("play", "the play"), ("declaration", "the declarations")):
+    for kind, title in (("exchange", "the exchange"), ("declaration", "the declarations"), ("play", "the play")):
         lines += ["", f"Points lost in {title}" + (" (with open hands)" if review.lens is Lens.OPEN else "") + ":"]
         for seat in (0, 1):
             s = review.summary(seat, kind)
@@ -387,7 +391,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--json", action="store_true", help="print the scores as JSON")
     rep.set_defaults(func=_replay)
     ana = sub.add_parser("analyse",
-                         help="review a game record: what each card played and each declaration was worth, and why")
+                         help="review a game record: what each exchange, declaration and card was worth, and why")
     ana.add_argument("file", metavar="GAME.json", help="a record in the piquet-record format")
     ana.add_argument("--deal", type=int, metavar="N", help="review deal N only (counted from 1)")
     ana.add_argument("--open-hands", action="store_true",
