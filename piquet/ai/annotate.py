@@ -34,7 +34,7 @@ reader finds them agree.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, cast, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from piquet.ai.review import PartieReview, PlayReview, Reviewed
 from piquet.engine import record
@@ -100,8 +100,7 @@ def graded(reviewed: Reviewed) -> PlayReview | Graded | None:
     if reviewed.kind == "declaration":
         return reviewed.declaration
     if reviewed.kind == "exchange":
-        # The exchange's review (``Reviewed.exchange``, an ExchangeReview), where the review has it.
-        return cast("Graded | None", getattr(reviewed, "exchange", None))
+        return reviewed.exchange
     return None
 
 
