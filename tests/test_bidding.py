@@ -13,6 +13,7 @@ from helpers import cs
 from piquet.ai.agent import play_deal
 from piquet.ai.bidding import (
     MISMATCH_WEIGHT,
+    _Deal,
     auction_weight,
     choose_call,
     choose_contract_exchange,
@@ -22,12 +23,13 @@ from piquet.ai.bidding import (
     holder_tricks,
 )
 from piquet.ai.books import SimpleAgent, minus_discards
-from piquet.ai.inference import Inference
+from piquet.ai.inference import Inference, World
 from piquet.ai.levels import make_agent
 from piquet.engine.actions import Bid, Deal, Exchange
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.scoring import ScoreCategory
-from piquet.engine.variants import make_rules
+from piquet.engine.cards import CardSet
+from piquet.engine.variants import Contract, make_rules
 
 TOP = cs("AS KS QS JS AH KH QH JH AD KD QD JD")
 LOW = cs("7S 8S 9S TS 7H 8H 9H TH 7D 8D 9D TD")
@@ -196,3 +198,34 @@ def test_auction_weight_is_one_for_calls_the_books_make_and_less_for_others(seed
     assert set(weights) <= allowed and min(weights) < 1.0
 
 
+
+
+def test_rulings_10_the_auction_worth_counts_what_younger_reckons_at_the_first_lead() -> None:
+    """What younger wins in the declarations is reckoned only at elder's first lead (the rulings, 10 and 12):
+    a contract's worth in a sampled deal counts it all the same. The declared points are those the engine has
+    scored, in hand, once elder has led."""
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(40):
+        partie = Partie(("A", "B"), "auction", first_dealer=0)
+        dealt = partie.random_deal(rng)
+        partie.push(dealt)
+        view = partie.view(1)
+        world = World(partie.hand(0), CardSet(), dealt.talon)
+        deal = _Deal(view, world, make_rules("auction"))
+        contract = Contract(1, 7, False)
+        first, second, _ = deal.shape(contract.holder, contract.minus)
+        partie.push(Bid(1, "7+"))
+        partie.push(Bid(0, "pass"))
+        books = SimpleAgent(random.Random(0))
+        while partie.phase is not Phase.PLAY:
+            who = partie.to_act
+            assert who is not None
+            partie.push(books.choose(partie.view(who), partie.legal_actions(who)))
+        checked += bool(partie.view(0).unreckoned)
+        partie.push(partie.legal_actions().list()[0])  # elder's first lead: younger reckons
+        in_hand = [sum(e.points for e in partie.view(0).events if e.player == seat and e.category.in_hand)
+                   for seat in (0, 1)]
+        assert (first, second) == (in_hand[0], in_hand[1])
+        assert sum(deal.declared(contract).values()) == second - first
+    assert checked  # some of the deals had younger's points still to reckon

@@ -43,6 +43,7 @@ from piquet.ai.solver import PlayPosition, solve
 from piquet.engine.actions import Bid, Deal, Exchange
 from piquet.engine.cards import Card, CardSet
 from piquet.engine.partie import LegalActions, Partie, Phase
+from piquet.engine.scoring import ScoreCategory
 from piquet.engine.variants import Auction, Contract, Rules
 from piquet.engine.view import PlayerView
 
@@ -181,6 +182,7 @@ class _Deal:
         self.view = view
         self.weight = world.weight
         self._shapes: dict[tuple[int, bool], tuple[int, int, list[float]]] = {}
+        self._declared: dict[tuple[int, bool], dict[ScoreCategory, int]] = {}
 
     def partie(self, calls: Sequence[Bid]) -> Partie:
         partie = _dealt(self.view, self.deal)
@@ -204,10 +206,24 @@ class _Deal:
             who = partie.to_act
             assert who is not None
             partie.push(books.choose(partie.view(who), partie.legal_actions(who)))
-        points = partie.view(holder).deal_points
+        view = partie.view(holder)
+        # What younger won in the declarations is reckoned at elder's first lead (view.unreckoned): hers too.
+        points = [0, 0]
+        by_category: dict[ScoreCategory, int] = {}
+        for event in (*view.events, *view.unreckoned):
+            points[event.player] += event.points
+            by_category[event.category] = by_category.get(event.category, 0) + (
+                event.points if event.player == self.seat else -event.points)
+        self._declared[key] = by_category
         tricks = estimate_tricks(partie.hand(holder).mask, partie.hand(1 - holder).mask, minus)
         found = self._shapes[key] = (points[0], points[1], _spread(tricks, TRICK_SPREAD[minus]))
         return found
+
+    def declared(self, contract: Contract) -> dict[ScoreCategory, int]:
+        """What the declarations (and a carte blanche, a repique) bring this player in ``contract``, less what
+        they bring her, by category: the declared part of :meth:`worth`."""
+        self.shape(contract.holder, contract.minus)
+        return self._declared[contract.holder, contract.minus]
 
     def worth(self, contract: Contract | None) -> float:
         """This player's points less hers when the deal is played in ``contract`` (``None``:
@@ -228,6 +244,10 @@ class _Deal:
         """This player's worth of the auction after ``calls``: she answers as the books do;
         when the auction comes back to this player it makes the best of its candidate calls
         knowing her hand, ``turns`` more times, then passes."""
+        return self.outcome(calls, turns)[0]
+
+    def outcome(self, calls: Sequence[Bid], turns: int = 1) -> tuple[float, Contract | None]:
+        """:meth:`value`, and the contract the auction ends in on that line (``None``: both passed)."""
         partie = self.partie(calls)
         while partie.phase is Phase.BID:
             who = partie.to_act
@@ -239,9 +259,10 @@ class _Deal:
                     partie.push(Bid(who, "pass"))
                     continue
                 done = list(view.bids)
-                return max(self.value([*done, call], turns - 1) for call in _candidates(legal, 1))
+                return max((self.outcome([*done, call], turns - 1) for call in _candidates(legal, 1)),
+                           key=lambda found: found[0])
             partie.push(choose_bid(view, legal))
-        return self.worth(partie.contract)
+        return self.worth(partie.contract), partie.contract
 
     def likelihood(self, calls: Sequence[Bid]) -> float:
         """How well the books in her seat explain her calls so far in this deal."""
