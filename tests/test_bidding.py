@@ -26,9 +26,9 @@ from piquet.ai.books import SimpleAgent, minus_discards
 from piquet.ai.inference import Inference, World
 from piquet.ai.levels import make_agent
 from piquet.engine.actions import Bid, Deal, Exchange
+from piquet.engine.cards import CardSet
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.scoring import ScoreCategory
-from piquet.engine.cards import CardSet
 from piquet.engine.variants import Contract, make_rules
 
 TOP = cs("AS KS QS JS AH KH QH JH AD KD QD JD")

@@ -101,6 +101,8 @@ def graded(reviewed: Reviewed) -> PlayReview | Graded | None:
         return reviewed.declaration
     if reviewed.kind == "exchange":
         return reviewed.exchange
+    if reviewed.kind == "call":
+        return reviewed.call
     return None
 
 

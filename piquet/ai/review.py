@@ -55,6 +55,8 @@ from typing import Final
 
 from piquet.ai.bidding import (
     TRICK_SPREAD,
+    _candidates,
+    _Deal,
     _spread,
     auction_weight,
     contract_discards,
@@ -140,6 +142,7 @@ class Part(enum.Enum):
     SETS = "sets"
     REPIQUE = "repique"
     PLAY = "play"
+    CARTE_ROUGE = "carte_rouge"
 
     @property
     def words(self) -> str:
@@ -151,7 +154,7 @@ _PART_WORDS: Final = {
     Part.LEAD: "the points for leading", Part.TRICKS: "the points for tricks won", Part.LAST_TRICK: "the last trick",
     Part.CARDS: "the cards", Part.CAPOT: "the capot", Part.PIQUE: "the pique", Part.CONTRACT: "the contract",
     Part.CARTE_BLANCHE: "the carte blanche", Part.POINT: "the point", Part.SEQUENCES: "the sequences",
-    Part.SETS: "the sets", Part.REPIQUE: "the repique", Part.PLAY: "the play",
+    Part.SETS: "the sets", Part.REPIQUE: "the repique", Part.PLAY: "the play", Part.CARTE_ROUGE: "the carte rouge",
 }
 
 #: The parts of a card's value in the play, in the order they are scored.
@@ -1000,6 +1003,195 @@ def _exchange_effects(review: ExchangeReview) -> tuple[str, str]:
     return " ".join(effects), f" It {' and '.join(combinations)}." if combinations else ""
 
 
+# ---------------------------------------------------------------- the auction (Auction Piquet)
+#: Deals the fair lens values a call over, by default: as many as the strongest level samples for its own.
+CALL_WORLDS: Final = LEVELS[5].bid_worlds
+
+#: Where a call's points come from: the declarations the deal brings in the contract it ends in (by category),
+#: and the play in that contract (its tricks, the cards and the contract's own points, as the level estimates
+#: them).
+CALL_PARTS: Final = (Part.CARTE_BLANCHE, Part.POINT, Part.SEQUENCES, Part.SETS, Part.CARTE_ROUGE, Part.REPIQUE,
+                     Part.CONTRACT)
+_CALL_PART: Final = {ScoreCategory.CARTE_BLANCHE: Part.CARTE_BLANCHE, ScoreCategory.POINT: Part.POINT,
+                     ScoreCategory.SEQUENCES: Part.SEQUENCES, ScoreCategory.SETS: Part.SETS,
+                     ScoreCategory.CARTE_ROUGE: Part.CARTE_ROUGE, ScoreCategory.REPIQUE: Part.REPIQUE}
+
+
+@dataclass(frozen=True)
+class CallWorth:
+    """One call's value for the player calling (points of the deal, his less the opponent's; a mean over the
+    deals in the fair lens), its breakdown by :data:`CALL_PARTS` (summing to the value), and how the auction
+    ends after it: the share of the deals in which he holds the contract, and in which both pass (the deal
+    annulled)."""
+
+    call: Bid
+    value: float
+    parts: Mapping[Part, float]
+    held: float
+    annulled: float
+
+
+@dataclass(frozen=True)
+class CallReview:
+    """A call in the auction reviewed: the call made, the best (the choice itself when it is as good as any),
+    the loss, the mark, and the worth of each call worth trying (and of the one made), best first."""
+
+    seat: int
+    lens: Lens
+    worlds: int
+    choice: Bid
+    best: Bid
+    loss: float
+    options: tuple[CallWorth, ...]
+
+    @property
+    def mark(self) -> str:
+        return mark(self.loss)
+
+    def worth(self, call: Bid) -> CallWorth:
+        for w in self.options:
+            if w.call == call:
+                return w
+        raise KeyError(f"{call.call} was not valued here")
+
+
+def review_call(partie: Partie, choice: Bid, lens: Lens = Lens.FAIR, worlds: int = CALL_WORLDS,
+                rng: random.Random | None = None) -> CallReview:
+    """The review of the player to act in ``partie`` (in Auction Piquet's auction) making the call ``choice``.
+
+    The calls valued are those the strongest level tries (pass, double and redouble where allowed, and of
+    each sign the lowest bids: :func:`piquet.ai.bidding.choose_call`) and the one made. Each is valued as the
+    level values it: in each deal, the opponent answers as the books do, the player may call once more
+    knowing her hand, and the contract reached is worth the declarations both would make in it and the
+    tricks its holder is expected to win (:class:`piquet.ai.bidding._Deal`). **Fair**: over ``worlds`` hands
+    and talons the view allows, weighted by how well the books explain her calls so far, as the level weighs
+    them; **open hands**: her hand and the talon as they are. In points of the deal: an Auction deal's stakes
+    are its points."""
+    seat = partie.to_act
+    if partie.phase is not Phase.BID or seat is None:
+        raise ValueError(f"no call to review: it is the {partie.phase.value}")
+    legal = partie.legal_actions(seat)
+    if choice not in legal:
+        raise ValueError(f"{choice.describe(partie.players)}: not a legal call here")
+    view = partie.view(seat)
+    rules = view.rules
+    options = list(dict.fromkeys([*_candidates(legal), choice]))
+    calls = list(view.bids)
+    if lens is Lens.OPEN:
+        dealt = next(a for a in reversed(partie.actions) if isinstance(a, Deal))
+        sampled = [World(partie.hand(1 - seat), CardSet(), dealt.talon)]
+    else:
+        sampled = Inference(view).sample(rng or random.Random(0), worlds)
+    if not sampled:
+        raise ValueError("no deal the view allows could be drawn")
+    totals = {o: 0.0 for o in options}
+    parts = {o: dict.fromkeys(CALL_PARTS, 0.0) for o in options}
+    held = dict.fromkeys(options, 0.0)
+    annulled = dict.fromkeys(options, 0.0)
+    weights = 0.0
+    for world in sampled:
+        deal = _Deal(view, world, rules)
+        weight = world.weight * (deal.likelihood(calls) if lens is Lens.FAIR else 1.0)
+        weights += weight
+        for option in options:
+            value, contract = deal.outcome([*calls, option])
+            totals[option] += weight * value
+            if contract is None:
+                annulled[option] += weight
+                continue
+            held[option] += weight * (contract.holder == seat)
+            declared = 0
+            for category, points in deal.declared(contract).items():
+                if category in _CALL_PART:
+                    parts[option][_CALL_PART[category]] += weight * points
+                    declared += points
+            parts[option][Part.CONTRACT] += weight * (value - declared)
+    if weights <= 0:
+        raise ValueError("the deals drawn all have weight 0")
+    worth = {o: CallWorth(o, totals[o] / weights, {p: v / weights for p, v in parts[o].items()},
+                          held[o] / weights, annulled[o] / weights) for o in options}
+    top = max(w.value for w in worth.values())
+    best = choice if worth[choice].value >= top - _EPSILON else max(options, key=lambda o: worth[o].value)
+    order = sorted(options, key=lambda o: (-worth[o].value, o != choice))
+    return CallReview(seat, lens, len(sampled), choice, best, max(0.0, top - worth[choice].value),
+                      tuple(worth[o] for o in order))
+
+
+def _called(bid: Bid) -> str:
+    """A call as a sentence names it: "passing", "doubling", "bidding 8+"."""
+    return {"pass": "passing", "double": "doubling", "redouble": "redoubling"}.get(bid.call, f"bidding {bid.call}")
+
+
+def explain_call(review: CallReview, names: tuple[str, str]) -> str:
+    """The call's review in sentences, computed from the breakdowns of the call made and the best (or the next
+    best, where the call made is the best): what it changes, part by part, and how the auction ends after each.
+
+    >>> worth = lambda call, value, contract, held, annulled: CallWorth(
+    ...     Bid(0, call), value, {Part.POINT: value - contract, Part.CONTRACT: contract}, held, annulled)
+    >>> review = CallReview(0, Lens.FAIR, 64, Bid(0, "pass"), Bid(0, "7+"), 6.5,
+    ...                     (worth("7+", 4.0, 3.0, 0.9, 0.0), worth("pass", -2.5, -4.0, 0.0, 0.3)))
+    >>> print(explain_call(review, ("Ann", "Bill")))
+    Passing rather than bidding 7+ costs Ann 6.5 points on average: it gives up the contract (−7) and gains \
+the point (+0.5). After passing Ann holds the contract in none of the deals drawn, and both pass in 30%; after \
+bidding 7+, in 90% of the deals drawn.
+    """
+    me = names[review.seat]
+    average = " on average" if review.lens is Lens.FAIR else ""
+    chosen = review.worth(review.choice)
+    others = [w for w in review.options if w.call != review.choice]
+    if review.loss < 0.05:
+        if not others:
+            return f"{_called(review.choice).capitalize()}: the only call."
+        other = others[0]
+        margin = chosen.value - other.value
+        if margin < 0.05:
+            return f"{_called(review.choice).capitalize()}: as good as any."
+        head = (f"{_called(review.choice).capitalize()}: the best, by {_plural(_number(margin, review.lens), 'point')}"
+                f"{average} over {_called(other.call)}")
+        compared = other
+    else:
+        compared = review.worth(review.best)
+        head = (f"{_called(review.choice).capitalize()} rather than {_called(review.best)} costs {me} "
+                f"{_plural(_number(review.loss, review.lens), 'point')}{average}")
+    diffs = sorted(((p, chosen.parts.get(p, 0.0) - compared.parts.get(p, 0.0)) for p in CALL_PARTS),
+                   key=lambda pd: -abs(pd[1]))
+    lost = [f"{p.words} ({_signed(d, review.lens)})" for p, d in diffs if d <= -0.05]
+    won = [f"{p.words} ({_signed(d, review.lens)})" for p, d in diffs if d >= 0.05]
+    effects = []
+    if lost:
+        effects.append(f"gives up {_listed(lost)}")
+    if won:
+        effects.append(f"gains {_listed(won)}")
+    text = head + (f": it {' and '.join(effects)}." if effects else ".")
+    return f"{text} {_endings(review, chosen, compared, names)}"
+
+
+def _share(x: float) -> str:
+    if x < 0.005:
+        return "none of the deals drawn"
+    return "every deal drawn" if x > 0.995 else f"{x:.0%} of the deals drawn"
+
+
+def _endings(review: CallReview, chosen: CallWorth, compared: CallWorth, names: tuple[str, str]) -> str:
+    """How the auction ends after the call made and after the one it is compared with: whose the contract is
+    (open hands), or how often the player holds it and both pass (the deals drawn)."""
+    me = names[review.seat]
+    if review.lens is Lens.OPEN:
+        def whose(w: CallWorth) -> str:
+            return f"{me}'s" if w.held > 0.5 else "nobody's: both pass" if w.annulled > 0.5 else \
+                f"{names[1 - review.seat]}'s"
+        return f"After {_called(chosen.call)} the contract is {whose(chosen)}; after {_called(compared.call)}, " \
+               f"{whose(compared)}."
+
+    def share(w: CallWorth) -> str:
+        text = _share(w.held)
+        if w.annulled >= 0.005:
+            text += f", and both pass in {_share(w.annulled).removesuffix(' of the deals drawn')}"
+        return text
+    return (f"After {_called(chosen.call)} {me} holds the contract in {share(chosen)}; after "
+            f"{_called(compared.call)}, in {share(compared)}.")
+
+
 # ---------------------------------------------------------------- a whole partie
 @dataclass(frozen=True)
 class Reviewed:
@@ -1019,6 +1211,13 @@ class Reviewed:
     explanation: str = ""
     declaration: DeclarationReview | None = None
     exchange: ExchangeReview | None = None
+    call: CallReview | None = None
+
+    @property
+    def graded(self) -> PlayReview | DeclarationReview | ExchangeReview | CallReview | None:
+        """The review of this decision, whatever its kind (``None``: the only choice, or not reviewed)."""
+        return self.review if self.kind == "play" else self.declaration if self.kind == "declaration" else (
+            self.exchange if self.kind == "exchange" else self.call if self.kind == "call" else None)
 
 
 @dataclass(frozen=True)
@@ -1067,19 +1266,22 @@ class PartieReview:
         return [r for r in self.actions if r.kind == "exchange"]
 
     @property
+    def calls(self) -> list[Reviewed]:
+        """Auction Piquet: the calls in the auction, reviewed or the only one the player could make."""
+        return [r for r in self.actions if r.kind == "call"]
+
+    @property
     def not_reviewed(self) -> list[Reviewed]:
-        """The decisions not yet reviewed (calls, carte blanche, concessions)."""
-        return [r for r in self.actions if r.kind not in ("play", "declaration", "exchange")]
+        """The decisions not yet reviewed (carte blanche, concessions)."""
+        return [r for r in self.actions if r.kind not in _GRADED]
 
     def summary(self, seat: int, kind: str = "play") -> Summary:
-        """One player's card play (``kind`` ``"play"``), declarations (``"declaration"``) or exchanges
-        (``"exchange"``): what he lost in his choices, and their marks."""
-        if kind not in ("play", "declaration", "exchange"):
-            raise ValueError(f"kind is 'play', 'declaration' or 'exchange', not {kind!r}")
+        """One player's card play (``kind`` ``"play"``), declarations (``"declaration"``), exchanges
+        (``"exchange"``) or calls in the auction (``"call"``): what he lost in his choices, and their marks."""
+        if kind not in _GRADED:
+            raise ValueError(f"kind is 'play', 'declaration', 'exchange' or 'call', not {kind!r}")
         mine = [r for r in self.actions if r.seat == seat and r.kind == kind]
-        found = {"play": lambda r: r.review, "declaration": lambda r: r.declaration, "exchange": lambda r: r.exchange}
-        chosen: list[PlayReview | DeclarationReview | ExchangeReview] = [
-            d for r in mine if (d := found[kind](r)) is not None]
+        chosen = [d for r in mine if (d := r.graded) is not None]
         marks = {sign: sum(1 for r in chosen if r.mark == sign) for _, sign in MARKS}
         return Summary(len(mine), len(chosen), sum(r.loss for r in chosen), marks)
 
@@ -1094,11 +1296,13 @@ class PartieReview:
             "plays": [_play_json(r, names) for r in self.plays],
             "declarations": [_declaration_json(r, names) for r in self.declarations],
             "exchanges": [_exchange_json(r, names) for r in self.exchanges],
+            "calls": [_call_json(r, names) for r in self.calls],
             "not_reviewed": [{"deal": r.deal, "action": r.action, "player": names[r.seat], "kind": r.kind,
                               "text": r.text} for r in self.not_reviewed],
             "summary": {names[seat]: {"play": self.summary(seat).to_json(),
                                       "declarations": self.summary(seat, "declaration").to_json(),
-                                      "exchange": self.summary(seat, "exchange").to_json()}
+                                      "exchange": self.summary(seat, "exchange").to_json(),
+                                      "calls": self.summary(seat, "call").to_json()}
                         for seat in (0, 1)},
         }
 
@@ -1155,6 +1359,22 @@ def _exchange_json(r: Reviewed, names: tuple[str, str]) -> dict[str, object]:
     return out
 
 
+def _call_json(r: Reviewed, names: tuple[str, str]) -> dict[str, object]:
+    out: dict[str, object] = {"deal": r.deal, "action": r.action, "player": names[r.seat], "text": r.text}
+    review = r.call
+    if review is None:
+        out.update(forced=True, loss=0.0, mark="")
+        return out
+    out.update(forced=False, call=review.choice.call, best=review.best.call, loss=review.loss, mark=review.mark,
+               explanation=r.explanation, worlds=review.worlds,
+               values=[{"call": w.call.call, "value": w.value, "parts": {p.value: v for p, v in w.parts.items()},
+                        "held": w.held, "annulled": w.annulled} for w in review.options])
+    return out
+
+
+#: The kinds of decision the review grades.
+_GRADED: Final = ("play", "declaration", "exchange", "call")
+
 _KINDS: Final[dict[type, str]] = {Exchange: "exchange", Declare: "declaration", Bid: "call",
                                   CarteBlanche: "carte blanche", Concede: "concession",
                                   AcceptConcession: "answer to a concession"}
@@ -1183,11 +1403,11 @@ def _steps(partie: Partie) -> Iterator[tuple[Partie, Action, int, int]]:
 def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_WORLDS, seed: int = 0,
                   deal: int | None = None, broken_down: str = "choice",
                   progress: Callable[[int, int], None] | None = None,
-                  exchange_worlds: int = EXCHANGE_WORLDS) -> PartieReview:
+                  exchange_worlds: int = EXCHANGE_WORLDS, call_worlds: int = CALL_WORLDS) -> PartieReview:
     """Review every exchange, declaration and card played in ``partie`` (a record re-played), or in its deal
     number ``deal``. The declarations are valued over :data:`~piquet.ai.levels.DECLARATION_WORLDS` hands in
     the fair lens, as the levels weigh them, the exchanges over ``exchange_worlds`` talons and hands
-    (:func:`review_exchange`).
+    (:func:`review_exchange`), Auction's calls over ``call_worlds`` deals (:func:`review_call`).
 
     Each decision's worlds are drawn from their own stream, seeded by ``seed`` and the decision's place,
     so that reviewing one deal gives what reviewing the whole partie gives for it. ``broken_down``:
@@ -1217,6 +1437,13 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
             said = explain_exchange(exchanged, partie.players) if exchanged is not None else ""
             out.actions.append(Reviewed(number, index, action.player, "exchange", action.describe(partie.players),
                                         explanation=said, exchange=exchanged))
+            continue
+        if isinstance(action, Bid):
+            calls = [a for a in at.legal_actions(action.player) if isinstance(a, Bid)]
+            called = review_call(at, action, lens, call_worlds, rng) if len(calls) > 1 else None
+            said = explain_call(called, partie.players) if called is not None else ""
+            out.actions.append(Reviewed(number, index, action.player, "call", action.describe(partie.players),
+                                        explanation=said, call=called))
             continue
         if isinstance(action, Declare):
             options = [a for a in at.legal_actions(action.player) if isinstance(a, Declare)]

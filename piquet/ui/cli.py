@@ -239,30 +239,35 @@ def _review_lines(review: PartieReview) -> list[str]:
         hands = f"{review.worlds} hand{'s' if review.worlds > 1 else ''}"
         talons = next((r.exchange.worlds for r in review.exchanges if r.exchange is not None), None)
         exchanges = f"; the exchanges over {talons} talons and hands" if talons else ""
+        deals = next((r.call.worlds for r in review.calls if r.call is not None), None)
+        calls = f"; the calls over {deals} deals" if deals else ""
         lines = [f"The card play as each player could know it: each card valued over {hands} the opponent may "
-                 f"hold (seed {review.seed}); the declarations over {DECLARATION_WORLDS}{exchanges}."]
+                 f"hold (seed {review.seed}); the declarations over {DECLARATION_WORLDS}{exchanges}{calls}."]
     deal = None
     for r in review.actions:
-        if r.kind not in ("play", "declaration", "exchange"):
+        if r.kind not in ("play", "declaration", "exchange", "call"):
             continue
         if r.deal != deal:
             deal = r.deal
             lines += ["", f"Deal {deal}"]
-        found = r.review if r.kind == "play" else r.declaration if r.kind == "declaration" else r.exchange
+        found = r.graded
         if r.card is not None:
             head = f"  {r.trick:>2}. {names[r.seat]:<{width}}  {r.card.pretty():<5}  "
         else:
             head = f"      {names[r.seat]:<{width}}  {'':<5}  "
         if found is None:
             only = {"play": "the only card", "declaration": f"the only declaration: {r.text}",
-                    "exchange": f"the only exchange: {r.text}"}
+                    "exchange": f"the only exchange: {r.text}", "call": f"the only call: {r.text}"}
             lines.append(head + only[r.kind])
         elif found.loss < 0.05:
             lines.append(head + f"best      {r.explanation}")
         else:
             loss = f"{found.loss:.0f}" if review.lens is Lens.OPEN else f"{found.loss:.1f}"
             lines.append(head + f"−{loss:<5} {found.mark:<2}  {r.explanation}")
-    for kind, title in (("exchange", "the exchange"), ("declaration", "the declarations"), ("play", "the play")):
+    stages = [("exchange", "the exchange"), ("declaration", "the declarations"), ("play", "the play")]
+    if review.calls:
+        stages.insert(0, ("call", "the auction"))
+    for kind, title in stages:
         lines += ["", f"Points lost in {title}" + (" (with open hands)" if review.lens is Lens.OPEN else "") + ":"]
         for seat in (0, 1):
             s = review.summary(seat, kind)
