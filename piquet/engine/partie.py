@@ -860,6 +860,8 @@ class Partie:
         d = s.deal
         if seat is None:
             return []
+        if s.phase is Phase.PLAY and seat == s.to_act and (d.tricks or d.trick):
+            return self._plays(seat)  # the common case: past the first lead, only the cards may be played
         found: list[Action] = []
         if s.phase is Phase.PLAY and not d.tricks and not d.trick and self.rules.allows_concession:
             concede = Concede(seat)
