@@ -168,8 +168,11 @@ class _Session:
     def exercise(self, exercise: Exercise, number: int, total: int) -> str:
         """Practise one exercise: ``"right"``, ``"shown"`` or ``"skipped"``."""
         self.say("")
-        self.say(Text(f"Exercise {number} of {total}: deal {exercise.deal}, {exercise.names[exercise.seat]}'s "
-                      f"{exercise.kind}", style="bold"))
+        where = f"deal {exercise.deal}"
+        if isinstance(exercise.choice, Play):
+            where += f", trick {len(exercise.view.tricks) + 1}"
+        self.say(Text(f"Exercise {number} of {total}: {where}, {exercise.names[exercise.seat]}'s {exercise.kind}",
+                      style="bold"))
         self.console.print(position(exercise))
         lines = list(deal_lines(exercise.view.log, exercise.names))
         if lines:
