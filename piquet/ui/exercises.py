@@ -150,7 +150,7 @@ def _read(exercise: Exercise, text: str) -> Action:
     return read_answer(exercise, t)
 
 
-class _Session:
+class _Practice:
     def __init__(self, console: Console, input_fn: InputFn) -> None:
         self.console = console
         self.input_fn = input_fn
@@ -221,21 +221,21 @@ def run(found: Sequence[Exercise], console: Console | None = None, input_fn: Inp
     def ask_console(prompt: str) -> str:
         return out.input(Text(prompt, style="bold"))
 
-    session = _Session(console, input_fn or ask_console)
+    practice = _Practice(console, input_fn or ask_console)
     if not found:
-        session.say("Nothing to practise: the review found no decision of this player's worse than the best.")
+        practice.say("Nothing to practise: the review found no decision of this player's worse than the best.")
         return 0
     name = found[0].names[found[0].seat]
-    session.say(Text(f"{len(found)} of {name}'s worst decision{'s' if len(found) != 1 else ''}, the worst first. "
+    practice.say(Text(f"{len(found)} of {name}'s worst decision{'s' if len(found) != 1 else ''}, the worst first. "
                      "Type 'help' at any prompt.", style="bold"))
     outcomes: list[str] = []
     try:
         for number, exercise in enumerate(found, start=1):
-            outcomes.append(session.exercise(exercise, number, len(found)))
+            outcomes.append(practice.exercise(exercise, number, len(found)))
     except _Quit:
         pass
     right = outcomes.count("right")
-    session.say("")
-    session.say(f"Found {right} of {len(outcomes)} exercise{'s' if len(outcomes) != 1 else ''} tried"
+    practice.say("")
+    practice.say(f"Found {right} of {len(outcomes)} exercise{'s' if len(outcomes) != 1 else ''} tried"
                 f"{f' ({len(found)} in all)' if len(outcomes) < len(found) else ''}.")
     return 0
