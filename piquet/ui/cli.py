@@ -1,4 +1,5 @@
-"""The ``piquet`` command: ``piquet play``, ``piquet replay``, ``piquet analyse`` and ``piquet arena``."""
+"""The ``piquet`` command: ``piquet play``, ``piquet replay``, ``piquet analyse``, ``piquet exercises`` and
+``piquet arena``."""
 
 from __future__ import annotations
 
@@ -283,6 +284,44 @@ def _review_lines(review: PartieReview) -> list[str]:
     return lines
 
 
+def _exercises(args: argparse.Namespace) -> int:
+    """``piquet exercises ANNOTATED.json``: the player's worst decisions in a reviewed record, practised again."""
+    from piquet.ai.exercises import exercises, seat_of
+
+    if args.count < 1:
+        print(f"piquet exercises: --count is at least 1, not {args.count}", file=sys.stderr)
+        return 2
+    text = _read_text(args.file, "exercises")
+    if isinstance(text, int):
+        return text
+    try:
+        partie, notes = record.loads_annotated(text)
+    except record.RecordError as e:
+        print(f"piquet exercises: {args.file}: {e}", file=sys.stderr)
+        return 1
+    if notes is None or not notes.notes:
+        print(f"piquet exercises: {args.file} holds no review to practise on: review it first with "
+              f"`piquet analyse {args.file} -o ANNOTATED.json`, then run `piquet exercises ANNOTATED.json`",
+              file=sys.stderr)
+        return 1
+    try:
+        seat = seat_of(partie.players, args.player)
+    except ValueError as e:
+        print(f"piquet exercises: --player: {e}", file=sys.stderr)
+        return 2
+    try:
+        import piquet.ui.exercises as practice
+    except ImportError as e:  # rich is an optional extra
+        print(f"piquet exercises needs the terminal extra: pip install 'piquet[terminal]' ({e})", file=sys.stderr)
+        return 2
+    found = exercises(partie, notes, seat, args.count)
+    if not found:
+        print(f"Nothing to practise: the review found no decision of {partie.players[seat]}'s worse than the best.")
+        return 0
+    code: int = practice.run(found)
+    return code
+
+
 def _play(args: argparse.Namespace) -> int:
     try:
         import piquet.ui.terminal as terminal
@@ -413,6 +452,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="also write the record with the review's annotations (value, best, loss, mark, "
                           "explanation) on each action reviewed")
     ana.set_defaults(func=_analyse)
+    exe = sub.add_parser("exercises",
+                         help="practise a player's worst decisions from a reviewed record (piquet analyse -o)")
+    exe.add_argument("file", metavar="ANNOTATED.json", help="a record with a review (piquet analyse GAME.json -o)")
+    exe.add_argument("--player", metavar="NAME", help="whose decisions (default: the record's first player)")
+    exe.add_argument("--count", type=int, default=5, metavar="N", help="how many of the worst (default 5)")
+    exe.set_defaults(func=_exercises)
     are = sub.add_parser("arena", help="computer players against each other on mirrored deals")
     are.add_argument("agents", nargs="+", metavar="AGENT",
                      help="two or more agents (random, simple, and the levels of piquet.ai.levels); every pair plays")
