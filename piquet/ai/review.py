@@ -21,7 +21,7 @@ strongest level's candidate discards and the choice made, each valued over the t
 view allows as that level values them (fair), or against the real talon and hand with the play solved
 (open hands), broken down by :class:`Part` (the declarations' categories, the repique, the pique, the
 play) and explained from that breakdown (:func:`explain_exchange`). :func:`review_partie` reviews a
-whole record. How, and the marks' thresholds: docs/review.md.
+whole record, with the luck of each deal (:mod:`piquet.ai.luck`). How, and the marks' thresholds: docs/review.md.
 
 Two tricks to play, five won by each: leading the ace of spades takes both, and the last trick and the
 cards' ten with them; leading the queen gives the king the trick, the lead to the seven of hearts,
@@ -1044,7 +1044,8 @@ class Summary:
 
 @dataclass
 class PartieReview:
-    """The review of a partie's card play, action by action, and what each player lost in it."""
+    """The review of a partie's card play, action by action, and what each player lost in it; the luck of each
+    deal reviewed, and each player's luck and result adjusted for it (:meth:`luck_summary`)."""
 
     players: tuple[str, str]
     lens: Lens
