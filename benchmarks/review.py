@@ -10,7 +10,9 @@ reviewed as ``piquet analyse`` reviews it: once with open hands, once with the f
 valued over ``--worlds`` hands the opponent may hold, the choice and the best broken down; each
 declaration over 64; each exchange's discards over ``--exchange-worlds`` talons and hands). The time is the
 process's CPU time, the figure the issue sets its bounds in (5 s with open hands, 60 s fair): of the whole
-review, and apart, of its exchanges alone (:func:`piquet.ai.review.review_exchange` on each).
+review, and apart, of its exchanges alone (:func:`piquet.ai.review.review_exchange` on each); the whole review
+with the luck of each deal (:mod:`piquet.ai.luck`, the default) and without it (``luck=False``), and the luck
+alone (:func:`piquet.ai.luck.partie_luck`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import time
 
 from piquet.ai.agent import play_partie
 from piquet.ai.levels import make_agent
+from piquet.ai.luck import partie_luck
 from piquet.ai.review import DEFAULT_WORLDS, EXCHANGE_WORLDS, Lens, review_exchange, review_partie
 from piquet.ai.solver import SOLVER
 from piquet.engine.actions import Exchange, Play
@@ -48,15 +51,26 @@ def exchanges_alone(p: Partie, lens: Lens, worlds: int) -> float:
     return seconds
 
 
-def timed(p: Partie, lens: Lens, worlds: int, exchange_worlds: int) -> tuple[float, float, float, float]:
-    """CPU seconds for the whole review (the exchanges, the declarations and the play) and for its exchanges
-    alone, and the points the players lost together in the play and in the exchanges."""
+def luck_alone(p: Partie) -> float:
+    """CPU seconds for reckoning the luck of the partie's deals alone."""
+    start = time.process_time()
+    partie_luck(p)
+    return time.process_time() - start
+
+
+def timed(p: Partie, lens: Lens, worlds: int, exchange_worlds: int) -> tuple[float, float, float, float, float]:
+    """CPU seconds for the whole review (the exchanges, the declarations, the play and the luck), for the same
+    without the luck, and for its exchanges alone, and the points the players lost together in the play and in
+    the exchanges."""
     start = time.process_time()
     review = review_partie(p, lens, worlds, exchange_worlds=exchange_worlds)
     seconds = time.process_time() - start
+    start = time.process_time()
+    review_partie(p, lens, worlds, exchange_worlds=exchange_worlds, luck=False)
+    without = time.process_time() - start
     loss = sum(review.summary(seat).loss for seat in (0, 1))
     in_exchanges = sum(review.summary(seat, "exchange").loss for seat in (0, 1))
-    return seconds, exchanges_alone(p, lens, exchange_worlds), loss, in_exchanges
+    return seconds, without, exchanges_alone(p, lens, exchange_worlds), loss, in_exchanges
 
 
 def main() -> None:
@@ -68,23 +82,28 @@ def main() -> None:
     parser.add_argument("--players", nargs=2, default=["level3", "simple"])
     args = parser.parse_args()
     players = (args.players[0], args.players[1])
-    rows: dict[Lens, list[tuple[float, float]]] = {Lens.OPEN: [], Lens.FAIR: []}
+    rows: dict[Lens, list[tuple[float, float, float]]] = {Lens.OPEN: [], Lens.FAIR: []}
+    lucks: list[float] = []
     for i in range(args.parties):
         p = partie(args.seed + i, players)
         cards = sum(isinstance(a, Play) for a in p.actions)
         exchanges = sum(isinstance(a, Exchange) for a in p.actions)
         line = [f"partie {i + 1}: {len(p.deal_scores)} deals, {exchanges} exchanges, {cards} cards played"]
         for lens, worlds in ((Lens.OPEN, 1), (Lens.FAIR, args.worlds)):
-            seconds, alone, loss, exchange_loss = timed(p, lens, worlds, args.exchange_worlds)
-            rows[lens].append((seconds, alone))
-            line.append(f"{lens.value} {seconds:.1f} s, the exchanges alone {alone:.1f} s (points lost in the play "
-                        f"{loss:.1f}, in the exchanges {exchange_loss:.1f})")
+            seconds, without, alone, loss, exchange_loss = timed(p, lens, worlds, args.exchange_worlds)
+            rows[lens].append((seconds, without, alone))
+            line.append(f"{lens.value} {seconds:.1f} s ({without:.1f} s without the luck), the exchanges alone "
+                        f"{alone:.1f} s (points lost in the play {loss:.1f}, in the exchanges {exchange_loss:.1f})")
+        lucks.append(luck_alone(p))
+        line.append(f"the luck alone {lucks[-1]:.2f} s")
         print("; ".join(line), flush=True)
     for lens, times in rows.items():
         worlds = f", {args.worlds} worlds, {args.exchange_worlds} for an exchange" if lens is Lens.FAIR else ""
-        whole, apart = [t for t, _ in times], [a for _, a in times]
+        whole, bare, apart = [t for t, _, _ in times], [w for _, w, _ in times], [a for _, _, a in times]
         print(f"{lens.value}{worlds}: median {statistics.median(whole):.1f} s, max {max(whole):.1f} s of CPU "
-              f"for a partie; the exchanges alone median {statistics.median(apart):.1f} s, max {max(apart):.1f} s")
+              f"for a partie (without the luck median {statistics.median(bare):.1f} s, max {max(bare):.1f} s); "
+              f"the exchanges alone median {statistics.median(apart):.1f} s, max {max(apart):.1f} s")
+    print(f"the luck alone: median {statistics.median(lucks):.2f} s, max {max(lucks):.2f} s of CPU for a partie")
     print(f"({platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
           f"solver: {SOLVER}, players {players[0]} and {players[1]}, seeds from {args.seed})")
 

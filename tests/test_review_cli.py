@@ -11,6 +11,7 @@ import pytest
 
 from piquet.ai.agent import play_partie
 from piquet.ai.levels import make_agent
+from piquet.ai.luck import partie_luck
 from piquet.engine import record
 from piquet.engine.actions import Exchange, Play
 from piquet.ui.cli import main
@@ -82,6 +83,22 @@ def test_analyse_one_deal_in_words_with_the_fair_lens(game: tuple[Path, list[Pla
     assert "Points lost in the exchange:" in out and "Not yet reviewed" not in out
     assert "the exchanges over 1000 talons and hands" in out
     assert " 1. " in out and "12. " in out
+
+
+def test_analyse_says_each_players_luck_and_result_adjusted_for_it(game: tuple[Path, list[Play]],
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    path, _ = game
+    partie = record.loads(path.read_text(encoding="utf-8"))
+    [luck] = partie_luck(partie, 4)
+    assert main(["analyse", str(path), "--deal", "4", "--open-hands"]) == 0
+    out = capsys.readouterr().out
+    assert "Luck in 1 deal (points of the deal: the hands dealt against the seat's average" in out
+    for seat, name in enumerate(("Ann", "Bill")):
+        result = luck.result(seat)
+        assert result is not None
+        assert (f"  {name:<4}  luck {luck.luck(seat):+.1f} (dealt {luck.deal_luck(seat):+.1f}, drawn "
+                f"{luck.draw_luck(seat) - luck.draw_luck(1 - seat):+.1f}); result {result:+d}, adjusted for luck "
+                f"{result - luck.luck(seat):+.1f}") in out.splitlines()
 
 
 def test_analyse_shows_progress_on_a_terminal_only(game: tuple[Path, list[Play]],

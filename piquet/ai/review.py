@@ -21,7 +21,7 @@ strongest level's candidate discards and the choice made, each valued over the t
 view allows as that level values them (fair), or against the real talon and hand with the play solved
 (open hands), broken down by :class:`Part` (the declarations' categories, the repique, the pique, the
 play) and explained from that breakdown (:func:`explain_exchange`). :func:`review_partie` reviews a
-whole record. How, and the marks' thresholds: docs/review.md.
+whole record, with the luck of each deal (:mod:`piquet.ai.luck`). How, and the marks' thresholds: docs/review.md.
 
 Two tricks to play, five won by each: leading the ace of spades takes both, and the last trick and the
 cards' ten with them; leading the queen gives the king the trick, the lead to the seven of hearts,
@@ -75,6 +75,7 @@ from piquet.ai.exchange import (
 )
 from piquet.ai.inference import Inference, World
 from piquet.ai.levels import DECLARATION_WORLDS, LEVELS, partie_utility, sample_opponent_hands
+from piquet.ai.luck import DealLuck, LuckSummary, partie_luck, summarise
 from piquet.ai.solver import PlayPosition, pique_possible, position_from_partie, position_from_view, solve
 from piquet.engine.actions import (
     AcceptConcession,
@@ -1242,13 +1243,16 @@ class Summary:
 
 @dataclass
 class PartieReview:
-    """The review of a partie's card play, action by action, and what each player lost in it."""
+    """The review of a partie's card play, action by action, and what each player lost in it; the luck of each
+    deal reviewed, and each player's luck and result adjusted for it (:meth:`luck_summary`)."""
 
     players: tuple[str, str]
     lens: Lens
     worlds: int
     seed: int
     actions: list[Reviewed] = field(default_factory=list)
+    #: The luck of each deal reviewed (:mod:`piquet.ai.luck`; none in Auction Piquet).
+    luck: list[DealLuck] = field(default_factory=list)
 
     @property
     def plays(self) -> list[Reviewed]:
@@ -1285,6 +1289,11 @@ class PartieReview:
         marks = {sign: sum(1 for r in chosen if r.mark == sign) for _, sign in MARKS}
         return Summary(len(mine), len(chosen), sum(r.loss for r in chosen), marks)
 
+    def luck_summary(self, seat: int) -> LuckSummary:
+        """One player's luck over the deals reviewed that ended, his result and his result adjusted for the
+        luck (:func:`piquet.ai.luck.summarise`)."""
+        return summarise(self.luck, seat)
+
     def to_json(self) -> dict[str, object]:
         """The review as JSON-ready data (``piquet analyse --json``; docs/review.md)."""
         names = self.players
@@ -1299,10 +1308,12 @@ class PartieReview:
             "calls": [_call_json(r, names) for r in self.calls],
             "not_reviewed": [{"deal": r.deal, "action": r.action, "player": names[r.seat], "kind": r.kind,
                               "text": r.text} for r in self.not_reviewed],
+            "luck": [d.to_json(names) for d in self.luck],
             "summary": {names[seat]: {"play": self.summary(seat).to_json(),
                                       "declarations": self.summary(seat, "declaration").to_json(),
                                       "exchange": self.summary(seat, "exchange").to_json(),
-                                      "calls": self.summary(seat, "call").to_json()}
+                                      "calls": self.summary(seat, "call").to_json(),
+                                      **({"luck": self.luck_summary(seat).to_json()} if self.luck else {})}
                         for seat in (0, 1)},
         }
 
@@ -1403,7 +1414,8 @@ def _steps(partie: Partie) -> Iterator[tuple[Partie, Action, int, int]]:
 def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_WORLDS, seed: int = 0,
                   deal: int | None = None, broken_down: str = "choice",
                   progress: Callable[[int, int], None] | None = None,
-                  exchange_worlds: int = EXCHANGE_WORLDS, call_worlds: int = CALL_WORLDS) -> PartieReview:
+                  exchange_worlds: int = EXCHANGE_WORLDS, call_worlds: int = CALL_WORLDS,
+                  luck: bool = True) -> PartieReview:
     """Review every exchange, declaration and card played in ``partie`` (a record re-played), or in its deal
     number ``deal``. The declarations are valued over :data:`~piquet.ai.levels.DECLARATION_WORLDS` hands in
     the fair lens, as the levels weigh them, the exchanges over ``exchange_worlds`` talons and hands
@@ -1412,14 +1424,16 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
     Each decision's worlds are drawn from their own stream, seeded by ``seed`` and the decision's place,
     so that reviewing one deal gives what reviewing the whole partie gives for it. ``broken_down``:
     ``"choice"`` breaks down the choice and the best only (what the explanation needs), ``"all"`` every
-    legal card. ``progress(done, total)`` is called after each card played.
+    legal card. ``progress(done, total)`` is called after each card played. ``luck``: reckon each deal's luck
+    (:func:`piquet.ai.luck.partie_luck`, the same in both lenses; not in Auction Piquet).
     """
     if broken_down not in ("choice", "all"):
         raise ValueError(f"broken_down is 'choice' or 'all', not {broken_down!r}")
     deals = sum(1 for a in partie.actions if isinstance(a, Deal))
     if deal is not None and not 1 <= deal <= deals:
         raise ValueError(f"there is no deal {deal}: the record has {deals} deal{'s' if deals != 1 else ''}")
-    out = PartieReview(partie.players, lens, 1 if lens is Lens.OPEN else worlds, seed)
+    out = PartieReview(partie.players, lens, 1 if lens is Lens.OPEN else worlds, seed,
+                       luck=partie_luck(partie, deal) if luck else [])
     total, number = 0, 0
     for action in partie.actions:
         number += isinstance(action, Deal)

@@ -275,6 +275,14 @@ def _review_lines(review: PartieReview) -> list[str]:
             counts = ", ".join(f"{s.marks[sign]} {sign}" for _, sign in reversed(MARKS))
             lines.append(f"  {names[seat]:<{width}}  {s.loss:.1f} in {s.choices} choices "
                          f"({s.loss_per_choice:.2f} a choice; {counts})")
+    if review.luck:
+        ended = review.luck_summary(0).deals
+        lines += ["", f"Luck in {ended} deal{'s' if ended != 1 else ''} (points of the deal: the hands dealt against "
+                      "the seat's average, each draw against the talons it could have brought):"]
+        for seat in (0, 1):
+            luck = review.luck_summary(seat)
+            lines.append(f"  {names[seat]:<{width}}  luck {luck.luck:+.1f} (dealt {luck.deal:+.1f}, drawn "
+                         f"{luck.draws:+.1f}); result {luck.result:+d}, adjusted for luck {luck.adjusted:+.1f}")
     kinds: dict[str, int] = {}
     for r in review.not_reviewed:
         kinds[r.kind] = kinds.get(r.kind, 0) + 1
