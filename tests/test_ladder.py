@@ -34,3 +34,29 @@ def test_a_ladder_that_does_not_fall_is_refused() -> None:
         played_like(3.0, ((1, 5.0), (2, 6.0)))
     with pytest.raises(ValueError, match="no ladder"):
         played_like(3.0, ())
+
+
+def test_the_review_places_each_player_by_his_points_lost_a_deal_through_the_fair_lens_only() -> None:
+    import random
+
+    from piquet.ai.agent import play_deal
+    from piquet.ai.levels import make_agent
+    from piquet.ai.review import Lens, review_partie
+    from piquet.engine.partie import Partie
+
+    partie = Partie(("Ann", "Bill"), first_dealer=0)
+    play_deal(partie, [make_agent("level1", 1), make_agent("level2", 2)], random.Random(4))
+    fair = review_partie(partie, Lens.FAIR, exchange_worlds=50)
+    summary = fair.to_json()["summary"]
+    assert isinstance(summary, dict)
+    for seat, name in enumerate(partie.players):
+        lost = sum(g.loss for r in fair.actions if r.seat == seat and (g := r.graded) is not None)
+        assert fair.lost_a_deal(seat) == pytest.approx(lost)  # one deal reviewed
+        assert summary[name]["played_like"] == pytest.approx(played_like(lost))
+        assert summary[name]["played_like_words"] == describe(lost)
+    opened = review_partie(partie, Lens.OPEN).to_json()["summary"]
+    assert isinstance(opened, dict) and "played_like" not in opened["Ann"]
+    few = review_partie(partie, Lens.FAIR, worlds=2, exchange_worlds=50).to_json()["summary"]
+    assert isinstance(few, dict) and "played_like" not in few["Ann"]  # the ladder was measured at 24 hands
+    low, high = fair.lost_a_deal_interval(0)
+    assert low <= fair.lost_a_deal(0) <= high

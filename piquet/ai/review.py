@@ -48,6 +48,7 @@ the trick with the K♠.
 from __future__ import annotations
 
 import enum
+import math
 import random
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -74,6 +75,7 @@ from piquet.ai.exchange import (
     worlds_after_elder,
 )
 from piquet.ai.inference import Inference, World
+from piquet.ai.ladder import describe, played_like
 from piquet.ai.levels import DECLARATION_WORLDS, LEVELS, partie_utility, sample_opponent_hands
 from piquet.ai.luck import DealLuck, LuckSummary, partie_luck, summarise
 from piquet.ai.solver import PlayPosition, pique_possible, position_from_partie, position_from_view, solve
@@ -1289,6 +1291,31 @@ class PartieReview:
         marks = {sign: sum(1 for r in chosen if r.mark == sign) for _, sign in MARKS}
         return Summary(len(mine), len(chosen), sum(r.loss for r in chosen), marks)
 
+    @property
+    def on_the_ladder(self) -> bool:
+        """Whether the players may be placed on the levels' ladder: the ladder was measured through the fair
+        lens at the review's default worlds (fewer hands a card find larger losses)."""
+        return self.lens is Lens.FAIR and self.worlds == DEFAULT_WORLDS and bool(self.actions)
+
+    def lost_a_deal(self, seat: int) -> float:
+        """The points ``seat`` lost a deal to his own decisions, every kind reviewed together (what places him on
+        the levels' ladder, :mod:`piquet.ai.ladder`); 0 where no deal was reviewed."""
+        return self._lost(seat)[0]
+
+    def lost_a_deal_interval(self, seat: int) -> tuple[float, float]:
+        """The 95% interval of :meth:`lost_a_deal`, the decisions taken as independent (as the ladder's are)."""
+        lost, half = self._lost(seat)
+        return lost - half, lost + half
+
+    def _lost(self, seat: int) -> tuple[float, float]:
+        deals = len({r.deal for r in self.actions})
+        losses = [graded.loss for r in self.actions if r.seat == seat and (graded := r.graded) is not None]
+        if not deals or not losses:
+            return 0.0, 0.0
+        mean = sum(losses) / len(losses)
+        spread = sum((x - mean) ** 2 for x in losses) / len(losses)
+        return sum(losses) / deals, 1.96 * math.sqrt(len(losses) * spread) / deals
+
     def luck_summary(self, seat: int) -> LuckSummary:
         """One player's luck over the deals reviewed that ended, his result and his result adjusted for the
         luck (:func:`piquet.ai.luck.summarise`)."""
@@ -1313,6 +1340,11 @@ class PartieReview:
                                       "declarations": self.summary(seat, "declaration").to_json(),
                                       "exchange": self.summary(seat, "exchange").to_json(),
                                       "calls": self.summary(seat, "call").to_json(),
+                                      "lost_a_deal": self.lost_a_deal(seat),
+                                      "lost_a_deal_interval": list(self.lost_a_deal_interval(seat)),
+                                      **({"played_like": played_like(self.lost_a_deal(seat)),
+                                          "played_like_words": describe(self.lost_a_deal(seat))}
+                                         if self.on_the_ladder else {}),
                                       **({"luck": self.luck_summary(seat).to_json()} if self.luck else {})}
                         for seat in (0, 1)},
         }

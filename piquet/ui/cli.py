@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from piquet.ai.annotate import annotated_record
+from piquet.ai.ladder import describe
 from piquet.ai.levels import DECLARATION_WORLDS
 from piquet.ai.review import DEFAULT_WORLDS, MARKS, Lens, PartieReview, review_partie
 from piquet.engine import record
@@ -275,6 +276,21 @@ def _review_lines(review: PartieReview) -> list[str]:
             counts = ", ".join(f"{s.marks[sign]} {sign}" for _, sign in reversed(MARKS))
             lines.append(f"  {names[seat]:<{width}}  {s.loss:.1f} in {s.choices} choices "
                          f"({s.loss_per_choice:.2f} a choice; {counts})")
+    if review.actions:
+        deals = len({r.deal for r in review.actions})
+        why_not = ("" if review.on_the_ladder else " (not placed on the levels' ladder: it was measured through the "
+                   f"fair lens at {DEFAULT_WORLDS} hands a card)")
+        lines += ["", f"Points lost a deal to one's own decisions ({deals} deal{'s' if deals != 1 else ''})"
+                      f"{why_not}:"]
+        for seat in (0, 1):
+            lost = review.lost_a_deal(seat)
+            low, high = review.lost_a_deal_interval(seat)
+            placed = ""
+            if review.on_the_ladder:
+                placed = f": played {describe(lost)}"
+                if describe(max(low, 0.0)) != describe(high):
+                    placed += f" (within the interval, from {describe(high)} to {describe(max(low, 0.0))})"
+            lines.append(f"  {names[seat]:<{width}}  {lost:.2f} [{low:.2f}, {high:.2f}]{placed}")
     if review.luck:
         ended = review.luck_summary(0).deals
         lines += ["", f"Luck in {ended} deal{'s' if ended != 1 else ''} (points of the deal: the hands dealt against "
