@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import re
 import sys
 from collections.abc import Callable
@@ -36,6 +37,7 @@ from piquet.engine import record
 from piquet.engine.actions import Declare, Play
 from piquet.engine.cards import Card, CardSet
 from piquet.engine.combinations import Category
+from piquet.engine.partie import Partie
 from piquet.ui.cli import main
 from piquet.ui.exercises import run
 
@@ -250,3 +252,26 @@ def test_the_command_reads_answers_from_standard_input(annotated: Path, capsys: 
     assert "'Zed' is not a player" in capsys.readouterr().err
     assert main(["exercises", str(annotated)]) == 0  # Ann, the first player, lost nothing
     assert "Nothing to practise" in capsys.readouterr().out
+
+
+def test_an_auction_call_is_practised_and_graded_as_the_review_valued_it() -> None:
+    """Lunn's auction: a pass that lost the contract is offered again; the best call is right, another call is
+    valued again on the review's own deal, a call the auction does not allow is refused with the engine's
+    reason."""
+    from piquet.ai.agent import play_deal
+    from piquet.ai.levels import make_agent
+
+    partie = Partie(("Ann", "Bill"), "auction", first_dealer=0)
+    play_deal(partie, [make_agent("level2", 1), make_agent("level3", 2)], random.Random(3))
+    text = annotated_record(record.dumps(partie), review_partie(partie, Lens.OPEN))
+    calls = [e for e in load_exercises(text, player="Ann", count=10) if e.kind == "call"]
+    assert calls and calls[0].task == "Find a better call"
+    exercise = calls[0]
+    assert grade(exercise, exercise.best).grade is Grade.RIGHT
+    assert grade(exercise, exercise.choice).grade is Grade.WRONG
+    other = next(a for a in exercise.partie.legal_actions(exercise.seat)
+                 if a not in (exercise.best, exercise.choice))
+    verdict = grade(exercise, read_answer(exercise, other.call))
+    assert verdict.grade in (Grade.RIGHT, Grade.WRONG) and verdict.review is not None
+    refused = grade(exercise, read_answer(exercise, "7-"))
+    assert refused.grade is Grade.ILLEGAL and refused.reason and "higher than" in refused.reason

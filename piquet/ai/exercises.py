@@ -54,28 +54,37 @@ from dataclasses import dataclass
 from typing import Final
 
 from piquet.ai.review import (
+    CALL_PARTS,
+    CALL_WORLDS,
     DEFAULT_WORLDS,
     EXCHANGE_WORLDS,
+    CallReview,
     DeclarationReview,
     ExchangeReview,
     Lens,
     Part,
     PlayReview,
+    decision_rng,
     differences,
     exchange_differences,
     explain,
+    explain_call,
     explain_declaration,
     explain_exchange,
+    review_call,
     review_decision,
     review_declaration,
     review_exchange,
 )
 from piquet.engine import record
-from piquet.engine.actions import Action, ChooseDealer, Cut, Deal, Declare, Exchange, Play
+from piquet.engine.actions import Action, Bid, ChooseDealer, Cut, Deal, Declare, Exchange, Play
 from piquet.engine.cards import Card, CardError, CardSet
 from piquet.engine.combinations import Category
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.view import PlayerView
+
+#: A decision's review, of any kind an exercise asks for.
+_Reviewed = PlayReview | DeclarationReview | ExchangeReview | CallReview
 
 __all__ = [
     "AS_GOOD", "DEFAULT_COUNT", "KINDS", "MARK_WORDS", "AnswerError", "Exercise", "Grade", "NoReviewError",
@@ -91,7 +100,7 @@ DEFAULT_COUNT: Final = 5
 AS_GOOD: Final = 0.05
 
 #: What an exercise asks for, by the kind of action: "find a better play" (discard, declaration).
-KINDS: Final[dict[type, str]] = {Play: "play", Exchange: "discard", Declare: "declaration"}
+KINDS: Final[dict[type, str]] = {Play: "play", Exchange: "discard", Declare: "declaration", Bid: "call"}
 
 #: The marks in words.
 MARK_WORDS: Final = {"??": "a blunder", "?": "a mistake", "?!": "an inaccuracy", "": "no mark"}
@@ -312,6 +321,11 @@ def read_answer(exercise: Exercise, text: str) -> Action:
     if isinstance(choice, Exchange):
         discards = CardSet() if t.lower() in _NOTHING else _cards(t)
         return Exchange(exercise.seat, discards, choice.show_rest)
+    if isinstance(choice, Bid):
+        try:
+            return Bid(exercise.seat, t.lower())
+        except ValueError as e:
+            raise AnswerError(str(e)) from None
     return _declaration(exercise, t)
 
 
@@ -338,7 +352,7 @@ class Verdict:
     loss: float | None = None
     value: float | None = None
     reason: str | None = None
-    review: PlayReview | DeclarationReview | ExchangeReview | None = None
+    review: _Reviewed | None = None
     explanation: str = ""
 
 
@@ -356,6 +370,9 @@ def doing(action: Action, leading: bool = False) -> str:
     if isinstance(action, Declare):
         shown = " and ".join(c.pretty() for c in action.combinations) or "nothing"
         return f"declaring {shown} for {_CATEGORY_WORDS[action.category]}"
+    if isinstance(action, Bid):
+        return {"pass": "passing", "double": "doubling", "redouble": "redoubling"}.get(
+            action.call, f"bidding {action.call}")
     raise TypeError(f"not an exercise's action: {action!r}")
 
 
@@ -390,11 +407,10 @@ def _seed(exercise: Exercise) -> random.Random:
     """The stream the review drew this decision's worlds from (as :func:`~piquet.ai.review.review_partie`
     seeds each decision: by the review's seed and the decision's place), so that an answer is valued on the
     same worlds as the choice and the best were."""
-    seed = exercise.seed or 0
-    return random.Random(seed * 1_000_003 + exercise.deal * 1_009 + exercise.action)
+    return decision_rng(exercise.seed or 0, exercise.deal, exercise.action)
 
 
-def review_answer(exercise: Exercise, answer: Action) -> PlayReview | DeclarationReview | ExchangeReview:
+def review_answer(exercise: Exercise, answer: Action) -> _Reviewed:
     """The review of ``answer`` (an action the engine allows at the exercise's decision) as the record's review
     valued the decision: the same lens, and in the fair lens as many worlds, drawn from the same seed (the
     declarations and exchanges over the review's own numbers of worlds). Raises :class:`ValueError` where the
@@ -410,21 +426,28 @@ def review_answer(exercise: Exercise, answer: Action) -> PlayReview | Declaratio
         return review_declaration(at, answer, lens, rng=rng)
     if isinstance(answer, Exchange):
         return review_exchange(at, answer, lens, EXCHANGE_WORLDS, rng)
+    if isinstance(answer, Bid):
+        return review_call(at, answer, lens, CALL_WORLDS, rng)
     raise TypeError(f"not an exercise's action: {answer!r}")
 
 
-def _explained(review: PlayReview | DeclarationReview | ExchangeReview, names: tuple[str, str]) -> str:
+def _explained(review: _Reviewed, names: tuple[str, str]) -> str:
     if isinstance(review, PlayReview):
         return explain(review, names)
+    if isinstance(review, CallReview):
+        return explain_call(review, names)
     if isinstance(review, DeclarationReview):
         return explain_declaration(review, names)
     return explain_exchange(review, names)
 
 
-def _value(review: PlayReview | DeclarationReview | ExchangeReview, answer: Action) -> float:
+def _value(review: _Reviewed, answer: Action) -> float:
     if isinstance(review, PlayReview):
         assert isinstance(answer, Play)
         return review.worth(answer.card).value
+    if isinstance(review, CallReview):
+        assert isinstance(answer, Bid)
+        return review.worth(answer).value
     if isinstance(review, DeclarationReview):
         assert isinstance(answer, Declare)
         return dict(review.options)[answer]
@@ -432,13 +455,18 @@ def _value(review: PlayReview | DeclarationReview | ExchangeReview, answer: Acti
     return review.worth(answer.discards).value
 
 
-def _why_worse(review: PlayReview | DeclarationReview | ExchangeReview, lens: Lens | None) -> str:
+def _why_worse(review: _Reviewed, lens: Lens | None) -> str:
     """What an answer gives up against the best, part by part, without naming the best (a declaration's review
     has no parts: what it loses is in what the declarations score)."""
     if isinstance(review, PlayReview):
         return f": {_parts_said(differences(review), lens)}"
     if isinstance(review, ExchangeReview):
         return f": {_parts_said(exchange_differences(review), lens)}"
+    if isinstance(review, CallReview):
+        best = review.options[0]
+        mine = review.worth(review.choice)
+        diffs = [(p, mine.parts[p] - best.parts[p]) for p in CALL_PARTS if abs(mine.parts[p] - best.parts[p]) >= 0.05]
+        return f": {_parts_said(diffs, lens)}"
     return ", in what the declarations score"
 
 

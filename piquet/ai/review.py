@@ -1443,6 +1443,13 @@ def _steps(partie: Partie) -> Iterator[tuple[Partie, Action, int, int]]:
         index += 1
 
 
+def decision_rng(seed: int, deal: int, index: int) -> random.Random:
+    """The stream a review seeded ``seed`` draws the worlds of one decision from: by the deal (from 1) and the
+    action's index in it (from 0), so that a decision is valued on the same worlds however much of the partie
+    is reviewed, and again later (:mod:`piquet.ai.exercises` values an answer on them)."""
+    return random.Random(seed * 1_000_003 + deal * 1_009 + index)
+
+
 def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_WORLDS, seed: int = 0,
                   deal: int | None = None, broken_down: str = "choice",
                   progress: Callable[[int, int], None] | None = None,
@@ -1475,7 +1482,7 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
     for at, action, number, index in _steps(partie):  # the partie ``at`` changes as the steps go on
         if deal is not None and number != deal:
             continue
-        rng = random.Random(seed * 1_000_003 + number * 1_009 + index)
+        rng = decision_rng(seed, number, index)
         if isinstance(action, Exchange):
             exchanged: ExchangeReview | None = review_exchange(at, action, lens, exchange_worlds, rng)
             if exchanged is not None and len(exchanged.options) < 2:

@@ -30,7 +30,7 @@ from piquet.ai.exercises import (
     valued_again,
 )
 from piquet.ai.review import Lens
-from piquet.engine.actions import Action, Declare, Play
+from piquet.engine.actions import Action, Bid, Declare, Play
 from piquet.engine.partie import Phase
 from piquet.engine.words import deal_lines
 from piquet.ui.menus import declaration_menu, describe_declaration
@@ -42,8 +42,8 @@ InputFn = Callable[[str], str]
 
 _HELP = """\
 Type a better choice than the one made: a card (QS, 10S or 10♠), a discard (KD 9D 8C; 'none' for no card),
-or a declaration (its number in the list, or its cards, combinations apart by '/': KS QS JS / AC KC QC;
-'nothing' to sink or say good).
+a declaration (its number in the list, or its cards, combinations apart by '/': KS QS JS / AC KC QC;
+'nothing' to sink or say good), or in Auction Piquet a call (pass, double, redouble, 8+, 7-).
   show me   the best, and why (then the next exercise)
   next      the next exercise
   help      this help
@@ -132,6 +132,9 @@ def task_lines(exercise: Exercise) -> list[Text]:
         for i, option in enumerate(_menu(exercise), start=1):
             words = describe_declaration(option.category, option.combinations) if option.combinations else "nothing"
             lines.append(Text(f"  {i}. ") + _pretty_tokens(words))
+    elif isinstance(exercise.choice, Bid):
+        calls = [a.call for a in exercise.partie.legal_actions(exercise.seat) if isinstance(a, Bid)]
+        lines.append(task.append(f": {', '.join(calls)}."))
     else:
         lo, hi = view.exchange_range or (0, 0)
         span = f"{lo}" if lo == hi else f"{lo} to {hi}"
