@@ -7,9 +7,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import signal
 import socket
 import sqlite3
+import subprocess
+import sys
 import time
+import urllib.request
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -464,3 +468,33 @@ def test_a_websocket_that_never_answers_the_servers_ping_is_closed(
             except ConnectionError:
                 break
         assert 0x9 in opcodes and client.close_code == 1011
+
+
+def test_serve_on_a_busy_port_says_so_and_never_that_it_serves(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        assert main(["serve", "--db", db(tmp_path), "--port", str(port)]) == 2
+    out, err = capsys.readouterr()
+    assert "served at" not in out
+    assert f"port {port}" in err and "--port" in err and "Traceback" not in err
+
+
+def test_serve_announces_its_address_once_the_port_is_its_own_and_serves_there(tmp_path: Path) -> None:
+    with socket.socket() as probe:  # a port free a moment ago
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "piquet", "serve", "--db", db(tmp_path), "--port", str(port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        assert f"served at http://localhost:{port}/" in line
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=WAIT) as page:
+            assert page.status == 200 and b"Piquet" in page.read()
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.communicate(timeout=WAIT)
+    assert server.returncode == 0

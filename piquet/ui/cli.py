@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import json
 import os
 import sys
@@ -403,7 +404,7 @@ def _serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from piquet.ui.web.app import create_app
-        from piquet.ui.web.guard import install_log_limit, raise_file_limit, server_config
+        from piquet.ui.web.guard import install_log_limit, listen, raise_file_limit, server_config
         from piquet.ui.web.store import StoreError
     except ImportError as e:
         print(f"piquet serve needs the web extra ({e.name} is missing): "
@@ -417,6 +418,14 @@ def _serve(args: argparse.Namespace) -> int:
     except StoreError as e:
         print(f"piquet serve: {e}", file=sys.stderr)
         return 2
+    # The port is taken before the address is announced, so that a busy port is said, not served at.
+    try:
+        listening = listen(args.host, args.port)
+    except OSError as e:
+        print(f"piquet serve: cannot listen on {args.host} port {args.port}: {e.strerror or e}"
+              + (" (another server has it: choose another with --port)" if e.errno == errno.EADDRINUSE else ""),
+              file=sys.stderr)
+        return 2
     host = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     print(f"Piquet is served at http://{host}:{args.port}/ (stop it with Ctrl-C); games are kept in {args.db}",
           flush=True)
@@ -424,8 +433,8 @@ def _serve(args: argparse.Namespace) -> int:
     raise_file_limit()
     config = server_config(app, host=args.host, port=args.port, log_level=args.log_level)
     install_log_limit()  # after the configuration, which sets the loggers up
-    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn has shut down gracefully and re-raised it
-        uvicorn.Server(config).run()
+    with listening, contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn has shut down and re-raised it
+        uvicorn.Server(config).run(sockets=[listening])
     return 0
 
 

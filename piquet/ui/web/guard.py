@@ -32,6 +32,7 @@ import contextlib
 import json
 import logging
 import resource
+import socket
 import time
 from collections.abc import Callable
 from typing import Any
@@ -425,6 +426,26 @@ def install_log_limit(names: tuple[str, ...] = ("piquet.ui.web", "uvicorn.error"
         if not any(isinstance(f, LogLimit) for f in logger.filters):
             logger.addFilter(limit)
     return limit
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """The server's socket, listening on ``host`` and ``port`` before anything is announced.
+
+    As uvicorn binds its own (an IPv6 socket for an address with a colon, else IPv4, the address reusable
+    at once after a restart), and listening already: a browser that comes as soon as the address is
+    announced waits in the queue until the server accepts. An :class:`OSError` says why it cannot be had,
+    the port busy above all.
+    """
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)  # uvicorn's backlog
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
 
 
 def server_config(app: Any, host: str = "127.0.0.1", port: int = 8000, log_level: str = "warning",
