@@ -38,6 +38,7 @@ from web_helpers import (
     seed_tables,
 )
 
+from piquet.ai.levels import LEVEL_NAMES
 from piquet.engine import record
 from piquet.engine.cards import CARDS, CardSet
 from piquet.ui.web.app import create_app
@@ -475,3 +476,10 @@ def test_table_pages_setup_and_rules_over_http(http: TestClient) -> None:
     assert rules.status_code == 200 and rules.headers["content-type"].startswith("text/html")
     assert "Auction Piquet" in rules.text
     assert http.get("/rules/whist").status_code == 404
+
+
+def test_the_lobby_names_the_levels_by_how_they_play_not_by_their_method(tmp_path: Path) -> None:
+    with TestClient(create_app(db(tmp_path), workers=0)) as http:
+        levels = http.get("/api/setup").json()["levels"]
+    assert [(lv["level"], lv["name"]) for lv in levels] == [(n, LEVEL_NAMES[n]) for n in sorted(LEVEL_NAMES)]
+    assert not any(word in lv["name"] for lv in levels for word in ("sampling", "simple", "search"))

@@ -81,6 +81,11 @@ LEVELS: dict[int, Level] = {
 }
 
 
+#: Each level's name as a player reads it, by how it plays rather than by its method (the lobby's list);
+#: how each plays and how strong it is measured: docs/players.md.
+LEVEL_NAMES: dict[int, str] = {1: "beginner", 2: "casual", 3: "club player", 4: "strong", 5: "expert"}
+
+
 class BeginnerAgent(SimpleAgent):
     """Level 1: the mistakes a beginner makes, as the rule books describe them, not random blunders."""
 

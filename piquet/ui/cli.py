@@ -14,7 +14,7 @@ from typing import Any
 
 from piquet.ai.annotate import annotated_record
 from piquet.ai.ladder import describe
-from piquet.ai.levels import DECLARATION_WORLDS
+from piquet.ai.levels import DECLARATION_WORLDS, LEVEL_NAMES
 from piquet.ai.review import DEFAULT_WORLDS, MARKS, Lens, PartieReview, review_partie
 from piquet.engine import record
 from piquet.engine.partie import Partie
@@ -450,8 +450,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="rubicon (the default), auction (Auction Piquet) or au-cent (Piquet au Cent)")
     play.add_argument("--seed", type=int, help="seed the shuffles, to play the same deals again")
     play.add_argument("--level", type=int, choices=range(1, 6), default=3, metavar="1-5",
-                      help="the computer's strength: 1 a beginner, 2 the book's advice, 3-5 searching "
-                           "(5 the strongest; default 3)")
+                      help="the computer's strength: "
+                           + ", ".join(f"{n} {name}" for n, name in LEVEL_NAMES.items()) + " (default 3)")
     play.add_argument("--hint-level", type=int, choices=range(1, 6), default=5, metavar="1-5",
                       help="the level that gives hints (default 5, the strongest)")
     play.add_argument("--budget", type=_seconds, metavar="SECONDS",

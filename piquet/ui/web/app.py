@@ -29,6 +29,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StrictBool, StrictInt
 
+from piquet.ai.levels import LEVEL_NAMES
 from piquet.engine import record
 from piquet.engine.variants import VARIANTS, OptionError
 from piquet.ui.web.guard import TokenBucket
@@ -59,8 +60,6 @@ TABLE_BURST_PER_ADDRESS = 30.0
 CLOSE_SLOW = 4408
 
 log = logging.getLogger("piquet.ui.web")
-
-_LEVEL_NAMES = {1: "beginner", 2: "simple", 3: "sampling", 4: "stronger sampling", 5: "strongest"}
 
 
 class CreateTable(BaseModel):
@@ -189,7 +188,7 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
                 "options": [{"name": o.name, "default": o.default, "description": o.description,
                              "source": o.source, "minimum": o.minimum, "maximum": o.maximum} for o in rules.OPTIONS],
             })
-        levels: list[LevelSetup] = [{"level": n, "name": _LEVEL_NAMES[n]} for n in LEVELS]
+        levels: list[LevelSetup] = [{"level": n, "name": LEVEL_NAMES[n]} for n in LEVELS]
         budget: BudgetSetup = {"default": min(DEFAULT_BUDGET, max_budget) if max_budget > 0 else DEFAULT_BUDGET,
                                "minimum": MIN_BUDGET, "maximum": max_budget if max_budget > 0 else None}
         return {"variants": variants, "levels": levels, "budget": budget}
