@@ -302,3 +302,19 @@ def test_ruling_18_younger_may_concede_out_of_turn_at_the_table() -> None:
     assert partie.to_act == partie.elder and prompt_data(partie, younger) is None
     assert read_action({"concede": True}, partie, younger) == Concede(younger)
     rejected("not_your_turn", {"play": str(partie.hand(younger).cards()[0])}, partie, younger)
+
+
+def test_a_player_holding_nothing_to_declare_is_offered_just_that_never_a_sink() -> None:
+    seen = set()
+    for partie, seat in random_parties():
+        prompt = prompt_data(partie, seat)
+        if prompt is None or prompt["kind"] != "declare":
+            continue
+        labels = [o["label"] for o in prompt["options"]]
+        if len(labels) == 1 and not prompt["in_full_only"]:
+            assert labels == ["Nothing to declare"]
+            seen.add(prompt["category"])
+        else:
+            assert "Nothing to declare" not in labels
+            assert all("sink" not in label and "say good" not in label for label in labels[:-1])
+    assert seen  # some hands held no set, or no sequence

@@ -77,6 +77,21 @@ def declaration_menu(partie: Partie, seat: int) -> list[Declare]:
     return menu
 
 
+def nothing_words(menu: Sequence[Declare], elder: bool) -> str:
+    """What declaring nothing is called in ``menu``: sinking for elder, saying good for younger, where the
+    player holds something to declare; where he holds nothing, just that.
+
+    >>> nothing = Declare(0, Category.POINT, ())
+    >>> nothing_words([nothing], True)
+    'nothing to declare'
+    >>> nothing_words([Declare(0, Category.POINT, (CardSet.parse("AS KS QS"),)), nothing], True)
+    'nothing (sink)'
+    """
+    if len(menu) == 1:
+        return "nothing to declare"
+    return "nothing (sink)" if elder else "nothing (say good)"
+
+
 def result_text(partie: Partie) -> str:
     """The settlement of a finished partie in words."""
     rules = partie.rules

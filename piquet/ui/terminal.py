@@ -52,7 +52,7 @@ from piquet.engine.scoring import ScoreEvent
 from piquet.engine.variants import Contract, OptionError, parse_bid, parse_options
 from piquet.engine.view import PlayerView
 from piquet.engine.words import said
-from piquet.ui.menus import declaration_menu, describe_declaration, result_text
+from piquet.ui.menus import declaration_menu, describe_declaration, nothing_words, result_text
 
 __all__ = ["InputFn", "parse_options", "run"]
 
@@ -813,7 +813,7 @@ class _Game:
         category = first.category
         elder = view.elder == HUMAN
         menu = declaration_menu(partie, HUMAN)
-        nothing = "nothing (sink)" if elder else "nothing (say good)"
+        nothing = nothing_words(menu, elder)
         self.say(Text(f"Declare your {category.value}:", style="bold"))
         if partie.rules.must_declare_in_full(partie.contract):
             self.say("In a minus contract nothing may be sunk: you declare your best and show every other.",

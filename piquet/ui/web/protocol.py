@@ -51,7 +51,7 @@ from piquet.engine.scoring import ScoreCategory, ScoreEvent
 from piquet.engine.variants import rules_for
 from piquet.engine.view import PlayerView
 from piquet.engine.words import said
-from piquet.ui.menus import declaration_menu, describe_declaration, result_text
+from piquet.ui.menus import declaration_menu, describe_declaration, nothing_words, result_text
 
 __all__ = [
     "MAX_MESSAGE",
@@ -691,7 +691,7 @@ def prompt_data(partie: Partie, seat: int | None, adviser: Agent | None = None,
             if option.combinations:
                 label = describe_declaration(category, option.combinations)
             else:
-                label = "Nothing (sink)" if elder else "Nothing: say good"
+                label = nothing_words(menu, elder)
             options.append({"label": label[0].upper() + label[1:], "action": action_message(option, names)})
         return {"kind": "declare", "category": _CATEGORY_NAMES[category], "elder": elder,
                 "in_full_only": partie.rules.must_declare_in_full(partie.contract), "options": options}
