@@ -218,10 +218,10 @@ def test_a_whole_auction_partie_with_hints(tmp_path: Path) -> None:
     assert "Contract 7" in out
     assert "is elder and exchanges first" in out or "You are elder and exchange first" in out
     assert "│  Contract  " in out
-    # Seed 1 has minus contracts: the declaration menu offers only the full declaration.
+    # Seed 1 has minus contracts: the declaration in full is the only choice, made without asking.
     assert "In a minus contract nothing may be sunk" in out
-    menus = re.findall(r"nothing may be sunk[^\n]*\n((?:  \d+\. .*\n)+)", out)
-    assert menus and all(m.count("\n") == 1 for m in menus)
+    after = re.findall(r"nothing may be sunk[^\n]*\n(.*)\n", out)
+    assert after and all(line.startswith(("  You declare ", "  You have no ")) for line in after)
     assert "Score sheet" in out and "Contract" in out
     assert re.search(r"wins? the partie and scores \d+: the (difference|sum of both scores)", out)
     assert not any(p.startswith("Announce carte blanche") for p in player.prompts)
@@ -330,3 +330,23 @@ def test_a_budget_that_is_not_zero_or_more_seconds_is_refused(capsys: pytest.Cap
             main(["play", "--budget", bad])
         assert exit_info.value.code == 2
         assert "budget" in capsys.readouterr().err
+
+
+def test_a_play_with_one_legal_card_is_made_without_asking_and_an_empty_answer_asks_for_a_card() -> None:
+    console, buf = make_console()
+    player = Player(buf)
+    emptied: list[str] = []
+
+    def answers(prompt: str) -> str:
+        if prompt.startswith("Your card") and not emptied:
+            emptied.append(prompt)
+            return ""
+        return player(prompt)
+
+    assert run(make_args(seed=3), console=console, input_fn=answers) == 0
+    out = buf.getvalue()
+    assert "Sorry: type the card you play, e.g. " in out and "not a card: ''" not in out
+    # Every deal ends with a card the player must play: played for him, and said, never asked.
+    deals = len(re.findall(r"^  Deal \d+: You \d+, Computer \d+; partie", out, flags=re.M))
+    assert out.count("your only card.") >= deals >= 6
+    assert not any(p.startswith("Your card [") for p in player.prompts)

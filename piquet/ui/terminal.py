@@ -818,6 +818,11 @@ class _Game:
         if partie.rules.must_declare_in_full(partie.contract):
             self.say("In a minus contract nothing may be sunk: you declare your best and show every other.",
                      style="dim")
+        if len(menu) == 1:  # one choice (nothing held, or a minus contract's declaration in full): made, not asked
+            only = menu[0]
+            self.say(Text("  You declare ") + _describe_combos(category, only.combinations) if only.combinations
+                     else Text(f"  You have no {category.value} to declare."))
+            return only
         for i, option in enumerate(menu, start=1):
             label = _describe_combos(category, option.combinations) if option.combinations else Text(nothing)
             self.say(Text(f"  {i}. ") + label)
@@ -864,10 +869,17 @@ class _Game:
             head.append("   (or 'concede': you cannot save the rubicon)", style="dim")
         self.say(head)
 
+        if len(cards) == 1 and not can_concede:
+            # One card is all the law allows (the last trick, or the only card of the suit led): played
+            # without asking, as a player at a table would.
+            self.say(Text("You play ") + _card_text(cards[0])
+                     + Text(", your only card." if len(view.hand) == 1 else ", your only card of the suit."))
+            return Play(HUMAN, cards[0])
+
         def parse(text: str) -> Action:
             t = text.strip()
-            if not t and len(cards) == 1:
-                return Play(HUMAN, cards[0])
+            if not t:
+                raise _BadInput("type the card you play, e.g. " + str(cards[0]))
             if t.lower() == "concede":
                 return Concede(HUMAN)
             return Play(HUMAN, Card.parse(t))
@@ -878,7 +890,7 @@ class _Game:
                 return f"play {a.card}", str(a.card)
             return "concede", "concede"
 
-        prompt = "Your card (e.g. QS)> " if len(cards) > 1 else f"Your card [{cards[0]}]> "
+        prompt = f"Your card (e.g. {cards[0]})> "
         return self.must(_Decision(prompt, parse, hint))
 
 
