@@ -158,6 +158,9 @@ def test_bad_input_reprompts_and_undo_deals_the_same_cards(tmp_path: Path) -> No
     out = buf.getvalue()
     assert "Sorry: not a card: 'ZZ'" in out
     assert "Not allowed:" in out and "not in hand" in out
+    # The engine's reason names the cards as the rest of the screen draws them (J♦, not JD).
+    refused = re.findall(r"Not allowed: .*", out)
+    assert refused and all(re.search("[♠♥♦♣]", r) and not re.search(r"\b[AKQJT987][SHDC]\b", r) for r in refused)
     assert "given twice" in out
     assert "Hint: discard" in out
     assert "Taken back" in out

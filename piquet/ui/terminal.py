@@ -463,8 +463,8 @@ class _Game:
             except (_BadInput, CardError) as e:
                 self.say(f"Sorry: {e}", style="red")
                 continue
-            except IllegalActionError as e:
-                self.say(f"Not allowed: {e.reason}", style="red")
+            except IllegalActionError as e:  # the engine's reason, its cards drawn as the screen draws them
+                self.say(Text("Not allowed: ", style="red") + _pretty_tokens(e.reason))
                 continue
             return action
 
