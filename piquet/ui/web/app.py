@@ -113,7 +113,8 @@ def redact_secrets_in_logs() -> None:
 
 def _rules_html() -> str:
     text = resources.files("piquet").joinpath("data/rules.md").read_text(encoding="utf-8")
-    return markdown.markdown(text, extensions=["tables", "toc"])
+    # A wide table scrolls sideways on a narrow screen: a tab stop, so the keyboard can scroll it too.
+    return markdown.markdown(text, extensions=["tables", "toc"]).replace("<table>", '<table tabindex="0">')
 
 
 def _page(title: str, body: str) -> str:

@@ -85,6 +85,7 @@ export function ensureSprite(doc = document) {
     Object.entries(SUIT_SHAPES)
       .map(([s, shape]) => `<symbol id="pq-suit-${s}" viewBox="0 0 100 100">${shape}</symbol>`)
       .join("") +
+    Object.keys(RANKS).map(rankSymbols).join("") +
     '<pattern id="pq-back-pattern" width="12" height="12" patternUnits="userSpaceOnUse" ' +
     'patternTransform="rotate(45)">' +
     '<rect width="12" height="12" fill="#7d1f2c"/>' +
@@ -115,14 +116,28 @@ function use(suit, x, y, size, flip = false) {
   return `<use href="#pq-suit-${suit}" x="${x}" y="${y}" width="${size}" height="${size}"${t}/>`;
 }
 
-/** @param {string} rank @param {string} suit */
-function corner(rank, suit) {
+/**
+ * The rank's letters as symbols of the sprite, in the card's own 100 x 140 box: the corner's, and a court
+ * card's large one. A face draws them with `<use>`, so a card holds no text of its own: what a screen reader
+ * says of it is its name alone ("queen of spades"), and the card's visible label cannot disagree with it.
+ * @param {string} rank
+ */
+function rankSymbols(rank) {
   const label = RANKS[rank].label;
   const size = label.length > 1 ? 22 : 27;
-  return (
+  const cornerText =
     `<text x="14" y="29" text-anchor="middle" font-size="${size}" font-weight="700" ` +
-    `letter-spacing="${label.length > 1 ? -2 : 0}">${label}</text>` + use(suit, 5, 34, 18)
-  );
+    `letter-spacing="${label.length > 1 ? -2 : 0}">${label}</text>`;
+  const court = "KQJ".includes(rank)
+    ? `<symbol id="pq-court-${rank}" viewBox="0 0 100 140"><text x="50" y="86" text-anchor="middle" ` +
+      `font-size="40" font-weight="700" font-family="Georgia, 'Times New Roman', serif">${rank}</text></symbol>`
+    : "";
+  return `<symbol id="pq-rank-${rank}" viewBox="0 0 100 140">${cornerText}</symbol>` + court;
+}
+
+/** @param {string} rank @param {string} suit */
+function corner(rank, suit) {
+  return `<use href="#pq-rank-${rank}" x="0" y="0" width="100" height="140"/>` + use(suit, 5, 34, 18);
 }
 
 /** The SVG markup of a card's face. @param {string} code */
@@ -143,8 +158,7 @@ export function faceSVG(code) {
       `<rect x="27" y="20" width="46" height="100" rx="5" fill="${tint}" stroke="currentColor" ` +
       'stroke-width="1.5" opacity="0.95"/>' +
       use(suit, 41, 26, 18) +
-      `<text x="50" y="86" text-anchor="middle" font-size="40" font-weight="700" ` +
-      `font-family="Georgia, 'Times New Roman', serif">${rank}</text>` +
+      `<use href="#pq-court-${rank}" x="0" y="0" width="100" height="140"/>` +
       use(suit, 41, 96, 18, true);
   }
   return (

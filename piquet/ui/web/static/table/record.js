@@ -160,7 +160,7 @@ export function showDealNotice(row, players) {
     ? `Deal ${row.deal} annulled: both passed.`
     : `Deal ${row.deal} scored: ${n[0]} ${pair(row.points, 0)}, ${n[1]} ${pair(row.points, 1)}${row.notes ? ` (${row.notes})` : ""}.`;
   box.replaceChildren(h("span", { text }), h("button", {
-    type: "button", className: "small", "aria-label": "Dismiss", text: "OK",
+    type: "button", className: "small", "aria-label": "OK, dismiss the notice", text: "OK",
     onclick: () => {
       box.hidden = true;
     },

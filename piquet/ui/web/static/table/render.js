@@ -206,7 +206,7 @@ export function plate(st, v, s, isMe) {
   }
   if (pair(v.carte_blanche, s, false)) nameLine.append(h("span", { className: "badge gold", text: "carte blanche" }));
   if (v.to_act === s && st.table && st.table.status !== "over") {
-    nameLine.append(h("span", { className: "turn-dot", title: "To act", "aria-label": "to act" }));
+    nameLine.append(h("span", { className: "turn-dot", title: "To act", role: "img", "aria-label": "to act" }));
   }
   el.append(nameLine);
   const scores = h("div", { className: "plate-scores" });
@@ -227,9 +227,8 @@ export function plate(st, v, s, isMe) {
         className: "small tricks-button",
         "data-testid": "tricks",
         "data-seat": String(s),
-        "aria-label": `${n[s]} has won ${won} trick${won === 1 ? "" : "s"}: show them`,
         onclick: () => openTricks(s),
-      }, "tricks ", h("b", { text: won })),
+      }, "tricks ", h("b", { text: won }), h("span", { className: "visually-hidden", text: ` won by ${n[s]}: show them` })),
     );
   }
   el.append(scores);

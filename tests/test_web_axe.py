@@ -1,0 +1,84 @@
+"""Accessibility measured: the axe engine (``axe-core``, from the npm registry as ``package-lock.json`` pins it)
+run in Debian's chromium on the lobby, the rules page and the table in every phase, at a desktop's and a
+phone's size, finds no violation of any impact.
+
+``npm ci`` installs axe-core (CI runs it before the tests); without it these tests are skipped, unless
+``PIQUET_REQUIRE_BROWSER`` is set.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
+from test_web_browser import WAIT, LiveServer, _create, _data, _decide, _open, browser, server  # noqa: F401
+
+AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
+if not AXE.exists():
+    if os.environ.get("PIQUET_REQUIRE_BROWSER"):
+        raise RuntimeError("the accessibility tests need axe-core: npm ci")
+    pytest.skip("no axe-core (npm ci installs it)", allow_module_level=True)
+
+#: A desktop's and a phone's viewport (CSS pixels), as the issue tried the table.
+VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+
+
+def violations(page: Any) -> list[str]:
+    """What axe finds wrong on the page as it is now: rule, impact and the elements, one line each."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found: list[str] = page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ['violations']})).violations.map(
+               v => `${v.id} (${v.impact}): ${v.help}; ${v.nodes.map(n => n.target.join(' ')).join(', ')}`)""")
+    return found
+
+
+def _live(request: pytest.FixtureRequest) -> tuple[LiveServer, Any]:
+    return request.getfixturevalue("server"), request.getfixturevalue("browser")
+
+
+def _page(chromium: Any, url: str, viewport: str) -> Any:
+    context = chromium.new_context(viewport=VIEWPORTS[viewport])
+    page = context.new_page()
+    page.goto(url)
+    return page
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_axe_finds_nothing_on_the_lobby_and_the_rules(request: pytest.FixtureRequest, viewport: str) -> None:
+    live, chromium = _live(request)
+    page = _page(chromium, live.url + "/", viewport)
+    page.get_by_test_id("create-computer").wait_for(timeout=WAIT)
+    assert violations(page) == []
+    page.goto(live.url + "/rules/rubicon")
+    assert violations(page) == []
+    page.context.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_axe_finds_nothing_on_the_table_in_any_phase(request: pytest.FixtureRequest, viewport: str) -> None:
+    live, chromium = _live(request)
+    created = _create(live, kind="computer", level=1, name="Ann")
+    page = _open(chromium, live.url + created["links"]["play"])
+    page.set_viewport_size(VIEWPORTS[viewport])
+    checked: dict[str, list[str]] = {}
+    # Each kind of prompt once (the cut, the packets, the exchange, each declaration's menu, the play), and
+    # the table between prompts, until a deal has been scored.
+    for _ in range(400):
+        kind = _data(page, "prompt") or f"waiting in {_data(page, 'phase')}"
+        if kind not in checked:
+            checked[kind] = violations(page)
+        if page.evaluate("document.querySelectorAll('#sheet tbody tr:not(.current)').length >= 1"):
+            break
+        if not _decide(page):
+            page.wait_for_timeout(50)
+    checked["after a deal"] = violations(page)
+    assert {"exchange", "declare", "play"} <= set(checked)
+    wrong = {k: v for k, v in checked.items() if v}
+    assert not wrong, "\n".join(f"{k}: {line}" for k, v in wrong.items() for line in v)
+    page.context.close()
