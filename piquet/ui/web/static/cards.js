@@ -49,11 +49,6 @@ export function cardShort(code) {
   return RANKS[code[0]].label + SUITS[code[1]].symbol;
 }
 
-/** @param {unknown} code */
-export function isRed(code) {
-  return isCard(code) && SUITS[code[1]].red;
-}
-
 /** Sort by suit (spades, hearts, diamonds, clubs), then rank high first. @param {Iterable<string>} cards */
 export function sortCards(cards) {
   const key = (/** @type {string} */ c) => SUIT_ORDER.indexOf(c[1]) * 8 + RANK_ORDER.indexOf(c[0]);
@@ -144,8 +139,9 @@ function corner(rank, suit) {
 export function faceSVG(code) {
   const rank = code[0];
   const suit = code[1];
-  const red = SUITS[suit].red;
-  const ink = red ? "#c4122f" : "#17171c";
+  // The suit's ink and the court's tint are style.css's (--ink-S ... --tint-C), so that the four-colour
+  // deck and the high contrast (display.js) colour every card drawn, on every page.
+  const ink = `var(--ink-${suit})`;
   let middle = "";
   if (rank === "A") {
     middle = use(suit, 26, 46, 48);
@@ -153,9 +149,9 @@ export function faceSVG(code) {
     middle = PIPS[rank].map(([x, y]) => use(suit, x - 7.5, y - 7.5, 15, y > 70)).join("");
   } else {
     // Court cards: a framed panel with the letter and the suit.
-    const tint = red ? "#fbe9ec" : "#e9edf5";
+    const tint = `var(--tint-${suit})`;
     middle =
-      `<rect x="27" y="20" width="46" height="100" rx="5" fill="${tint}" stroke="currentColor" ` +
+      `<rect x="27" y="20" width="46" height="100" rx="5" style="fill:${tint}" stroke="currentColor" ` +
       'stroke-width="1.5" opacity="0.95"/>' +
       use(suit, 41, 26, 18) +
       `<use href="#pq-court-${rank}" x="0" y="0" width="100" height="140"/>` +
@@ -163,7 +159,7 @@ export function faceSVG(code) {
   }
   return (
     `<svg xmlns="${SVG_NS}" viewBox="0 0 100 140" class="card-svg" aria-hidden="true" focusable="false">` +
-    '<rect x="1" y="1" width="98" height="138" rx="9" fill="#fffdf8" stroke="#b9b3a6" stroke-width="1.5"/>' +
+    '<rect x="1" y="1" width="98" height="138" rx="9" fill="#fffdf8" style="stroke:var(--card-edge)" stroke-width="1.5"/>' +
     `<g fill="currentColor" style="color:${ink}" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif">` +
     corner(rank, suit) +
     `<g transform="rotate(180 50 70)">${corner(rank, suit)}</g>` +
@@ -301,10 +297,10 @@ export function prettyText(text) {
   return frag;
 }
 
-/** A card written inline: <span class="cardtext red" title="queen of hearts">Q♥</span>. @param {unknown} code */
+/** A card written inline: <span class="cardtext suit-H" title="queen of hearts">Q♥</span>. @param {unknown} code */
 export function cardSpan(code) {
   const span = document.createElement("span");
-  span.className = "cardtext" + (isRed(code) ? " red" : "");
+  span.className = "cardtext" + (isCard(code) ? ` suit-${String(code)[1]}` : "");
   span.textContent = cardShort(code);
   span.title = cardName(code);
   return span;

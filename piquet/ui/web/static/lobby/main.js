@@ -4,6 +4,7 @@
 // form from it, create.js creates the table, recent.js lists the tables this browser played.
 
 import { cardElement, ensureSprite } from "../cards.js";
+import { displayControls } from "../display.js";
 import { store } from "../storage.js";
 import { $ } from "../table/dom.js";
 import { setBusy, showError, submit } from "./create.js";
@@ -15,6 +16,7 @@ async function start() {
   ensureSprite();
   const hero = $("hero-cards");
   for (const c of ["AS", "KH", "QD", "JC"]) hero.append(cardElement(c));
+  displayControls($("display"));
   inputEl("name").value = store.get("piquet.name") || "";
   $("variant").addEventListener("change", fillOptions);
   $("level").addEventListener("change", updateLevelHelp);
