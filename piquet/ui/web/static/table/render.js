@@ -235,6 +235,20 @@ export function plate(st, v, s, isMe) {
   return el;
 }
 
+/**
+ * A trick's cards in their place: each tilted toward the one who played it, and named with who played it.
+ * @param {HTMLElement} container @param {Card[]} cards @param {number} leader @param {number} me
+ * @param {string[]} n the players' names
+ */
+function showTrick(container, cards, leader, me, n) {
+  syncCards(container, cards).forEach((el, i) => {
+    const by = (leader + i) % 2;
+    el.classList.toggle("by-me", by === me);
+    el.classList.toggle("by-opp", by !== me);
+    el.setAttribute("aria-label", `${cardName(el.dataset.card)}, ${i === 0 ? "led" : "played"} by ${n[by]}`);
+  });
+}
+
 /** @param {StateMessage} st @param {ViewSoFar} v */
 export function renderSeats(st, v) {
   const { seat, me, opp } = seats(st);
@@ -355,7 +369,7 @@ export function renderPiles(container, v, s, own, played) {
 /** @param {StateMessage} st @param {ViewSoFar} v @param {TableSoFar} table */
 export function renderCentre(st, v, table) {
   const n = names(st);
-  const { seat, me, opp } = seats(st);
+  const { seat, me } = seats(st);
   // Talon.
   const talonLeft = v.talon_left || 0;
   syncBacks($("talon"), Math.min(talonLeft, 8));
@@ -376,13 +390,7 @@ export function renderCentre(st, v, table) {
     cards = lastTrick.cards || [];
   }
   const leader = lastTrick ? lastTrick.leader : v.leader ?? 0;
-  const els = syncCards(trickEl, cards);
-  els.forEach((el, i) => {
-    const by = (leader + i) % 2;
-    el.classList.toggle("by-me", by === me);
-    el.classList.toggle("by-opp", by === opp);
-    el.setAttribute("aria-label", `${cardName(el.dataset.card)}, ${i === 0 ? "led" : "played"} by ${n[by]}`);
-  });
+  showTrick(trickEl, cards, leader, me, n);
   trickEl.classList.toggle("last", !!lastTrick);
   let caption = "";
   if (lastTrick) caption = `Last trick: ${n[lastTrick.winner]}`;
@@ -390,6 +398,14 @@ export function renderCentre(st, v, table) {
   else if (v.phase === "play") caption = `${v.leader === me && seat !== null ? "Your" : n[leader] + "'s"} lead`;
   $("trick-caption").textContent = caption;
   $("trick-area").hidden = !(v.phase === "play" || trick.length || lastTrick);
+  // A trick just won stays in sight beside the next one's lead until that trick is whole: the computer that
+  // wins a trick and leads at once does not take it out of sight before the player has seen it.
+  const previous = trick.length === 1 && tricks.length && v.phase === "play" ? tricks[tricks.length - 1] : null;
+  $("last-trick").hidden = !previous;
+  if (previous) {
+    showTrick($("last-trick-cards"), previous.cards || [], previous.leader, me, n);
+    $("last-trick-caption").textContent = `Last trick: ${n[previous.winner]} won`;
+  }
 
   // Info: rest of the talon, peeked cards, auction, contract.
   /** @type {[string, Card[], string][]} */
