@@ -92,12 +92,12 @@ class SprtState:
         """One line for the report.
 
         >>> SprtState(Sprt(0.0, 2.0), 40, 3.1, 3.2, "H1").describe()
-        'SPRT H0: mean 0 vs H1: mean 2 (alpha 0.05, beta 0.05): H1 accepted after 40 samples, LLR 3.20 (bounds -2.94, +2.94)'
+        'SPRT H0 0 vs H1 2 (alpha 0.05, beta 0.05): H1 accepted after 40 samples, LLR +3.20 (bounds -2.94, +2.94)'
         """
         t = self.test
         verdict = f"{self.decision} accepted" if self.decision else "no decision"
-        return (f"SPRT H0: mean {t.mu0:g} vs H1: mean {t.mu1:g} (alpha {t.alpha:g}, beta {t.beta:g}): "
-                f"{verdict} after {self.samples} samples, LLR {self.llr:.2f} "
+        return (f"SPRT H0 {t.mu0:g} vs H1 {t.mu1:g} (alpha {t.alpha:g}, beta {t.beta:g}): "
+                f"{verdict} after {self.samples} samples, LLR {self.llr:+.2f} "
                 f"(bounds {t.lower:+.2f}, {t.upper:+.2f})")
 
 
