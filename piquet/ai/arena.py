@@ -716,10 +716,10 @@ def merge_results(files: Sequence[tuple[str, Mapping[str, Any]]]) -> ArenaResult
     for name, data in files:
         if "sprt" in data:
             raise MergeError(f"{name} is a run the sequential test stopped, not a shard of a fixed run")
-        for key in _SAME_MATCH:
-            if data.get(key) != first.get(key):
-                raise MergeError(f"{name} is another match: its {key} is {data.get(key)!r}, "
-                                 f"{first_name}'s {first.get(key)!r}")
+        for field_name in _SAME_MATCH:
+            if data.get(field_name) != first.get(field_name):
+                raise MergeError(f"{name} is another match: its {field_name} is {data.get(field_name)!r}, "
+                                 f"{first_name}'s {first.get(field_name)!r}")
     results = [(name, load_result(data, name)) for name, data in files]
     seen: dict[tuple[int, int], str] = {}
     samples: list[Sample] = []

@@ -9,6 +9,7 @@ a cluster: docs/players.md, "Many machines".
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -50,16 +51,16 @@ class RayPool:
             from ray.exceptions import NodeDiedError, WorkerCrashedError
         except ImportError as e:
             raise RayMissingError(f"the arena's Ray backend needs Ray: pip install 'piquet[research]' ({e})") from e
-        self._ray = ray
+        self._ray: Any = ray  # Ray's own annotations are partial
         self.started = not ray.is_initialized()
         if self.started:
             if address == "local":
-                ray.init(address="local", include_dashboard=False, runtime_env=_runtime_env(address),
-                         logging_level="warning", log_to_driver=False)
+                self._ray.init(address="local", include_dashboard=False, runtime_env=_runtime_env(address),
+                         logging_level=logging.WARNING, log_to_driver=False)
             else:
-                ray.init(address=address, runtime_env=_runtime_env(address), logging_level="warning",
+                self._ray.init(address=address, runtime_env=_runtime_env(address), logging_level=logging.WARNING,
                          log_to_driver=False)
-        self.cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        self.cpus = max(1, int(self._ray.cluster_resources().get("CPU", 1)))
         #: The errors that mean a worker died rather than a game failed.
         self.died: tuple[type[BaseException], ...] = (WorkerCrashedError, NodeDiedError)
         self._remote: dict[Callable[[Task], Sample], Any] = {}
