@@ -65,16 +65,19 @@ class Sprt:
 
     def llr(self, samples: int, mean: float, variance: float) -> float:
         """The log-likelihood ratio of H1 to H0 after ``samples`` of this mean and variance
-        (0 while the variance is 0: nothing to judge by).
+        (infinite when samples that all agree lie nearer one hypothesis).
 
         >>> Sprt(0.0, 1.0).llr(100, 0.5, 4.0)  # halfway between the hypotheses: no evidence
         0.0
         >>> Sprt(0.0, 1.0).llr(100, 1.0, 4.0)
         12.5
+        >>> Sprt(0.0, 1.0).llr(20, -1.0, 0.0)
+        -inf
         """
+        evidence = samples * (self.mu1 - self.mu0) * (2 * mean - self.mu0 - self.mu1)
         if variance <= 0:
-            return 0.0
-        return samples * (self.mu1 - self.mu0) * (2 * mean - self.mu0 - self.mu1) / (2 * variance)
+            return 0.0 if evidence == 0 else math.copysign(math.inf, evidence)
+        return evidence / (2 * variance)
 
 
 @dataclass(frozen=True, slots=True)
