@@ -18,11 +18,15 @@ from typing import Any
 import piquet
 from piquet.ai.arena import Sample, Task
 
-__all__ = ["RayMissingError", "RayPool"]
+__all__ = ["RayMissingError", "RayPool", "RayUnreachableError"]
 
 
 class RayMissingError(ImportError):
     """Ray is not installed."""
+
+
+class RayUnreachableError(RuntimeError):
+    """The Ray cluster named could not be joined (or a local one started)."""
 
 
 def _runtime_env(address: str) -> dict[str, Any]:
@@ -54,12 +58,13 @@ class RayPool:
         self._ray: Any = ray  # Ray's own annotations are partial
         self.started = not ray.is_initialized()
         if self.started:
-            if address == "local":
-                self._ray.init(address="local", include_dashboard=False, runtime_env=_runtime_env(address),
-                         logging_level=logging.WARNING, log_to_driver=False)
-            else:
+            local = {"include_dashboard": False} if address == "local" else {}
+            try:
                 self._ray.init(address=address, runtime_env=_runtime_env(address), logging_level=logging.WARNING,
-                         log_to_driver=False)
+                               log_to_driver=False, **local)
+            except (ConnectionError, RuntimeError, ValueError) as e:
+                where = "start Ray on this machine" if address == "local" else f"join the Ray cluster at {address!r}"
+                raise RayUnreachableError(f"cannot {where}: {e}") from e
         self.cpus = max(1, int(self._ray.cluster_resources().get("CPU", 1)))
         #: The errors that mean a worker died rather than a game failed.
         self.died: tuple[type[BaseException], ...] = (WorkerCrashedError, NodeDiedError)

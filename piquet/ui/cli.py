@@ -401,6 +401,7 @@ def _arena(args: argparse.Namespace) -> int:
     import os
 
     from piquet.ai import arena
+    from piquet.ai.arena_ray import RayMissingError, RayUnreachableError  # Ray itself is imported only if used
     from piquet.ai.sprt import Sprt, parse_bounds
     from piquet.engine.variants import OptionError
 
@@ -430,7 +431,7 @@ def _arena(args: argparse.Namespace) -> int:
     except (OptionError, ValueError) as e:
         print(f"piquet arena: {e}", file=sys.stderr)
         return 2
-    except ImportError as e:  # --ray without Ray
+    except (RayMissingError, RayUnreachableError) as e:
         print(f"piquet arena: {e}", file=sys.stderr)
         return 2
     except arena.WorkerDiedError as e:
