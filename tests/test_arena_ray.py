@@ -3,6 +3,7 @@ for deal, as the process pool for the same seed; here on a local Ray the test st
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 from typing import Any
 
@@ -57,3 +58,16 @@ def test_ray_plays_a_shard_and_stops_a_sequential_test_where_the_pool_does(local
     here = arena.run_arena(["simple", "random"], 60, seed=4, sprt=test, jobs=1)
     assert on_ray.sprt == here.sprt and on_ray.sprt is not None and on_ray.sprt.decision == "H1"
     assert on_ray.pairs[0].samples == here.pairs[0].samples
+
+
+def test_an_address_where_nothing_answers_fails_at_once_naming_it() -> None:
+    from piquet.ai.arena_ray import RayUnreachableError, _check_reachable
+
+    with socket.socket() as s:  # a port bound but not listening: nothing answers
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        for address in (f"127.0.0.1:{port}", f"ray://127.0.0.1:{port}"):
+            with pytest.raises(RayUnreachableError, match=f"cannot join the Ray cluster at '{address}'"):
+                _check_reachable(address)
+    with pytest.raises(RayUnreachableError, match="--ray takes auto, HOST:PORT"):
+        _check_reachable("somewhere")

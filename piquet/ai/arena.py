@@ -44,6 +44,7 @@ __all__ = [
     "MergeError",
     "PairResult",
     "PairSummary",
+    "Pool",
     "Rating",
     "Sample",
     "Task",
@@ -61,6 +62,7 @@ __all__ = [
     "ratings",
     "run_arena",
     "run_task",
+    "shard_indices",
     "summarize",
 ]
 
@@ -690,14 +692,18 @@ def load_result(data: Mapping[str, Any], name: str = "results") -> ArenaResult:
 
 
 def _ranges(indices: Sequence[int]) -> str:
-    """``[0, 1, 2, 5, 7, 8]`` as ``"0-2, 5, 7-8"``."""
-    out: list[str] = []
+    """Indices as runs of consecutive ones.
+
+    >>> _ranges([7, 0, 1, 2, 5, 8])
+    '0-2, 5, 7-8'
+    """
+    runs: list[list[int]] = []
     for index in sorted(indices):
-        if out and index == int(out[-1].rpartition("-")[2]) + 1:
-            out[-1] = f"{out[-1].partition('-')[0]}-{index}"
+        if runs and index == runs[-1][1] + 1:
+            runs[-1][1] = index
         else:
-            out.append(str(index))
-    return ", ".join(out)
+            runs.append([index, index])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
 #: What two results files must share to be parts of the same run.

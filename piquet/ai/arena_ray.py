@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
@@ -41,6 +42,23 @@ def _runtime_env(address: str) -> dict[str, Any]:
     return {"py_modules": [package]}
 
 
+def _check_reachable(address: str, timeout: float = 10.0) -> None:
+    """Fail at once, naming the address, when nothing answers there: Ray itself would retry for
+    ever. (``auto`` and ``local`` name no host: Ray finds, or starts, the cluster itself.)
+
+    >>> _check_reachable("local")
+    """
+    if address in ("local", "auto"):
+        return
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        raise RayUnreachableError(f"--ray takes auto, HOST:PORT or ray://HOST:PORT, not {address!r}")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise RayUnreachableError(f"cannot join the Ray cluster at {address!r}: nothing answers there ({e})") from e
+
+
 class RayPool:
     """The :class:`piquet.ai.arena.Pool` that hands the tasks to Ray.
 
@@ -58,6 +76,7 @@ class RayPool:
         self._ray: Any = ray  # Ray's own annotations are partial
         self.started = not ray.is_initialized()
         if self.started:
+            _check_reachable(address)
             local = {"include_dashboard": False} if address == "local" else {}
             try:
                 self._ray.init(address=address, runtime_env=_runtime_env(address), logging_level=logging.WARNING,
