@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from piquet.ai import arena
-from piquet.ai.sprt import MIN_SAMPLES, Sprt, SprtStream, parse_bounds
+from piquet.ai.sprt import MIN_SAMPLES, Sprt, SprtStream, elo_score, parse_bounds
 from piquet.ui.cli import main
 
 
@@ -141,3 +142,51 @@ def test_cli_sprt(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--sprt takes two numbers" in capsys.readouterr().err
     assert main(["arena", "random", "simple", "--sprt", "0,2", "--alpha", "0.6"]) == 2
     assert "alpha must lie between" in capsys.readouterr().err
+
+
+def _pair_scores(score: float, seed: int) -> Iterator[float]:
+    """Mirrored pairs' scores (0, 1/4, ..., 1) of a player who wins a game with this chance, no ties."""
+    rng = random.Random(seed)
+    while True:
+        yield sum(1.0 for _ in range(2) if rng.random() < score) / 2
+
+
+@pytest.mark.parametrize(("elo", "expected"), [(60.0, "H1"), (0.0, "H0"), (-40.0, "H0")])
+def test_an_elo_test_on_the_pairs_scores(elo: float, expected: str) -> None:
+    test = Sprt(0.0, 30.0, elo=True)
+    decisions = []
+    for seed in range(21):
+        stream = SprtStream(test)
+        for x in _pair_scores(elo_score(elo), seed):
+            if stream.add(x) is not None:
+                break
+        decisions.append(stream.state().decision)
+    assert decisions.count(expected) >= 18, decisions
+
+
+def test_the_elo_hypotheses_are_expected_scores() -> None:
+    test = Sprt(-10.0, 10.0, elo=True)
+    low, high = test.means
+    assert low == pytest.approx(1 - high) and high == pytest.approx(1 / (1 + 10 ** (-10 / 400)))
+    assert test.llr(100, 0.5, 0.1) == pytest.approx(0.0)  # an even score: halfway between
+    with pytest.raises(ValueError, match="within ±2000"):
+        Sprt(0.0, 5000.0, elo=True)
+
+
+def test_a_sample_s_score_counts_wins_and_half_ties() -> None:
+    def game(seat: int, winner: int | None) -> arena.Game:
+        return arena.Game(seat, (0, 0), winner, 0)
+
+    assert arena.Sample(0, 0, (game(0, 0), game(1, None))).score == 0.75
+    assert arena.Sample(0, 0, (game(0, 1), game(1, 1))).score == 0.0
+
+
+def test_cli_sprt_elo(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "simple", "random", "--deals", "100", "--sprt-elo", "0,100", "-j", "1", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "--sprt-elo 0,100" in out and "H0 0 vs H1 100 Elo" in out and "H1 accepted" in out
+    with pytest.raises(SystemExit):  # one test at a time
+        main(["arena", "simple", "random", "--sprt", "0,2", "--sprt-elo", "0,10"])
+    assert "not allowed with argument" in capsys.readouterr().err
+    assert main(["arena", "simple", "random", "--sprt-elo", "x"]) == 2
+    assert "--sprt-elo takes two numbers" in capsys.readouterr().err

@@ -190,6 +190,12 @@ class Sample:
         """The first agent's points less the second's, averaged over the two games."""
         return (self.games[0].diff + self.games[1].diff) / 2
 
+    @property
+    def score(self) -> float:
+        """The first agent's score over the two games, a game won counting 1 and a tie 1/2:
+        0, 1/4, 1/2, 3/4 or 1 (the "pentanomial" outcome of a mirrored pair)."""
+        return sum(1.0 if g.winner == 0 else 0.5 if g.winner is None else 0.0 for g in self.games) / 2
+
 
 def _seed(*parts: object) -> random.Random:
     """A generator seeded from the parts (a string seed: the same in every process and run)."""
@@ -378,7 +384,8 @@ class ArenaResult:
         }
         if self.sprt is not None:
             t = self.sprt.test
-            out["sprt"] = {"mu0": t.mu0, "mu1": t.mu1, "alpha": t.alpha, "beta": t.beta, "lower": t.lower,
+            out["sprt"] = {"unit": "elo" if t.elo else "points", "mu0": t.mu0, "mu1": t.mu1, "alpha": t.alpha,
+                           "beta": t.beta, "lower": t.lower,
                            "upper": t.upper, "samples": self.sprt.samples, "mean": self.sprt.mean,
                            "llr": self.sprt.llr, "decision": self.sprt.decision}
         return out
@@ -611,7 +618,7 @@ def run_arena(
 
     def stop(sample: Sample) -> bool:
         assert stream is not None
-        return stream.add(sample.diff) is not None
+        return stream.add(sample.score if stream.test.elo else sample.diff) is not None
 
     unit = "parties" if parties else "deals"
     label = f"arena: {len(tasks)} mirrored {unit}"
@@ -865,5 +872,6 @@ def command_line(agents: Sequence[str], count: int, variant: str, seed: int, par
     if shard != (0, 1):
         words += ["--shard", f"{shard[0]}/{shard[1]}"]
     if sprt is not None:
-        words += ["--sprt", f"{sprt.mu0:g},{sprt.mu1:g}", "--alpha", f"{sprt.alpha:g}", "--beta", f"{sprt.beta:g}"]
+        words += ["--sprt-elo" if sprt.elo else "--sprt", f"{sprt.mu0:g},{sprt.mu1:g}",
+                  "--alpha", f"{sprt.alpha:g}", "--beta", f"{sprt.beta:g}"]
     return " ".join(_quote(w) for w in words)

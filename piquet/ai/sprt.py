@@ -30,25 +30,42 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-__all__ = ["MIN_SAMPLES", "Sprt", "SprtState", "SprtStream", "parse_bounds"]
+__all__ = ["MIN_SAMPLES", "Sprt", "SprtState", "SprtStream", "elo_score", "parse_bounds"]
 
 #: The test decides nothing before this many samples: the variance estimated from fewer is too
 #: unsteady (two equal samples would give a variance of 0 and an infinite ratio).
 MIN_SAMPLES = 10
 
 
+def elo_score(elo: float) -> float:
+    """The expected score (a win 1, a tie 1/2) of a player this many Elo points the better.
+
+    >>> elo_score(0.0), round(elo_score(100.0), 4)
+    (0.5, 0.6401)
+    """
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
 @dataclass(frozen=True, slots=True)
 class Sprt:
-    """The test's design: the two hypotheses on the mean and the two error rates."""
+    """The test's design: the two hypotheses on the mean and the two error rates.
+
+    With ``elo``, ``mu0`` and ``mu1`` are Elo differences and the samples the first agent's
+    score in each mirrored pair (0, 1/4, 1/2, 3/4 or 1): the hypotheses are on its mean, the
+    expected score of those Elo differences (the logistic curve of :func:`elo_score`).
+    """
 
     mu0: float
     mu1: float
     alpha: float = 0.05
     beta: float = 0.05
+    elo: bool = False
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.mu0) and math.isfinite(self.mu1)) or self.mu0 == self.mu1:
             raise ValueError(f"the SPRT's hypotheses must be two different numbers, not {self.mu0} and {self.mu1}")
+        if self.elo and not max(abs(self.mu0), abs(self.mu1)) < 2000:
+            raise ValueError(f"the SPRT's Elo hypotheses must lie within ±2000, not {self.mu0} and {self.mu1}")
         for name, value in (("alpha", self.alpha), ("beta", self.beta)):
             if not 0 < value < 0.5:
                 raise ValueError(f"the SPRT's {name} must lie between 0 and 0.5, not {value}")
@@ -74,10 +91,20 @@ class Sprt:
         >>> Sprt(0.0, 1.0).llr(20, -1.0, 0.0)
         -inf
         """
-        evidence = samples * (self.mu1 - self.mu0) * (2 * mean - self.mu0 - self.mu1)
+        mu0, mu1 = self.means
+        evidence = samples * (mu1 - mu0) * (2 * mean - mu0 - mu1)
         if variance <= 0:
             return 0.0 if evidence == 0 else math.copysign(math.inf, evidence)
         return evidence / (2 * variance)
+
+    @property
+    def means(self) -> tuple[float, float]:
+        """The samples' mean under H0 and under H1 (for an Elo test, the expected scores).
+
+        >>> [round(m, 4) for m in Sprt(0.0, 20.0, elo=True).means]
+        [0.5, 0.5288]
+        """
+        return (elo_score(self.mu0), elo_score(self.mu1)) if self.elo else (self.mu0, self.mu1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +126,8 @@ class SprtState:
         """
         t = self.test
         verdict = f"{self.decision} accepted" if self.decision else "no decision"
-        return (f"SPRT H0 {t.mu0:g} vs H1 {t.mu1:g} (alpha {t.alpha:g}, beta {t.beta:g}): "
+        unit = " Elo" if t.elo else ""
+        return (f"SPRT H0 {t.mu0:g} vs H1 {t.mu1:g}{unit} (alpha {t.alpha:g}, beta {t.beta:g}): "
                 f"{verdict} after {self.samples} samples, LLR {self.llr:+.2f} "
                 f"(bounds {t.lower:+.2f}, {t.upper:+.2f})")
 
@@ -139,8 +167,8 @@ class SprtStream:
         return SprtState(self.test, self._n, self._mean, self.llr(), self._decision)
 
 
-def parse_bounds(text: str) -> tuple[float, float]:
-    """``"MU0,MU1"`` as two numbers, or a :class:`ValueError` naming the text.
+def parse_bounds(text: str, option: str = "--sprt") -> tuple[float, float]:
+    """``"MU0,MU1"`` as two numbers, or a :class:`ValueError` naming the option and the text.
 
     >>> parse_bounds("0,2.5")
     (0.0, 2.5)
@@ -151,5 +179,5 @@ def parse_bounds(text: str) -> tuple[float, float]:
             raise ValueError
         mu0, mu1 = float(parts[0]), float(parts[1])
     except ValueError:
-        raise ValueError(f"--sprt takes two numbers, the mean under H0 and under H1 (as 0,2), not {text!r}") from None
+        raise ValueError(f"{option} takes two numbers, H0's and H1's (as 0,2), not {text!r}") from None
     return mu0, mu1

@@ -415,7 +415,11 @@ def _arena(args: argparse.Namespace) -> int:
         arena.check_agents(args.agents)
         options = arena.parse_options(args.option)
         shard = arena.parse_shard(args.shard) if args.shard else (0, 1)
-        sprt = None if args.sprt is None else Sprt(*parse_bounds(args.sprt), alpha=args.alpha, beta=args.beta)
+        sprt = None
+        if args.sprt is not None:
+            sprt = Sprt(*parse_bounds(args.sprt), alpha=args.alpha, beta=args.beta)
+        elif args.sprt_elo is not None:
+            sprt = Sprt(*parse_bounds(args.sprt_elo, "--sprt-elo"), alpha=args.alpha, beta=args.beta, elo=True)
     except (arena.UnknownAgentError, OptionError, ValueError) as e:
         print(f"piquet arena: {e}", file=sys.stderr)
         return 2
@@ -546,9 +550,12 @@ def build_parser() -> argparse.ArgumentParser:
     are.add_argument("--shard", metavar="K/N",
                      help="play only the deals whose index is K modulo N (0 <= K < N), one part of a run "
                           "shared among N machines")
-    are.add_argument("--sprt", metavar="MU0,MU1",
-                     help="stop once a sequential test accepts H0 (A-B points per deal is MU0) or H1 (it is "
-                          "MU1), --deals at most; two agents only")
+    test = are.add_mutually_exclusive_group()
+    test.add_argument("--sprt", metavar="MU0,MU1",
+                      help="stop once a sequential test accepts H0 (A-B points per deal is MU0) or H1 (it is "
+                           "MU1), --deals at most; two agents only")
+    test.add_argument("--sprt-elo", metavar="ELO0,ELO1",
+                      help="the same test on the deals won (a tie half), H0 and H1 as A's Elo edge over B")
     are.add_argument("--alpha", type=float, default=0.05,
                      help="the test's chance of accepting H1 when H0 holds (default 0.05)")
     are.add_argument("--beta", type=float, default=0.05,
