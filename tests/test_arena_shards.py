@@ -105,6 +105,12 @@ def test_a_malformed_file_is_refused_naming_it(whole: arena.ArenaResult) -> None
     del data["pairs"][0]["samples"][0]["games"][1]["points"]
     with pytest.raises(arena.MergeError, match="broken.json is not an arena's results file"):
         arena.merge_results([("broken.json", data)])
+    data = _as_file(whole)
+    data["pairs"][1]["samples"][2]["index"] = COUNT
+    with pytest.raises(arena.MergeError, match="sample 7 of pair 1 is outside the run's 7 deals"):
+        arena.merge_results([("far.json", data)])
+    with pytest.raises(arena.MergeError, match="list.json is not an arena's results file"):
+        arena.merge_results([("list.json", [])])  # type: ignore[list-item]
 
 
 def test_cli_shards_and_merge_print_the_unsharded_summary(capsys: pytest.CaptureFixture[str],

@@ -384,10 +384,11 @@ class ArenaResult:
         }
         if self.sprt is not None:
             t = self.sprt.test
-            out["sprt"] = {"unit": "elo" if t.elo else "points", "mu0": t.mu0, "mu1": t.mu1, "alpha": t.alpha,
-                           "beta": t.beta, "lower": t.lower,
-                           "upper": t.upper, "samples": self.sprt.samples, "mean": self.sprt.mean,
-                           "llr": self.sprt.llr, "decision": self.sprt.decision}
+            out["sprt"] = {
+                "unit": "elo" if t.elo else "points", "mu0": t.mu0, "mu1": t.mu1, "alpha": t.alpha, "beta": t.beta,
+                "lower": t.lower, "upper": t.upper, "samples": self.sprt.samples, "mean": self.sprt.mean,
+                "llr": self.sprt.llr, "decision": self.sprt.decision,
+            }
         return out
 
 
@@ -497,6 +498,9 @@ def _progress(total: int, label: str, stream: TextIO | None) -> Iterator[Callabl
             stream.flush()
 
     yield advance
+    if tty and 0 < done < total:  # stopped early (by the sequential test): end the line redrawn
+        stream.write("\n")
+        stream.flush()
 
 
 # ---------------------------------------------------------------- the arena
@@ -686,6 +690,8 @@ def load_result(data: Mapping[str, Any], name: str = "results") -> ArenaResult:
                 )
                 if len(games) != 2:
                     raise ValueError(f"sample {s['index']} of pair {p} has {len(games)} games, not 2")
+                if not 0 <= int(s["index"]) < int(data["count"]):
+                    raise ValueError(f"sample {s['index']} of pair {p} is outside the run's {data['count']} deals")
                 samples.append(Sample(p, int(s["index"]), (games[0], games[1])))
         if data["mode"] not in ("deals", "parties"):
             raise ValueError(f"mode {data['mode']!r}")
@@ -725,6 +731,9 @@ def merge_results(files: Sequence[tuple[str, Mapping[str, Any]]]) -> ArenaResult
     gives, sample for sample."""
     if not files:
         raise MergeError("no results files to merge")
+    for name, data in files:
+        if not isinstance(data, Mapping):
+            raise MergeError(f"{name} is not an arena's results file (not a JSON object)")
     first_name, first = files[0]
     for name, data in files:
         if "sprt" in data:
