@@ -124,10 +124,10 @@ def test_a_real_match_stops_once_level_3_is_clearly_better() -> None:
 
 
 def test_a_match_without_a_decision_reports_none() -> None:
-    # A player against itself, and hypotheses far apart: ten deals say nothing either way.
+    # A player against itself, and hypotheses far apart: so few deals say nothing either way.
     result = arena.run_arena(["simple", "simple"], MIN_SAMPLES, seed=2, sprt=Sprt(-30.0, 30.0))
     assert result.sprt is not None and result.sprt.decision is None and result.sprt.samples == MIN_SAMPLES
-    assert "no decision after 10 samples" in result.sprt.describe()
+    assert f"no decision after {MIN_SAMPLES} samples" in result.sprt.describe()
 
 
 def test_cli_sprt(capsys: pytest.CaptureFixture[str]) -> None:
