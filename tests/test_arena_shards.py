@@ -3,6 +3,8 @@ the same run, sample for sample; files that are not parts of one run are refused
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -145,3 +147,22 @@ def test_cli_merge_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
     assert "bad.json is not JSON" in capsys.readouterr().err
     assert main(["arena", "random", "simple", "--shard", "2/2"]) == 2
     assert "--shard takes K/N" in capsys.readouterr().err
+
+
+@functools.cache
+def _whole_file() -> dict[str, Any]:
+    return _as_file(_run())
+
+
+@given(st.lists(st.integers(0, 3), min_size=COUNT * len(AGENTS), max_size=COUNT * len(AGENTS)))
+def test_any_split_of_the_samples_among_files_merges_to_the_run(owners: list[int]) -> None:
+    """Not only strides: however the samples were shared out (a machine that took over another's
+    deals, say), the files that hold them all merge to the run."""
+    whole = _whole_file()
+    files = []
+    for owner in sorted(set(owners)):
+        part = copy.deepcopy(whole)
+        for p, pair in enumerate(part["pairs"]):
+            pair["samples"] = [s for s in pair["samples"] if owners[p * COUNT + s["index"]] == owner]
+        files.append((f"machine{owner}.json", part))
+    assert _as_file(arena.merge_results(files)) == whole
