@@ -138,6 +138,8 @@ def test_cli_shards_and_merge_print_the_unsharded_summary(capsys: pytest.Capture
 def test_cli_merge_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["arena", "merge"]) == 2
     assert "name the results files" in capsys.readouterr().err
+    assert main(["arena", "merge", "a.json", "--shard", "0/2", "--ray"]) == 2
+    assert "--shard, --ray would change how a run is played" in capsys.readouterr().err
     assert main(["arena", "merge", str(tmp_path / "nowhere.json")]) == 2
     err = capsys.readouterr().err
     assert "cannot read" in err and "nowhere.json" in err

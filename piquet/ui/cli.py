@@ -373,6 +373,12 @@ def _arena_merge(args: argparse.Namespace) -> int:
     from piquet.ai import arena
 
     files = args.agents[1:]
+    played = [name for name, given in (("--shard", args.shard), ("--sprt", args.sprt), ("--sprt-elo", args.sprt_elo),
+                                       ("--ray", args.ray), ("--parties", args.parties)) if given]
+    if played:
+        print(f"piquet arena merge: {', '.join(played)} would change how a run is played, and merge plays none: "
+              "it takes the files and --json", file=sys.stderr)
+        return 2
     if not files:
         print("piquet arena merge: name the results files of the shards (piquet arena ... --shard K/N -o FILE)",
               file=sys.stderr)
