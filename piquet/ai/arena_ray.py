@@ -99,7 +99,7 @@ class RayPool:
         return future
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        if cancel_futures:
+        if cancel_futures and self._refs:  # the tasks not yet finished (a test that has decided)
             ready, _ = self._ray.wait(self._refs, num_returns=len(self._refs), timeout=0)
             done = set(ready)
             for ref in self._refs:
