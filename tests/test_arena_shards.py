@@ -168,3 +168,13 @@ def test_any_split_of_the_samples_among_files_merges_to_the_run(owners: list[int
             pair["samples"] = [s for s in pair["samples"] if owners[p * COUNT + s["index"]] == owner]
         files.append((f"machine{owner}.json", part))
     assert _as_file(arena.merge_results(files)) == whole
+
+
+def test_shards_of_parties_merge_to_the_run() -> None:
+    def run(shard: tuple[int, int]) -> arena.ArenaResult:
+        return arena.run_arena(["random", "simple"], 3, seed=6, parties=True, shard=shard)
+
+    whole = run((0, 1))
+    merged = arena.merge_results([(f"p{k}.json", _as_file(run((k, 2)))) for k in range(2)])
+    assert merged.to_json() == whole.to_json() and merged.parties
+    assert "3 mirrored parties per pair" in arena.format_result(merged)[0]
