@@ -150,3 +150,13 @@ def test_cli_ray_without_ray_says_what_to_install(capsys: pytest.CaptureFixture[
     monkeypatch.setitem(sys.modules, "ray", None)  # as on a machine without Ray
     assert main(["arena", "random", "simple", "--deals", "2", "--ray"]) == 2
     assert "needs Ray: pip install 'piquet[research]'" in capsys.readouterr().err
+
+
+def test_cli_ray_address() -> None:
+    from piquet.ui.cli import build_parser
+
+    parse = build_parser().parse_args
+    assert parse(["arena", "random", "simple"]).ray is None  # the process pool
+    assert parse(["arena", "random", "simple", "--ray"]).ray == "local"  # start Ray here
+    assert parse(["arena", "random", "simple", "--ray", "auto"]).ray == "auto"
+    assert parse(["arena", "--ray", "ray://head:10001", "random", "simple"]).ray == "ray://head:10001"
