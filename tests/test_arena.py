@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -142,3 +143,20 @@ def test_a_dead_worker_stops_the_arena_with_an_error_not_a_hang(monkeypatch: pyt
     monkeypatch.setattr(arena, "run_task", _die)
     with pytest.raises(arena.WorkerDiedError, match="out of memory"):
         arena.run_arena(["simple", "random"], 4, jobs=2)
+
+
+def test_cli_ray_without_ray_says_what_to_install(capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # as on a machine without Ray
+    assert main(["arena", "random", "simple", "--deals", "2", "--ray"]) == 2
+    assert "needs Ray: pip install 'piquet[research]'" in capsys.readouterr().err
+
+
+def test_cli_ray_address() -> None:
+    from piquet.ui.cli import build_parser
+
+    parse = build_parser().parse_args
+    assert parse(["arena", "random", "simple"]).ray is None  # the process pool
+    assert parse(["arena", "random", "simple", "--ray"]).ray == "local"  # start Ray here
+    assert parse(["arena", "random", "simple", "--ray", "auto"]).ray == "auto"
+    assert parse(["arena", "--ray", "ray://head:10001", "random", "simple"]).ray == "ray://head:10001"

@@ -136,3 +136,14 @@ def test_last_deal_plays_only_parties_with_the_rubicon_settled() -> None:
     # The same setting on both sides: every game played alike, no difference.
     same = [last_deal.one_partie(("level3", "level3", "simple", i, 1, False)) for i in range(4)]
     assert all(g == (0, 0) for g in same if g is not None)
+
+
+def test_sprt_oc_tool_simulates_the_arena_s_test() -> None:
+    from piquet.ai.sprt import Sprt
+
+    tool = _load("sprt_oc")
+    test = Sprt(0.0, 2.0)
+    assert tool.fixed_size(test, 10.0) == 271  # ((1.645 + 1.645) · 10 / 2)²
+    clear = tool.simulate(test, 4.0, 10.0, runs=40)
+    assert clear.h1 >= 0.9 and 30 <= clear.samples_median < 271
+    assert tool.simulate(test, -2.0, 10.0, runs=40).h1 <= 0.1

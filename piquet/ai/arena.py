@@ -20,16 +20,17 @@ import random
 import re
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from piquet.ai.agent import Agent, RandomAgent, play_deal
 from piquet.ai.books import SimpleAgent
 from piquet.ai.levels import AGENT_NAMES
 from piquet.ai.levels import make_agent as make_level
+from piquet.ai.sprt import Sprt, SprtState, SprtStream
 from piquet.engine.actions import Deal
 from piquet.engine.cards import shuffled_pack
 from piquet.engine.partie import Partie
@@ -40,8 +41,10 @@ __all__ = [
     "AGENTS",
     "ArenaResult",
     "Game",
+    "MergeError",
     "PairResult",
     "PairSummary",
+    "Pool",
     "Rating",
     "Sample",
     "Task",
@@ -49,13 +52,17 @@ __all__ = [
     "WorkerDiedError",
     "agent_names",
     "format_result",
+    "load_result",
     "make_agent",
+    "merge_results",
     "mirrored_deal",
     "parse_options",
+    "parse_shard",
     "play_mirror",
     "ratings",
     "run_arena",
     "run_task",
+    "shard_indices",
     "summarize",
 ]
 
@@ -76,6 +83,10 @@ class WorkerDiedError(RuntimeError):
 
 class UnknownAgentError(ValueError):
     """An agent name the arena does not know; the message lists the known ones."""
+
+
+class MergeError(ValueError):
+    """Results files that do not add up to one run: another match, a deal played twice, deals missing."""
 
 
 def _random_agent(seed: int) -> Agent:
@@ -178,6 +189,12 @@ class Sample:
     def diff(self) -> float:
         """The first agent's points less the second's, averaged over the two games."""
         return (self.games[0].diff + self.games[1].diff) / 2
+
+    @property
+    def score(self) -> float:
+        """The first agent's score over the two games, a game won counting 1 and a tie 1/2:
+        0, 1/4, 1/2, 3/4 or 1 (the "pentanomial" outcome of a mirrored pair)."""
+        return sum(1.0 if g.winner == 0 else 0.5 if g.winner is None else 0.0 for g in self.games) / 2
 
 
 def _seed(*parts: object) -> random.Random:
@@ -330,11 +347,20 @@ class ArenaResult:
     anchor: str
     command: str = ""
     meta: dict[str, Any] = field(default_factory=dict)
+    #: The part of the run played: deals whose index is ``shard[0]`` modulo ``shard[1]``.
+    shard: tuple[int, int] = (0, 1)
+    #: Where the sequential test stood when the run stopped (``--sprt``), else ``None``.
+    sprt: SprtState | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """Everything, the raw samples included (``--json``)."""
-        return {
+        """Everything, the raw samples included (``--json``): also the results file that
+        :func:`merge_results` adds up, each sample addressed by the seed and its index."""
+        from piquet import __version__
+
+        out: dict[str, Any] = {
             "command": self.command,
+            "version": __version__,
+            "shard": list(self.shard),
             "agents": self.agents,
             "mode": "parties" if self.parties else "deals",
             "count": self.count,
@@ -356,6 +382,14 @@ class ArenaResult:
             ],
             "ratings": [{**asdict(r), "score": r.score} for r in self.ratings],
         }
+        if self.sprt is not None:
+            t = self.sprt.test
+            out["sprt"] = {
+                "unit": "elo" if t.elo else "points", "mu0": t.mu0, "mu1": t.mu1, "alpha": t.alpha, "beta": t.beta,
+                "lower": t.lower, "upper": t.upper, "samples": self.sprt.samples, "mean": self.sprt.mean,
+                "llr": self.sprt.llr, "decision": self.sprt.decision,
+            }
+        return out
 
 
 def summarize(samples: Sequence[Sample]) -> PairSummary:
@@ -464,9 +498,82 @@ def _progress(total: int, label: str, stream: TextIO | None) -> Iterator[Callabl
             stream.flush()
 
     yield advance
+    if tty and 0 < done < total:  # stopped early (by the sequential test): end the line redrawn
+        stream.write("\n")
+        stream.flush()
 
 
 # ---------------------------------------------------------------- the arena
+class Pool(Protocol):
+    """Where the tasks run: a pool of processes on this machine, or a Ray cluster
+    (:class:`piquet.ai.arena_ray.RayPool`)."""
+
+    def submit(self, fn: Callable[[Task], Sample], task: Task, /) -> Future[Sample]: ...
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None: ...
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """``"K/N"`` (``0 <= K < N``) as ``(K, N)``, or a :class:`ValueError` naming the text.
+
+    >>> parse_shard("2/5")
+    (2, 5)
+    """
+    match = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
+    if not match or not int(match[1]) < int(match[2]):
+        raise ValueError(f"--shard takes K/N with 0 <= K < N (shard K plays the deals whose index is K "
+                         f"modulo N), not {text!r}")
+    return int(match[1]), int(match[2])
+
+
+def shard_indices(count: int, shard: tuple[int, int] = (0, 1)) -> range:
+    """The deal indices a shard plays: every ``N``-th from ``K``, so that each shard has its share
+    of early and late indices and ``N`` shards on ``N`` machines make up the whole run.
+
+    >>> list(shard_indices(10, (1, 3)))
+    [1, 4, 7]
+    """
+    k, n = shard
+    return range(k, count, n)
+
+
+def _run_tasks(tasks: Sequence[Task], pool: Pool | None, window: int, advance: Callable[[], None],
+               stop: Callable[[Sample], bool] | None, died: tuple[type[BaseException], ...]) -> list[Sample]:
+    """Play the tasks (in this process when ``pool`` is ``None``), at most ``window`` at a time.
+
+    With ``stop``, the samples are given to it in the tasks' order, whatever order they finish
+    in, and the run ends at the first for which it answers true: the samples kept are those up to
+    it, so that where a run stops depends on the seed alone, not on the workers."""
+    results: list[Sample] = []
+    if pool is None:
+        for task in tasks:
+            results.append(run_task(task))
+            advance()
+            if stop is not None and stop(results[-1]):
+                break
+        return results
+    finished: dict[int, Sample] = {}
+    pending: dict[Future[Sample], int] = {}
+    submitted = 0
+    try:
+        while submitted < len(tasks) or pending:
+            while submitted < len(tasks) and len(pending) < window:
+                pending[pool.submit(run_task, tasks[submitted])] = submitted
+                submitted += 1
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                finished[pending.pop(future)] = future.result()
+                advance()
+            while len(results) in finished:
+                results.append(finished.pop(len(results)))
+                if stop is not None and stop(results[-1]):
+                    return results
+    except died as e:
+        raise WorkerDiedError(
+            "a worker process died before it finished its games (out of memory?); no results were kept") from e
+    return results
+
+
 def run_arena(
     agents: Sequence[str],
     count: int = 100,
@@ -477,57 +584,184 @@ def run_arena(
     parties: bool = False,
     progress: TextIO | None = None,
     command: str = "",
+    shard: tuple[int, int] = (0, 1),
+    sprt: Sprt | None = None,
+    ray: str | None = None,
 ) -> ArenaResult:
     """Every pair of ``agents`` (in the order listed) plays ``count`` mirrored deals (or parties).
 
     ``jobs`` worker processes (``None``: one per core; 1: in this process) share the tasks; the
-    results are the same whatever their number.
+    results are the same whatever their number. ``shard=(K, N)`` plays only the deals whose index
+    is ``K`` modulo ``N`` (:func:`merge_results` adds the shards up). With ``sprt`` (two agents
+    only) the run stops once the test accepts a hypothesis, ``count`` deals at most. ``ray``
+    plays the tasks on a Ray cluster instead: ``"local"`` starts one on this machine (or uses
+    the one this process has already started), ``"auto"`` or an address joins one.
     """
     if len(agents) < 2:
         raise ValueError("the arena needs at least two agents")
     if count < 1:
         raise ValueError("the arena needs at least one deal")
+    if not 0 <= shard[0] < shard[1]:
+        raise ValueError(f"shard {shard[0]}/{shard[1]}: K/N needs 0 <= K < N")
+    if sprt is not None and len(agents) != 2:
+        raise ValueError(f"the sequential test judges one pair: name two agents, not {len(agents)}")
+    if sprt is not None and shard != (0, 1):
+        raise ValueError("the sequential test needs the whole run in order: it cannot play a shard")
     check_agents(agents)
     opts = dict(options or {})
     make_rules(variant, opts)  # an unknown variant or a bad option fails here, not in a worker
     pairs = [(i, j) for i in range(len(agents)) for j in range(i + 1, len(agents))]
     tasks = [
         Task(p, index, agents[i], agents[j], variant, tuple(sorted(opts.items())), seed, parties)
+        for index in shard_indices(count, shard)
         for p, (i, j) in enumerate(pairs)
-        for index in range(count)
     ]
-    jobs = jobs or os.cpu_count() or 1
-    jobs = max(1, min(jobs, len(tasks)))
+    if not tasks:
+        raise ValueError(f"shard {shard[0]}/{shard[1]} of {count} deals has no deal to play")
+    stream = None if sprt is None else SprtStream(sprt)
+
+    def stop(sample: Sample) -> bool:
+        assert stream is not None
+        return stream.add(sample.score if stream.test.elo else sample.diff) is not None
+
     unit = "parties" if parties else "deals"
     label = f"arena: {len(tasks)} mirrored {unit}"
-    results: list[Sample] = []
-    with _progress(len(tasks), label, progress) as advance:
-        if jobs == 1:
-            for task in tasks:
-                results.append(run_task(task))
-                advance()
-        else:
-            # A pool of processes that fails, rather than waits for ever, when a worker dies
-            # (killed for want of memory, say): the task it held would never be answered.
-            with ProcessPoolExecutor(jobs) as pool:
-                try:
-                    for future in as_completed([pool.submit(run_task, task) for task in tasks]):
-                        results.append(future.result())
-                        advance()
-                except BrokenProcessPool as e:
-                    raise WorkerDiedError(
-                        "a worker process died before it finished its games (out of memory?); "
-                        "no results were kept") from e
-    results.sort(key=lambda s: (s.pair, s.index))
+    pool: Pool | None = None
+    died: tuple[type[BaseException], ...] = (BrokenProcessPool,)
+    if ray is not None:
+        from piquet.ai.arena_ray import RayPool
+
+        ray_pool = RayPool(ray)
+        pool, workers, died = ray_pool, ray_pool.cpus, ray_pool.died
+    else:
+        workers = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
+        # A pool of processes that fails, rather than waits for ever, when a worker dies
+        # (killed for want of memory, say): the task it held would never be answered.
+        pool = ProcessPoolExecutor(workers) if workers > 1 else None
+    # Without a test every task is handed out at once; with one, a few per worker, so that little
+    # is played in vain once it decides.
+    window = len(tasks) if stream is None else 2 * workers
+    try:
+        with _progress(len(tasks), label, progress) as advance:
+            results = _run_tasks(tasks, pool, window, advance, None if stream is None else stop, died)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+    return _assemble(agents, count, variant, opts, seed, parties, results, command, shard,
+                     None if stream is None else stream.state())
+
+
+def _assemble(agents: Sequence[str], count: int, variant: str, opts: dict[str, object], seed: int, parties: bool,
+              samples: Sequence[Sample], command: str, shard: tuple[int, int] = (0, 1),
+              sprt: SprtState | None = None) -> ArenaResult:
+    """The result of a run from its samples, in whatever order they came."""
+    pairs = [(i, j) for i in range(len(agents)) for j in range(i + 1, len(agents))]
     by_pair: list[list[Sample]] = [[] for _ in pairs]
-    for sample in results:
+    for sample in sorted(samples, key=lambda s: (s.pair, s.index)):
         by_pair[sample.pair].append(sample)
     pair_results = [
         PairResult(agents[i], agents[j], by_pair[p], summarize(by_pair[p])) for p, (i, j) in enumerate(pairs)
     ]
     table = ratings(agents, pair_results)
     anchor = "simple" if "simple" in agents else agents[0]
-    return ArenaResult(list(agents), count, variant, opts, seed, parties, pair_results, table, anchor, command)
+    return ArenaResult(list(agents), count, variant, opts, seed, parties, pair_results, table, anchor, command,
+                       shard=shard, sprt=sprt)
+
+
+# ---------------------------------------------------------------- results files
+def load_result(data: Mapping[str, Any], name: str = "results") -> ArenaResult:
+    """An arena's result read back from its JSON (``--json FILE``); ``name`` (the file's)
+    names it in the error a malformed one raises."""
+    try:
+        agents = [str(a) for a in data["agents"]]
+        pairs = [(i, j) for i in range(len(agents)) for j in range(i + 1, len(agents))]
+        if len(data["pairs"]) != len(pairs):
+            raise ValueError(f"{len(data['pairs'])} pairs for {len(agents)} agents")
+        samples = []
+        for p, ((i, j), pair) in enumerate(zip(pairs, data["pairs"], strict=True)):
+            if (pair["first"], pair["second"]) != (agents[i], agents[j]):
+                raise ValueError(f"pair {p} is {pair['first']} vs {pair['second']}, not {agents[i]} vs {agents[j]}")
+            for s in pair["samples"]:
+                games = tuple(
+                    Game(int(g["first_seat"]), (int(g["points"][0]), int(g["points"][1])),
+                         None if g["winner"] is None else int(g["winner"]), int(g["elder"]), int(g["deals"]),
+                         (int(g["totals"][0]), int(g["totals"][1])), bool(g["annulled"]))
+                    for g in s["games"]
+                )
+                if len(games) != 2:
+                    raise ValueError(f"sample {s['index']} of pair {p} has {len(games)} games, not 2")
+                if not 0 <= int(s["index"]) < int(data["count"]):
+                    raise ValueError(f"sample {s['index']} of pair {p} is outside the run's {data['count']} deals")
+                samples.append(Sample(p, int(s["index"]), (games[0], games[1])))
+        if data["mode"] not in ("deals", "parties"):
+            raise ValueError(f"mode {data['mode']!r}")
+        shard = data.get("shard", [0, 1])
+        return _assemble(agents, int(data["count"]), str(data["variant"]), dict(data["options"]), int(data["seed"]),
+                         data["mode"] == "parties", samples, str(data.get("command", "")),
+                         (int(shard[0]), int(shard[1])))
+    except (KeyError, TypeError, ValueError, IndexError) as e:
+        what = f"no {e}" if isinstance(e, KeyError) else str(e)
+        raise MergeError(f"{name} is not an arena's results file ({what})") from None
+
+
+def _ranges(indices: Sequence[int]) -> str:
+    """Indices as runs of consecutive ones.
+
+    >>> _ranges([7, 0, 1, 2, 5, 8])
+    '0-2, 5, 7-8'
+    """
+    runs: list[list[int]] = []
+    for index in sorted(indices):
+        if runs and index == runs[-1][1] + 1:
+            runs[-1][1] = index
+        else:
+            runs.append([index, index])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
+#: What two results files must share to be parts of the same run.
+_SAME_MATCH = ("version", "agents", "mode", "count", "variant", "options", "seed")
+
+
+def merge_results(files: Sequence[tuple[str, Mapping[str, Any]]]) -> ArenaResult:
+    """The run that results files (each a name and its JSON) make up together: they must be
+    parts of the same match (the same version, agents, mode, number of deals, variant, options and
+    seed), no deal may be in two of them, and none may be missing; else a :class:`MergeError`
+    that says which file differs and how, or which deals. The result is the one the whole run
+    gives, sample for sample."""
+    if not files:
+        raise MergeError("no results files to merge")
+    for name, data in files:
+        if not isinstance(data, Mapping):
+            raise MergeError(f"{name} is not an arena's results file (not a JSON object)")
+    first_name, first = files[0]
+    for name, data in files:
+        if "sprt" in data:
+            raise MergeError(f"{name} is a run the sequential test stopped, not a shard of a fixed run")
+        for field_name in _SAME_MATCH:
+            if data.get(field_name) != first.get(field_name):
+                raise MergeError(f"{name} is another match: its {field_name} is {data.get(field_name)!r}, "
+                                 f"{first_name}'s {first.get(field_name)!r}")
+    results = [(name, load_result(data, name)) for name, data in files]
+    seen: dict[tuple[int, int], str] = {}
+    samples: list[Sample] = []
+    for name, result in results:
+        for pair in result.pairs:
+            for sample in pair.samples:
+                key = (sample.pair, sample.index)
+                if key in seen:
+                    raise MergeError(f"deal {sample.index} of {pair.first} vs {pair.second} is in both "
+                                     f"{seen[key]} and {name}")
+                seen[key] = name
+                samples.append(sample)
+    base = results[0][1]
+    for p, pair in enumerate(base.pairs):
+        missing = [i for i in range(base.count) if (p, i) not in seen]
+        if missing:
+            raise MergeError(f"{len(missing)} of the {base.count} deals of {pair.first} vs {pair.second} are in "
+                             f"none of the files: {_ranges(missing)}")
+    command = re.sub(r" --shard \d+/\d+", "", base.command)
+    return _assemble(base.agents, base.count, base.variant, base.options, base.seed, base.parties, samples, command)
 
 
 # ---------------------------------------------------------------- output
@@ -547,8 +781,15 @@ def format_result(result: ArenaResult) -> list[str]:
     lines = []
     if result.command:
         lines.append(f"$ {result.command}")
-    lines.append(f"{result.variant}{opts}: {result.count} mirrored {unit}s per pair, each played twice with the "
+    played = len(result.pairs[0].samples) if result.pairs else 0
+    how_many = str(result.count) if played == result.count else f"{played} of {result.count}"
+    lines.append(f"{result.variant}{opts}: {how_many} mirrored {unit}s per pair, each played twice with the "
                  f"seats swapped (seed {result.seed})")
+    k, n = result.shard
+    if n > 1:
+        lines.append(f"shard {k}/{n}: the {unit}s whose index is {k} modulo {n} (piquet arena merge adds them up)")
+    if result.sprt is not None:
+        lines.append(result.sprt.describe())
     lines.append("")
     rows: list[tuple[str, ...]] = [
         ("pair (A vs B)", f"A-B {what}", "95% CI", "A won", "lost", "tied", "A avg", "B avg"),
@@ -598,8 +839,7 @@ def print_result(result: ArenaResult, stream: TextIO | None = None) -> None:
 
 def _print_rich(result: ArenaResult, console: Any, table_type: Any) -> None:
     lines = format_result(result)
-    head = 2 if result.command else 1
-    for line in lines[:head]:
+    for line in lines[:lines.index("")]:  # the command and the match, up to the tables
         console.print(line, markup=False, highlight=False)
     unit = "partie" if result.parties else "deal"
     what = "settlement/partie" if result.parties else "points/deal"
@@ -627,11 +867,20 @@ def _quote(word: str) -> str:
 
 
 def command_line(agents: Sequence[str], count: int, variant: str, seed: int, parties: bool,
-                 option_items: Sequence[str] = ()) -> str:
-    """The ``piquet arena`` command that reproduces a result (``--jobs`` does not change it)."""
+                 option_items: Sequence[str] = (), shard: tuple[int, int] = (0, 1), sprt: Sprt | None = None) -> str:
+    """The ``piquet arena`` command that reproduces a result (``--jobs`` and ``--ray`` do not change it).
+
+    >>> command_line(["level1", "level3"], 200, "rubicon", 5, False, sprt=Sprt(0, 2))
+    'piquet arena level1 level3 --deals 200 --variant rubicon --seed 5 --sprt 0,2 --alpha 0.05 --beta 0.05'
+    """
     words = ["piquet", "arena", *agents, "--deals", str(count), "--variant", variant, "--seed", str(seed)]
     for item in option_items:
         words += ["--option", item]
     if parties:
         words.append("--parties")
+    if shard != (0, 1):
+        words += ["--shard", f"{shard[0]}/{shard[1]}"]
+    if sprt is not None:
+        words += ["--sprt-elo" if sprt.elo else "--sprt", f"{sprt.mu0:g},{sprt.mu1:g}",
+                  "--alpha", f"{sprt.alpha:g}", "--beta", f"{sprt.beta:g}"]
     return " ".join(_quote(w) for w in words)

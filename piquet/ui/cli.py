@@ -357,12 +357,63 @@ def _play(args: argparse.Namespace) -> int:
     return code
 
 
+def _write_json(data: object, path: str) -> bool:
+    """Write the arena's results to ``path``; ``False`` (and a message) when it cannot."""
+    try:
+        with open(path, "w", encoding="utf-8") as fp:
+            json.dump(data, fp, indent=1, ensure_ascii=False)
+            fp.write("\n")
+    except OSError as e:
+        print(f"piquet arena: cannot write {path}: {e.strerror}", file=sys.stderr)
+        return False
+    return True
+
+
+def _arena_merge(args: argparse.Namespace) -> int:
+    """``piquet arena merge FILE...``: the run that shards' results files make up."""
+    from piquet.ai import arena
+
+    files = args.agents[1:]
+    played = [name for name, given in (("--shard", args.shard), ("--sprt", args.sprt), ("--sprt-elo", args.sprt_elo),
+                                       ("--ray", args.ray), ("--parties", args.parties)) if given]
+    if played:
+        print(f"piquet arena merge: {', '.join(played)} would change how a run is played, and merge plays none: "
+              "it takes the files and --json", file=sys.stderr)
+        return 2
+    if not files:
+        print("piquet arena merge: name the results files of the shards (piquet arena ... --shard K/N -o FILE)",
+              file=sys.stderr)
+        return 2
+    loaded = []
+    for path in files:
+        try:
+            with open(path, encoding="utf-8") as fp:
+                loaded.append((path, json.load(fp)))
+        except OSError as e:
+            print(f"piquet arena merge: cannot read {path}: {e.strerror}", file=sys.stderr)
+            return 2
+        except json.JSONDecodeError as e:
+            print(f"piquet arena merge: {path} is not JSON ({e})", file=sys.stderr)
+            return 2
+    try:
+        result = arena.merge_results(loaded)
+    except arena.MergeError as e:
+        print(f"piquet arena merge: {e}", file=sys.stderr)
+        return 2
+    arena.print_result(result)
+    return 0 if not args.json or _write_json(result.to_json(), args.json) else 2
+
+
 def _arena(args: argparse.Namespace) -> int:
     import os
 
     from piquet.ai import arena
+    from piquet.ai.arena_ray import RayMissingError, RayUnreachableError  # Ray itself is imported only if used
+    from piquet.ai.sprt import Sprt, parse_bounds
     from piquet.engine.variants import OptionError
 
+    if args.agents and args.agents[0] == "merge":
+        return _arena_merge(args)
     if len(args.agents) < 2:
         print("piquet arena: name at least two agents (known agents: "
               f"{', '.join(arena.agent_names())})", file=sys.stderr)
@@ -370,33 +421,35 @@ def _arena(args: argparse.Namespace) -> int:
     try:
         arena.check_agents(args.agents)
         options = arena.parse_options(args.option)
-    except (arena.UnknownAgentError, OptionError) as e:
+        shard = arena.parse_shard(args.shard) if args.shard else (0, 1)
+        sprt = None
+        if args.sprt is not None:
+            sprt = Sprt(*parse_bounds(args.sprt), alpha=args.alpha, beta=args.beta)
+        elif args.sprt_elo is not None:
+            sprt = Sprt(*parse_bounds(args.sprt_elo, "--sprt-elo"), alpha=args.alpha, beta=args.beta, elo=True)
+    except (arena.UnknownAgentError, OptionError, ValueError) as e:
         print(f"piquet arena: {e}", file=sys.stderr)
         return 2
     if args.deals < 1 or (args.jobs is not None and args.jobs < 1):
         print("piquet arena: --deals and --jobs must be at least 1", file=sys.stderr)
         return 2
-    command = arena.command_line(args.agents, args.deals, args.variant, args.seed, args.parties, args.option)
+    command = arena.command_line(args.agents, args.deals, args.variant, args.seed, args.parties, args.option,
+                                 shard, sprt)
     try:
         result = arena.run_arena(args.agents, args.deals, args.variant, options, args.seed,
                                  args.jobs or os.cpu_count() or 1, args.parties,
-                                 None if args.quiet else sys.stderr, command)
-    except OptionError as e:
+                                 None if args.quiet else sys.stderr, command, shard, sprt, args.ray)
+    except (OptionError, ValueError) as e:
+        print(f"piquet arena: {e}", file=sys.stderr)
+        return 2
+    except (RayMissingError, RayUnreachableError) as e:
         print(f"piquet arena: {e}", file=sys.stderr)
         return 2
     except arena.WorkerDiedError as e:
         print(f"piquet arena: {e}", file=sys.stderr)
         return 1
     arena.print_result(result)
-    if args.json:
-        try:
-            with open(args.json, "w", encoding="utf-8") as fp:
-                json.dump(result.to_json(), fp, indent=1, ensure_ascii=False)
-                fp.write("\n")
-        except OSError as e:
-            print(f"piquet arena: cannot write {args.json}: {e.strerror}", file=sys.stderr)
-            return 2
-    return 0
+    return 0 if not args.json or _write_json(result.to_json(), args.json) else 2
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -493,7 +546,8 @@ def build_parser() -> argparse.ArgumentParser:
     exe.set_defaults(func=_exercises)
     are = sub.add_parser("arena", help="computer players against each other on mirrored deals")
     are.add_argument("agents", nargs="+", metavar="AGENT",
-                     help="two or more agents (random, simple, and the levels of piquet.ai.levels); every pair plays")
+                     help="two or more agents (random, simple, and the levels of piquet.ai.levels); every pair "
+                          "plays. Or: merge FILE... to add up the results files of shards")
     are.add_argument("-n", "--deals", type=int, default=100, metavar="N",
                      help="mirrored deals per pair, each played twice with the seats swapped (default 100)")
     are.add_argument("--parties", action="store_true",
@@ -505,7 +559,25 @@ def build_parser() -> argparse.ArgumentParser:
     are.add_argument("--seed", type=int, default=0, help="seed of the deals and the agents (default 0)")
     are.add_argument("-j", "--jobs", type=int, default=None,
                      help="worker processes (default: one per core); the results do not depend on it")
-    are.add_argument("--json", metavar="FILE", help="save the raw results (every sample) to FILE")
+    are.add_argument("-o", "--json", metavar="FILE",
+                     help="save the raw results (every sample, by seed and index) to FILE: the file that "
+                          "piquet arena merge adds up")
+    are.add_argument("--shard", metavar="K/N",
+                     help="play only the deals whose index is K modulo N (0 <= K < N), one part of a run "
+                          "shared among N machines")
+    test = are.add_mutually_exclusive_group()
+    test.add_argument("--sprt", metavar="MU0,MU1",
+                      help="stop once a sequential test accepts H0 (A-B points per deal is MU0) or H1 (it is "
+                           "MU1), --deals at most; two agents only")
+    test.add_argument("--sprt-elo", metavar="ELO0,ELO1",
+                      help="the same test on the deals won (a tie half), H0 and H1 as A's Elo edge over B")
+    are.add_argument("--alpha", type=float, default=0.05,
+                     help="the test's chance of accepting H1 when H0 holds (default 0.05)")
+    are.add_argument("--beta", type=float, default=0.05,
+                     help="the test's chance of accepting H0 when H1 holds (default 0.05)")
+    are.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                     help="play on a Ray cluster: alone, start one on this machine; auto or an address "
+                          "(ray://HOST:10001) to join one (needs piquet[research])")
     are.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     are.set_defaults(func=_arena)
     srv = sub.add_parser("serve", help="serve the browser table: play the computer or a friend online")
