@@ -1463,7 +1463,8 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
     Each decision's worlds are drawn from their own stream, seeded by ``seed`` and the decision's place,
     so that reviewing one deal gives what reviewing the whole partie gives for it. ``broken_down``:
     ``"choice"`` breaks down the choice and the best only (what the explanation needs), ``"all"`` every
-    legal card. ``progress(done, total)`` is called after each card played. ``luck``: reckon each deal's luck
+    legal card. ``progress(done, total)`` is called after each decision of the deals reviewed (an exchange, a
+    declaration, a call, a card played, forced or not: ``total`` counts them all). ``luck``: reckon each deal's luck
     (:func:`piquet.ai.luck.partie_luck`, the same in both lenses; not in Auction Piquet).
     """
     if broken_down not in ("choice", "all"):
@@ -1474,14 +1475,18 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
     out = PartieReview(partie.players, lens, 1 if lens is Lens.OPEN else worlds, seed,
                        luck=partie_luck(partie, deal) if luck else [])
     total, number = 0, 0
-    for action in partie.actions:
+    for action in partie.actions:  # the actions _steps yields
         number += isinstance(action, Deal)
-        total += isinstance(action, Play) and (deal is None or number == deal)
+        total += (number > 0 and not isinstance(action, (Deal, Cut, ChooseDealer))
+                  and (deal is None or number == deal))
     done = 0
     cache: BestCache = {}
     for at, action, number, index in _steps(partie):  # the partie ``at`` changes as the steps go on
         if deal is not None and number != deal:
             continue
+        if progress is not None and done:
+            progress(done, total)
+        done += 1
         rng = decision_rng(seed, number, index)
         if isinstance(action, Exchange):
             exchanged: ExchangeReview | None = review_exchange(at, action, lens, exchange_worlds, rng)
@@ -1521,7 +1526,6 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
             explanation = explain(review, partie.players)
         out.actions.append(Reviewed(number, index, action.player, "play", action.describe(partie.players), trick,
                                     action.card, review, explanation))
-        done += 1
-        if progress is not None:
-            progress(done, total)
+    if progress is not None and done:
+        progress(done, total)
     return out
