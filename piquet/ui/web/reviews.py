@@ -252,7 +252,8 @@ class Reviews:
             return job
         mine = sum(1 for j in self.jobs.values() if client in j.clients and j.status in ("queued", "running"))
         if mine >= PER_CLIENT:
-            raise ReviewRefused(429, f"at most {PER_CLIENT} reviews of yours at once: wait for one to finish")
+            raise ReviewRefused(429, f"at most {PER_CLIENT} review{'s' if PER_CLIENT > 1 else ''} of yours at once: "
+                                     "wait for one to finish")
         if sum(1 for j in self.jobs.values() if j.status in ("queued", "running")) >= MAX_WAITING:
             raise ReviewRefused(503, "the server is busy with other reviews: ask again shortly")
         if self.closed:
