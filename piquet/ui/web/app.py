@@ -291,6 +291,7 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
         if job is None:
             raise HTTPException(404, "no such review of this table (a review is kept an hour after it is made)")
         answer = job.progress()
+        answer["seat"] = seat
         if job.result is not None:
             over = table.partie is not None and table.partie.is_over
             try:
