@@ -1443,6 +1443,17 @@ def _steps(partie: Partie) -> Iterator[tuple[Partie, Action, int, int]]:
         index += 1
 
 
+def decisions_in(partie: Partie, deal: int | None = None) -> int:
+    """How many decisions :func:`review_partie` goes through in ``partie``'s deal ``deal`` (``None``: every deal):
+    the deals' actions, as :func:`_steps` yields them, without re-playing them."""
+    total, number = 0, 0
+    for action in partie.actions:
+        number += isinstance(action, Deal)
+        total += (number > 0 and not isinstance(action, (Deal, Cut, ChooseDealer))
+                  and (deal is None or number == deal))
+    return total
+
+
 def decision_rng(seed: int, deal: int, index: int) -> random.Random:
     """The stream a review seeded ``seed`` draws the worlds of one decision from: by the deal (from 1) and the
     action's index in it (from 0), so that a decision is valued on the same worlds however much of the partie
@@ -1474,11 +1485,7 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
         raise ValueError(f"there is no deal {deal}: the record has {deals} deal{'s' if deals != 1 else ''}")
     out = PartieReview(partie.players, lens, 1 if lens is Lens.OPEN else worlds, seed,
                        luck=partie_luck(partie, deal) if luck else [])
-    total, number = 0, 0
-    for action in partie.actions:  # the actions _steps yields
-        number += isinstance(action, Deal)
-        total += (number > 0 and not isinstance(action, (Deal, Cut, ChooseDealer))
-                  and (deal is None or number == deal))
+    total = decisions_in(partie, deal)
     done = 0
     cache: BestCache = {}
     for at, action, number, index in _steps(partie):  # the partie ``at`` changes as the steps go on

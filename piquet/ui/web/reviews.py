@@ -39,9 +39,9 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
-from piquet.ai.review import Lens, _steps, review_partie
+from piquet.ai.review import Lens, _steps, decisions_in, review_partie
 from piquet.engine import record
 from piquet.engine.actions import Deal, Play
 from piquet.engine.cards import Card
@@ -94,7 +94,8 @@ def review_data(partie: Partie, deal: int | None, lens: Lens,
     review = review_partie(partie, lens, deal=deal, progress=progress)
     opened = review if lens is Lens.OPEN else review_partie(partie, Lens.OPEN, deal=deal, luck=False)
     reviewed = review.to_json()
-    open_values = {(p["deal"], p["action"]): p.get("values") for p in opened.to_json()["plays"]}  # type: ignore
+    open_plays = cast(list[dict[str, Any]], opened.to_json()["plays"])
+    open_values = {(p["deal"], p["action"]): p.get("values") for p in open_plays}
     decisions: list[dict[str, Any]] = []
     for at, action, number, index in _steps(partie):
         if deal is not None and number != deal:
@@ -115,7 +116,7 @@ def review_data(partie: Partie, deal: int | None, lens: Lens,
                 break
             if isinstance(action, Play):
                 earlier["played_after"][action.player].append(str(action.card))
-    plays = {(p["deal"], p["action"]): p for p in reviewed["plays"]}  # type: ignore
+    plays = {(p["deal"], p["action"]): p for p in cast(list[dict[str, Any]], reviewed["plays"])}
     for entry in decisions:
         play = plays.get((entry["deal"], entry["action"]))
         if play is None or play.get("forced"):
@@ -198,14 +199,6 @@ class ReviewJob:
     def progress(self) -> dict[str, Any]:
         return {"id": self.id, "deal": self.deal, "lens": self.lens, "status": self.status, "done": self.done,
                 "total": self.total, **({"error": self.error} if self.error else {})}
-
-
-def decisions_in(partie: Partie, deal: int | None) -> int:
-    """How many decisions :func:`review_partie` goes through in ``partie``'s deal ``deal`` (``None``: all)."""
-    total = 0
-    for _at, _action, number, _index in _steps(partie):
-        total += deal is None or number == deal
-    return total
 
 
 class Reviews:
