@@ -41,7 +41,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from piquet.ai.review import Lens, _steps, decisions_in, review_partie
+from piquet.ai.review import BestCache, Lens, _steps, decisions_in, review_decision, review_partie
 from piquet.engine import record
 from piquet.engine.actions import Deal, Play
 from piquet.engine.cards import Card
@@ -92,10 +92,9 @@ def review_data(partie: Partie, deal: int | None, lens: Lens,
     and the value of the position through the lens: the best card's value, for the player who chose), and
     ``scores``, each deal's points at its end. ``progress(done, total)`` as :func:`review_partie` calls it."""
     review = review_partie(partie, lens, deal=deal, progress=progress)
-    opened = review if lens is Lens.OPEN else review_partie(partie, Lens.OPEN, deal=deal, luck=False)
     reviewed = review.to_json()
-    open_plays = cast(list[dict[str, Any]], opened.to_json()["plays"])
-    open_values = {(p["deal"], p["action"]): p.get("values") for p in open_plays}
+    plays = {(p["deal"], p["action"]): p for p in cast(list[dict[str, Any]], reviewed["plays"])}
+    cache: BestCache = {}
     decisions: list[dict[str, Any]] = []
     for at, action, number, index in _steps(partie):
         if deal is not None and number != deal:
@@ -106,17 +105,19 @@ def review_data(partie: Partie, deal: int | None, lens: Lens,
             "hands": [_cards(v.hand) for v in views], "trick": _cards(views[0].trick), "leader": views[0].leader,
             "points": list(views[0].deal_points), "played_after": [[], []],
         }
-        if isinstance(action, Play):
-            values = open_values.get((number, index))
-            if values is not None:
-                entry["open"] = values
+        play = plays.get((number, index))
+        if isinstance(action, Play) and play is not None and not play["forced"]:
+            # With open hands, the review's own values; else each card solved with every card known (the play
+            # alone: the fair review of the exchanges and declarations needs no second lens).
+            entry["open"] = play["values"] if lens is Lens.OPEN else {
+                str(w.card): w.value for w in review_decision(at, action.card, Lens.OPEN, broken_down=(),
+                                                              cache=cache).cards}
         decisions.append(entry)
         for earlier in reversed(decisions):  # the card is one its player went on to play, from each decision before
             if earlier["deal"] != number:
                 break
             if isinstance(action, Play):
                 earlier["played_after"][action.player].append(str(action.card))
-    plays = {(p["deal"], p["action"]): p for p in cast(list[dict[str, Any]], reviewed["plays"])}
     for entry in decisions:
         play = plays.get((entry["deal"], entry["action"]))
         if play is None or play.get("forced"):

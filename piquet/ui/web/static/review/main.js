@@ -114,17 +114,17 @@ export function start() {
   }
   page.id = found.id;
   page.token = found.cred.value;
-  history.replaceState(null, "", `${location.pathname}?deal=${deal}&lens=${lens}`);
   /** @type {HTMLAnchorElement} */ ($("table-link")).href = `/t/${encodeURIComponent(page.id)}`;
   const select = /** @type {HTMLSelectElement} */ ($("lens"));
   select.value = lens;
   const deals = /** @type {HTMLSelectElement} */ ($("deal"));
-  const most = Math.max(deal, Number(params.get("deals") || "0"), 6);
+  const most = Math.max(deal, Number(params.get("deals") || "0")); // the deals ended, as the table's link says
   for (let n = 1; n <= most; n++) deals.append(h("option", { value: String(n), text: `Deal ${n}` }));
   deals.value = String(deal);
+  history.replaceState(null, "", `${location.pathname}?deal=${deal}&lens=${lens}&deals=${most}`);
   $("ask").addEventListener("submit", (e) => {
     e.preventDefault();
-    location.search = `?deal=${deals.value}&lens=${select.value}`;
+    location.search = `?deal=${deals.value}&lens=${select.value}&deals=${most}`;
   });
   $("prev").addEventListener("click", () => show(page.at - 1));
   $("next").addEventListener("click", () => show(page.at + 1));
