@@ -253,7 +253,7 @@ function renderStrip(d, g) {
       cardElement(card), h("span", { className: "strip-value", text: `open ${signed(value)}` }),
       fairText ? h("span", { className: "strip-value fair", text: fairText }) : null));
   }
-  strip.append(h("p", { className: "pile-label", text: "Each card's value, in points of the deal" }), list);
+  strip.append(h("p", { className: "pile-label", text: "Each card's value, in points of the deal (framed: the best with open hands)" }), list);
 }
 
 /** @param {Decision} d @param {Graded | null} g @param {string[]} names */
@@ -380,7 +380,7 @@ function drawGraph() {
   chart.append(svg("line", { x1: 0, x2: 0, y1: PAD / 4, y2: H - PAD / 4, class: "cursor", id: "graph-cursor" }));
   box.append(chart);
   $("graph-note").textContent = points.length
-    ? `Each dot is a card ${names[page.me]} or the opponent chose; the square is the deal's score. Click a dot to see that decision.`
+    ? "Each dot is a card chosen among several (the review's own, and the opponent's once the partie is over); the square is the deal's score. A click on a dot shows that decision."
     : "No card of this deal was a choice: there is nothing to draw.";
 }
 
