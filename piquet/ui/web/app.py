@@ -168,12 +168,16 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
     async def lobby() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
-    @app.get("/t/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str) -> Response:
+    def table_file(table_id: str, name: str) -> Response:
+        """The page ``name`` of a table (the table's page, its review), or a page saying there is no such table."""
         if tables.get(table_id) is None:
             return HTMLResponse(_page("No such table", "<h1>No such table</h1><p>This link holds no table "
                                       "on this server. <a href='/'>Start a new one</a>.</p>"), status_code=404)
-        return FileResponse(STATIC / "table.html")
+        return FileResponse(STATIC / name)
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> Response:
+        return table_file(table_id, "table.html")
 
     @app.get("/rules", include_in_schema=False)
     async def rules() -> HTMLResponse:
@@ -261,10 +265,7 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
 
     @app.get("/t/{table_id}/review", include_in_schema=False)
     async def review_page(table_id: str) -> Response:
-        if tables.get(table_id) is None:
-            return HTMLResponse(_page("No such table", "<h1>No such table</h1><p>This link holds no table "
-                                      "on this server. <a href='/'>Start a new one</a>.</p>"), status_code=404)
-        return FileResponse(STATIC / "review.html")
+        return table_file(table_id, "review.html")
 
     @app.post("/api/tables/{table_id}/reviews", status_code=202)
     async def ask_review(table_id: str, body: AskReview, token: str) -> JSONResponse:
