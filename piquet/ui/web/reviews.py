@@ -46,6 +46,7 @@ from piquet.engine import record
 from piquet.engine.actions import Deal, Play
 from piquet.engine.cards import Card
 from piquet.engine.partie import Partie
+from piquet.engine.view import PlayerView
 from piquet.ui.web.thinking import _context, _start_worker
 
 __all__ = ["KEEP_SECONDS", "MAX_WAITING", "PER_CLIENT", "REVIEW_WORKERS", "ReviewJob", "ReviewRefused", "Reviews",
@@ -81,16 +82,26 @@ def _cards(cards: Iterable[Card]) -> list[str]:
     return [str(c) for c in cards]
 
 
+def _points(view: PlayerView) -> list[int]:
+    """Each player's points in the deal so far, younger's won in the declarations and reckoned only at elder's first
+    lead among them (public: elder heard her answers), as the solver counts them."""
+    points = list(view.deal_points)
+    for event in view.unreckoned:
+        points[event.player] += event.points
+    return points
+
+
 def review_data(partie: Partie, deal: int | None, lens: Lens,
                 progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """The review of ``partie``'s deal ``deal`` (``None``: every deal) through ``lens`` as the page shows it:
-    ``review``, the review's JSON (:meth:`piquet.ai.review.PartieReview.to_json`), and ``decisions``, each
-    decision of the deal in order with ``hands`` (both players' cards at that moment), ``played_after`` (the
-    cards each went on to play in the deal from there), ``trick`` (the cards on the table), ``points`` (the
-    deal's points so far), for a card ``open`` (each legal card's value with open hands) and, for a card
-    reviewed, ``expected``: seat 0's expected score of the deal (the points so far, his less his opponent's,
-    and the value of the position through the lens: the best card's value, for the player who chose), and
-    ``scores``, each deal's points at its end. ``progress(done, total)`` as :func:`review_partie` calls it."""
+    ``review``, the review's JSON (:meth:`piquet.ai.review.PartieReview.to_json`); ``decisions``, each decision
+    of the deal in order with ``hands`` (both players' cards at that moment), ``played_after`` (the cards each
+    went on to play in the deal from there), ``trick`` (the cards on the table), ``points`` (the deal's points
+    so far, younger's not yet reckoned at elder's first lead among them), and for a card among several ``open``
+    (each legal card's value with open hands) and ``expected``, seat 0's expected score of the deal: the points
+    so far, his less his opponent's, and the value of the position through the lens (the best card's value,
+    for the player who chose); ``scores``, each deal's points at its end. ``progress(done, total)`` as
+    :func:`review_partie` calls it."""
     review = review_partie(partie, lens, deal=deal, progress=progress)
     reviewed = review.to_json()
     plays = {(p["deal"], p["action"]): p for p in cast(list[dict[str, Any]], reviewed["plays"])}
@@ -103,7 +114,7 @@ def review_data(partie: Partie, deal: int | None, lens: Lens,
         entry: dict[str, Any] = {
             "deal": number, "action": index, "seat": action.player, "text": action.describe(partie.players),
             "hands": [_cards(v.hand) for v in views], "trick": _cards(views[0].trick), "leader": views[0].leader,
-            "points": list(views[0].deal_points), "played_after": [[], []],
+            "points": _points(views[0]), "played_after": [[], []],
         }
         play = plays.get((number, index))
         if isinstance(action, Play) and play is not None and not play["forced"]:
