@@ -35,6 +35,7 @@ import { readCredentials } from "../table/state.js";
  * @property {string | string[] | string[][]} [best]
  * @property {string | string[]} [discard]
  * @property {string} [call]
+ * @property {string[][]} [declared]
  * @property {number} loss
  * @property {string} mark
  * @property {string} [text]
@@ -274,12 +275,13 @@ function renderVerdict(d, g, names) {
     $("explanation").textContent = `${names[d.seat]} had no choice here.`;
     return;
   }
-  const choice = g.card ?? g.discard ?? g.call ?? g.text ?? "";
+  const choice = g.card ?? g.discard ?? g.call ?? g.declared ?? g.text ?? "";
   fact("Choice", prettyText(cardsText(choice)));
   fact("Best", prettyText(cardsText(g.best)));
   fact("Loss", `${Math.round(g.loss * 10) / 10} point${g.loss === 1 ? "" : "s"}`);
   fact("Mark", g.mark || "none: as good as the best, or near it");
-  $("explanation").replaceChildren(prettyText(g.text ?? g.explanation ?? ""));
+  // A card's explanation is its "text"; the other kinds' "text" is the action, their "explanation" the sentence.
+  $("explanation").replaceChildren(prettyText(g.explanation ?? g.text ?? ""));
   const parts = partsOf(g);
   if (!parts) return;
   const keys = [...new Set([...Object.keys(parts.choice), ...Object.keys(parts.best)])]
