@@ -210,6 +210,11 @@ def test_after_the_partie_both_players_and_the_spectators_see_the_whole_review_w
         result = data["result"]
         assert len(result["decisions"]) == deals[1] - deals[0] - 1  # every decision of the deal, both players'
         assert {d["seat"] for d in result["decisions"]} == {0, 1}
+        # The whole partie too, once it is over: every deal's decisions, and each deal's score.
+        whole = ask(http, table["id"], table["guest"], lens="open-hands")
+        assert whole.status_code == 202 and whole.json()["deal"] is None
+        everything = finished(http, table["id"], table["guest"], whole.json()["id"])[0]["result"]
+        assert len(everything["decisions"]) == decisions_in(partie) and len(everything["scores"]) == len(deals)
         forced = {(p["deal"], p["action"]) for p in result["review"]["plays"] if p["forced"]}
         for d in result["decisions"]:
             if d["text"].split(" ")[1] == "plays" and (d["deal"], d["action"]) not in forced:
