@@ -4,6 +4,7 @@ refused with a reason; the limits; and the tables answering while a review runs.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import threading
 import time
@@ -249,3 +250,31 @@ def test_with_open_hands_the_expected_score_is_the_deal_s_score_once_every_later
         assert all(e == mine - theirs for e in expected), (deal, expected, mine - theirs)
         checked += len(expected)
     assert checked
+
+
+def test_a_review_whose_worker_dies_is_made_again_in_a_fresh_one() -> None:
+    partie = record.loads((RECORDS / "rubicon-deal.json").read_text(encoding="utf-8"))
+    reviews = reviews_module.Reviews(workers=1)
+
+    async def run() -> reviews_module.ReviewJob:
+        job = reviews.request("table", "secret", partie, 1, "fair")
+        deadline = time.monotonic() + WAIT
+        while job.done < 1:  # the worker's progress has come back: it is reviewing
+            assert time.monotonic() < deadline and job.status in ("queued", "running"), job.progress()
+            await asyncio.sleep(0.02)
+        pool = reviews._pool
+        assert pool is not None
+        for process in list(pool._processes.values()):  # the worker killed in the middle of the review
+            process.kill()
+        while job.status in ("queued", "running"):
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.05)
+        assert reviews._pool is not pool  # a fresh pool made it
+        return job
+
+    try:
+        job = asyncio.run(run())
+    finally:
+        reviews.close()
+    assert job.status == "done" and job.result is not None, job.progress()
+    assert job.result == reviews_module.review_data(partie, 1, Lens.FAIR)  # the same review, decision for decision
