@@ -144,7 +144,24 @@ def review_data(partie: Partie, deal: int | None, lens: Lens,
 def for_viewer(data: dict[str, Any], seat: int | None, partie_over: bool) -> dict[str, Any]:
     """What of a review's :func:`review_data` ``seat`` (``None``: a spectator) is shown: all of it once the partie
     is over; before, his own decisions only, the opponent's cards those he went on to play, the open-hands values
-    only where the opponent's whole hand was played later, no luck and no summary of the opponent's."""
+    only where the opponent's whole hand was played later, no luck and no summary of the opponent's.
+
+    Ann's view of a deal Bill conceded with the 7♥ still in his hand, the partie going on:
+
+    >>> data = {"review": {"players": ["Ann", "Bill"], "plays": [{"player": "Ann"}, {"player": "Bill"}],
+    ...                    "declarations": [], "exchanges": [], "calls": [], "not_reviewed": [], "luck": [{}],
+    ...                    "summary": {"Ann": {"play": 1, "luck": 2}, "Bill": {"play": 3}}},
+    ...         "decisions": [{"seat": 0, "hands": [["AS"], ["KS", "7H"]], "played_after": [["AS"], ["KS"]],
+    ...                        "open": {"AS": 1.0}},
+    ...                       {"seat": 1, "hands": [[], ["KS", "7H"]], "played_after": [[], ["KS"]]}]}
+    >>> shown = for_viewer(data, 0, partie_over=False)
+    >>> shown["review"]["plays"], shown["review"]["summary"], shown["review"]["luck"]
+    ([{'player': 'Ann'}], {'Ann': {'play': 1}}, [])
+    >>> shown["decisions"]
+    [{'seat': 0, 'hands': [['AS'], ['KS']], 'played_after': [['AS'], ['KS']], 'hidden': 1}]
+    >>> for_viewer(data, 0, partie_over=True) is data
+    True
+    """
     if partie_over:
         return data
     if seat is None:
