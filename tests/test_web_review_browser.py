@@ -40,7 +40,8 @@ def test_a_finished_deal_is_reviewed_in_the_browser_decision_by_decision(request
     page = _open(chromium, live.url + created["links"]["play"])
     page.set_viewport_size({"width": 1280, "height": 900})
     _play_until([page], lambda: _scored(page))
-    # The score sheet offers the review of the deal that ended; the one in progress has none.
+    # The notice of the deal scored offers its review, and so does the score sheet; the deal in progress has none.
+    assert "/review?deal=1" in (page.get_by_test_id("review-deal").get_attribute("href") or "")
     link = page.get_by_role("link", name="Review deal 1")
     assert page.get_by_role("link", name="Review deal 2").count() == 0
     link.click()
