@@ -13,6 +13,11 @@ process's CPU time, the figure the issue sets its bounds in (5 s with open hands
 review, and apart, of its exchanges alone (:func:`piquet.ai.review.review_exchange` on each); the whole review
 with the luck of each deal (:mod:`piquet.ai.luck`, the default) and without it (``luck=False``), and the luck
 alone (:func:`piquet.ai.luck.partie_luck`).
+
+``--web``: each deal instead as the web server's review worker reviews it (:func:`piquet.ui.web.reviews.review_data`:
+the fair lens, and open hands for the values of the cards shown beside it), the CPU seconds of each deal::
+
+    python3 benchmarks/review.py --web --parties 2
 """
 
 from __future__ import annotations
@@ -73,6 +78,24 @@ def timed(p: Partie, lens: Lens, worlds: int, exchange_worlds: int) -> tuple[flo
     return seconds, without, exchanges_alone(p, lens, exchange_worlds), loss, in_exchanges
 
 
+def web(parties: int, seed: int, players: tuple[str, str]) -> None:
+    """The CPU seconds of each deal's review as the web server's worker makes it (:mod:`piquet.ui.web.reviews`)."""
+    from piquet.ui.web.reviews import review_data
+
+    seconds: list[float] = []
+    for i in range(parties):
+        p = partie(seed + i, players)
+        for deal in range(1, len(p.deal_scores) + 1):
+            start = time.process_time()
+            review_data(p, deal, Lens.FAIR)
+            seconds.append(time.process_time() - start)
+            print(f"partie {i + 1}, deal {deal}: {seconds[-1]:.1f} s", flush=True)
+    print(f"a deal's review in the web server's worker: median {statistics.median(seconds):.1f} s, max "
+          f"{max(seconds):.1f} s of CPU over {len(seconds)} deals ({platform.machine()}, "
+          f"{platform.python_implementation()} {platform.python_version()}, solver: {SOLVER}, players {players[0]} "
+          f"and {players[1]}, seeds from {seed})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--parties", type=int, default=3)
@@ -80,8 +103,12 @@ def main() -> None:
     parser.add_argument("--exchange-worlds", type=int, default=EXCHANGE_WORLDS)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", nargs=2, default=["level3", "simple"])
+    parser.add_argument("--web", action="store_true", help="each deal as the web server's review worker reviews it")
     args = parser.parse_args()
     players = (args.players[0], args.players[1])
+    if args.web:
+        web(args.parties, args.seed, players)
+        return
     rows: dict[Lens, list[tuple[float, float, float]]] = {Lens.OPEN: [], Lens.FAIR: []}
     lucks: list[float] = []
     for i in range(args.parties):

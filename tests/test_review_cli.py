@@ -13,7 +13,7 @@ from piquet.ai.agent import play_partie
 from piquet.ai.levels import make_agent
 from piquet.ai.luck import partie_luck
 from piquet.engine import record
-from piquet.engine.actions import Exchange, Play
+from piquet.engine.actions import Deal, Exchange, Play
 from piquet.ui.cli import main
 
 RECORDS = Path(__file__).parent / "records"
@@ -110,10 +110,14 @@ def test_analyse_shows_progress_on_a_terminal_only(game: tuple[Path, list[Play]]
         def isatty(self) -> bool:
             return True
 
+    partie = record.loads(path.read_text(encoding="utf-8"))
+    first = next(i for i, a in enumerate(partie.actions) if isinstance(a, Deal))
+    second = next((i for i, a in enumerate(partie.actions) if isinstance(a, Deal) and i > first), len(partie.actions))
+    decisions = second - first - 1  # every action of the first deal after its Deal: exchanges, declarations, cards
     terminal = Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
     assert main(["analyse", str(path), "--deal", "1", "--open-hands"]) == 0
-    assert "analysing the play: card 24 of 24" in terminal.getvalue()
+    assert f"analysing: decision {decisions} of {decisions}" in terminal.getvalue()
     monkeypatch.undo()
     assert main(["analyse", str(path), "--deal", "1", "--open-hands"]) == 0
     assert capsys.readouterr().err == ""

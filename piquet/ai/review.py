@@ -1443,6 +1443,17 @@ def _steps(partie: Partie) -> Iterator[tuple[Partie, Action, int, int]]:
         index += 1
 
 
+def decisions_in(partie: Partie, deal: int | None = None) -> int:
+    """How many decisions :func:`review_partie` goes through in ``partie``'s deal ``deal`` (``None``: every deal):
+    the deals' actions, as :func:`_steps` yields them, without re-playing them."""
+    total, number = 0, 0
+    for action in partie.actions:
+        number += isinstance(action, Deal)
+        total += (number > 0 and not isinstance(action, (Deal, Cut, ChooseDealer))
+                  and (deal is None or number == deal))
+    return total
+
+
 def decision_rng(seed: int, deal: int, index: int) -> random.Random:
     """The stream a review seeded ``seed`` draws the worlds of one decision from: by the deal (from 1) and the
     action's index in it (from 0), so that a decision is valued on the same worlds however much of the partie
@@ -1463,7 +1474,8 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
     Each decision's worlds are drawn from their own stream, seeded by ``seed`` and the decision's place,
     so that reviewing one deal gives what reviewing the whole partie gives for it. ``broken_down``:
     ``"choice"`` breaks down the choice and the best only (what the explanation needs), ``"all"`` every
-    legal card. ``progress(done, total)`` is called after each card played. ``luck``: reckon each deal's luck
+    legal card. ``progress(done, total)`` is called after each decision of the deals reviewed (an exchange, a
+    declaration, a call, a card played, forced or not: ``total`` counts them all). ``luck``: reckon each deal's luck
     (:func:`piquet.ai.luck.partie_luck`, the same in both lenses; not in Auction Piquet).
     """
     if broken_down not in ("choice", "all"):
@@ -1473,15 +1485,15 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
         raise ValueError(f"there is no deal {deal}: the record has {deals} deal{'s' if deals != 1 else ''}")
     out = PartieReview(partie.players, lens, 1 if lens is Lens.OPEN else worlds, seed,
                        luck=partie_luck(partie, deal) if luck else [])
-    total, number = 0, 0
-    for action in partie.actions:
-        number += isinstance(action, Deal)
-        total += isinstance(action, Play) and (deal is None or number == deal)
+    total = decisions_in(partie, deal)
     done = 0
     cache: BestCache = {}
     for at, action, number, index in _steps(partie):  # the partie ``at`` changes as the steps go on
         if deal is not None and number != deal:
             continue
+        if progress is not None and done:
+            progress(done, total)
+        done += 1
         rng = decision_rng(seed, number, index)
         if isinstance(action, Exchange):
             exchanged: ExchangeReview | None = review_exchange(at, action, lens, exchange_worlds, rng)
@@ -1521,7 +1533,6 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
             explanation = explain(review, partie.players)
         out.actions.append(Reviewed(number, index, action.player, "play", action.describe(partie.players), trick,
                                     action.card, review, explanation))
-        done += 1
-        if progress is not None:
-            progress(done, total)
+    if progress is not None and done:
+        progress(done, total)
     return out

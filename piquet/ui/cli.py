@@ -205,7 +205,7 @@ def _analyse(args: argparse.Namespace) -> int:
     on_terminal = sys.stderr.isatty()
 
     def progress(done: int, total: int) -> None:
-        print(f"\ranalysing the play: card {done} of {total}", end="", file=sys.stderr, flush=True)
+        print(f"\ranalysing: decision {done} of {total}", end="", file=sys.stderr, flush=True)
 
     try:
         review = review_partie(partie, lens, args.worlds, args.seed, args.deal, "all" if args.all_cards else "choice",

@@ -46,6 +46,7 @@ from piquet.ui.web.protocol import (
     VariantSetup,
     read_message,
 )
+from piquet.ui.web.reviews import REVIEW_WORKERS, LensName, ReviewRefused, Reviews, for_viewer
 from piquet.ui.web.store import SQLiteStore, Store, StoreUnavailable
 from piquet.ui.web.tables import DEFAULT_BUDGET, LEVELS, MAX_BUDGET, MIN_BUDGET, Client, SeatRefused, Table, Tables
 from piquet.ui.web.thinking import Thinker
@@ -60,6 +61,12 @@ TABLE_BURST_PER_ADDRESS = 30.0
 CLOSE_SLOW = 4408
 
 log = logging.getLogger("piquet.ui.web")
+
+
+class AskReview(BaseModel):
+    #: The deal to review, counted from 1 (``None``: the whole partie, once it is over).
+    deal: StrictInt | None = None
+    lens: LensName = "fair"
 
 
 class CreateTable(BaseModel):
@@ -125,18 +132,20 @@ def _page(title: str, body: str) -> str:
 
 
 def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
-               max_budget: float = MAX_BUDGET) -> FastAPI:
+               max_budget: float = MAX_BUDGET, review_workers: int = REVIEW_WORKERS) -> FastAPI:
     """The server's application; ``db`` is a SQLite file's path (``":memory:"``) or any :class:`Store`.
     ``workers``: the computer's worker processes for levels 4-5 and hints (:class:`~piquet.ui.web.thinking.Thinker`;
     ``None``: one per core but one; 0: none, the computer thinks in threads of the server). They start when first
     needed and end when the application shuts down. ``max_budget``: the most CPU seconds a table may give the
-    computer for one decision (0: no cap, and a table may ask for no limit)."""
+    computer for one decision (0: no cap, and a table may ask for no limit). ``review_workers``: the processes that
+    review finished deals (:class:`~piquet.ui.web.reviews.Reviews`; 0: a thread of the server)."""
     redact_secrets_in_logs()
     if not 0 <= max_budget < math.inf:
         raise ValueError(f"the cap on the computer's thinking is 0 (none) or more seconds, not {max_budget!r}")
     store: Store = SQLiteStore(db) if isinstance(db, str) else db
     thinker = Thinker(workers)
     tables = Tables(store, thinker, max_budget=max_budget)
+    reviews = Reviews(review_workers)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -144,12 +153,14 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
             yield
         finally:
             thinker.close()
+            reviews.close()
 
     # No /docs, /redoc nor /openapi.json: docs/protocol.md documents the API, and the server shows nobody its
     # internals.
     app = FastAPI(title="piquet", summary="Piquet at the table: against the computer, or a friend.",
                   docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.state.tables = tables
+    app.state.reviews = reviews
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     rules_html = _rules_html()
 
@@ -157,12 +168,16 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
     async def lobby() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
-    @app.get("/t/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str) -> Response:
+    def table_file(table_id: str, name: str) -> Response:
+        """The page ``name`` of a table (the table's page, its review), or a page saying there is no such table."""
         if tables.get(table_id) is None:
             return HTMLResponse(_page("No such table", "<h1>No such table</h1><p>This link holds no table "
                                       "on this server. <a href='/'>Start a new one</a>.</p>"), status_code=404)
-        return FileResponse(STATIC / "table.html")
+        return FileResponse(STATIC / name)
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> Response:
+        return table_file(table_id, "table.html")
 
     @app.get("/rules", include_in_schema=False)
     async def rules() -> HTMLResponse:
@@ -226,22 +241,65 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
                                            "spectate": links["spectate"]}}
         return JSONResponse(created)
 
-    @app.get("/api/tables/{table_id}/record")
-    async def download(table_id: str, token: str) -> Response:
-        """A finished game's record (``piquet replay`` reads it)."""
+    def viewer(table_id: str, token: str) -> tuple[Table, int | None]:
+        """The table and the seat ``token`` holds there (``None``: the table's spectator secret); 404 or 403."""
         table = tables.get(table_id)
         if table is None:
             raise HTTPException(404, "no such table")
-        if not table.is_spectator(token):
-            try:
-                table.seat_of(token)
-            except KeyError:
-                raise HTTPException(403, "that token holds no seat at this table") from None
+        if table.is_spectator(token):
+            return table, None
+        try:
+            return table, table.seat_of(token)
+        except KeyError:
+            raise HTTPException(403, "that token holds no seat at this table") from None
+
+    @app.get("/api/tables/{table_id}/record")
+    async def download(table_id: str, token: str) -> Response:
+        """A finished game's record (``piquet replay`` reads it)."""
+        table, _seat = viewer(table_id, token)
         if table.partie is None or not table.partie.is_over:
             raise HTTPException(403, "the record is given once the partie is over: before, it would show "
                                      "the cards still hidden")
         return Response(record.dumps(table.partie, takebacks=table.info.taken_back), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="piquet-{table_id}.json"'})
+
+    @app.get("/t/{table_id}/review", include_in_schema=False)
+    async def review_page(table_id: str) -> Response:
+        return table_file(table_id, "review.html")
+
+    @app.post("/api/tables/{table_id}/reviews", status_code=202)
+    async def ask_review(table_id: str, body: AskReview, token: str) -> JSONResponse:
+        """Queue the review of a finished deal (or of the whole partie, once over); the answer is its progress."""
+        table, seat = viewer(table_id, token)
+        if table.partie is None:
+            raise HTTPException(409, "the partie has not begun: there is no deal to review")
+        if body.lens == "open-hands" and not table.partie.is_over:
+            raise HTTPException(403, "lens: the open-hands lens is given once the partie is over: before, it would "
+                                     "show the opponent's discards")
+        if seat is None and not table.partie.is_over:
+            raise HTTPException(403, "a spectator is shown the review once the partie is over")
+        try:
+            job = reviews.request(table.id, token, table.partie, body.deal, body.lens)
+        except ReviewRefused as e:
+            raise HTTPException(e.status, e.reason) from None
+        return JSONResponse(job.progress(), status_code=200 if job.status == "done" else 202)
+
+    @app.get("/api/tables/{table_id}/reviews/{review_id}")
+    async def review_progress(table_id: str, review_id: str, token: str) -> JSONResponse:
+        """A review's progress, and once done its result, as this seat (or spectator) may see it."""
+        table, seat = viewer(table_id, token)
+        job = reviews.get(table.id, review_id)
+        if job is None:
+            raise HTTPException(404, "no such review of this table (a review is kept an hour after it is made)")
+        answer = job.progress()
+        answer["seat"] = seat
+        if job.result is not None:
+            over = table.partie is not None and table.partie.is_over
+            try:
+                answer["result"] = for_viewer(job.result, seat, over)
+            except ReviewRefused as e:
+                raise HTTPException(e.status, e.reason) from None
+        return JSONResponse(answer)
 
     @app.websocket("/ws/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:

@@ -107,17 +107,19 @@ export function renderSheet(st, v) {
   if (auction) head.append(h("th", { scope: "col", text: "Contract" }));
   head.append(h("th", { scope: "col", className: "num", text: n[0] }), h("th", { scope: "col", className: "num", text: n[1] }), h("th", { scope: "col", text: "Notes" }));
   const body = h("tbody");
+  const playing = table.status !== "over" && v.phase !== "over" && table.status !== "waiting";
   for (const row of sheet) {
     const tr = h("tr", { className: row.annulled ? "annulled" : "" }, h("th", { scope: "row", text: row.deal ?? "" }));
     if (auction) tr.append(h("td", { text: row.contract || "" }));
     if (row.annulled) {
       tr.append(h("td", { className: "num", text: "–" }), h("td", { className: "num", text: "–" }), h("td", { text: row.notes || "annulled: both passed" }));
     } else {
-      tr.append(h("td", { className: "num", text: pair(row.points, 0) }), h("td", { className: "num", text: pair(row.points, 1) }), h("td", { text: row.notes || "" }));
+      const review = reviewLink(row.deal ?? 0, !playing);
+      tr.append(h("td", { className: "num", text: pair(row.points, 0) }), h("td", { className: "num", text: pair(row.points, 1) }),
+        h("td", {}, row.notes || "", review ? h("a", { href: review, className: "sheet-review", "aria-label": `Review deal ${row.deal}`, text: "Review" }) : ""));
     }
     body.append(tr);
   }
-  const playing = table.status !== "over" && v.phase !== "over" && table.status !== "waiting";
   if (playing && v.deal_number && !sheet.some((r) => r.deal === v.deal_number)) {
     const tr = h("tr", { className: "current" }, h("th", { scope: "row", text: `${v.deal_number}…` }));
     if (auction) tr.append(h("td", { text: v.contract ? v.contract.text || v.contract.bid : "" }));
@@ -150,6 +152,18 @@ export function renderSheet(st, v) {
 }
 
 /**
+ * The review page of a finished deal (docs/review.md, "In the browser"), or null where this page may not review it: a
+ * spectator reviews once the partie is over, a seat each deal that has ended.
+ * @param {number} deal @param {boolean} over
+ * @returns {string | null}
+ */
+export function reviewLink(deal, over) {
+  if (!app.id || !app.cred || (app.cred.kind !== "token" && !(app.cred.kind === "spectate" && over))) return null;
+  const deals = (app.state && app.state.view && app.state.view.sheet && app.state.view.sheet.length) || deal;
+  return `/t/${encodeURIComponent(app.id)}/review?deal=${deal}&deals=${deals}`;
+}
+
+/**
  * A deal just scored, said for a few seconds.
  * @param {SheetRow} row @param {(string | null)[]} players
  */
@@ -159,7 +173,8 @@ export function showDealNotice(row, players) {
   const text = row.annulled
     ? `Deal ${row.deal} annulled: both passed.`
     : `Deal ${row.deal} scored: ${n[0]} ${pair(row.points, 0)}, ${n[1]} ${pair(row.points, 1)}${row.notes ? ` (${row.notes})` : ""}.`;
-  box.replaceChildren(h("span", { text }), h("button", {
+  const review = reviewLink(row.deal, false);
+  box.replaceChildren(h("span", { text }), review ? h("a", { href: review, className: "button small", "data-testid": "review-deal", text: "Review" }) : "", h("button", {
     type: "button", className: "small", "aria-label": "OK, dismiss the notice", text: "OK",
     onclick: () => {
       box.hidden = true;

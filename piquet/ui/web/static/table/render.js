@@ -7,7 +7,7 @@ import { store } from "../storage.js";
 import { $, absolute, copyLink, h } from "./dom.js";
 import { renderPrompt, scheduleForcedPlay, updateExchangeControls } from "./prompt.js";
 import { app, names, pair, playedCards, playsGames, seats, selectionKey, shownCards } from "./state.js";
-import { openTricks, renderLog, renderSheet } from "./record.js";
+import { openTricks, renderLog, renderSheet, reviewLink } from "./record.js";
 import { send } from "./transport.js";
 import { CATEGORY_WORDS, PHASES, thinkingTime } from "./words.js";
 
@@ -444,6 +444,11 @@ export function renderCentre(st, v, table) {
   if (over) $("notice").hidden = true;
   document.body.classList.toggle("over", over);
   $("result").textContent = over ? (v.result && v.result.text) || "The partie is over." : "";
+  const reviewing = /** @type {HTMLAnchorElement} */ ($("review-link"));
+  const lastDeal = (v.sheet || []).length;
+  const review = over && lastDeal ? reviewLink(lastDeal, true) : null;
+  reviewing.hidden = !review;
+  if (review) reviewing.href = review;
   const link = /** @type {HTMLAnchorElement} */ ($("record-link"));
   if (over && app.cred) {
     // The server reads the spectator's secret from ?token= too.

@@ -1,0 +1,398 @@
+// @ts-check
+// The review page: a finished deal, decision by decision (docs/review.md, "In the browser"). It asks the
+// server for the review (POST /api/tables/{id}/reviews), shows its progress while a worker makes it, then
+// the hands at each decision, the choice, the best, the loss, the explanation, the breakdown by part, the
+// open-hands value of each card a player could play, and a graph of the expected score through the deal.
+
+import { cardElement, ensureSprite, prettyText } from "../cards.js";
+import { $, h } from "../table/dom.js";
+import { readCredentials } from "../table/state.js";
+
+/** @typedef {Record<string, number>} Parts */
+/**
+ * One decision of the deal as the server sends it (piquet/ui/web/reviews.py, review_data).
+ * @typedef {object} Decision
+ * @property {number} deal
+ * @property {number} action
+ * @property {0 | 1} seat
+ * @property {string} text
+ * @property {string[][]} hands
+ * @property {string[]} trick
+ * @property {number} leader
+ * @property {number[]} points
+ * @property {Record<string, number>} [open]
+ * @property {number} [expected]
+ * @property {number} [hidden]
+ */
+/**
+ * A decision's review, whatever its kind (the JSON of `piquet analyse --json`).
+ * @typedef {object} Graded
+ * @property {number} deal
+ * @property {number} action
+ * @property {string} player
+ * @property {boolean} forced
+ * @property {string} [card]
+ * @property {string | string[] | string[][]} [best]
+ * @property {string | string[]} [discard]
+ * @property {string} [call]
+ * @property {string[][]} [declared]
+ * @property {number} loss
+ * @property {string} mark
+ * @property {string} [text]
+ * @property {string} [explanation]
+ * @property {Record<string, number> | {discard?: string[], call?: string, declare?: string[][], value: number, parts?: Parts}[]} [values]
+ * @property {Record<string, Parts>} [parts]
+ */
+/**
+ * @typedef {object} ReviewJson
+ * @property {string[]} players
+ * @property {string} lens
+ * @property {Graded[]} plays
+ * @property {Graded[]} declarations
+ * @property {Graded[]} exchanges
+ * @property {Graded[]} calls
+ */
+/** @typedef {{review: ReviewJson, decisions: Decision[], scores: Record<string, number[]>}} ReviewResult */
+/**
+ * @typedef {object} Progress
+ * @property {string} id
+ * @property {"queued" | "running" | "done" | "failed"} status
+ * @property {number} done
+ * @property {number} total
+ * @property {string} [error]
+ * @property {0 | 1 | null} [seat]
+ * @property {ReviewResult} [result]
+ */
+
+const PARTS = /** @type {Record<string, string>} */ ({
+  lead: "Leading", tricks: "Tricks", last_trick: "Last trick", cards: "The cards", capot: "Capot", pique: "Pique",
+  contract: "Contract", point: "Point", sequence: "Sequence", set: "Set", repique: "Repique", play: "The play",
+});
+
+const page = {
+  id: "",
+  token: "",
+  /** @type {0 | 1} */
+  me: 0,
+  /** @type {ReviewResult | null} */
+  result: null,
+  /** @type {Map<string, Graded>} */
+  graded: new Map(),
+  at: 0,
+  /** @type {number | null} */
+  timer: null,
+};
+
+/** @param {string} text */
+function fail(text) {
+  $("error-text").textContent = text;
+  $("error").hidden = false;
+  document.body.dataset.status = "failed";
+}
+
+/** @param {number} x */
+function signed(x) {
+  const r = Math.round(x * 10) / 10;
+  return (r > 0 ? "+" : r < 0 ? "−" : "") + String(Math.abs(r));
+}
+
+/** @param {string | string[] | string[][] | undefined} what */
+function cardsText(what) {
+  if (what === undefined) return "";
+  if (typeof what === "string") return what;
+  return what.map((x) => (Array.isArray(x) ? x.join(" ") : x)).join(", ") || "nothing";
+}
+
+export function start() {
+  ensureSprite();
+  const params = new URLSearchParams(location.search);
+  const deal = Number(params.get("deal") || "1");
+  const lens = params.get("lens") === "open-hands" ? "open-hands" : "fair";
+  const found = readCredentials();
+  if (!found || !found.cred || (found.cred.kind !== "token" && found.cred.kind !== "spectate")) {
+    fail("This browser holds no seat at this table: open the review from the table's page.");
+    return;
+  }
+  page.id = found.id;
+  page.token = found.cred.value;
+  /** @type {HTMLAnchorElement} */ ($("table-link")).href = `/t/${encodeURIComponent(page.id)}`;
+  const select = /** @type {HTMLSelectElement} */ ($("lens"));
+  select.value = lens;
+  const deals = /** @type {HTMLSelectElement} */ ($("deal"));
+  const most = Math.max(deal, Number(params.get("deals") || "0")); // the deals ended, as the table's link says
+  for (let n = 1; n <= most; n++) deals.append(h("option", { value: String(n), text: `Deal ${n}` }));
+  deals.value = String(deal);
+  history.replaceState(null, "", `${location.pathname}?deal=${deal}&lens=${lens}&deals=${most}`);
+  $("ask").addEventListener("submit", (e) => {
+    e.preventDefault();
+    location.search = `?deal=${deals.value}&lens=${select.value}&deals=${most}`;
+  });
+  $("prev").addEventListener("click", () => show(page.at - 1));
+  $("next").addEventListener("click", () => show(page.at + 1));
+  document.addEventListener("keydown", onKey);
+  ask(deal, lens);
+}
+
+/** @param {KeyboardEvent} e */
+function onKey(e) {
+  if (!page.result || e.altKey || e.ctrlKey || e.metaKey) return;
+  const target = e.target instanceof HTMLElement ? e.target : null;
+  if (target && ["SELECT", "INPUT", "TEXTAREA"].includes(target.tagName)) return;
+  const moves = /** @type {Record<string, number>} */ ({ ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity });
+  if (!(e.key in moves)) return;
+  e.preventDefault();
+  const step = moves[e.key];
+  show(Number.isFinite(step) ? page.at + step : step < 0 ? 0 : Infinity);
+}
+
+/** @param {number} deal @param {string} lens */
+async function ask(deal, lens) {
+  $("title").textContent = `Review of deal ${deal}`;
+  document.title = `Piquet: review of deal ${deal}`;
+  const answer = await fetch(`/api/tables/${encodeURIComponent(page.id)}/reviews?token=${encodeURIComponent(page.token)}`, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ deal, lens }),
+  }).catch(() => null);
+  if (!answer) return fail("The server could not be reached: reload the page to try again.");
+  const data = await answer.json().catch(() => ({}));
+  if (!answer.ok) return fail(data.detail || `The review was refused (${answer.status}).`);
+  follow(/** @type {Progress} */ (data));
+}
+
+/** @param {Progress} data */
+async function follow(data) {
+  document.body.dataset.status = data.status;
+  if (data.status === "failed") return fail(data.error || "The review could not be made: ask again.");
+  if (data.status === "done" && data.result) {
+    $("progress-box").hidden = true;
+    if (data.seat === 0 || data.seat === 1) page.me = data.seat;
+    shown(data.result);
+    return;
+  }
+  $("progress-box").hidden = false;
+  const bar = /** @type {HTMLProgressElement} */ ($("progress"));
+  bar.max = Math.max(1, data.total);
+  bar.value = data.done;
+  $("progress-text").textContent = data.status === "queued"
+    ? "Waiting for the reviews asked before this one…"
+    : `Reviewing: decision ${data.done} of ${data.total}…`;
+  page.timer = window.setTimeout(async () => {
+    const answer = await fetch(`/api/tables/${encodeURIComponent(page.id)}/reviews/${encodeURIComponent(data.id)}?token=${encodeURIComponent(page.token)}`).catch(() => null);
+    if (!answer) return follow(data); // the connection failed for a moment: ask again
+    const next = await answer.json().catch(() => ({}));
+    if (!answer.ok) return fail(next.detail || `The review was lost (${answer.status}).`);
+    follow(/** @type {Progress} */ (next));
+  }, 400);
+}
+
+/** @param {ReviewResult} result */
+function shown(result) {
+  page.result = result;
+  page.graded.clear();
+  const r = result.review;
+  for (const list of [r.plays, r.declarations, r.exchanges, r.calls]) {
+    for (const g of list) page.graded.set(`${g.deal}:${g.action}`, g);
+  }
+  $("review").hidden = false;
+  if (!result.decisions.length) {
+    $("counter").textContent = "No decision of yours to review in this deal.";
+    return;
+  }
+  drawGraph();
+  show(0);
+}
+
+/** @param {number} at */
+function show(at) {
+  const result = page.result;
+  if (!result || !result.decisions.length) return;
+  page.at = Math.max(0, Math.min(result.decisions.length - 1, at));
+  const d = result.decisions[page.at];
+  const names = result.review.players;
+  const graded = page.graded.get(`${d.deal}:${d.action}`) || null;
+  document.body.dataset.decision = String(page.at);
+  $("counter").textContent = `Decision ${page.at + 1} of ${result.decisions.length}`;
+  /** @type {HTMLButtonElement} */ ($("prev")).disabled = page.at === 0;
+  /** @type {HTMLButtonElement} */ ($("next")).disabled = page.at === result.decisions.length - 1;
+  const title = $("decision-title");
+  title.replaceChildren(prettyText(d.text));
+  if (graded && graded.mark) title.append(" ", h("span", { className: "mark", text: graded.mark, title: "the review's mark" }));
+
+  // The hands as they were, the reviewing player's below.
+  const hands = $("hands");
+  hands.replaceChildren();
+  for (const seat of [1 - page.me, page.me]) {
+    const row = h("div", { className: "card-row", role: "group", "aria-label": `${names[seat]}'s hand` });
+    for (const c of d.hands[seat]) row.append(cardElement(c, { className: graded && graded.card === c ? "chosen" : "" }));
+    if (seat !== d.seat && d.hidden) row.append(h("span", { className: "muted", text: `and ${d.hidden} not played later` }));
+    hands.append(h("div", { className: "review-hand" + (seat === d.seat ? " acting" : "") },
+      h("p", { className: "pile-label", text: `${names[seat]}${seat === d.seat ? ", to decide" : ""} · ${d.points[seat]} so far` }), row));
+  }
+  const trick = $("on-table");
+  trick.replaceChildren();
+  if (d.trick.length) {
+    trick.append(h("p", { className: "pile-label", text: "On the table" }),
+      h("div", { className: "card-row", role: "group", "aria-label": "The trick in play" }, d.trick.map((c) => cardElement(c))));
+  }
+
+  renderStrip(d, graded);
+  renderVerdict(d, graded, names);
+  markGraph();
+}
+
+/** The open-hands strip: what each card the player could play was worth with every card known. @param {Decision} d @param {Graded | null} g */
+function renderStrip(d, g) {
+  const strip = $("strip");
+  strip.replaceChildren();
+  if (!d.open) return;
+  const fair = g && g.values && !Array.isArray(g.values) ? g.values : null;
+  const best = Math.max(...Object.values(d.open));
+  const list = h("ul", { className: "strip-list", "aria-label": "Each card's value" });
+  for (const [card, value] of Object.entries(d.open)) {
+    const cls = "strip-card" + (value === best ? " best" : "") + (g && g.card === card ? " chosen" : "");
+    const fairText = fair && card in fair && page.result && page.result.review.lens !== "open-hands" ? `fair ${signed(fair[card])}` : "";
+    list.append(h("li", { className: cls, "data-card": card },
+      cardElement(card), h("span", { className: "strip-value", text: `open ${signed(value)}` }),
+      fairText ? h("span", { className: "strip-value fair", text: fairText }) : null));
+  }
+  strip.append(h("p", { className: "pile-label", text: "Each card's value, in points of the deal (framed: the best with open hands)" }), list);
+}
+
+/** @param {Decision} d @param {Graded | null} g @param {string[]} names */
+function renderVerdict(d, g, names) {
+  const facts = $("verdict");
+  facts.replaceChildren();
+  /** @param {string} term @param {Node | string} value */
+  const fact = (term, value) => facts.append(h("dt", { text: term }), h("dd", {}, value));
+  const breakdown = $("breakdown");
+  breakdown.replaceChildren();
+  if (!g) {
+    fact("Decision", "not reviewed (the review does not grade it yet)");
+    $("explanation").textContent = "";
+    return;
+  }
+  if (g.forced) {
+    fact("Choice", "the only one the rules allowed");
+    $("explanation").textContent = `${names[d.seat]} had no choice here.`;
+    return;
+  }
+  const choice = g.card ?? g.discard ?? g.call ?? g.declared ?? g.text ?? "";
+  fact("Choice", prettyText(cardsText(choice)));
+  fact("Best", prettyText(cardsText(g.best)));
+  fact("Loss", `${Math.round(g.loss * 10) / 10} point${g.loss === 1 ? "" : "s"}`);
+  fact("Mark", g.mark || "none: as good as the best, or near it");
+  // A card's explanation is its "text"; the other kinds' "text" is the action, their "explanation" the sentence.
+  $("explanation").replaceChildren(prettyText(g.explanation ?? g.text ?? ""));
+  const parts = partsOf(g);
+  if (!parts) return;
+  const keys = [...new Set([...Object.keys(parts.choice), ...Object.keys(parts.best)])]
+    .filter((k) => Math.abs(parts.choice[k] || 0) >= 0.05 || Math.abs(parts.best[k] || 0) >= 0.05);
+  const table = h("table", { className: "sheet-table breakdown" },
+    h("caption", { text: "Where the points come from" }),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Part" }), h("th", { scope: "col", className: "num", text: "Choice" }),
+      h("th", { scope: "col", className: "num", text: "Best" }))),
+    h("tbody", {}, keys.map((k) => h("tr", {}, h("th", { scope: "row", text: PARTS[k] || k }),
+      h("td", { className: "num", text: signed(parts.choice[k] || 0) }), h("td", { className: "num", text: signed(parts.best[k] || 0) })))));
+  breakdown.append(table);
+}
+
+/** The breakdown of the choice and of the best, by part. @param {Graded} g @returns {{choice: Parts, best: Parts} | null} */
+function partsOf(g) {
+  if (g.parts && g.card && typeof g.best === "string") {
+    return { choice: g.parts[g.card] || {}, best: g.parts[g.best] || {} };
+  }
+  if (Array.isArray(g.values)) {
+    const same = (/** @type {unknown} */ a, /** @type {unknown} */ b) => JSON.stringify(a) === JSON.stringify(b);
+    const key = g.discard !== undefined ? "discard" : "call";
+    const chosen = g.values.find((v) => same(v[key], g[key]));
+    const best = g.values.find((v) => same(v[key], g.best));
+    if (chosen && best && chosen.parts && best.parts) return { choice: chosen.parts, best: best.parts };
+  }
+  return null;
+}
+
+// ------------------------------------------------------------------ the graph
+
+const SVG = "http://www.w3.org/2000/svg";
+const W = 640;
+const H = 200;
+const PAD = 34;
+
+/** @param {string} tag @param {Record<string, string | number>} attrs */
+function svg(tag, attrs) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  return el;
+}
+
+/** The points of the graph: [decision index, expected score for the reviewing player]. @returns {[number, number][]} */
+function graphPoints() {
+  const result = page.result;
+  if (!result) return [];
+  const sign = page.me === 0 ? 1 : -1;
+  /** @type {[number, number][]} */
+  const out = [];
+  result.decisions.forEach((d, i) => {
+    if (typeof d.expected === "number") out.push([i, sign * d.expected]);
+  });
+  return out;
+}
+
+function drawGraph() {
+  const result = page.result;
+  const box = $("graph");
+  box.replaceChildren();
+  if (!result) return;
+  const points = graphPoints();
+  const names = result.review.players;
+  const deal = result.decisions[0].deal;
+  const scored = result.scores[String(deal)];
+  const final = scored ? (page.me === 0 ? scored[0] - scored[1] : scored[1] - scored[0]) : null;
+  const n = result.decisions.length;
+  const ys = [...points.map((p) => p[1]), ...(final === null ? [] : [final]), 0];
+  const lo = Math.min(...ys);
+  const hi = Math.max(...ys);
+  const span = hi - lo || 1;
+  const x = (/** @type {number} */ i) => PAD + (i / Math.max(1, n)) * (W - 2 * PAD);
+  const y = (/** @type {number} */ v) => H - PAD / 2 - ((v - lo) / span) * (H - PAD);
+  const lens = result.review.lens === "open-hands" ? "with open hands" : "through the fair lens";
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "review-graph", role: "img" });
+  const label = `${names[page.me]}'s expected score of the deal (the points so far and the value of the position ${lens}) at each card reviewed`
+    + (points.length ? `, from ${signed(points[0][1])} to ${signed(points[points.length - 1][1])}` : "")
+    + (final === null ? "" : `; the deal scored ${signed(final)}`) + ".";
+  chart.setAttribute("aria-label", label);
+  const title = svg("title", {});
+  title.textContent = label;
+  chart.append(title);
+  chart.append(svg("line", { x1: PAD, x2: W - PAD, y1: y(0), y2: y(0), class: "axis" }));
+  for (const v of [lo, hi]) {
+    const t = svg("text", { x: PAD - 4, y: y(v) + 4, "text-anchor": "end", class: "tick" });
+    t.textContent = signed(v);
+    chart.append(t);
+  }
+  const line = [...points.map(([i, v]) => `${x(i)},${y(v)}`), ...(final === null ? [] : [`${x(n)},${y(final)}`])];
+  if (line.length > 1) chart.append(svg("polyline", { points: line.join(" "), class: "line" }));
+  for (const [i, v] of points) {
+    const dot = svg("circle", { cx: x(i), cy: y(v), r: 4, class: "dot", "data-at": i });
+    dot.addEventListener("click", () => show(i));
+    chart.append(dot);
+  }
+  if (final !== null) {
+    chart.append(svg("rect", { x: x(n) - 4, y: y(final) - 4, width: 8, height: 8, class: "final" }));
+  }
+  chart.append(svg("line", { x1: 0, x2: 0, y1: PAD / 4, y2: H - PAD / 4, class: "cursor", id: "graph-cursor" }));
+  box.append(chart);
+  $("graph-note").textContent = points.length
+    ? "Each dot is a card chosen among several (the review's own, and the opponent's once the partie is over); the square is the deal's score. A click on a dot shows that decision."
+    : "No card of this deal was a choice: there is nothing to draw.";
+}
+
+function markGraph() {
+  const cursor = document.getElementById("graph-cursor");
+  if (!cursor || !page.result) return;
+  const n = page.result.decisions.length;
+  const at = PAD + (page.at / Math.max(1, n)) * (W - 2 * PAD);
+  cursor.setAttribute("x1", String(at));
+  cursor.setAttribute("x2", String(at));
+}
+
+start();

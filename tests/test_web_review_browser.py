@@ -1,0 +1,119 @@
+"""The review in the browser, driven by Playwright in Debian's chromium against a live ``piquet serve`` (the
+fixtures of ``test_web_browser``): a deal against the computer played by clicking, then its review opened from the
+score sheet, its progress followed, and its decisions stepped through with the keyboard and the buttons.
+
+The test saves a picture of the review; with ``PIQUET_SCREENSHOTS=DIR`` it also writes it to ``DIR/review.png``
+(``PIQUET_SCREENSHOTS=docs/screenshots python3 -m pytest tests/test_web_review_browser.py`` makes the docs' one).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
+from test_web_browser import LiveServer, _create, _data, _open, _play_until, browser, server  # noqa: F401
+
+#: The longest the review of a deal may take here (ms): some seconds of CPU in the worker, on a busy machine.
+REVIEW_WAIT = 180_000
+WAIT = 20_000
+
+
+def _scored(page: Any) -> bool:
+    return bool(page.evaluate("document.querySelectorAll('#sheet tbody tr:not(.current)').length >= 1"))
+
+
+def _counter(page: Any) -> str:
+    text: str = page.get_by_test_id("counter").inner_text()
+    return text
+
+
+@pytest.mark.slow
+def test_a_finished_deal_is_reviewed_in_the_browser_decision_by_decision(request: pytest.FixtureRequest,
+                                                                           tmp_path: Path) -> None:
+    live, chromium = _live(request)
+    created = _create(live, kind="computer", level=1, name="Ann")
+    page = _open(chromium, live.url + created["links"]["play"])
+    page.set_viewport_size({"width": 1280, "height": 900})
+    _play_until([page], lambda: _scored(page))
+    # The notice of the deal scored offers its review, and so does the score sheet; the deal in progress has none.
+    assert "/review?deal=1" in (page.get_by_test_id("review-deal").get_attribute("href") or "")
+    link = page.get_by_role("link", name="Review deal 1")
+    assert page.get_by_role("link", name="Review deal 2").count() == 0
+    link.click()
+    page.wait_for_url("**/t/**/review?deal=1**")
+    # While the worker reviews, the page says how far it has gone; then the first decision of Ann's.
+    page.wait_for_function("['running', 'queued', 'done'].includes(document.body.dataset.status)", timeout=WAIT)
+    page.wait_for_function("document.body.dataset.status === 'done'", timeout=REVIEW_WAIT)
+    assert page.get_by_test_id("progress").is_hidden()
+    counter = _counter(page)
+    assert counter.startswith("Decision 1 of ")
+    total = int(counter.rsplit(" ", 1)[1])
+    assert total >= 12  # her twelve cards at least, and her exchange and declarations
+    assert page.get_by_test_id("prev").is_disabled()
+    # The arrows step through the decisions, the buttons too; Home and End go to the ends.
+    page.keyboard.press("ArrowRight")
+    assert _counter(page) == f"Decision 2 of {total}"
+    page.get_by_test_id("next").click()
+    assert _counter(page) == f"Decision 3 of {total}"
+    page.keyboard.press("ArrowLeft")
+    assert _counter(page) == f"Decision 2 of {total}"
+    page.keyboard.press("End")
+    assert _counter(page) == f"Decision {total} of {total}" and page.get_by_test_id("next").is_disabled()
+    page.keyboard.press("Home")
+    # Each decision shows the hands and a verdict; the graph is an image with its words.
+    assert page.locator("#hands [data-card]").count() > 0
+    assert page.get_by_test_id("verdict").inner_text()
+    graph = page.locator("[data-testid=graph] svg[role=img]")
+    assert "expected score" in (graph.get_attribute("aria-label") or "")
+    # A card she chose among several: the strip of each card's value with open hands, the best marked; the
+    # breakdown by part; the dot of the graph takes there too.
+    dots = page.locator("[data-testid=graph] circle.dot")
+    assert dots.count() >= 1
+    at = int(dots.first.get_attribute("data-at") or "0")
+    for _ in range(at):
+        page.keyboard.press("ArrowRight")
+    assert int(_data(page, "decision")) == at
+    strip = page.get_by_test_id("strip")
+    assert strip.locator(".strip-card").count() >= 2 and strip.locator(".strip-card.best").count() >= 1
+    assert "open" in strip.inner_text()
+    assert page.locator("[data-testid=breakdown] table").count() == 1
+    assert page.get_by_test_id("explanation").inner_text()
+    # The last dot she can reach with a click too.
+    dots.last.click()
+    assert int(_data(page, "decision")) == int(dots.last.get_attribute("data-at") or "0")
+    dots.first.click()
+    picture = tmp_path / "review.png"
+    page.screenshot(path=str(picture), full_page=True)
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    wanted = os.environ.get("PIQUET_SCREENSHOTS")
+    if wanted:
+        Path(wanted).mkdir(parents=True, exist_ok=True)
+        shutil.copy(picture, Path(wanted) / "review.png")
+    page.context.close()
+
+
+def test_the_review_page_without_a_seat_says_so(request: pytest.FixtureRequest) -> None:
+    live, chromium = _live(request)
+    created = _create(live, kind="computer", level=1, name="Ann")
+    page = _open_plain(chromium, live.url + f"/t/{created['id']}/review?deal=1")
+    page.wait_for_function("document.body.dataset.status === 'failed'", timeout=WAIT)
+    assert "no seat" in page.get_by_test_id("error").inner_text()
+    page.context.close()
+
+
+def _live(request: pytest.FixtureRequest) -> tuple[LiveServer, Any]:
+    """test_web_browser's live server and browser."""
+    return request.getfixturevalue("server"), request.getfixturevalue("browser")
+
+
+def _open_plain(chromium: Any, url: str) -> Any:
+    """A page in a fresh browser context (nothing kept of any table)."""
+    context = chromium.new_context()
+    page = context.new_page()
+    page.goto(url)
+    return page
