@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
+from test_web_axe import violations
 from test_web_browser import LiveServer, _create, _data, _open, _play_until, browser, server  # noqa: F401
 
 #: The longest the review of a deal may take here (ms): some seconds of CPU in the worker, on a busy machine.
@@ -42,6 +43,7 @@ def test_a_finished_deal_is_reviewed_in_the_browser_decision_by_decision(request
     _play_until([page], lambda: _scored(page))
     # The notice of the deal scored offers its review, and so does the score sheet; the deal in progress has none.
     assert "/review?deal=1" in (page.get_by_test_id("review-deal").get_attribute("href") or "")
+    assert violations(page) == []  # the table with its review links, as axe sees it
     link = page.get_by_role("link", name="Review deal 1")
     assert page.get_by_role("link", name="Review deal 2").count() == 0
     link.click()
@@ -83,6 +85,7 @@ def test_a_finished_deal_is_reviewed_in_the_browser_decision_by_decision(request
     assert "open" in strip.inner_text()
     assert page.locator("[data-testid=breakdown] table").count() == 1
     assert page.get_by_test_id("explanation").inner_text()
+    assert violations(page) == []  # the review, as axe sees it
     # The last dot she can reach with a click too.
     dots.last.click()
     assert int(_data(page, "decision")) == int(dots.last.get_attribute("data-at") or "0")
