@@ -5,6 +5,7 @@
 // open-hands value of each card a player could play, and a graph of the expected score through the deal.
 
 import { cardElement, ensureSprite, prettyText } from "../cards.js";
+import "../display.js"; // the cards and colours this browser chose (applied at once)
 import { $, h } from "../table/dom.js";
 import { readCredentials } from "../table/state.js";
 

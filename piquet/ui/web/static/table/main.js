@@ -3,6 +3,7 @@
 // `state` message (see docs/protocol.md). This module starts the page and reads the keyboard.
 
 import { ensureSprite } from "../cards.js";
+import "../display.js"; // the cards and colours this browser chose (applied at once)
 import { store } from "../storage.js";
 import { $, copyLink } from "./dom.js";
 import { activateCard, scheduleForcedPlay } from "./prompt.js";
