@@ -11,8 +11,8 @@ The page draws the cards' faces with the table's own drawing (``static/cards.js`
 the server writes each card as an element that names it, so a screen reader (or a browser without scripts) reads
 "ace of spades" where the picture shows A♠.
 
->>> print(hand_html("AS TH"))  # doctest: +NORMALIZE_WHITESPACE
-<span class="guide-hand" role="group" aria-label="ace of spades, ten of hearts"><span class="card" data-card="AS" role="img" aria-label="ace of spades"><span class="card-label">A♠</span></span><span class="card" data-card="TH" role="img" aria-label="ten of hearts"><span class="card-label red">10♥</span></span></span>
+>>> import re; re.findall(r'aria-label="([^"]+)"', hand_html("AS TH"))
+['ace of spades, ten of hearts', 'ace of spades', 'ten of hearts']
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ import markdown
 from piquet.engine.cards import Card, CardError
 from piquet.engine.variants import VARIANTS
 
-__all__ = ["Example", "GuideError", "examples", "guide_html", "guide_text", "hand_html", "parse_cards"]
+__all__ = ["GUIDE_HEAD", "Example", "GuideError", "examples", "guide_html", "guide_index_html", "guide_text",
+           "hand_html", "parse_cards", "unknown_guide_html"]
 
 #: ``{hand: AS KS QS}`` in a guide's text.
 _HAND = re.compile(r"\{hand:\s*([^}]*)\}")
@@ -129,4 +130,29 @@ def guide_html(variant: str) -> str:
     body = markdown.markdown(text, extensions=["tables", "attr_list", "toc"])
     for key, block in blocks.items():
         body = body.replace(f"<p>{key}</p>", block)
-    return body
+    return _BACK + body
+
+
+#: What a guide's page loads besides the site's style: the guide's own style, and the table's card drawing.
+GUIDE_HEAD = ('<link rel="stylesheet" href="/static/guide.css">'
+              '<script type="module" src="/static/guide.js"></script>')
+_BACK = '<p class="guide-nav"><a href="/">Back to the tables</a> · <a href="/guide">All the guides</a></p>'
+
+
+def guide_index_html() -> str:
+    """The page that lists the guides, one per variant, and the laws as implemented."""
+    items = "".join(f'<li><a href="/guide/{name}">{html.escape(cls.title)}</a></li>' for name, cls in VARIANTS.items())
+    return ('<p class="guide-nav"><a href="/">Back to the tables</a></p><h1>How to play Piquet</h1>'
+            f'<p>A player\'s guide to each game this server plays:</p><ul>{items}</ul>'
+            '<p>For the curious: <a href="/rules">the laws as implemented</a>, law by law, with their sources.</p>')
+
+
+def unknown_guide_html(variant: str) -> str:
+    """The body of the answer to a guide asked for a variant the server does not play."""
+    try:
+        guide_text(variant)
+    except GuideError as e:
+        reason = str(e)
+    else:  # pragma: no cover - only called for unknown variants
+        reason = f"there is a guide to {variant!r}"
+    return f"{_BACK}<h1>No such guide</h1><p>{html.escape(reason)}.</p>"
