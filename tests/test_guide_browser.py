@@ -1,0 +1,71 @@
+"""The player's guide in Debian's chromium, on a desktop and on a phone: its hands are pictures a player can read
+(cards at least 40 px wide, no sideways scrolling), each names its card, and a table's "What is ...?" link opens
+the guide at the term in a new tab. The server and the browser are those of ``test_web_browser.py``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_web_browser import WAIT, LiveServer, _create, _decide, browser, server  # noqa: F401 - fixtures
+
+VIEWPORTS = [pytest.param({"width": 1280, "height": 800}, id="desktop"),
+             pytest.param({"width": 390, "height": 844}, id="phone")]
+
+
+def _page(browser: Any, viewport: dict[str, int], url: str) -> Any:
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.goto(url)
+    return page
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+@pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
+def test_a_guide_s_hands_are_readable_pictures_that_name_their_cards(
+        server: LiveServer, browser: Any, viewport: dict[str, int], variant: str) -> None:
+    page = _page(browser, viewport, f"{server.url}/guide/{variant}")
+    cards = page.locator(".guide-hand .card")
+    count = cards.count()
+    assert count >= 4
+    page.wait_for_function("n => document.querySelectorAll('.guide-hand .card.drawn svg.card-svg').length === n",
+                           arg=count, timeout=WAIT)
+    widths = cards.evaluate_all("cs => cs.map(c => c.getBoundingClientRect().width)")
+    assert min(widths) >= 40, f"a card {min(widths)} px wide"
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the page scrolls sideways"
+    first = cards.first
+    assert first.get_attribute("role") == "img"
+    assert first.get_attribute("aria-label") == first.evaluate(
+        "c => ({A: 'ace', K: 'king', Q: 'queen', J: 'knave', T: 'ten', 9: 'nine', 8: 'eight', 7: 'seven'})"
+        "[c.dataset.card[0]] + ' of ' + ({S: 'spades', H: 'hearts', D: 'diamonds', C: 'clubs'})[c.dataset.card[1]]")
+    page.get_by_role("link", name="the laws as implemented").click()
+    page.wait_for_url(f"**/rules/{variant}*")
+    page.context.close()
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_a_table_s_what_is_link_opens_the_guide_at_the_term(
+        server: LiveServer, browser: Any, viewport: dict[str, int]) -> None:
+    created = _create(server, kind="computer", level=1, name="Ann")
+    page = _page(browser, viewport, server.url + created["links"]["play"])
+    page.wait_for_function("document.body.dataset.version !== undefined", timeout=WAIT)
+    link = page.locator("#prompt a.whatis")
+    for _ in range(20):  # the cut, the deal and what follows, up to a decision the guide explains
+        if link.count():
+            break
+        if not _decide(page):
+            page.wait_for_timeout(100)
+    assert link.count() == 1, "no decision before the play linked to the guide"
+    anchor = link.get_attribute("href").split("#")[1]
+    assert link.get_attribute("target") == "_blank" and link.inner_text().endswith("?")
+    with page.context.expect_page() as opened:
+        link.click()
+    guide = opened.value
+    guide.wait_for_load_state()
+    assert guide.url.startswith(f"{server.url}/guide/rubicon#") and guide.url.endswith("#" + anchor)
+    term = guide.locator(f"#{anchor}")
+    assert term.count() == 1
+    top = term.evaluate("e => e.getBoundingClientRect().top")
+    assert -1 <= top < viewport["height"] / 2, "the guide did not open at the term"
+    assert guide.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.context.close()
