@@ -69,3 +69,18 @@ def test_a_table_s_what_is_link_opens_the_guide_at_the_term(
     assert -1 <= top < viewport["height"] / 2, "the guide did not open at the term"
     assert guide.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     page.context.close()
+
+
+def test_the_table_links_a_notable_score_to_its_variant_s_guide_and_nothing_the_guide_lacks(
+        server: LiveServer, browser: Any) -> None:
+    page = _page(browser, {"width": 1280, "height": 800}, f"{server.url}/guide")
+    links = page.evaluate("""async () => {
+        const g = await import("/static/table/glossary.js");
+        const href = (a) => a && a.getAttribute("href");
+        return [href(g.scoreLink("repique", "auction")), href(g.scoreLink("pique", "rubicon")),
+                href(g.scoreLink("capot", "au-cent")), href(g.scoreLink("point of five", "rubicon")),
+                href(g.whatIs("rubicon", "au-cent")), g.scoreLink("carte blanche", "rubicon").textContent];
+    }""")
+    assert links == ["/guide/auction#repique", "/guide/rubicon#pique", "/guide/au-cent#capot", None, None,
+                     "What is carte blanche?"]
+    page.context.close()
