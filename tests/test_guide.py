@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
 from web_helpers import db
 
 from piquet.engine import combinations
 from piquet.engine.actions import Deal, Declare, Exchange, Play
-from piquet.engine.cards import CardSet
+from piquet.engine.cards import CARDS, Card, CardSet
 from piquet.engine.combinations import Category
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.scoring import settle
@@ -180,6 +182,26 @@ def test_a_hand_names_each_card_for_a_screen_reader() -> None:
                                                              "knave of diamonds"]
     with pytest.raises(GuideError, match="not a card"):
         hand_html("AS XX")
+
+
+@given(st.lists(st.sampled_from(CARDS), min_size=1, max_size=12, unique=True))
+def test_any_hand_is_drawn_in_its_order_each_card_named_as_the_engine_names_it(cards: list[Card]) -> None:
+    text = " ".join(str(c) for c in cards)
+    html = hand_html(text)
+    assert re.findall(r'data-card="(\w\w)"', html) == text.split()
+    names = [f"{c.rank.word} of {c.suit.name.lower()}" for c in cards]
+    assert re.findall(r'role="img" aria-label="([^"]+)"', html) == names
+
+
+def test_a_guide_with_bad_markup_is_refused_naming_the_example_and_the_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    import piquet.ui.web.guide as guide
+
+    monkeypatch.setattr(guide, "guide_text", lambda _v: "# G\n\n```example A broken one\nHand AS KS\n```\n")
+    with pytest.raises(GuideError, match="'A broken one'.*'Hand AS KS'"):
+        guide.examples("rubicon")
+    monkeypatch.setattr(guide, "guide_text", lambda _v: "{hand: AS 1S}")
+    with pytest.raises(GuideError, match=r"\{hand: AS 1S\}"):
+        guide.guide_html("rubicon")
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))

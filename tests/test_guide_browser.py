@@ -7,14 +7,27 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_web_browser import WAIT, LiveServer, _create, _decide, browser, server  # noqa: F401 - fixtures
+from test_web_browser import WAIT, LiveServer, _create, _decide, browser, server  # noqa: F401 - their fixtures
 
 VIEWPORTS = [pytest.param({"width": 1280, "height": 800}, id="desktop"),
              pytest.param({"width": 390, "height": 844}, id="phone")]
 
 
-def _page(browser: Any, viewport: dict[str, int], url: str) -> Any:
-    context = browser.new_context(viewport=viewport)
+@pytest.fixture
+def live(request: pytest.FixtureRequest) -> LiveServer:
+    """``piquet serve`` on a port of its own (the browser tests' ``server``)."""
+    found: LiveServer = request.getfixturevalue("server")
+    return found
+
+
+@pytest.fixture
+def chromium(request: pytest.FixtureRequest) -> Any:
+    """Debian's chromium, driven by Playwright (the browser tests' ``browser``)."""
+    return request.getfixturevalue("browser")
+
+
+def _page(driver: Any, viewport: dict[str, int], url: str) -> Any:
+    context = driver.new_context(viewport=viewport)
     page = context.new_page()
     page.goto(url)
     return page
@@ -23,8 +36,8 @@ def _page(browser: Any, viewport: dict[str, int], url: str) -> Any:
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 @pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
 def test_a_guide_s_hands_are_readable_pictures_that_name_their_cards(
-        server: LiveServer, browser: Any, viewport: dict[str, int], variant: str) -> None:
-    page = _page(browser, viewport, f"{server.url}/guide/{variant}")
+        live: LiveServer, chromium: Any, viewport: dict[str, int], variant: str) -> None:
+    page = _page(chromium, viewport, f"{live.url}/guide/{variant}")
     cards = page.locator(".guide-hand .card")
     count = cards.count()
     assert count >= 4
@@ -45,9 +58,9 @@ def test_a_guide_s_hands_are_readable_pictures_that_name_their_cards(
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_a_table_s_what_is_link_opens_the_guide_at_the_term(
-        server: LiveServer, browser: Any, viewport: dict[str, int]) -> None:
-    created = _create(server, kind="computer", level=1, name="Ann")
-    page = _page(browser, viewport, server.url + created["links"]["play"])
+        live: LiveServer, chromium: Any, viewport: dict[str, int]) -> None:
+    created = _create(live, kind="computer", level=1, name="Ann")
+    page = _page(chromium, viewport, live.url + created["links"]["play"])
     page.wait_for_function("document.body.dataset.version !== undefined", timeout=WAIT)
     link = page.locator("#prompt a.whatis")
     for _ in range(20):  # the cut, the deal and what follows, up to a decision the guide explains
@@ -62,7 +75,7 @@ def test_a_table_s_what_is_link_opens_the_guide_at_the_term(
         link.click()
     guide = opened.value
     guide.wait_for_load_state()
-    assert guide.url.startswith(f"{server.url}/guide/rubicon#") and guide.url.endswith("#" + anchor)
+    assert guide.url.startswith(f"{live.url}/guide/rubicon#") and guide.url.endswith("#" + anchor)
     term = guide.locator(f"#{anchor}")
     assert term.count() == 1
     top = term.evaluate("e => e.getBoundingClientRect().top")
@@ -72,8 +85,8 @@ def test_a_table_s_what_is_link_opens_the_guide_at_the_term(
 
 
 def test_the_table_links_a_notable_score_to_its_variant_s_guide_and_nothing_the_guide_lacks(
-        server: LiveServer, browser: Any) -> None:
-    page = _page(browser, {"width": 1280, "height": 800}, f"{server.url}/guide")
+        live: LiveServer, chromium: Any) -> None:
+    page = _page(chromium, {"width": 1280, "height": 800}, f"{live.url}/guide")
     links = page.evaluate("""async () => {
         const g = await import("/static/table/glossary.js");
         const href = (a) => a && a.getAttribute("href");

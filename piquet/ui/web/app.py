@@ -166,7 +166,8 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
 
     @app.get("/rules", include_in_schema=False)
     async def rules() -> HTMLResponse:
-        return HTMLResponse(_page("The rules of Piquet", '<p><a href="/">Back to the tables</a></p>' + rules_html))
+        return HTMLResponse(_page("The laws of Piquet as implemented", '<p><a href="/">Back to the tables</a> · '
+                                  '<a href="/guide">How to play: the player\'s guides</a></p>' + rules_html))
 
     @app.get("/rules/{variant}", include_in_schema=False)
     async def rules_of(variant: str) -> HTMLResponse:
@@ -174,8 +175,10 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
             raise HTTPException(404, f"unknown variant {variant!r}")
         anchor = {"rubicon": "the-partie", "auction": "auction-piquet", "au-cent": "piquet-au-cent"}[variant]
         script = f"<script>location.hash = {anchor!r};</script>"
-        return HTMLResponse(_page(f"The rules: {VARIANTS[variant].title}",
-                                  '<p><a href="/">Back to the tables</a></p>' + rules_html + script))
+        return HTMLResponse(_page(f"The laws as implemented: {VARIANTS[variant].title}",
+                                  f'<p><a href="/">Back to the tables</a> · <a href="/guide/{variant}">How to play '
+                                  f'{html.escape(VARIANTS[variant].title)}: the player\'s guide</a></p>'
+                                  + rules_html + script))
 
     guides = {name: guide_html(name) for name in VARIANTS}
 

@@ -155,4 +155,4 @@ def unknown_guide_html(variant: str) -> str:
         reason = str(e)
     else:  # pragma: no cover - only called for unknown variants
         reason = f"there is a guide to {variant!r}"
-    return f"{_BACK}<h1>No such guide</h1><p>{html.escape(reason)}.</p>"
+    return f"{_BACK}<h1>No such guide</h1><p>{html.escape(reason[:1].upper() + reason[1:])}.</p>"
