@@ -113,15 +113,18 @@ def check_settlement(example: Example) -> None:
     assert result.rubiconed is (example.get("The loser is rubiconed") == "yes")
 
 
-def check_contract(example: Example) -> None:
+def check_after_the_play(example: Example) -> None:
+    """The cards (or capot) and, in Auction Piquet, the contract, for the tricks each player won."""
     calls = (example.get("Contract") or "").split()
-    contract = Contract(ELDER, int(calls[0][:-1]), calls[0].endswith("-"),
-                        {"doubled": 1, "redoubled": 2}.get(calls[-1], 0))
+    contract = None if not calls else Contract(ELDER, int(calls[0][:-1]), calls[0].endswith("-"),
+                                               {"doubled": 1, "redoubled": 2}.get(calls[-1], 0))
     tricks = _pair(example.get("Tricks won") or "")
-    rules = Auction()
+    rules = VARIANTS[example.variant]()
+    assert contract is None or isinstance(rules, Auction)
     scored: dict[int, dict[str, int]] = defaultdict(dict)
-    for seat, points, _reason in rules.cards_awards(tricks, contract):
-        scored[seat]["cards"] = scored[seat].get("cards", 0) + points
+    for seat, points, reason in rules.cards_awards(tricks, contract):
+        key = "capot" if reason == "capot" else "cards"
+        scored[seat][key] = scored[seat].get(key, 0) + points
     for seat, points, _reason in rules.contract_awards(tricks, contract):
         scored[seat]["contract"] = scored[seat].get("contract", 0) + points
     for seat, role in ((ELDER, "Elder"), (YOUNGER, "Younger")):
@@ -141,7 +144,7 @@ def check_game(example: Example) -> None:
 
 
 CHECKS = {"Hand": check_combination, "Elder is dealt": check_deal, "Scores at the end of the partie": check_settlement,
-          "Contract": check_contract, "Scores in the game when the deal begins": check_game}
+          "Tricks won": check_after_the_play, "Scores in the game when the deal begins": check_game}
 ALL = [pytest.param(e, id=f"{e.variant}: {e.title}") for v in VARIANTS for e in examples(v)]
 
 
@@ -157,6 +160,7 @@ def test_the_rubicon_guide_works_the_examples_the_issue_asks_for() -> None:
     for word in ("point", "quint", "quatorze", "pique", "repique", "rubicon"):
         assert re.search(rf"\b{word}\b", titles), word
     assert any(e.get("Contract") for e in examples("auction"))
+    assert any("capot" in (e.get("Elder scores after the play") or "") for e in examples("rubicon"))
     assert any(e.get("The game is won by") for e in examples("au-cent"))
 
 

@@ -69,6 +69,7 @@ def test_a_table_s_what_is_link_opens_the_guide_at_the_term(
         if not _decide(page):
             page.wait_for_timeout(100)
     assert link.count() == 1, "no decision before the play linked to the guide"
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the table scrolls sideways"
     anchor = link.get_attribute("href").split("#")[1]
     assert link.get_attribute("target") == "_blank" and link.inner_text().endswith("?")
     with page.context.expect_page() as opened:
