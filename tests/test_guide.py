@@ -193,7 +193,7 @@ def test_any_hand_is_drawn_in_its_order_each_card_named_as_the_engine_names_it(c
     text = " ".join(str(c) for c in cards)
     html = hand_html(text)
     assert re.findall(r'data-card="(\w\w)"', html) == text.split()
-    names = [f"{c.rank.word} of {c.suit.name.lower()}" for c in cards]
+    names = [c.words for c in cards]
     assert re.findall(r'role="img" aria-label="([^"]+)"', html) == names
 
 

@@ -91,11 +91,9 @@ def examples(variant: str) -> list[Example]:
 
 
 def _card_html(card: Card) -> str:
-    name = f"{card.rank.word} of {card.suit.name.lower()}"
     red = " red" if card.suit.is_red else ""
-    label = ("10" if card.rank.letter == "T" else card.rank.letter) + card.suit.symbol
-    return (f'<span class="card" data-card="{card}" role="img" aria-label="{name}">'
-            f'<span class="card-label{red}">{label}</span></span>')
+    return (f'<span class="card" data-card="{card}" role="img" aria-label="{card.words}">'
+            f'<span class="card-label{red}">{card.pretty()}</span></span>')
 
 
 def hand_html(text: str) -> str:
@@ -103,7 +101,7 @@ def hand_html(text: str) -> str:
     cards = parse_cards(text)
     if cards is None:
         raise GuideError(f"{{hand: {text}}} names something that is not a card (cards are written AS, TD, 7C)")
-    names = ", ".join(f"{c.rank.word} of {c.suit.name.lower()}" for c in cards)
+    names = ", ".join(c.words for c in cards)
     return (f'<span class="guide-hand" role="group" aria-label="{names}">'
             + "".join(_card_html(c) for c in cards) + "</span>")
 
