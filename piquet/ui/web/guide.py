@@ -8,11 +8,11 @@ The guides are markdown written for a player, with two additions:
   are checked against the engine by ``tests/test_guide.py``, so the guide cannot drift from the rules.
 
 The page draws the cards' faces with the table's own drawing (``static/cards.js``, through ``static/guide.js``);
-the server writes each card as an element that names it, so a screen reader (or a browser without scripts) reads
-"ace of spades" where the picture shows A♠.
+the server writes each card as an element that names it, so a screen reader reads "ace of spades" where the
+picture shows A♠ (and a browser without scripts shows "A♠").
 
 >>> import re; re.findall(r'aria-label="([^"]+)"', hand_html("AS TH"))
-['ace of spades, ten of hearts', 'ace of spades', 'ten of hearts']
+['two cards', 'ace of spades', 'ten of hearts']
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from importlib import resources
 import markdown
 
 from piquet.engine.cards import Card, CardError
+from piquet.engine.combinations import number_word
 from piquet.engine.variants import VARIANTS
 
 __all__ = ["GUIDE_HEAD", "Example", "GuideError", "examples", "guide_html", "guide_index_html", "guide_text",
@@ -101,8 +102,8 @@ def hand_html(text: str) -> str:
     cards = parse_cards(text)
     if cards is None:
         raise GuideError(f"{{hand: {text}}} names something that is not a card (cards are written AS, TD, 7C)")
-    names = ", ".join(c.words for c in cards)
-    return (f'<span class="guide-hand" role="group" aria-label="{names}">'
+    count = f"{number_word(len(cards))} card{'s' if len(cards) > 1 else ''}"
+    return (f'<span class="guide-hand" role="group" aria-label="{count}">'
             + "".join(_card_html(c) for c in cards) + "</span>")
 
 
