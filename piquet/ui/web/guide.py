@@ -24,7 +24,7 @@ from importlib import resources
 
 import markdown
 
-from piquet.engine.cards import Card, CardError
+from piquet.engine.cards import Card
 from piquet.engine.combinations import number_word
 from piquet.engine.variants import VARIANTS
 
@@ -67,10 +67,14 @@ def parse_cards(text: str) -> list[Card] | None:
     return [Card.parse(w) for w in words]
 
 
+def _no_guide(variant: str) -> str:
+    return f"there is no guide to {variant!r}: the variants are {', '.join(VARIANTS)}"
+
+
 def guide_text(variant: str) -> str:
     """The markdown of a variant's guide; :class:`GuideError` for a variant the engine does not play."""
     if variant not in VARIANTS:
-        raise GuideError(f"there is no guide to {variant!r}: the variants are {', '.join(VARIANTS)}")
+        raise GuideError(_no_guide(variant))
     return resources.files("piquet").joinpath(f"data/guide/{variant}.md").read_text(encoding="utf-8")
 
 
@@ -110,10 +114,7 @@ def hand_html(text: str) -> str:
 def _example_html(example: Example) -> str:
     rows = []
     for label, value in example.lines:
-        try:
-            shown = hand_html(value) if parse_cards(value) is not None else html.escape(value)
-        except CardError:  # pragma: no cover - parse_cards admits only valid codes
-            shown = html.escape(value)
+        shown = hand_html(value) if parse_cards(value) is not None else html.escape(value)
         rows.append(f"<dt>{html.escape(label)}</dt><dd>{shown}</dd>")
     caption = f"<figcaption>{html.escape(example.title)}</figcaption>" if example.title else ""
     return f'<figure class="guide-example">{caption}<dl>{"".join(rows)}</dl></figure>'
@@ -148,10 +149,5 @@ def guide_index_html() -> str:
 
 def unknown_guide_html(variant: str) -> str:
     """The body of the answer to a guide asked for a variant the server does not play."""
-    try:
-        guide_text(variant)
-    except GuideError as e:
-        reason = str(e)
-    else:  # pragma: no cover - only called for unknown variants
-        reason = f"there is a guide to {variant!r}"
+    reason = _no_guide(variant)
     return f"{_BACK}<h1>No such guide</h1><p>{html.escape(reason[:1].upper() + reason[1:])}.</p>"
