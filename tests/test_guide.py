@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from web_helpers import db
 
 from piquet.engine import combinations
-from piquet.engine.actions import Deal, Declare, Exchange, Play
+from piquet.engine.actions import Bid, Deal, Declare, Exchange, Play
 from piquet.engine.cards import CARDS, Card, CardSet
 from piquet.engine.combinations import Category
 from piquet.engine.partie import Partie, Phase
@@ -78,13 +78,18 @@ def _best_declaration(partie: Partie) -> Declare:
 
 
 def check_deal(example: Example) -> None:
-    """Deal the hands (elder is seat 0), exchange as written, each player declares his best, the cards named are
-    played in order: what each player has scored is what the example says, category by category."""
+    """Deal the hands (elder is seat 0), bid (Auction Piquet) and exchange as written, each player declares his
+    best, the cards named are played in order: what each player has scored is what the example says, category by
+    category."""
     partie = Partie(("Elder", "Younger"), example.variant, first_dealer=YOUNGER)
     hands = (_cards(example, "Elder is dealt"), _cards(example, "Younger is dealt"))
     talon = parse_cards(example.get("The talon") or "")
     assert talon is not None and len(talon) == 8, f"{example.title!r}: the talon is eight cards, top first"
     partie.push(Deal(YOUNGER, hands, tuple(talon), 3))
+    for part in (example.get("Bids") or "").split(","):  # Auction Piquet: elder is the non-dealer who holds it
+        if part.strip():
+            role, call = part.split()
+            partie.push(Bid(ROLE[role], call))
     while partie.phase is Phase.CARTE_BLANCHE:
         partie.push(next(a for a in partie.legal_actions() if getattr(a, "announce", False)))
     for seat, role in ((ELDER, "Elder"), (YOUNGER, "Younger")):
