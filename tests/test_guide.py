@@ -85,7 +85,7 @@ def check_deal(example: Example) -> None:
     hands = (_cards(example, "Elder is dealt"), _cards(example, "Younger is dealt"))
     talon = parse_cards(example.get("The talon") or "")
     assert talon is not None and len(talon) == 8, f"{example.title!r}: the talon is eight cards, top first"
-    partie.push(Deal(YOUNGER, hands, tuple(talon), 3))
+    partie.push(Deal(YOUNGER, hands, tuple(talon), partie.rules.packet_sizes()[-1]))
     for part in (example.get("Bids") or "").split(","):  # Auction Piquet: elder is the non-dealer who holds it
         if part.strip():
             role, call = part.split()
