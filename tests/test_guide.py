@@ -18,8 +18,9 @@ from piquet.engine.actions import Bid, Deal, Declare, Exchange, Play
 from piquet.engine.cards import CARDS, Card, CardSet
 from piquet.engine.combinations import Category
 from piquet.engine.partie import Partie, Phase
-from piquet.engine.scoring import settle
+from piquet.engine.scoring import ScoreEvent, settle
 from piquet.engine.variants import VARIANTS, AuCent, Auction, Contract
+from piquet.engine.words import said
 from piquet.ui.web.app import create_app
 from piquet.ui.web.guide import Example, GuideError, examples, guide_html, hand_html, parse_cards
 
@@ -99,6 +100,10 @@ def check_deal(example: Example) -> None:
             assert partie.hand(seat) == _cards(example, f"{role}'s hand"), f"{example.title!r}: {role}'s hand"
     while partie.phase is Phase.DECLARE:
         partie.push(_best_declaration(partie))
+    if example.get("What is said") is not None:  # the calls and answers, as the table says them
+        spoken = [line.text for entry in partie.view(None).log if not isinstance(entry, ScoreEvent)
+                  for line in said(entry, partie.players) if line.kind == "say"]
+        assert " ".join(spoken) == example.get("What is said"), f"{example.title!r}: what is said"
     for card in parse_cards(example.get("Cards played") or "") or []:
         partie.push(Play(partie.to_act, card))  # type: ignore[arg-type]
     scored: dict[int, dict[str, int]] = defaultdict(dict)
