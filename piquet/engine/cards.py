@@ -172,6 +172,15 @@ class Card(int):
         # Same suit (index // 8) and a higher rank (index % 8): a higher index within the suit.
         return self >> 3 == lead >> 3 and self > lead
 
+    @property
+    def words(self) -> str:
+        """The card's name in words, as the game says it (the jack is the knave).
+
+        >>> Card.parse("JH").words, Card.parse("TS").words
+        ('knave of hearts', 'ten of spades')
+        """
+        return f"{self.rank.word} of {self.suit.name.lower()}"
+
     def pretty(self) -> str:
         """The card with its suit symbol and a readable ten: ``10♠``."""
         rank = "10" if self.rank == Rank.TEN else self.rank.letter

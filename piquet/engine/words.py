@@ -186,7 +186,7 @@ def said(event: Event, names: Sequence[str]) -> tuple[Speech, ...]:
         case DeclarationAnswered():
             return _say(event.player, event.answer.capitalize() + ".")
         case FirstLead(card=card):
-            return _say(event.player, f"I lead the {card.rank.word} of {card.suit.name.lower()}.")
+            return _say(event.player, f"I lead the {card.words}.")
         case CardPlayed():
             return (Speech(event.player, str(event.card), "play"),)
         case RestShown():

@@ -33,6 +33,7 @@ from piquet.ai.levels import LEVEL_NAMES
 from piquet.engine import record
 from piquet.engine.variants import VARIANTS, OptionError
 from piquet.ui.web.guard import TokenBucket
+from piquet.ui.web.guide import GUIDE_HEAD, guide_html, guide_index_html, unknown_guide_html
 from piquet.ui.web.protocol import (
     BudgetSetup,
     CreatedTable,
@@ -124,10 +125,10 @@ def _rules_html() -> str:
     return markdown.markdown(text, extensions=["tables", "toc"]).replace("<table>", '<table tabindex="0">')
 
 
-def _page(title: str, body: str) -> str:
+def _page(title: str, body: str, head: str = "") -> str:
     return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            '<link rel="stylesheet" href="/static/style.css"></head>'
+            f'<link rel="stylesheet" href="/static/style.css">{head}</head>'
             f'<body class="page"><main class="doc">{body}</main></body></html>')
 
 
@@ -181,7 +182,8 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
 
     @app.get("/rules", include_in_schema=False)
     async def rules() -> HTMLResponse:
-        return HTMLResponse(_page("The rules of Piquet", '<p><a href="/">Back to the tables</a></p>' + rules_html))
+        return HTMLResponse(_page("The laws of Piquet as implemented", '<p><a href="/">Back to the tables</a> · '
+                                  '<a href="/guide">How to play: the player\'s guides</a></p>' + rules_html))
 
     @app.get("/rules/{variant}", include_in_schema=False)
     async def rules_of(variant: str) -> HTMLResponse:
@@ -189,8 +191,22 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
             raise HTTPException(404, f"unknown variant {variant!r}")
         anchor = {"rubicon": "the-partie", "auction": "auction-piquet", "au-cent": "piquet-au-cent"}[variant]
         script = f"<script>location.hash = {anchor!r};</script>"
-        return HTMLResponse(_page(f"The rules: {VARIANTS[variant].title}",
-                                  '<p><a href="/">Back to the tables</a></p>' + rules_html + script))
+        return HTMLResponse(_page(f"The laws as implemented: {VARIANTS[variant].title}",
+                                  f'<p><a href="/">Back to the tables</a> · <a href="/guide/{variant}">How to play '
+                                  f'{html.escape(VARIANTS[variant].title)}: the player\'s guide</a></p>'
+                                  + rules_html + script))
+
+    guides = {name: guide_html(name) for name in VARIANTS}
+
+    @app.get("/guide", include_in_schema=False)
+    async def guide_index() -> HTMLResponse:
+        return HTMLResponse(_page("How to play Piquet", guide_index_html()))
+
+    @app.get("/guide/{variant}", include_in_schema=False)
+    async def guide_of(variant: str) -> HTMLResponse:
+        if variant not in guides:
+            return HTMLResponse(_page("No such guide", unknown_guide_html(variant)), status_code=404)
+        return HTMLResponse(_page(f"How to play {VARIANTS[variant].title}", guides[variant], GUIDE_HEAD))
 
     # response_model=None: the answer's type is the protocol's TypedDict, not a model FastAPI should build.
     @app.get("/api/setup", response_model=None)

@@ -144,7 +144,7 @@ export function fillOptions() {
   const link = /** @type {HTMLAnchorElement} */ ($("rules-link"));
   link.hidden = !variant;
   if (variant) {
-    link.href = `/rules/${encodeURIComponent(variant.name)}`;
+    link.href = `/guide/${encodeURIComponent(variant.name)}`;
     link.textContent = `The rules of ${variant.title}`;
   }
 }

@@ -2,6 +2,7 @@
 // The prompt: what this seat must decide now, as buttons, and the cards chosen in the hand.
 
 import { cardSpan, isCard, prettyText, spokenText } from "../cards.js";
+import { promptLink } from "./glossary.js";
 import { $, h } from "./dom.js";
 import { renderPending } from "./render.js";
 import { app, handOrder, names, rulesOf, seats } from "./state.js";
@@ -229,6 +230,8 @@ export function renderPrompt(st) {
       }
     }
   }
+  const help = promptLink(p, st.table && st.table.variant);
+  if (help) title.append(" ", help);
   el.append(title);
   if (choices.childElementCount) el.append(choices);
   if (extra.childElementCount) el.append(extra);

@@ -4,6 +4,7 @@
 
 import { cardSpan, isCard, prettyText } from "../cards.js";
 import { $, h } from "./dom.js";
+import { scoreLink, whatIs } from "./glossary.js";
 import { app, names, pair, playsGames, rulesOf, seats } from "./state.js";
 import { numberWord, reckoning } from "./words.js";
 
@@ -47,6 +48,8 @@ export function logItem(e, i, log, tricks, n, seat) {
     li.append(h("b", { className: "who", text: n[e.player] ?? "?" }), ": ", h("span", { className: "speech", text: `\u201c${reckoning(e.points, e.total)}\u201d` }));
     const reason = [e.reason, e.points !== undefined ? `${e.points}` : null].filter((x) => x !== null && x !== undefined && x !== "").join(" · ");
     if (reason) li.append(" ", h("span", { className: "aside" }, prettyText(reason)));
+    const help = scoreLink(e.reason, app.state?.table?.variant);
+    if (help) li.append(" ", help);
     return li;
   }
   const li = h("li", { className: "note" });
@@ -147,7 +150,7 @@ export function renderSheet(st, v) {
     if (games.length) parts.push(list);
     if (playing) parts.push(h("p", { className: "muted", text: `Game in progress: ${n[0]} ${pair(v.game_scores, 0)}, ${n[1]} ${pair(v.game_scores, 1)} (to ${rules.game_target}).` }));
   }
-  if (v.result && v.result.text) parts.push(h("p", { className: "sheet-result", text: v.result.text }));
+  if (v.result && v.result.text) parts.push(h("p", { className: "sheet-result" }, v.result.text, v.result.rubiconed ? [" ", whatIs("rubicon", table.variant)] : null));
   $("sheet").replaceChildren(...parts);
 }
 

@@ -109,7 +109,7 @@ export function renderHeader(st, table) {
   $("title").textContent = title;
   const n = names(st);
   document.title = `${title}: ${n[0]} v ${n[1]} · Piquet`;
-  if (table.variant) /** @type {HTMLAnchorElement} */ ($("rules-link")).href = `/rules/${encodeURIComponent(table.variant)}`;
+  if (table.variant) /** @type {HTMLAnchorElement} */ ($("rules-link")).href = `/guide/${encodeURIComponent(table.variant)}`;
 }
 
 /**
