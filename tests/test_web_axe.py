@@ -1,5 +1,5 @@
 """Accessibility measured: the axe engine (``axe-core``, from the npm registry as ``package-lock.json`` pins it)
-run in Debian's chromium on the lobby, the rules page and the table in every phase, at a desktop's and a
+run in Debian's chromium on the lobby, the guides, the laws and the table in every phase, at a desktop's and a
 phone's size, finds no violation of any impact.
 
 ``npm ci`` installs axe-core (CI runs it before the tests); without it these tests are skipped, unless
@@ -49,13 +49,14 @@ def _page(chromium: Any, url: str, viewport: str) -> Any:
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
-def test_axe_finds_nothing_on_the_lobby_and_the_rules(request: pytest.FixtureRequest, viewport: str) -> None:
+def test_axe_finds_nothing_on_the_lobby_the_guides_and_the_laws(request: pytest.FixtureRequest, viewport: str) -> None:
     live, chromium = _live(request)
     page = _page(chromium, live.url + "/", viewport)
     page.get_by_test_id("create-computer").wait_for(timeout=WAIT)
     assert violations(page) == []
-    page.goto(live.url + "/rules/rubicon")
-    assert violations(page) == []
+    for path in ("/rules/rubicon", "/guide/rubicon", "/guide/auction", "/guide/au-cent"):
+        page.goto(live.url + path)
+        assert violations(page) == [], path
     page.context.close()
 
 

@@ -3,6 +3,7 @@
 // with the table's own card faces. The card's name stays its label for a screen reader.
 
 import { ensureSprite, faceSVG, isCard } from "./cards.js";
+import "./display.js"; // the cards and colours this browser chose (applied at once)
 
 /** Draw the faces of the guide's cards (those not drawn yet). @param {ParentNode} root */
 export function drawCards(root = document) {
