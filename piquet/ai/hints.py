@@ -32,7 +32,9 @@ and an interface gives the computer's choice without a reason.
 >>> warning.loss >= TUTOR_THRESHOLD, warning.better == advice.best
 (True, True)
 >>> print(warning.reason)  # doctest: +ELLIPSIS
-Discarding the 8♠ 7♠ 9♥ 8♥ 7♥ rather than the 8♠ 7♠ A♦ K♦ J♦ costs Bill 11 points on average: it gives up the sequences (−12; in 34% of the talons), ... It breaks up your sixième to the queen in hearts and your point of six in hearts.
+Discarding the 8♠ 7♠ 9♥ 8♥ 7♥ rather than the 8♠ 7♠ A♦ K♦ J♦ costs Bill 11 points on average: it gives up \
+the sequences (−12; in 34% of the talons), ... It breaks up your sixième to the queen in hearts and your point of \
+six in hearts.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from piquet.ai.review import (
     DeclarationReview,
     ExchangeReview,
     Lens,
+    Part,
     PlayReview,
     _listed,
     _number,
@@ -206,9 +209,18 @@ def _play_hint(review: PlayReview, names: tuple[str, str]) -> Hint:
     else:
         # What the next best brings less what the best brings, part by part: what the best gains, turned round.
         against = replace(review, choice=second.card, loss=margin)
+        best_tricks, next_tricks = review.worth(best).tricks, second.tricks
+
+        def said(part: Part, x: float) -> str:
+            text = f"{part.words} ({_signed(-x, Lens.FAIR)}"
+            if part in (Part.CARDS, Part.CAPOT) and best_tricks is not None and next_tricks is not None \
+                    and abs(best_tricks - next_tricks) >= 0.5:
+                text += f"; {_number(best_tricks, Lens.FAIR)} tricks instead of {_number(next_tricks, Lens.FAIR)}"
+            return text + ")"
+
         diffs = differences(against)
-        gains = [f"{part.words} ({_signed(-x, Lens.FAIR)})" for part, x in diffs if x < 0]
-        loses = [f"{part.words} ({_signed(-x, Lens.FAIR)})" for part, x in diffs if x > 0]
+        gains = [said(part, x) for part, x in diffs if x < 0]
+        loses = [said(part, x) for part, x in diffs if x > 0]
         clauses = []
         if gains:
             clauses.append(f"it gains {_listed(gains)}")
