@@ -74,8 +74,8 @@ from piquet.ai.review import (
 from piquet.engine.actions import Action, Bid, Declare, Exchange, Play
 from piquet.engine.partie import Partie, Phase
 
-__all__ = ["DISCARDS_SHOWN", "HINT_BUDGET", "TUTOR_THRESHOLD", "DiscardHint", "Hint", "Kind", "TutorWarning", "check",
-           "hint"]
+__all__ = ["DISCARDS_SHOWN", "HINT_BUDGET", "TUTOR_THRESHOLD", "WORLDS", "DiscardHint", "Hint", "Kind", "TutorWarning",
+           "check", "hint"]
 
 #: The least loss, in points of the deal, the tutor warns of: the review's "?" mark (a mistake), so that the
 #: tutor speaks before any choice the review would mark "?" or "??".
@@ -91,7 +91,7 @@ Kind = Literal["play", "exchange", "declaration", "call"]
 
 #: The worlds (hands, talons, deals) each kind of review draws for a hint: the review's own defaults, the card
 #: play's, the exchange's and the calls' (the declarations' are always the review's, and cheap).
-_WORLDS: Final = (DEFAULT_WORLDS, EXCHANGE_WORLDS, CALL_WORLDS)
+WORLDS: Final = (DEFAULT_WORLDS, EXCHANGE_WORLDS, CALL_WORLDS)
 
 
 @dataclass(frozen=True)
@@ -166,7 +166,7 @@ def _first_choice(partie: Partie, seat: int) -> Action | None:
     return next((a for a in partie.legal_actions(seat) if isinstance(a, wanted)), None)
 
 
-def hint(partie: Partie, seed: int = 0, budget: float = HINT_BUDGET, worlds: tuple[int, int, int] = _WORLDS,
+def hint(partie: Partie, seed: int = 0, budget: float = HINT_BUDGET, worlds: tuple[int, int, int] = WORLDS,
          clock: Callable[[], float] | None = None) -> Hint | None:
     """The advice for the seat to act in ``partie``, from the fair lens within ``budget`` CPU seconds (0: no limit,
     every world drawn valued), the worlds drawn from ``seed``; ``None`` where the decision is not one the review
@@ -271,7 +271,7 @@ def _call_hint(review: CallReview, names: tuple[str, str]) -> Hint:
 
 
 def check(partie: Partie, choice: Action, threshold: float = TUTOR_THRESHOLD, seed: int = 0,
-          budget: float = HINT_BUDGET, worlds: tuple[int, int, int] = _WORLDS,
+          budget: float = HINT_BUDGET, worlds: tuple[int, int, int] = WORLDS,
           clock: Callable[[], float] | None = None) -> TutorWarning | None:
     """The tutor's check of ``choice``, the seat to act's decision about to be applied: a :class:`TutorWarning` if the
     fair lens (within ``budget`` CPU seconds, the worlds drawn from ``seed``) finds that it loses ``threshold``
