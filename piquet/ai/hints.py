@@ -75,7 +75,7 @@ from piquet.engine.actions import Action, Bid, Declare, Exchange, Play
 from piquet.engine.partie import Partie, Phase
 
 __all__ = ["DISCARDS_SHOWN", "HINT_BUDGET", "TUTOR_THRESHOLD", "WORLDS", "DiscardHint", "Hint", "Kind", "TutorWarning",
-           "check", "hint"]
+           "check", "hint", "valued"]
 
 #: The least loss, in points of the deal, the tutor warns of: the review's "?" mark (a mistake), so that the
 #: tutor speaks before any choice the review would mark "?" or "??".
@@ -149,6 +149,15 @@ def _review(partie: Partie, choice: Action, rng: random.Random, deadline: Deadli
     if phase is Phase.BID and isinstance(choice, Bid):
         return "call", review_call(partie, choice, Lens.FAIR, worlds[2], rng, deadline)
     return None
+
+
+def valued(phase: Phase) -> bool:
+    """Whether the review values the decisions of ``phase`` (a card, an exchange, a declaration, a call): a hint
+    explains them and the tutor checks them."""
+    return phase in _VALUED
+
+
+_VALUED: Final = frozenset({Phase.PLAY, Phase.EXCHANGE, Phase.DECLARE, Phase.BID})
 
 
 def _first_choice(partie: Partie, seat: int) -> Action | None:

@@ -72,6 +72,8 @@ class CreateTable(BaseModel):
     takebacks: Takebacks = "fair"
     #: CPU seconds the computer and its hints think per decision (None: the level's own); a number, never a string.
     budget: Annotated[float, Field(strict=True, allow_inf_nan=False)] | None = None
+    #: The tutor (against the computer): true (the review's "?" mark), a threshold in points, or false/None (none).
+    tutor: StrictBool | Annotated[float, Field(strict=True, allow_inf_nan=False)] | None = None
 
 
 #: A secret in a URL's query or fragment (``token=...``), URL-encoded or not, or in JSON (``"token": "..."``).
@@ -215,7 +217,7 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
                                 status_code=429, headers={"Retry-After": str(wait)})
         try:
             table, token = await tables.create_saved(body.kind, body.variant, body.options, body.level, body.name,
-                                                     body.takebacks, body.budget)
+                                                     body.takebacks, body.budget, body.tutor)
         except ProtocolError:  # not saved: the handler below answers 503
             raise
         except (ValueError, OptionError) as e:
@@ -305,7 +307,9 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
         try:
             message = read_message(text)
             if message["type"] == "action":
-                await table.act(client.seat, message["action"], message["version"])
+                warning = await table.act(client.seat, message["action"], message["version"], message["confirm"])
+                if warning is not None:
+                    client.post(_json(warning))
             elif message["type"] == "hint":
                 client.post(_json(await table.hint(client.seat)))
             elif message["type"] == "undo":
