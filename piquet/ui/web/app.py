@@ -307,7 +307,8 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
         try:
             message = read_message(text)
             if message["type"] == "action":
-                warning = await table.act(client.seat, message["action"], message["version"], message["confirm"])
+                warning = await table.act(client.seat, message["action"], message["version"],
+                                          message.get("confirm", False))
                 if warning is not None:
                     client.post(_json(warning))
             elif message["type"] == "hint":

@@ -107,11 +107,14 @@ class JoinMessage(TypedDict):
     name: str
 
 
-class ActionMessage(TypedDict):
+class _ActionFields(TypedDict):
     type: Literal["action"]
     action: object  # anything a client sent: read_action judges it
     version: int
-    confirm: bool  # played anyway after the tutor's warning (false where the client left it out)
+
+
+class ActionMessage(_ActionFields, total=False):
+    confirm: bool  # true: played anyway after the tutor's warning (left out: false)
 
 
 class HintRequest(TypedDict):
@@ -471,10 +474,9 @@ def read_message(text: str | bytes) -> ClientMessage:
         known = ", ".join(sorted(_MESSAGE_FIELDS))
         raise ProtocolError("malformed", f"unknown message type {_shown(kind)} (known: {known})")
     fields = set(data) - {"type"}
-    confirm = data.get("confirm", False) if kind == "action" else False
     if kind == "action" and "confirm" in data:
-        if not isinstance(confirm, bool):
-            raise ProtocolError("malformed", f"confirm is true or false, not {_shown(confirm)}")
+        if not isinstance(data["confirm"], bool):
+            raise ProtocolError("malformed", f"confirm is true or false, not {_shown(data['confirm'])}")
         fields.discard("confirm")
     if "version" in _MESSAGE_FIELDS[kind]:
         if "version" not in data:
@@ -492,7 +494,9 @@ def read_message(text: str | bytes) -> ClientMessage:
             raise ProtocolError("malformed", f"a name is 1 to 40 characters, not {json.dumps(name)[:60]}")
         return {"type": "join", "name": name}
     if kind == "action":
-        return {"type": "action", "action": data["action"], "version": data["version"], "confirm": confirm}
+        if "confirm" in data:
+            return {"type": "action", "action": data["action"], "version": data["version"], "confirm": data["confirm"]}
+        return {"type": "action", "action": data["action"], "version": data["version"]}
     if kind == "undo":
         return {"type": "undo", "version": data["version"]}
     return {"type": "hint"} if kind == "hint" else {"type": "move"}
