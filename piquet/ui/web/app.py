@@ -29,6 +29,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StrictBool, StrictInt
 
+from piquet.ai import hints
 from piquet.engine import record
 from piquet.engine.variants import VARIANTS, OptionError
 from piquet.ui.web.guard import TokenBucket
@@ -194,7 +195,7 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
         levels: list[LevelSetup] = [{"level": n, "name": _LEVEL_NAMES[n]} for n in LEVELS]
         budget: BudgetSetup = {"default": min(DEFAULT_BUDGET, max_budget) if max_budget > 0 else DEFAULT_BUDGET,
                                "minimum": MIN_BUDGET, "maximum": max_budget if max_budget > 0 else None}
-        return {"variants": variants, "levels": levels, "budget": budget}
+        return {"variants": variants, "levels": levels, "budget": budget, "tutor": hints.TUTOR_THRESHOLD}
 
     creations: dict[str, TokenBucket] = {}
 

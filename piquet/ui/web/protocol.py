@@ -405,6 +405,7 @@ class SetupAnswer(TypedDict):
     variants: list[VariantSetup]
     levels: list[LevelSetup]
     budget: BudgetSetup
+    tutor: float  # the tutor's threshold in points of the deal, for a table that asks for the tutor
 
 
 class TableLinks(TypedDict):
