@@ -46,7 +46,7 @@ def measure(variant: str, deals: int, budget: float, seed: int) -> dict[str, lis
     for number in range(deals):
         rng = random.Random(seed * 1000 + number)
         partie = Partie(("Ann", "Bill"), variant, first_dealer=number % 2)
-        partie.push(Deal.from_pack(number % 2, shuffled_pack(rng), 3))
+        partie.push(Deal.from_pack(number % 2, shuffled_pack(rng), partie.legal_packets()[-1]))
         while not partie.deal_scores and not partie.is_over:
             seat = partie.to_act
             assert seat is not None
