@@ -71,8 +71,8 @@ def main() -> None:
     args = parser.parse_args()
     by_phase: dict[str, list[tuple[float, int]]] = {}
     for variant in args.variant or ["rubicon", "auction", "au-cent"]:
-        for phase, rows in measure(variant, args.deals, args.budget, args.seed).items():
-            by_phase.setdefault(phase, []).extend(rows)
+        for phase, found in measure(variant, args.deals, args.budget, args.seed).items():
+            by_phase.setdefault(phase, []).extend(found)
     print(f"budget {args.budget:g} s, {args.deals} deals of each variant")
     print(f"{'phase':<12} {'hints':>5} {'median s':>9} {'p90 s':>7} {'max s':>7} {'worlds (median)':>16}")
     for phase in ("call", "exchange", "declaration", "play"):

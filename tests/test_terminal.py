@@ -21,10 +21,13 @@ from piquet.ui.terminal import parse_options, run
 
 @pytest.fixture(autouse=True)
 def few_hint_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Hints and the tutor's checks value few worlds here: quick, and the same from run to run."""
+    """Hints and the tutor's checks value few worlds here, without a budget: quick, and the same from run to run
+    (a budget's clock would make them depend on the machine's load)."""
     import piquet.ui.terminal as terminal
+    from piquet.ai import hints
 
     monkeypatch.setattr(terminal, "HINT_WORLDS", (4, 40, 4))
+    monkeypatch.setattr(hints, "HINT_BUDGET", 0.0)
 
 
 def make_args(seed: int = 3, record_path: Path | None = None, options: list[str] | None = None,

@@ -164,11 +164,11 @@ def _first_choice(partie: Partie, seat: int) -> Action | None:
     """Any one choice of the decision the review values, to ask it about (the review values every other too)."""
     phase = partie.phase
     if phase is Phase.EXCHANGE:
-        view = partie.view(seat)
-        options = candidate_discards(view, 1)
-        if options:
+        # The strongest level's first candidate: among the discards the review values anyway.
+        options = candidate_discards(partie.view(seat), 1)
+        if options and partie.can(Exchange(seat, options[0])):
             return Exchange(seat, options[0])
-    kinds = {Phase.PLAY: Play, Phase.DECLARE: Declare, Phase.BID: Bid}
+    kinds = {Phase.PLAY: Play, Phase.EXCHANGE: Exchange, Phase.DECLARE: Declare, Phase.BID: Bid}
     wanted = kinds.get(phase)
     if wanted is None:
         return None
