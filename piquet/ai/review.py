@@ -388,9 +388,11 @@ def _summarise(seat: int, lens: Lens, worlds: Sequence[tuple[PlayPosition, float
     if choice not in legal:
         raise ValueError(f"{choice} is not a legal card here")
     solved: list[dict[Card, int]] = []
+    start = deadline.elapsed() if deadline is not None else 0.0
     for i, (position, _) in enumerate(worlds):
-        # The breakdown follows a line for a few cards in each world solved: about as much again.
-        if i and deadline is not None and deadline.spent(ahead=2 * deadline.elapsed() / i):
+        # The next world costs what the worlds so far did, on average; the breakdown follows a line for a few cards
+        # in each world solved: about as much again.
+        if i and deadline is not None and deadline.spent(ahead=2 * (deadline.elapsed() - start) / i):
             break
         solved.append(solve(position, rules, all_values=True).values)
     worlds = worlds[:len(solved)]
@@ -827,8 +829,10 @@ def review_exchange(partie: Partie, choice: Exchange, lens: Lens = Lens.FAIR, wo
     flags: list[list[int]] = [[] for _ in range(count)]
     weights: list[float] = []
     cache: BestCache = {}
+    start = deadline.elapsed() if deadline is not None else 0.0
     for at, world in enumerate(sampled):
-        if at and deadline is not None and deadline.spent(ahead=deadline.elapsed() / at):
+        # The next world costs what the worlds so far did, on average.
+        if at and deadline is not None and deadline.spent(ahead=(deadline.elapsed() - start) / at):
             break
         weight = world.weight
         weights.append(weight)
@@ -1110,8 +1114,10 @@ def review_call(partie: Partie, choice: Bid, lens: Lens = Lens.FAIR, worlds: int
     annulled = dict.fromkeys(options, 0.0)
     weights = 0.0
     used = 0
+    start = deadline.elapsed() if deadline is not None else 0.0
     for world in sampled:
-        if used and deadline is not None and deadline.spent(ahead=deadline.elapsed() / used):
+        # The next deal costs what the deals so far did, on average.
+        if used and deadline is not None and deadline.spent(ahead=(deadline.elapsed() - start) / used):
             break
         used += 1
         deal = _Deal(view, world, rules)
