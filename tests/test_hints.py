@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from piquet.ai.hints import DISCARDS_SHOWN, TUTOR_THRESHOLD, check, hint
 from piquet.ai.review import MARKS, mark
-from piquet.engine.actions import ChooseDealer, Declare, Exchange, Play
+from piquet.engine.actions import ChooseDealer, Concede, Declare, Exchange, Play
 from piquet.engine.cards import Card, CardSet
 from piquet.engine.partie import Partie, Phase
 
@@ -150,6 +150,11 @@ def test_the_call_hint_names_the_best_call_against_the_next() -> None:
     assert advice.best in partie.legal_actions() and advice.next_best in partie.legal_actions()
     assert advice.margin is not None and advice.margin >= 0
     assert advice.worlds <= FEW[2]
+
+
+def test_the_tutor_lets_a_concession_through_unchecked() -> None:
+    partie = _at_the_king_of_hearts()
+    assert check(partie, Concede(1), budget=0, worlds=FEW) is None
 
 
 def test_no_hint_where_the_review_values_nothing() -> None:

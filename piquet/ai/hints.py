@@ -287,8 +287,8 @@ def check(partie: Partie, choice: Action, threshold: float = TUTOR_THRESHOLD, se
     points of the deal or more against the best choice; ``None`` if it does not, or if the review does not value
     this decision. Raises ``ValueError`` for a choice that is not legal here."""
     seat = partie.to_act
-    if seat is None or partie.is_over:
-        return None
+    if seat is None or partie.is_over or not isinstance(choice, (Play, Exchange, Declare, Bid)):
+        return None  # nothing the review values (a concession may come out of turn: it is not checked)
     if choice.player != seat or not partie.can(choice):
         raise ValueError(f"{choice.describe(partie.players)}: not a legal choice for "
                          f"{partie.players[choice.player]} here")
