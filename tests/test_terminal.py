@@ -419,3 +419,20 @@ def test_the_tutor_s_threshold_is_zero_or_more_points(capsys: pytest.CaptureFixt
     with pytest.raises(SystemExit):
         build_parser().parse_args(["play", "--tutor", "-1"])
     assert "the tutor's threshold is zero or more points" in capsys.readouterr().err
+
+
+def test_the_tutor_does_not_question_the_choice_a_hint_gave(monkeypatch: pytest.MonkeyPatch) -> None:
+    from piquet.ai import hints
+
+    checked: list[object] = []
+
+    def always(partie: object, action: object, *args: object) -> object:  # a tutor that warns of everything
+        checked.append(action)
+        return hints.TutorWarning(0, "play", action, 9.0, action, "a warning of everything")  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hints, "check", always)
+    console, buf = make_console()
+    args = make_args(seed=3)
+    args.tutor = 5.0
+    run(args, console=console, input_fn=Player(buf, stop_after=60))  # it types what each hint says
+    assert checked == [] and "Tutor:" not in buf.getvalue()

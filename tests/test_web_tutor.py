@@ -14,7 +14,8 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import Client, connect, create, db, play_computer, seed_tables
 
-from piquet.ai.hints import TUTOR_THRESHOLD
+from piquet.ai.hints import TUTOR_THRESHOLD, TutorWarning
+from piquet.ui.web import thinking
 from piquet.ui.web.app import create_app
 from piquet.ui.web.store import SQLiteStore
 
@@ -140,3 +141,22 @@ def test_a_hint_at_the_exchange_gives_the_reason_the_next_best_the_margin_and_th
         assert values == sorted(values, reverse=True)
         assert hint["margin"] == pytest.approx(values[0] - values[1])
         assert all(d["says"].startswith("Discarding the ") for d in hint["discards"])
+
+
+def test_the_tutor_does_not_question_the_choice_the_hint_gave(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    seed_tables(monkeypatch, 4)
+
+    def always(partie: Any, action: Any, *args: Any) -> TutorWarning:  # a tutor that warns of everything
+        return TutorWarning(0, "exchange", action, 9.0, action, "a warning of everything")
+
+    monkeypatch.setattr(thinking, "_check", always)
+    with TestClient(create_app(db(tmp_path), workers=0)) as http, ExitStack() as stack:
+        _table, ann = _at_the_exchange(http, stack, tutor=True)
+        version = ann.current["version"]
+        ann.act(_worst(ann.current))
+        assert ann.recv()["type"] == "tutor"  # another choice is questioned
+        ann.send({"type": "hint"})
+        best = ann.recv()
+        assert best["type"] == "hint"
+        ann.act(best["action"])  # the hint's own is not
+        assert ann.recv_state()["version"] > version

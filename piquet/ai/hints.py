@@ -75,7 +75,7 @@ from piquet.engine.actions import Action, Bid, Declare, Exchange, Play
 from piquet.engine.partie import Partie, Phase
 
 __all__ = ["DISCARDS_SHOWN", "HINT_BUDGET", "TUTOR_THRESHOLD", "WORLDS", "DiscardHint", "Hint", "Kind", "TutorWarning",
-           "check", "hint", "valued"]
+           "check", "follows", "hint", "valued"]
 
 #: The least loss, in points of the deal, the tutor warns of: the review's "?" mark (a mistake), so that the
 #: tutor speaks before any choice the review would mark "?" or "??".
@@ -277,6 +277,22 @@ def _call_hint(review: CallReview, names: tuple[str, str]) -> Hint:
     return Hint(review.seat, "call", best.call, explain_call(shown, names),
                 None if second is None else second.call, None if second is None else best.value - second.value,
                 review.worlds)
+
+
+def follows(choice: Action, advice: Action | None) -> bool:
+    """Whether ``choice`` is the choice a hint advised (an exchange: the same discards, whatever is shown of the
+    talon). The tutor does not question it: a check values the worlds its budget allows, which may be other than
+    the hint's, and a choice within a point of another could otherwise be found the worse.
+
+    >>> from piquet.engine.cards import CardSet
+    >>> follows(Exchange(0, CardSet.parse("7S 8S"), True), Exchange(0, CardSet.parse("7S 8S")))
+    True
+    """
+    if advice is None:
+        return False
+    if isinstance(choice, Exchange) and isinstance(advice, Exchange):
+        return choice.player == advice.player and choice.discards == advice.discards
+    return choice == advice
 
 
 def check(partie: Partie, choice: Action, threshold: float = TUTOR_THRESHOLD, seed: int = 0,

@@ -247,6 +247,8 @@ class _Game:
         self.hint_budget = hints.HINT_BUDGET if budget is None else budget
         #: The tutor's threshold in points (``None``: no tutor).
         self.tutor = tutor
+        #: The last hint's best choice, and the decision (the partie's ply) it was for: not questioned by the tutor.
+        self.advised: tuple[int, Action] | None = None
         self.record_path = record_path
         self.names = partie.players
         self.computer = 1 - HUMAN
@@ -502,6 +504,7 @@ class _Game:
             what, typed = decision.hint()
         else:
             what, typed = decision.words(advice.best)
+            self.advised = (self.partie.ply, advice.best)
         line = Text("Hint: ", style="magenta") + _pretty_tokens(what)
         line.append(f"  (type: {typed})" if typed else "", style="dim")
         self.say(line)
@@ -518,8 +521,10 @@ class _Game:
     def tutor_allows(self, action: Action) -> bool:
         """With the tutor on: whether ``action`` may be applied (the review finds it loses less than the threshold,
         or the player, warned, plays it anyway)."""
-        if self.tutor is None:
+        if self.tutor is None or not hints.valued(self.partie.phase):
             return True
+        if self.advised is not None and self.advised[0] == self.partie.ply and hints.follows(action, self.advised[1]):
+            return True  # the hint's own choice
         warning = hints.check(self.partie, action, self.tutor, self._hint_seed(), self.hint_budget, HINT_WORLDS)
         if warning is None:
             return True

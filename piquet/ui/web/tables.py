@@ -326,6 +326,7 @@ class Table:
         self._choices: list[bool] = []
         self._hinting = False
         self._hints: dict[int, tuple[float, float]] = {}  # seat: (hints he may still ask, when that was counted)
+        self._advised: dict[int, tuple[int, Action]] = {}  # seat: (the version, the review's hint's best choice)
         if info.computer is not None:
             self.agent = self._agent(info.level or 3)
         if all(p is not None for p in info.players):
@@ -633,7 +634,8 @@ class Table:
             action = read_action(data, partie, seat)
             if isinstance(action, int):
                 action = self._deal(action)
-            elif not confirm and self._tutors(seat) and hints.valued(partie.phase):
+            elif (not confirm and self._tutors(seat) and hints.valued(partie.phase)
+                  and not self._was_advised(seat, action)):
                 warning = await self._check(partie, action)
                 if warning is not None:
                     assert isinstance(data, dict)
@@ -642,6 +644,12 @@ class Table:
         await self.broadcast()
         self.kick()
         return None
+
+    def _was_advised(self, seat: int, action: Action) -> bool:
+        """Whether ``action`` is the choice the review's hint gave ``seat`` for this decision (the tutor does not
+        question it: :func:`piquet.ai.hints.follows`)."""
+        advised = self._advised.get(seat)
+        return advised is not None and advised[0] == self.version and hints.follows(action, advised[1])
 
     def _tutors(self, seat: int) -> bool:
         """Whether the tutor checks ``seat``'s choices: a table against the computer with the tutor, a person's seat."""
@@ -790,6 +798,7 @@ class Table:
                 if hints.valued(partie.phase):
                     advice = await self.thinker.hint(partie, self._seed(), self.budget_for(HINT_LEVEL))
                     if advice is not None:
+                        self._advised[seat] = (self.version, advice.best)
                         return hint_message(advice, self.names)
                 action, self.adviser = await self.thinker.choose(adviser, view, legal, HINT_LEVEL)
             except ThinkingFailed as e:
