@@ -19,6 +19,17 @@ from piquet.engine.cards import CARDS, Card, CardSet
 from piquet.ui.terminal import parse_options, run
 
 
+@pytest.fixture(autouse=True)
+def few_hint_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hints and the tutor's checks value few worlds here, without a budget: quick, and the same from run to run
+    (a budget's clock would make them depend on the machine's load)."""
+    import piquet.ui.terminal as terminal
+    from piquet.ai import hints
+
+    monkeypatch.setattr(terminal, "HINT_WORLDS", (4, 40, 4))
+    monkeypatch.setattr(hints, "HINT_BUDGET", 0.0)
+
+
 def make_args(seed: int = 3, record_path: Path | None = None, options: list[str] | None = None,
               name: str = "You", variant: str | None = None) -> argparse.Namespace:
     args = argparse.Namespace(seed=seed, record=str(record_path) if record_path else None, name=name,
@@ -226,7 +237,7 @@ def test_a_whole_auction_partie_with_hints(tmp_path: Path) -> None:
     after = re.findall(r"nothing may be sunk[^\n]*\n(.*)\n", out)
     assert after and all(line.startswith(("  You declare ", "  You have no ")) for line in after)
     assert "Score sheet" in out and "Contract" in out
-    assert re.search(r"wins? the partie and scores \d+: the (difference|sum of both scores)", out)
+    assert re.search(r"wins? the partie and scores? \d+: the (difference|sum of both scores)", out)
     assert not any(p.startswith("Announce carte blanche") for p in player.prompts)
     partie = record.loads(path.read_text(encoding="utf-8"))
     assert partie.variant == "auction" and partie.is_over and partie.result is not None
@@ -353,3 +364,98 @@ def test_a_play_with_one_legal_card_is_made_without_asking_and_an_empty_answer_a
     deals = len(re.findall(r"^  Deal \d+: You \d+, Computer \d+; partie", out, flags=re.M))
     assert out.count("your only card.") >= deals >= 6
     assert not any(p.startswith("Your card [") for p in player.prompts)
+
+
+# ---------------------------------------------------------------- hints that explain, and the tutor
+def test_a_hint_says_why_and_by_how_much_it_beats_the_next() -> None:
+    console, buf = make_console()
+    player = Player(buf, stop_after=60)
+    run(make_args(seed=3), console=console, input_fn=player)
+    out = buf.getvalue()
+    # A card: the best, why, and the next best with the margin.
+    assert re.search(r"Hint: play (10|[AKQJ987])[♠♥♦♣]  \(type: \w\w\)\n  Why: (Leading|Playing) the ", out)
+    assert re.search(r"  Next best: play (10|[AKQJ987])[♠♥♦♣], [\d.]+ points? on average behind", out)
+    # The exchange: the best discard and the next ones, each with what it keeps or risks.
+    assert re.search(r"Hint: discard .*\n  Why: Discarding the .*: the best, by ", out)
+    assert re.search(r"\n  2\. Discarding the .* rather than the ", out)
+
+
+class Blunderer(Player):
+    """Plays the next best card the hint names; warned by the tutor, thinks again the first time and plays it
+    anyway the second."""
+
+    def __init__(self, buf: io.StringIO, stop_after: int) -> None:
+        super().__init__(buf, stop_after=stop_after)
+        self.warnings = 0
+        self.chosen: str | None = None  # the card last typed
+        self.played: str | None = None  # the card played anyway
+
+    def __call__(self, prompt: str) -> str:
+        if prompt.startswith("Play it anyway"):
+            self.prompts.append(prompt)
+            self.warnings += 1
+            if self.warnings == 2:
+                self.played = self.chosen
+            return "n" if self.warnings == 1 else "y"
+        if prompt.startswith("Your card") and self.hinted and not self.script:
+            found = re.findall(r"Next best: play (\S+),", self.buf.getvalue().rsplit("Hint:", 1)[-1])
+            if found:
+                self.prompts.append(prompt)
+                self.hinted = False
+                self.chosen = found[0]
+                return found[0]
+        return super().__call__(prompt)
+
+
+def test_the_tutor_warns_before_a_costly_card_and_offers_to_think_again(tmp_path: Path) -> None:
+    path = tmp_path / "tutor.json"
+    console, buf = make_console()
+    args = make_args(seed=3, record_path=path)
+    args.tutor = 0.5
+    player = Blunderer(buf, stop_after=80)
+    run(args, console=console, input_fn=player)
+    out = buf.getvalue()
+    assert player.warnings >= 2
+    warning = re.search(r"Tutor: this loses ([\d.]+) points? on average\. (Leading|Playing) the (\S+) rather than "
+                        r"the (\S+) costs You", out)
+    assert warning is not None and float(warning.group(1)) >= 0.5
+    assert "Think again." in out
+    # Played anyway: the record has it.
+    partie = record.loads(path.read_text(encoding="utf-8"))
+    played = [str(a.card) for a in partie.actions if getattr(a, "card", None) is not None and a.player == 0]
+    assert player.played is not None and str(Card.parse(player.played)) in played
+
+
+def test_without_the_tutor_no_choice_is_questioned() -> None:
+    console, buf = make_console()
+    player = Blunderer(buf, stop_after=80)
+    run(make_args(seed=3), console=console, input_fn=player)
+    assert player.warnings == 0 and "Tutor:" not in buf.getvalue()
+
+
+def test_the_tutor_s_threshold_is_zero_or_more_points(capsys: pytest.CaptureFixture[str]) -> None:
+    from piquet.ui.cli import build_parser
+
+    assert build_parser().parse_args(["play", "--tutor"]).tutor == 5.0
+    assert build_parser().parse_args(["play", "--tutor", "2.5"]).tutor == 2.5
+    assert build_parser().parse_args(["play"]).tutor is None
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["play", "--tutor", "-1"])
+    assert "the tutor's threshold is zero or more points" in capsys.readouterr().err
+
+
+def test_the_tutor_does_not_question_the_choice_a_hint_gave(monkeypatch: pytest.MonkeyPatch) -> None:
+    from piquet.ai import hints
+
+    checked: list[object] = []
+
+    def always(partie: object, action: object, *args: object) -> object:  # a tutor that warns of everything
+        checked.append(action)
+        return hints.TutorWarning(0, "play", action, 9.0, action, "a warning of everything")  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hints, "check", always)
+    console, buf = make_console()
+    args = make_args(seed=3)
+    args.tutor = 5.0
+    run(args, console=console, input_fn=Player(buf, stop_after=60))  # it types what each hint says
+    assert checked == [] and "Tutor:" not in buf.getvalue()

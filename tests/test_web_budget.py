@@ -21,8 +21,10 @@ from piquet.engine.partie import LegalActions
 from piquet.engine.view import PlayerView
 from piquet.ui.cli import build_parser
 from piquet.ui.web import tables as tables_module
+from piquet.ui.web import thinking
 from piquet.ui.web.app import create_app
 from piquet.ui.web.store import SQLiteStore
+from piquet.ui.web.thinking import Thinker
 
 
 @pytest.fixture(autouse=True)
@@ -171,6 +173,16 @@ def recording(name: str, seed: int) -> Recorder:
 def test_the_computer_and_its_hints_think_in_the_workers_with_the_tables_budget(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(tables_module, "make_agent", recording)
+    # The review's hints: which lane they are sent to, with which budget (the worker's answer comes back).
+    reviewed: list[tuple[str, float]] = []
+    run = Thinker._run
+
+    async def recording_run(self: Thinker, lane: Any, task: Any, *args: Any) -> Any:
+        if task is thinking._hint:
+            reviewed.append((lane, args[-1]))
+        return await run(self, lane, task, *args)
+
+    monkeypatch.setattr(Thinker, "_run", recording_run)
     with TestClient(create_app(db(tmp_path), workers=1)) as http, ExitStack() as stack:
         table = create(http, "computer", name="Ann", level=3, budget=0.3)
         ann = Client(stack.enter_context(http.websocket_connect(f"/ws/{table['id']}?token={table['token']}")))
@@ -179,9 +191,18 @@ def test_the_computer_and_its_hints_think_in_the_workers_with_the_tables_budget(
         ann.send({"type": "hint"})
         ann.until(lambda m: m["type"] == "hint")
         play_computer(ann, rng, stop=lambda s: s["prompt"] is not None and s["prompt"]["kind"] == "play")
+        ann.send({"type": "hint"})
+        hint = ann.until(lambda m: m["type"] == "hint")
+        assert hint["reason"]  # the review's, from the worker
         at = http.app.state.tables.get(table["id"])  # type: ignore[attr-defined]
-        # What came back from the workers: the computer's player (level 3, the quick lane) and the hints' (level 5,
-        # the deep lane), each as it decided there, away from the server, with the table's 0.3 s, not the levels' 1 s.
-        for agent, level in ((at.agent, 3), (at.adviser, 5)):
-            assert isinstance(agent, Recorder) and agent.inner.level == level and agent.seen
-            assert all(pid != os.getpid() and seconds == 0.3 for pid, seconds in agent.seen), agent.seen
+        # What came back from the workers: the computer's player (level 3, the quick lane), as it decided there, away
+        # from the server, with the table's 0.3 s, not the levels' 1 s; the review's hints in the deep lane with the
+        # same 0.3 s, and the strongest level's (for who deals, a carte blanche, ...) if one was asked.
+        agent = at.agent
+        assert isinstance(agent, Recorder) and agent.inner.level == 3 and agent.seen
+        assert all(pid != os.getpid() and seconds == 0.3 for pid, seconds in agent.seen), agent.seen
+        assert reviewed and all(r == ("deep", 0.3) for r in reviewed), reviewed
+        adviser = at.adviser
+        if adviser is not None:
+            assert isinstance(adviser, Recorder) and adviser.inner.level == 5
+            assert all(pid != os.getpid() and seconds == 0.3 for pid, seconds in adviser.seen), adviser.seen

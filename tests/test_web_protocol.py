@@ -73,6 +73,7 @@ def test_read_message_rejects_what_is_not_a_documented_message(text: str | bytes
 @pytest.mark.parametrize("data", [
     {"type": "action", "action": {"play": "QS"}, "version": 57},
     {"type": "action", "action": {"exchange": ["7S", "8D"], "show_rest": False}, "version": 0},
+    {"type": "action", "action": {"play": "7H"}, "version": 9, "confirm": True},
     {"type": "hint"},
     {"type": "undo", "version": 12},
     {"type": "join", "name": "Bill"},
@@ -81,6 +82,16 @@ def test_read_message_rejects_what_is_not_a_documented_message(text: str | bytes
 def test_read_message_accepts_every_documented_message(data: dict[str, object]) -> None:
     assert read_message(json.dumps(data)) == data
     assert read_message(json.dumps(data).encode()) == data
+
+
+@pytest.mark.parametrize("confirm", ["yes", 1, None, [True]])
+def test_a_confirm_that_is_not_true_or_false_is_refused(confirm: object) -> None:
+    with pytest.raises(ProtocolError) as exc:
+        read_message(json.dumps({"type": "action", "action": {"play": "QS"}, "version": 3, "confirm": confirm}))
+    assert exc.value.code == "malformed" and "confirm is true or false" in exc.value.message, exc.value
+    with pytest.raises(ProtocolError) as exc:
+        read_message(json.dumps({"type": "undo", "version": 3, "confirm": True}))
+    assert exc.value.code == "malformed", exc.value
 
 
 @pytest.mark.parametrize("text", [

@@ -311,6 +311,14 @@ def test_a_hint_asked_while_the_computer_thinks_of_one_is_refused_busy(monkeypat
     seed_tables(monkeypatch, 3)
     made = lambda name, seed: GatedAgent() if name == "level5" else make_agent(name, seed)  # noqa: E731
     monkeypatch.setattr(tables_module, "make_agent", made)
+    review = thinking._hint
+
+    def gated(*args: Any) -> Any:  # the review's hint, held like the agent's
+        GatedAgent.started.set()
+        assert GatedAgent.go.wait(20)
+        return review(*args)
+
+    monkeypatch.setattr(thinking, "_hint", gated)
     GatedAgent.started.clear()
     GatedAgent.go.clear()
     with TestClient(create_app(str(tmp_path / "db.sqlite3"), workers=0)) as http, ExitStack() as stack:

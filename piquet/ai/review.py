@@ -65,6 +65,7 @@ from piquet.ai.bidding import (
     estimate_tricks,
 )
 from piquet.ai.books import discard_choice, minus_discards
+from piquet.ai.budget import Deadline
 from piquet.ai.declaring import declaration_values
 from piquet.ai.exchange import (
     candidate_discards,
@@ -377,22 +378,35 @@ def _legal_cards(position: PlayPosition) -> list[Card]:
 
 
 def _summarise(seat: int, lens: Lens, worlds: Sequence[tuple[PlayPosition, float]], choice: Card, rules: Rules,
-               broken_down: Collection[Card] | None, cache: BestCache) -> PlayReview:
+               broken_down: Collection[Card] | None, cache: BestCache, runner_up: bool = False,
+               deadline: Deadline | None = None) -> PlayReview:
     """The mean over ``worlds`` (positions and weights) of each card's solver value, and of the
-    breakdown of the cards in ``broken_down`` (all with ``None``; the choice and the best always)."""
-    total_weight = sum(w for _, w in worlds)
+    breakdown of the cards in ``broken_down`` (all with ``None``; the choice and the best always, and with
+    ``runner_up`` the best card after the best). A ``deadline`` stops the solving before a world it cannot
+    pay for, the breakdown's work counted (never before the first world): the worlds solved are the review's."""
     legal = _legal_cards(worlds[0][0])
     if choice not in legal:
         raise ValueError(f"{choice} is not a legal card here")
+    solved: list[dict[Card, int]] = []
+    start = deadline.elapsed() if deadline is not None else 0.0
+    for i, (position, _) in enumerate(worlds):
+        # The next world costs what the worlds so far did, on average; the breakdown follows a line for a few cards
+        # in each world solved: about as much again.
+        if i and deadline is not None and deadline.spent(ahead=2 * (deadline.elapsed() - start) / i):
+            break
+        solved.append(solve(position, rules, all_values=True).values)
+    worlds = worlds[:len(solved)]
+    total_weight = sum(w for _, w in worlds)
     values = dict.fromkeys(legal, 0.0)
-    for position, weight in worlds:
-        solution = solve(position, rules, all_values=True)
+    for (_, weight), solution in zip(worlds, solved, strict=True):
         for card in legal:
-            values[card] += weight * solution.values[card] / total_weight
+            values[card] += weight * solution[card] / total_weight
     top = max(values.values())
     order = sorted(legal, key=lambda c: (-values[c], c != choice, -c.rank, c.suit))
     best = choice if values[choice] >= top - _EPSILON else order[0]
     wanted = set(legal if broken_down is None else broken_down) | {choice, best}
+    if runner_up and len(order) > 1:
+        wanted.add(next(c for c in order if c != best))
     parts: dict[Card, dict[Part, float]] = {c: dict.fromkeys(PLAY_PARTS, 0.0) for c in wanted}
     tricks = dict.fromkeys(wanted, 0.0)
     lost = dict.fromkeys(wanted, 0.0)
@@ -424,12 +438,14 @@ def review_position(position: PlayPosition, rules: Rules, choice: Card, broken_d
 
 def review_decision(partie: Partie, choice: Card, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_WORLDS,
                     rng: random.Random | None = None, broken_down: Collection[Card] | None = None,
-                    cache: BestCache | None = None) -> PlayReview:
+                    cache: BestCache | None = None, runner_up: bool = False,
+                    deadline: Deadline | None = None) -> PlayReview:
     """The review of the player to act in ``partie`` (in the play) playing ``choice``: with every card
     known (:attr:`Lens.OPEN`, exact), or over ``worlds`` hands the opponent may hold as the player's view
     allows them, drawn by ``rng`` as the strongest level draws them (:attr:`Lens.FAIR`). The values are
     in points of the deal (utility ``(1, -1)``); younger's points not yet reckoned count, as they do for
-    whether a pique may come.
+    whether a pique may come. ``runner_up``: break down the best card after the best too (a hint's reason).
+    ``deadline``: the fair lens solves worlds until it is spent (at least one; the review says how many).
     """
     if partie.phase is not Phase.PLAY:
         raise ValueError(f"no card to review: it is the {partie.phase.value}")
@@ -444,7 +460,7 @@ def review_decision(partie: Partie, choice: Card, lens: Lens = Lens.FAIR, worlds
     view = partie.view(seat)
     drawn = sample_opponent_hands(view, rng or random.Random(0), worlds)
     positions = [(position_from_view(view, hand), weight) for hand, weight in drawn]
-    return _summarise(seat, lens, positions, choice, partie.rules, broken_down, cache)
+    return _summarise(seat, lens, positions, choice, partie.rules, broken_down, cache, runner_up, deadline)
 
 
 # ---------------------------------------------------------------- the explanation
@@ -753,7 +769,8 @@ def _carte_blanche_points(view: PlayerView) -> tuple[int, int]:
 
 
 def review_exchange(partie: Partie, choice: Exchange, lens: Lens = Lens.FAIR, worlds: int = EXCHANGE_WORLDS,
-                    rng: random.Random | None = None, candidates: int = EXCHANGE_CANDIDATES) -> ExchangeReview:
+                    rng: random.Random | None = None, candidates: int = EXCHANGE_CANDIDATES,
+                    deadline: Deadline | None = None) -> ExchangeReview:
     """The review of the player to act in ``partie`` (at the exchange) making ``choice``: the discards the
     strongest level would try (``candidates`` of them, :func:`~piquet.ai.exchange.candidate_discards`, or in an
     Auction contract :func:`~piquet.ai.bidding.contract_discards`) and the choice made, each valued over
@@ -761,8 +778,8 @@ def review_exchange(partie: Partie, choice: Exchange, lens: Lens = Lens.FAIR, wo
     world valued as the level values it (:attr:`Lens.FAIR`: :func:`~piquet.ai.exchange.estimate`, or the
     contract's worth), or against the talon and the hand she really held, the declarations reckoned exactly
     and the play solved (:attr:`Lens.OPEN`). In points of the deal from the player's side, by the partie's
-    stakes (:func:`~piquet.ai.levels.partie_utility`) where they are not the score difference. How, and why:
-    docs/review.md, "The exchange"."""
+    stakes (:func:`~piquet.ai.levels.partie_utility`) where they are not the score difference. A ``deadline``
+    stops the worlds when it is spent (never before the first). How, and why: docs/review.md, "The exchange"."""
     seat = partie.to_act
     if partie.phase is not Phase.EXCHANGE or seat is None:
         raise ValueError(f"no exchange to review: it is the {partie.phase.value}")
@@ -812,7 +829,11 @@ def review_exchange(partie: Partie, choice: Exchange, lens: Lens = Lens.FAIR, wo
     flags: list[list[int]] = [[] for _ in range(count)]
     weights: list[float] = []
     cache: BestCache = {}
-    for world in sampled:
+    start = deadline.elapsed() if deadline is not None else 0.0
+    for at, world in enumerate(sampled):
+        # The next world costs what the worlds so far did, on average.
+        if at and deadline is not None and deadline.spent(ahead=(deadline.elapsed() - start) / at):
+            break
         weight = world.weight
         weights.append(weight)
         theirs: dict[int, int] = {}
@@ -894,7 +915,7 @@ def review_exchange(partie: Partie, choice: Exchange, lens: Lens = Lens.FAIR, wo
     versus = best_at if best_at != at_choice else next((i for i in order if i != at_choice), at_choice)
     given_up = {part: share(flags[versus], flags[at_choice], _BIT[part]) for part in WON_PARTS}
     gained = {part: share(flags[at_choice], flags[versus], _BIT[part]) for part in WON_PARTS}
-    return ExchangeReview(seat, is_elder, lens, len(sampled), mine, "solver" if solver else "estimate", view.hand,
+    return ExchangeReview(seat, is_elder, lens, len(weights), mine, "solver" if solver else "estimate", view.hand,
                           rules.minimum_point, choice.discards, options[best_at], max(0.0, top - chosen.value),
                           tuple(worths[i] for i in order), used, options[versus], given_up, gained)
 
@@ -1059,7 +1080,7 @@ class CallReview:
 
 
 def review_call(partie: Partie, choice: Bid, lens: Lens = Lens.FAIR, worlds: int = CALL_WORLDS,
-                rng: random.Random | None = None) -> CallReview:
+                rng: random.Random | None = None, deadline: Deadline | None = None) -> CallReview:
     """The review of the player to act in ``partie`` (in Auction Piquet's auction) making the call ``choice``.
 
     The calls valued are those the strongest level tries (pass, double and redouble where allowed, and of
@@ -1069,7 +1090,7 @@ def review_call(partie: Partie, choice: Bid, lens: Lens = Lens.FAIR, worlds: int
     tricks its holder is expected to win (:class:`piquet.ai.bidding._Deal`). **Fair**: over ``worlds`` hands
     and talons the view allows, weighted by how well the books explain her calls so far, as the level weighs
     them; **open hands**: her hand and the talon as they are. In points of the deal: an Auction deal's stakes
-    are its points."""
+    are its points. A ``deadline`` stops the deals when it is spent (never before the first)."""
     seat = partie.to_act
     if partie.phase is not Phase.BID or seat is None:
         raise ValueError(f"no call to review: it is the {partie.phase.value}")
@@ -1092,7 +1113,13 @@ def review_call(partie: Partie, choice: Bid, lens: Lens = Lens.FAIR, worlds: int
     held = dict.fromkeys(options, 0.0)
     annulled = dict.fromkeys(options, 0.0)
     weights = 0.0
+    used = 0
+    start = deadline.elapsed() if deadline is not None else 0.0
     for world in sampled:
+        # The next deal costs what the deals so far did, on average.
+        if used and deadline is not None and deadline.spent(ahead=(deadline.elapsed() - start) / used):
+            break
+        used += 1
         deal = _Deal(view, world, rules)
         weight = world.weight * (deal.likelihood(calls) if lens is Lens.FAIR else 1.0)
         weights += weight
@@ -1116,7 +1143,7 @@ def review_call(partie: Partie, choice: Bid, lens: Lens = Lens.FAIR, worlds: int
     top = max(w.value for w in worth.values())
     best = choice if worth[choice].value >= top - _EPSILON else max(options, key=lambda o: worth[o].value)
     order = sorted(options, key=lambda o: (-worth[o].value, o != choice))
-    return CallReview(seat, lens, len(sampled), choice, best, max(0.0, top - worth[choice].value),
+    return CallReview(seat, lens, used, choice, best, max(0.0, top - worth[choice].value),
                       tuple(worth[o] for o in order))
 
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from piquet.ai.annotate import annotated_record
+from piquet.ai.hints import TUTOR_THRESHOLD
 from piquet.ai.ladder import describe
 from piquet.ai.levels import DECLARATION_WORLDS, LEVEL_NAMES
 from piquet.ai.review import DEFAULT_WORLDS, MARKS, Lens, PartieReview, review_partie
@@ -107,6 +108,17 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not 0 <= value < float("inf"):
         raise argparse.ArgumentTypeError(f"{text!r}: the budget is zero (no limit) or more seconds")
+    return value
+
+
+def _points(text: str) -> float:
+    """A number of points, zero or more (argparse's type for ``--tutor``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of points") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: the tutor's threshold is zero or more points")
     return value
 
 
@@ -506,10 +518,15 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the computer's strength: "
                            + ", ".join(f"{n} {name}" for n, name in LEVEL_NAMES.items()) + " (default 3)")
     play.add_argument("--hint-level", type=int, choices=range(1, 6), default=5, metavar="1-5",
-                      help="the level that gives hints (default 5, the strongest)")
+                      help="the level whose choice a hint gives where the review values nothing (who deals, a "
+                           "carte blanche, a concession; default 5, the strongest): a card, an exchange, a "
+                           "declaration or a call is hinted by the review, with its reason")
     play.add_argument("--budget", type=_seconds, metavar="SECONDS",
                       help="the CPU time levels 3-5 may think for each decision, the computer's and the "
-                           "hints' (default 1; 0: no limit); levels 1 and 2 answer at once")
+                           "hints' and the tutor's (default 1; 0: no limit); levels 1 and 2 answer at once")
+    play.add_argument("--tutor", type=_points, nargs="?", const=TUTOR_THRESHOLD, metavar="POINTS",
+                      help="the tutor: before a choice that loses POINTS or more on average (default "
+                           f"{TUTOR_THRESHOLD:g}, the review's '?' mark), say so and why, and offer to think again")
     play.add_argument("--record", metavar="FILE", help="save the game record to FILE (JSON)")
     play.add_argument("--name", default="You", help="your name at the table")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",

@@ -28,6 +28,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from piquet.ai import hints
 from piquet.ai.agent import Agent
 from piquet.ai.levels import make_agent
 from piquet.engine import record
@@ -66,7 +67,7 @@ _HELP = """\
 Type your answer at each prompt. Cards are written rank then suit, in any case:
   AS  KH  QD  JC  10S (or TS)  9h  8♦  7♣
 Commands, at any prompt:
-  hint   what the computer would do in your place
+  hint   the best choice here, why, and by how much it beats the next
   undo   take back your last decision
   score  the score sheet
   help   this help
@@ -164,6 +165,16 @@ def _describe_combos(category: Category, combos: Sequence[CardSet]) -> Text:
     return _pretty_tokens(describe_declaration(category, combos))
 
 
+def _points(x: float) -> str:
+    """Points of the deal as the review gives them: to a tenth, whole where they are.
+
+    >>> _points(23.25), _points(1.0)
+    ('23.2 points', '1 point')
+    """
+    text = f"{x:.1f}".removesuffix(".0")
+    return f"{text} point{'' if text == '1' else 's'}"
+
+
 def _yes_no(text: str, default: bool | None) -> bool:
     t = text.strip().lower()
     if not t and default is not None:
@@ -200,11 +211,18 @@ def _contract_text(view: PlayerView, names: Sequence[str]) -> str:
 
 @dataclass
 class _Decision:
-    """A prompt: how to read the answer, and what the computer would answer."""
+    """A prompt: how to read the answer, and what the computer would answer. ``words``: an action of this
+    decision in words and as typed, where the review values it (the hint then explains its choice)."""
 
     prompt: str
     parse: Callable[[str], Action | None]
     hint: Callable[[], tuple[str, str]]
+    words: Callable[[Action], tuple[str, str]] | None = None
+
+
+#: The most worlds a hint and the tutor's check value (hands for the play, talons for the exchange, deals for the
+#: calls): the review's own; the budget stops them sooner.
+HINT_WORLDS = hints.WORLDS
 
 
 def _spec(level: int, budget: float | None) -> str:
@@ -215,7 +233,7 @@ def _spec(level: int, budget: float | None) -> str:
 class _Game:
     def __init__(self, console: Console, input_fn: InputFn, partie: Partie, seed: int,
                  record_path: str | None, level: int = 2, hint_level: int = 2,
-                 budget: float | None = None) -> None:
+                 budget: float | None = None, tutor: float | None = None) -> None:
         self.console = console
         self.input_fn = input_fn
         self.partie = partie
@@ -225,6 +243,12 @@ class _Game:
         self.level = level
         self.agent: Agent = make_agent(_spec(level, budget), seed)
         self.adviser: Agent = make_agent(_spec(hint_level, budget), seed + 1)
+        #: The CPU seconds a hint and the tutor's check think (``--budget``, else a level 5's second; 0: no limit).
+        self.hint_budget = hints.HINT_BUDGET if budget is None else budget
+        #: The tutor's threshold in points (``None``: no tutor).
+        self.tutor = tutor
+        #: The last hint's best choice, and the decision (the partie's ply) it was for: not questioned by the tutor.
+        self.advised: tuple[int, Action] | None = None
         self.record_path = record_path
         self.names = partie.players
         self.computer = 1 - HUMAN
@@ -451,10 +475,7 @@ class _Game:
             if word == "undo":
                 raise _UndoRequest
             if word == "hint":
-                what, typed = decision.hint()
-                line = Text("Hint: ", style="magenta") + _pretty_tokens(what)
-                line.append(f"  (type: {typed})" if typed else "", style="dim")
-                self.say(line)
+                self.show_hint(decision)
                 continue
             try:
                 action = decision.parse(text)
@@ -467,6 +488,57 @@ class _Game:
                 self.say(Text("Not allowed: ", style="red") + _pretty_tokens(e.reason))
                 continue
             return action
+
+    def _hint_seed(self) -> int:
+        """The seed of a hint's and a check's worlds: the game's and the decision's place, so a hint asked again is
+        the same."""
+        return self.seed * 1_000_003 + self.partie.ply
+
+    def show_hint(self, decision: _Decision) -> None:
+        """The best choice, why, and by how much it beats the next (the review's fair lens, within the budget);
+        where the review values nothing, the hint level's choice."""
+        advice = None
+        if decision.words is not None:
+            advice = hints.hint(self.partie, self._hint_seed(), self.hint_budget, HINT_WORLDS)
+        if advice is None or decision.words is None:
+            what, typed = decision.hint()
+        else:
+            what, typed = decision.words(advice.best)
+            self.advised = (self.partie.ply, advice.best)
+        line = Text("Hint: ", style="magenta") + _pretty_tokens(what)
+        line.append(f"  (type: {typed})" if typed else "", style="dim")
+        self.say(line)
+        if advice is None or decision.words is None:
+            return
+        self.say(Text("  Why: ", style="magenta") + Text(advice.reason))
+        if advice.next_best is not None and advice.margin is not None:
+            after = decision.words(advice.next_best)[0]
+            self.say(Text("  Next best: ", style="magenta") + _pretty_tokens(after)
+                     + Text(f", {_points(advice.margin)} on average behind"))
+        for i, shown in enumerate(advice.discards[1:], start=2):
+            self.say(Text(f"  {i}. ", style="magenta") + Text(shown.says))
+
+    def tutor_allows(self, action: Action) -> bool:
+        """With the tutor on: whether ``action`` may be applied (the review finds it loses less than the threshold,
+        or the player, warned, plays it anyway)."""
+        if self.tutor is None or not hints.questioned(self.partie, HUMAN):
+            return True
+        if self.advised is not None and self.advised[0] == self.partie.ply and hints.follows(action, self.advised[1]):
+            return True  # the hint's own choice
+        warning = hints.check(self.partie, action, self.tutor, self._hint_seed(), self.hint_budget, HINT_WORLDS)
+        if warning is None:
+            return True
+        self.say(Text(f"Tutor: this loses {_points(warning.loss)} on average. ", style="bold yellow")
+                 + Text(warning.reason))
+        answer: list[bool] = []
+
+        def parse(text: str) -> None:
+            answer.append(_yes_no(text, False))
+
+        better = warning.better
+        self.ask(_Decision("Play it anyway? [y/N]> ", parse,
+                           lambda: (f"think again: {better.describe(self.names)}", "n")))
+        return bool(answer and answer[-1])
 
     def _agent_action(self, seat: int) -> Action:
         agent = self.adviser if seat == HUMAN else self.agent
@@ -604,7 +676,11 @@ class _Game:
         }[phase]
         if phase is not Phase.CHOOSE_DEALER:
             self.status()
-        action = decision()
+        while True:
+            action = decision()
+            if self.tutor_allows(action):
+                break
+            self.say("Think again.", style="magenta")
         partie.push(action)
 
     def checkpoint(self) -> None:
@@ -670,8 +746,7 @@ class _Game:
                 raise _BadInput(str(e).replace("not a bid: " + repr(t), "not a bid: " + repr(text.strip())))\
                     from None
 
-        def hint() -> tuple[str, str]:
-            a = self._agent_action(HUMAN)
+        def words(a: Action) -> tuple[str, str]:
             assert isinstance(a, Bid)
             what = {"pass": "pass", "double": "double", "redouble": "redouble"}.get(a.call)
             if what is None:
@@ -679,7 +754,8 @@ class _Game:
                 what = f"bid {a.call} (to {aim} {a.tricks} tricks)"
             return what, a.call
 
-        return self.must(_Decision("Your call (e.g. 8+, 9 minus, pass)> ", parse, hint))
+        return self.must(_Decision("Your call (e.g. 8+, 9 minus, pass)> ", parse,
+                                   lambda: words(self._agent_action(HUMAN)), words))
 
     def offer_concession(self) -> bool:
         """The human, not to lead, may concede the last deal before the first card."""
@@ -783,13 +859,14 @@ class _Game:
                 raise _BadInput(f"discard {span} cards, not {len(discards)}")
             return Exchange(HUMAN, discards)
 
-        def hint() -> tuple[str, str]:
-            a = advised()
+        def words(a: Action) -> tuple[str, str]:
+            assert isinstance(a, Exchange)
             return f"discard {a.discards}", str(a.discards) or "none"
 
         example = "7D 8C 9H" if hi else "none"
         default = " [none]" if lo == 0 else ""
-        action = self.must(_Decision(f"Discard {span} (e.g. {example}){default}> ", parse, hint))
+        action = self.must(_Decision(f"Discard {span} (e.g. {example}){default}> ", parse,
+                                     lambda: words(advised()), words))
         assert isinstance(action, Exchange)
         left = hi - len(action.discards)
         if elder or left <= 0:
@@ -841,16 +918,16 @@ class _Game:
             combos = tuple(CardSet.parse(part) for part in t.split("/") if part.strip())
             return Declare(HUMAN, category, combos)
 
-        def hint() -> tuple[str, str]:
-            a = self._agent_action(HUMAN)
+        def words(a: Action) -> tuple[str, str]:
             assert isinstance(a, Declare)
+            what = f"declare {_describe_combos(category, a.combinations).plain}" if a.combinations \
+                else f"declare {nothing}"
             if a in menu:
-                i = menu.index(a) + 1
-                return f"declare {_describe_combos(category, a.combinations).plain}", str(i)
-            typed = " / ".join(str(c) for c in a.combinations) or "good"
-            return f"declare {_describe_combos(category, a.combinations).plain}", typed
+                return what, str(menu.index(a) + 1)
+            return what, " / ".join(str(c) for c in a.combinations) or "good"
 
-        return self.must(_Decision(f"Your choice, 1-{len(menu)} [1] (or cards, e.g. AS KS QS)> ", parse, hint))
+        return self.must(_Decision(f"Your choice, 1-{len(menu)} [1] (or cards, e.g. AS KS QS)> ", parse,
+                                   lambda: words(self._agent_action(HUMAN)), words))
 
     def play_card(self) -> Action:
         partie = self.partie
@@ -884,14 +961,13 @@ class _Game:
                 return Concede(HUMAN)
             return Play(HUMAN, Card.parse(t))
 
-        def hint() -> tuple[str, str]:
-            a = self._agent_action(HUMAN)
+        def words(a: Action) -> tuple[str, str]:
             if isinstance(a, Play):
                 return f"play {a.card}", str(a.card)
             return "concede", "concede"
 
         prompt = f"Your card (e.g. {cards[0]})> "
-        return self.must(_Decision(prompt, parse, hint))
+        return self.must(_Decision(prompt, parse, lambda: words(self._agent_action(HUMAN)), words))
 
 
 def run(args: argparse.Namespace, console: Console | None = None, input_fn: InputFn | None = None) -> int:
@@ -917,7 +993,7 @@ def run(args: argparse.Namespace, console: Console | None = None, input_fn: Inpu
     level = getattr(args, "level", None) or 2
     hint_level = getattr(args, "hint_level", None) or 2
     game = _Game(console, input_fn or ask_console, partie, seed, getattr(args, "record", None), level, hint_level,
-                 getattr(args, "budget", None))
+                 getattr(args, "budget", None), getattr(args, "tutor", None))
     with contextlib.suppress(BrokenPipeError):
         return game.play()
     return 0

@@ -29,6 +29,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StrictBool, StrictInt
 
+from piquet.ai import hints
 from piquet.ai.levels import LEVEL_NAMES
 from piquet.engine import record
 from piquet.engine.variants import VARIANTS, OptionError
@@ -79,6 +80,8 @@ class CreateTable(BaseModel):
     takebacks: Takebacks = "fair"
     #: CPU seconds the computer and its hints think per decision (None: the level's own); a number, never a string.
     budget: Annotated[float, Field(strict=True, allow_inf_nan=False)] | None = None
+    #: The tutor (against the computer): true (the review's "?" mark), a threshold in points, or false/None (none).
+    tutor: StrictBool | Annotated[float, Field(strict=True, allow_inf_nan=False)] | None = None
 
 
 #: A secret in a URL's query or fragment (``token=...``), URL-encoded or not, or in JSON (``"token": "..."``).
@@ -223,7 +226,7 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
         levels: list[LevelSetup] = [{"level": n, "name": LEVEL_NAMES[n]} for n in LEVELS]
         budget: BudgetSetup = {"default": min(DEFAULT_BUDGET, max_budget) if max_budget > 0 else DEFAULT_BUDGET,
                                "minimum": MIN_BUDGET, "maximum": max_budget if max_budget > 0 else None}
-        return {"variants": variants, "levels": levels, "budget": budget}
+        return {"variants": variants, "levels": levels, "budget": budget, "tutor": hints.TUTOR_THRESHOLD}
 
     creations: dict[str, TokenBucket] = {}
 
@@ -246,7 +249,7 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
                                 status_code=429, headers={"Retry-After": str(wait)})
         try:
             table, token = await tables.create_saved(body.kind, body.variant, body.options, body.level, body.name,
-                                                     body.takebacks, body.budget)
+                                                     body.takebacks, body.budget, body.tutor)
         except ProtocolError:  # not saved: the handler below answers 503
             raise
         except (ValueError, OptionError) as e:
@@ -379,7 +382,10 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
         try:
             message = read_message(text)
             if message["type"] == "action":
-                await table.act(client.seat, message["action"], message["version"])
+                warning = await table.act(client.seat, message["action"], message["version"],
+                                          message.get("confirm", False))
+                if warning is not None:
+                    client.post(_json(warning))
             elif message["type"] == "hint":
                 client.post(_json(await table.hint(client.seat)))
             elif message["type"] == "undo":

@@ -31,6 +31,7 @@ from typing import Any, Literal, TypedDict
 
 from piquet.ai.agent import Agent
 from piquet.ai.books import SimpleAgent
+from piquet.ai.hints import Hint, TutorWarning
 from piquet.engine.actions import (
     AcceptConcession,
     Action,
@@ -106,10 +107,14 @@ class JoinMessage(TypedDict):
     name: str
 
 
-class ActionMessage(TypedDict):
+class _ActionFields(TypedDict):
     type: Literal["action"]
     action: object  # anything a client sent: read_action judges it
     version: int
+
+
+class ActionMessage(_ActionFields, total=False):
+    confirm: bool  # true: played anyway after the tutor's warning (left out: false)
 
 
 class HintRequest(TypedDict):
@@ -290,6 +295,7 @@ class TableData(TypedDict):
     options: dict[str, bool | int]
     level: int | None
     budget: float | None  # CPU seconds the computer and its hints think per decision (0: no limit); null in a room
+    tutor: float | None  # the tutor's threshold in points of the deal; null: no tutor
     status: TableStatus
     takebacks: Takebacks
     taken_back: int
@@ -317,10 +323,38 @@ class ErrorMessage(TypedDict):
     message: str
 
 
+class Advice(TypedDict):
+    """A choice as a hint or the tutor names it: in words, and as the client sends it."""
+
+    text: str
+    action: ActionData
+
+
+class DiscardAdvice(TypedDict):
+    text: str
+    action: ActionData
+    value: float  # points of the deal from the exchange on, the player's less the opponent's (a mean)
+    says: str  # what it keeps or risks, against the best (the best: against the next)
+
+
 class HintMessage(TypedDict):
     type: Literal["hint"]
     text: str
     action: ActionData
+    reason: str | None  # why, from the review; null where the review values nothing (who deals, a carte blanche, ...)
+    next: Advice | None  # the next best choice; null where there is no other, or no review
+    margin: float | None  # points of the deal the best is better than the next by (a mean over the worlds)
+    discards: list[DiscardAdvice]  # at the exchange, the best discards, best first; else empty
+
+
+class TutorMessage(TypedDict):
+    type: Literal["tutor"]
+    text: str  # the choice warned of, in words
+    action: ActionData  # as the client sent it: send it again with "confirm": true to play it anyway
+    loss: float  # points of the deal it loses against the better choice, on average
+    better: Advice
+    reason: str
+    version: int  # the state it answers
 
 
 class SeatMessage(TypedDict):
@@ -335,7 +369,7 @@ class MoveMessage(TypedDict):
     expires_in: int
 
 
-ServerMessage = StateMessage | ErrorMessage | HintMessage | SeatMessage | MoveMessage
+ServerMessage = StateMessage | ErrorMessage | HintMessage | TutorMessage | SeatMessage | MoveMessage
 
 
 # HTTP: GET /api/setup and POST /api/tables.
@@ -371,6 +405,7 @@ class SetupAnswer(TypedDict):
     variants: list[VariantSetup]
     levels: list[LevelSetup]
     budget: BudgetSetup
+    tutor: float  # the tutor's threshold in points of the deal, for a table that asks for the tutor
 
 
 class TableLinks(TypedDict):
@@ -440,6 +475,10 @@ def read_message(text: str | bytes) -> ClientMessage:
         known = ", ".join(sorted(_MESSAGE_FIELDS))
         raise ProtocolError("malformed", f"unknown message type {_shown(kind)} (known: {known})")
     fields = set(data) - {"type"}
+    if kind == "action" and "confirm" in data:
+        if not isinstance(data["confirm"], bool):
+            raise ProtocolError("malformed", f"confirm is true or false, not {_shown(data['confirm'])}")
+        fields.discard("confirm")
     if "version" in _MESSAGE_FIELDS[kind]:
         if "version" not in data:
             raise ProtocolError("malformed", f"missing version: an {kind} message names the version of the state it "
@@ -456,6 +495,8 @@ def read_message(text: str | bytes) -> ClientMessage:
             raise ProtocolError("malformed", f"a name is 1 to 40 characters, not {json.dumps(name)[:60]}")
         return {"type": "join", "name": name}
     if kind == "action":
+        if "confirm" in data:
+            return {"type": "action", "action": data["action"], "version": data["version"], "confirm": data["confirm"]}
         return {"type": "action", "action": data["action"], "version": data["version"]}
     if kind == "undo":
         return {"type": "undo", "version": data["version"]}
@@ -704,26 +745,50 @@ def prompt_data(partie: Partie, seat: int | None, adviser: Agent | None = None,
     return None  # pragma: no cover - the cut is the server's to make
 
 
-def hint_message(action: Action | int, names: tuple[str, str]) -> HintMessage:
-    """The computer's advice: the action, and what it says in words."""
-    if isinstance(action, int):
-        return {"type": "hint", "text": f"deal in packets of {action}", "action": {"packets": action}}
+def action_words(action: Action, names: tuple[str, str]) -> str:
+    """A player's decision as a hint names it ("play QS", "exchange 2: discard 7S 8S")."""
     if isinstance(action, Play):
-        text = f"play {action.card}"
-    elif isinstance(action, Exchange):
-        text = f"exchange {len(action.discards)}: discard {action.discards}"
-    elif isinstance(action, Declare):
-        text = f"declare {describe_declaration(action.category, action.combinations)}"
-    elif isinstance(action, Bid):
-        text = f"bid {action.call}" if action.tricks is not None else action.call
-    elif isinstance(action, ChooseDealer):
-        text = "deal first yourself" if action.dealer == action.player else f"let {names[action.dealer]} deal first"
-    elif isinstance(action, CarteBlanche):
-        text = "announce carte blanche" if action.announce else "do not announce carte blanche"
-    elif isinstance(action, Concede):
-        text = "concede"
-    elif isinstance(action, AcceptConcession):
-        text = "accept the concession" if action.accept else "decline the concession and play on"
-    else:  # pragma: no cover - no other action is a player's decision
-        text = action.describe(names)
-    return {"type": "hint", "text": text, "action": action_message(action, names)}
+        return f"play {action.card}"
+    if isinstance(action, Exchange):
+        return f"exchange {len(action.discards)}: discard {action.discards}"
+    if isinstance(action, Declare):
+        return f"declare {describe_declaration(action.category, action.combinations)}"
+    if isinstance(action, Bid):
+        return f"bid {action.call}" if action.tricks is not None else action.call
+    if isinstance(action, ChooseDealer):
+        return "deal first yourself" if action.dealer == action.player else f"let {names[action.dealer]} deal first"
+    if isinstance(action, CarteBlanche):
+        return "announce carte blanche" if action.announce else "do not announce carte blanche"
+    if isinstance(action, Concede):
+        return "concede"
+    if isinstance(action, AcceptConcession):
+        return "accept the concession" if action.accept else "decline the concession and play on"
+    return action.describe(names)  # pragma: no cover - no other action is a player's decision
+
+
+def _advice(action: Action, names: tuple[str, str]) -> Advice:
+    return {"text": action_words(action, names), "action": action_message(action, names)}
+
+
+def hint_message(action: Action | int | Hint, names: tuple[str, str]) -> HintMessage:
+    """A hint: the review's (a :class:`~piquet.ai.hints.Hint`: the best choice, why, the next best and the margin,
+    the exchange's best discards) or, where the review values nothing, the computer's choice alone (an ``int``: the
+    packets to deal in)."""
+    if isinstance(action, int):
+        return {"type": "hint", "text": f"deal in packets of {action}", "action": {"packets": action},
+                "reason": None, "next": None, "margin": None, "discards": []}
+    if isinstance(action, Hint):
+        advice = action
+        return {"type": "hint", **_advice(advice.best, names), "reason": advice.reason,
+                "next": None if advice.next_best is None else _advice(advice.next_best, names),
+                "margin": advice.margin,
+                "discards": [{**_advice(d.discard, names), "value": d.value, "says": d.says}
+                             for d in advice.discards]}
+    return {"type": "hint", **_advice(action, names), "reason": None, "next": None, "margin": None,
+            "discards": []}
+
+
+def tutor_message(warning: TutorWarning, action: ActionData, names: tuple[str, str], version: int) -> TutorMessage:
+    """The tutor's warning about ``action`` (as the client sent it), answering the state of ``version``."""
+    return {"type": "tutor", "text": action_words(warning.choice, names), "action": action, "loss": warning.loss,
+            "better": _advice(warning.better, names), "reason": warning.reason, "version": version}

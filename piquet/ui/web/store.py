@@ -85,6 +85,8 @@ class TableInfo:
     takebacks: Takebacks = "fair"
     taken_back: list[Takeback] = field(default_factory=list)
     budget: float | None = None
+    #: The tutor's threshold in points of the deal (``None``: no tutor).
+    tutor: float | None = None
 
 
 class Store(Protocol):
@@ -128,7 +130,8 @@ CREATE TABLE IF NOT EXISTS tables (
     seed INTEGER,
     takebacks TEXT NOT NULL DEFAULT 'fair',
     taken_back TEXT NOT NULL DEFAULT '[]',
-    budget REAL
+    budget REAL,
+    tutor REAL
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -213,12 +216,13 @@ class SQLiteStore:
         room's ``invite`` (spent when the guest joins) and the seat has no secret until then. A
         room already joined keeps the guest's secret (his browser holds it). Tables without a
         ``seed`` get one (their deals so far are in their actions). Tables without a ``budget`` think
-        as their level does by default (``NULL``)."""
+        as their level does by default (``NULL``), and have no tutor (``NULL``)."""
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
         added = [(name, sql) for name, sql in (
             ("invite", "invite TEXT"), ("moves", "moves TEXT NOT NULL DEFAULT '[null, null]'"),
             ("seed", "seed INTEGER"), ("takebacks", "takebacks TEXT NOT NULL DEFAULT 'fair'"),
-            ("taken_back", "taken_back TEXT NOT NULL DEFAULT '[]'"), ("budget", "budget REAL")) if name not in columns]
+            ("taken_back", "taken_back TEXT NOT NULL DEFAULT '[]'"), ("budget", "budget REAL"),
+            ("tutor", "tutor REAL")) if name not in columns]
         with self._lock, self._db:
             self._db.execute("BEGIN")
             for _, sql in added:
@@ -240,11 +244,12 @@ class SQLiteStore:
             self._db.execute("BEGIN")
             self._db.execute(
                 "INSERT INTO tables (id, kind, variant, options, level, players, tokens, spectate, computer, created, "
-                "invite, moves, seed, takebacks, taken_back, budget) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "invite, moves, seed, takebacks, taken_back, budget, tutor) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (info.id, info.kind, info.variant, json.dumps(info.options), info.level, json.dumps(info.players),
                  json.dumps(info.tokens), info.spectate, info.computer, info.created, info.invite,
-                 json.dumps(info.moves), info.seed, info.takebacks, json.dumps(info.taken_back), info.budget),
+                 json.dumps(info.moves), info.seed, info.takebacks, json.dumps(info.taken_back), info.budget,
+                 info.tutor),
             )
             for i, action in enumerate(info.actions):
                 self._db.execute("INSERT INTO actions VALUES (?, ?, ?)", (info.id, i, json.dumps(action)))
@@ -253,14 +258,14 @@ class SQLiteStore:
         with self._reading():
             row = self._db.execute(
                 "SELECT id, kind, variant, options, level, players, tokens, spectate, computer, created, invite, "
-                "moves, seed, takebacks, taken_back, budget FROM tables WHERE id = ?", (table_id,)).fetchone()
+                "moves, seed, takebacks, taken_back, budget, tutor FROM tables WHERE id = ?", (table_id,)).fetchone()
             if row is None:
                 return None
             actions = [json.loads(a) for (a,) in self._db.execute(
                 "SELECT action FROM actions WHERE table_id = ? ORDER BY idx", (table_id,))]
         return TableInfo(row[0], row[1], row[2], json.loads(row[3]), row[4], json.loads(row[5]), json.loads(row[6]),
                          row[7], row[8], row[9], actions, row[10], json.loads(row[11]), row[12], row[13],
-                         json.loads(row[14]), row[15])
+                         json.loads(row[14]), row[15], row[16])
 
     def _set_seat(self, table_id: str, seat: int, values: dict[str, Any], also: str = "") -> None:
         """Set ``seat``'s entry in each of the per-seat JSON columns named in ``values``, in one transaction

@@ -23,6 +23,12 @@ The computer at a table and its hints think for a budget of CPU seconds per deci
 (:mod:`piquet.ai.budget`): the level's own unless the table's creator set one, within the
 server's cap (``piquet serve --max-budget``), which also decides whether a table may think
 without a limit.
+
+A hint is the review's (:mod:`piquet.ai.hints`): the best choice, why, the next best and the margin;
+where the review values nothing (who deals, a carte blanche, a concession), the strongest level's
+choice. A table against the computer may have the tutor (chosen when it is created): before a
+person's choice that loses the tutor's threshold or more, the table answers the ``tutor`` warning
+instead of applying it, and applies it when the player sends it again confirmed. A room has no tutor.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypedDict, TypeVar, get_args
 
+from piquet.ai import hints
 from piquet.ai.agent import Agent
 from piquet.ai.levels import LEVELS as LEVEL_SETTINGS
 from piquet.ai.levels import make_agent
@@ -61,18 +68,21 @@ from piquet.ui.web.protocol import (
     TableKind,
     TableStatus,
     Takebacks,
+    TutorMessage,
     ViewData,
     hint_message,
     prompt_data,
     read_action,
     result_data,
     rules_data,
+    tutor_message,
     view_data,
 )
 from piquet.ui.web.store import Store, StoreUnavailable, TableInfo, Takeback
 from piquet.ui.web.thinking import Thinker, ThinkingFailed
 
-__all__ = ["MAX_BUDGET", "MIN_BUDGET", "Client", "SeatRefused", "Table", "Tables", "check_budget", "same_secret"]
+__all__ = ["MAX_BUDGET", "MIN_BUDGET", "Client", "SeatRefused", "Table", "Tables", "check_budget", "check_tutor",
+           "same_secret"]
 
 LEVELS = (1, 2, 3, 4, 5)
 #: The level whose advice the hint gives.
@@ -93,6 +103,35 @@ TAKEBACKS: tuple[Takebacks, ...] = get_args(Takebacks)
 SECRET_BYTES = 16
 #: How long a one-time link to move a seat to another device stays valid, in seconds.
 MOVE_SECONDS = 15 * 60
+
+
+#: The highest tutor's threshold a table may ask for, in points of the deal (beyond it a choice would lose more than
+#: most deals are worth: no warning would ever come).
+MAX_TUTOR = 100.0
+
+
+def check_tutor(tutor: object) -> float | None:
+    """A table's tutor as its creator asked for it: ``None`` or ``False`` (no tutor), ``True`` (the review's "?"
+    mark, :data:`piquet.ai.hints.TUTOR_THRESHOLD`) or a threshold in points; a ``ValueError`` naming the field
+    and the reason otherwise.
+
+    >>> check_tutor(True), check_tutor(None), check_tutor(2)
+    (5.0, None, 2.0)
+    >>> check_tutor("yes")
+    Traceback (most recent call last):
+    ...
+    ValueError: tutor: 'yes' is not true, false or a number of points
+    """
+    if tutor is None or tutor is False:
+        return None
+    if tutor is True:
+        return float(hints.TUTOR_THRESHOLD)
+    if not isinstance(tutor, (int, float)) or not math.isfinite(tutor):
+        raise ValueError(f"tutor: {tutor!r} is not true, false or a number of points")
+    if not 0 < tutor <= MAX_TUTOR:
+        raise ValueError(f"tutor: {tutor:g} points is out of range: the threshold is more than 0 and at most "
+                         f"{MAX_TUTOR:g} points")
+    return float(tutor)
 
 
 def check_budget(budget: object, cap: float = MAX_BUDGET) -> float | None:
@@ -287,6 +326,7 @@ class Table:
         self._choices: list[bool] = []
         self._hinting = False
         self._hints: dict[int, tuple[float, float]] = {}  # seat: (hints he may still ask, when that was counted)
+        self._advised: dict[int, tuple[int, Action]] = {}  # seat: (the version, the review's hint's best choice)
         if info.computer is not None:
             self.agent = self._agent(info.level or 3)
         if all(p is not None for p in info.players):
@@ -469,7 +509,8 @@ class Table:
             "type": "state",
             "table": {"id": self.id, "kind": self.info.kind, "variant": self.info.variant,
                       "title": VARIANTS[self.info.variant].title, "options": self.info.options,
-                      "level": self.info.level, "budget": self.budget, "status": self.status,
+                      "level": self.info.level, "budget": self.budget, "tutor": self.info.tutor,
+                      "status": self.status,
                       "takebacks": self.info.takebacks, "taken_back": len(self.info.taken_back),
                       "invite": links["invite"], "spectate": links["spectate"],
                       "rules": rules_data(self.info.variant, self.info.options)},
@@ -580,9 +621,12 @@ class Table:
             raise ProtocolError("stale", f"this answers the state of version {version}, but the table is at version "
                                          f"{self.version}: the current state follows")
 
-    async def act(self, seat: int | None, data: object, version: int | None = None) -> None:
+    async def act(self, seat: int | None, data: object, version: int | None = None,
+                  confirm: bool = False) -> TutorMessage | None:
         """A player's action from a client; raises :class:`ProtocolError` and changes nothing if it
-        is not his to make or not legal, or (``version`` given) answers a state that is not the table's now."""
+        is not his to make or not legal, or (``version`` given) answers a state that is not the table's now.
+        With the tutor, a choice that loses its threshold or more is not applied: the warning is returned,
+        for the client (``confirm``: the player was warned and plays it anyway)."""
         async with self.lock:
             partie = self._require_playing(seat)
             self._require_version(version)
@@ -590,9 +634,41 @@ class Table:
             action = read_action(data, partie, seat)
             if isinstance(action, int):
                 action = self._deal(action)
+            elif (not confirm and self._tutors(seat) and hints.questioned(partie, seat)
+                  and not self._was_advised(seat, action)):
+                warning = await self._check(partie, action)
+                if warning is not None:
+                    assert isinstance(data, dict)
+                    return tutor_message(warning, data, self.names, self.version)
             await self._push(action)
         await self.broadcast()
         self.kick()
+        return None
+
+    def _was_advised(self, seat: int, action: Action) -> bool:
+        """Whether ``action`` is the choice the review's hint gave ``seat`` for this decision (the tutor does not
+        question it: :func:`piquet.ai.hints.follows`)."""
+        advised = self._advised.get(seat)
+        return advised is not None and advised[0] == self.version and hints.follows(action, advised[1])
+
+    def _tutors(self, seat: int) -> bool:
+        """Whether the tutor checks ``seat``'s choices: a table against the computer with the tutor, a person's seat."""
+        return self.info.tutor is not None and self.info.computer is not None and seat != self.info.computer
+
+    def _seed(self) -> int:
+        """The seed of a hint's and a tutor's check's worlds: the table's and the decision's place."""
+        return self.info.seed * 1_000_003 + self.version
+
+    async def _check(self, partie: Partie, action: Action) -> hints.TutorWarning | None:
+        """The tutor's check of ``action``, in a worker within the hints' budget (``computer_failed`` if it cannot
+        be had: nothing is applied)."""
+        assert self.info.tutor is not None
+        try:
+            return await self.thinker.check(partie, action, self.info.tutor, self._seed(),
+                                            self.budget_for(HINT_LEVEL))
+        except ThinkingFailed as e:
+            _log.warning("table %s, tutor: %s", self.id, e)
+            raise ProtocolError("computer_failed", "the tutor could not check your choice: send it again") from None
 
     def _require_playing(self, seat: int | None) -> Partie:
         if seat is None:
@@ -694,7 +770,8 @@ class Table:
         self._hints[seat] = (left - 1, now)
 
     async def hint(self, seat: int | None) -> HintMessage:
-        """The strongest level's advice for ``seat``'s decision. One hint at a time per table: another asked while
+        """The review's hint for ``seat``'s decision (where the review values nothing, the strongest level's choice).
+        One hint at a time per table: another asked while
         the computer thinks about one is refused (``busy``), as is a hint past the seat's allowance or while the
         computer's workers are loaded."""
         if self.info.computer is None:
@@ -718,6 +795,11 @@ class Table:
             legal = partie.legal_actions(seat)
             self._hinting = True
             try:
+                if hints.valued(partie.phase):
+                    advice = await self.thinker.hint(partie, self._seed(), self.budget_for(HINT_LEVEL))
+                    if advice is not None:
+                        self._advised[seat] = (self.version, advice.best)
+                        return hint_message(advice, self.names)
                 action, self.adviser = await self.thinker.choose(adviser, view, legal, HINT_LEVEL)
             except ThinkingFailed as e:
                 _log.warning("table %s, hint: %s", self.id, e)
@@ -773,18 +855,19 @@ class Tables:
 
     def create(self, kind: TableKind, variant: str = "rubicon", options: dict[str, Any] | None = None,
                level: int | None = 3, name: str = "Player", takebacks: Takebacks = "fair",
-               budget: float | None = None) -> tuple[Table, str]:
+               budget: float | None = None, tutor: object = None) -> tuple[Table, str]:
         """A new table, and the token of its creator's seat (seat 0). Raises ``ValueError`` on bad settings.
-        ``budget``: the computer's CPU seconds a decision (:func:`check_budget`; ``None``: the level's own)."""
-        info = self._new(kind, variant, options, level, name, takebacks, budget)
+        ``budget``: the computer's CPU seconds a decision (:func:`check_budget`; ``None``: the level's own).
+        ``tutor``: the tutor's threshold (:func:`check_tutor`; against the computer only)."""
+        info = self._new(kind, variant, options, level, name, takebacks, budget, tutor)
         self.store.create(info)
         return self._opened(info)
 
     async def create_saved(self, kind: TableKind, variant: str = "rubicon", options: dict[str, Any] | None = None,
                            level: int | None = 3, name: str = "Player", takebacks: Takebacks = "fair",
-                           budget: float | None = None) -> tuple[Table, str]:
+                           budget: float | None = None, tutor: object = None) -> tuple[Table, str]:
         """:meth:`create`, the store written in its thread (:func:`store_call`: ``not_saved`` if it cannot be)."""
-        info = self._new(kind, variant, options, level, name, takebacks, budget)
+        info = self._new(kind, variant, options, level, name, takebacks, budget, tutor)
         await store_call(self.store.create, info)
         return self._opened(info)
 
@@ -796,7 +879,7 @@ class Tables:
         return table, token
 
     def _new(self, kind: TableKind, variant: str, options: dict[str, Any] | None, level: int | None,
-             name: str, takebacks: Takebacks, budget: float | None = None) -> TableInfo:
+             name: str, takebacks: Takebacks, budget: float | None = None, tutor: object = None) -> TableInfo:
         if kind not in ("computer", "room"):
             raise ValueError(f"a table is 'computer' or 'room', not {kind!r}")
         if variant not in VARIANTS:
@@ -809,6 +892,7 @@ class Tables:
         if takebacks not in TAKEBACKS:
             raise ValueError(f"takebacks are {', '.join(TAKEBACKS)}, not {takebacks!r}")
         budget = check_budget(budget, self.max_budget)
+        threshold = check_tutor(tutor)
         computer: int | None = None
         invite: str | None = None
         if kind == "computer":
@@ -822,11 +906,13 @@ class Tables:
             other = None
             takebacks = "off"  # two people: nothing is taken back
             budget = None  # and no computer thinks
+            if threshold is not None:
+                raise ValueError("tutor: a room for two has no tutor (the computer does not sit at it)")
             tokens = [secrets.token_urlsafe(SECRET_BYTES), None]
             invite = secrets.token_urlsafe(SECRET_BYTES)
         return TableInfo(secrets.token_urlsafe(9), kind, variant, rules.changed(), level, [name, other], tokens,
                          secrets.token_urlsafe(SECRET_BYTES), computer, invite=invite, seed=secrets.randbits(63),
-                         takebacks=takebacks, budget=budget)
+                         takebacks=takebacks, budget=budget, tutor=threshold)
 
     def release(self, table: Table) -> None:
         """Forget a table nobody is at and nothing is moving at: the store keeps it, and :meth:`get`

@@ -15,6 +15,10 @@ state (its random streams) comes back with the decision and replaces the table's
 therefore the same, decision for decision, as if the agent had decided in the server, and any
 worker may serve any table.
 
+A hint and a tutor's check (:mod:`piquet.ai.hints`) go to the deep lane too, with the partie: the
+review asks the engine for the seat's view and legal choices and values nothing else (the hidden
+cards change no hint: ``tests/test_hints.py``); what comes back is the hint or the warning alone.
+
 A worker that dies (killed, out of memory) breaks its pool: the lane starts a new one and the
 decision is asked again, once; should it fail again, :class:`ThinkingFailed` says so (the
 table tells its players, never hangs). Each lane's workers are replaced by fresh ones after
@@ -31,20 +35,23 @@ import multiprocessing
 import os
 import signal
 import sys
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Literal, cast
+from typing import Literal, ParamSpec, TypeVar, cast
 
+from piquet.ai import hints
 from piquet.ai.agent import Agent
 from piquet.engine.actions import Action, Cut, Deal, Declare, Exchange
 from piquet.engine.cards import CardSet
-from piquet.engine.partie import LegalActions
+from piquet.engine.partie import LegalActions, Partie
 from piquet.engine.view import PlayerView
 
 __all__ = ["DEEP_WORKERS", "HINT_QUEUE", "QUICK_WORKERS", "RECYCLE_AFTER", "Legal", "Thinker", "ThinkingFailed"]
 
 Lane = Literal["here", "quick", "deep"]
+P = ParamSpec("P")
+T = TypeVar("T")
 
 #: The levels that decide in the server itself (levels 1 and 2: the longest of 390,000 decisions
 #: measured took 10 ms, the 99th percentile 0.2 ms).
@@ -131,6 +138,16 @@ def _choose(agent: Agent, view: PlayerView, legal: LegalActions) -> tuple[Action
     return agent.choose(view, legal), agent
 
 
+def _hint(partie: Partie, seed: int, budget: float) -> hints.Hint | None:
+    """In a worker: the review's hint for the seat to act."""
+    return hints.hint(partie, seed, budget)
+
+
+def _check(partie: Partie, action: Action, threshold: float, seed: int, budget: float) -> hints.TutorWarning | None:
+    """In a worker: the tutor's check of the seat to act's choice."""
+    return hints.check(partie, action, threshold, seed, budget)
+
+
 def _context() -> multiprocessing.context.BaseContext:
     """Forkserver where there is one (a fresh worker is forked from a process that has imported the
     players already), spawn elsewhere; never a fork of the server with its threads and sockets."""
@@ -202,29 +219,43 @@ class Thinker:
     async def choose(self, agent: Agent, view: PlayerView, legal: LegalActions, level: int) -> tuple[Action, Agent]:
         """The agent's decision and the agent as it left it (its state moved on by the decision);
         raises :class:`ThinkingFailed` if it cannot be had."""
-        lane = self.lane_of(level)
+        # What the agent asks of its legal actions it asks of this list (typed as what it stands for).
+        listed = legal if self.lane_of(level) == "here" or self.in_threads else cast(LegalActions, Legal(legal))
+        return await self._run(self.lane_of(level), _choose, agent, view, listed)
+
+    async def hint(self, partie: Partie, seed: int, budget: float) -> hints.Hint | None:
+        """The review's hint for the seat to act (:func:`piquet.ai.hints.hint`), thought in the deep lane;
+        raises :class:`ThinkingFailed` if it cannot be had."""
+        return await self._run("deep", _hint, partie, seed, budget)
+
+    async def check(self, partie: Partie, action: Action, threshold: float, seed: int,
+                    budget: float) -> hints.TutorWarning | None:
+        """The tutor's check of ``action`` (:func:`piquet.ai.hints.check`), thought in the deep lane; raises
+        :class:`ThinkingFailed` if it cannot be had."""
+        return await self._run("deep", _check, partie, action, threshold, seed, budget)
+
+    async def _run(self, lane: Lane, task: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``task(*args)`` in ``lane`` (at once here, in a thread without workers, else in a worker process, asked
+        again once if its worker dies); raises :class:`ThinkingFailed` if it cannot be had."""
         if self.closed:
             raise ThinkingFailed("the server is stopping: the computer thinks no more")
         if lane == "here" or self.in_threads:
             try:
-                return _choose(agent, view, legal) if lane == "here" else await asyncio.to_thread(_choose, agent,
-                                                                                                   view, legal)
+                return task(*args, **kwargs) if lane == "here" else await asyncio.to_thread(task, *args, **kwargs)
             except Exception as e:
                 raise ThinkingFailed(f"the computer could not decide ({type(e).__name__}: {e})") from e
         queue = self.lanes[lane]
         queue.pending += 1
         try:
-            # What the agent asks of its legal actions it asks of this list (typed as what it stands for).
-            listed = cast(LegalActions, Legal(legal))
             for attempt in (1, 2):
                 pool = queue.executor()
                 try:
-                    return await asyncio.wrap_future(pool.submit(_choose, agent, view, listed))
+                    return await asyncio.wrap_future(pool.submit(task, *args, **kwargs))
                 except BrokenProcessPool:
                     queue.discard(pool)
                     if attempt == 2 or self.closed:
                         raise ThinkingFailed("the computer's worker process died twice on this decision") from None
-                except Exception as e:  # the agent failed, or the pool was closed meanwhile
+                except Exception as e:  # the task failed, or the pool was closed meanwhile
                     raise ThinkingFailed(f"the computer could not decide ({type(e).__name__}: {e})") from e
             raise AssertionError("unreachable")
         finally:

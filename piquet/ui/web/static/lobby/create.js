@@ -59,6 +59,7 @@ function body(kind) {
     out.level = Number(selectEl("level").value);
     const takebacks = selectEl("takebacks").value;
     if (takebacks === "off" || takebacks === "fair" || takebacks === "free") out.takebacks = takebacks;
+    out.tutor = inputEl("tutor").checked;
     try {
       const budget = chosenBudget();
       if (budget !== undefined) out.budget = budget;
@@ -103,6 +104,7 @@ export async function submit(e) {
   if (request.takebacks) store.set("piquet.takebacks", request.takebacks);
   if (request.level) store.set("piquet.level", String(request.level));
   if (request.kind === "computer") store.set("piquet.budget", request.budget === undefined ? "" : String(request.budget));
+  if (request.kind === "computer") store.set("piquet.tutor", request.tutor ? "1" : "0");
   setBusy(true);
   $("create-note").textContent = "Setting the table…";
   try {

@@ -72,6 +72,10 @@ export function fillBudget() {
     : `${seconds(bounds.minimum)} to ${seconds(bounds.maximum)} s`;
   $("budget-help").textContent = `The CPU time the computer may think for each of its decisions and each hint: ${range} `
     + `(its level's own: ${seconds(bounds.default)} s). Levels 1 and 2 answer at once; their hints still think.`;
+  if (setup.answer) {
+    $("tutor-help").textContent = `Before a card, discard, declaration or call that loses ${setup.answer.tutor} points `
+      + "or more on average, the table says so and why, and offers you to think again (it thinks as long as a hint).";
+  }
 }
 
 /**

@@ -22,6 +22,7 @@ async function start() {
   $("level").addEventListener("change", updateLevelHelp);
   const takebacks = store.get("piquet.takebacks");
   if (takebacks === "off" || takebacks === "fair" || takebacks === "free") selectEl("takebacks").value = takebacks;
+  inputEl("tutor").checked = store.get("piquet.tutor") === "1";
   $("new-game").addEventListener("submit", (e) => submit(/** @type {SubmitEvent} */ (e)));
   showRecent();
   try {

@@ -7,7 +7,7 @@ import "../display.js"; // the cards and colours this browser chose (applied at 
 import { store } from "../storage.js";
 import { $, copyLink } from "./dom.js";
 import { activateCard, scheduleForcedPlay } from "./prompt.js";
-import { clearError, renderPending } from "./render.js";
+import { clearError, hideTutor, renderPending } from "./render.js";
 import { app, readCredentials } from "./state.js";
 import { connect, fatal, reconnectNow, requestHint, requestMove, requestUndo, sendAction } from "./transport.js";
 
@@ -27,6 +27,12 @@ export function start() {
   $("hint-button").addEventListener("click", requestHint);
   $("undo-button").addEventListener("click", requestUndo);
   $("move-button").addEventListener("click", requestMove);
+  $("tutor-again").addEventListener("click", hideTutor);
+  $("tutor-anyway").addEventListener("click", () => {
+    const warning = app.tutor;
+    hideTutor();
+    if (warning && app.state && warning.version === app.state.version) sendAction(warning.action, true);
+  });
   $("hint-follow").addEventListener("click", () => {
     if (app.hint && app.hint.action && app.state && app.hint.version === app.state.version) sendAction(app.hint.action);
   });

@@ -3,7 +3,7 @@
 
 import { $, absolute } from "./dom.js";
 import { showDealNotice } from "./record.js";
-import { clearError, hideHint, render, showError, showHint } from "./render.js";
+import { clearError, hideHint, hideTutor, render, showError, showHint, showTutor } from "./render.js";
 import { app, rememberTable, saveTable, savedTable } from "./state.js";
 import { sendAction, showBanner } from "./transport.js";
 
@@ -13,6 +13,7 @@ import { sendAction, showBanner } from "./transport.js";
 /** @typedef {import("./protocol.js").SeatMessage} SeatMessage */
 /** @typedef {import("./protocol.js").ServerMessage} ServerMessage */
 /** @typedef {import("./protocol.js").StateMessage} StateMessage */
+/** @typedef {import("./protocol.js").TutorMessage} TutorMessage */
 
 /**
  * The server gave this browser a seat secret of its own (on joining a room, or on moving here).
@@ -48,6 +49,7 @@ export function onMessage(msg) {
   if (msg.type === "state") onState(msg);
   else if (msg.type === "error") onError(msg);
   else if (msg.type === "hint") onHint(msg);
+  else if (msg.type === "tutor") onTutor(msg);
   else if (msg.type === "seat") onSeat(msg);
   else if (msg.type === "move") onMove(msg);
 }
@@ -74,6 +76,7 @@ export function onState(msg) {
   if (!prev || prev.version !== msg.version) {
     if (prev) clearError();
     if (app.hint && app.hint.version !== msg.version) hideHint();
+    if (app.tutor && app.tutor.version !== msg.version) hideTutor();
   }
   app.state = msg;
   if (!prev) rememberTable(msg);
@@ -111,7 +114,20 @@ export function onHint(msg) {
     return;
   }
   app.autoHintVersion = null;
-  showHint({ version: st.version, text: msg.text || "", action: msg.action || null });
+  showHint({ version: st.version, text: msg.text || "", action: msg.action || null, reason: msg.reason,
+    next: msg.next, margin: msg.margin, discards: msg.discards || [] });
+}
+
+/**
+ * The tutor held the choice back: say why, and let the player think again or play it anyway.
+ * @param {TutorMessage} msg
+ */
+export function onTutor(msg) {
+  app.pending = false;
+  if (!app.state || msg.version !== app.state.version) return; // the table moved on: nothing to answer
+  hideHint();
+  showTutor(msg);
+  render();
 }
 
 /**

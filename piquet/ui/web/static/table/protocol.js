@@ -35,7 +35,7 @@
 
 /**
  * @typedef {{type: "join", name: string}
- *   | {type: "action", action: Action, version: number}
+ *   | {type: "action", action: Action, version: number, confirm?: boolean}
  *   | {type: "hint"}
  *   | {type: "undo", version: number}
  *   | {type: "move"}} ClientMessage
@@ -115,9 +115,10 @@
 
 /**
  * The table; its `rules` are there from the start (a room waiting for its guest has no view yet). `budget`: the CPU
- * seconds the computer and its hints think for each decision (0: no limit; null in a room).
+ * seconds the computer and its hints think for each decision (0: no limit; null in a room). `tutor`: the tutor's
+ * threshold in points of the deal (null: no tutor).
  * @typedef {{id: string, kind: TableKind, variant: string, title: string, options: Record<string, boolean | number>,
- *   level: number | null, budget: number | null, status: TableStatus, takebacks: Takebacks, taken_back: number,
+ *   level: number | null, budget: number | null, tutor: number | null, status: TableStatus, takebacks: Takebacks, taken_back: number,
  *   invite: string | null, spectate: string, rules: Rules}} TableInfo
  */
 
@@ -127,10 +128,25 @@
  *   can_undo: boolean, can_concede: boolean, version: number, view: View | null, prompt: Prompt | null}} StateMessage
  */
 /** @typedef {{type: "error", code: ErrorCode, message: string}} ErrorMessage */
-/** @typedef {{type: "hint", text: string, action: Action}} HintMessage */
+/** A choice a hint or the tutor names: in words, and as it is sent. @typedef {{text: string, action: Action}} Advice */
+/**
+ * One of an exchange's best discards: its value (points of the deal, a mean) and what it keeps or risks.
+ * @typedef {{text: string, action: Action, value: number, says: string}} DiscardAdvice
+ */
+/**
+ * The best choice, why, the next best and the margin (null where the review values nothing); at the exchange, the
+ * best discards.
+ * @typedef {{type: "hint", text: string, action: Action, reason: string | null, next: Advice | null,
+ *   margin: number | null, discards: DiscardAdvice[]}} HintMessage
+ */
+/**
+ * The tutor's warning: the choice was not applied; send `action` again with `confirm: true` to play it anyway.
+ * @typedef {{type: "tutor", text: string, action: Action, loss: number, better: Advice, reason: string,
+ *   version: number}} TutorMessage
+ */
 /** @typedef {{type: "seat", seat: Seat, token: string}} SeatMessage */
 /** @typedef {{type: "move", link: string, expires_in: number}} MoveMessage */
-/** @typedef {StateMessage | ErrorMessage | HintMessage | SeatMessage | MoveMessage} ServerMessage */
+/** @typedef {StateMessage | ErrorMessage | HintMessage | TutorMessage | SeatMessage | MoveMessage} ServerMessage */
 
 // ------------------------------------------------------------------ the lobby's JSON API
 
@@ -147,11 +163,14 @@
  * @typedef {{default: number, minimum: number, maximum: number | null}} BudgetSetup
  */
 /** GET /api/setup's answer. */
-/** @typedef {{variants: VariantSetup[], levels: LevelSetup[], budget: BudgetSetup}} SetupAnswer */
+/**
+ * The server's setup; `tutor`: the tutor's threshold, in points of the deal, where a table asks for the tutor.
+ * @typedef {{variants: VariantSetup[], levels: LevelSetup[], budget: BudgetSetup, tutor: number}} SetupAnswer
+ */
 /** POST /api/tables's body. */
 /**
  * @typedef {{kind: TableKind, variant: string, options: Record<string, boolean | number>, name: string,
- *   level?: number, takebacks?: Takebacks, budget?: number}} CreateTable
+ *   level?: number, takebacks?: Takebacks, budget?: number, tutor?: boolean | number | null}} CreateTable
  */
 /** POST /api/tables's answer: the creator's secret link, and the room's invite. */
 /** @typedef {{id: string, token: string, links: {play: string, invite: string | null, spectate: string}}} CreatedTable */

@@ -18,6 +18,7 @@ import { CATEGORY_WORDS, PHASES, thinkingTime } from "./words.js";
 /** @typedef {import("./protocol.js").TableInfo} TableInfo */
 /** @typedef {import("./protocol.js").View} View */
 /** @typedef {import("./state.js").Hint} Hint */
+/** @typedef {import("./protocol.js").TutorMessage} TutorMessage */
 /** A state's view, or nothing of it before the partie starts. */
 /** @typedef {Partial<View>} ViewSoFar */
 /** @typedef {Partial<TableInfo>} TableSoFar */
@@ -33,6 +34,15 @@ export function clearError() {
   $("error-text").textContent = "";
 }
 
+/**
+ * Points of the deal as the review gives them: to a tenth, whole where they are.
+ * @param {number} x
+ */
+export function points(x) {
+  const text = x.toFixed(1).replace(/\.0$/, "");
+  return `${text} point${text === "1" ? "" : "s"}`;
+}
+
 /** @param {Hint} hint */
 export function showHint(hint) {
   app.hint = hint;
@@ -40,6 +50,19 @@ export function showHint(hint) {
   text.replaceChildren(h("strong", { text: "Hint: " }), prettyText(hint.text));
   text.setAttribute("aria-label", "Hint: " + spokenText(hint.text));
   $("hint-follow").hidden = !hint.action || !app.state || !app.state.prompt;
+  // Why, and by how much it beats the next best (the review's); at the exchange, the next discards.
+  const why = $("hint-why");
+  why.replaceChildren();
+  if (hint.reason) why.append(prettyText(hint.reason));
+  if (hint.next && typeof hint.margin === "number") {
+    why.append(h("span", { className: "hint-next" }, [
+      h("strong", { text: " Next best: " }), prettyText(hint.next.text),
+      `, ${points(hint.margin)} on average behind.`]));
+  }
+  why.hidden = !hint.reason;
+  const discards = $("hint-discards");
+  discards.replaceChildren(...(hint.discards || []).slice(1).map((d) => h("li", {}, [prettyText(d.says)])));
+  discards.hidden = !(hint.discards && hint.discards.length > 1);
   $("hint-box").hidden = false;
 }
 
@@ -47,6 +70,26 @@ export function hideHint() {
   app.hint = null;
   $("hint-box").hidden = true;
   $("hint-text").textContent = "";
+  $("hint-why").replaceChildren();
+  $("hint-discards").replaceChildren();
+}
+
+/**
+ * The tutor's warning: the choice was not applied; the player thinks again or plays it anyway.
+ * @param {TutorMessage} warning
+ */
+export function showTutor(warning) {
+  app.tutor = warning;
+  $("tutor-text").replaceChildren(`This loses ${points(warning.loss)} on average. `, prettyText(warning.reason));
+  $("tutor-better").replaceChildren(h("strong", { text: "Better: " }), prettyText(warning.better.text));
+  $("tutor-box").hidden = false;
+  /** @type {HTMLButtonElement} */ ($("tutor-again")).focus();
+}
+
+export function hideTutor() {
+  app.tutor = null;
+  $("tutor-box").hidden = true;
+  $("tutor-text").textContent = "";
 }
 
 // ------------------------------------------------------------------ render

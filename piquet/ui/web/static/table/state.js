@@ -15,7 +15,15 @@ import { store } from "../storage.js";
 
 /** @typedef {{kind: "token" | "spectate" | "invite" | "move", value: string}} Credential */
 /** The advice shown, for the state of `version`. */
-/** @typedef {{version: number, text: string, action: Action | null}} Hint */
+/** @typedef {import("./protocol.js").Advice} Advice */
+/** @typedef {import("./protocol.js").DiscardAdvice} DiscardAdvice */
+/** @typedef {import("./protocol.js").TutorMessage} TutorMessage */
+/**
+ * A hint shown, for the state of `version`: the best choice and, from the review, why, the next best and the
+ * margin, and at the exchange the best discards.
+ * @typedef {{version: number, text: string, action: Action | null, reason?: string | null, next?: Advice | null,
+ *   margin?: number | null, discards?: DiscardAdvice[]}} Hint
+ */
 /** A finished deal's dialogue, which the state no longer carries. */
 /** @typedef {{deal: number, log: LogEntry[], tricks: Trick[]}} ArchivedDeal */
 /** What this browser keeps of a table. */
@@ -40,6 +48,7 @@ import { store } from "../storage.js";
  * @property {boolean} showRest
  * @property {number | null} autoHintVersion
  * @property {Hint | null} hint
+ * @property {TutorMessage | null} tutor
  * @property {boolean} hintWaiting
  * @property {number | null} autoTimer
  * @property {number | null} autoVersion
@@ -70,7 +79,8 @@ export const app = {
   selectionKey: null,
   showRest: false,
   autoHintVersion: null,
-  hint: null, // {version, text, action}
+  hint: null, // {version, text, action, reason, next, margin, discards}
+  tutor: null, // the tutor's warning shown, until the player answers it or the table moves on
   hintWaiting: false,
   autoTimer: null,
   autoVersion: null,

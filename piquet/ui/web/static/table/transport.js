@@ -119,11 +119,17 @@ export function send(msg) {
   return true;
 }
 
-/** @param {Action} action */
-export function sendAction(action) {
+/**
+ * Send the player's decision; `confirm`: he was warned by the tutor and plays it anyway.
+ * @param {Action} action
+ * @param {boolean} [confirm]
+ */
+export function sendAction(action, confirm = false) {
   if (app.pending || !app.state) return;
   // The version of the state this answers: the server refuses it as stale if the table has moved on.
-  if (!send({ type: "action", action, version: app.state.version })) return;
+  const message = confirm ? { type: "action", action, version: app.state.version, confirm: true }
+    : { type: "action", action, version: app.state.version };
+  if (!send(/** @type {ClientMessage} */ (message))) return;
   app.pending = true;
   clearTimeout(app.autoTimer ?? undefined);
   app.autoTimer = null;

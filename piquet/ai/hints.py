@@ -1,0 +1,335 @@
+"""Hints that explain, and the tutor's check: the review (:mod:`piquet.ai.review`) asked before a decision.
+
+A **hint** (:func:`hint`) is for the seat to act: the best choice by the review's fair lens, why (a
+sentence built from the breakdowns of the best and the next best), the next best and the margin between
+them; at the exchange, the two or three best discards, each with what it keeps or risks against the
+best (or, for the best, against the next). A **tutor's check** (:func:`check`) reviews a choice the player
+is about to make and, if it loses :data:`TUTOR_THRESHOLD` points or more against the best, says so and why
+(:class:`TutorWarning`).
+
+Both use only what the player may know: every value is the fair lens's, computed from the seat's own view
+(its hand, what it has seen and heard), over the hands and talons that view allows, drawn from ``seed``;
+the hidden cards never enter (``tests/test_hints.py`` proves it: two parties the view cannot tell apart
+give the same hint). Both think within a budget of CPU seconds (:class:`~piquet.ai.budget.Deadline`): the
+review's worlds are solved until it is spent, never fewer than one. The cost at each phase: docs/review.md,
+"Hints".
+
+The decisions the review values are the card played, the exchange, the declarations and Auction's calls;
+for the others (who deals, a carte blanche, a concession) :func:`hint` and :func:`check` return ``None``
+and an interface gives the computer's choice without a reason.
+
+>>> from piquet.engine.actions import Deal
+>>> from piquet.engine.cards import Card, CardSet
+>>> partie = Partie(("Ann", "Bill"), first_dealer=0)
+>>> deal = Deal(0, (CardSet.parse("AS KS QS JS TS 9S AH KH 7D 8D 7C 8C"),
+...                 CardSet.parse("8S 7S QH JH TH 9H 8H 7H AD KD QD JD")),
+...             tuple(Card.parse(c) for c in "TD 9D AC KC QC JC TC 9C".split()), 3)
+>>> _ = partie.push(deal)
+>>> advice = hint(partie, seed=1, budget=0, worlds=(8, 200, 32))
+>>> advice.kind, advice.seat, len(advice.discards), advice.margin > 0
+('exchange', 1, 3, True)
+>>> warning = check(partie, Exchange(1, CardSet.parse("8S 7S 9H 8H 7H")), seed=1, budget=0, worlds=(8, 200, 32))
+>>> warning.loss >= TUTOR_THRESHOLD, warning.better == advice.best
+(True, True)
+>>> print(warning.reason)  # doctest: +ELLIPSIS
+Discarding the 8♠ 7♠ 9♥ 8♥ 7♥ rather than the 8♠ 7♠ A♦ K♦ J♦ costs Bill 11 points on average: it gives up \
+the sequences (−12; in 34% of the talons), ... It breaks up your sixième to the queen in hearts and your point of \
+six in hearts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Final, Literal
+
+from piquet.ai.budget import Deadline
+from piquet.ai.exchange import candidate_discards
+from piquet.ai.review import (
+    CALL_WORLDS,
+    DEFAULT_WORLDS,
+    EXCHANGE_WORLDS,
+    MARKS,
+    CallReview,
+    DeclarationReview,
+    ExchangeReview,
+    Lens,
+    Part,
+    PlayReview,
+    _listed,
+    _number,
+    _plural,
+    _signed,
+    differences,
+    explain,
+    explain_call,
+    explain_declaration,
+    explain_exchange,
+    review_call,
+    review_decision,
+    review_declaration,
+    review_exchange,
+)
+from piquet.engine.actions import Action, Bid, Declare, Exchange, Play
+from piquet.engine.partie import Partie, Phase
+
+__all__ = ["DISCARDS_SHOWN", "HINT_BUDGET", "TUTOR_THRESHOLD", "WORLDS", "DiscardHint", "Hint", "Kind", "TutorWarning",
+           "check", "follows", "hint", "valued"]
+
+#: The least loss, in points of the deal, the tutor warns of: the review's "?" mark (a mistake), so that the
+#: tutor speaks before any choice the review would mark "?" or "??".
+TUTOR_THRESHOLD: Final = next(threshold for threshold, sign in MARKS if sign == "?")
+
+#: The CPU seconds a hint or a tutor's check thinks where the caller sets none: as the strongest level does.
+HINT_BUDGET: Final = 1.0
+
+#: The discards an exchange's hint shows, best first.
+DISCARDS_SHOWN: Final = 3
+
+Kind = Literal["play", "exchange", "declaration", "call"]
+
+#: The worlds (hands, talons, deals) each kind of review draws for a hint: the review's own defaults, the card
+#: play's, the exchange's and the calls' (the declarations' are always the review's, and cheap).
+WORLDS: Final = (DEFAULT_WORLDS, EXCHANGE_WORLDS, CALL_WORLDS)
+
+
+@dataclass(frozen=True)
+class DiscardHint:
+    """One discard of an exchange's hint: the cards, their value (points of the deal, the fair lens's mean) and
+    what they keep or risk, in a sentence, against the best discard (the best: against the next)."""
+
+    discard: Exchange
+    value: float
+    says: str
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The review's advice to the seat to act: the best choice, why (``reason``), the next best and by how many
+    points of the deal the best is better (``margin``; ``None`` where the best is the only choice), the worlds
+    the review was able to value within the budget, and at the exchange the best discards (best first)."""
+
+    seat: int
+    kind: Kind
+    best: Action
+    reason: str
+    next_best: Action | None
+    margin: float | None
+    worlds: int
+    discards: tuple[DiscardHint, ...] = ()
+
+
+@dataclass(frozen=True)
+class TutorWarning:
+    """The tutor's warning about a choice: the choice, how many points it loses against the best (the fair
+    lens's mean), the better choice, and why (the review's explanation of the choice against the best)."""
+
+    seat: int
+    kind: Kind
+    choice: Action
+    loss: float
+    better: Action
+    reason: str
+
+
+AnyReview = PlayReview | ExchangeReview | DeclarationReview | CallReview
+
+
+def _review(partie: Partie, choice: Action, rng: random.Random, deadline: Deadline,
+            worlds: tuple[int, int, int], runner_up: bool) -> tuple[Kind, AnyReview] | None:
+    """The fair lens's review of ``choice`` for the seat to act (``None``: a decision the review does not value)."""
+    phase = partie.phase
+    if phase is Phase.PLAY and isinstance(choice, Play):
+        return "play", review_decision(partie, choice.card, Lens.FAIR, worlds[0], rng, (), {}, runner_up, deadline)
+    if phase is Phase.EXCHANGE and isinstance(choice, Exchange):
+        return "exchange", review_exchange(partie, choice, Lens.FAIR, worlds[1], rng, deadline=deadline)
+    if phase is Phase.DECLARE and isinstance(choice, Declare):
+        return "declaration", review_declaration(partie, choice, Lens.FAIR, rng=rng)
+    if phase is Phase.BID and isinstance(choice, Bid):
+        return "call", review_call(partie, choice, Lens.FAIR, worlds[2], rng, deadline)
+    return None
+
+
+def valued(phase: Phase) -> bool:
+    """Whether the review values the decisions of ``phase`` (a card, an exchange, a declaration, a call): a hint
+    explains them and the tutor checks them."""
+    return phase in _VALUED
+
+
+_VALUED: Final = frozenset({Phase.PLAY, Phase.EXCHANGE, Phase.DECLARE, Phase.BID})
+
+
+def questioned(partie: Partie, seat: int) -> bool:
+    """Whether the tutor checks ``seat``'s decision now: one the review values, with more than one legal choice
+    (a forced card or a declaration of nothing held is no choice to question)."""
+    return valued(partie.phase) and len(partie.legal_actions(seat)) > 1
+
+
+def _first_choice(partie: Partie, seat: int) -> Action | None:
+    """Any one choice of the decision the review values, to ask it about (the review values every other too)."""
+    phase = partie.phase
+    if phase is Phase.EXCHANGE:
+        # The strongest level's first candidate: among the discards the review values anyway.
+        options = candidate_discards(partie.view(seat), 1)
+        if options and partie.can(Exchange(seat, options[0])):
+            return Exchange(seat, options[0])
+    kinds = {Phase.PLAY: Play, Phase.EXCHANGE: Exchange, Phase.DECLARE: Declare, Phase.BID: Bid}
+    wanted = kinds.get(phase)
+    if wanted is None:
+        return None
+    return next((a for a in partie.legal_actions(seat) if isinstance(a, wanted)), None)
+
+
+def hint(partie: Partie, seed: int = 0, budget: float = HINT_BUDGET, worlds: tuple[int, int, int] = WORLDS,
+         clock: Callable[[], float] | None = None) -> Hint | None:
+    """The advice for the seat to act in ``partie``, from the fair lens within ``budget`` CPU seconds (0: no limit,
+    every world drawn valued), the worlds drawn from ``seed``; ``None`` where the decision is not one the review
+    values. ``worlds``: how many hands (the play), talons (the exchange) and deals (the calls) to draw at most.
+    ``clock``: the CPU clock of the budget (tests inject one)."""
+    seat = partie.to_act
+    if seat is None or partie.is_over:
+        return None
+    choice = _first_choice(partie, seat)
+    if choice is None:
+        return None
+    deadline = Deadline(budget) if clock is None else Deadline(budget, clock=clock, wall=clock)
+    found = _review(partie, choice, random.Random(seed), deadline, worlds, runner_up=True)
+    if found is None:
+        return None
+    _, review = found
+    names = partie.players
+    if isinstance(review, PlayReview):
+        return _play_hint(review, names)
+    if isinstance(review, ExchangeReview):
+        return _exchange_hint(review, names)
+    if isinstance(review, DeclarationReview):
+        return _declaration_hint(review, names)
+    return _call_hint(review, names)
+
+
+def _play_hint(review: PlayReview, names: tuple[str, str]) -> Hint:
+    seat = review.seat
+    best = review.best
+    others = [w for w in review.cards if w.card != best]
+    if not others:
+        return Hint(seat, "play", Play(seat, best), explain(replace(review, choice=best, loss=0.0), names), None, None,
+                    review.worlds)
+    second = others[0]
+    margin = review.worth(best).value - second.value
+    verb = "Leading" if review.leading else "Playing"
+    head = f"{verb} the {best.pretty()} rather than the {second.card.pretty()}"
+    if margin < 0.05:
+        reason = f"{head}: as good, to a tenth of a point on average."
+    else:
+        # What the next best brings less what the best brings, part by part: what the best gains, turned round.
+        against = replace(review, choice=second.card, loss=margin)
+        best_tricks, next_tricks = review.worth(best).tricks, second.tricks
+
+        def said(part: Part, x: float) -> str:
+            text = f"{part.words} ({_signed(-x, Lens.FAIR)}"
+            if part in (Part.CARDS, Part.CAPOT) and best_tricks is not None and next_tricks is not None \
+                    and abs(best_tricks - next_tricks) >= 0.5:
+                text += f"; {_number(best_tricks, Lens.FAIR)} tricks instead of {_number(next_tricks, Lens.FAIR)}"
+            return text + ")"
+
+        diffs = differences(against)
+        gains = [said(part, x) for part, x in diffs if x < 0]
+        loses = [said(part, x) for part, x in diffs if x > 0]
+        clauses = []
+        if gains:
+            clauses.append(f"it gains {_listed(gains)}")
+        if loses:
+            clauses.append(f"{'and ' if gains else 'it '}gives up {_listed(loses)}")
+        reason = (f"{head} is better by {_plural(_number(margin, Lens.FAIR), 'point')} on average: "
+                  f"{' '.join(clauses)}.")
+    return Hint(seat, "play", Play(seat, best), reason, Play(seat, second.card), margin, review.worlds)
+
+
+def _exchange_hint(review: ExchangeReview, names: tuple[str, str]) -> Hint:
+    seat = review.seat
+    options = review.options
+    best = options[0]
+
+    def said(i: int) -> str:
+        """What discard ``i`` keeps or risks: against the best, or (the best) against the next."""
+        w = options[i]
+        compared = options[1 if i == 0 else 0].discard if len(options) > 1 else w.discard
+        loss = max(0.0, best.value - w.value)
+        shown = replace(review, choice=w.discard, best=best.discard, loss=loss, compared=compared,
+                        given_up={}, gained={})
+        return explain_exchange(shown, names)
+
+    shown = tuple(DiscardHint(Exchange(seat, w.discard), w.value, said(i))
+                  for i, w in enumerate(options[:DISCARDS_SHOWN]))
+    second = options[1] if len(options) > 1 else None
+    return Hint(seat, "exchange", Exchange(seat, best.discard), shown[0].says,
+                None if second is None else Exchange(seat, second.discard),
+                None if second is None else best.value - second.value, review.worlds, shown)
+
+
+def _declaration_hint(review: DeclarationReview, names: tuple[str, str]) -> Hint:
+    best, value = review.options[0]
+    shown = replace(review, choice=best, best=best, loss=0.0)
+    second = review.options[1] if len(review.options) > 1 else None
+    return Hint(review.seat, "declaration", best, explain_declaration(shown, names),
+                None if second is None else second[0], None if second is None else value - second[1], review.worlds)
+
+
+def _call_hint(review: CallReview, names: tuple[str, str]) -> Hint:
+    best = review.options[0]
+    shown = replace(review, choice=best.call, best=best.call, loss=0.0)
+    second = review.options[1] if len(review.options) > 1 else None
+    return Hint(review.seat, "call", best.call, explain_call(shown, names),
+                None if second is None else second.call, None if second is None else best.value - second.value,
+                review.worlds)
+
+
+def follows(choice: Action, advice: Action | None) -> bool:
+    """Whether ``choice`` is the choice a hint advised (an exchange: the same discards, whatever is shown of the
+    talon). The tutor does not question it: a check values the worlds its budget allows, which may be other than
+    the hint's, and a choice within a point of another could otherwise be found the worse.
+
+    >>> from piquet.engine.cards import CardSet
+    >>> follows(Exchange(0, CardSet.parse("7S 8S"), True), Exchange(0, CardSet.parse("7S 8S")))
+    True
+    """
+    if advice is None:
+        return False
+    if isinstance(choice, Exchange) and isinstance(advice, Exchange):
+        return choice.player == advice.player and choice.discards == advice.discards
+    return choice == advice
+
+
+def check(partie: Partie, choice: Action, threshold: float = TUTOR_THRESHOLD, seed: int = 0,
+          budget: float = HINT_BUDGET, worlds: tuple[int, int, int] = WORLDS,
+          clock: Callable[[], float] | None = None) -> TutorWarning | None:
+    """The tutor's check of ``choice``, the seat to act's decision about to be applied: a :class:`TutorWarning` if the
+    fair lens (within ``budget`` CPU seconds, the worlds drawn from ``seed``) finds that it loses ``threshold``
+    points of the deal or more against the best choice; ``None`` if it does not, or if the review does not value
+    this decision. Raises ``ValueError`` for a choice that is not legal here."""
+    seat = partie.to_act
+    if seat is None or partie.is_over or not isinstance(choice, (Play, Exchange, Declare, Bid)):
+        return None  # nothing the review values (a concession may come out of turn: it is not checked)
+    if choice.player != seat or not partie.can(choice):
+        raise ValueError(f"{choice.describe(partie.players)}: not a legal choice for "
+                         f"{partie.players[choice.player]} here")
+    if threshold < 0:
+        raise ValueError(f"the tutor's threshold is 0 or more points, not {threshold!r}")
+    deadline = Deadline(budget) if clock is None else Deadline(budget, clock=clock, wall=clock)
+    found = _review(partie, choice, random.Random(seed), deadline, worlds, runner_up=False)
+    if found is None:
+        return None
+    kind, review = found
+    if review.loss < threshold - 1e-9 or review.loss <= 0:
+        return None
+    names = partie.players
+    if isinstance(review, PlayReview):
+        return TutorWarning(seat, kind, choice, review.loss, Play(seat, review.best), explain(review, names))
+    if isinstance(review, ExchangeReview):
+        better = replace(choice, discards=review.best) if isinstance(choice, Exchange) else choice
+        return TutorWarning(seat, kind, choice, review.loss, better, explain_exchange(review, names))
+    if isinstance(review, DeclarationReview):
+        return TutorWarning(seat, kind, choice, review.loss, review.best, explain_declaration(review, names))
+    return TutorWarning(seat, kind, choice, review.loss, review.best, explain_call(review, names))
+
