@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 
 from rich.console import Console
 from rich.panel import Panel
-from rich.table import Table
 from rich.text import Text
 
 from piquet.ai.exercises import (
@@ -31,10 +30,9 @@ from piquet.ai.exercises import (
 )
 from piquet.ai.review import Lens
 from piquet.engine.actions import Action, Bid, Declare, Play
-from piquet.engine.partie import Phase
 from piquet.engine.words import deal_lines
 from piquet.ui.menus import declaration_menu, describe_declaration
-from piquet.ui.terminal import _card_text, _cards_text, _contract_text, _hand_text, _pretty_tokens
+from piquet.ui.terminal import _card_text, _cards_text, _pretty_tokens, status_panel
 
 __all__ = ["InputFn", "position", "run", "task_lines"]
 
@@ -58,51 +56,7 @@ class _Quit(Exception):
 
 def position(exercise: Exercise) -> Panel:
     """The table at the exercise's decision as its player saw it: his view only (no card he could not know)."""
-    view = exercise.view
-    names = exercise.names
-    you = exercise.seat
-    him = 1 - you
-    rules = view.rules
-    grid = Table.grid(padding=(0, 2))
-    grid.add_column(style="bold cyan", justify="right")
-    grid.add_column()
-
-    def row(label: str, value: str | Text) -> None:
-        grid.add_row(Text(label), Text(value) if isinstance(value, str) else value)
-
-    role = ("you are elder" if view.elder == you else "you are younger") + (" (you dealt)" if view.dealer == you
-                                                                           else "")
-    row("Deal", f"{exercise.deal}; {role}")
-    a, b = view.deal_points
-    if rules.plays_games:
-        game = f"game {names[you]} {view.game_scores[you]}, {names[him]} {view.game_scores[him]}"
-    else:
-        game = f"partie {names[you]} {view.totals[you]}, {names[him]} {view.totals[him]}"
-    row("Score", f"this deal {names[you]} {(a, b)[you]}, {names[him]} {(a, b)[him]};  {game}")
-    if view.contract is not None:
-        row("Contract", _contract_text(view, names))
-    talon = Text(f"{view.talon_left} card{'s' if view.talon_left != 1 else ''} left")
-    if view.peeked:
-        talon.append("; you looked at ")
-        talon.append_text(_cards_text(view.peeked))
-    if view.rest:
-        talon.append("; shown: ")
-        talon.append_text(_cards_text(view.rest))
-    row("Talon", talon)
-    if view.discards:
-        row("Your discards", _cards_text(view.discards))
-    shown = (view.revealed[him] | view.shown_dealt[him]) - view.played
-    if shown:
-        row(f"{names[him]} holds", _cards_text(shown))
-    if view.phase is Phase.PLAY:
-        row("Tricks", f"{names[you]} {view.tricks_won[you]}, {names[him]} {view.tricks_won[him]}")
-        if view.trick:
-            trick = Text(f"{names[view.leader]} led ")
-            trick.append_text(_card_text(view.trick[0]))
-            row("Trick", trick)
-    row("Your hand", _hand_text(view.hand))
-    title = f"{rules.title}: {names[you]} v {names[him]}"
-    return Panel(grid, title=Text(title), expand=False)
+    return status_panel(exercise.view, exercise.names)
 
 
 def _menu(exercise: Exercise) -> list[Declare]:

@@ -230,6 +230,74 @@ def _spec(level: int, budget: float | None) -> str:
     return f"level{level}:budget={budget}" if budget is not None and level >= 3 else f"level{level}"
 
 
+def status_panel(view: PlayerView, names: tuple[str, str]) -> Panel:
+    """The table as a player sees it: the deal and his role, the scores, the auction and the contract, the talon,
+    what he discarded and what he was shown, the trick and his hand (his view only: no card he may not know)."""
+    you = view.seat
+    assert you is not None
+    him = 1 - you
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold cyan", justify="right")
+    grid.add_column()
+
+    def row(label: str, value: str | Text) -> None:
+        grid.add_row(Text(label), Text(value) if isinstance(value, str) else value)
+
+    rules = view.rules
+    dealt = " (you dealt)" if view.dealer == you else ""
+    if view.phase is Phase.BID:
+        role = ("you bid first" if view.elder == you else f"{names[him]} bids first") + dealt
+    else:
+        role = ("you are elder" if view.elder == you else "you are younger") + dealt
+    if rules.plays_games:
+        row("Deal", f"{view.deal_number}, game {len(view.games) + 1}; {role}")
+    else:
+        n = view.counted_deals + 1
+        last = rules.deals_in_partie
+        of = f" of {last}" if n <= last else " (an extra deal after a tie)"
+        row("Deal", f"{n}{of}; {role}")
+    a, b = view.deal_points
+    if rules.plays_games:
+        won = view.games_won
+        row("Score", f"this deal {names[you]} {(a, b)[you]}, {names[him]} {(a, b)[him]};  "
+                     f"game {names[you]} {view.game_scores[you]}, {names[him]} {view.game_scores[him]} "
+                     f"(to {getattr(rules, 'game_target', 100)})")
+        row("Games won", f"{names[you]} {won[you]}, {names[him]} {won[him]} "
+                         f"(the first to {rules.games_to_win} wins the partie)")
+    else:
+        row("Score", f"this deal {names[you]} {(a, b)[you]}, {names[him]} {(a, b)[him]};  "
+                     f"partie {names[you]} {view.totals[you]}, {names[him]} {view.totals[him]}")
+    if view.phase is Phase.BID:
+        row("Auction", _auction_text(view.bids, names) or "no call yet")
+    if view.contract is not None:
+        row("Contract", _contract_text(view, names))
+    talon = Text(f"{view.talon_left} card{'s' if view.talon_left != 1 else ''} left")
+    if view.peeked:
+        talon.append("; you looked at ")
+        talon.append_text(_cards_text(view.peeked))
+        taken = view.exchanged[1 - view.elder]
+        if taken is not None and taken >= len(view.peeked):
+            talon.append(f" ({names[him]} drew them)")
+    if view.rest:
+        talon.append("; shown: ")
+        talon.append_text(_cards_text(view.rest))
+    row("Talon", talon)
+    if view.discards:
+        row("Your discards", _cards_text(view.discards))
+    shown = (view.revealed[him] | view.shown_dealt[him]) - view.played
+    if shown:
+        row(f"{names[him]} holds", _cards_text(shown))
+    if view.phase is Phase.PLAY:
+        row("Tricks", f"{names[you]} {view.tricks_won[you]}, {names[him]} {view.tricks_won[him]}")
+        if view.trick:
+            trick = Text(f"{names[view.leader]} led ")
+            trick.append_text(_card_text(view.trick[0]))
+            row("Trick", trick)
+    row("Your hand", _hand_text(view.hand))
+    title = f"{rules.title}: {names[you]} v {names[him]}"
+    return Panel(grid, title=Text(title), expand=False)
+
+
 class _Game:
     def __init__(self, console: Console, input_fn: InputFn, partie: Partie, seed: int,
                  record_path: str | None, level: int = 2, hint_level: int = 2,
@@ -311,69 +379,7 @@ class _Game:
 
     def status(self) -> None:
         """The table as the person sees it."""
-        view = self.partie.view(HUMAN)
-        names = self.names
-        you, him = HUMAN, self.computer
-        grid = Table.grid(padding=(0, 2))
-        grid.add_column(style="bold cyan", justify="right")
-        grid.add_column()
-
-        def row(label: str, value: str | Text) -> None:
-            grid.add_row(Text(label), Text(value) if isinstance(value, str) else value)
-
-        rules = self.partie.rules
-        dealt = " (you dealt)" if view.dealer == you else ""
-        if view.phase is Phase.BID:
-            role = ("you bid first" if view.elder == you else f"{names[him]} bids first") + dealt
-        else:
-            role = ("you are elder" if view.elder == you else "you are younger") + dealt
-        if rules.plays_games:
-            row("Deal", f"{view.deal_number}, game {len(view.games) + 1}; {role}")
-        else:
-            n = view.counted_deals + 1
-            last = rules.deals_in_partie
-            of = f" of {last}" if n <= last else " (an extra deal after a tie)"
-            row("Deal", f"{n}{of}; {role}")
-        a, b = view.deal_points
-        if rules.plays_games:
-            won = view.games_won
-            row("Score", f"this deal {names[you]} {(a, b)[you]}, {names[him]} {(a, b)[him]};  "
-                         f"game {names[you]} {view.game_scores[you]}, {names[him]} {view.game_scores[him]} "
-                         f"(to {getattr(rules, 'game_target', 100)})")
-            row("Games won", f"{names[you]} {won[you]}, {names[him]} {won[him]} "
-                             f"(the first to {rules.games_to_win} wins the partie)")
-        else:
-            row("Score", f"this deal {names[you]} {(a, b)[you]}, {names[him]} {(a, b)[him]};  "
-                         f"partie {names[you]} {view.totals[you]}, {names[him]} {view.totals[him]}")
-        if view.phase is Phase.BID:
-            row("Auction", _auction_text(view.bids, names) or "no call yet")
-        if view.contract is not None:
-            row("Contract", _contract_text(view, names))
-        talon = Text(f"{view.talon_left} card{'s' if view.talon_left != 1 else ''} left")
-        if view.peeked:
-            talon.append("; you looked at ")
-            talon.append_text(_cards_text(view.peeked))
-            taken = view.exchanged[1 - view.elder]
-            if taken is not None and taken >= len(view.peeked):
-                talon.append(f" ({names[him]} drew them)")
-        if view.rest:
-            talon.append("; shown: ")
-            talon.append_text(_cards_text(view.rest))
-        row("Talon", talon)
-        if view.discards:
-            row("Your discards", _cards_text(view.discards))
-        shown = (view.revealed[him] | view.shown_dealt[him]) - view.played
-        if shown:
-            row(f"{names[him]} holds", _cards_text(shown))
-        if view.phase is Phase.PLAY:
-            row("Tricks", f"{names[you]} {view.tricks_won[you]}, {names[him]} {view.tricks_won[him]}")
-            if view.trick:
-                trick = Text(f"{names[view.leader]} led ")
-                trick.append_text(_card_text(view.trick[0]))
-                row("Trick", trick)
-        row("Your hand", _hand_text(view.hand))
-        title = f"{self.partie.rules.title}: {names[you]} v {names[him]}"
-        self.console.print(Panel(grid, title=Text(title), expand=False))
+        self.console.print(status_panel(self.partie.view(HUMAN), self.names))
 
     def score_sheet(self) -> None:
         partie = self.partie
