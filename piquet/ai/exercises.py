@@ -71,13 +71,14 @@ from piquet.ai.review import (
     explain_call,
     explain_declaration,
     explain_exchange,
+    replayed_steps,
     review_call,
     review_decision,
     review_declaration,
     review_exchange,
 )
 from piquet.engine import record
-from piquet.engine.actions import Action, Bid, ChooseDealer, Cut, Deal, Declare, Exchange, Play
+from piquet.engine.actions import Action, Bid, Declare, Exchange, Play
 from piquet.engine.cards import Card, CardError, CardSet
 from piquet.engine.combinations import Category
 from piquet.engine.partie import Partie, Phase
@@ -219,24 +220,7 @@ def seat_of(names: tuple[str, str], player: int | str | None) -> int:
 def _replayed(partie: Partie, wanted: set[tuple[int, int]]) -> dict[tuple[int, int], Partie]:
     """The partie as it was before each action in ``wanted`` (deal from 1, action from 0, as a record numbers
     them), re-played from the start."""
-    replay = partie.copy()
-    while replay.ply:
-        replay.pop()
-    out: dict[tuple[int, int], Partie] = {}
-    deal, index = 0, 0
-    for action in partie.actions:
-        if isinstance(action, Deal):
-            deal, index = deal + 1, 0
-            replay.push(action)
-            continue
-        if isinstance(action, (Cut, ChooseDealer)) or deal == 0:  # not a deal's action in a record
-            replay.push(action)
-            continue
-        if (deal, index) in wanted:
-            out[deal, index] = replay.copy()
-        replay.push(action)
-        index += 1
-    return out
+    return {(deal, index): at.copy() for at, _action, deal, index in replayed_steps(partie) if (deal, index) in wanted}
 
 
 def _same(a: Action, b: Action) -> bool:

@@ -1450,7 +1450,7 @@ _KINDS: Final[dict[type, str]] = {Exchange: "exchange", Declare: "declaration", 
                                   AcceptConcession: "answer to a concession"}
 
 
-def _steps(partie: Partie) -> Iterator[tuple[Partie, Action, int, int]]:
+def replayed_steps(partie: Partie) -> Iterator[tuple[Partie, Action, int, int]]:
     """The record's actions re-played from the start: before each deal action, the partie as it was, the
     action, its deal (from 1) and its index among the deal's actions (as a record numbers them)."""
     replay = partie.copy()
@@ -1472,7 +1472,7 @@ def _steps(partie: Partie) -> Iterator[tuple[Partie, Action, int, int]]:
 
 def decisions_in(partie: Partie, deal: int | None = None) -> int:
     """How many decisions :func:`review_partie` goes through in ``partie``'s deal ``deal`` (``None``: every deal):
-    the deals' actions, as :func:`_steps` yields them, without re-playing them."""
+    the deals' actions, as :func:`replayed_steps` yields them, without re-playing them."""
     total, number = 0, 0
     for action in partie.actions:
         number += isinstance(action, Deal)
@@ -1515,7 +1515,7 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
     total = decisions_in(partie, deal)
     done = 0
     cache: BestCache = {}
-    for at, action, number, index in _steps(partie):  # the partie ``at`` changes as the steps go on
+    for at, action, number, index in replayed_steps(partie):  # the partie ``at`` changes as the steps go on
         if deal is not None and number != deal:
             continue
         if progress is not None and done:

@@ -41,7 +41,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from piquet.ai.review import BestCache, Lens, _steps, decisions_in, review_decision, review_partie
+from piquet.ai.review import BestCache, Lens, decisions_in, replayed_steps, review_decision, review_partie
 from piquet.engine import record
 from piquet.engine.actions import Deal, Play
 from piquet.engine.cards import Card
@@ -107,7 +107,7 @@ def review_data(partie: Partie, deal: int | None, lens: Lens,
     plays = {(p["deal"], p["action"]): p for p in cast(list[dict[str, Any]], reviewed["plays"])}
     cache: BestCache = {}
     decisions: list[dict[str, Any]] = []
-    for at, action, number, index in _steps(partie):
+    for at, action, number, index in replayed_steps(partie):
         if deal is not None and number != deal:
             continue
         views = (at.view(0), at.view(1))
