@@ -54,6 +54,10 @@ class Category(enum.Enum):
     SEQUENCES = "sequences"
     SETS = "sets"
 
+    #: Hashed by identity, in C: a member is its own key (``Enum`` hashes the name by a Python call, and
+    #: the engine looks members up in dicts at every step).
+    __hash__ = object.__hash__
+
 
 _SEQUENCE_VALUE = {3: 3, 4: 4, 5: 15, 6: 16, 7: 17, 8: 18}
 #: The ranks whose trios and quatorzes count (Law 64): tens up to aces.

@@ -149,6 +149,10 @@ class Phase(enum.Enum):
     CONCESSION = "concession"
     OVER = "over"
 
+    #: Hashed by identity, in C: a member is its own key (``Enum`` hashes the name by a Python call, and
+    #: the engine looks members up in dicts at every step).
+    __hash__ = object.__hash__
+
 
 #: The phase in which each kind of action is taken.
 _EXPECTED_PHASE: dict[type, Phase] = {
@@ -357,6 +361,7 @@ class Partie:
                 raise ValueError(f"first_dealer must be seat 0 or 1, not {first_dealer!r}")
             self._s = _State(Phase.DEAL, first_dealer, dealer=first_dealer)
         self._stack: list[_Undo] = []
+        self._play_memos: dict[Contract | None, _PlayMemo] = {}
 
     # ------------------------------------------------------------------ state
     @property
@@ -1362,40 +1367,37 @@ class Partie:
             self._tell(FirstLead(seat, card))
             self._reckon_hand()
         d = s.deal
-        hands = _set(d.hands, seat, d.hands[seat] & ~card.mask)
+        contract = d.contract
+        memo = self._play_memos.get(contract) or self._play_memo(contract)
+        hands = _set(d.hands, seat, d.hands[seat] & ~(1 << card))
         if not d.trick:
             # The card and the point of its lead, if it scores one, in one new record.
-            events, log = d.events, (*d.log, CardPlayed(seat, card))
-            points = self.rules.lead_points(card, d.contract)
-            if points:
-                scored = ScoreEvent(seat, points, ScoreCategory.PLAY, f"lead of {card}")
-                events, log = _placed(events, scored), (*log, scored)
-            s.deal = _evolve(d, hands=hands, trick=(card,), events=events, log=log)
-            if points:
+            played, scored = memo.lead(seat, card)
+            if scored is None:
+                s.deal = _evolve(d, hands=hands, trick=(card,), log=(*d.log, played))
+            else:
+                s.deal = _evolve(d, hands=hands, trick=(card,), events=_placed(d.events, scored),
+                                 log=(*d.log, played, scored))
                 self._check_pique()
             s.to_act = 1 - seat
             return
         lead = d.trick[0]
-        leader = d.leader
-        winner = seat if card.beats(lead) else leader
-        trick = (lead, card)
+        winner, played, finished, awards = memo.trick(d.leader, lead, card)
         won = d.tricks_won[winner] + 1
-        awards = self.rules.trick_awards(leader, trick, winner, d.contract)
-        events, log = d.events, (*d.log, CardPlayed(seat, card, winner))
+        events, log = d.events, (*d.log, played)
         if len(awards) == 1:
             # The usual trick: its one award goes into the same new record.
-            who, points, reason = awards[0]
-            scored = ScoreEvent(who, points, ScoreCategory.PLAY, reason)
+            scored = awards[0]
             events, log = _placed(events, scored), (*log, scored)
-        s.deal = d = _evolve(d, hands=hands, trick=(), tricks=(*d.tricks, Trick(leader, trick, winner)),
+        s.deal = d = _evolve(d, hands=hands, trick=(), tricks=(*d.tricks, finished),
                              tricks_won=_set(d.tricks_won, winner, won), leader=winner, events=events, log=log)
         if len(awards) == 1:
             self._check_pique()
         else:
-            for who, points, reason in awards:
-                self._score(ScoreEvent(who, points, ScoreCategory.PLAY, reason))
+            for scored in awards:
+                self._score(scored)
                 self._check_pique()
-        early_cards = self.rules.cards_count_toward_pique and won == 7
+        early_cards = memo.early_cards and won == 7
         s.to_act = winner
         last = self.rules.last_trick_points(d.contract) if len(d.tricks) == 12 else 0
         if last:
@@ -1406,10 +1408,10 @@ class Partie:
         if last or early_cards:
             self._check_pique()  # every other score was checked as it was made
         if len(s.deal.tricks) == 12:
-            awards = self.rules.cards_awards(s.deal.tricks_won, s.deal.contract)
-            if not awards:
+            cards = self.rules.cards_awards(s.deal.tricks_won, s.deal.contract)
+            if not cards:
                 self._tell(CardsDivided())
-            for who, points, reason in awards:
+            for who, points, reason in cards:
                 if self.rules.cards_count_toward_pique:
                     # The cards were scored at the seventh trick; capot adds what it counts more.
                     points -= self.rules.cards_points
@@ -1449,6 +1451,17 @@ class Partie:
         self._score(ScoreEvent(other, self.rules.conceded_play_points, ScoreCategory.PLAY, "conceded play"))
         self._score(ScoreEvent(other, self.rules.cards_points, ScoreCategory.CARDS, "conceded cards"))
         self._end_deal()
+
+    def _play_memo(self, contract: Contract | None) -> _PlayMemo:
+        """The rules' answers for the leads and tricks of a deal under ``contract`` (shared by every partie
+        with the same rules, and kept in this partie's ``_play_memos``)."""
+        rules = self.rules
+        shared = _PLAY_MEMOS.setdefault((type(rules), tuple(sorted(rules.values.items()))), {})
+        memo = shared.get(contract)
+        if memo is None:
+            memo = shared[contract] = _PlayMemo(rules, contract)
+        self._play_memos[contract] = memo
+        return memo
 
     def _counted_deals(self) -> int:
         """Deals played to the end (an annulled Auction deal does not count)."""
@@ -1622,6 +1635,50 @@ class LegalActions:
 
     def __bool__(self) -> bool:
         return bool(self.list())
+
+
+class _PlayMemo:
+    """What the rules say of each lead and each trick of a deal under one contract (``None``: no auction),
+    asked once and kept: the card played, the point of a lead, who wins a trick, what it scores, with the
+    events and the trick they make (all immutable, so shared by every deal that plays the same cards).
+    The rules themselves stay in :class:`~piquet.engine.variants.Rules`; this only remembers their answers."""
+
+    __slots__ = ("contract", "early_cards", "leads", "rules", "tricks")
+
+    def __init__(self, rules: Rules, contract: Contract | None) -> None:
+        self.rules = rules
+        self.contract = contract
+        #: The option's reading: the cards are scored at the seventh trick (and count toward a pique).
+        self.early_cards = rules.cards_count_toward_pique
+        self.leads: dict[int, tuple[CardPlayed, ScoreEvent | None]] = {}
+        self.tricks: dict[int, tuple[int, CardPlayed, Trick, tuple[ScoreEvent, ...]]] = {}
+
+    def lead(self, seat: int, card: Card) -> tuple[CardPlayed, ScoreEvent | None]:
+        """The card led by ``seat``, and the point it scores, if any (Law 65)."""
+        found = self.leads.get(seat << 5 | card)
+        if found is None:
+            points = self.rules.lead_points(card, self.contract)
+            scored = ScoreEvent(seat, points, ScoreCategory.PLAY, f"lead of {card}") if points else None
+            found = self.leads[seat << 5 | card] = (CardPlayed(seat, card), scored)
+        return found
+
+    def trick(self, leader: int, lead: Card, card: Card) -> tuple[int, CardPlayed, Trick, tuple[ScoreEvent, ...]]:
+        """The trick ``leader`` led with ``lead`` and his opponent completed with ``card``: its winner (Law 59),
+        the card played, the finished trick and what it scores, besides the last trick (Law 65)."""
+        key = leader << 10 | lead << 5 | card
+        found = self.tricks.get(key)
+        if found is None:
+            winner = 1 - leader if card.beats(lead) else leader
+            cards = (lead, card)
+            awards = self.rules.trick_awards(leader, cards, winner, self.contract)
+            found = self.tricks[key] = (
+                winner, CardPlayed(1 - leader, card, winner), Trick(leader, cards, winner),
+                tuple([ScoreEvent(who, points, ScoreCategory.PLAY, reason) for who, points, reason in awards]))
+        return found
+
+
+#: The memos of the leads and tricks, by the rules (their class and options) and then by the contract.
+_PLAY_MEMOS: dict[tuple[type[Rules], tuple[tuple[str, bool | int], ...]], dict[Contract | None, _PlayMemo]] = {}
 
 #: Every play, one value per seat and card (a play is immutable), as the legal plays list them.
 _PLAYS: tuple[tuple[Play, ...], tuple[Play, ...]] = (
