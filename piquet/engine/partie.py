@@ -49,6 +49,7 @@ from piquet.engine.actions import (
 from piquet.engine.cards import CARDS, FULL_PACK, Card, CardSet, Rank
 from piquet.engine.combinations import (
     Category,
+    best_key,
     call,
     candidate_masks,
     candidates,
@@ -782,12 +783,13 @@ class Partie:
         s = self._s
         d = s.deal
         hand = d.hands[action.player]
-        if not hand >> action.card & 1:
-            return f"{action.card} is not in hand"
+        card = action.card
+        if not hand >> card & 1:
+            return f"{card} is not in hand"
         if d.trick:
-            led = d.trick[0].suit
-            if action.card.suit != led and hand & led.mask:
-                return f"must follow suit to the {d.trick[0]!s} led"
+            lead = d.trick[0]  # a card of another suit (index // 8) while the hand holds the suit led
+            if card >> 3 != lead >> 3 and hand >> (lead & ~7) & 0xFF:
+                return f"must follow suit to the {lead!s} led"
         return None
 
     def _why_not_concede(self, action: Concede) -> str | None:
@@ -948,8 +950,7 @@ class Partie:
         # combination the opponent could hold: found once, not once for each call.
         rival = None
         if seat == d.elder and not self.rules.short_calls_bind:
-            best = maximal(category, CardSet(FULL_PACK & ~d.hands[seat] & ~d.discards[seat]))
-            rival = key(category, best[0]) if best else None
+            rival = best_key(category, FULL_PACK & ~d.hands[seat] & ~d.discards[seat])
         for i, first in enumerate(options):
             found.append(singles[first.mask])
             first_key = keys[i]
@@ -968,13 +969,15 @@ class Partie:
     def _plays(self, seat: int) -> list[Action]:
         """The cards ``seat`` may play (it is his turn in the play), in the order of a hand."""
         d = self._s.deal
-        playable = d.hands[seat]
+        hand = d.hands[seat]
+        plays = _SUIT_PLAYS[seat]
         if d.trick:
-            follow = playable & (0xFF << (d.trick[0] & ~7))
+            suit = d.trick[0] >> 3
+            follow = hand >> (8 * suit) & 0xFF
             if follow:
-                playable = follow
-        plays = _PLAYS[seat]
-        return [plays[card] for card in _cards_of(playable)]
+                return list(plays[suit][follow])
+        return [*plays[0][hand & 0xFF], *plays[1][hand >> 8 & 0xFF], *plays[2][hand >> 16 & 0xFF],
+                *plays[3][hand >> 24]]
 
     #: Each phase's listing of the legal actions of the player to act (the cut and the deal are chance).
     _LISTINGS: ClassVar[dict[Phase, Callable[[Partie, int], list[Action]]]] = {
@@ -1683,16 +1686,12 @@ _PLAY_MEMOS: dict[tuple[type[Rules], tuple[tuple[str, bool | int], ...]], dict[C
 #: Every play, one value per seat and card (a play is immutable), as the legal plays list them.
 _PLAYS: tuple[tuple[Play, ...], tuple[Play, ...]] = (
     tuple(Play(0, card) for card in CARDS), tuple(Play(1, card) for card in CARDS))
-#: The cards of each suit's 8-bit rank mask, high to low, by suit.
-_SUIT_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
-    tuple(tuple(CARDS[8 * suit + rank] for rank in range(7, -1, -1) if byte >> rank & 1) for byte in range(256))
-    for suit in range(4))
-
-
-def _cards_of(mask: int) -> tuple[Card, ...]:
-    """The cards of a mask in the order of a hand (by suit, spades first; high to low), as a CardSet iterates."""
-    return (_SUIT_CARDS[0][mask & 0xFF] + _SUIT_CARDS[1][mask >> 8 & 0xFF] + _SUIT_CARDS[2][mask >> 16 & 0xFF]
-            + _SUIT_CARDS[3][mask >> 24])
+#: The plays of the cards of each suit's 8-bit rank mask, high to low (the order of a hand, as a CardSet
+#: iterates), by seat and suit.
+_SUIT_PLAYS: tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...] = tuple(
+    tuple(tuple(tuple(_PLAYS[seat][8 * suit + rank] for rank in range(7, -1, -1) if byte >> rank & 1)
+                for byte in range(256)) for suit in range(4))
+    for seat in (0, 1))
 
 
 class _SingleCalls(dict[int, Declare]):
