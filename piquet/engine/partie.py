@@ -362,7 +362,8 @@ class Partie:
                 raise ValueError(f"first_dealer must be seat 0 or 1, not {first_dealer!r}")
             self._s = _State(Phase.DEAL, first_dealer, dealer=first_dealer)
         self._stack: list[_Undo] = []
-        self._play_memos: dict[Contract | None, _PlayMemo] = {}
+        #: The memo of the leads and tricks under the last contract asked for (see _play_memo).
+        self._memo: tuple[Contract | None, _PlayMemo] | None = None
 
     # ------------------------------------------------------------------ state
     @property
@@ -1371,7 +1372,7 @@ class Partie:
             self._reckon_hand()
         d = s.deal
         contract = d.contract
-        memo = self._play_memos.get(contract) or self._play_memo(contract)
+        memo = self._memo[1] if self._memo is not None and self._memo[0] is contract else self._play_memo(contract)
         hands = _set(d.hands, seat, d.hands[seat] & ~(1 << card))
         if not d.trick:
             # The card and the point of its lead, if it scores one, in one new record.
@@ -1457,13 +1458,13 @@ class Partie:
 
     def _play_memo(self, contract: Contract | None) -> _PlayMemo:
         """The rules' answers for the leads and tricks of a deal under ``contract`` (shared by every partie
-        with the same rules, and kept in this partie's ``_play_memos``)."""
+        with the same rules; the partie keeps the last one, and asks again when the contract is another)."""
         rules = self.rules
         shared = _PLAY_MEMOS.setdefault((type(rules), tuple(sorted(rules.values.items()))), {})
         memo = shared.get(contract)
         if memo is None:
             memo = shared[contract] = _PlayMemo(rules, contract)
-        self._play_memos[contract] = memo
+        self._memo = contract, memo
         return memo
 
     def _counted_deals(self) -> int:
@@ -1688,10 +1689,17 @@ _PLAYS: tuple[tuple[Play, ...], tuple[Play, ...]] = (
     tuple(Play(0, card) for card in CARDS), tuple(Play(1, card) for card in CARDS))
 #: The plays of the cards of each suit's 8-bit rank mask, high to low (the order of a hand, as a CardSet
 #: iterates), by seat and suit.
+def _suit_plays(plays: tuple[Play, ...]) -> tuple[tuple[Play, ...], ...]:
+    """One seat's plays of one suit's cards by rank mask: the highest card's play, then those of the rest."""
+    table: list[tuple[Play, ...]] = [()]
+    for byte in range(1, 256):
+        top = byte.bit_length() - 1
+        table.append((plays[top], *table[byte ^ 1 << top]))
+    return tuple(table)
+
+
 _SUIT_PLAYS: tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...] = tuple(
-    tuple(tuple(tuple(_PLAYS[seat][8 * suit + rank] for rank in range(7, -1, -1) if byte >> rank & 1)
-                for byte in range(256)) for suit in range(4))
-    for seat in (0, 1))
+    tuple(_suit_plays(_PLAYS[seat][8 * suit : 8 * suit + 8]) for suit in range(4)) for seat in (0, 1))
 
 
 class _SingleCalls(dict[int, Declare]):
