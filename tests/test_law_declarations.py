@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from helpers import (
     ANN,
@@ -20,10 +22,12 @@ from helpers import (
     run,
     says,
 )
+from hypothesis import given
+from hypothesis import strategies as st
 
 from piquet.engine.actions import Declare, Play
 from piquet.engine.cards import CardSet, Rank
-from piquet.engine.combinations import Category
+from piquet.engine.combinations import Category, best, best_key, candidate_masks, is_valid, key, runs
 from piquet.engine.partie import IllegalActionError, Phase
 from piquet.engine.scoring import ScoreCategory, ScoreEvent
 
@@ -309,3 +313,42 @@ def test_law_49_binds_only_elder_younger_reckons_her_sets_in_any_order() -> None
     p.push(answer)
     p.push(Play(BILL, card("AS")))
     assert points(p, ScoreCategory.SETS, ANN) == 20
+
+
+# ---------------------------------------------------------------- finding the combinations (Laws 62-64)
+_masks = st.integers(min_value=0, max_value=0xFFFFFFFF)
+
+
+@given(_masks, st.sampled_from(list(Category)), st.integers(min_value=1, max_value=5))
+def test_best_key_is_the_key_of_the_best_combination(mask: int, category: Category, minimum_point: int) -> None:
+    found = best(category, CardSet(mask), minimum_point)
+    expected = None if found is None else key(category, found)
+    assert best_key(category, mask, minimum_point) == expected
+
+
+@given(_masks, st.sampled_from(list(Category)))
+def test_candidates_are_every_valid_combination_in_hand_best_first(mask: int, category: Category) -> None:
+    listed = candidate_masks(category, mask)
+    assert len(set(listed)) == len(listed)
+    keys = [key(category, CardSet(m)) for m in listed]
+    assert keys == sorted(keys, reverse=True)
+    if category is Category.SETS:
+        groups = [mask & (0x01010101 << rank) for rank in range(8)]
+    else:
+        groups = [mask & (0xFF << (8 * suit)) for suit in range(4)]
+    valid = set()
+    for group in groups:  # every subset of one suit (or one rank), tried one by one
+        bits = [1 << i for i in range(32) if group >> i & 1]
+        for size in range(1, len(bits) + 1):
+            for chosen in itertools.combinations(bits, size):
+                if is_valid(category, CardSet(sum(chosen))):
+                    valid.add(sum(chosen))
+    assert set(listed) == valid
+
+
+@given(st.integers(min_value=0, max_value=255))
+def test_runs_are_the_maximal_runs_of_a_suit(byte: int) -> None:
+    found = list(runs(byte))
+    assert sum(((1 << length) - 1) << low for low, length in found) == byte
+    for (low, length), (next_low, _) in itertools.pairwise(found):
+        assert next_low > low + length  # a gap between two runs: each is maximal

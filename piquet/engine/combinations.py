@@ -30,6 +30,7 @@ __all__ = [
     "SET_RANKS",
     "Category",
     "best",
+    "best_key",
     "call",
     "candidate_masks",
     "candidates",
@@ -53,6 +54,10 @@ class Category(enum.Enum):
     POINT = "point"
     SEQUENCES = "sequences"
     SETS = "sets"
+
+    #: Hashed by identity, in C: a member is its own key (``Enum`` hashes the name by a Python call, and
+    #: the engine looks members up in dicts at every step).
+    __hash__ = object.__hash__
 
 
 _SEQUENCE_VALUE = {3: 3, 4: 4, 5: 15, 6: 16, 7: 17, 8: 18}
@@ -117,6 +122,11 @@ def runs(byte: int) -> Iterator[tuple[int, int]]:
     >>> list(runs(0b11101101))  # 7, 9 10, Q K A
     [(0, 1), (2, 2), (5, 3)]
     """
+    return iter(_RUNS[byte])
+
+
+def _find_runs(byte: int) -> Iterator[tuple[int, int]]:
+    """:func:`runs`, found bit by bit (what the table ``_RUNS`` is made of)."""
     low = 0
     while byte >> low:
         if byte >> low & 1:
@@ -127,6 +137,10 @@ def runs(byte: int) -> Iterator[tuple[int, int]]:
             low += length
         else:
             low += 1
+
+
+#: The maximal runs of each 8-bit rank mask, low to high (see :func:`runs`), made once.
+_RUNS: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(tuple(_find_runs(byte)) for byte in range(256))
 
 
 def invalid_reason(category: Category, cards: CardSet, minimum_point: int = 1) -> str | None:
@@ -223,38 +237,69 @@ def candidate_masks(category: Category, hand: int, minimum_point: int = 1) -> li
                 found = tuple(code for code in found if code >> 49 >= minimum_point)
             codes += found
         elif category is Category.SEQUENCES:
-            order = 255
-            for low, length in runs(byte):
-                for size in range(3, length + 1):
-                    for start in range(low, low + length - size + 1):
-                        key = size << 7 | (start + size - 1)
-                        run = (((1 << size) - 1) << start) << shift
-                        codes.append(((key << 2 | (3 - suit)) << 8 | order) << 32 | run)
-                        order -= 1
+            codes += _sequence_codes(suit, byte)
     if category is Category.SETS:
-        order = 255
         for rank in SET_RANKS:
-            held = [bit for bit in (1 << rank, 1 << (rank + 8), 1 << (rank + 16), 1 << (rank + 24)) if hand & bit]
-            for size in (3, 4):
-                if len(held) >= size:
-                    for chosen in _subsets(held, size):
-                        codes.append((((size << 7 | rank) << 2) << 8 | order) << 32 | sum(chosen))
-                        order -= 1
+            held = hand & (0x01010101 << rank)
+            if held.bit_count() >= 3:
+                codes += _set_codes(held, rank)
     codes.sort(reverse=True)
     return [code & 0xFFFFFFFF for code in codes]
 
 
-#: Per suit and 8-bit rank mask: the coded points of that suit (see candidate_masks), made as asked.
+#: Per suit and 8-bit rank mask: the coded sequences of that suit (see candidate_masks), made as asked.
+_SEQUENCE_CODES: dict[int, tuple[int, ...]] = {}
+
+
+def _sequence_codes(suit: int, byte: int) -> tuple[int, ...]:
+    codes = _SEQUENCE_CODES.get(suit << 8 | byte)
+    if codes is None:
+        shift = 8 * suit
+        found: list[int] = []
+        order = 255
+        for low, length in _RUNS[byte]:
+            for size in range(3, length + 1):
+                for start in range(low, low + length - size + 1):
+                    key = size << 7 | (start + size - 1)
+                    run = (((1 << size) - 1) << start) << shift
+                    found.append(((key << 2 | (3 - suit)) << 8 | order) << 32 | run)
+                    order -= 1
+        codes = _SEQUENCE_CODES[suit << 8 | byte] = tuple(found)
+    return codes
+
+
+#: Per mask of the cards held of one rank: the coded sets of that rank (see candidate_masks), made as asked.
+#: (The order within a rank is what breaks ties between sets of one rank and size.)
+_SET_CODES: dict[int, tuple[int, ...]] = {}
+
+
+def _set_codes(held: int, rank: int) -> tuple[int, ...]:
+    codes = _SET_CODES.get(held)
+    if codes is None:
+        bits = [bit for bit in (1 << rank, 1 << (rank + 8), 1 << (rank + 16), 1 << (rank + 24)) if held & bit]
+        found: list[int] = []
+        order = 255
+        for size in (3, 4):
+            if len(bits) >= size:
+                for chosen in _subsets(bits, size):
+                    found.append((((size << 7 | rank) << 2) << 8 | order) << 32 | sum(chosen))
+                    order -= 1
+        codes = _SET_CODES[held] = tuple(found)
+    return codes
+
+
+#: Per suit and 8-bit rank mask: the coded points of that suit (see candidate_masks), best first, made as
+#: asked (sorted already, so that the sort of a hand's codes merges four runs).
 _POINT_CODES: dict[int, tuple[int, ...]] = {}
 
 
 def _point_codes(suit: int, byte: int) -> tuple[int, ...]:
     codes = _POINT_CODES.get(suit << 8 | byte)
     if codes is None:
-        codes = tuple(
+        codes = tuple(sorted((
             (((((sub.bit_count() << 7 | SUIT_PIPS[sub]) << 2 | (3 - suit)) << 8 | (255 - order)) << 32)
              | sub << (8 * suit))
-            for order, sub in enumerate(_point_subsets(byte)))
+            for order, sub in enumerate(_point_subsets(byte))), reverse=True))
         _POINT_CODES[suit << 8 | byte] = codes
     return codes
 
@@ -296,9 +341,9 @@ def maximal(category: Category, hand: CardSet, minimum_point: int = 1) -> list[C
         return sorted(suits, key=lambda cs: key(category, cs), reverse=True)[:1]
     found: list[CardSet] = []
     if category is Category.SEQUENCES:
-        for suit in Suit:
+        for suit in range(4):
             byte = (hand.mask >> (8 * suit)) & 0xFF
-            for low, length in runs(byte):
+            for low, length in _RUNS[byte]:
                 if length >= 3:
                     found.append(CardSet((((1 << length) - 1) << low) << (8 * suit)))
     else:
@@ -328,5 +373,34 @@ def good_against_the_cards(category: Category, cards: CardSet, possible: CardSet
     ...                        CardSet.parse("AS AH KD 9C"))
     True
     """
-    rival = best(category, possible)
-    return rival is None or key(category, rival) < key(category, cards)
+    rival = best_key(category, possible.mask)
+    return rival is None or rival < key(category, cards)
+
+
+def best_key(category: Category, mask: int, minimum_point: int = 1) -> tuple[int, int] | None:
+    """The :func:`key` of the best combination of the category in the cards of ``mask`` (that of
+    :func:`best`, found from the bits without making the combinations), or ``None``.
+
+    >>> best_key(Category.SEQUENCES, CardSet.parse("AS KS QS JS 9D 8D 7D TC").mask)
+    (4, 7)
+    >>> best_key(Category.SETS, CardSet.parse("TS TH TD AS AH").mask), best_key(Category.SETS, 0)
+    ((3, 3), None)
+    """
+    found: tuple[int, int] | None = None
+    if category is Category.SETS:
+        for rank in SET_RANKS:
+            n = (mask & (0x01010101 << rank)).bit_count()
+            if n >= 3 and (found is None or (n, int(rank)) > found):
+                found = (n, int(rank))
+        return found
+    for suit in range(4):
+        byte = (mask >> (8 * suit)) & 0xFF
+        if category is Category.POINT:
+            n = byte.bit_count()
+            if n >= max(minimum_point, 1) and (found is None or (n, SUIT_PIPS[byte]) > found):
+                found = (n, SUIT_PIPS[byte])
+            continue
+        for low, length in _RUNS[byte]:
+            if length >= 3 and (found is None or (length, low + length - 1) > found):
+                found = (length, low + length - 1)
+    return found

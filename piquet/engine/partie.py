@@ -49,6 +49,7 @@ from piquet.engine.actions import (
 from piquet.engine.cards import CARDS, FULL_PACK, Card, CardSet, Rank
 from piquet.engine.combinations import (
     Category,
+    best_key,
     call,
     candidate_masks,
     candidates,
@@ -148,6 +149,10 @@ class Phase(enum.Enum):
     PLAY = "play"
     CONCESSION = "concession"
     OVER = "over"
+
+    #: Hashed by identity, in C: a member is its own key (``Enum`` hashes the name by a Python call, and
+    #: the engine looks members up in dicts at every step).
+    __hash__ = object.__hash__
 
 
 #: The phase in which each kind of action is taken.
@@ -357,6 +362,8 @@ class Partie:
                 raise ValueError(f"first_dealer must be seat 0 or 1, not {first_dealer!r}")
             self._s = _State(Phase.DEAL, first_dealer, dealer=first_dealer)
         self._stack: list[_Undo] = []
+        #: The memo of the leads and tricks under the last contract asked for (see _play_memo).
+        self._memo: tuple[Contract | None, _PlayMemo] | None = None
 
     # ------------------------------------------------------------------ state
     @property
@@ -777,12 +784,13 @@ class Partie:
         s = self._s
         d = s.deal
         hand = d.hands[action.player]
-        if not hand >> action.card & 1:
-            return f"{action.card} is not in hand"
+        card = action.card
+        if not hand >> card & 1:
+            return f"{card} is not in hand"
         if d.trick:
-            led = d.trick[0].suit
-            if action.card.suit != led and hand & led.mask:
-                return f"must follow suit to the {d.trick[0]!s} led"
+            lead = d.trick[0]  # a card of another suit (index // 8) while the hand holds the suit led
+            if card >> 3 != lead >> 3 and hand >> (lead & ~7) & 0xFF:
+                return f"must follow suit to the {lead!s} led"
         return None
 
     def _why_not_concede(self, action: Concede) -> str | None:
@@ -943,8 +951,7 @@ class Partie:
         # combination the opponent could hold: found once, not once for each call.
         rival = None
         if seat == d.elder and not self.rules.short_calls_bind:
-            best = maximal(category, CardSet(FULL_PACK & ~d.hands[seat] & ~d.discards[seat]))
-            rival = key(category, best[0]) if best else None
+            rival = best_key(category, FULL_PACK & ~d.hands[seat] & ~d.discards[seat])
         for i, first in enumerate(options):
             found.append(singles[first.mask])
             first_key = keys[i]
@@ -963,13 +970,15 @@ class Partie:
     def _plays(self, seat: int) -> list[Action]:
         """The cards ``seat`` may play (it is his turn in the play), in the order of a hand."""
         d = self._s.deal
-        playable = d.hands[seat]
+        hand = d.hands[seat]
+        plays = _SUIT_PLAYS[seat]
         if d.trick:
-            follow = playable & (0xFF << (d.trick[0] & ~7))
+            suit = d.trick[0] >> 3
+            follow = hand >> (8 * suit) & 0xFF
             if follow:
-                playable = follow
-        plays = _PLAYS[seat]
-        return [plays[card] for card in _cards_of(playable)]
+                return list(plays[suit][follow])
+        return [*plays[0][hand & 0xFF], *plays[1][hand >> 8 & 0xFF], *plays[2][hand >> 16 & 0xFF],
+                *plays[3][hand >> 24]]
 
     #: Each phase's listing of the legal actions of the player to act (the cut and the deal are chance).
     _LISTINGS: ClassVar[dict[Phase, Callable[[Partie, int], list[Action]]]] = {
@@ -1362,40 +1371,37 @@ class Partie:
             self._tell(FirstLead(seat, card))
             self._reckon_hand()
         d = s.deal
-        hands = _set(d.hands, seat, d.hands[seat] & ~card.mask)
+        contract = d.contract
+        memo = self._memo[1] if self._memo is not None and self._memo[0] is contract else self._play_memo(contract)
+        hands = _set(d.hands, seat, d.hands[seat] & ~(1 << card))
         if not d.trick:
             # The card and the point of its lead, if it scores one, in one new record.
-            events, log = d.events, (*d.log, CardPlayed(seat, card))
-            points = self.rules.lead_points(card, d.contract)
-            if points:
-                scored = ScoreEvent(seat, points, ScoreCategory.PLAY, f"lead of {card}")
-                events, log = _placed(events, scored), (*log, scored)
-            s.deal = _evolve(d, hands=hands, trick=(card,), events=events, log=log)
-            if points:
+            played, scored = memo.lead(seat, card)
+            if scored is None:
+                s.deal = _evolve(d, hands=hands, trick=(card,), log=(*d.log, played))
+            else:
+                s.deal = _evolve(d, hands=hands, trick=(card,), events=_placed(d.events, scored),
+                                 log=(*d.log, played, scored))
                 self._check_pique()
             s.to_act = 1 - seat
             return
         lead = d.trick[0]
-        leader = d.leader
-        winner = seat if card.beats(lead) else leader
-        trick = (lead, card)
+        winner, played, finished, awards = memo.trick(d.leader, lead, card)
         won = d.tricks_won[winner] + 1
-        awards = self.rules.trick_awards(leader, trick, winner, d.contract)
-        events, log = d.events, (*d.log, CardPlayed(seat, card, winner))
+        events, log = d.events, (*d.log, played)
         if len(awards) == 1:
             # The usual trick: its one award goes into the same new record.
-            who, points, reason = awards[0]
-            scored = ScoreEvent(who, points, ScoreCategory.PLAY, reason)
+            scored = awards[0]
             events, log = _placed(events, scored), (*log, scored)
-        s.deal = d = _evolve(d, hands=hands, trick=(), tricks=(*d.tricks, Trick(leader, trick, winner)),
+        s.deal = d = _evolve(d, hands=hands, trick=(), tricks=(*d.tricks, finished),
                              tricks_won=_set(d.tricks_won, winner, won), leader=winner, events=events, log=log)
         if len(awards) == 1:
             self._check_pique()
         else:
-            for who, points, reason in awards:
-                self._score(ScoreEvent(who, points, ScoreCategory.PLAY, reason))
+            for scored in awards:
+                self._score(scored)
                 self._check_pique()
-        early_cards = self.rules.cards_count_toward_pique and won == 7
+        early_cards = memo.early_cards and won == 7
         s.to_act = winner
         last = self.rules.last_trick_points(d.contract) if len(d.tricks) == 12 else 0
         if last:
@@ -1406,10 +1412,10 @@ class Partie:
         if last or early_cards:
             self._check_pique()  # every other score was checked as it was made
         if len(s.deal.tricks) == 12:
-            awards = self.rules.cards_awards(s.deal.tricks_won, s.deal.contract)
-            if not awards:
+            cards = self.rules.cards_awards(s.deal.tricks_won, s.deal.contract)
+            if not cards:
                 self._tell(CardsDivided())
-            for who, points, reason in awards:
+            for who, points, reason in cards:
                 if self.rules.cards_count_toward_pique:
                     # The cards were scored at the seventh trick; capot adds what it counts more.
                     points -= self.rules.cards_points
@@ -1449,6 +1455,17 @@ class Partie:
         self._score(ScoreEvent(other, self.rules.conceded_play_points, ScoreCategory.PLAY, "conceded play"))
         self._score(ScoreEvent(other, self.rules.cards_points, ScoreCategory.CARDS, "conceded cards"))
         self._end_deal()
+
+    def _play_memo(self, contract: Contract | None) -> _PlayMemo:
+        """The rules' answers for the leads and tricks of a deal under ``contract`` (shared by every partie
+        with the same rules; the partie keeps the last one, and asks again when the contract is another)."""
+        rules = self.rules
+        shared = _PLAY_MEMOS.setdefault((type(rules), tuple(sorted(rules.values.items()))), {})
+        memo = shared.get(contract)
+        if memo is None:
+            memo = shared[contract] = _PlayMemo(rules, contract)
+        self._memo = contract, memo
+        return memo
 
     def _counted_deals(self) -> int:
         """Deals played to the end (an annulled Auction deal does not count)."""
@@ -1623,19 +1640,66 @@ class LegalActions:
     def __bool__(self) -> bool:
         return bool(self.list())
 
+
+class _PlayMemo:
+    """What the rules say of each lead and each trick of a deal under one contract (``None``: no auction),
+    asked once and kept: the card played, the point of a lead, who wins a trick, what it scores, with the
+    events and the trick they make (all immutable, so shared by every deal that plays the same cards).
+    The rules themselves stay in :class:`~piquet.engine.variants.Rules`; this only remembers their answers."""
+
+    __slots__ = ("contract", "early_cards", "leads", "rules", "tricks")
+
+    def __init__(self, rules: Rules, contract: Contract | None) -> None:
+        self.rules = rules
+        self.contract = contract
+        #: The option's reading: the cards are scored at the seventh trick (and count toward a pique).
+        self.early_cards = rules.cards_count_toward_pique
+        self.leads: dict[int, tuple[CardPlayed, ScoreEvent | None]] = {}
+        self.tricks: dict[int, tuple[int, CardPlayed, Trick, tuple[ScoreEvent, ...]]] = {}
+
+    def lead(self, seat: int, card: Card) -> tuple[CardPlayed, ScoreEvent | None]:
+        """The card led by ``seat``, and the point it scores, if any (Law 65)."""
+        found = self.leads.get(seat << 5 | card)
+        if found is None:
+            points = self.rules.lead_points(card, self.contract)
+            scored = ScoreEvent(seat, points, ScoreCategory.PLAY, f"lead of {card}") if points else None
+            found = self.leads[seat << 5 | card] = (CardPlayed(seat, card), scored)
+        return found
+
+    def trick(self, leader: int, lead: Card, card: Card) -> tuple[int, CardPlayed, Trick, tuple[ScoreEvent, ...]]:
+        """The trick ``leader`` led with ``lead`` and his opponent completed with ``card``: its winner (Law 59),
+        the card played, the finished trick and what it scores, besides the last trick (Law 65)."""
+        key = leader << 10 | lead << 5 | card
+        found = self.tricks.get(key)
+        if found is None:
+            winner = 1 - leader if card.beats(lead) else leader
+            cards = (lead, card)
+            awards = self.rules.trick_awards(leader, cards, winner, self.contract)
+            found = self.tricks[key] = (
+                winner, CardPlayed(1 - leader, card, winner), Trick(leader, cards, winner),
+                tuple([ScoreEvent(who, points, ScoreCategory.PLAY, reason) for who, points, reason in awards]))
+        return found
+
+
+#: The memos of the leads and tricks, by the rules (their class and options) and then by the contract.
+_PLAY_MEMOS: dict[tuple[type[Rules], tuple[tuple[str, bool | int], ...]], dict[Contract | None, _PlayMemo]] = {}
+
 #: Every play, one value per seat and card (a play is immutable), as the legal plays list them.
 _PLAYS: tuple[tuple[Play, ...], tuple[Play, ...]] = (
     tuple(Play(0, card) for card in CARDS), tuple(Play(1, card) for card in CARDS))
-#: The cards of each suit's 8-bit rank mask, high to low, by suit.
-_SUIT_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
-    tuple(tuple(CARDS[8 * suit + rank] for rank in range(7, -1, -1) if byte >> rank & 1) for byte in range(256))
-    for suit in range(4))
+#: The plays of the cards of each suit's 8-bit rank mask, high to low (the order of a hand, as a CardSet
+#: iterates), by seat and suit.
+def _suit_plays(plays: tuple[Play, ...]) -> tuple[tuple[Play, ...], ...]:
+    """One seat's plays of one suit's cards by rank mask: the highest card's play, then those of the rest."""
+    table: list[tuple[Play, ...]] = [()]
+    for byte in range(1, 256):
+        top = byte.bit_length() - 1
+        table.append((plays[top], *table[byte ^ 1 << top]))
+    return tuple(table)
 
 
-def _cards_of(mask: int) -> tuple[Card, ...]:
-    """The cards of a mask in the order of a hand (by suit, spades first; high to low), as a CardSet iterates."""
-    return (_SUIT_CARDS[0][mask & 0xFF] + _SUIT_CARDS[1][mask >> 8 & 0xFF] + _SUIT_CARDS[2][mask >> 16 & 0xFF]
-            + _SUIT_CARDS[3][mask >> 24])
+_SUIT_PLAYS: tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...] = tuple(
+    tuple(_suit_plays(_PLAYS[seat][8 * suit : 8 * suit + 8]) for suit in range(4)) for seat in (0, 1))
 
 
 class _SingleCalls(dict[int, Declare]):

@@ -46,6 +46,10 @@ class ScoreCategory(enum.Enum):
     CARDS = "cards"
     CONTRACT = "contract"
 
+    #: Hashed by identity, in C: a member is its own key (``Enum`` hashes the name by a Python call, and
+    #: the engine looks members up in dicts at every step).
+    __hash__ = object.__hash__
+
     @property
     def in_hand(self) -> bool:
         """Scored from the hand's combinations (what counts toward a repique)."""
