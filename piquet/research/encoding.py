@@ -1,8 +1,8 @@
 """The research adapters' action encoding: 65 ids shared by every variant, one card at a time.
 
 Ids 0-31 are the cards, in the engine's card order (``Card`` values: spades, hearts, diamonds, clubs,
-each from the seven to the ace: 0 is 7S, 7 is AS, 31 is AC). A card id means what the phase makes of it: dealt (a chance outcome), cut, discarded,
-added to the combination being declared, or played. The other ids finish a selection or name a
+each from the seven to the ace: 0 is 7S, 7 is AS, 31 is AC). A card id means what the phase makes of
+it: dealt (a chance outcome), cut, discarded, added to the combination being declared, or played. The other ids finish a selection or name a
 decision that is not a card:
 
 ========  =====================================================================================
@@ -54,7 +54,7 @@ from piquet.engine.actions import (
     Exchange,
     Play,
 )
-from piquet.engine.cards import Card, CardSet
+from piquet.engine.cards import Card
 from piquet.engine.partie import Partie, Phase
 
 __all__ = [
@@ -64,10 +64,10 @@ __all__ = [
     "CARTE_BLANCHE_COUNT",
     "COMBINATION_DONE",
     "CONCEDE",
-    "DECLARATION_DONE",
-    "DECLINE",
     "DEALER_ME",
     "DEALER_OPPONENT",
+    "DECLARATION_DONE",
+    "DECLINE",
     "EMPTY",
     "EXCHANGE_DONE",
     "EXCHANGE_SHOW_REST",
