@@ -2,8 +2,8 @@
 
 Ids 0-31 are the cards, in the engine's card order (``Card`` values: spades, hearts, diamonds, clubs,
 each from the seven to the ace: 0 is 7S, 7 is AS, 31 is AC). A card id means what the phase makes of
-it: dealt (a chance outcome), cut, discarded, added to the combination being declared, or played. The other ids finish a selection or name a
-decision that is not a card:
+it: dealt (a chance outcome), cut, discarded, added to the combination being declared, or played. The
+other ids finish a selection or name a decision that is not a card:
 
 ========  =====================================================================================
 0-31      a card
@@ -221,6 +221,22 @@ def _candidates(legal: Sequence[Action], selection: Selection) -> list[tuple[Act
     return found
 
 
+#: The last legal list made: (the partie, its ply, its last action, the list). A selection of an exchange
+#: asks for the same list at each card (elder's lists some 1,600 exchanges), so it is made once.
+_LAST: list[tuple[Partie, int, Action | None, list[Action]]] = []
+
+
+def _legal(partie: Partie, seat: int) -> list[Action]:
+    last = partie.peek() if partie.ply else None
+    if _LAST:
+        held, ply, action, legal = _LAST[0]
+        if held is partie and ply == partie.ply and action is last:
+            return legal
+    legal = partie.legal_actions(seat).list()
+    _LAST[:] = [(partie, partie.ply, last, legal)]
+    return legal
+
+
 def legal_ids(partie: Partie, selection: Selection) -> list[int]:
     """The ids the player to act may choose, in increasing order, given his selection so far.
 
@@ -230,7 +246,7 @@ def legal_ids(partie: Partie, selection: Selection) -> list[int]:
     seat = partie.to_act
     if seat is None or partie.phase in (Phase.CUT, Phase.DEAL):
         return []
-    legal = partie.legal_actions(seat).list()
+    legal = _legal(partie, seat)
     ids: set[int] = set()
     if selection.empty:
         for action in legal:
@@ -264,7 +280,7 @@ def apply_id(partie: Partie, selection: Selection, action_id: int) -> tuple[Sele
         name = action_name(action_id) if 0 <= action_id < NUM_ACTIONS else repr(action_id)
         raise EncodingError(f"{partie.player_name(seat)} cannot choose {name} now: no legal action in the "
                             f"{partie.phase.value} extends the selection so far with it")
-    legal = partie.legal_actions(seat).list()
+    legal = _legal(partie, seat)
     if action_id < 32:
         grown = Selection(selection.done, selection.cards | 1 << action_id)
         if partie.phase is Phase.PLAY:

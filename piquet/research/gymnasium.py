@@ -16,7 +16,7 @@ game's return for the learner at the end (a deal's points, or the settlement), 0
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -34,7 +34,7 @@ __all__ = ["PiquetEnv"]
 class PiquetEnv(gymnasium.Env[np.ndarray[Any, Any], int]):
     """The learner holds ``seat`` (0 or 1); ``opponent`` is an agent's name for :func:`make_agent`."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
 
     def __init__(self, opponent: str = "level2", seat: int = 0, variant: str = "rubicon", scope: str = "deal",
                  options: str = "", first_dealer: int = 0, perfect_recall: bool = False,

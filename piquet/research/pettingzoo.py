@@ -13,7 +13,7 @@ generator; the rewards come at the end: the game's returns (a deal's points, or 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pyspiel
@@ -30,7 +30,7 @@ __all__ = ["PiquetAEC", "env"]
 class PiquetAEC(AECEnv):  # type: ignore[misc]
     """The AEC environment: ``player_0`` and ``player_1`` are the seats; parameters as the OpenSpiel game's."""
 
-    metadata = {"name": "piquet_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"name": "piquet_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(self, variant: str = "rubicon", scope: str = "deal", options: str = "", first_dealer: int = 0,
                  perfect_recall: bool = False, render_mode: str | None = None) -> None:
