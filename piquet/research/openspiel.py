@@ -430,8 +430,10 @@ def _replay(state: PiquetState, player: int, world: World, rng: random.Random) -
     if shown:
         opp_drawn_mask = held & ~shown
     else:
-        pool = [c for c in range(32) if held >> c & 1 and not view.peeked.mask >> c & 1]
-        peeked_held = [c for c in range(32) if held & view.peeked.mask >> c & 1]
+        # She drew among the cards she kept (she discarded before she drew), the cards elder looked at first.
+        kept = held & ~world.opponent_discards.mask
+        pool = [c for c in range(32) if kept >> c & 1 and not view.peeked.mask >> c & 1]
+        peeked_held = [c for c in range(32) if (kept & view.peeked.mask) >> c & 1]
         rng.shuffle(pool)
         need = opp_drawn_count - len(peeked_held)
         if need < 0:
@@ -446,7 +448,10 @@ def _replay(state: PiquetState, player: int, world: World, rng: random.Random) -
     # Elder drew the top of the talon, younger the next cards; the rest is the world's.
     peeked_first = [c for c in drawn[1 - elder] if view.peeked.mask >> c & 1] if player == elder else []
     younger = peeked_first + [c for c in drawn[1 - elder] if c not in peeked_first]
-    talon = drawn[elder] + younger + [int(c) for c in world.talon]
+    rest = [int(c) for c in world.talon]
+    if player == elder:  # the cards he looked at and younger left lie on top of the rest
+        rest = [c for c in rest if view.peeked.mask >> c & 1] + [c for c in rest if not view.peeked.mask >> c & 1]
+    talon = drawn[elder] + younger + rest
     if sorted(talon + _cards(opp_dealt) + _cards(view.dealt.mask)) != list(range(32)):
         return None
     own_positions = _dealt_order(state, player)
@@ -478,7 +483,7 @@ def _replay(state: PiquetState, player: int, world: World, rng: random.Random) -
         said = [repr(e) for e in original_partie.logs()[-1][before:]]
         choice = original
         if original.player != player:
-            choice = _opponent_choice(built.partie, original, said, world)
+            choice = _opponent_choice(built.partie, original, said, world, rng)
             if choice is None:
                 return None
         try:
@@ -534,13 +539,16 @@ def _dealt_order(state: PiquetState, player: int) -> list[int]:
     return chance[:12] if player != dealer else chance[12:24]
 
 
-def _opponent_choice(partie: Partie, original: Any, said: list[str], world: World) -> Any:
+def _opponent_choice(partie: Partie, original: Any, said: list[str], world: World, rng: random.Random) -> Any:
     """The opponent's action in the resampled deal: her exchange is the world's discards; a declaration is
-    one the world's hand allows that says the same to both players (``said``); anything else as it was."""
+    one the world's hand allows that says the same to both players now (``said``), drawn at random among
+    them (what she reckons at elder's first lead may yet tell them apart: the caller checks the whole
+    information state); anything else as it was."""
     if isinstance(original, Exchange):
         return Exchange(original.player, world.opponent_discards, original.show_rest)
     if isinstance(original, Declare):
         before = len(partie.logs()[-1])
+        matching = []
         for option in partie.legal_actions(original.player).list():
             if not isinstance(option, Declare):
                 continue
@@ -548,8 +556,8 @@ def _opponent_choice(partie: Partie, original: Any, said: list[str], world: Worl
             heard = [repr(e) for e in partie.logs()[-1][before:]]
             partie.pop()
             if heard == said:
-                return option
-        return None
+                matching.append(option)
+        return rng.choice(matching) if matching else None
     return original
 
 
