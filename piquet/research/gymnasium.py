@@ -55,7 +55,7 @@ class PiquetEnv(gymnasium.Env[np.ndarray[Any, Any], int]):
         self.game = pyspiel.load_game("python_piquet", {"variant": variant, "scope": scope, "options": options,
                                                         "first_dealer": first_dealer})
         size = self.game.information_state_tensor_size() if perfect_recall else self.game.observation_tensor_size()
-        self.observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
+        self.observation_space = spaces.Box(-100.0, 100.0, (size,), np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.state: Any = None
         self.opponent: Agent = make_agent(opponent)

@@ -46,7 +46,7 @@ class PiquetAEC(AECEnv):  # type: ignore[misc]
                  else self.game.observation_tensor_size(),)
         self._observation_spaces = {
             agent: spaces.Dict({
-                "observation": spaces.Box(0.0, 1.0, shape, np.float32),
+                "observation": spaces.Box(-100.0, 100.0, shape, np.float32),
                 "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
             }) for agent in self.possible_agents}
         self._action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
