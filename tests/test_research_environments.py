@@ -12,11 +12,11 @@ pytest.importorskip("pyspiel")
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
 
-from piquet.research.gymnasium import PiquetEnv  # noqa: E402
-from piquet.research.pettingzoo import PiquetAEC  # noqa: E402
+from piquet.research.gymnasium import PiquetEnv
+from piquet.research.pettingzoo import PiquetAEC
 
 
 @pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])

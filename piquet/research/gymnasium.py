@@ -16,7 +16,7 @@ game's return for the learner at the end (a deal's points, or the settlement), 0
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -31,10 +31,10 @@ from piquet.research.encoding import NUM_ACTIONS, encode
 __all__ = ["PiquetEnv"]
 
 
-class PiquetEnv(gymnasium.Env[np.ndarray[Any, Any], int]):
+class PiquetEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
     """The learner holds ``seat`` (0 or 1); ``opponent`` is an agent's name for :func:`make_agent`."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012  (Env declares it an instance variable)
 
     def __init__(self, opponent: str = "level2", seat: int = 0, variant: str = "rubicon", scope: str = "deal",
                  options: str = "", first_dealer: int = 0, perfect_recall: bool = False,
@@ -70,7 +70,7 @@ class PiquetEnv(gymnasium.Env[np.ndarray[Any, Any], int]):
         self._advance()
         return self._observation(), self._info()
 
-    def step(self, action: int) -> tuple[np.ndarray[Any, Any], float, bool, bool, dict[str, Any]]:
+    def step(self, action: np.int64 | int) -> tuple[np.ndarray[Any, Any], float, bool, bool, dict[str, Any]]:
         state = self.state
         if state is None or state.is_terminal():
             raise ValueError("PiquetEnv: the game is over (or not begun): call reset()")
