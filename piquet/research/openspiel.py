@@ -48,7 +48,8 @@ from piquet.research.encoding import (
     legal_ids,
 )
 
-__all__ = ["DEFAULT_PARAMS", "GAME_TYPE", "HISTORY", "PiquetGame", "PiquetObserver", "PiquetState"]
+__all__ = ["DEFAULT_PARAMS", "GAME_TYPE", "HISTORY", "PiquetGame", "PiquetObserver", "PiquetState", "resample",
+           "state_from_view"]
 
 #: Each parameter and its default.
 DEFAULT_PARAMS: dict[str, Any] = {"variant": "rubicon", "options": "", "scope": "deal", "first_dealer": 0}
@@ -400,6 +401,97 @@ def resample(state: PiquetState, player: int, rng: random.Random, attempts: int 
             return built
     raise ValueError(f"python_piquet: no world of the inference replayed the deal for player {player} "
                      f"({len(worlds)} tried)")
+
+
+def state_from_view(view: PlayerView, rng: random.Random, attempts: int = 40) -> PiquetState:
+    """A one-deal state (``scope`` ``deal``) the view's player cannot tell from the deal he is in, its
+    hidden cards drawn by the inference: how an OpenSpiel bot plays a seat of the project's own games (the
+    arena, the interfaces), which hand it only a view. Earlier deals are not part of it. Raises
+    ``ValueError`` if the view is not of a player in a deal, or no world replayed the deal's log."""
+    me = view.seat
+    if me is None or view.dealer is None or view.phase in _CHANCE_PHASES or view.phase is Phase.OVER:
+        raise ValueError("python_piquet builds a state from the view of a player in a deal, not "
+                         f"{'a spectator' if me is None else 'at the ' + view.phase.value}")
+    opp = 1 - me
+    game = pyspiel.load_game("python_piquet", {
+        "variant": view.variant, "first_dealer": view.dealer,
+        "options": ",".join(f"{k}={str(v).lower()}" for k, v in view.options.items())})
+    for world in Inference(view).resample(rng, attempts, pool=2):
+        held = world.opponent_hand.mask | world.opponent_discards.mask | _played_by(view, opp)
+        kept = held & ~world.opponent_discards.mask
+        count = view.exchanged[opp] or 0
+        shown = view.shown_dealt[opp].mask
+        if shown:
+            drawn = _cards(held & ~shown)
+        else:
+            pool = _cards(kept & ~view.peeked.mask)
+            rng.shuffle(pool)
+            drawn = _cards(kept & view.peeked.mask) + pool
+            drawn = drawn[:count]
+        if len(drawn) != count:
+            continue
+        opp_dealt = held & ~sum(1 << c for c in drawn)
+        own_drawn = _cards((view.hand.mask | view.discards.mask | _played_by(view, me)) & ~view.dealt.mask)
+        rest = [int(c) for c in world.talon]
+        if me == view.elder:
+            rest = [c for c in rest if view.peeked.mask >> c & 1] + [c for c in rest if not view.peeked.mask >> c & 1]
+            talon = own_drawn + drawn + rest
+        else:
+            talon = drawn + own_drawn + rest
+        hands = {me: _cards(view.dealt.mask), opp: _cards(opp_dealt)}
+        order = hands[1 - view.dealer] + hands[view.dealer] + talon
+        if sorted(order) != list(range(32)):
+            continue
+        state: PiquetState = game.new_initial_state()
+        for card in order:
+            state.apply_action(card)
+        if _follow_log(state, view, world, rng):
+            return state
+    raise ValueError(f"python_piquet: no world of the inference replayed {view.players[me]}'s deal")
+
+
+def _follow_log(state: PiquetState, view: PlayerView, world: World, rng: random.Random) -> bool:
+    """Play the view's deal so far on ``state``: at each turn the action whose words are the log's next
+    entries (the player's own declarations as he made them, the opponent's exchange as the world has it)."""
+    me = view.seat
+    log = [repr(e) for e in view.log]
+    at = 1  # the DealBegun entry is said by the deal itself
+    p = state.partie
+    while not (at >= len(log) and p.phase is view.phase and p.to_act == view.to_act):
+        seat = p.to_act
+        if seat is None or p.phase in _CHANCE_PHASES or p.ply > 400:
+            return False
+        if p.phase is Phase.EXCHANGE:
+            discards = view.discards if seat == me else world.opponent_discards
+            options: list[Any] = [Exchange(seat, discards, show) for show in (False, True)]
+            options += [a for a in p.legal_actions(seat).list() if not isinstance(a, Exchange)]
+        else:
+            options = p.legal_actions(seat).list()
+        heard: list[Any] = []
+        silent = None
+        for option in options:
+            if seat == me and isinstance(option, Declare) and option not in view.own_calls:
+                continue
+            if not p.can(option):
+                continue
+            before = len(p.logs()[-1])
+            p.push(option)
+            said = [repr(e) for e in p.logs()[-1][before:]]
+            p.pop()
+            if said and said == log[at:at + len(said)]:
+                heard.append(option)
+            elif not said and silent is None:
+                silent = option  # an action nobody hears (carte blanche not announced): only if nothing else fits
+        # Declarations that say the same now may yet be told apart by what younger reckons at elder's first
+        # lead: one is drawn, and a world that does not replay is followed by the next.
+        found = rng.choice(heard) if heard else silent
+        if found is None:
+            return False
+        before = len(p.logs()[-1])
+        for action_id in encode(found):
+            state.apply_action(action_id)
+        at += len(state.partie.logs()[-1]) - before
+    return at == len(log)
 
 
 def _deal_start(partie: Partie) -> int:
