@@ -10,12 +10,12 @@ from helpers import agents
 
 pytest.importorskip("pyspiel")
 
-from piquet.ai import arena  # noqa: E402
-from piquet.ai.agent import play_deal  # noqa: E402
-from piquet.ai.levels import make_agent  # noqa: E402
-from piquet.engine.partie import Partie, Phase  # noqa: E402
-from piquet.research.examples.ismcts import ISMCTSAgent, quick  # noqa: E402
-from piquet.research.openspiel import state_from_view  # noqa: E402
+from piquet.ai import arena
+from piquet.ai.agent import play_deal
+from piquet.ai.levels import make_agent
+from piquet.engine.partie import Partie, Phase
+from piquet.research.examples.ismcts import ISMCTSAgent, quick
+from piquet.research.openspiel import state_from_view
 
 
 def test_a_state_built_from_a_view_offers_the_player_his_own_legal_actions() -> None:
