@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("pyspiel")
 
-from piquet.research.playthrough import GOLDEN, playthrough  # noqa: E402
+from piquet.research.playthrough import GOLDEN, playthrough
 
 FOLDER = Path(__file__).resolve().parent / "playthroughs"
 
