@@ -32,12 +32,11 @@ def _play(game: object, seed: int, stop: float = 0.0) -> object:
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_random_sim_test_passes_over_deals_of_each_variant(variant: str) -> None:
     game = pyspiel.load_game("python_piquet", {"variant": variant, "scope": "deal"})
-    pyspiel.random_sim_test(game, num_sims=4, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
 
 
-@pytest.mark.parametrize("variant", ["rubicon", "auction"])
-def test_random_sim_test_passes_over_a_partie_from_the_cut(variant: str) -> None:
-    game = pyspiel.load_game("python_piquet", {"variant": variant, "scope": "partie", "first_dealer": -1})
+def test_random_sim_test_passes_over_a_partie_from_the_cut() -> None:
+    game = pyspiel.load_game("python_piquet", {"variant": "rubicon", "scope": "partie", "first_dealer": -1})
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
 
