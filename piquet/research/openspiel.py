@@ -412,35 +412,12 @@ def state_from_view(view: PlayerView, rng: random.Random, attempts: int = 40) ->
     if me is None or view.dealer is None or view.phase in _CHANCE_PHASES or view.phase is Phase.OVER:
         raise ValueError("python_piquet builds a state from the view of a player in a deal, not "
                          f"{'a spectator' if me is None else 'at the ' + view.phase.value}")
-    opp = 1 - me
     game = pyspiel.load_game("python_piquet", {
         "variant": view.variant, "first_dealer": view.dealer,
         "options": ",".join(f"{k}={str(v).lower()}" for k, v in view.options.items())})
     for world in Inference(view).resample(rng, attempts, pool=2):
-        held = world.opponent_hand.mask | world.opponent_discards.mask | _played_by(view, opp)
-        kept = held & ~world.opponent_discards.mask
-        count = view.exchanged[opp] or 0
-        shown = view.shown_dealt[opp].mask
-        if shown:
-            drawn = _cards(held & ~shown)
-        else:
-            pool = _cards(kept & ~view.peeked.mask)
-            rng.shuffle(pool)
-            drawn = _cards(kept & view.peeked.mask) + pool
-            drawn = drawn[:count]
-        if len(drawn) != count:
-            continue
-        opp_dealt = held & ~sum(1 << c for c in drawn)
-        own_drawn = _cards((view.hand.mask | view.discards.mask | _played_by(view, me)) & ~view.dealt.mask)
-        rest = [int(c) for c in world.talon]
-        if me == view.elder:
-            rest = [c for c in rest if view.peeked.mask >> c & 1] + [c for c in rest if not view.peeked.mask >> c & 1]
-            talon = own_drawn + drawn + rest
-        else:
-            talon = drawn + own_drawn + rest
-        hands = {me: _cards(view.dealt.mask), opp: _cards(opp_dealt)}
-        order = hands[1 - view.dealer] + hands[view.dealer] + talon
-        if sorted(order) != list(range(32)):
+        order = _world_deal(view, world, _cards(view.dealt.mask), rng)
+        if order is None:
             continue
         state: PiquetState = game.new_initial_state()
         for card in order:
@@ -448,6 +425,47 @@ def state_from_view(view: PlayerView, rng: random.Random, attempts: int = 40) ->
         if _follow_log(state, view, world, rng):
             return state
     raise ValueError(f"python_piquet: no world of the inference replayed {view.players[me]}'s deal")
+
+
+def _world_deal(view: PlayerView, world: World, own_order: list[int], rng: random.Random) -> list[int] | None:
+    """The 32 chance cards of a deal in which the view's player holds what he held, in ``own_order``, and
+    the opponent and the talon what ``world`` says; ``None`` if the world cannot be dealt so.
+
+    The opponent held her hand, her discards and the cards she played; she drew among those she kept (she
+    discarded before she drew), the cards elder looked at in the talon first, unless her hand as dealt was
+    shown (carte blanche). Elder drew the top of the talon, younger the next cards; the rest is the world's,
+    the cards elder looked at and younger left on top of it.
+    """
+    me = view.seat
+    assert me is not None and view.dealer is not None
+    opp = 1 - me
+    peeked = view.peeked.mask
+    held = world.opponent_hand.mask | world.opponent_discards.mask | _played_by(view, opp)
+    count = view.exchanged[opp] or 0
+    shown = view.shown_dealt[opp].mask
+    if shown:
+        drawn = _cards(held & ~shown)
+    else:
+        kept = held & ~world.opponent_discards.mask
+        if (kept & peeked).bit_count() > count:
+            return None
+        pool = _cards(kept & ~peeked)
+        rng.shuffle(pool)
+        drawn = (_cards(kept & peeked) + pool)[:count]
+    if len(drawn) != count:
+        return None
+    opp_dealt = _cards(held & ~sum(1 << c for c in drawn))
+    rng.shuffle(opp_dealt)
+    own_drawn = _cards((view.hand.mask | view.discards.mask | _played_by(view, me)) & ~view.dealt.mask)
+    rest = [int(c) for c in world.talon]
+    if me == view.elder:
+        rest = [c for c in rest if peeked >> c & 1] + [c for c in rest if not peeked >> c & 1]
+        talon = own_drawn + drawn + rest
+    else:
+        talon = drawn + own_drawn + rest
+    hands = {me: own_order, opp: opp_dealt}
+    order = hands[1 - view.dealer] + hands[view.dealer] + talon
+    return order if sorted(order) == list(range(32)) else None
 
 
 def _follow_log(state: PiquetState, view: PlayerView, world: World, rng: random.Random) -> bool:
@@ -507,53 +525,11 @@ def _replay(state: PiquetState, player: int, world: World, rng: random.Random) -
     """The state's ids replayed with the current deal's hidden cards taken from ``world``, or ``None`` if
     the world does not replay (an opponent's choice it cannot make)."""
     p = state.partie
-    opp = 1 - player
     view = p.view(player)
     start = _deal_start(p)
-    deal = p.actions[start]
-    assert isinstance(deal, Deal)
-    # What the opponent has held: her hand, her discards and the cards she has played.
-    held = world.opponent_hand.mask | world.opponent_discards.mask | _played_by(view, opp)
-    counts = [x or 0 for x in view.exchanged]
-    own_held = (view.hand.mask | view.discards.mask | _played_by(view, player))
-    own_drawn_mask = own_held & ~view.dealt.mask
-    opp_drawn_count = counts[opp]
-    shown = view.shown_dealt[opp].mask
-    if shown:
-        opp_drawn_mask = held & ~shown
-    else:
-        # She drew among the cards she kept (she discarded before she drew), the cards elder looked at first.
-        kept = held & ~world.opponent_discards.mask
-        pool = [c for c in range(32) if kept >> c & 1 and not view.peeked.mask >> c & 1]
-        peeked_held = [c for c in range(32) if (kept & view.peeked.mask) >> c & 1]
-        rng.shuffle(pool)
-        need = opp_drawn_count - len(peeked_held)
-        if need < 0:
-            return None
-        opp_drawn_mask = sum(1 << c for c in peeked_held + pool[:need])
-    if opp_drawn_mask.bit_count() != opp_drawn_count:
+    order = _world_deal(view, world, _dealt_order(state, player), rng)
+    if order is None:
         return None
-    opp_dealt = held & ~opp_drawn_mask
-    elder = view.elder
-    drawn = {player: _cards(own_drawn_mask), opp: _cards(opp_drawn_mask)}
-    rng.shuffle(drawn[opp])
-    # Elder drew the top of the talon, younger the next cards; the rest is the world's.
-    peeked_first = [c for c in drawn[1 - elder] if view.peeked.mask >> c & 1] if player == elder else []
-    younger = peeked_first + [c for c in drawn[1 - elder] if c not in peeked_first]
-    rest = [int(c) for c in world.talon]
-    if player == elder:  # the cards he looked at and younger left lie on top of the rest
-        rest = [c for c in rest if view.peeked.mask >> c & 1] + [c for c in rest if not view.peeked.mask >> c & 1]
-    talon = drawn[elder] + younger + rest
-    if sorted(talon + _cards(opp_dealt) + _cards(view.dealt.mask)) != list(range(32)):
-        return None
-    own_positions = _dealt_order(state, player)
-    # Rebuild the chance history of this deal: the player's own cards where they came, the rest anew.
-    dealer = deal.player
-    opp_cards = _cards(opp_dealt)
-    rng.shuffle(opp_cards)
-    order: list[int] = []
-    hands: dict[int, list[int]] = {player: own_positions, opp: opp_cards}
-    order += hands[1 - dealer] + hands[dealer] + talon
     # Replay the ids from the start, the current deal's chance and the opponent's hidden choices anew.
     game = state.get_game()
     built: PiquetState = game.new_initial_state()
