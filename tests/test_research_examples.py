@@ -28,9 +28,9 @@ def test_a_state_built_from_a_view_offers_the_player_his_own_legal_actions() -> 
         while len(p.deal_scores) == 0:
             seat = p.to_act
             assert seat is not None
-            if rng.random() < 0.12 and p.phase is not Phase.EXCHANGE:
+            if rng.random() < 0.25 and p.phase is not Phase.EXCHANGE:
                 try:
-                    state = state_from_view(p.view(seat), rng)
+                    state = state_from_view(p.view(seat), rng, attempts=10)
                 except ValueError:
                     pass
                 else:
