@@ -156,6 +156,7 @@ EMPTY = Selection()
 def encode(action: Action) -> list[int]:
     """The ids that make ``action``, in order (the cards of a selection in increasing id order).
 
+    >>> from piquet.engine.cards import CardSet
     >>> from piquet.engine.combinations import Category
     >>> encode(Declare(0, Category.SETS, (CardSet.parse("AS AH AD"), CardSet.parse("KS KH KD"))))
     [7, 15, 23, 34, 6, 14, 22, 35]
