@@ -5,13 +5,20 @@ inside a function too."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "piquet"
 #: What each floor may not import.
-FORBIDDEN = {"engine": ("piquet.ai", "piquet.ui"), "ai": ("piquet.ui",)}
+FORBIDDEN = {
+    "engine": ("piquet.ai", "piquet.ui", "piquet.research"),
+    "ai": ("piquet.ui", "piquet.research"),
+    # The research adapters (an optional extra) stand on the engine and the players, beside the interfaces.
+    "research": ("piquet.ui",),
+}
 
 
 def imports(path: Path) -> list[tuple[int, str]]:
@@ -57,10 +64,19 @@ def test_nothing_above_the_engine_reaches_into_the_partie_s_private_state() -> N
     # The solver once read ``partie._s``; the partie's own properties say what a position needs.
     private = {"_s", "_stack", "_generate", "_apply", "_reckon_hand"}
     found = []
-    for floor in ("ai", "ui"):
+    for floor in ("ai", "research", "ui"):
         for path in sorted((PACKAGE / floor).rglob("*.py")):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 own = isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
                 if isinstance(node, ast.Attribute) and node.attr in private and not own:
                     found.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno} .{node.attr}")
     assert found == []
+
+
+def test_the_core_and_the_interfaces_load_without_the_research_frameworks() -> None:
+    # piquet[research] is optional: nothing but piquet.research imports OpenSpiel, PettingZoo or Gymnasium.
+    code = ("import sys, piquet, piquet.ai.levels, piquet.ai.arena, piquet.ui.cli\n"
+            "print(sorted(m for m in ('pyspiel', 'pettingzoo', 'gymnasium', 'piquet.research') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=PACKAGE.parent)
+    assert out.stdout.strip() == "[]"

@@ -14,6 +14,7 @@ on the number of worker processes. How to read them: docs/players.md, "Measuring
 
 from __future__ import annotations
 
+import importlib
 import math
 import os
 import random
@@ -24,7 +25,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol, TextIO
+from typing import Any, Protocol, TextIO, cast
 
 from piquet.ai.agent import Agent, RandomAgent, play_deal
 from piquet.ai.books import SimpleAgent
@@ -127,7 +128,24 @@ def _factory(name: str) -> Callable[[int], Agent]:
         except ValueError as e:
             raise UnknownAgentError(str(e)) from None
         return lambda seed: make_level(name, seed)
-    raise UnknownAgentError(f"unknown agent {name!r} (known agents: {', '.join(AGENTS)})")
+    if ":" in name and "." in base:
+        return _loaded_factory(name)
+    raise UnknownAgentError(f"unknown agent {name!r} (known agents: {', '.join(AGENTS)}, or MODULE:CALLABLE)")
+
+
+def _loaded_factory(name: str) -> Callable[[int], Agent]:
+    """An agent of another package named ``package.module:callable``: the callable takes a seed and returns
+    an agent (``piquet.research.examples.ismcts:agent``). Imported when named, so the arena itself needs no
+    more than the engine and the levels."""
+    module_name, _, attribute = name.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        raise UnknownAgentError(f"agent {name!r}: cannot import {module_name} ({e})") from None
+    factory = getattr(module, attribute, None)
+    if not callable(factory):
+        raise UnknownAgentError(f"agent {name!r}: {module_name} has no callable {attribute!r}")
+    return cast(Callable[[int], Agent], factory)
 
 
 def make_agent(name: str, seed: int) -> Agent:

@@ -480,6 +480,20 @@ class Partie:
         other._stack = list(self._stack)
         return other
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Partie:
+        """A deep copy is :meth:`copy`: the states a partie keeps are never changed once made, so
+        sharing them is as good as copying them (and a long partie is copied at once, not state by state).
+
+        >>> import copy, random
+        >>> p = Partie(first_dealer=0)
+        >>> _ = p.push(p.random_deal(random.Random(1)))
+        >>> q = copy.deepcopy(p)
+        >>> _ = q.push(q.legal_actions().list()[0])
+        >>> p.ply, q.ply
+        (1, 2)
+        """
+        return self.copy()
+
     # ------------------------------------------------------------ make/unmake
     def push(self, action: Action) -> tuple[ScoreEvent, ...]:
         """Check and apply an action, and return the points it scored, in the order they were said
