@@ -167,6 +167,12 @@ def test_a_whole_partie_against_the_computer_by_clicking(server: LiveServer, bro
         page.get_by_test_id("record").click()
     partie = record.loads(Path(download.value.path()).read_text())
     assert partie.is_over
+    # A rematch: a new table with the same settings, the player in his seat there.
+    old = page.url
+    page.get_by_test_id("rematch").click()
+    page.wait_for_function("u => location.href !== u && document.body.dataset.version !== undefined "
+                           "&& document.body.dataset.phase !== 'over'", arg=old, timeout=WAIT)
+    assert "/t/" in page.url and page.url.split("#")[0] != old.split("#")[0]
     page.context.close()
 
 

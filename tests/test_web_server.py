@@ -483,3 +483,51 @@ def test_the_lobby_names_the_levels_by_how_they_play_not_by_their_method(tmp_pat
         levels = http.get("/api/setup").json()["levels"]
     assert [(lv["level"], lv["name"]) for lv in levels] == [(n, LEVEL_NAMES[n]) for n in sorted(LEVEL_NAMES)]
     assert not any(word in lv["name"] for lv in levels for word in ("sampling", "simple", "search"))
+
+
+# ---------------------------------------------------------------- a rematch (issue 21, item 9)
+def _rematch(http: TestClient, table: dict[str, Any], token: str) -> Any:
+    return http.post(f"/api/tables/{table['id']}/rematch", params={"token": token})
+
+
+def test_a_rematch_against_the_computer_is_a_new_table_with_the_same_settings_once_the_partie_is_over(
+        tmp_path: Path) -> None:
+    with TestClient(create_app(db(tmp_path), workers=0)) as http, ExitStack() as stack:
+        table = create(http, "computer", name="Ann", level=1, options=FOUR_DEALS, takebacks="free", budget=0.5,
+                       tutor=100)  # a tutor that never warns: a choice never loses a hundred points
+        ann = connect(http, stack, table, f"token={table['token']}", "Ann")
+        assert _rematch(http, table, table["token"]).status_code == 409  # not before the end
+        play_computer(ann, random.Random(4))
+        spectator = query(table["links"]["spectate"]).split("=", 1)[1]
+        assert _rematch(http, table, spectator).status_code == 403
+        assert _rematch(http, table, "nobody").status_code == 403
+        answer = _rematch(http, table, table["token"])
+        assert answer.status_code == 200
+        new = answer.json()
+        assert new["id"] != table["id"] and new["link"].startswith(f"/t/{new['id']}#token=")
+        again = {"id": new["id"], "token": new["link"].split("#token=", 1)[1], "links": {}}
+        first = connect(http, stack, again, f"token={again['token']}", "Ann").current
+        old, fresh = ann.recv_state()["table"], first["table"]
+        assert old["rematch"] is True and fresh["rematch"] is False
+        for key in ("kind", "variant", "options", "level", "budget", "tutor", "takebacks"):
+            assert fresh[key] == old[key], key
+        assert first["players"] == ["Ann", "Computer"] and fresh["status"] == "playing"
+
+
+def test_a_rematch_in_a_room_opens_a_room_for_the_asker_and_invites_the_other(tmp_path: Path) -> None:
+    with TestClient(create_app(db(tmp_path), workers=0)) as http, ExitStack() as stack:
+        table, ann, bill = room(http, stack, options=FOUR_DEALS)
+        play_room([ann, bill], random.Random(6))
+        asked = _rematch(http, table, table["guest"]).json()  # Bill asks first: the new room is his
+        assert asked["link"].startswith(f"/t/{asked['id']}#token=")
+        assert ann.until(lambda m: m["type"] == "state" and m["table"]["rematch"])["table"]["rematch"] is True
+        invited = _rematch(http, table, table["token"]).json()
+        assert invited["id"] == asked["id"] and "#invite=" in invited["link"]
+        assert _rematch(http, table, table["guest"]).json() == asked  # asked again: the same seat
+        new = {"id": asked["id"], "token": asked["link"].split("#token=", 1)[1], "links": {}}
+        bill2 = connect(http, stack, new, f"token={new['token']}", "Bill")
+        ann2 = connect(http, stack, new, query(invited["link"]), "Ann")
+        join(ann2, "Ann")
+        assert bill2.until(lambda m: m["type"] == "state" and m["table"]["status"] == "playing")["players"] == [
+            "Bill", "Ann"]
+        assert _rematch(http, table, table["token"]).status_code == 409  # the rematch's room is full

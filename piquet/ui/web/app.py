@@ -41,6 +41,7 @@ from piquet.ui.web.protocol import (
     LevelSetup,
     LinkKind,
     ProtocolError,
+    RematchAnswer,
     ServerMessage,
     SetupAnswer,
     TableKind,
@@ -281,6 +282,19 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
                                      "the cards still hidden")
         return Response(record.dumps(table.partie, takebacks=table.info.taken_back), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="piquet-{table_id}.json"'})
+
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch(table_id: str, token: str) -> JSONResponse:
+        """Another partie with the same settings (:meth:`Tables.rematch`): the new table and the asker's link."""
+        table, seat = viewer(table_id, token)
+        if seat is None:
+            raise HTTPException(403, "a spectator watches; he cannot ask for a rematch")
+        try:
+            new_id, link = await tables.rematch(table, seat)
+        except ValueError as e:
+            raise HTTPException(409, str(e)) from None
+        answer: RematchAnswer = {"id": new_id, "link": link}
+        return JSONResponse(answer)
 
     @app.get("/t/{table_id}/review", include_in_schema=False)
     async def review_page(table_id: str) -> Response:

@@ -302,6 +302,7 @@ class TableData(TypedDict):
     invite: str | None
     spectate: str
     rules: RulesFacts
+    rematch: bool  # a rematch has been asked for at this finished table (POST /api/tables/{id}/rematch)
 
 
 class StateMessage(TypedDict):
@@ -418,6 +419,11 @@ class CreatedTable(TypedDict):
     id: str
     token: str
     links: TableLinks
+
+
+class RematchAnswer(TypedDict):
+    id: str  # the new table's
+    link: str  # the asker's link to it: his seat's secret, or a room's invitation for the second player
 
 
 #: The largest message a client may send, in characters.

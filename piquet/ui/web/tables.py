@@ -327,6 +327,10 @@ class Table:
         self._hinting = False
         self._hints: dict[int, tuple[float, float]] = {}  # seat: (hints he may still ask, when that was counted)
         self._advised: dict[int, tuple[int, Action]] = {}  # seat: (the version, the review's hint's best choice)
+        #: The table of the rematch once one is asked for (in memory: a server restarted forgets it, and the next
+        #: asker opens another).
+        self.rematch: TableInfo | None = None
+        self.rematch_by: int | None = None  # the seat that asked for it first
         if info.computer is not None:
             self.agent = self._agent(info.level or 3)
         if all(p is not None for p in info.players):
@@ -513,7 +517,7 @@ class Table:
                       "status": self.status,
                       "takebacks": self.info.takebacks, "taken_back": len(self.info.taken_back),
                       "invite": links["invite"], "spectate": links["spectate"],
-                      "rules": rules_data(self.info.variant, self.info.options)},
+                      "rules": rules_data(self.info.variant, self.info.options), "rematch": self.rematch is not None},
             "seat": seat,
             "players": list(self.info.players),
             "computer": self.info.computer,
@@ -913,6 +917,32 @@ class Tables:
         return TableInfo(secrets.token_urlsafe(9), kind, variant, rules.changed(), level, [name, other], tokens,
                          secrets.token_urlsafe(SECRET_BYTES), computer, invite=invite, seed=secrets.randbits(63),
                          takebacks=takebacks, budget=budget, tutor=threshold)
+
+    async def rematch(self, table: Table, seat: int) -> tuple[str, str]:
+        """Another partie with the same settings, asked for by ``seat`` at a finished ``table``: the new table's
+        id and the asker's link to it. Against the computer, a new table with the same variant, options, level,
+        thinking time, takebacks and tutor. In a room, the first to ask opens a new room in the first seat and
+        the other player is told (the table's state says ``rematch``); when he asks, his link is the new room's
+        invitation. Raises ``ValueError`` before the partie is over, or when the rematch's room is full."""
+        if table.partie is None or not table.partie.is_over:
+            raise ValueError("a rematch is asked for once the partie is over")
+        async with table.lock:
+            new = table.rematch
+            if new is None:
+                info = table.info
+                new = self._new(info.kind, info.variant, info.options, info.level, info.players[seat] or "Player",
+                                info.takebacks, info.budget, info.tutor)
+                await store_call(self.store.create, new)
+                self._opened(new)
+                table.rematch, table.rematch_by = new, seat
+            if seat == table.rematch_by:
+                link = f"/t/{new.id}#token={new.tokens[0]}"
+            elif new.invite is not None:
+                link = f"/t/{new.id}#invite={new.invite}"
+            else:
+                raise ValueError("the rematch's room has both its players already")
+        await table.broadcast()
+        return new.id, link
 
     def release(self, table: Table) -> None:
         """Forget a table nobody is at and nothing is moving at: the store keeps it, and :meth:`get`

@@ -7,7 +7,7 @@ import "../display.js"; // the cards and colours this browser chose (applied at 
 import { store } from "../storage.js";
 import { $, copyLink } from "./dom.js";
 import { activateCard, scheduleForcedPlay } from "./prompt.js";
-import { clearError, hideTutor, renderPending } from "./render.js";
+import { clearError, hideTutor, renderPending, showError } from "./render.js";
 import { app, readCredentials } from "./state.js";
 import { connect, fatal, reconnectNow, requestHint, requestMove, requestUndo, sendAction } from "./transport.js";
 
@@ -33,6 +33,7 @@ export function start() {
     hideTutor();
     if (warning && app.state && warning.version === app.state.version) sendAction(warning.action, true);
   });
+  $("rematch").addEventListener("click", requestRematch);
   $("hint-follow").addEventListener("click", () => {
     if (app.hint && app.hint.action && app.state && app.hint.version === app.state.version) sendAction(app.hint.action);
   });
@@ -126,3 +127,20 @@ export function onKey(e) {
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
 else start();
+
+/** Ask the server for another partie with the same settings (POST /api/tables/{id}/rematch), and go to it. */
+async function requestRematch() {
+  if (!app.id || !app.cred) return;
+  const button = /** @type {HTMLButtonElement} */ ($("rematch"));
+  button.disabled = true;
+  const url = `/api/tables/${encodeURIComponent(app.id)}/rematch?token=${encodeURIComponent(app.cred.value)}`;
+  const answer = await fetch(url, { method: "POST" }).catch(() => null);
+  button.disabled = false;
+  if (!answer || !answer.ok) {
+    const detail = answer ? /** @type {{detail?: string}} */ (await answer.json().catch(() => ({}))).detail : null;
+    showError(`No rematch: ${detail || "the server could not be reached; try again"}.`);
+    return;
+  }
+  const data = /** @type {{id: string, link: string}} */ (await answer.json());
+  location.assign(data.link);
+}

@@ -119,7 +119,7 @@
  * threshold in points of the deal (null: no tutor).
  * @typedef {{id: string, kind: TableKind, variant: string, title: string, options: Record<string, boolean | number>,
  *   level: number | null, budget: number | null, tutor: number | null, status: TableStatus, takebacks: Takebacks, taken_back: number,
- *   invite: string | null, spectate: string, rules: Rules}} TableInfo
+ *   invite: string | null, spectate: string, rules: Rules, rematch: boolean}} TableInfo
  */
 
 /**

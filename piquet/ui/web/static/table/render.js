@@ -501,6 +501,11 @@ export function renderCentre(st, v, table) {
   } else {
     link.hidden = true;
   }
+  // Another partie with the same settings, for a player (not a spectator): in a room, once the other has
+  // asked, this one joins it.
+  const again = /** @type {HTMLButtonElement} */ ($("rematch"));
+  again.hidden = !(over && app.cred && st.seat !== null);
+  again.textContent = table.rematch && table.kind === "room" ? "Join the rematch" : "Rematch";
 }
 
 /**
