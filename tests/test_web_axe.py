@@ -67,6 +67,7 @@ def test_axe_finds_nothing_on_the_table_in_any_phase(request: pytest.FixtureRequ
     created = _create(live, kind="computer", level=1, name="Ann")
     page = _open(chromium, live.url + created["links"]["play"])
     page.set_viewport_size(VIEWPORTS[viewport])
+    page.get_by_test_id("declare-best").uncheck()  # each declaration's menu shown, to be checked
     checked: dict[str, list[str]] = {}
     # Each kind of prompt once (the cut, the packets, the exchange, each declaration's menu, the play), and
     # the table between prompts, until a deal has been scored.

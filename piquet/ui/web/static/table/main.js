@@ -23,6 +23,14 @@ export function start() {
       renderPending();
     }
   });
+  const best = /** @type {HTMLInputElement} */ ($("declare-best"));
+  best.addEventListener("change", () => {
+    store.set("piquet.declareBest", best.checked ? "1" : "0");
+    if (app.state) {
+      scheduleForcedPlay();
+      renderPending();
+    }
+  });
   $("error-close").addEventListener("click", clearError);
   $("hint-button").addEventListener("click", requestHint);
   $("undo-button").addEventListener("click", requestUndo);

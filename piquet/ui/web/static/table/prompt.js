@@ -5,6 +5,7 @@ import { cardSpan, isCard, prettyText, spokenText } from "../cards.js";
 import { promptLink } from "./glossary.js";
 import { $, h } from "./dom.js";
 import { renderPending } from "./render.js";
+import { store } from "../storage.js";
 import { app, handOrder, names, rulesOf, seats } from "./state.js";
 import { send, sendAction } from "./transport.js";
 import { CATEGORY_WORDS, capitalize, numberWord } from "./words.js";
@@ -403,11 +404,42 @@ export function activateCard(code) {
  * pause when the toggle is on. Until then the page counts as busy: body data-prompt is ""
  * and data-pending "1", as after an action sent, so nothing else answers that prompt.
  */
+/**
+ * Whether this player's declarations are made for him in full ("Declare my best", the table's top bar): his
+ * choice, kept in this browser; until he makes it, on against the computer and off in a room.
+ */
+export function declaresBest() {
+  const kept = store.get("piquet.declareBest");
+  if (kept !== null) return kept === "1";
+  return !!app.state && !!app.state.table && app.state.table.kind === "computer";
+}
+
+/**
+ * The action the page makes by itself at this prompt, if any: a card that is the only one the law allows
+ * ("Play forced cards automatically"), a declaration where the menu holds one choice (nothing held, or a
+ * minus contract's declaration in full), and, with "Declare my best", the full declaration (the menu's first).
+ * @param {StateMessage["prompt"] | null | undefined} p
+ * @returns {Action | null}
+ */
+function automatic(p) {
+  if (!p) return null;
+  if (p.kind === "play") {
+    const forced = Array.isArray(p.cards) && p.cards.length === 1 && !p.concede;
+    return forced && /** @type {HTMLInputElement} */ ($("auto-play")).checked ? { play: p.cards[0] } : null;
+  }
+  if (p.kind === "declare") {
+    const options = p.options || [];
+    if (options.length === 1 || (options.length && declaresBest())) return options[0].action;
+  }
+  return null;
+}
+
+/** Make the page's own action at this prompt (above), after a moment in which the player sees it. */
 export function scheduleForcedPlay() {
   const st = app.state;
   const p = st && st.prompt;
-  const forced = !!p && p.kind === "play" && Array.isArray(p.cards) && p.cards.length === 1 && !p.concede;
-  if (!forced || !/** @type {HTMLInputElement} */ ($("auto-play")).checked) {
+  const action = automatic(p);
+  if (!st || !p || !action) {
     if (app.autoTimer) {
       clearTimeout(app.autoTimer ?? undefined);
       app.autoTimer = null;
@@ -419,17 +451,17 @@ export function scheduleForcedPlay() {
   app.autoVersion = st.version;
   app.autoPlaying = true;
   const version = st.version;
-  const card = p.cards[0];
+  const kind = p.kind;
   clearTimeout(app.autoTimer ?? undefined);
   app.autoTimer = setTimeout(() => {
     app.autoTimer = null;
     app.autoPlaying = false;
     const now = app.state;
-    if (!now || now.version !== version || !now.prompt || now.prompt.kind !== "play" || app.pending || !app.connected) {
+    if (!now || now.version !== version || !now.prompt || now.prompt.kind !== kind || app.pending || !app.connected) {
       renderPending();
       return;
     }
-    sendAction({ play: card });
+    sendAction(action);
     renderPending();
-  }, 300);
+  }, kind === "declare" ? 500 : 300);
 }

@@ -5,7 +5,7 @@
 import { backElement, cardElement, cardName, prettyText, spokenText, syncBacks, syncCards } from "../cards.js";
 import { store } from "../storage.js";
 import { $, absolute, copyLink, h } from "./dom.js";
-import { renderPrompt, scheduleForcedPlay, updateExchangeControls } from "./prompt.js";
+import { declaresBest, renderPrompt, scheduleForcedPlay, updateExchangeControls } from "./prompt.js";
 import { app, names, pair, playedCards, playsGames, seats, selectionKey, shownCards } from "./state.js";
 import { openTricks, renderLog, renderSheet, reviewLink } from "./record.js";
 import { send } from "./transport.js";
@@ -108,6 +108,7 @@ export function render() {
   renderLog(st, v);
   renderSheet(st, v);
   renderShare(table);
+  /** @type {HTMLInputElement} */ ($("declare-best")).checked = declaresBest();
   scheduleForcedPlay();
   const b = document.body.dataset;
   b.phase = v.phase || "";

@@ -1,0 +1,91 @@
+"""Fewer clicks (issue 21, item 1), in Debian's chromium: "Declare my best" (on against the computer, kept in the
+browser) declares in full for the player; a declaration with one choice is made whatever the setting; unticked,
+every menu is offered, sinking and short calls with it. A whole partie against the computer, played with as few
+clicks as the page needs, is counted: at most 15 clicks or key presses a deal on average."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+# The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
+from test_web_browser import WAIT, LiveServer, _create, _data, _open, browser, server  # noqa: F401
+
+#: The most clicks or key presses a deal may take on average (the issue's mark).
+CLICKS_A_DEAL = 15
+
+
+def _live(request: pytest.FixtureRequest) -> tuple[LiveServer, Any]:
+    return request.getfixturevalue("server"), request.getfixturevalue("browser")
+
+
+def _move(page: Any, clicks: list[str]) -> bool:
+    """The player's decision made with the fewest clicks the page allows, each counted; ``False`` if none now."""
+    kind = _data(page, "prompt")
+    if not kind or _data(page, "pending"):
+        return False
+    version = _data(page, "version")
+    if kind == "exchange":
+        page.get_by_role("button", name="Suggest").click()  # the computer's advice selected: one click
+        page.get_by_test_id("confirm-exchange").click()
+        clicks += ["suggest", "exchange"]
+    elif kind == "play":
+        page.locator("[data-testid=hand] [data-card][data-legal=true]").first.click()
+        clicks.append("play")
+    else:
+        page.get_by_test_id("choice").first.click()
+        clicks.append(kind)
+    page.wait_for_function(
+        "([v, p]) => document.body.dataset.version !== v || (document.body.dataset.prompt || '') !== p",
+        arg=[version, kind], timeout=WAIT)
+    return True
+
+
+@pytest.mark.slow
+def test_a_partie_against_the_computer_takes_at_most_15_clicks_a_deal_with_declare_my_best(
+        request: pytest.FixtureRequest) -> None:
+    live, chromium = _live(request)
+    created = _create(live, kind="computer", level=1, name="Ann")
+    page = _open(chromium, live.url + created["links"]["play"])
+    assert page.get_by_test_id("declare-best").is_checked()  # on against the computer
+    clicks: list[str] = []
+    for _ in range(3000):
+        if _data(page, "phase") == "over":
+            break
+        if not _move(page, clicks):
+            page.wait_for_timeout(50)
+    assert _data(page, "phase") == "over"
+    deals = page.locator("#sheet tbody tr:not(.current)").count()
+    assert deals >= 6 and "declare" not in clicks  # never asked to declare
+    assert len(clicks) / deals <= CLICKS_A_DEAL, (len(clicks), deals, {k: clicks.count(k) for k in set(clicks)})
+    print(f"{len(clicks)} clicks in {deals} deals: {len(clicks) / deals:.1f} a deal")
+    page.context.close()
+
+
+def test_unticked_every_declaration_is_asked_and_a_sink_is_one_click(request: pytest.FixtureRequest) -> None:
+    live, chromium = _live(request)
+    created = _create(live, kind="computer", level=1, name="Ann")
+    page = _open(chromium, live.url + created["links"]["play"])
+    page.get_by_test_id("declare-best").uncheck()
+    asked: list[int] = []
+    clicks: list[str] = []
+    for _ in range(400):
+        if _data(page, "prompt") == "declare":
+            options = page.get_by_test_id("choice")
+            asked.append(options.count())
+            if options.count() > 1:
+                last = options.last  # nothing: a sink (elder) or "good" (younger), one click away
+                assert "Nothing" in last.inner_text()
+        if page.locator("#sheet tbody tr:not(.current)").count() >= 1:
+            break
+        if not _move(page, clicks):
+            page.wait_for_timeout(50)
+    # Asked whenever there was a choice; a menu of one (nothing held) was made without asking.
+    assert asked and all(n > 1 for n in asked)
+    # Kept in the browser: another table of this browser's has it unticked too.
+    other = page.context.new_page()
+    other.goto(live.url + _create(live, kind="computer", level=1, name="Ann")["links"]["play"])
+    other.wait_for_function("document.body.dataset.version !== undefined", timeout=WAIT)
+    assert not other.get_by_test_id("declare-best").is_checked()
+    page.context.close()
