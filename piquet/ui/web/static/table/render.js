@@ -7,6 +7,7 @@ import { store } from "../storage.js";
 import { $, absolute, copyLink, h } from "./dom.js";
 import { declaresBest, renderPrompt, scheduleForcedPlay, updateExchangeControls } from "./prompt.js";
 import { app, names, pair, playedCards, playsGames, seats, selectionKey, shownCards } from "./state.js";
+import { move, snapshot } from "./motion.js";
 import { openTricks, renderLog, renderSheet, reviewLink } from "./record.js";
 import { send } from "./transport.js";
 import { CATEGORY_WORDS, PHASES, thinkingTime } from "./words.js";
@@ -101,8 +102,10 @@ export function render() {
   const table = st.table || /** @type {TableSoFar} */ ({});
   renderHeader(st, table);
   renderStatus(st, v, table);
+  const before = snapshot(seats(st).me);
   renderSeats(st, v);
   renderCentre(st, v, table);
+  move(before, v);
   renderPrompt(st);
   renderToolbar(st, table);
   renderLog(st, v);
