@@ -1,0 +1,166 @@
+"""The table on a phone (issue 21, item 6), in Debian's chromium: a deal played by tapping at a phone's size,
+upright and on its side, keeps every card of the hand readable and tappable (each card's visible part at
+least 40 CSS px wide, nothing covering it), the decision's panel on screen with the hand, no page scrolling
+sideways, and the axe check clean at every kind of prompt; the desktop sizes keep the hand and the
+declarations' choices on screen too.
+
+With ``PIQUET_SCREENSHOTS=DIR`` the phone test also writes the table at 390 × 844 during the exchange to
+``DIR/phone.png`` (``PIQUET_SCREENSHOTS=docs/screenshots python3 -m pytest tests/test_web_phone.py`` makes the
+docs' one).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_web_axe import violations
+
+# The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
+from test_web_browser import WAIT, LiveServer, _create, _data, _wait_change, browser, server  # noqa: F401
+
+#: Phones upright (a large and a small one) and on its side, in CSS pixels.
+PHONES = {"390x844": (390, 844), "360x740": (360, 740), "844x390": (844, 390)}
+#: Desktops, which must keep what they had.
+DESKTOPS = {"1280x800": (1280, 800), "1366x768": (1366, 768)}
+#: The narrowest visible part of a card of the hand that is still read and tapped with a finger (CSS px).
+MIN_VISIBLE = 40
+
+#: Each card of the hand: its code, its box, the width of the part that the next card of its row leaves
+#: visible, and whether a tap in the middle of that part (at the height of the corner index) reaches it.
+#: The decision's panel, which sits right under the hand, is brought into view first (as a player scrolls to
+#: it, where the screen is too short for the whole table): the hand must then be on screen with it.
+MEASURE_HAND = """() => {
+    document.querySelector('[data-testid=prompt]').scrollIntoView({block: 'nearest'});
+    const hand = document.querySelector('[data-testid=hand]');
+    const cards = [...hand.querySelectorAll('[data-card]')];
+    const boxes = cards.map(c => c.getBoundingClientRect());
+    return cards.map((c, i) => {
+        const box = boxes[i];
+        const next = boxes.slice(i + 1).find(b => Math.abs(b.top - box.top) < box.height / 2);
+        const right = next ? Math.min(box.right, next.left) : box.right;
+        const x = (box.left + right) / 2, y = box.top + box.height * 0.4;
+        const hit = document.elementFromPoint(x, y);
+        return {card: c.dataset.card, left: box.left, top: box.top, bottom: box.bottom, visible: right - box.left,
+                reached: !!hit && hit.closest('[data-card]') === c};
+    });
+}"""
+
+#: The decision's panel's box, the viewport, and how wide the page is.
+MEASURE_PAGE = """() => {
+    const box = document.querySelector('[data-testid=prompt]').getBoundingClientRect();
+    return {top: box.top, bottom: box.bottom, height: innerHeight, width: innerWidth,
+            scrollWidth: document.documentElement.scrollWidth};
+}"""
+
+
+def _check_the_table(page: Any, kind: str) -> list[str]:
+    """What is wrong with the table as shown now, one line each (nothing if all is well)."""
+    wrong: list[str] = []
+    hand = page.evaluate(MEASURE_HAND)
+    for card in hand:
+        if card["visible"] < MIN_VISIBLE:
+            wrong.append(f"{kind}: {card['card']} shows {card['visible']:.1f} px")
+        if not card["reached"]:
+            wrong.append(f"{kind}: a tap on {card['card']} reaches something else")
+    shown = page.evaluate(MEASURE_PAGE)
+    if hand and (min(c["top"] for c in hand) < -1 or max(c["bottom"] for c in hand) > shown["height"] + 1):
+        wrong.append(f"{kind}: the hand is not all on screen")
+    if shown["top"] < -1 or shown["bottom"] > shown["height"] + 1:
+        wrong.append(f"{kind}: the prompt ({shown['top']:.0f}-{shown['bottom']:.0f}) is off the screen "
+                     f"of {shown['height']} px")
+    if shown["scrollWidth"] > shown["width"]:
+        wrong.append(f"{kind}: the page is {shown['scrollWidth']} px wide on a screen of {shown['width']}")
+    return wrong
+
+
+def _tap(page: Any) -> bool:
+    """Make the player's decision by tapping, if he has one; ``False`` if he has none now."""
+    kind = _data(page, "prompt")
+    if not kind:
+        return False
+    version = _data(page, "version")
+    if kind == "exchange":
+        page.locator("[data-testid=hand] [data-card]").first.tap()
+        page.get_by_test_id("confirm-exchange").tap()
+    elif kind == "play":
+        page.locator("[data-testid=hand] [data-card][data-legal=true]").first.tap()
+    else:
+        page.get_by_test_id("choice").first.tap()
+    _wait_change(page, version, kind)
+    return True
+
+
+def _phone(chromium: Any, size: tuple[int, int]) -> Any:
+    width, height = size
+    return chromium.new_context(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True,
+                                device_scale_factor=2)
+
+
+def _play_a_deal(live: LiveServer, context: Any, screenshot: Path | None = None) -> dict[str, list[str]]:
+    """A deal against the computer played by tapping, the table checked (and axe run) once at each kind of
+    prompt: what was wrong, by kind."""
+    created = _create(live, kind="computer", level=1, name="Ann")
+    page = context.new_page()
+    page.goto(live.url + created["links"]["play"])
+    page.wait_for_function("document.body.dataset.version !== undefined", timeout=WAIT)
+    checked: dict[str, list[str]] = {}
+    for _ in range(400):
+        kind = _data(page, "prompt")
+        if kind and kind not in checked:
+            checked[kind] = _check_the_table(page, kind) + [f"{kind}: axe: {line}" for line in violations(page)]
+            if kind == "exchange" and screenshot is not None:
+                page.evaluate("window.scrollTo(0, 0)")
+                page.screenshot(path=str(screenshot))
+        if page.evaluate("document.querySelectorAll('#sheet tbody tr:not(.current)').length >= 1"):
+            break
+        if not _tap(page):
+            page.wait_for_timeout(50)
+    else:
+        raise AssertionError("the deal did not end")
+    assert {"exchange", "declare", "play"} <= set(checked)
+    page.close()
+    return checked
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", PHONES)
+def test_a_deal_tapped_on_a_phone_keeps_the_cards_tappable_and_the_prompt_in_view(
+        request: pytest.FixtureRequest, size: str) -> None:
+    live: LiveServer = request.getfixturevalue("server")
+    context = _phone(request.getfixturevalue("browser"), PHONES[size])
+    wanted = os.environ.get("PIQUET_SCREENSHOTS")
+    picture = Path(wanted) / "phone.png" if wanted and size == "390x844" else None
+    checked = _play_a_deal(live, context, picture)
+    context.close()
+    wrong = [line for lines in checked.values() for line in lines]
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", DESKTOPS)
+def test_a_desktop_keeps_the_hand_and_the_prompt_on_screen(request: pytest.FixtureRequest, size: str) -> None:
+    live: LiveServer = request.getfixturevalue("server")
+    width, height = DESKTOPS[size]
+    context = request.getfixturevalue("browser").new_context(viewport={"width": width, "height": height})
+    checked = _play_a_deal(live, context)
+    context.close()
+    wrong = [line for lines in checked.values() for line in lines]
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("size", PHONES)
+def test_no_page_scrolls_sideways_on_a_phone(request: pytest.FixtureRequest, size: str) -> None:
+    live: LiveServer = request.getfixturevalue("server")
+    context = _phone(request.getfixturevalue("browser"), PHONES[size])
+    created = _create(live, kind="computer", level=1, name="Ann")
+    page = context.new_page()
+    for path in ("/", created["links"]["play"], "/guide/rubicon", "/rules/rubicon"):
+        page.goto(live.url + path)
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(200)
+        width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+        assert width[0] <= width[1], f"{path}: {width[0]} px wide on a screen of {width[1]}"
+    context.close()
