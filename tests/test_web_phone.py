@@ -127,9 +127,10 @@ def _play_a_deal(live: LiveServer, context: Any, touch: bool, screenshot: Path |
     for _ in range(800):
         kind = _data(page, "prompt")
         if kind and kind not in checked:
-            checked[kind] = _check_the_table(page, kind) + [f"{kind}: axe: {line}" for line in violations(page)]
             if os.environ.get("PHONE_PROBE"):
+                page.evaluate("window.scrollTo(0, 0)")
                 page.screenshot(path=f"{os.environ['PHONE_PROBE']}/{kind}.png")
+            checked[kind] = _check_the_table(page, kind) + [f"{kind}: axe: {line}" for line in violations(page)]
             if kind == "exchange" and screenshot is not None:
                 page.evaluate("window.scrollTo(0, 0)")
                 page.screenshot(path=str(screenshot))
