@@ -19,7 +19,7 @@ import pytest
 from test_web_axe import violations
 
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
-from test_web_browser import WAIT, LiveServer, _create, _data, _wait_change, browser, server  # noqa: F401
+from test_web_browser import WAIT, LiveServer, _create, _data, _decide, browser, server  # noqa: F401
 
 #: Phones upright (a large and a small one) and on its side, in CSS pixels.
 PHONES = {"390x844": (390, 844), "360x740": (360, 740), "844x390": (844, 390)}
@@ -88,28 +88,6 @@ def _check_the_table(page: Any, kind: str) -> list[str]:
     return wrong
 
 
-def _tap(page: Any, touch: bool) -> bool:
-    """Make the player's decision by tapping (or clicking, without a touch screen), if he has one; ``False``
-    if he has none now."""
-    kind = _data(page, "prompt")
-    if not kind:
-        return False
-    version = _data(page, "version")
-
-    def press(target: Any) -> None:
-        target.tap() if touch else target.click()
-
-    if kind == "exchange":
-        press(page.locator("[data-testid=hand] [data-card]").first)
-        press(page.get_by_test_id("confirm-exchange"))
-    elif kind == "play":
-        press(page.locator("[data-testid=hand] [data-card][data-legal=true]").first)
-    else:
-        press(page.get_by_test_id("choice").first)
-    _wait_change(page, version, kind)
-    return True
-
-
 def _phone(chromium: Any, size: tuple[int, int]) -> Any:
     width, height = size
     # Reduced motion: the cards and notices that fade in are checked (by axe too) as they stand.
@@ -137,7 +115,7 @@ def _play_a_deal(live: LiveServer, context: Any, touch: bool, screenshot: Path |
         deals = page.evaluate("document.querySelectorAll('#sheet tbody tr:not(.current)').length")
         if deals >= 2 or (deals >= 1 and set(checked) >= KINDS):
             break
-        if not _tap(page, touch):
+        if not _decide(page, touch):
             page.wait_for_timeout(50)
     else:
         raise AssertionError("the deal did not end")
