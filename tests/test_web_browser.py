@@ -111,20 +111,24 @@ def _wait_change(page: Any, version: str, prompt: str) -> None:
         arg=[version, prompt], timeout=WAIT)
 
 
-def _decide(page: Any) -> bool:
-    """Make this page's player's decision by clicking, if it has one; ``False`` if it has none now."""
+def _decide(page: Any, touch: bool = False) -> bool:
+    """Make this page's player's decision by clicking (by tapping, with ``touch``: a touch screen's page), if
+    it has one; ``False`` if it has none now."""
     kind = _data(page, "prompt")
     if not kind:
         return False
     version = _data(page, "version")
+
+    def press(target: Any) -> None:
+        target.tap() if touch else target.click()
+
     if kind == "exchange":
-        cards = page.locator("[data-testid=hand] [data-card]")
-        cards.first.click()
-        page.get_by_test_id("confirm-exchange").click()
+        press(page.locator("[data-testid=hand] [data-card]").first)
+        press(page.get_by_test_id("confirm-exchange"))
     elif kind == "play":
-        page.locator("[data-testid=hand] [data-card][data-legal=true]").first.click()
+        press(page.locator("[data-testid=hand] [data-card][data-legal=true]").first)
     else:
-        page.get_by_test_id("choice").first.click()
+        press(page.get_by_test_id("choice").first)
     _wait_change(page, version, kind)
     return True
 
