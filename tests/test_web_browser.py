@@ -111,8 +111,20 @@ def _wait_change(page: Any, version: str, prompt: str) -> None:
         arg=[version, prompt], timeout=WAIT)
 
 
+def _go_on(page: Any) -> bool:
+    """Close the count of a deal just scored (the page holds the next deal until then), if it shows one."""
+    if not _data(page, "dealEnd"):
+        return False
+    page.get_by_test_id("go-on").click()
+    page.wait_for_function("!document.body.dataset.dealEnd", timeout=WAIT)
+    return True
+
+
 def _decide(page: Any) -> bool:
-    """Make this page's player's decision by clicking, if it has one; ``False`` if it has none now."""
+    """Make this page's player's decision by clicking, if it has one (going on past a deal's count first);
+    ``False`` if it has none now."""
+    if _go_on(page):
+        return True
     kind = _data(page, "prompt")
     if not kind:
         return False
@@ -181,7 +193,12 @@ def test_two_players_play_a_room_to_the_end(server: LiveServer, browser: Any) ->
     bob.get_by_test_id("join-submit").click()
     watcher = _open(browser, server.url + created["links"]["spectate"])
     _play_until([ann, bob], lambda: _over(ann) and _over(bob))
-    watcher.wait_for_function("document.body.dataset.phase === 'over'", timeout=WAIT)
+    # The spectator goes on past the count of the last deal he was shown, to the partie's end.
+    watcher.wait_for_function("document.body.dataset.phase === 'over' || !!document.body.dataset.dealEnd",
+                              timeout=WAIT)
+    while _go_on(watcher):
+        watcher.wait_for_function("document.body.dataset.phase === 'over' || !!document.body.dataset.dealEnd",
+                                  timeout=WAIT)
     # The spectator saw nobody's hand.
     assert watcher.locator("[data-testid=hand] [data-card]").count() == 0
     for page in (ann, bob, watcher):

@@ -2,7 +2,7 @@
 // What the server sends on the socket, and what the page does with each message.
 
 import { $, absolute } from "./dom.js";
-import { showDealNotice } from "./record.js";
+import { noticeScoredDeal } from "./dealend.js";
 import { clearError, hideHint, render, showError, showHint } from "./render.js";
 import { app, rememberTable, saveTable, savedTable } from "./state.js";
 import { sendAction, showBanner } from "./transport.js";
@@ -129,15 +129,4 @@ export function archiveDeals(prev, next) {
   if (pv.log && pv.log.length && !app.archive.some((d) => d.deal === pv.deal_number)) {
     app.archive.push({ deal: pv.deal_number, log: pv.log, tricks: pv.tricks || [] });
   }
-}
-
-/**
- * A deal just scored: say so for a few seconds (the next deal may start at once).
- * @param {StateMessage | null} prev
- * @param {StateMessage} next
- */
-export function noticeScoredDeal(prev, next) {
-  const before = (prev && prev.view && prev.view.sheet) || null;
-  const after = (next.view && next.view.sheet) || [];
-  if (before && after.length > before.length) showDealNotice(after[after.length - 1], next.players || []);
 }
