@@ -44,7 +44,7 @@ def _shows_count_of_deal_one(page: Any) -> None:
         column = _cells(page, f"[data-testid=deal-count] tbody tr[data-category] td:nth-of-type({seat + 1})")
         assert sum(int(c) for c in column) == row["points"][seat]
     # The partie's score sheet is in the dialog, its row of deal 1 the same totals.
-    assert _cells(page, "#deal-end .sheet-table tbody tr:first-child td.num") == total
+    assert _cells(page, "#deal-end .sheet .sheet-table tbody tr:first-child td.num") == total
 
 
 @pytest.mark.slow
@@ -70,7 +70,6 @@ def test_a_deal_scored_shows_its_count_and_the_sheet_until_the_player_goes_on(
     page.wait_for_function("!document.body.dataset.dealEnd", timeout=WAIT)
     assert page.get_by_test_id("deal-end").is_hidden()
     assert page.locator("#sheet tbody tr:not(.current)").count() == 1
-    assert page.locator("#log .deal-heading").inner_text() == "Deal 2"
     assert _data(page, "version") == str(page.evaluate("piquetTable.state.version"))
     assert violations(page) == []
     page.context.close()
@@ -97,10 +96,11 @@ def test_in_a_room_each_player_goes_on_by_himself_and_the_spectator_too(request:
     assert ann.get_by_test_id("review-deal").count() == 1 and watcher.get_by_test_id("review-deal").count() == 0
     assert violations(watcher) == []
     assert _go_on(ann)
-    assert ann.locator("#log .deal-heading").inner_text() == "Deal 2"
+    assert ann.locator("#sheet tbody tr:not(.current)").count() == 1
     assert _data(bob, "dealEnd") == "1" and _data(watcher, "dealEnd") == "1"  # Bob has not gone on yet
     assert _go_on(bob) and _go_on(watcher)
-    assert watcher.locator("#log .deal-heading").inner_text() == "Deal 2"
+    assert bob.locator("#sheet tbody tr:not(.current)").count() == 1
+    assert watcher.locator("#sheet tbody tr:not(.current)").count() == 1
     for page in (ann, bob, watcher):
         page.context.close()
 

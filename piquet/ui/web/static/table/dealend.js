@@ -76,7 +76,7 @@ export function showDealEnd(row, st) {
     h("h3", { className: "deal-end-sheet", text: "The score sheet" }),
     h("div", { className: "sheet" }, sheetParts(st, v, false)),
     h("p", { className: "dialog-actions" },
-      review ? h("a", { href: review, className: "button secondary", "data-testid": "review-deal", text: "Review", "aria-label": `Review deal ${row.deal}` }) : null,
+      review ? h("a", { href: review, className: "button", "data-testid": "review-deal", text: "Review", "aria-label": `Review deal ${row.deal}` }) : null,
       " ",
       h("button", { type: "button", className: "primary", "data-testid": "go-on", text: "Go on", autofocus: true, onclick: () => box.close() }))));
   app.dealEnd = row.deal;
