@@ -120,10 +120,10 @@ def _go_on(page: Any) -> bool:
     return True
 
 
-def _decide(page: Any) -> bool:
-    """Make this page's player's decision by clicking, if it has one (going on past a deal's count first);
-    ``False`` if it has none now."""
-    if _go_on(page):
+def _decide(page: Any, go_on: bool = True) -> bool:
+    """Make this page's player's decision by clicking, if it has one (going on past a deal's count first, unless
+    ``go_on`` is false); ``False`` if it has none now."""
+    if go_on and _go_on(page):
         return True
     kind = _data(page, "prompt")
     if not kind:
@@ -149,13 +149,13 @@ def _open(browser: Any, url: str) -> Any:
     return page
 
 
-def _play_until(pages: list[Any], done: Any, limit: int = 2000) -> None:
+def _play_until(pages: list[Any], done: Any, limit: int = 2000, go_on: bool = True) -> None:
     for _ in range(limit):
         if done():
             return
         acted = False
         for page in pages:
-            acted = _decide(page) or acted
+            acted = _decide(page, go_on) or acted
         if not acted:
             pages[0].wait_for_timeout(50)
     raise AssertionError("the game did not end")

@@ -31,6 +31,7 @@ def _shows_count_of_deal_one(page: Any) -> None:
     """The count of deal 1 is open, its lines add up to its total, and the total is the server's sheet row."""
     dialog = page.get_by_test_id("deal-end")
     assert dialog.is_visible()
+    assert page.locator("#deal-end-title").text_content() == "Deal 1 scored"
     assert page.get_by_role("heading", name="Deal 1 scored").is_visible()
     assert page.evaluate("document.activeElement.closest('dialog') !== null")  # the focus is in the dialog
     row = page.evaluate("piquetTable.state.view.sheet[0]")
@@ -55,7 +56,7 @@ def test_a_deal_scored_shows_its_count_and_the_sheet_until_the_player_goes_on(
     created = _create(live, kind="computer", level=1, name="Ann")
     page = _open(chromium, live.url + created["links"]["play"])
     page.set_viewport_size(VIEWPORTS[viewport])
-    _play_until([page], lambda: bool(_data(page, "dealEnd")))
+    _play_until([page], lambda: bool(_data(page, "dealEnd")), go_on=False)
     _shows_count_of_deal_one(page)
     assert "/review?deal=1" in (page.get_by_test_id("review-deal").get_attribute("href") or "")
     assert violations(page) == []
@@ -72,6 +73,15 @@ def test_a_deal_scored_shows_its_count_and_the_sheet_until_the_player_goes_on(
     assert page.locator("#sheet tbody tr:not(.current)").count() == 1
     assert _data(page, "version") == str(page.evaluate("piquetTable.state.version"))
     assert violations(page) == []
+    # The talk of deal 1, which the state no longer carries once deal 2 is dealt, is kept over a reload.
+    deal_one = page.locator("#log details.old-deal").filter(has=page.locator("summary", has_text="Deal 1"))
+    _play_until([page], lambda: deal_one.count() == 1)
+    finished = deal_one.text_content()
+    assert finished and finished.startswith("Deal 1") and page.locator("#log details.old-deal").count() == 2
+    version = _data(page, "version")
+    page.reload()
+    page.wait_for_function("v => document.body.dataset.version === v", arg=version, timeout=WAIT)
+    assert deal_one.text_content() == finished and page.locator("#log details.old-deal").count() == 2
     page.context.close()
 
 
@@ -88,7 +98,7 @@ def test_in_a_room_each_player_goes_on_by_himself_and_the_spectator_too(request:
     def scored() -> bool:
         return bool(_data(ann, "dealEnd")) or bool(_data(bob, "dealEnd"))
 
-    _play_until([ann, bob], scored)
+    _play_until([ann, bob], scored, go_on=False)
     for page in (ann, bob, watcher):
         page.wait_for_function("document.body.dataset.dealEnd === '1'", timeout=WAIT)
         _shows_count_of_deal_one(page)

@@ -40,7 +40,7 @@ def test_a_finished_deal_is_reviewed_in_the_browser_decision_by_decision(request
     created = _create(live, kind="computer", level=1, name="Ann")
     page = _open(chromium, live.url + created["links"]["play"])
     page.set_viewport_size({"width": 1280, "height": 900})
-    _play_until([page], lambda: bool(_data(page, "dealEnd")))
+    _play_until([page], lambda: bool(_data(page, "dealEnd")), go_on=False)
     # The count of the deal scored offers its review, and so does the score sheet; the deal in progress has none.
     assert "/review?deal=1" in (page.get_by_test_id("review-deal").get_attribute("href") or "")
     page.get_by_test_id("go-on").click()

@@ -2,7 +2,9 @@
 // The end of a deal: a dialog with the deal's count by category for both players as the books say it (the
 // server's score sheet row carries it), the partie's score sheet, the review of the deal and "Go on". The table
 // keeps the finished deal until the player goes on, though the server may have dealt the next: the next deal's
-// state is shown then. And what a reload keeps of a deal: the cards selected for an exchange not yet made.
+// state is shown then. And what a reload keeps (this tab's session storage): the talk of the deals finished, which
+// the state no longer carries (the deal in progress's is in the state), and the cards selected for an exchange
+// not yet made.
 
 import { session } from "../storage.js";
 import { h } from "./dom.js";
@@ -11,6 +13,7 @@ import { render } from "./render.js";
 import { app, names, pair } from "./state.js";
 
 /** @typedef {import("./protocol.js").Card} Card */
+/** @typedef {import("./state.js").ArchivedDeal} ArchivedDeal */
 /** @typedef {import("./protocol.js").SheetRow} SheetRow */
 /** @typedef {import("./protocol.js").StateMessage} StateMessage */
 /** @typedef {import("./protocol.js").View} View */
@@ -90,6 +93,15 @@ export function showDealEnd(row, st) {
   if (go instanceof HTMLElement) go.focus();
 }
 
+/** @param {string} what @returns {unknown} what this tab keeps of this table under that name, or null */
+function kept(what) {
+  try {
+    return JSON.parse(session.get(`piquet.${what}.${app.id}`) || "null");
+  } catch {
+    return null;
+  }
+}
+
 /** The player goes on (the button, or Escape): the table shows the state the server has now. */
 export function goOn() {
   if (app.dealEnd === null) return;
@@ -98,12 +110,24 @@ export function goOn() {
   const box = document.getElementById("deal-end");
   if (box instanceof HTMLDialogElement && box.open) box.close();
   render();
+  // The focus goes back to the table: to the player's decision, if the next deal asks one.
+  if (!document.activeElement || document.activeElement === document.body) document.getElementById("prompt")?.focus();
+}
+
+// ------------------------------------------------------------------ the talk kept over a reload
+
+/** The talk of the deals finished that this tab kept (a reload), or none. @returns {ArchivedDeal[]} */
+export function keptTalk() {
+  const saved = kept("talk");
+  return Array.isArray(saved) ? /** @type {ArchivedDeal[]} */ (saved) : [];
+}
+
+/** Keep the talk of the deals finished for this tab, to show it again after a reload. */
+export function keepTalk() {
+  session.set(`piquet.talk.${app.id}`, JSON.stringify(app.archive));
 }
 
 // ------------------------------------------------------------------ the exchange kept over a reload
-
-/** @returns {string} */
-const exchangeKey = () => `piquet.exchange.${app.id}`;
 
 /**
  * The cards selected for the exchange this prompt asks for, as this tab left them (a reload), or none; the
@@ -113,14 +137,9 @@ const exchangeKey = () => `piquet.exchange.${app.id}`;
  * @returns {Set<Card>}
  */
 export function keptSelection(key, hand) {
-  let saved = null;
-  try {
-    saved = JSON.parse(session.get(exchangeKey()) || "null");
-  } catch {
-    saved = null;
-  }
+  const saved = /** @type {{key?: unknown, cards?: unknown} | null} */ (kept("exchange"));
   if (!key || !saved || saved.key !== key || !Array.isArray(saved.cards)) {
-    if (saved) session.set(exchangeKey(), null);
+    if (saved) session.set(`piquet.exchange.${app.id}`, null);
     return new Set();
   }
   return new Set(/** @type {Card[]} */ (saved.cards).filter((c) => hand.includes(c)));
@@ -129,5 +148,5 @@ export function keptSelection(key, hand) {
 /** Keep the cards selected now for this tab, to select them again after a reload. */
 export function keepSelection() {
   if (!app.selectionKey) return;
-  session.set(exchangeKey(), JSON.stringify({ key: app.selectionKey, cards: [...app.selection] }));
+  session.set(`piquet.exchange.${app.id}`, JSON.stringify({ key: app.selectionKey, cards: [...app.selection] }));
 }
