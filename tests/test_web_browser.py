@@ -111,9 +111,20 @@ def _wait_change(page: Any, version: str, prompt: str) -> None:
         arg=[version, prompt], timeout=WAIT)
 
 
-def _decide(page: Any, touch: bool = False) -> bool:
+def _go_on(page: Any) -> bool:
+    """Close the count of a deal just scored (the page holds the next deal until then), if it shows one."""
+    if not _data(page, "dealEnd"):
+        return False
+    page.get_by_test_id("go-on").click()
+    page.wait_for_function("!document.body.dataset.dealEnd", timeout=WAIT)
+    return True
+
+
+def _decide(page: Any, touch: bool = False, go_on: bool = True) -> bool:
     """Make this page's player's decision by clicking (by tapping, with ``touch``: a touch screen's page), if
-    it has one; ``False`` if it has none now."""
+    it has one (going on past a deal's count first, unless ``go_on`` is false); ``False`` if it has none now."""
+    if go_on and _go_on(page):
+        return True
     kind = _data(page, "prompt")
     if not kind:
         return False
@@ -141,13 +152,13 @@ def _open(browser: Any, url: str) -> Any:
     return page
 
 
-def _play_until(pages: list[Any], done: Any, limit: int = 2000) -> None:
+def _play_until(pages: list[Any], done: Any, limit: int = 2000, go_on: bool = True) -> None:
     for _ in range(limit):
         if done():
             return
         acted = False
         for page in pages:
-            acted = _decide(page) or acted
+            acted = _decide(page, go_on) or acted
         if not acted:
             pages[0].wait_for_timeout(50)
     raise AssertionError("the game did not end")
@@ -191,7 +202,12 @@ def test_two_players_play_a_room_to_the_end(server: LiveServer, browser: Any) ->
     bob.get_by_test_id("join-submit").click()
     watcher = _open(browser, server.url + created["links"]["spectate"])
     _play_until([ann, bob], lambda: _over(ann) and _over(bob))
-    watcher.wait_for_function("document.body.dataset.phase === 'over'", timeout=WAIT)
+    # The spectator goes on past the count of the last deal he was shown, to the partie's end.
+    watcher.wait_for_function("document.body.dataset.phase === 'over' || !!document.body.dataset.dealEnd",
+                              timeout=WAIT)
+    while _go_on(watcher):
+        watcher.wait_for_function("document.body.dataset.phase === 'over' || !!document.body.dataset.dealEnd",
+                                  timeout=WAIT)
     # The spectator saw nobody's hand.
     assert watcher.locator("[data-testid=hand] [data-card]").count() == 0
     for page in (ann, bob, watcher):

@@ -22,6 +22,11 @@ def _live(request: pytest.FixtureRequest) -> tuple[LiveServer, Any]:
 
 def _move(page: Any, clicks: list[str]) -> bool:
     """The player's decision made with the fewest clicks the page allows, each counted; ``False`` if none now."""
+    if _data(page, "dealEnd"):  # the count of the deal just scored: "Go on" is a click too
+        page.get_by_test_id("go-on").click()
+        page.wait_for_function("!document.body.dataset.dealEnd", timeout=WAIT)
+        clicks.append("go on")
+        return True
     kind = _data(page, "prompt")
     if not kind or _data(page, "pending"):
         return False

@@ -51,6 +51,11 @@ class ScoreCategory(enum.Enum):
     __hash__ = object.__hash__
 
     @property
+    def label(self) -> str:
+        """The category as the count of a deal names it (``"carte blanche"``, ``"point"``, ``"pique"``)."""
+        return self.value.replace("_", " ")
+
+    @property
     def in_hand(self) -> bool:
         """Scored from the hand's combinations (what counts toward a repique)."""
         return self in _IN_HAND
@@ -110,6 +115,18 @@ class DealScore:
         for seat in (0, 1):
             by[seat]["total"] = totals[seat]
         return cls(elder, by, totals, tricks, contract, annulled, multiplier)
+
+    def count(self) -> tuple[tuple[ScoreCategory, tuple[int, int]], ...]:
+        """The count of the deal: each category either player scored in, in the order of reckoning (Law 67),
+        with both players' points (the totals are :attr:`totals`).
+
+        >>> deal = DealScore.from_events((ScoreEvent(1, 3, ScoreCategory.SETS, "three kings"),
+        ...                               ScoreEvent(0, 6, ScoreCategory.POINT, "point of six")), elder=0)
+        >>> [(c.label, points) for c, points in deal.count()]
+        [('point', (6, 0)), ('sets', (0, 3))]
+        """
+        return tuple((c, (self.by_category[0][c.value], self.by_category[1][c.value])) for c in ScoreCategory
+                     if self.by_category[0][c.value] or self.by_category[1][c.value])
 
 
 #: Each category's name (its value), looked up rather than asked of the enum, once per event.

@@ -440,13 +440,9 @@ class _Game:
         table.add_column("")
         for seat in (HUMAN, self.computer):
             table.add_column(Text(names[seat]), justify="right")
-        for key, value in score.by_category[0].items():
-            other = score.by_category[1][key]
-            if key == "total" or value or other:
-                label = key.replace("_", " ")
-                pair = (value, other)
-                table.add_row(label, str(pair[HUMAN]), str(pair[self.computer]),
-                              style="bold" if key == "total" else "")
+        for category, pair in score.count():
+            table.add_row(category.label, str(pair[HUMAN]), str(pair[self.computer]))
+        table.add_row("total", str(score.totals[HUMAN]), str(score.totals[self.computer]), style="bold")
         table.add_row("tricks", str(score.tricks[HUMAN]), str(score.tricks[self.computer]), style="dim")
         self.console.print(table)
 

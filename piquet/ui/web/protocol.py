@@ -140,6 +140,14 @@ class TrickData(TypedDict):
     winner: int
 
 
+class CountLine(TypedDict):
+    """A line of a deal's count: a category either player scored in, and each player's points in it."""
+
+    category: str
+    label: str
+    points: list[int]
+
+
 class SheetRow(TypedDict):
     deal: int
     elder: int
@@ -148,6 +156,7 @@ class SheetRow(TypedDict):
     annulled: bool
     contract: str | None
     notes: str
+    count: list[CountLine]  # the deal's count by category, in the order of reckoning (the totals are ``points``)
 
 
 class ResultData(TypedDict):
@@ -608,6 +617,7 @@ def sheet_rows(partie_view: PlayerView) -> list[SheetRow]:
             "annulled": score.annulled,
             "contract": str(score.contract) if score.contract is not None else None,
             "notes": "; ".join(notes),
+            "count": [{"category": c.value, "label": c.label, "points": list(points)} for c, points in score.count()],
         })
     return rows
 

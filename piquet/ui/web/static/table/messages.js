@@ -2,7 +2,7 @@
 // What the server sends on the socket, and what the page does with each message.
 
 import { $, absolute } from "./dom.js";
-import { showDealNotice } from "./record.js";
+import { keepTalk, keptTalk, noticeScoredDeal } from "./dealend.js";
 import { clearError, hideHint, hideTutor, render, showError, showHint, showTutor } from "./render.js";
 import { app, rememberTable, saveTable, savedTable } from "./state.js";
 import { sendAction, showBanner } from "./transport.js";
@@ -139,21 +139,12 @@ export function archiveDeals(prev, next) {
   const pv = prev && prev.view;
   const nv = next.view;
   if (!nv) return;
+  if (!prev) app.archive = keptTalk();
   app.archive = app.archive.filter((d) => d.deal < nv.deal_number);
   noticeScoredDeal(prev, next);
   if (!pv || pv.deal_number === nv.deal_number || nv.deal_number < pv.deal_number) return;
   if (pv.log && pv.log.length && !app.archive.some((d) => d.deal === pv.deal_number)) {
     app.archive.push({ deal: pv.deal_number, log: pv.log, tricks: pv.tricks || [] });
+    keepTalk();
   }
-}
-
-/**
- * A deal just scored: say so for a few seconds (the next deal may start at once).
- * @param {StateMessage | null} prev
- * @param {StateMessage} next
- */
-export function noticeScoredDeal(prev, next) {
-  const before = (prev && prev.view && prev.view.sheet) || null;
-  const after = (next.view && next.view.sheet) || [];
-  if (before && after.length > before.length) showDealNotice(after[after.length - 1], next.players || []);
 }

@@ -2,6 +2,7 @@
 // The prompt: what this seat must decide now, as buttons, and the cards chosen in the hand.
 
 import { cardSpan, isCard, prettyText, spokenText } from "../cards.js";
+import { keepSelection } from "./dealend.js";
 import { promptLink } from "./glossary.js";
 import { $, h } from "./dom.js";
 import { renderPending } from "./render.js";
@@ -349,6 +350,7 @@ export function refreshSelection() {
     el.classList.toggle("selected", on);
     if (el.getAttribute("role") === "button") el.setAttribute("aria-pressed", on ? "true" : "false");
   }
+  keepSelection();
   updateExchangeControls();
 }
 

@@ -54,9 +54,14 @@
 /** @typedef {{leader: Seat, cards: Card[], winner: Seat}} Trick */
 
 /**
+ * A line of a deal's count: a category either player scored in, and each player's points in it.
+ * @typedef {{category: string, label: string, points: number[]}} CountLine
+ */
+
+/**
  * A row of the score sheet.
  * @typedef {{deal: number, elder: Seat, points: number[], tricks: number[], annulled: boolean,
- *   contract: string | null, notes: string}} SheetRow
+ *   contract: string | null, notes: string, count: CountLine[]}} SheetRow
  */
 
 /** @typedef {{winner: Seat | null, points: number, rubiconed: boolean, games: number[] | null, text: string}} Result */

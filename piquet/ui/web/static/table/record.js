@@ -1,6 +1,6 @@
 // @ts-check
 // The record of the partie beside the table: the table talk (each deal's dialogue), the score
-// sheet, the notice of a deal scored, the tricks a player has won.
+// sheet, the tricks a player has won.
 
 import { cardSpan, isCard, prettyText } from "../cards.js";
 import { $, h } from "./dom.js";
@@ -99,13 +99,25 @@ export function renderLog(st, v) {
  * @param {StateMessage} st @param {Partial<View>} v
  */
 export function renderSheet(st, v) {
+  const table = st.table || /** @type {Partial<TableInfo>} */ ({});
+  const key = JSON.stringify([v.sheet, v.totals, v.deal_points, v.result, v.games, v.game_scores, names(st), v.phase, table.status]);
+  if (app.keys.sheet === key) return;
+  app.keys.sheet = key;
+  $("sheet").replaceChildren(...sheetParts(st, v, true));
+}
+
+/**
+ * The score sheet's table and lines, for the panel beside the table or the summary of a deal (which has neither the
+ * deal in progress nor the review links, the summary offering its own).
+ * @param {StateMessage} st @param {Partial<View>} v
+ * @param {boolean} live with the deal in progress and each deal's review link
+ * @returns {HTMLElement[]}
+ */
+export function sheetParts(st, v, live) {
   const n = names(st);
   const table = st.table || /** @type {Partial<TableInfo>} */ ({});
   const sheet = v.sheet || [];
   const auction = rulesOf(st).bidding;
-  const key = JSON.stringify([sheet, v.totals, v.deal_points, v.result, v.games, v.game_scores, n, v.phase, table.status]);
-  if (app.keys.sheet === key) return;
-  app.keys.sheet = key;
   const head = h("tr", {}, h("th", { scope: "col", text: "Deal" }));
   if (auction) head.append(h("th", { scope: "col", text: "Contract" }));
   head.append(h("th", { scope: "col", className: "num", text: n[0] }), h("th", { scope: "col", className: "num", text: n[1] }), h("th", { scope: "col", text: "Notes" }));
@@ -117,13 +129,13 @@ export function renderSheet(st, v) {
     if (row.annulled) {
       tr.append(h("td", { className: "num", text: "–" }), h("td", { className: "num", text: "–" }), h("td", { text: row.notes || "annulled: both passed" }));
     } else {
-      const review = reviewLink(row.deal ?? 0, !playing);
+      const review = live ? reviewLink(row.deal ?? 0, !playing) : null;
       tr.append(h("td", { className: "num", text: pair(row.points, 0) }), h("td", { className: "num", text: pair(row.points, 1) }),
         h("td", {}, row.notes || "", review ? h("a", { href: review, className: "sheet-review", "aria-label": `Review deal ${row.deal}`, text: "Review" }) : ""));
     }
     body.append(tr);
   }
-  if (playing && v.deal_number && !sheet.some((r) => r.deal === v.deal_number)) {
+  if (live && playing && v.deal_number && !sheet.some((r) => r.deal === v.deal_number)) {
     const tr = h("tr", { className: "current" }, h("th", { scope: "row", text: `${v.deal_number}…` }));
     if (auction) tr.append(h("td", { text: v.contract ? v.contract.text || v.contract.bid : "" }));
     tr.append(h("td", { className: "num", text: pair(v.deal_points, 0) }), h("td", { className: "num", text: pair(v.deal_points, 1) }), h("td", { className: "muted", text: "in progress" }));
@@ -139,7 +151,7 @@ export function renderSheet(st, v) {
   const tableEl = h("table", { className: "sheet-table" }, h("caption", { className: "visually-hidden", text: "Score sheet" }), h("thead", {}, head), body, foot);
   /** @type {HTMLElement[]} */
   const parts = [tableEl];
-  if (!sheet.length && !(playing && v.deal_number)) parts.splice(0, 1, h("p", { className: "muted", text: "No deal scored yet." }));
+  if (!sheet.length && !(live && playing && v.deal_number)) parts.splice(0, 1, h("p", { className: "muted", text: "No deal scored yet." }));
   const rules = rulesOf(st);
   if (rules.plays_games) {
     const won = [pair(v.games_won, 0), pair(v.games_won, 1)];
@@ -151,7 +163,7 @@ export function renderSheet(st, v) {
     if (playing) parts.push(h("p", { className: "muted", text: `Game in progress: ${n[0]} ${pair(v.game_scores, 0)}, ${n[1]} ${pair(v.game_scores, 1)} (to ${rules.game_target}).` }));
   }
   if (v.result && v.result.text) parts.push(h("p", { className: "sheet-result" }, v.result.text, v.result.rubiconed ? [" ", whatIs("rubicon", table.variant)] : null));
-  $("sheet").replaceChildren(...parts);
+  return parts;
 }
 
 /**
@@ -164,30 +176,6 @@ export function reviewLink(deal, over) {
   if (!app.id || !app.cred || (app.cred.kind !== "token" && !(app.cred.kind === "spectate" && over))) return null;
   const deals = (app.state && app.state.view && app.state.view.sheet && app.state.view.sheet.length) || deal;
   return `/t/${encodeURIComponent(app.id)}/review?deal=${deal}&deals=${deals}`;
-}
-
-/**
- * A deal just scored, said for a few seconds.
- * @param {SheetRow} row @param {(string | null)[]} players
- */
-export function showDealNotice(row, players) {
-  const n = [0, 1].map((s) => players[s] || `Player ${s + 1}`);
-  const box = $("notice");
-  const text = row.annulled
-    ? `Deal ${row.deal} annulled: both passed.`
-    : `Deal ${row.deal} scored: ${n[0]} ${pair(row.points, 0)}, ${n[1]} ${pair(row.points, 1)}${row.notes ? ` (${row.notes})` : ""}.`;
-  const review = reviewLink(row.deal, false);
-  box.replaceChildren(h("span", { text }), review ? h("a", { href: review, className: "button small", "data-testid": "review-deal", text: "Review" }) : "", h("button", {
-    type: "button", className: "small", "aria-label": "OK, dismiss the notice", text: "OK",
-    onclick: () => {
-      box.hidden = true;
-    },
-  }));
-  box.hidden = false;
-  clearTimeout(app.noticeTimer ?? undefined);
-  app.noticeTimer = setTimeout(() => {
-    box.hidden = true;
-  }, 9000);
 }
 
 /**

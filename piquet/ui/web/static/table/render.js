@@ -7,6 +7,7 @@ import { store } from "../storage.js";
 import { $, absolute, copyLink, h } from "./dom.js";
 import { declaresBest, renderPrompt, scheduleForcedPlay, updateExchangeControls } from "./prompt.js";
 import { app, names, pair, playedCards, playsGames, seats, selectionKey, shownCards } from "./state.js";
+import { keptSelection } from "./dealend.js";
 import { move, snapshot } from "./motion.js";
 import { openTricks, renderLog, renderSheet, reviewLink } from "./record.js";
 import { send } from "./transport.js";
@@ -97,7 +98,7 @@ export function hideTutor() {
 
 export function render() {
   const st = app.state;
-  if (!st) return;
+  if (!st || app.dealEnd !== null) return; // the finished deal's count is shown until the player goes on
   const v = st.view || /** @type {ViewSoFar} */ ({});
   const table = st.table || /** @type {TableSoFar} */ ({});
   renderHeader(st, table);
@@ -127,7 +128,7 @@ export function renderPending() {
   const st = app.state;
   const b = document.body.dataset;
   // Busy: an action on its way, a forced card about to be played, or no connection.
-  const busy = app.pending || app.autoPlaying || !app.connected;
+  const busy = app.pending || app.autoPlaying || !app.connected || app.dealEnd !== null;
   b.connected = app.connected ? "true" : "false";
   b.pending = app.pending || app.autoPlaying ? "1" : "";
   b.prompt = st && st.prompt && !busy ? st.prompt.kind || "" : "";
@@ -338,7 +339,7 @@ export function renderSeats(st, v) {
   const selKey = selectionKey(st);
   if (app.selectionKey !== selKey) {
     app.selectionKey = selKey;
-    app.selection = new Set();
+    app.selection = keptSelection(selKey, v.hand || []);
     app.showRest = false;
   }
   const shown = new Set([...pair(v.revealed, me, /** @type {Card[]} */ ([])), ...pair(v.shown_dealt, me, /** @type {Card[]} */ ([]))]);
@@ -488,7 +489,6 @@ export function renderCentre(st, v, table) {
   // Result.
   const over = table.status === "over" || v.phase === "over";
   $("result-box").hidden = !over;
-  if (over) $("notice").hidden = true;
   document.body.classList.toggle("over", over);
   $("result").textContent = over ? (v.result && v.result.text) || "The partie is over." : "";
   const reviewing = /** @type {HTMLAnchorElement} */ ($("review-link"));

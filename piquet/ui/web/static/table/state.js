@@ -55,7 +55,7 @@ import { store } from "../storage.js";
  * @property {boolean} autoPlaying
  * @property {ArchivedDeal[]} archive
  * @property {Record<string, string | boolean | undefined>} keys
- * @property {number | null} noticeTimer
+ * @property {number | null} dealEnd the deal whose count is shown until the player goes on
  * @property {Set<Card>} highlight
  */
 
@@ -87,7 +87,7 @@ export const app = {
   autoPlaying: false,
   archive: [], // finished deals: {deal, log, tricks}
   keys: {},
-  noticeTimer: null,
+  dealEnd: null,
   highlight: new Set(),
 };
 
