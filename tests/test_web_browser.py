@@ -158,7 +158,7 @@ def _play_until(pages: list[Any], done: Any, limit: int = 2000, go_on: bool = Tr
             return
         acted = False
         for page in pages:
-            acted = _decide(page, go_on) or acted
+            acted = _decide(page, go_on=go_on) or acted
         if not acted:
             pages[0].wait_for_timeout(50)
     raise AssertionError("the game did not end")
