@@ -268,6 +268,12 @@ def test_out_of_turn_and_forged_messages_are_refused_and_change_nothing(server: 
     bob.get_by_test_id("join-name").fill("Bob")
     bob.get_by_test_id("join-submit").click()
     _play_until([ann, bob], lambda: _data(ann, "phase") == "exchange")
+    # Both pages at the table's latest state (on a busy machine one may still be a state behind the other).
+    for _ in range(100):
+        seen = (_data(ann, "version"), _data(bob, "version"))
+        ann.wait_for_timeout(100)
+        if seen[0] == seen[1] == _data(ann, "version") == _data(bob, "version"):
+            break
     # Whoever is not to act tries to act; then a forged message naming the other player, and garbage.
     to_act = int(_data(ann, "toAct"))
     idle = [ann, bob][1 - to_act]
