@@ -41,9 +41,13 @@ export function snapshot(me) {
     hand.set(el.dataset.card || "", el.getBoundingClientRect());
     elements.set(el.dataset.card || "", el);
   }
-  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#trick [data-card]"))) {
-    trick.set(el.dataset.card || "", el.getBoundingClientRect());
-    elements.set(el.dataset.card || "", el);
+  // The trick in play only: the last trick shown faintly in its place (no card led yet) has gone to its winner.
+  const shown = document.getElementById("trick");
+  if (shown && !shown.classList.contains("last")) {
+    for (const el of /** @type {NodeListOf<HTMLElement>} */ (shown.querySelectorAll("[data-card]"))) {
+      trick.set(el.dataset.card || "", el.getBoundingClientRect());
+      elements.set(el.dataset.card || "", el);
+    }
   }
   const plates = /** @type {[DOMRect | null, DOMRect | null]} */ ([null, null]);
   plates[me] = rect("plate-me");
