@@ -9,7 +9,7 @@ import errno
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from piquet.ai.annotate import annotated_record
@@ -100,26 +100,24 @@ def _score_table(partie: Partie) -> list[str]:
     return lines
 
 
-def _seconds(text: str) -> float:
-    """A number of seconds, zero or more (argparse's type for ``--budget``)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r}: the budget is zero (no limit) or more seconds")
-    return value
+def _zero_or_more(unit: str, what: str) -> Callable[[str], float]:
+    """argparse's type for a number of ``unit`` zero or more, ``what`` naming it in the refusal."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of {unit}") from None
+        if not 0 <= value < float("inf"):
+            raise argparse.ArgumentTypeError(f"{text!r}: {what} is zero or more {unit}")
+        return value
+
+    return parse
 
 
-def _points(text: str) -> float:
-    """A number of points, zero or more (argparse's type for ``--tutor``)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of points") from None
-    if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r}: the tutor's threshold is zero or more points")
-    return value
+#: ``--budget`` (0: no limit) and ``--tutor``.
+_seconds = _zero_or_more("seconds", "the budget (zero: no limit)")
+_points = _zero_or_more("points", "the tutor's threshold")
 
 
 def _replay(args: argparse.Namespace) -> int:

@@ -5,12 +5,12 @@
 // (S H D C), e.g. "QS", "TD". Faces are generated here; suit shapes and the
 // pattern of the card back live once in a hidden sprite (ensureSprite).
 
-/** @type {Record<string, {name: string, symbol: string, red: boolean}>} */
+/** @type {Record<string, {name: string, symbol: string}>} */
 export const SUITS = {
-  S: { name: "spades", symbol: "\u2660", red: false },
-  H: { name: "hearts", symbol: "\u2665", red: true },
-  D: { name: "diamonds", symbol: "\u2666", red: true },
-  C: { name: "clubs", symbol: "\u2663", red: false },
+  S: { name: "spades", symbol: "\u2660" },
+  H: { name: "hearts", symbol: "\u2665" },
+  D: { name: "diamonds", symbol: "\u2666" },
+  C: { name: "clubs", symbol: "\u2663" },
 };
 
 /** @type {Record<string, {name: string, label: string}>} */
