@@ -1,7 +1,8 @@
 """Fewer clicks (issue 21, item 1), in Debian's chromium: "Declare my best" (on against the computer, kept in the
 browser) declares in full for the player; a declaration with one choice is made whatever the setting; unticked,
 every menu is offered, sinking and short calls with it. A whole partie against the computer, played with as few
-clicks as the page needs, is counted: at most 15 clicks or key presses a deal on average."""
+clicks as the page needs, is counted: at most 15 clicks or key presses a deal on average. The menus are checked at
+a desktop's size and a phone's."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
+from test_web_axe import VIEWPORTS
 from test_web_browser import WAIT, LiveServer, _create, _data, _open, browser, server  # noqa: F401
 
 #: The most clicks or key presses a deal may take on average (the issue's mark).
@@ -68,10 +70,13 @@ def test_a_partie_against_the_computer_takes_at_most_15_clicks_a_deal_with_decla
     page.context.close()
 
 
-def test_unticked_every_declaration_is_asked_and_a_sink_is_one_click(request: pytest.FixtureRequest) -> None:
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_unticked_every_declaration_is_asked_and_a_sink_is_one_click(
+        request: pytest.FixtureRequest, viewport: str) -> None:
     live, chromium = _live(request)
     created = _create(live, kind="computer", level=1, name="Ann")
     page = _open(chromium, live.url + created["links"]["play"])
+    page.set_viewport_size(VIEWPORTS[viewport])
     page.get_by_test_id("declare-best").uncheck()
     asked: list[int] = []
     clicks: list[str] = []
@@ -82,6 +87,8 @@ def test_unticked_every_declaration_is_asked_and_a_sink_is_one_click(request: py
             if options.count() > 1:
                 last = options.last  # nothing: a sink (elder) or "good" (younger), one click away
                 assert "Nothing" in last.inner_text()
+                last.scroll_into_view_if_needed()
+                assert last.is_visible() and last.bounding_box()["width"] >= 40  # in reach on a phone too
         if page.locator("#sheet tbody tr:not(.current)").count() >= 1:
             break
         if not _move(page, clicks):

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_axe import violations
+from test_web_axe import VIEWPORTS, violations
 
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
 from test_web_browser import WAIT, LiveServer, _create, _data, _decide, browser, server  # noqa: F401
@@ -49,11 +49,12 @@ def _to_the_exchange(live: LiveServer, chromium: Any, context: Any) -> Any:
     raise AssertionError("no exchange")
 
 
+@pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_the_four_colour_deck_and_high_contrast_are_chosen_in_the_lobby_and_kept_for_the_table(
-        request: pytest.FixtureRequest) -> None:
+        request: pytest.FixtureRequest, viewport: str) -> None:
     live: LiveServer = request.getfixturevalue("server")
     chromium = request.getfixturevalue("browser")
-    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    context = chromium.new_context(viewport=VIEWPORTS[viewport])
     lobby = context.new_page()
     lobby.goto(live.url + "/")
     four = lobby.get_by_label("Four-colour deck")
@@ -72,7 +73,7 @@ def test_the_four_colour_deck_and_high_contrast_are_chosen_in_the_lobby_and_kept
     # Remembered: a new visit to the lobby shows it chosen.
     lobby.reload()
     assert lobby.get_by_label("Four-colour deck").is_checked()
-    if os.environ.get("PIQUET_SCREENSHOTS"):
+    if os.environ.get("PIQUET_SCREENSHOTS") and viewport == "desktop":
         table.screenshot(path=str(Path(os.environ["PIQUET_SCREENSHOTS"]) / "four-colour.png"))
 
     lobby.get_by_label("High contrast").check()

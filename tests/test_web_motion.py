@@ -1,6 +1,7 @@
 """Cards that move (issue 21, item 10), in Debian's chromium: a card played goes from the hand that held it to
 the trick, and a trick won to its winner's side, so a player sees what the computer did; a player who asks for
-reduced motion sees none of it (the page counts its movements in ``body[data-moved]``)."""
+reduced motion sees none of it (the page counts its movements in ``body[data-moved]``). At a desktop's size and
+a phone's."""
 
 from __future__ import annotations
 
@@ -9,13 +10,14 @@ from typing import Any
 import pytest
 
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
+from test_web_axe import VIEWPORTS
 from test_web_browser import WAIT, LiveServer, _create, _data, _decide, browser, server  # noqa: F401
 
 
-def _play_some_tricks(live: LiveServer, chromium: Any, motion: str) -> tuple[int, int]:
+def _play_some_tricks(live: LiveServer, chromium: Any, motion: str, viewport: str) -> tuple[int, int]:
     """A table against the computer played by clicking until a few tricks are won: the movements the page made,
     and the most card animations seen running at once."""
-    context = chromium.new_context(reduced_motion=motion)
+    context = chromium.new_context(reduced_motion=motion, viewport=VIEWPORTS[viewport])
     page = context.new_page()
     created = _create(live, kind="computer", level=1, name="Ann")
     page.goto(live.url + created["links"]["play"])
@@ -38,11 +40,12 @@ def _play_some_tricks(live: LiveServer, chromium: Any, motion: str) -> tuple[int
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_cards_move_to_the_trick_and_to_the_winner_unless_the_player_asks_for_reduced_motion(
-        request: pytest.FixtureRequest) -> None:
+        request: pytest.FixtureRequest, viewport: str) -> None:
     live: LiveServer = request.getfixturevalue("server")
     chromium = request.getfixturevalue("browser")
-    moved, running = _play_some_tricks(live, chromium, "no-preference")
+    moved, running = _play_some_tricks(live, chromium, "no-preference", viewport)
     # Each trick: two cards to the table and two to the winner (some leave the table before the page saw them).
     assert moved >= 8 and running >= 1
-    assert _play_some_tricks(live, chromium, "reduce") == (0, 0)
+    assert _play_some_tricks(live, chromium, "reduce", viewport) == (0, 0)

@@ -1,6 +1,6 @@
 """The tricks stay in sight (issue 21, item 3), in Debian's chromium: when the computer wins a trick and leads
 the next at once, the trick it won stays beside its lead until that trick is whole, and every trick of the deal
-can be looked back at."""
+can be looked back at. At a desktop's size and a phone's."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
+from test_web_axe import VIEWPORTS
 from test_web_browser import WAIT, LiveServer, _create, _data, _decide, _open, browser, server  # noqa: F401
 
 
@@ -24,12 +25,14 @@ def _view(page: Any) -> dict[str, Any]:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_a_trick_the_computer_wins_and_leads_after_stays_in_sight_until_the_next_is_whole(
-        request: pytest.FixtureRequest) -> None:
+        request: pytest.FixtureRequest, viewport: str) -> None:
     live: LiveServer = request.getfixturevalue("server")
     chromium = request.getfixturevalue("browser")
     created = _create(live, kind="computer", level=1, name="Ann")
     page = _open(chromium, live.url + created["links"]["play"])
+    page.set_viewport_size(VIEWPORTS[viewport])
     page.get_by_test_id("auto-play").uncheck()  # every card by hand, so each lead of the computer is seen
     seen = 0
     for _ in range(600):
