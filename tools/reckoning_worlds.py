@@ -71,9 +71,9 @@ def world_declares_them(view: PlayerView, world: World) -> bool:
             return True
         category, words = wanted[i]
         for cards in candidates(category, hand):
-            if not cards.mask & used.get(category, 0) and call(category, cards).lower() == words:
-                if place(i + 1, {**used, category: used.get(category, 0) | cards.mask}):
-                    return True
+            if (not cards.mask & used.get(category, 0) and call(category, cards).lower() == words
+                    and place(i + 1, {**used, category: used.get(category, 0) | cards.mask})):
+                return True
         return False
 
     return place(0, {})
@@ -91,9 +91,9 @@ def _level2_deal(variant: str, seed: int, at_decision: Callable[[Partie], None])
 
 
 def measure_worlds(deals: int, samples: int) -> None:
+    rng = random.Random(7)
     for variant in VARIANTS:
         checked = bad = decisions = 0
-        rng = random.Random(7)
 
         def at(partie: Partie) -> None:
             nonlocal checked, bad, decisions
