@@ -490,7 +490,7 @@ def _follow_log(state: PiquetState, view: PlayerView, world: World, rng: random.
         else:
             options = p.legal_actions(seat).list()
         heard: list[Any] = []
-        silent = None
+        silent: list[Any] = []
         for option in options:
             if seat == me and isinstance(option, Declare) and option not in view.own_calls:
                 continue
@@ -501,13 +501,17 @@ def _follow_log(state: PiquetState, view: PlayerView, world: World, rng: random.
             said = [repr(e) for e in p.logs()[-1][before:]]
             won = p.unreckoned[pending:]
             p.pop()
-            if said and said == log[at:at + len(said)] and won == reckoning[reckoned:reckoned + len(won)]:
+            if won != reckoning[reckoned:reckoned + len(won)]:
+                continue
+            if said and said == log[at:at + len(said)]:
                 heard.append(option)
-            elif not said and silent is None:
-                silent = option  # an action nobody hears (carte blanche not announced): only if nothing else fits
+            elif not said:
+                # An action nobody hears now (carte blanche not announced, younger's declaration when elder
+                # called nothing: she reckons it at his lead): only if nothing else fits.
+                silent.append(option)
         # Younger's declarations that say the same now are told apart by what she reckons at elder's first
         # lead (what the view knows of it); among those that say it all, one is drawn.
-        found = rng.choice(heard) if heard else silent
+        found = rng.choice(heard) if heard else rng.choice(silent) if silent else None
         if found is None:
             return False
         before, pending = len(p.logs()[-1]), len(p.unreckoned)
