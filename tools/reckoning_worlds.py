@@ -7,8 +7,8 @@ Three measures, each over seeded deals:
   or a set, the share of the inference's sampled worlds in which she could not have declared what she scored
   (``quart to the king``, ``three kings``): judged from the words of the score events, with the engine's own
   calls of the combinations her hand in that world holds;
-- ``resample``: ``resample_from_infostate`` at random decisions of random deals (as the tests play them), the
-  share that found no world replaying the deal;
+- ``resample``: ``resample_from_infostate`` at random decisions of random deals (as the tests play them:
+  random ids, stopping at each decision with the chance ``--stop``), the share that found no world;
 - ``view``: ``state_from_view`` at random decisions of deals played by level 2, the share that found none.
 
     python3 tools/reckoning_worlds.py --measure worlds resample view
@@ -93,27 +93,30 @@ def _level2_deal(variant: str, seed: int, at_decision: Callable[[Partie], None])
 def measure_worlds(deals: int, samples: int) -> None:
     rng = random.Random(7)
     for variant in VARIANTS:
-        checked = bad = decisions = 0
+        checked = bad = decisions = touched = 0
 
         def at(partie: Partie) -> None:
-            nonlocal checked, bad, decisions
+            nonlocal checked, bad, decisions, touched
             seat = partie.to_act
             assert seat is not None
             view = partie.view(seat)
             if not scored_by(view, 1 - seat):
                 return
             decisions += 1
+            wrong = 0
             for world in Inference(view).sample(rng, samples):
                 checked += 1
-                bad += not world_declares_them(view, world)
+                wrong += not world_declares_them(view, world)
+            bad += wrong
+            touched += wrong > 0
 
         for seed in range(deals):
             _level2_deal(variant, seed, at)
         print(f"{variant:8} worlds: {bad} of {checked} contradict what she scored "
-              f"({100 * bad / max(checked, 1):.1f}%), at {decisions} decisions of {deals} deals")
+              f"({100 * bad / max(checked, 1):.1f}%), at {touched} of {decisions} decisions of {deals} deals")
 
 
-def measure_resample(deals: int) -> None:
+def measure_resample(deals: int, stop: float) -> None:
     import pyspiel
 
     import piquet.research.openspiel  # noqa: F401  (registers the game)
@@ -129,7 +132,7 @@ def measure_resample(deals: int) -> None:
                 if state.is_chance_node():
                     state.apply_action(play.choice(state.chance_outcomes())[0])
                     continue
-                if play.random() < 0.04:
+                if play.random() < stop:
                     break
                 state.apply_action(play.choice(state.legal_actions()))
             if state.is_terminal():
@@ -171,13 +174,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--measure", nargs="+", choices=("worlds", "resample", "view"), default=["worlds"])
     parser.add_argument("--deals", type=int, default=20, help="deals per variant (default 20)")
     parser.add_argument("--samples", type=int, default=20, help="worlds sampled per decision (default 20)")
+    parser.add_argument("--stop", type=float, default=0.04,
+                        help="resample: the chance of stopping at each decision of a random deal (0.04)")
     parser.add_argument("--share", type=float, default=0.2, help="share of decisions asked for a state (0.2)")
     args = parser.parse_args(argv)
     for what in args.measure:
         if what == "worlds":
             measure_worlds(args.deals, args.samples)
         elif what == "resample":
-            measure_resample(args.deals)
+            measure_resample(args.deals, args.stop)
         else:
             measure_view(args.deals, args.share)
     return 0
