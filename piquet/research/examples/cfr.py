@@ -85,6 +85,8 @@ class DeclarationSubgame(pyspiel.Game):  # type: ignore[misc]
         self._deals = [len(r.deal_scores) for r in self.roots]
         self._positions: dict[tuple[int, tuple[int, ...]], Partie] = {}
         self._values: dict[tuple[int, tuple[int, ...]], float] = {}
+        self._moves: dict[tuple[int, tuple[int, ...]], list[Declare]] = {}
+        self._heard: dict[tuple[int, tuple[int, ...]], str] = {}
         info = pyspiel.GameInfo(num_distinct_actions=2, max_chance_outcomes=len(roots), num_players=2,
                                 min_utility=-1000.0, max_utility=1000.0, utility_sum=0.0, max_game_length=_STEPS + 1)
         super().__init__(_SUBGAME_TYPE, info, {})
@@ -108,20 +110,26 @@ class DeclarationSubgame(pyspiel.Game):  # type: ignore[misc]
     def moves(self, world: int, history: tuple[int, ...]) -> list[Declare]:
         """The engine's declarations behind the moves at ``history``: in full, then sink (one if they are
         the same, or if the one in full is not allowed)."""
-        p = self.position(world, history)
-        seat = p.to_act
-        assert seat is not None and p.phase is Phase.DECLARE
-        found = _moves(seat, DECLARATION_ORDER[len(history)][0], p.hand(seat), p.rules.minimum_point, p.can)
-        if not found:  # neither (a rule of the variant): the first the engine allows
-            found = [next(iter(p.legal_actions(seat)))]  # type: ignore[list-item]
+        found = self._moves.get((world, history))
+        if found is None:
+            p = self.position(world, history)
+            seat = p.to_act
+            assert seat is not None and p.phase is Phase.DECLARE
+            found = _moves(seat, DECLARATION_ORDER[len(history)][0], p.hand(seat), p.rules.minimum_point, p.can)
+            if not found:  # neither (a rule of the variant): the first the engine allows
+                found = [next(iter(p.legal_actions(seat)))]  # type: ignore[list-item]
+            self._moves[(world, history)] = found
         return found
 
     def heard(self, world: int, history: tuple[int, ...]) -> str:
         """What both players heard since the root: the log's entries and what younger will reckon."""
-        p = self.position(world, history)
-        view = p.view(self.elder)
-        said = [repr(e) for e in p.logs()[-1][self._log_start[world]:]]
-        return " ".join(said) + " | " + " ".join(repr(e) for e in view.unreckoned)
+        found = self._heard.get((world, history))
+        if found is None:
+            p = self.position(world, history)
+            said = [repr(e) for e in p.logs()[-1][self._log_start[world]:]]
+            found = " ".join(said) + " | " + " ".join(repr(e) for e in p.view(self.elder).unreckoned)
+            self._heard[(world, history)] = found
+        return found
 
     def value(self, world: int, history: tuple[int, ...]) -> float:
         """Elder's points less younger's at the end of the deal, played on by the playout level."""
