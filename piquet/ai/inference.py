@@ -21,6 +21,7 @@ from piquet.ai.books import keep_values
 from piquet.engine.cards import FULL_PACK, PIPS, SUIT_PIPS, Card, CardSet, Rank, Suit
 from piquet.engine.combinations import SET_RANKS, Category, key, runs
 from piquet.engine.partie import Phase
+from piquet.engine.scoring import ScoreCategory
 from piquet.engine.view import PlayerView
 
 __all__ = [
@@ -203,6 +204,35 @@ def _maximal_shown(category: Category, mask: int, shown: int, minimum_point: int
     return True
 
 
+def _runs_apart(mask: int, keys: Sequence[tuple[int, int | None]]) -> bool:
+    """Whether ``mask`` holds a sequence of each ``(length, top rank)`` of ``keys``, no two sharing a card
+    (what several sequences scored together say)."""
+    suits = _bytes(mask)
+
+    def place(i: int, used: tuple[int, int, int, int]) -> bool:
+        if i == len(keys):
+            return True
+        length, top = keys[i]
+        assert top is not None
+        low = top - length + 1
+        if low < 0:
+            return False
+        cells = ((1 << length) - 1) << low
+        for s in range(4):
+            if suits[s] & cells == cells and not used[s] & cells:
+                taken = (*used[:s], used[s] | cells, *used[s + 1:])
+                if place(i + 1, (taken[0], taken[1], taken[2], taken[3])):
+                    return True
+        return False
+
+    return place(0, (0, 0, 0, 0))
+
+
+#: The categories of the declarations, by the score category their points are reckoned in.
+_DECLARED: Final = {ScoreCategory.POINT: Category.POINT, ScoreCategory.SEQUENCES: Category.SEQUENCES,
+                    ScoreCategory.SETS: Category.SETS}
+
+
 @dataclass(frozen=True)
 class Requirement:
     """One thing known of the opponent's hand at declaration time, from the declarations.
@@ -220,6 +250,7 @@ class Requirement:
     second: int | None = None
     factor: float | None = None
     text: str = ""
+    keys: tuple[tuple[int, int | None], ...] = ()
 
     @property
     def monotone(self) -> bool:
@@ -230,6 +261,8 @@ class Requirement:
             return holds(self.category, mask, self.op, self.length, self.second)
         if self.op == "shown":
             return _maximal_shown(self.category, mask, revealed, minimum_point)
+        if self.op == "apart":
+            return _runs_apart(mask, self.keys)
         top = best_key(self.category, mask, minimum_point)
         if self.op == "none":
             return top is None
@@ -654,6 +687,27 @@ class Inference:
                     out.append(Requirement(cat, "lt_len", length, mine_second, text="good at equal length"))
                 out.append(Requirement(cat, "best_lt", length, mine_second,
                                        factor=None if in_full else GOOD_ANSWER_FACTOR, text="good"))
+        out.extend(self._scored_requirements())
+        return out
+
+    def _scored_requirements(self) -> list[Requirement]:
+        """What the words of the combinations she scored say: the category, the length and the top rank of
+        each (``"quart to the king"``), elder's as she scores them, younger's from her answers on (reckoned
+        at elder's first lead, :attr:`~piquet.engine.view.PlayerView.unreckoned` until then)."""
+        said: dict[Category, list[tuple[int, int | None]]] = {}
+        for event in (*self.view.events, *self.view.unreckoned):
+            combination = event.combination
+            if combination is None or combination.holder != self.opp or event.category not in _DECLARED:
+                continue
+            top = None if combination.top is None else int(combination.top)
+            said.setdefault(_DECLARED[event.category], []).append((combination.length, top))
+        out: list[Requirement] = []
+        for cat, keys in said.items():
+            for length, top in sorted(set(keys), key=lambda k: (k[0], -1 if k[1] is None else k[1])):
+                words = f"{length}" if top is None else f"{length} to {Rank(top).name.lower()}"
+                out.append(Requirement(cat, "eq", length, top, text=f"she scored {cat.value} {words}"))
+            if cat is Category.SEQUENCES and len(keys) > 1:
+                out.append(Requirement(cat, "apart", keys=tuple(keys), text="she scored these sequences apart"))
         return out
 
     def _court_dealt_known(self) -> bool:

@@ -88,6 +88,7 @@ from piquet.engine.events import (
 )
 from piquet.engine.scoring import (
     CATEGORY_ORDER,
+    CombinationScored,
     DealScore,
     ScoreCategory,
     ScoreEvent,
@@ -1298,7 +1299,9 @@ class Partie:
             reason = call(category, cards).lower()
             if scorer != winner:
                 reason = f"{self.players[winner]}'s {reason}"
-            event = ScoreEvent(scorer, self.rules.combination_points(category, cards), scat, reason)
+            said = CombinationScored(winner, len(cards),
+                                     None if category is Category.POINT else max(c.rank for c in cards))
+            event = ScoreEvent(scorer, self.rules.combination_points(category, cards), scat, reason, said)
             scored |= cards.mask
             if shown_cards:
                 reveal |= cards.mask

@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from piquet.engine.cards import Rank
 
 if TYPE_CHECKING:
     from piquet.engine.variants import Contract
 
-__all__ = ["DealScore", "ScoreCategory", "ScoreEvent", "Settlement", "counted_deals", "settle"]
+__all__ = ["CombinationScored", "DealScore", "ScoreCategory", "ScoreEvent", "Settlement", "counted_deals", "settle"]
 
 
 class ScoreCategory(enum.Enum):
@@ -69,13 +71,28 @@ CATEGORY_ORDER: tuple[ScoreCategory, ...] = tuple(ScoreCategory)
 
 
 @dataclass(frozen=True, slots=True)
+class CombinationScored:
+    """What the words of a combination scored tell both players, as data: whose it is (``holder``; in
+    Auction's minus contracts the opponent scores it), its length and, for a sequence or a set, the rank of
+    its top card (``"quart to the king"``: 4, king; ``"three kings"``: 3, king; ``"point of five"``: 5,
+    ``None``, its pips not being said). Never its suit or its cards."""
+
+    holder: int
+    length: int
+    top: Rank | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ScoreEvent:
-    """Points scored by one player: ``player`` is the seat (0 or 1)."""
+    """Points scored by one player: ``player`` is the seat (0 or 1). A point, a sequence or a set scored
+    carries ``combination``, what its words (``reason``) say of it, for the players that reason on it
+    (left out of the repr: the reason says it)."""
 
     player: int
     points: int
     category: ScoreCategory
     reason: str
+    combination: CombinationScored | None = field(default=None, repr=False)
 
     def to_json(self, names: tuple[str, str]) -> dict[str, object]:
         return {

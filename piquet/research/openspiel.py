@@ -33,7 +33,9 @@ from piquet.ai.inference import Inference, World
 from piquet.engine.actions import Cut, Deal, Declare, Exchange
 from piquet.engine.cards import Card, CardSet
 from piquet.engine.combinations import Category
+from piquet.engine.events import FirstLead
 from piquet.engine.partie import Partie, Phase
+from piquet.engine.scoring import ScoreEvent
 from piquet.engine.variants import make_rules, parse_options
 from piquet.engine.view import PlayerView
 from piquet.research.encoding import (
@@ -475,6 +477,8 @@ def _follow_log(state: PiquetState, view: PlayerView, world: World, rng: random.
     log = [repr(e) for e in view.log]
     at = 1  # the DealBegun entry is said by the deal itself
     p = state.partie
+    reckoning = _reckoning(view)
+    reckoned = 0  # how many of them the declarations replayed so far have won
     while not (at >= len(log) and p.phase is view.phase and p.to_act == view.to_act):
         seat = p.to_act
         if seat is None or p.phase in _CHANCE_PHASES or p.ply > 400:
@@ -486,30 +490,53 @@ def _follow_log(state: PiquetState, view: PlayerView, world: World, rng: random.
         else:
             options = p.legal_actions(seat).list()
         heard: list[Any] = []
-        silent = None
+        silent: list[Any] = []
         for option in options:
             if seat == me and isinstance(option, Declare) and option not in view.own_calls:
                 continue
             if not p.can(option):
                 continue
-            before = len(p.logs()[-1])
+            before, pending = len(p.logs()[-1]), len(p.unreckoned)
             p.push(option)
             said = [repr(e) for e in p.logs()[-1][before:]]
+            won = p.unreckoned[pending:]
             p.pop()
+            if won != reckoning[reckoned:reckoned + len(won)]:
+                continue
             if said and said == log[at:at + len(said)]:
                 heard.append(option)
-            elif not said and silent is None:
-                silent = option  # an action nobody hears (carte blanche not announced): only if nothing else fits
-        # Declarations that say the same now may yet be told apart by what younger reckons at elder's first
-        # lead: one is drawn, and a world that does not replay is followed by the next.
-        found = rng.choice(heard) if heard else silent
+            elif not said:
+                # An action nobody hears now (carte blanche not announced, younger's declaration when elder
+                # called nothing: she reckons it at his lead): only if nothing else fits.
+                silent.append(option)
+        # Younger's declarations that say the same now are told apart by what she reckons at elder's first
+        # lead (what the view knows of it); among those that say it all, one is drawn.
+        found = rng.choice(heard) if heard else rng.choice(silent) if silent else None
         if found is None:
             return False
-        before = len(p.logs()[-1])
+        before, pending = len(p.logs()[-1]), len(p.unreckoned)
         for action_id in encode(found):
             state.apply_action(action_id)
         at += len(state.partie.logs()[-1]) - before
+        reckoned += max(0, len(p.unreckoned) - pending)
     return at == len(log)
+
+
+def _reckoning(view: PlayerView) -> tuple[ScoreEvent, ...]:
+    """What younger won in the declarations, as she reckons it at elder's first lead: the view's
+    ``unreckoned`` before that lead, after it the combinations scored at the lead."""
+    if view.unreckoned:
+        return view.unreckoned
+    for i, entry in enumerate(view.log):
+        if isinstance(entry, FirstLead):
+            after = []
+            for later in view.log[i + 1:]:
+                if not isinstance(later, ScoreEvent):
+                    break
+                if later.combination is not None:
+                    after.append(later)
+            return tuple(after)
+    return ()
 
 
 def _deal_start(partie: Partie) -> int:
@@ -546,12 +573,13 @@ def _replay(state: PiquetState, player: int, world: World, rng: random.Random) -
     for original in p.actions[start + 1:]:
         if built.partie.phase in _CHANCE_PHASES:
             return None
-        before = len(original_partie.logs()[-1])
+        before, pending = len(original_partie.logs()[-1]), len(original_partie.unreckoned)
         original_partie.push(original)
         said = [repr(e) for e in original_partie.logs()[-1][before:]]
+        won = original_partie.unreckoned[pending:]
         choice = original
         if original.player != player:
-            choice = _opponent_choice(built.partie, original, said, world, rng)
+            choice = _opponent_choice(built.partie, original, said, won, world, rng)
             if choice is None:
                 return None
         try:
@@ -607,23 +635,24 @@ def _dealt_order(state: PiquetState, player: int) -> list[int]:
     return chance[:12] if player != dealer else chance[12:24]
 
 
-def _opponent_choice(partie: Partie, original: Any, said: list[str], world: World, rng: random.Random) -> Any:
+def _opponent_choice(partie: Partie, original: Any, said: list[str], won: tuple[ScoreEvent, ...], world: World,
+                     rng: random.Random) -> Any:
     """The opponent's action in the resampled deal: her exchange is the world's discards; a declaration is
-    one the world's hand allows that says the same to both players now (``said``), drawn at random among
-    them (what she reckons at elder's first lead may yet tell them apart: the caller checks the whole
-    information state); anything else as it was."""
+    one the world's hand allows that says the same to both players now (``said``) and, younger's, wins what
+    she will reckon at elder's first lead (``won``), drawn at random among them; anything else as it was."""
     if isinstance(original, Exchange):
         return Exchange(original.player, world.opponent_discards, original.show_rest)
     if isinstance(original, Declare):
-        before = len(partie.logs()[-1])
+        before, pending = len(partie.logs()[-1]), len(partie.unreckoned)
         matching = []
         for option in partie.legal_actions(original.player).list():
             if not isinstance(option, Declare):
                 continue
             partie.push(option)
             heard = [repr(e) for e in partie.logs()[-1][before:]]
+            wins = partie.unreckoned[pending:]
             partie.pop()
-            if heard == said:
+            if heard == said and wins == won:
                 matching.append(option)
         return rng.choice(matching) if matching else None
     return original
