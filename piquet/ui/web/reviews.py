@@ -45,7 +45,7 @@ from piquet.ai.review import BestCache, Lens, decisions_in, replayed_steps, revi
 from piquet.engine import record
 from piquet.engine.actions import Deal, Play
 from piquet.engine.cards import Card
-from piquet.engine.partie import Partie
+from piquet.engine.partie import Partie, reckoning_at_first_lead
 from piquet.engine.view import PlayerView
 from piquet.ui.web.thinking import _context, _start_worker
 
@@ -83,10 +83,11 @@ def _cards(cards: Iterable[Card]) -> list[str]:
 
 
 def _points(view: PlayerView) -> list[int]:
-    """Each player's points in the deal so far, younger's won in the declarations and reckoned only at elder's first
-    lead among them (public: elder heard her answers), as the solver counts them."""
+    """Each player's points in the deal so far, what elder's first lead reckons among them (younger's won in the
+    declarations, and a repique or pique the hand decides: public, since elder heard her answers), as the solver
+    counts them."""
     points = list(view.deal_points)
-    for event in view.unreckoned:
+    for event in reckoning_at_first_lead(view):
         points[event.player] += event.points
     return points
 
