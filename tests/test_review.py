@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from piquet.ai.agent import play_partie
 from piquet.ai.books import SimpleAgent
-from piquet.ai.levels import make_agent, sample_opponent_hands
+from piquet.ai.levels import make_agent, partie_utility, sample_opponent_hands
 from piquet.ai.review import (
     MARKS,
     BestCache,
@@ -336,3 +336,56 @@ def test_review_of_a_declaration_refuses_what_is_not_legal_or_not_a_declaration(
     partie.pop()
     with pytest.raises(ValueError, match="no declaration to review: it is the exchange"):
         review_declaration(partie, Declare(BILL, Category.POINT, ()))
+
+
+# ---------------------------------------------------------------- the partie's stakes in the last deal's play
+@functools.cache
+def _simple_partie(seed: int) -> Partie:
+    """The simple players' partie of ``seed`` (kept: copy it before changing it)."""
+    return play_partie([SimpleAgent(random.Random(seed)), SimpleAgent(random.Random(seed + 1))], random.Random(seed),
+                       NAMES)
+
+
+def _staked_decisions() -> list[tuple[Partie, Play, tuple[int, int]]]:
+    """The cards of seed 4's last deal where the partie's stakes are not the score difference (its loser may yet
+    reach the rubicon), with the utility the levels play for there."""
+    out = []
+    for at, action in _decisions(_simple_partie(4), 6):
+        u = partie_utility(at.view(action.player), at.rules)
+        if u != (1, -1):
+            out.append((at, action, u))
+    return out
+
+
+def test_a_last_deal_s_cards_are_valued_by_the_utility_the_levels_play_for_there() -> None:
+    decisions = _staked_decisions()
+    assert len(decisions) >= 10
+    for at, action, u in decisions:
+        review = review_decision(at, action.card, Lens.OPEN, broken_down=None)
+        seat = action.player
+        assert review.utility == (u if seat == 0 else (-u[1], -u[0]))
+        solution = solve(position_from_partie(at, u), at.rules, all_values=True)
+        for worth in review.cards:
+            assert worth.value == solution.values[worth.card]
+            assert worth.parts is not None and sum(worth.parts.values()) == worth.value
+            assert worth.points is not None  # the points of the deal along its line, for the graph
+
+
+def test_a_last_deal_s_loss_is_said_by_the_partie_s_stakes_in_the_text_and_the_json() -> None:
+    at, action = next((at, a) for at, a, _ in _staked_decisions()
+                         if review_decision(at, a.card, Lens.OPEN).loss >= 1)
+    review = review_decision(at, action.card, Lens.OPEN)
+    assert "by the partie's stakes" in explain(review, NAMES)
+    reviewed = review_partie(_simple_partie(4), Lens.OPEN, deal=6).to_json()
+    entry = next(p for p in reviewed["plays"] if p["card"] == str(action.card) and not p["forced"]
+                 and p["loss"] == review.loss)
+    assert entry["utility"] == list(review.utility) and "by the partie's stakes" in entry["text"]
+    assert set(entry["points"]) == set(entry["parts"])  # the points of the deal of every card broken down
+
+
+def test_a_deal_that_is_not_the_last_is_valued_in_points_of_the_deal_and_says_nothing_of_stakes() -> None:
+    at, action = _decisions(_simple_partie(4), 1)[0]
+    review = review_decision(at, action.card, Lens.OPEN)
+    assert review.utility == (1, -1)
+    assert all(w.points == w.value for w in review.cards if w.points is not None)
+    assert "stakes" not in explain(review, NAMES)

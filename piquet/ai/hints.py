@@ -70,6 +70,7 @@ from piquet.ai.review import (
     review_decision,
     review_declaration,
     review_exchange,
+    stakes,
 )
 from piquet.engine.actions import Action, Bid, Declare, Exchange, Play
 from piquet.engine.partie import Partie, Phase
@@ -241,7 +242,8 @@ def _play_hint(review: PlayReview, names: tuple[str, str]) -> Hint:
             clauses.append(f"it gains {_listed(gains)}")
         if loses:
             clauses.append(f"{'and ' if gains else 'it '}gives up {_listed(loses)}")
-        reason = (f"{head} is better by {_plural(_number(margin, Lens.FAIR), 'point')} on average: "
+        reason = (f"{head} is better by {_plural(_number(margin, Lens.FAIR), 'point')} on average"
+                  f"{stakes(review.utility)}: "
                   f"{' '.join(clauses)}.")
     return Hint(seat, "play", Play(seat, best), reason, Play(seat, second.card), margin, review.worlds)
 

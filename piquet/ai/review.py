@@ -105,7 +105,7 @@ __all__ = [
     "BestCache", "CardWorth", "DeclarationReview", "DiscardWorth", "ExchangeReview", "Lens", "Line", "Part",
     "PartieReview", "PlayReview", "Reviewed", "Summary", "advance", "differences", "exchange_differences", "explain",
     "explain_declaration", "explain_exchange", "mark", "principal_line", "review_decision", "review_declaration",
-    "review_exchange", "review_partie", "review_position",
+    "review_exchange", "review_partie", "review_position", "stakes",
 ]
 
 #: The worlds the fair lens averages over, by default: as many as the strongest level samples for a card.
@@ -264,6 +264,8 @@ class Line:
     cards: tuple[Card, ...]
     parts: Mapping[Part, int]
     tricks_won: tuple[int, int]
+    #: The points each seat scores along the line (the parts are these by the position's utility).
+    points: tuple[int, int] = (0, 0)
 
     @property
     def value(self) -> int:
@@ -302,17 +304,19 @@ def principal_line(position: PlayPosition, card: Card, rules: Rules, cache: Best
     cache = {} if cache is None else cache
     seat = position.to_act
     parts = dict.fromkeys(PLAY_PARTS, 0)
+    raw = [0, 0]
     played = [card]
     current, scored = advance(position, card, rules)
-    for who, points, part in scored:
-        parts[part] += _worth_to(position, seat, who, points)
-    while current.hands[0] or current.hands[1]:
+    while True:
+        for who, points, part in scored:
+            parts[part] += _worth_to(position, seat, who, points)
+            raw[who] += points
+        if not (current.hands[0] or current.hands[1]):
+            break
         best = _best_card(current, rules, cache)
         played.append(best)
         current, scored = advance(current, best, rules)
-        for who, points, part in scored:
-            parts[part] += _worth_to(position, seat, who, points)
-    return Line(tuple(played), parts, current.tricks_won)
+    return Line(tuple(played), parts, current.tricks_won, (raw[0], raw[1]))
 
 
 # ---------------------------------------------------------------- one decision
@@ -330,6 +334,9 @@ class CardWorth:
     line: tuple[Card, ...] | None = None
     #: The share of the worlds in which the opponent takes this card's trick on its line (0 or 1 with open hands).
     lost_trick: float | None = None
+    #: Where broken down: the player's points less the opponent's along its line(s), in points of the deal (the
+    #: value itself where the utility is the score difference).
+    points: float | None = None
 
 
 @dataclass(frozen=True)
@@ -345,6 +352,9 @@ class PlayReview:
     best: Card
     loss: float
     cards: tuple[CardWorth, ...]
+    #: The player's worth of a point of his and of one of the opponent's: ``(1, -1)``, points of the deal, except
+    #: where the partie's stakes make it otherwise (the last deal, :func:`~piquet.ai.levels.partie_utility`).
+    utility: tuple[int, int] = (1, -1)
 
     @property
     def mark(self) -> str:
@@ -409,6 +419,7 @@ def _summarise(seat: int, lens: Lens, worlds: Sequence[tuple[PlayPosition, float
         wanted.add(next(c for c in order if c != best))
     parts: dict[Card, dict[Part, float]] = {c: dict.fromkeys(PLAY_PARTS, 0.0) for c in wanted}
     tricks = dict.fromkeys(wanted, 0.0)
+    net = dict.fromkeys(wanted, 0.0)
     lost = dict.fromkeys(wanted, 0.0)
     lines: dict[Card, tuple[Card, ...]] = {}
     for position, weight in worlds:
@@ -418,14 +429,19 @@ def _summarise(seat: int, lens: Lens, worlds: Sequence[tuple[PlayPosition, float
             for part, points in line.parts.items():
                 parts[card][part] += share * points
             tricks[card] += share * line.tricks_won[seat]
+            net[card] += share * (line.points[seat] - line.points[1 - seat])
             lead, follow = (card, line.cards[1]) if position.lead is None else (position.lead, card)
             if follow.beats(lead) == (position.lead is None):
                 lost[card] += share
             if lens is Lens.OPEN:
                 lines[card] = line.cards
-    cards = tuple(CardWorth(c, values[c], parts.get(c), tricks.get(c), lines.get(c), lost.get(c)) for c in order)
-    leading = worlds[0][0].lead is None
-    return PlayReview(seat, lens, len(worlds), leading, choice, best, max(0.0, top - values[choice]), cards)
+    cards = tuple(CardWorth(c, values[c], parts.get(c), tricks.get(c), lines.get(c), lost.get(c), net.get(c))
+                  for c in order)
+    first = worlds[0][0]
+    u = first.utility
+    mine = u if seat == 0 else (-u[1], -u[0])
+    return PlayReview(seat, lens, len(worlds), first.lead is None, choice, best, max(0.0, top - values[choice]), cards,
+                      mine)
 
 
 def review_position(position: PlayPosition, rules: Rules, choice: Card, broken_down: Collection[Card] | None = None,
@@ -443,7 +459,8 @@ def review_decision(partie: Partie, choice: Card, lens: Lens = Lens.FAIR, worlds
     """The review of the player to act in ``partie`` (in the play) playing ``choice``: with every card
     known (:attr:`Lens.OPEN`, exact), or over ``worlds`` hands the opponent may hold as the player's view
     allows them, drawn by ``rng`` as the strongest level draws them (:attr:`Lens.FAIR`). The values are
-    in points of the deal (utility ``(1, -1)``); younger's points not yet reckoned count, as they do for
+    in points of the deal, or by the partie's stakes where the levels play for them (the last deal,
+    :func:`~piquet.ai.levels.partie_utility`); what elder's first lead reckons counts, as it does for
     whether a pique may come. ``runner_up``: break down the best card after the best too (a hint's reason).
     ``deadline``: the fair lens solves worlds until it is spent (at least one; the review says how many).
     """
@@ -452,14 +469,15 @@ def review_decision(partie: Partie, choice: Card, lens: Lens = Lens.FAIR, worlds
     seat = partie.to_act
     assert seat is not None
     cache = {} if cache is None else cache
+    view = partie.view(seat)
+    utility = partie_utility(view, partie.rules)
     if lens is Lens.OPEN:
-        return _summarise(seat, lens, [(position_from_partie(partie), 1.0)], choice, partie.rules, broken_down,
-                          cache)
+        return _summarise(seat, lens, [(position_from_partie(partie, utility), 1.0)], choice, partie.rules,
+                          broken_down, cache)
     if worlds < 1:
         raise ValueError("the fair lens needs at least one world")
-    view = partie.view(seat)
     drawn = sample_opponent_hands(view, rng or random.Random(0), worlds)
-    positions = [(position_from_view(view, hand), weight) for hand, weight in drawn]
+    positions = [(position_from_view(view, hand, utility), weight) for hand, weight in drawn]
     return _summarise(seat, lens, positions, choice, partie.rules, broken_down, cache, runner_up, deadline)
 
 
@@ -507,6 +525,16 @@ def _listed(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
+def stakes(utility: tuple[int, int]) -> str:
+    """The words a value's units add: none for points of the deal (the player's less the opponent's), else that
+    they are weighed by the partie's stakes (:func:`~piquet.ai.levels.partie_utility`).
+
+    >>> stakes((1, -1)), stakes((1, 1))
+    ('', " by the partie's stakes")
+    """
+    return "" if utility == (1, -1) else " by the partie's stakes"
+
+
 def explain(review: PlayReview, names: tuple[str, str]) -> str:
     """The review in a sentence, computed from the breakdowns of the choice and the best
     (:func:`differences`): what the choice gives up and what it gains against the best, by how much,
@@ -515,7 +543,7 @@ def explain(review: PlayReview, names: tuple[str, str]) -> str:
     lens = review.lens
     verb = "Leading" if review.leading else "Playing"
     choice, best = review.worth(review.choice), review.worth(review.best)
-    average = " on average" if lens is Lens.FAIR else ""
+    average = (" on average" if lens is Lens.FAIR else "") + stakes(review.utility)
     card = review.choice.pretty()
     if review.loss < _EPSILON:
         others = [w for w in review.cards if w.card != review.choice]
@@ -629,7 +657,7 @@ _CATEGORY_WORDS: Final = {Category.POINT: "the point", Category.SEQUENCES: "sequ
 def explain_declaration(review: DeclarationReview, names: tuple[str, str]) -> str:
     """The declaration's review in a sentence: what was declared against the best, and what it cost in the
     points the declarations score (the partie's stakes where they are not the score difference)."""
-    stakes = "" if review.utility == (1, -1) else " by the partie's stakes"
+    said_stakes = stakes(review.utility)
     average = " on average" if review.lens is Lens.FAIR else ""
     if review.loss < _EPSILON:
         others = [v for o, v in review.options if o != review.choice]
@@ -637,12 +665,12 @@ def explain_declaration(review: DeclarationReview, names: tuple[str, str]) -> st
         if not others:
             return f"Declaring {_declared(review.choice)}: the only declaration."
         if value - others[0] < _EPSILON:
-            return f"Declaring {_declared(review.choice)}: as good as any{stakes}."
+            return f"Declaring {_declared(review.choice)}: as good as any{said_stakes}."
         margin = _plural(f"{value - others[0]:.1f}".removesuffix(".0"), "point")
-        return f"Declaring {_declared(review.choice)}: the best, by {margin}{average}{stakes}."
+        return f"Declaring {_declared(review.choice)}: the best, by {margin}{average}{said_stakes}."
     loss = _plural(f"{review.loss:.1f}".removesuffix(".0"), "point")
     return (f"Declaring {_declared(review.choice)} rather than {_declared(review.best)} costs "
-            f"{names[review.seat]} {loss}{average}{stakes} in what the declarations score.")
+            f"{names[review.seat]} {loss}{average}{said_stakes} in what the declarations score.")
 
 
 # ---------------------------------------------------------------- the exchange
@@ -959,7 +987,7 @@ def explain_exchange(review: ExchangeReview, names: tuple[str, str]) -> str:
     discard = review.choice.pretty() or "nothing"
     verb = f"Discarding the {discard}" if review.choice else "Exchanging no card"
     choice = review.worth(review.choice)
-    stakes = "" if review.utility == (1, -1) else " by the partie's stakes"
+    said_stakes = stakes(review.utility)
     other = review.compared.pretty() or "no card"
     if review.loss < _EPSILON:
         if review.compared == review.choice:
@@ -969,12 +997,13 @@ def explain_exchange(review: ExchangeReview, names: tuple[str, str]) -> str:
             return f"{verb}: as good as {_plural(str(len(ties)), 'other discard')} valued."
         margin = _plural(_number(choice.value - review.worth(review.compared).value, lens), "point")
         effects, combinations = _exchange_effects(review)
-        return f"{verb}: the best, by {margin}{average}{stakes} over the {other}: {effects}.{combinations}"
+        return f"{verb}: the best, by {margin}{average}{said_stakes} over the {other}: {effects}.{combinations}"
     loss = _number(review.loss, lens)
     if loss == "0":  # a loss of less than a twentieth of a point
         return f"{verb}: as good as the best, the {other}, to a tenth of a point{average}."
     effects, combinations = _exchange_effects(review)
-    return (f"{verb} rather than the {other} costs {names[review.seat]} {_plural(loss, 'point')}{average}{stakes}: "
+    return (f"{verb} rather than the {other} costs {names[review.seat]} {_plural(loss, 'point')}{average}"
+            f"{said_stakes}: "
             f"{effects}.{combinations}")
 
 
@@ -1386,9 +1415,10 @@ def _play_json(r: Reviewed, names: tuple[str, str]) -> dict[str, object]:
         out.update(forced=True, best=str(r.card), loss=0.0, mark="")
         return out
     out.update(forced=False, leading=review.leading, best=str(review.best), loss=review.loss, mark=review.mark,
-               text=r.explanation, values={str(w.card): w.value for w in review.cards})
+               text=r.explanation, utility=list(review.utility), values={str(w.card): w.value for w in review.cards})
     out["parts"] = {str(w.card): {p.value: v for p, v in w.parts.items()}
                     for w in review.cards if w.parts is not None}
+    out["points"] = {str(w.card): w.points for w in review.cards if w.points is not None}
     out["tricks"] = {str(w.card): w.tricks for w in review.cards if w.tricks is not None}
     lines = {str(w.card): [str(c) for c in w.line] for w in review.cards if w.line is not None}
     if lines:

@@ -748,8 +748,9 @@ def position_from_view(view: PlayerView, opponent_hand: CardSet, utility: tuple[
                         pique_done, view.contract, utility)
 
 
-def position_from_partie(partie: object) -> PlayPosition:
-    """The play position of a live partie (full information: for analysis, not for agents)."""
+def position_from_partie(partie: object, utility: tuple[int, int] = (1, -1)) -> PlayPosition:
+    """The play position of a live partie (full information: for analysis, not for agents), valued by
+    ``utility`` (:attr:`PlayPosition.utility`)."""
     from piquet.engine.partie import Partie, Phase
 
     assert isinstance(partie, Partie)
@@ -757,4 +758,4 @@ def position_from_partie(partie: object) -> PlayPosition:
         raise ValueError(f"no play position: it is the {partie.phase.value}")
     to_act = partie.to_act
     assert to_act is not None
-    return position_from_view(partie.view(to_act), partie.hand(1 - to_act))
+    return position_from_view(partie.view(to_act), partie.hand(1 - to_act), utility)

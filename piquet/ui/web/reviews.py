@@ -134,7 +134,8 @@ def review_data(partie: Partie, deal: int | None, lens: Lens,
         play = plays.get((entry["deal"], entry["action"]))
         if play is None or play.get("forced"):
             continue
-        best = play["values"][play["best"]]
+        # In points of the deal: the best card's line, where the review values by the partie's stakes.
+        best = play["points"].get(play["best"], play["values"][play["best"]])
         points = entry["points"]
         entry["expected"] = points[0] - points[1] + (best if entry["seat"] == 0 else -best)
     scores = partie.view(0).deal_scores

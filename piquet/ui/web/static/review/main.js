@@ -43,6 +43,7 @@ import { readCredentials } from "../table/state.js";
  * @property {string} [explanation]
  * @property {Record<string, number> | {discard?: string[], call?: string, declare?: string[][], value: number, parts?: Parts}[]} [values]
  * @property {Record<string, Parts>} [parts]
+ * @property {number[]} [utility] the player's worth of a point of his and of one of the opponent's: [1, -1] in points of the deal
  */
 /**
  * @typedef {object} ReviewJson
@@ -240,6 +241,11 @@ function show(at) {
   markGraph();
 }
 
+/** The units of a decision's values: points of the deal, or weighed by the partie's stakes (a last deal). @param {Graded | null} g */
+function units(g) {
+  return g && g.utility && (g.utility[0] !== 1 || g.utility[1] !== -1) ? "by the partie's stakes" : "in points of the deal";
+}
+
 /** The open-hands strip: what each card the player could play was worth with every card known. @param {Decision} d @param {Graded | null} g */
 function renderStrip(d, g) {
   const strip = $("strip");
@@ -255,7 +261,7 @@ function renderStrip(d, g) {
       cardElement(card), h("span", { className: "strip-value", text: `open ${signed(value)}` }),
       fairText ? h("span", { className: "strip-value fair", text: fairText }) : null));
   }
-  strip.append(h("p", { className: "pile-label", text: "Each card's value, in points of the deal (framed: the best with open hands)" }), list);
+  strip.append(h("p", { className: "pile-label", text: `Each card's value, ${units(g)} (framed: the best with open hands)` }), list);
 }
 
 /** @param {Decision} d @param {Graded | null} g @param {string[]} names */
@@ -279,7 +285,7 @@ function renderVerdict(d, g, names) {
   const choice = g.card ?? g.discard ?? g.call ?? g.declared ?? g.text ?? "";
   fact("Choice", prettyText(cardsText(choice)));
   fact("Best", prettyText(cardsText(g.best)));
-  fact("Loss", `${Math.round(g.loss * 10) / 10} point${g.loss === 1 ? "" : "s"}`);
+  fact("Loss", `${Math.round(g.loss * 10) / 10} point${g.loss === 1 ? "" : "s"}${units(g) === "in points of the deal" ? "" : ` ${units(g)}`}`);
   fact("Mark", g.mark || "none: as good as the best, or near it");
   // A card's explanation is its "text"; the other kinds' "text" is the action, their "explanation" the sentence.
   $("explanation").replaceChildren(prettyText(g.explanation ?? g.text ?? ""));
@@ -288,7 +294,7 @@ function renderVerdict(d, g, names) {
   const keys = [...new Set([...Object.keys(parts.choice), ...Object.keys(parts.best)])]
     .filter((k) => Math.abs(parts.choice[k] || 0) >= 0.05 || Math.abs(parts.best[k] || 0) >= 0.05);
   const table = h("table", { className: "sheet-table breakdown" },
-    h("caption", { text: "Where the points come from" }),
+    h("caption", { text: `Where the points come from (${units(g)})` }),
     h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Part" }), h("th", { scope: "col", className: "num", text: "Choice" }),
       h("th", { scope: "col", className: "num", text: "Best" }))),
     h("tbody", {}, keys.map((k) => h("tr", {}, h("th", { scope: "row", text: PARTS[k] || k }),
