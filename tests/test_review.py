@@ -18,11 +18,13 @@ from piquet.ai.agent import play_partie
 from piquet.ai.books import SimpleAgent
 from piquet.ai.levels import make_agent, partie_utility, sample_opponent_hands
 from piquet.ai.review import (
+    DECLARATION_PARTS,
     MARKS,
     BestCache,
     Lens,
     Part,
     PlayReview,
+    declaration_differences,
     differences,
     explain,
     explain_declaration,
@@ -322,7 +324,7 @@ def test_review_finds_a_sunk_point_that_gives_up_the_point_for_nothing() -> None
     assert review.utility == (1, -1)
     assert explain_declaration(review, NAMES) == (
         "Declaring nothing for the point rather than A♥ K♥ Q♥ 9♥ 8♥ 7♥ for the point costs Bill 10 points in what "
-        "the declarations score.")
+        "the declarations score: it gives up the point (−10).")
     fair = review_declaration(partie, sunk, Lens.FAIR, rng=random.Random(2))
     assert fair.worlds == 64 and fair.best == review.best and fair.loss >= 6
     in_full = review_declaration(partie, review.best, Lens.FAIR, rng=random.Random(2))
@@ -389,3 +391,36 @@ def test_a_deal_that_is_not_the_last_is_valued_in_points_of_the_deal_and_says_no
     assert review.utility == (1, -1)
     assert all(w.points == w.value for w in review.cards if w.points is not None)
     assert "stakes" not in explain(review, NAMES)
+
+
+# ---------------------------------------------------------------- the declarations' breakdown by category
+def test_every_declaration_s_parts_sum_to_its_value_through_real_parties_in_both_lenses() -> None:
+    checked = 0
+    for seed in (4, 11):
+        partie = _simple_partie(seed)
+        for lens in (Lens.OPEN, Lens.FAIR):
+            review = review_partie(partie, lens, deal=1, luck=False, exchange_worlds=20, worlds=4)
+            for r in review.declarations:
+                if r.declaration is None:
+                    continue
+                for option, value in r.declaration.options:
+                    parts = r.declaration.parts[option]
+                    assert set(parts) == set(DECLARATION_PARTS)
+                    assert sum(parts.values()) == pytest.approx(value)
+                checked += 1
+    assert checked >= 8
+
+
+def test_sinking_a_quatorze_that_reaches_the_repique_is_explained_by_the_sets_and_the_repique() -> None:
+    # Bill (elder): a quint major in spades (15 and the point of five) and four aces: 34 in hand, Ann nothing.
+    partie = dealt("9S 8S 7S KH QH JH KD QD JD KC QC JC", "AS KS QS JS TS AH AD AC 7H 8H 7D 7C",
+                   "TH 9H TD 9D TC 9C 8C 8D")
+    run(partie, ["Bill exchange 7H", "Ann exchange 9S", "Bill declare point AS KS QS JS TS", "Ann declare point -",
+                 "Bill declare sequences AS KS QS JS TS", "Ann declare sequences -"])
+    sunk = Declare(BILL, Category.SETS, ())
+    review = review_declaration(partie, sunk, Lens.OPEN)
+    best = review.parts[review.best]
+    assert best[Part.SETS] == 14 and best[Part.REPIQUE] == 60
+    # Sunk, his sets give up his 14 and let in her three trios (9), and the repique goes.
+    assert declaration_differences(review) == [(Part.REPIQUE, -60.0), (Part.SETS, -23.0)]
+    assert explain_declaration(review, NAMES).endswith("it gives up the repique (−60) and the sets (−23).")

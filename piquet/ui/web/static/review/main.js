@@ -41,7 +41,8 @@ import { readCredentials } from "../table/state.js";
  * @property {string} mark
  * @property {string} [text]
  * @property {string} [explanation]
- * @property {Record<string, number> | {discard?: string[], call?: string, declare?: string[][], value: number, parts?: Parts}[]} [values]
+ * @property {Record<string, number> | {discard?: string[], call?: string, declare?: string[][], option?: string, value: number, parts?: Parts}[]} [values]
+ * @property {string} [choice] a concession decision's choice: "concede", "play on", "accept" or "decline"
  * @property {Record<string, Parts>} [parts]
  * @property {number[]} [utility] the player's worth of a point of his and of one of the opponent's: [1, -1] in points of the deal
  */
@@ -53,6 +54,7 @@ import { readCredentials } from "../table/state.js";
  * @property {Graded[]} declarations
  * @property {Graded[]} exchanges
  * @property {Graded[]} calls
+ * @property {Graded[]} [concessions]
  */
 /** @typedef {{review: ReviewJson, decisions: Decision[], scores: Record<string, number[]>}} ReviewResult */
 /**
@@ -191,8 +193,9 @@ function shown(result) {
   page.result = result;
   page.graded.clear();
   const r = result.review;
-  for (const list of [r.plays, r.declarations, r.exchanges, r.calls]) {
-    for (const g of list) page.graded.set(`${g.deal}:${g.action}`, g);
+  // A concession's review after the others: "plays on" shares its place with the first card, which keeps it.
+  for (const list of [r.plays, r.declarations, r.exchanges, r.calls, r.concessions || []]) {
+    for (const g of list) if (!page.graded.has(`${g.deal}:${g.action}`)) page.graded.set(`${g.deal}:${g.action}`, g);
   }
   $("review").hidden = false;
   if (!result.decisions.length) {
@@ -309,8 +312,9 @@ function partsOf(g) {
   }
   if (Array.isArray(g.values)) {
     const same = (/** @type {unknown} */ a, /** @type {unknown} */ b) => JSON.stringify(a) === JSON.stringify(b);
-    const key = g.discard !== undefined ? "discard" : "call";
-    const chosen = g.values.find((v) => same(v[key], g[key]));
+    const key = g.discard !== undefined ? "discard" : g.choice !== undefined ? "option" : "call";
+    const chosenKey = key === "option" ? "choice" : key;
+    const chosen = g.values.find((v) => same(v[key], g[chosenKey]));
     const best = g.values.find((v) => same(v[key], g.best));
     if (chosen && best && chosen.parts && best.parts) return { choice: chosen.parts, best: best.parts };
   }
