@@ -152,9 +152,10 @@ def test_the_call_hint_names_the_best_call_against_the_next() -> None:
     assert advice.worlds <= FEW[2]
 
 
-def test_the_tutor_lets_a_concession_through_unchecked() -> None:
+def test_the_tutor_refuses_a_concession_the_rules_do_not_allow_there() -> None:
     partie = _at_the_king_of_hearts()
-    assert check(partie, Concede(1), budget=0, worlds=FEW) is None
+    with pytest.raises(ValueError, match="Bill concedes: not a legal choice for Bill here"):
+        check(partie, Concede(1), budget=0, worlds=FEW)
 
 
 def test_no_hint_where_the_review_values_nothing() -> None:

@@ -14,6 +14,9 @@ import pytest
 from helpers import agents
 
 from piquet.ai.agent import play_partie
+from piquet.ai.annotate import annotated_record, luck_note
+from piquet.ai.luck import partie_luck
+from piquet.ai.review import Lens, review_partie
 from piquet.engine.actions import Declare, Exchange, Play
 from piquet.engine.cards import Card, CardSet
 from piquet.engine.combinations import Category
@@ -200,3 +203,72 @@ def test_the_documented_example_is_read_and_valid() -> None:
     _, notes = loads_annotated(json.dumps(data))
     assert notes is not None and [n.mark for n in notes.notes] == ["", "", "?"]
     assert notes.notes[2].best == Play(ANN, Card.parse("JH"))
+
+
+# ---------------------------------------------------------------- the luck of each deal
+def reference_luck() -> dict[str, Any]:
+    """The reference deal's luck as a review writes it (``piquet analyse -o``)."""
+    (deal,) = partie_luck(loads(PLAIN))
+    return luck_note(deal).to_data(("Ann", "Bill"))
+
+
+def test_an_annotated_record_carries_each_deal_s_luck_and_reads_it_back() -> None:
+    partie = loads(PLAIN)
+    review = review_partie(partie, Lens.OPEN)
+    text = annotated_record(PLAIN, review)
+    data = json.loads(text)
+    jsonschema.validate(data, SCHEMA)
+    (written,) = data["meta"]["review"]["luck"]
+    (deal,) = review.luck
+    assert written["deal"] == 1 and written["elder"] == "Bill" and written["average"] == round(deal.average, 2)
+    for seat, name in enumerate(("Ann", "Bill")):
+        assert written["players"][name] == {"deal": round(deal.deal_luck(seat), 2),
+                                            "draw": round(deal.draw_luck(seat), 2),
+                                            "luck": round(deal.luck(seat), 2), "result": deal.result(seat)}
+    _, notes = loads_annotated(text)
+    assert notes is not None and notes.luck == (luck_note(deal),)
+
+
+def luck_with(change: Any) -> dict[str, Any]:
+    """The reference review with the reference deal's luck, changed by ``change`` (a function of the entry)."""
+    entry = reference_luck()
+    change(entry)
+    return REVIEW | {"luck": [entry]}
+
+
+@pytest.mark.parametrize(("review", "where", "why"), [
+    (REVIEW | {"luck": {"deal": 1}}, "review, luck", "the luck is an array of deals"),
+    (luck_with(lambda e: e.update(deal=2)), "review, luck 0", "deal is a deal of the record, 1 to 1"),
+    (luck_with(lambda e: e.update(comment="x")), "review, luck 0", "a deal's luck is an object of"),
+    (luck_with(lambda e: e.update(elder="Ann")), "review, luck 0 (deal 1)", "elder is Bill in this deal, not Ann"),
+    (luck_with(lambda e: e.update(average="high")), "review, luck 0 (deal 1)", "average is a number"),
+    (luck_with(lambda e: e["players"]["Ann"].update(luck=e["players"]["Ann"]["luck"] + 1)),
+     "review, luck 0 (deal 1), Ann", "is not the deal's"),
+    (luck_with(lambda e: e["players"]["Bill"].update(result=0)), "review, luck 0 (deal 1), Bill",
+     "the deal's points less the opponent's"),
+    (luck_with(lambda e: [e["players"][n].update(deal=e["players"][n]["deal"] + 1, luck=e["players"][n]["luck"] + 1)
+                          for n in ("Ann", "Bill")]), "review, luck 0 (deal 1)", "the other's bad luck"),
+    (luck_with(lambda e: e["players"].pop("Ann")), "review, luck 0 (deal 1)", "players gives the luck of Ann and"),
+])
+def test_a_malformed_luck_is_rejected_saying_where_and_why(review: object, where: str, why: str) -> None:
+    with pytest.raises(RecordError) as caught:
+        from_data(with_review(review))
+    assert caught.value.where == where
+    assert why in caught.value.reason
+
+
+def test_the_schema_describes_the_luck() -> None:
+    jsonschema.validate(with_review(luck_with(lambda e: None)), SCHEMA)
+    for bad in (lambda e: e.update(comment="x"), lambda e: e["players"]["Ann"].update(result=1.5),
+                lambda e: e.pop("average")):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(with_review(luck_with(bad)), SCHEMA)
+
+
+def test_the_documented_luck_is_the_reference_deal_s_and_is_read() -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "record-format.md").read_text(encoding="utf-8")
+    line = next(line for line in doc.splitlines() if line.startswith('"luck": [{"deal": 1'))
+    documented = json.loads("{" + line + "}")["luck"]
+    assert documented == [reference_luck()]
+    _, notes = loads_annotated(json.dumps(with_review(REVIEW | {"luck": documented})))
+    assert notes is not None and len(notes.luck) == 1

@@ -16,13 +16,15 @@ from hypothesis import strategies as st
 
 from piquet.ai.agent import play_partie
 from piquet.ai.books import SimpleAgent
-from piquet.ai.levels import make_agent, sample_opponent_hands
+from piquet.ai.levels import make_agent, partie_utility, sample_opponent_hands
 from piquet.ai.review import (
+    DECLARATION_PARTS,
     MARKS,
     BestCache,
     Lens,
     Part,
     PlayReview,
+    declaration_differences,
     differences,
     explain,
     explain_declaration,
@@ -322,7 +324,7 @@ def test_review_finds_a_sunk_point_that_gives_up_the_point_for_nothing() -> None
     assert review.utility == (1, -1)
     assert explain_declaration(review, NAMES) == (
         "Declaring nothing for the point rather than A♥ K♥ Q♥ 9♥ 8♥ 7♥ for the point costs Bill 10 points in what "
-        "the declarations score.")
+        "the declarations score: it gives up the point (−10).")
     fair = review_declaration(partie, sunk, Lens.FAIR, rng=random.Random(2))
     assert fair.worlds == 64 and fair.best == review.best and fair.loss >= 6
     in_full = review_declaration(partie, review.best, Lens.FAIR, rng=random.Random(2))
@@ -336,3 +338,89 @@ def test_review_of_a_declaration_refuses_what_is_not_legal_or_not_a_declaration(
     partie.pop()
     with pytest.raises(ValueError, match="no declaration to review: it is the exchange"):
         review_declaration(partie, Declare(BILL, Category.POINT, ()))
+
+
+# ---------------------------------------------------------------- the partie's stakes in the last deal's play
+@functools.cache
+def _simple_partie(seed: int) -> Partie:
+    """The simple players' partie of ``seed`` (kept: copy it before changing it)."""
+    return play_partie([SimpleAgent(random.Random(seed)), SimpleAgent(random.Random(seed + 1))], random.Random(seed),
+                       NAMES)
+
+
+def _staked_decisions() -> list[tuple[Partie, Play, tuple[int, int]]]:
+    """The cards of seed 4's last deal where the partie's stakes are not the score difference (its loser may yet
+    reach the rubicon), with the utility the levels play for there."""
+    out = []
+    for at, action in _decisions(_simple_partie(4), 6):
+        u = partie_utility(at.view(action.player), at.rules)
+        if u != (1, -1):
+            out.append((at, action, u))
+    return out
+
+
+def test_a_last_deal_s_cards_are_valued_by_the_utility_the_levels_play_for_there() -> None:
+    decisions = _staked_decisions()
+    assert len(decisions) >= 10
+    for at, action, u in decisions:
+        review = review_decision(at, action.card, Lens.OPEN, broken_down=None)
+        seat = action.player
+        assert review.utility == (u if seat == 0 else (-u[1], -u[0]))
+        solution = solve(position_from_partie(at, u), at.rules, all_values=True)
+        for worth in review.cards:
+            assert worth.value == solution.values[worth.card]
+            assert worth.parts is not None and sum(worth.parts.values()) == worth.value
+            assert worth.points is not None  # the points of the deal along its line, for the graph
+
+
+def test_a_last_deal_s_loss_is_said_by_the_partie_s_stakes_in_the_text_and_the_json() -> None:
+    at, action = next((at, a) for at, a, _ in _staked_decisions()
+                         if review_decision(at, a.card, Lens.OPEN).loss >= 1)
+    review = review_decision(at, action.card, Lens.OPEN)
+    assert "by the partie's stakes" in explain(review, NAMES)
+    reviewed = review_partie(_simple_partie(4), Lens.OPEN, deal=6).to_json()
+    entry = next(p for p in reviewed["plays"] if p["card"] == str(action.card) and not p["forced"]
+                 and p["loss"] == review.loss)
+    assert entry["utility"] == list(review.utility) and "by the partie's stakes" in entry["text"]
+    assert set(entry["points"]) == set(entry["parts"])  # the points of the deal of every card broken down
+
+
+def test_a_deal_that_is_not_the_last_is_valued_in_points_of_the_deal_and_says_nothing_of_stakes() -> None:
+    at, action = _decisions(_simple_partie(4), 1)[0]
+    review = review_decision(at, action.card, Lens.OPEN)
+    assert review.utility == (1, -1)
+    assert all(w.points == w.value for w in review.cards if w.points is not None)
+    assert "stakes" not in explain(review, NAMES)
+
+
+# ---------------------------------------------------------------- the declarations' breakdown by category
+def test_every_declaration_s_parts_sum_to_its_value_through_real_parties_in_both_lenses() -> None:
+    checked = 0
+    for seed in (4, 11):
+        partie = _simple_partie(seed)
+        for lens in (Lens.OPEN, Lens.FAIR):
+            review = review_partie(partie, lens, deal=1, luck=False, exchange_worlds=20, worlds=4)
+            for r in review.declarations:
+                if r.declaration is None:
+                    continue
+                for option, value in r.declaration.options:
+                    parts = r.declaration.parts[option]
+                    assert set(parts) == set(DECLARATION_PARTS)
+                    assert sum(parts.values()) == pytest.approx(value)
+                checked += 1
+    assert checked >= 8
+
+
+def test_sinking_a_quatorze_that_reaches_the_repique_is_explained_by_the_sets_and_the_repique() -> None:
+    # Bill (elder): a quint major in spades (15 and the point of five) and four aces: 34 in hand, Ann nothing.
+    partie = dealt("9S 8S 7S KH QH JH KD QD JD KC QC JC", "AS KS QS JS TS AH AD AC 7H 8H 7D 7C",
+                   "TH 9H TD 9D TC 9C 8C 8D")
+    run(partie, ["Bill exchange 7H", "Ann exchange 9S", "Bill declare point AS KS QS JS TS", "Ann declare point -",
+                 "Bill declare sequences AS KS QS JS TS", "Ann declare sequences -"])
+    sunk = Declare(BILL, Category.SETS, ())
+    review = review_declaration(partie, sunk, Lens.OPEN)
+    best = review.parts[review.best]
+    assert best[Part.SETS] == 14 and best[Part.REPIQUE] == 60
+    # Sunk, his sets give up his 14 and let in her three trios (9), and the repique goes.
+    assert declaration_differences(review) == [(Part.REPIQUE, -60.0), (Part.SETS, -23.0)]
+    assert explain_declaration(review, NAMES).endswith("it gives up the repique (−60) and the sets (−23).")

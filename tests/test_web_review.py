@@ -227,10 +227,7 @@ RECORDS = Path(__file__).parent / "records"
 
 @pytest.mark.parametrize("name", [
     "au-cent-game", "auction-minus-doubled-down", "auction-plus", "drawn-after-eight", "rubicon-deal",
-    "tie-after-six",
-    pytest.param("auction-pique-in-order", marks=pytest.mark.xfail(
-        strict=True, reason="the review values elder's first lead without the pique of his declarations it "
-                            "reaches (Auction, pique in order): the graph's first point lacks those 30")),
+    "tie-after-six", "auction-pique-in-order",
 ])
 def test_with_open_hands_the_expected_score_is_the_deal_s_score_once_every_later_choice_is_the_best(
         name: str) -> None:

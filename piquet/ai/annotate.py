@@ -7,8 +7,9 @@ the worlds and the seed once for the whole review. It is generic over the kinds 
 a card played (a :class:`~piquet.ai.review.PlayReview`, its values by card), and a declaration or an exchange
 (an object with ``choice``, ``best``, ``loss``, ``mark``, and the values by ``worth(choice).value`` or as
 ``options`` of (choice, value): :class:`Graded`, the shape of :class:`~piquet.ai.review.DeclarationReview`; an
-exchange's choices may be its discards). :func:`annotated_record` writes them into the record's text
-(``meta.review``; docs/record-format.md, "Annotations"), the rest of the record as it was.
+exchange's choices may be its discards); and the luck of each deal reviewed (:func:`luck_note`).
+:func:`annotated_record` writes them into the record's text (``meta.review``; docs/record-format.md,
+"Annotations"), the rest of the record as it was.
 
 The values are written to hundredths, and the loss as the best value less the choice's, so that the record's
 reader finds them agree.
@@ -36,13 +37,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from piquet.ai.luck import DealLuck
 from piquet.ai.review import PartieReview, PlayReview, Reviewed
 from piquet.engine import record
 from piquet.engine.actions import Action, Exchange, Play
 from piquet.engine.cards import CardSet
 from piquet.engine.partie import Partie
 
-__all__ = ["Graded", "annotated_record", "annotation_of", "graded", "review_annotations"]
+__all__ = ["Graded", "annotated_record", "annotation_of", "graded", "luck_note", "review_annotations"]
 
 
 class Graded(Protocol):
@@ -151,7 +153,17 @@ def review_annotations(review: PartieReview, partie: Partie) -> record.Annotatio
         if note is not None:
             notes.append(note)
     notes.sort(key=lambda n: (n.deal, n.action))
-    return record.Annotations(review.lens.value, review.worlds, review.seed, tuple(notes))
+    return record.Annotations(review.lens.value, review.worlds, review.seed, tuple(notes),
+                              tuple(luck_note(deal) for deal in review.luck))
+
+
+def luck_note(luck: DealLuck) -> record.LuckNote:
+    """A deal's luck as the record writes it (:class:`piquet.engine.record.LuckNote`), to hundredths."""
+    return record.LuckNote(luck.deal, luck.elder, _round(luck.average),
+                           (_round(luck.deal_luck(0)), _round(luck.deal_luck(1))),
+                           (_round(luck.draw_luck(0)), _round(luck.draw_luck(1))),
+                           (_round(luck.luck(0)), _round(luck.luck(1))),
+                           (luck.result(0), luck.result(1)))
 
 
 def annotated_record(text: str, review: PartieReview) -> str:

@@ -31,7 +31,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from piquet.ai.books import declaration_in_full
 from piquet.ai.exchange import elder_pique
@@ -44,7 +44,8 @@ from piquet.engine.scoring import ScoreCategory
 from piquet.engine.variants import Contract, Rules
 from piquet.engine.view import Announcement, PlayerView
 
-__all__ = ["choose_declaration", "declaration_values", "declared_points"]
+__all__ = ["DECLARED_PARTS", "choose_declaration", "declaration_parts", "declaration_values", "declared_by_category",
+           "declared_points"]
 
 #: One player's combinations declared in a category, the call first (empty: nothing declared).
 Calls = tuple[CardSet, ...]
@@ -85,21 +86,43 @@ def declared_points(calls: Sequence[tuple[Calls, Calls]], rules: Rules, before: 
     >>> declared_points([((), ()), ((), ()), ((aces,), ())], make_rules("rubicon"))
     (14, 0)
     """
-    scored = [before[0], before[1]]
-    for category, (e, y) in zip(Category, calls, strict=False):
+    e, y = declared_by_category(calls, rules, before, contract)
+    return sum(e), sum(y)
+
+
+def declared_by_category(calls: Sequence[tuple[Calls, Calls]], rules: Rules, before: tuple[int, int] = (0, 0),
+                         contract: Contract | None = None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """:func:`declared_points` by part: elder's and younger's points before the declarations (a carte blanche),
+    for the point, the sequences, the sets and the repique, in that order (:data:`DECLARED_PARTS`); each side's
+    parts sum to its points.
+
+    >>> from piquet.engine.cards import CardSet
+    >>> from piquet.engine.variants import make_rules
+    >>> quint, aces = CardSet.parse("AS KS QS JS TS"), CardSet.parse("AS AH AD AC")
+    >>> declared_by_category([((quint,), ()), ((quint,), ()), ((aces,), ())], make_rules("rubicon"))
+    ((0, 5, 15, 14, 60), (0, 0, 0, 0, 0))
+    """
+    parts = [[before[0], 0, 0, 0, 0], [before[1], 0, 0, 0, 0]]
+    for n, (category, (e, y)) in enumerate(zip(Category, calls, strict=False), start=1):
         if e and (not y or key(category, e[0]) > key(category, y[0])):
             winner, shown = 0, e
         elif y and (not e or key(category, y[0]) > key(category, e[0])):
             winner, shown = 1, y
         else:
             continue
-        scored[winner] += sum(rules.combination_points(category, c) for c in shown)
+        parts[winner][n] += sum(rules.combination_points(category, c) for c in shown)
+    scored = [sum(parts[0]), sum(parts[1])]
     threshold = rules.repique_threshold(contract)
     if scored[0] >= threshold and before[1] == 0:
-        scored[0] += rules.repique_points
+        parts[0][4] = rules.repique_points
     elif scored[1] >= threshold and scored[0] == 0:
-        scored[1] += rules.repique_points
-    return scored[0], scored[1]
+        parts[1][4] = rules.repique_points
+    return tuple(parts[0]), tuple(parts[1])
+
+
+#: What the declarations score, part by part (:func:`declared_by_category`, then elder's pique as
+#: :func:`piquet.ai.exchange.elder_pique` estimates it): :func:`declaration_parts`' order.
+DECLARED_PARTS = ("carte_blanche", "point", "sequences", "sets", "repique", "pique")
 
 
 def choose_declaration(view: PlayerView, legal: LegalActions, rng: random.Random, worlds: int,
@@ -133,6 +156,29 @@ def declaration_values(view: PlayerView, options: Sequence[Declare], sampled: Se
     for the opponent: the points the declarations then score in hand (and an elder's pique),
     this player's worth ``mine`` of his own point and of hers, summed with the worlds' weights.
     Her calls are taken as heard where she is elder and has called, else in full as the books do."""
+    totals = [0.0] * len(options)
+    for i, weight, ours, theirs in _declared_worlds(view, options, sampled):
+        totals[i] += weight * (mine[0] * sum(ours) + mine[1] * sum(theirs))
+    return totals
+
+
+def declaration_parts(view: PlayerView, options: Sequence[Declare], sampled: Sequence[World],
+                      mine: tuple[int, int]) -> list[list[float]]:
+    """:func:`declaration_values` by part (:data:`DECLARED_PARTS`): for each option, what each part brings this
+    player (his points of it by ``mine[0]``, hers by ``mine[1]``), summed with the worlds' weights; an option's
+    parts sum to its value."""
+    totals = [[0.0] * len(DECLARED_PARTS) for _ in options]
+    for i, weight, ours, theirs in _declared_worlds(view, options, sampled):
+        row = totals[i]
+        for k, (a, b) in enumerate(zip(ours, theirs, strict=True)):
+            row[k] += weight * (mine[0] * a + mine[1] * b)
+    return totals
+
+
+def _declared_worlds(view: PlayerView, options: Sequence[Declare], sampled: Sequence[World]
+                     ) -> Iterator[tuple[int, float, tuple[int, ...], tuple[int, ...]]]:
+    """For each world and option: the option's index, the world's weight, and this player's and the opponent's
+    points in hand by part (:data:`DECLARED_PARTS`), as :func:`declaration_values` reckons them."""
     seat, opponent = view.seat, view.opponent
     assert seat is not None and opponent is not None
     rules = view.rules
@@ -147,7 +193,6 @@ def declaration_values(view: PlayerView, options: Sequence[Declare], sampled: Se
         if event.category is ScoreCategory.CARTE_BLANCHE:
             before[event.player] += event.points
     first = (before[seat], before[opponent]) if elder else (before[opponent], before[seat])
-    totals = [0.0] * len(options)
     for world in sampled:
         hers = world.opponent_hand
         her_calls = {c: _called_so(c, hers, heard[c], minimum) if not elder and c in heard
@@ -158,8 +203,7 @@ def declaration_values(view: PlayerView, options: Sequence[Declare], sampled: Se
             for c in Category:
                 own = option.combinations if c is category else own_calls[c]
                 calls.append((own, her_calls[c]) if elder else (her_calls[c], own))
-            a, b = declared_points(calls, rules, first, view.contract)
-            a = elder_pique(a, b, e_hand.mask, y_hand.mask, rules, view.contract)
-            ours, theirs = (a, b) if elder else (b, a)
-            totals[i] += world.weight * (mine[0] * ours + mine[1] * theirs)
-    return totals
+            de, dy = declared_by_category(calls, rules, first, view.contract)
+            a, b = sum(de), sum(dy)
+            e_parts, y_parts = (*de, elder_pique(a, b, e_hand.mask, y_hand.mask, rules, view.contract) - a), (*dy, 0)
+            yield (i, world.weight, e_parts, y_parts) if elder else (i, world.weight, y_parts, e_parts)

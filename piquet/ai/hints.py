@@ -48,10 +48,13 @@ from piquet.ai.budget import Deadline
 from piquet.ai.exchange import candidate_discards
 from piquet.ai.review import (
     CALL_WORLDS,
+    CONCEDE,
     DEFAULT_WORLDS,
     EXCHANGE_WORLDS,
     MARKS,
+    PLAY_ON,
     CallReview,
+    ConcessionReview,
     DeclarationReview,
     ExchangeReview,
     Lens,
@@ -64,14 +67,17 @@ from piquet.ai.review import (
     differences,
     explain,
     explain_call,
+    explain_concession,
     explain_declaration,
     explain_exchange,
     review_call,
+    review_concession,
     review_decision,
     review_declaration,
     review_exchange,
+    stakes,
 )
-from piquet.engine.actions import Action, Bid, Declare, Exchange, Play
+from piquet.engine.actions import Action, Bid, Concede, Declare, Exchange, Play
 from piquet.engine.partie import Partie, Phase
 
 __all__ = ["DISCARDS_SHOWN", "HINT_BUDGET", "TUTOR_THRESHOLD", "WORLDS", "DiscardHint", "Hint", "Kind", "TutorWarning",
@@ -87,7 +93,7 @@ HINT_BUDGET: Final = 1.0
 #: The discards an exchange's hint shows, best first.
 DISCARDS_SHOWN: Final = 3
 
-Kind = Literal["play", "exchange", "declaration", "call"]
+Kind = Literal["play", "exchange", "declaration", "call", "concession"]
 
 #: The worlds (hands, talons, deals) each kind of review draws for a hint: the review's own defaults, the card
 #: play's, the exchange's and the calls' (the declarations' are always the review's, and cheap).
@@ -200,7 +206,11 @@ def hint(partie: Partie, seed: int = 0, budget: float = HINT_BUDGET, worlds: tup
     _, review = found
     names = partie.players
     if isinstance(review, PlayReview):
-        return _play_hint(review, names)
+        advice = _play_hint(review, names)
+        if partie.why_not(Concede(seat)) is None:  # the loser of the last deal may concede before the first card
+            return _concession_hint(advice, review_concession(partie, seat, PLAY_ON, Lens.FAIR, worlds[0],
+                                                              random.Random(seed)), names)
+        return advice
     if isinstance(review, ExchangeReview):
         return _exchange_hint(review, names)
     if isinstance(review, DeclarationReview):
@@ -241,9 +251,21 @@ def _play_hint(review: PlayReview, names: tuple[str, str]) -> Hint:
             clauses.append(f"it gains {_listed(gains)}")
         if loses:
             clauses.append(f"{'and ' if gains else 'it '}gives up {_listed(loses)}")
-        reason = (f"{head} is better by {_plural(_number(margin, Lens.FAIR), 'point')} on average: "
+        reason = (f"{head} is better by {_plural(_number(margin, Lens.FAIR), 'point')} on average"
+                  f"{stakes(review.utility)}: "
                   f"{' '.join(clauses)}.")
     return Hint(seat, "play", Play(seat, best), reason, Play(seat, second.card), margin, review.worlds)
+
+
+def _concession_hint(advice: Hint, review: ConcessionReview, names: tuple[str, str]) -> Hint:
+    """The hint of a player who may concede: conceding where it is better than playing on (the best card the next
+    best), else the card's hint, its reason followed by why playing on is better than conceding."""
+    seat = review.seat
+    margin = abs(review.values[PLAY_ON] - review.values[CONCEDE])
+    if review.best == CONCEDE:
+        reason = explain_concession(replace(review, choice=CONCEDE, loss=0.0), names)
+        return Hint(seat, "concession", Concede(seat), reason, advice.best, margin, review.worlds)
+    return replace(advice, reason=f"{advice.reason} {explain_concession(replace(review, loss=0.0), names)}")
 
 
 def _exchange_hint(review: ExchangeReview, names: tuple[str, str]) -> Hint:
@@ -309,21 +331,32 @@ def check(partie: Partie, choice: Action, threshold: float = TUTOR_THRESHOLD, se
     points of the deal or more against the best choice; ``None`` if it does not, or if the review does not value
     this decision. Raises ``ValueError`` for a choice that is not legal here."""
     seat = partie.to_act
-    if seat is None or partie.is_over or not isinstance(choice, (Play, Exchange, Declare, Bid)):
-        return None  # nothing the review values (a concession may come out of turn: it is not checked)
+    if seat is None or partie.is_over or not isinstance(choice, (Play, Exchange, Declare, Bid, Concede)):
+        return None  # nothing the review values
+    if isinstance(choice, Concede) and choice.player != seat and partie.can(choice):
+        return None  # a concession out of turn (younger's, before elder's first card) is not checked
     if choice.player != seat or not partie.can(choice):
         raise ValueError(f"{choice.describe(partie.players)}: not a legal choice for "
                          f"{partie.players[choice.player]} here")
     if threshold < 0:
         raise ValueError(f"the tutor's threshold is 0 or more points, not {threshold!r}")
     deadline = Deadline(budget) if clock is None else Deadline(budget, clock=clock, wall=clock)
+    names = partie.players
+    if isinstance(choice, Concede):
+        conceding = review_concession(partie, seat, CONCEDE, Lens.FAIR, worlds[0], random.Random(seed))
+        if conceding.loss < threshold - 1e-9 or conceding.loss <= 0:
+            return None
+        card = next(a for a in partie.legal_actions(seat) if isinstance(a, Play))
+        played = _review(partie, card, random.Random(seed), deadline, worlds, runner_up=False)
+        assert played is not None and isinstance(played[1], PlayReview)
+        return TutorWarning(seat, "concession", choice, conceding.loss, Play(seat, played[1].best),
+                            explain_concession(conceding, names))
     found = _review(partie, choice, random.Random(seed), deadline, worlds, runner_up=False)
     if found is None:
         return None
     kind, review = found
     if review.loss < threshold - 1e-9 or review.loss <= 0:
         return None
-    names = partie.players
     if isinstance(review, PlayReview):
         return TutorWarning(seat, kind, choice, review.loss, Play(seat, review.best), explain(review, names))
     if isinstance(review, ExchangeReview):

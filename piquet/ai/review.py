@@ -66,7 +66,7 @@ from piquet.ai.bidding import (
 )
 from piquet.ai.books import discard_choice, minus_discards
 from piquet.ai.budget import Deadline
-from piquet.ai.declaring import declaration_values
+from piquet.ai.declaring import declaration_parts, declaration_values
 from piquet.ai.exchange import (
     candidate_discards,
     declarations_by_category,
@@ -101,11 +101,46 @@ from piquet.engine.variants import Rules
 from piquet.engine.view import PlayerView
 
 __all__ = [
-    "DEFAULT_WORLDS", "EXCHANGE_CANDIDATES", "EXCHANGE_PARTS", "EXCHANGE_WORLDS", "MARKS", "PLAY_PARTS", "WON_PARTS",
-    "BestCache", "CardWorth", "DeclarationReview", "DiscardWorth", "ExchangeReview", "Lens", "Line", "Part",
-    "PartieReview", "PlayReview", "Reviewed", "Summary", "advance", "differences", "exchange_differences", "explain",
-    "explain_declaration", "explain_exchange", "mark", "principal_line", "review_decision", "review_declaration",
-    "review_exchange", "review_partie", "review_position",
+    "ACCEPT",
+    "CONCEDE",
+    "DECLINE",
+    "DEFAULT_WORLDS",
+    "EXCHANGE_CANDIDATES",
+    "EXCHANGE_PARTS",
+    "EXCHANGE_WORLDS",
+    "MARKS",
+    "PLAY_ON",
+    "PLAY_PARTS",
+    "WON_PARTS",
+    "BestCache",
+    "CardWorth",
+    "ConcessionReview",
+    "DeclarationReview",
+    "DiscardWorth",
+    "ExchangeReview",
+    "Lens",
+    "Line",
+    "Part",
+    "PartieReview",
+    "PlayReview",
+    "Reviewed",
+    "Summary",
+    "advance",
+    "differences",
+    "exchange_differences",
+    "explain",
+    "explain_concession",
+    "explain_declaration",
+    "explain_exchange",
+    "mark",
+    "principal_line",
+    "review_concession",
+    "review_decision",
+    "review_declaration",
+    "review_exchange",
+    "review_partie",
+    "review_position",
+    "stakes",
 ]
 
 #: The worlds the fair lens averages over, by default: as many as the strongest level samples for a card.
@@ -264,6 +299,8 @@ class Line:
     cards: tuple[Card, ...]
     parts: Mapping[Part, int]
     tricks_won: tuple[int, int]
+    #: The points each seat scores along the line (the parts are these by the position's utility).
+    points: tuple[int, int] = (0, 0)
 
     @property
     def value(self) -> int:
@@ -302,17 +339,19 @@ def principal_line(position: PlayPosition, card: Card, rules: Rules, cache: Best
     cache = {} if cache is None else cache
     seat = position.to_act
     parts = dict.fromkeys(PLAY_PARTS, 0)
+    raw = [0, 0]
     played = [card]
     current, scored = advance(position, card, rules)
-    for who, points, part in scored:
-        parts[part] += _worth_to(position, seat, who, points)
-    while current.hands[0] or current.hands[1]:
+    while True:
+        for who, points, part in scored:
+            parts[part] += _worth_to(position, seat, who, points)
+            raw[who] += points
+        if not (current.hands[0] or current.hands[1]):
+            break
         best = _best_card(current, rules, cache)
         played.append(best)
         current, scored = advance(current, best, rules)
-        for who, points, part in scored:
-            parts[part] += _worth_to(position, seat, who, points)
-    return Line(tuple(played), parts, current.tricks_won)
+    return Line(tuple(played), parts, current.tricks_won, (raw[0], raw[1]))
 
 
 # ---------------------------------------------------------------- one decision
@@ -330,6 +369,9 @@ class CardWorth:
     line: tuple[Card, ...] | None = None
     #: The share of the worlds in which the opponent takes this card's trick on its line (0 or 1 with open hands).
     lost_trick: float | None = None
+    #: Where broken down: the player's points less the opponent's along its line(s), in points of the deal (the
+    #: value itself where the utility is the score difference).
+    points: float | None = None
 
 
 @dataclass(frozen=True)
@@ -345,6 +387,9 @@ class PlayReview:
     best: Card
     loss: float
     cards: tuple[CardWorth, ...]
+    #: The player's worth of a point of his and of one of the opponent's: ``(1, -1)``, points of the deal, except
+    #: where the partie's stakes make it otherwise (the last deal, :func:`~piquet.ai.levels.partie_utility`).
+    utility: tuple[int, int] = (1, -1)
 
     @property
     def mark(self) -> str:
@@ -409,6 +454,7 @@ def _summarise(seat: int, lens: Lens, worlds: Sequence[tuple[PlayPosition, float
         wanted.add(next(c for c in order if c != best))
     parts: dict[Card, dict[Part, float]] = {c: dict.fromkeys(PLAY_PARTS, 0.0) for c in wanted}
     tricks = dict.fromkeys(wanted, 0.0)
+    net = dict.fromkeys(wanted, 0.0)
     lost = dict.fromkeys(wanted, 0.0)
     lines: dict[Card, tuple[Card, ...]] = {}
     for position, weight in worlds:
@@ -418,14 +464,19 @@ def _summarise(seat: int, lens: Lens, worlds: Sequence[tuple[PlayPosition, float
             for part, points in line.parts.items():
                 parts[card][part] += share * points
             tricks[card] += share * line.tricks_won[seat]
+            net[card] += share * (line.points[seat] - line.points[1 - seat])
             lead, follow = (card, line.cards[1]) if position.lead is None else (position.lead, card)
             if follow.beats(lead) == (position.lead is None):
                 lost[card] += share
             if lens is Lens.OPEN:
                 lines[card] = line.cards
-    cards = tuple(CardWorth(c, values[c], parts.get(c), tricks.get(c), lines.get(c), lost.get(c)) for c in order)
-    leading = worlds[0][0].lead is None
-    return PlayReview(seat, lens, len(worlds), leading, choice, best, max(0.0, top - values[choice]), cards)
+    cards = tuple(CardWorth(c, values[c], parts.get(c), tricks.get(c), lines.get(c), lost.get(c), net.get(c))
+                  for c in order)
+    first = worlds[0][0]
+    u = first.utility
+    mine = u if seat == 0 else (-u[1], -u[0])
+    return PlayReview(seat, lens, len(worlds), first.lead is None, choice, best, max(0.0, top - values[choice]), cards,
+                      mine)
 
 
 def review_position(position: PlayPosition, rules: Rules, choice: Card, broken_down: Collection[Card] | None = None,
@@ -443,7 +494,8 @@ def review_decision(partie: Partie, choice: Card, lens: Lens = Lens.FAIR, worlds
     """The review of the player to act in ``partie`` (in the play) playing ``choice``: with every card
     known (:attr:`Lens.OPEN`, exact), or over ``worlds`` hands the opponent may hold as the player's view
     allows them, drawn by ``rng`` as the strongest level draws them (:attr:`Lens.FAIR`). The values are
-    in points of the deal (utility ``(1, -1)``); younger's points not yet reckoned count, as they do for
+    in points of the deal, or by the partie's stakes where the levels play for them (the last deal,
+    :func:`~piquet.ai.levels.partie_utility`); what elder's first lead reckons counts, as it does for
     whether a pique may come. ``runner_up``: break down the best card after the best too (a hint's reason).
     ``deadline``: the fair lens solves worlds until it is spent (at least one; the review says how many).
     """
@@ -452,14 +504,15 @@ def review_decision(partie: Partie, choice: Card, lens: Lens = Lens.FAIR, worlds
     seat = partie.to_act
     assert seat is not None
     cache = {} if cache is None else cache
+    view = partie.view(seat)
+    utility = partie_utility(view, partie.rules)
     if lens is Lens.OPEN:
-        return _summarise(seat, lens, [(position_from_partie(partie), 1.0)], choice, partie.rules, broken_down,
-                          cache)
+        return _summarise(seat, lens, [(position_from_partie(partie, utility), 1.0)], choice, partie.rules,
+                          broken_down, cache)
     if worlds < 1:
         raise ValueError("the fair lens needs at least one world")
-    view = partie.view(seat)
     drawn = sample_opponent_hands(view, rng or random.Random(0), worlds)
-    positions = [(position_from_view(view, hand), weight) for hand, weight in drawn]
+    positions = [(position_from_view(view, hand, utility), weight) for hand, weight in drawn]
     return _summarise(seat, lens, positions, choice, partie.rules, broken_down, cache, runner_up, deadline)
 
 
@@ -507,6 +560,16 @@ def _listed(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
+def stakes(utility: tuple[int, int]) -> str:
+    """The words a value's units add: none for points of the deal (the player's less the opponent's), else that
+    they are weighed by the partie's stakes (:func:`~piquet.ai.levels.partie_utility`).
+
+    >>> stakes((1, -1)), stakes((1, 1))
+    ('', " by the partie's stakes")
+    """
+    return "" if utility == (1, -1) else " by the partie's stakes"
+
+
 def explain(review: PlayReview, names: tuple[str, str]) -> str:
     """The review in a sentence, computed from the breakdowns of the choice and the best
     (:func:`differences`): what the choice gives up and what it gains against the best, by how much,
@@ -515,7 +578,7 @@ def explain(review: PlayReview, names: tuple[str, str]) -> str:
     lens = review.lens
     verb = "Leading" if review.leading else "Playing"
     choice, best = review.worth(review.choice), review.worth(review.best)
-    average = " on average" if lens is Lens.FAIR else ""
+    average = (" on average" if lens is Lens.FAIR else "") + stakes(review.utility)
     card = review.choice.pretty()
     if review.loss < _EPSILON:
         others = [w for w in review.cards if w.card != review.choice]
@@ -579,10 +642,17 @@ class DeclarationReview:
     best: Declare
     loss: float
     options: tuple[tuple[Declare, float], ...]
+    #: Each option's value by part (:data:`DECLARATION_PARTS`: the carte blanche, the point, the sequences, the
+    #: sets, the repique, elder's pique), summing to its value.
+    parts: Mapping[Declare, Mapping[Part, float]] = field(default_factory=dict)
 
     @property
     def mark(self) -> str:
         return mark(self.loss)
+
+
+#: Where a declaration's value comes from (:func:`piquet.ai.declaring.declaration_parts`' order).
+DECLARATION_PARTS: Final = (Part.CARTE_BLANCHE, Part.POINT, Part.SEQUENCES, Part.SETS, Part.REPIQUE, Part.PIQUE)
 
 
 def review_declaration(partie: Partie, choice: Declare, lens: Lens = Lens.FAIR, worlds: int = DECLARATION_WORLDS,
@@ -610,12 +680,41 @@ def review_declaration(partie: Partie, choice: Declare, lens: Lens = Lens.FAIR, 
                                                                                     worlds, False)]
     total_weight = sum(w.weight for w in sampled)
     values = [v / total_weight for v in declaration_values(view, options, sampled, mine)]
+    parts = {o: {part: x / total_weight for part, x in zip(DECLARATION_PARTS, row, strict=True)}
+             for o, row in zip(options, declaration_parts(view, options, sampled, mine), strict=True)}
     worth = dict(zip(options, values, strict=True))
     top = max(values)
     best = choice if worth[choice] >= top - _EPSILON else max(options, key=lambda o: worth[o])
     order = sorted(options, key=lambda o: (-worth[o], o != choice))
     return DeclarationReview(seat, lens, len(sampled), mine, choice, best, max(0.0, top - worth[choice]),
-                             tuple((o, worth[o]) for o in order))
+                             tuple((o, worth[o]) for o in order), parts)
+
+
+def declaration_differences(review: DeclarationReview) -> list[tuple[Part, float]]:
+    """What the choice brings, part by part, less what the best brings (for a best choice: less what the next
+    brings), the parts that differ by half a point or more, largest first (the largest always)."""
+    compared = review.best if review.best != review.choice else next(
+        (o for o, _ in review.options if o != review.choice), review.choice)
+    mine, other = review.parts.get(review.choice), review.parts.get(compared)
+    if mine is None or other is None:
+        return []
+    diffs = {part: mine[part] - other[part] for part in DECLARATION_PARTS}
+    order = sorted(DECLARATION_PARTS, key=lambda p: (-abs(diffs[p]), DECLARATION_PARTS.index(p)))
+    return [(p, diffs[p]) for p in ([p for p in order if abs(diffs[p]) >= 0.5] or order[:1])]
+
+
+def _declaration_effects(review: DeclarationReview) -> str:
+    """``: it gives up ... and gains ...`` from :func:`declaration_differences`, or nothing."""
+    lens = review.lens
+    said = [(f"{p.words} ({_signed(x, lens)})", x) for p, x in declaration_differences(review) if abs(x) >= _EPSILON]
+    lost = [t for t, x in said if x < 0]
+    gained = [t for t, x in said if x > 0]
+    clauses = []
+    if lost:
+        clauses.append(f"it gives up {_listed(lost)}")
+    if gained:
+        clauses.append(f"{'and ' if lost else 'it '}gains {_listed(gained)}")
+    return f": {' '.join(clauses)}" if clauses else ""
 
 
 def _declared(declare: Declare) -> str:
@@ -629,7 +728,7 @@ _CATEGORY_WORDS: Final = {Category.POINT: "the point", Category.SEQUENCES: "sequ
 def explain_declaration(review: DeclarationReview, names: tuple[str, str]) -> str:
     """The declaration's review in a sentence: what was declared against the best, and what it cost in the
     points the declarations score (the partie's stakes where they are not the score difference)."""
-    stakes = "" if review.utility == (1, -1) else " by the partie's stakes"
+    said_stakes = stakes(review.utility)
     average = " on average" if review.lens is Lens.FAIR else ""
     if review.loss < _EPSILON:
         others = [v for o, v in review.options if o != review.choice]
@@ -637,12 +736,14 @@ def explain_declaration(review: DeclarationReview, names: tuple[str, str]) -> st
         if not others:
             return f"Declaring {_declared(review.choice)}: the only declaration."
         if value - others[0] < _EPSILON:
-            return f"Declaring {_declared(review.choice)}: as good as any{stakes}."
+            return f"Declaring {_declared(review.choice)}: as good as any{said_stakes}."
         margin = _plural(f"{value - others[0]:.1f}".removesuffix(".0"), "point")
-        return f"Declaring {_declared(review.choice)}: the best, by {margin}{average}{stakes}."
+        return (f"Declaring {_declared(review.choice)}: the best, by {margin}{average}{said_stakes}"
+                f"{_declaration_effects(review)}.")
     loss = _plural(f"{review.loss:.1f}".removesuffix(".0"), "point")
     return (f"Declaring {_declared(review.choice)} rather than {_declared(review.best)} costs "
-            f"{names[review.seat]} {loss}{average}{stakes} in what the declarations score.")
+            f"{names[review.seat]} {loss}{average}{said_stakes} in what the declarations score"
+            f"{_declaration_effects(review)}.")
 
 
 # ---------------------------------------------------------------- the exchange
@@ -959,7 +1060,7 @@ def explain_exchange(review: ExchangeReview, names: tuple[str, str]) -> str:
     discard = review.choice.pretty() or "nothing"
     verb = f"Discarding the {discard}" if review.choice else "Exchanging no card"
     choice = review.worth(review.choice)
-    stakes = "" if review.utility == (1, -1) else " by the partie's stakes"
+    said_stakes = stakes(review.utility)
     other = review.compared.pretty() or "no card"
     if review.loss < _EPSILON:
         if review.compared == review.choice:
@@ -969,12 +1070,13 @@ def explain_exchange(review: ExchangeReview, names: tuple[str, str]) -> str:
             return f"{verb}: as good as {_plural(str(len(ties)), 'other discard')} valued."
         margin = _plural(_number(choice.value - review.worth(review.compared).value, lens), "point")
         effects, combinations = _exchange_effects(review)
-        return f"{verb}: the best, by {margin}{average}{stakes} over the {other}: {effects}.{combinations}"
+        return f"{verb}: the best, by {margin}{average}{said_stakes} over the {other}: {effects}.{combinations}"
     loss = _number(review.loss, lens)
     if loss == "0":  # a loss of less than a twentieth of a point
         return f"{verb}: as good as the best, the {other}, to a tenth of a point{average}."
     effects, combinations = _exchange_effects(review)
-    return (f"{verb} rather than the {other} costs {names[review.seat]} {_plural(loss, 'point')}{average}{stakes}: "
+    return (f"{verb} rather than the {other} costs {names[review.seat]} {_plural(loss, 'point')}{average}"
+            f"{said_stakes}: "
             f"{effects}.{combinations}")
 
 
@@ -1223,6 +1325,119 @@ def _endings(review: CallReview, chosen: CallWorth, compared: CallWorth, names: 
 
 
 # ---------------------------------------------------------------- a whole partie
+# ---------------------------------------------------------------- concessions (the rulings, 18)
+#: A concession decision's options: conceding (or accepting one) and playing on (declining one).
+CONCEDE, PLAY_ON, ACCEPT, DECLINE = "concede", "play on", "accept", "decline"
+
+
+@dataclass(frozen=True)
+class ConcessionReview:
+    """A concession decision reviewed (the partie's last deal, before the first card): the loser conceding or
+    playing on, or, where the option lets her decline one, his opponent accepting it or playing on for a capot.
+    Each option's value is by the partie's stakes (:func:`~piquet.ai.levels.partie_utility`; the utility the
+    levels play the last deal for), from the player's side: conceding gives the opponent 13 for the play and the
+    cards' ten, no more; playing on is worth the play from elder's first lead, solved (the best card's value, a
+    mean over the opponent's hands the view allows in the fair lens). ``parts``: each option's breakdown (the
+    play's along the best card's principal line), summing to its value."""
+
+    seat: int
+    lens: Lens
+    worlds: int
+    utility: tuple[int, int]
+    choice: str
+    best: str
+    loss: float
+    values: Mapping[str, float]
+    parts: Mapping[str, Mapping[Part, float]]
+
+    @property
+    def mark(self) -> str:
+        return mark(self.loss)
+
+
+def review_concession(partie: Partie, seat: int, choice: str, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_WORLDS,
+                      rng: random.Random | None = None) -> ConcessionReview:
+    """The review of ``seat``'s concession decision in ``partie``: ``choice`` :data:`CONCEDE` or :data:`PLAY_ON`
+    where he may concede (before elder's first card, the loser who cannot save the rubicon), :data:`ACCEPT` or
+    :data:`DECLINE` where a concession awaits his answer. Raises ``ValueError`` where ``seat`` has no such
+    decision, naming the player and why."""
+    name = partie.players[seat]
+    answering = partie.phase is Phase.CONCESSION
+    if answering:
+        if partie.to_act != seat or choice not in (ACCEPT, DECLINE):
+            raise ValueError(f"{name} has no concession to answer here, or {choice!r} is not accept or decline")
+        options = (ACCEPT, DECLINE)
+    else:
+        why = partie.why_not(Concede(seat))
+        if why is not None:
+            raise ValueError(f"{name} may not concede here: {why}")
+        if choice not in (CONCEDE, PLAY_ON):
+            raise ValueError(f"{name}'s choice is to concede or to play on, not {choice!r}")
+        options = (CONCEDE, PLAY_ON)
+    if lens is Lens.FAIR and worlds < 1:
+        raise ValueError("the fair lens needs at least one world")
+    rules = partie.rules
+    view = partie.view(seat)
+    u = partie_utility(view, rules)
+    mine = u if seat == 0 else (-u[1], -u[0])
+    # The concession: the conceder's opponent counts the play's 13 and the cards' ten (nothing else).
+    gets = mine[0] if answering else mine[1]
+    conceded = {Part.PLAY: float(gets * rules.conceded_play_points), Part.CARDS: float(gets * rules.cards_points)}
+    elder = partie.elder
+    if lens is Lens.OPEN:
+        drawn = [(partie.hand(1 - seat), 1.0)]
+    else:
+        drawn = sample_opponent_hands(view, rng or random.Random(0), worlds)
+    played = dict.fromkeys(PLAY_PARTS, 0.0)
+    total = sum(w for _, w in drawn)
+    cache: BestCache = {}
+    for hand, weight in drawn:
+        position = replace(position_from_view(view, hand, u), to_act=elder, lead=None)
+        sign = 1 if seat == elder else -1
+        line = principal_line(position, _best_card(position, rules, cache), rules, cache)
+        for part, points in line.parts.items():
+            played[part] += sign * points * weight / total
+    yielding = ACCEPT if answering else CONCEDE
+    parts = {yielding: conceded, options[1]: played}
+    values = {option: sum(parts[option].values()) for option in options}
+    top = max(values.values())
+    best = choice if values[choice] >= top - _EPSILON else max(options, key=lambda o: values[o])
+    return ConcessionReview(seat, lens, 1 if lens is Lens.OPEN else len(drawn), mine, choice, best,
+                            max(0.0, top - values[choice]), values, parts)
+
+
+_CONCESSION_WORDS: Final = {CONCEDE: "Conceding", PLAY_ON: "Playing on", ACCEPT: "Accepting the concession",
+                            DECLINE: "Declining the concession"}
+
+
+def explain_concession(review: ConcessionReview, names: tuple[str, str]) -> str:
+    """The review of a concession decision in a sentence: the choice against the best (or the best against the
+    other option), what it gives up and gains part by part, by the partie's stakes where they are not the score
+    difference."""
+    lens = review.lens
+    average = (" on average" if lens is Lens.FAIR else "") + stakes(review.utility)
+    other = next(o for o in review.values if o != review.choice)
+    compared = review.best if review.best != review.choice else other
+    diffs = {part: review.parts[review.choice].get(part, 0.0) - review.parts[compared].get(part, 0.0)
+             for part in (*PLAY_PARTS, Part.PLAY)}
+    order = sorted(diffs, key=lambda p: -abs(diffs[p]))
+    named = [p for p in order if abs(diffs[p]) >= 0.5] or order[:1]
+    lost = [f"{p.words} ({_signed(diffs[p], lens)})" for p in named if diffs[p] < 0]
+    gained = [f"{p.words} ({_signed(diffs[p], lens)})" for p in named if diffs[p] >= 0]
+    clauses = []
+    if lost:
+        clauses.append(f"it gives up {_listed(lost)}")
+    if gained:
+        clauses.append(f"{'and ' if lost else 'it '}gains {_listed(gained)}")
+    verb = _CONCESSION_WORDS[review.choice]
+    against = _CONCESSION_WORDS[compared].lower()
+    if review.loss < _EPSILON:
+        margin = _plural(_number(review.values[review.choice] - review.values[other], lens), "point")
+        return f"{verb}: the best, by {margin}{average} over {against}: {' '.join(clauses)}."
+    loss = _plural(_number(review.loss, lens), "point")
+    return f"{verb} rather than {against} costs {names[review.seat]} {loss}{average}: {' '.join(clauses)}."
+
+
 @dataclass(frozen=True)
 class Reviewed:
     """One action of a record in the review: where it is (the deal, counted from 1, and its index among
@@ -1242,10 +1457,13 @@ class Reviewed:
     declaration: DeclarationReview | None = None
     exchange: ExchangeReview | None = None
     call: CallReview | None = None
+    concession: ConcessionReview | None = None
 
     @property
-    def graded(self) -> PlayReview | DeclarationReview | ExchangeReview | CallReview | None:
+    def graded(self) -> PlayReview | DeclarationReview | ExchangeReview | CallReview | ConcessionReview | None:
         """The review of this decision, whatever its kind (``None``: the only choice, or not reviewed)."""
+        if self.kind in _CONCESSION_KINDS:
+            return self.concession
         return self.review if self.kind == "play" else self.declaration if self.kind == "declaration" else (
             self.exchange if self.kind == "exchange" else self.call if self.kind == "call" else None)
 
@@ -1304,16 +1522,24 @@ class PartieReview:
         return [r for r in self.actions if r.kind == "call"]
 
     @property
+    def concessions(self) -> list[Reviewed]:
+        """The concession decisions: conceding, or playing on where the player might have conceded, and answering
+        a concession (the partie's last deal)."""
+        return [r for r in self.actions if r.kind in _CONCESSION_KINDS]
+
+    @property
     def not_reviewed(self) -> list[Reviewed]:
-        """The decisions not yet reviewed (carte blanche, concessions)."""
+        """The decisions not yet reviewed (carte blanche)."""
         return [r for r in self.actions if r.kind not in _GRADED]
 
     def summary(self, seat: int, kind: str = "play") -> Summary:
         """One player's card play (``kind`` ``"play"``), declarations (``"declaration"``), exchanges
-        (``"exchange"``) or calls in the auction (``"call"``): what he lost in his choices, and their marks."""
+        (``"exchange"``), calls in the auction (``"call"``) or concession decisions (``"concession"``, answers
+        included): what he lost in his choices, and their marks."""
         if kind not in _GRADED:
-            raise ValueError(f"kind is 'play', 'declaration', 'exchange' or 'call', not {kind!r}")
-        mine = [r for r in self.actions if r.seat == seat and r.kind == kind]
+            raise ValueError(f"kind is 'play', 'declaration', 'exchange', 'call' or 'concession', not {kind!r}")
+        kinds = _CONCESSION_KINDS if kind in _CONCESSION_KINDS else (kind,)
+        mine = [r for r in self.actions if r.seat == seat and r.kind in kinds]
         chosen = [d for r in mine if (d := r.graded) is not None]
         marks = {sign: sum(1 for r in chosen if r.mark == sign) for _, sign in MARKS}
         return Summary(len(mine), len(chosen), sum(r.loss for r in chosen), marks)
@@ -1360,6 +1586,7 @@ class PartieReview:
             "declarations": [_declaration_json(r, names) for r in self.declarations],
             "exchanges": [_exchange_json(r, names) for r in self.exchanges],
             "calls": [_call_json(r, names) for r in self.calls],
+            "concessions": [_concession_json(r, names) for r in self.concessions],
             "not_reviewed": [{"deal": r.deal, "action": r.action, "player": names[r.seat], "kind": r.kind,
                               "text": r.text} for r in self.not_reviewed],
             "luck": [d.to_json(names) for d in self.luck],
@@ -1367,6 +1594,7 @@ class PartieReview:
                                       "declarations": self.summary(seat, "declaration").to_json(),
                                       "exchange": self.summary(seat, "exchange").to_json(),
                                       "calls": self.summary(seat, "call").to_json(),
+                                      "concessions": self.summary(seat, "concession").to_json(),
                                       "lost_a_deal": self.lost_a_deal(seat),
                                       "lost_a_deal_interval": list(self.lost_a_deal_interval(seat)),
                                       **({"played_like": played_like(self.lost_a_deal(seat)),
@@ -1386,14 +1614,26 @@ def _play_json(r: Reviewed, names: tuple[str, str]) -> dict[str, object]:
         out.update(forced=True, best=str(r.card), loss=0.0, mark="")
         return out
     out.update(forced=False, leading=review.leading, best=str(review.best), loss=review.loss, mark=review.mark,
-               text=r.explanation, values={str(w.card): w.value for w in review.cards})
+               text=r.explanation, utility=list(review.utility), values={str(w.card): w.value for w in review.cards})
     out["parts"] = {str(w.card): {p.value: v for p, v in w.parts.items()}
                     for w in review.cards if w.parts is not None}
+    out["points"] = {str(w.card): w.points for w in review.cards if w.points is not None}
     out["tricks"] = {str(w.card): w.tricks for w in review.cards if w.tricks is not None}
     lines = {str(w.card): [str(c) for c in w.line] for w in review.cards if w.line is not None}
     if lines:
         out["lines"] = lines
     return out
+
+
+def _concession_json(r: Reviewed, names: tuple[str, str]) -> dict[str, object]:
+    review = r.concession
+    assert review is not None
+    return {"deal": r.deal, "action": r.action, "player": names[r.seat], "kind": r.kind, "text": r.text,
+            "forced": False, "choice": review.choice, "best": review.best, "loss": review.loss, "mark": review.mark,
+            "explanation": r.explanation, "utility": list(review.utility), "worlds": review.worlds,
+            "values": [{"option": o, "value": review.values[o],
+                        "parts": {p.value: v for p, v in review.parts[o].items()}}
+                       for o in sorted(review.values, key=lambda o: -review.values[o])]}
 
 
 def _combinations_json(declare: Declare) -> list[list[str]]:
@@ -1409,7 +1649,8 @@ def _declaration_json(r: Reviewed, names: tuple[str, str]) -> dict[str, object]:
     out.update(forced=False, category=review.choice.category.value,
                declared=_combinations_json(review.choice), best=_combinations_json(review.best), loss=review.loss,
                mark=review.mark, explanation=r.explanation, utility=list(review.utility),
-               values=[{"declare": _combinations_json(o), "value": v} for o, v in review.options])
+               values=[{"declare": _combinations_json(o), "value": v,
+                        "parts": {p.value: x for p, x in review.parts.get(o, {}).items()}} for o, v in review.options])
     return out
 
 
@@ -1443,7 +1684,8 @@ def _call_json(r: Reviewed, names: tuple[str, str]) -> dict[str, object]:
 
 
 #: The kinds of decision the review grades.
-_GRADED: Final = ("play", "declaration", "exchange", "call")
+_GRADED: Final = ("play", "declaration", "exchange", "call", "concession", "answer to a concession")
+_CONCESSION_KINDS: Final = ("concession", "answer to a concession")
 
 _KINDS: Final[dict[type, str]] = {Exchange: "exchange", Declare: "declaration", Bid: "call",
                                   CarteBlanche: "carte blanche", Concede: "concession",
@@ -1544,10 +1786,23 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
             out.actions.append(Reviewed(number, index, action.player, "declaration", action.describe(partie.players),
                                         explanation=said, declaration=declared))
             continue
+        if isinstance(action, (Concede, AcceptConcession)):
+            answer = CONCEDE if isinstance(action, Concede) else ACCEPT if action.accept else DECLINE
+            conceding = review_concession(at, action.player, answer, lens, worlds, rng)
+            out.actions.append(Reviewed(number, index, action.player, _KINDS[type(action)],
+                                        action.describe(partie.players), explanation=explain_concession(
+                                            conceding, partie.players), concession=conceding))
+            continue
         if not isinstance(action, Play):
             kind = next((k for t, k in _KINDS.items() if isinstance(action, t)), type(action).__name__.lower())
             out.actions.append(Reviewed(number, index, action.player, kind, action.describe(partie.players)))
             continue
+        for seat in (0, 1):  # who might have conceded before this first card, and played on
+            if at.rules.allows_concession and at.why_not(Concede(seat)) is None:
+                played_on = review_concession(at, seat, PLAY_ON, lens, worlds, decision_rng(seed, number, index))
+                out.actions.append(Reviewed(number, index, seat, "concession", f"{partie.players[seat]} plays on",
+                                            explanation=explain_concession(played_on, partie.players),
+                                            concession=played_on))
         trick = len(at.view(action.player).tricks) + 1
         legal = [a for a in at.legal_actions(action.player) if isinstance(a, Play)]
         review = None

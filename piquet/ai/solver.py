@@ -37,6 +37,7 @@ from types import ModuleType
 from typing import Protocol
 
 from piquet.engine.cards import CARDS, Card, CardSet
+from piquet.engine.partie import reckoning_at_first_lead
 from piquet.engine.scoring import ScoreCategory
 from piquet.engine.variants import Contract, Rules
 from piquet.engine.view import PlayerView
@@ -728,14 +729,15 @@ def _expand(hand: int, other: int, lead: int | None, model: _Model) -> dict[int,
 def position_from_view(view: PlayerView, opponent_hand: CardSet, utility: tuple[int, int] = (1, -1)) -> PlayPosition:
     """The card play as the solver takes it, from the view of the player to act, the opponent
     holding ``opponent_hand``: the hands, the card led, the tricks won, and the points scored so
-    far in the deal (the cards and a contract left out; younger's points still to be reckoned at
-    elder's first lead counted), which matter while a pique may come. The one place a play
+    far in the deal (the cards and a contract left out; what elder's first lead will reckon counted:
+    younger's points won in the declarations, and a repique or a pique the hand decides,
+    :func:`piquet.engine.partie.reckoning_at_first_lead`), which matter while a pique may come. The one place a play
     position is made from a game."""
     seat = view.seat
     assert seat is not None
     scores = [0, 0]
     pique_done = False
-    for e in (*view.events, *view.unreckoned):
+    for e in (*view.events, *reckoning_at_first_lead(view)):
         if e.category in (ScoreCategory.PIQUE, ScoreCategory.REPIQUE):
             pique_done = True
         if e.category not in (ScoreCategory.CARDS, ScoreCategory.CONTRACT):
@@ -746,8 +748,9 @@ def position_from_view(view: PlayerView, opponent_hand: CardSet, utility: tuple[
                         pique_done, view.contract, utility)
 
 
-def position_from_partie(partie: object) -> PlayPosition:
-    """The play position of a live partie (full information: for analysis, not for agents)."""
+def position_from_partie(partie: object, utility: tuple[int, int] = (1, -1)) -> PlayPosition:
+    """The play position of a live partie (full information: for analysis, not for agents), valued by
+    ``utility`` (:attr:`PlayPosition.utility`)."""
     from piquet.engine.partie import Partie, Phase
 
     assert isinstance(partie, Partie)
@@ -755,4 +758,4 @@ def position_from_partie(partie: object) -> PlayPosition:
         raise ValueError(f"no play position: it is the {partie.phase.value}")
     to_act = partie.to_act
     assert to_act is not None
-    return position_from_view(partie.view(to_act), partie.hand(1 - to_act))
+    return position_from_view(partie.view(to_act), partie.hand(1 - to_act), utility)

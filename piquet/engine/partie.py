@@ -28,7 +28,7 @@ from __future__ import annotations
 import copy
 import enum
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations as _subsets
 from typing import ClassVar, assert_never
@@ -99,7 +99,7 @@ from piquet.engine.scoring import (
 from piquet.engine.variants import Contract, GameResult, Rules, games_won, make_rules, parse_bid
 from piquet.engine.view import Announcement, PlayerView, Trick
 
-__all__ = ["DECLARATION_ORDER", "IllegalActionError", "Partie", "Phase"]
+__all__ = ["DECLARATION_ORDER", "IllegalActionError", "Partie", "Phase", "reckoning_at_first_lead"]
 
 
 class IllegalActionError(ValueError):
@@ -311,6 +311,68 @@ def _placed(events: tuple[ScoreEvent, ...], event: ScoreEvent) -> tuple[ScoreEve
 #: Each score category's place in the order of reckoning.
 _ORDER: dict[ScoreCategory, int] = {category: i for i, category in enumerate(CATEGORY_ORDER)}
 _PLAY_ORDER = _ORDER[ScoreCategory.PLAY]
+
+
+def _repique_in_order(events: Iterable[ScoreEvent], rules: Rules, contract: Contract | None) -> int | None:
+    """The seat whose points in hand reach the repique's threshold while the other has nothing, reckoned in
+    the order of ``events`` (Laws 67-68); ``None`` if neither."""
+    totals = [0, 0]
+    threshold = rules.repique_threshold(contract)
+    for event in events:
+        if not event.category.in_hand:
+            continue
+        p = event.player
+        totals[p] += event.points
+        if totals[p] >= threshold and totals[1 - p] == 0:
+            return p
+    return None
+
+
+def _pique_in_order(events: Iterable[ScoreEvent], rules: Rules, contract: Contract | None,
+                    elder: int) -> tuple[int | None, ScoreEvent | None]:
+    """Law 69 reckoned strictly in the order of ``events`` (Law 67; Lunn: "Point, Sequence, Set"): the first to
+    reach the pique's threshold while the other has nothing has the pique. ``(seat, None)`` for the seat that
+    has it; ``(None, event)`` where both had scored by ``event`` first (no pique from there); ``(None, None)``
+    where neither has happened."""
+    totals = [0, 0]
+    threshold = rules.pique_threshold(contract)
+    for event in events:
+        if event.category is ScoreCategory.CONTRACT or (
+            event.category is ScoreCategory.CARDS and not rules.cards_count_toward_pique
+        ):
+            continue
+        p = event.player
+        totals[p] += event.points
+        if totals[1 - p]:
+            if totals[p]:
+                return None, event
+            continue
+        if totals[p] >= threshold and rules.may_pique(p, elder, contract):
+            return p, None
+    return None, None
+
+
+def reckoning_at_first_lead(view: PlayerView) -> tuple[ScoreEvent, ...]:
+    """What elder's first lead reckons before its own point, as the engine will score it (public: both heard
+    the declarations): younger's points won in the declarations (``view.unreckoned``) and then the repique or
+    the pique the hand decides, reckoned in order (Laws 67-69: in Auction Piquet a plus contract's 29 in hand
+    is a pique even where the opponent scores later in the order, in sets). Before the play, younger's points
+    won so far; nothing once that lead is made. A carte rouge (an option), which depends on the hidden cards,
+    is not foreseen.
+    """
+    if view.phase is not Phase.PLAY or view.tricks or view.trick:
+        return view.unreckoned
+    events = sorted((*view.events, *view.unreckoned), key=lambda e: _ORDER[e.category])  # stable: in order
+    if any(e.category in (ScoreCategory.PIQUE, ScoreCategory.REPIQUE) for e in events):
+        return view.unreckoned
+    rules = view.rules
+    p = _repique_in_order(events, rules, view.contract)
+    if p is not None:
+        return (*view.unreckoned, ScoreEvent(p, rules.repique_points, ScoreCategory.REPIQUE, "repique"))
+    p, _ = _pique_in_order(events, rules, view.contract, view.elder)
+    if p is not None:
+        return (*view.unreckoned, ScoreEvent(p, rules.pique_points, ScoreCategory.PIQUE, "pique"))
+    return view.unreckoned
 
 
 def _heard(heard: Announcement, rank: Rank | None = None, detail: int | None = None,
@@ -1336,16 +1398,10 @@ class Partie:
                 if s.deal.hands[seat] and not s.deal.hands[seat] & ~s.deal.scored_cards[seat]:
                     self._score(ScoreEvent(seat, self.rules.carte_rouge_points, ScoreCategory.CARTE_ROUGE,
                                            "carte rouge"))
-        totals = [0, 0]
-        for event in s.deal.events:
-            if not event.category.in_hand:
-                continue
-            totals[event.player] += event.points
-            p = event.player
-            if totals[p] >= self.rules.repique_threshold(s.deal.contract) and totals[1 - p] == 0:
-                s.deal = _evolve(s.deal, repique=p)
-                self._score(ScoreEvent(p, self.rules.repique_points, ScoreCategory.REPIQUE, "repique"))
-                break
+        p = _repique_in_order(s.deal.events, self.rules, s.deal.contract)
+        if p is not None:
+            s.deal = _evolve(s.deal, repique=p)
+            self._score(ScoreEvent(p, self.rules.repique_points, ScoreCategory.REPIQUE, "repique"))
         # Where the pique needs less than the repique (Auction plus contracts: 29), the hand alone
         # may reach it before the opponent scores.
         self._check_pique()
@@ -1356,30 +1412,15 @@ class Partie:
         d = s.deal
         if d.pique is not None or d.repique is not None or d.pique_closed:
             return
-        totals = [0, 0]
-        threshold = self.rules.pique_threshold(d.contract)
-        for event in d.events:
-            if event.category is ScoreCategory.CONTRACT or (
-                event.category is ScoreCategory.CARDS and not self.rules.cards_count_toward_pique
-            ):
-                continue
-            totals[event.player] += event.points
-            p = event.player
-            # Reckoned strictly in the order of reckoning (Law 67; Lunn: "Point, Sequence, Set"):
-            # the first to reach the threshold while the other has nothing has the pique.
-            if totals[1 - p]:
-                if totals[p]:
-                    # Both have scored (points are never negative): no pique from here on. Once the hand
-                    # is reckoned, what is scored later (the play, the cards, the contract) takes its place
-                    # after this event, which is of the play or before: so it stays so for the deal.
-                    if d.hand_reckoned and _ORDER[event.category] <= _PLAY_ORDER:
-                        s.deal = _evolve(d, pique_closed=True)
-                    return
-                continue
-            if totals[p] >= threshold and self.rules.may_pique(p, d.elder, d.contract):
-                s.deal = _evolve(d, pique=p)
-                self._score(ScoreEvent(p, self.rules.pique_points, ScoreCategory.PIQUE, "pique"))
-                return
+        p, closing = _pique_in_order(d.events, self.rules, d.contract, d.elder)
+        if p is not None:
+            s.deal = _evolve(d, pique=p)
+            self._score(ScoreEvent(p, self.rules.pique_points, ScoreCategory.PIQUE, "pique"))
+        elif closing is not None and d.hand_reckoned and _ORDER[closing.category] <= _PLAY_ORDER:
+            # Both have scored (points are never negative): no pique from here on. Once the hand is reckoned,
+            # what is scored later (the play, the cards, the contract) takes its place after this event, which
+            # is of the play or before: so it stays so for the deal.
+            s.deal = _evolve(d, pique_closed=True)
 
     def _apply_play(self, action: Play) -> None:
         s = self._s

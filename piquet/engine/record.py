@@ -47,7 +47,7 @@ from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.variants import OptionError, parse_bid
 
 __all__ = [
-    "FORMAT", "LENSES", "MARK_SIGNS", "REVIEW", "VERSION", "Annotation", "Annotations", "RecordError",
+    "FORMAT", "LENSES", "MARK_SIGNS", "REVIEW", "VERSION", "Annotation", "Annotations", "LuckNote", "RecordError",
     "action_from_data", "action_to_data", "annotated", "annotated_from_data", "deal_actions", "dump", "dumps",
     "from_data", "layout", "load", "load_annotated", "loads", "loads_annotated", "to_data",
 ]
@@ -62,7 +62,11 @@ LENSES: Final = ("fair", "open-hands")
 MARK_SIGNS: Final = ("", "?!", "?", "??")
 #: How far an annotation's loss may be from its best value less its value (they are written to hundredths).
 _LOSS_TOLERANCE: Final = 0.005 + 1e-9
-_REVIEW_KEYS: Final = {"lens", "worlds", "seed", "annotations"}
+_REVIEW_KEYS: Final = {"lens", "worlds", "seed", "annotations", "luck"}
+_LUCK_KEYS: Final = ("deal", "elder", "average", "players")
+_LUCK_SIDE_KEYS: Final = ("deal", "draw", "luck", "result")
+#: How far a luck written to hundredths may be from the sum of its rounded parts.
+_LUCK_TOLERANCE: Final = 0.015 + 1e-9
 _ANNOTATION_KEYS: Final = ("deal", "action", "value", "best", "best_value", "loss", "mark", "text")
 _VERBS = ("bid", "carte_blanche", "exchange", "declare", "play", "concede", "accept_concession")
 _EXTRA_KEYS = {"carte_blanche": {"will_exchange"}, "exchange": {"show_rest"}, "declare": {"combinations"}}
@@ -117,14 +121,39 @@ class Annotation:
 
 
 @dataclass(frozen=True)
+class LuckNote:
+    """What a review says of the luck in one deal (docs/review.md, "Luck"): the deal (from 1), elder's seat,
+    elder's average deal, and for each seat (by seat): the luck of the deal for his seat, the luck of his own
+    draw, his luck in the deal (the deal's and his draw's, less his opponent's draw's) and his result (his
+    points of the deal less his opponent's; ``None`` for a deal not ended). In points of the deal; the record
+    does not reckon them, it checks they agree with each other and with the deal's scores."""
+
+    deal: int
+    elder: int
+    average: float
+    deal_luck: tuple[float, float]
+    draw_luck: tuple[float, float]
+    luck: tuple[float, float]
+    result: tuple[int | None, int | None]
+
+    def to_data(self, names: tuple[str, str]) -> dict[str, Any]:
+        """The deal's luck as written in a record's ``meta.review.luck``."""
+        return {"deal": self.deal, "elder": names[self.elder], "average": self.average,
+                "players": {names[seat]: {"deal": self.deal_luck[seat], "draw": self.draw_luck[seat],
+                                          "luck": self.luck[seat], "result": self.result[seat]} for seat in (0, 1)}}
+
+
+@dataclass(frozen=True)
 class Annotations:
     """A record's review (``meta.review``): the lens and the worlds it looked through and its seed, once for
-    the whole review (each ``None`` where not said), and the annotations, in the order of the actions."""
+    the whole review (each ``None`` where not said), the annotations, in the order of the actions, and the
+    luck of each deal reviewed (none where the review did not reckon it), in the order of the deals."""
 
     lens: str | None = None
     worlds: int | None = None
     seed: int | None = None
     notes: tuple[Annotation, ...] = ()
+    luck: tuple[LuckNote, ...] = ()
 
     def get(self, deal: int, action: int) -> Annotation | None:
         """The annotation of action ``action`` (from 0) of deal ``deal`` (from 1), if there is one."""
@@ -143,6 +172,8 @@ class Annotations:
         if self.seed is not None:
             out["seed"] = self.seed
         out["annotations"] = [note.to_data(names) for note in self.notes]
+        if self.luck:
+            out["luck"] = [deal.to_data(names) for deal in self.luck]
         return out
 
 
@@ -620,7 +651,68 @@ def annotated_from_data(data: object) -> tuple[Partie, Annotations | None]:
         raise RecordError(_note_where(note), f"there is no such action ({there})", note.deal, note.action)
     if review is None:
         return partie, None
-    return partie, Annotations(review.lens, review.worlds, review.seed, tuple(notes))
+    luck = _read_luck(review.luck, partie, names) if review.luck is not None else ()
+    return partie, Annotations(review.lens, review.worlds, review.seed, tuple(notes), luck)
+
+
+def _read_luck(items: object, partie: Partie, names: tuple[str, str]) -> tuple[LuckNote, ...]:
+    """``meta.review.luck``, checked against the partie re-played: each deal's once, in order, a deal of the
+    record; elder its elder; each number a number; each side's luck its deal's and its draw's less the
+    opponent's draw's, the two sides' deal luck and luck opposite, and the result the deal's score difference."""
+    if not isinstance(items, list):
+        raise RecordError("review, luck", f"the luck is an array of deals, not {items!r}")
+    deals = deal_actions(partie)
+    scores = [s for s in partie.deal_scores]
+    out: list[LuckNote] = []
+    for index, item in enumerate(items):
+        where = f"review, luck {index}"
+        if not isinstance(item, dict) or set(item) != set(_LUCK_KEYS):
+            raise RecordError(where, f"a deal's luck is an object of {', '.join(_LUCK_KEYS)}, not {item!r}")
+        deal = item["deal"]
+        if not _whole(deal, 1) or deal > len(deals):
+            raise RecordError(where, f"deal is a deal of the record, 1 to {len(deals)}, not {deal!r}")
+        if out and deal <= out[-1].deal:
+            raise RecordError(where, f"the deals' luck follows the order of the deals, one a deal (deal {deal} "
+                                     f"comes after deal {out[-1].deal})")
+        where = f"review, luck {index} (deal {deal})"
+        ended = scores[deal - 1] if deal <= len(scores) else None
+        if item["elder"] not in names:
+            raise RecordError(where, f"elder is one of the players, not {item['elder']!r}")
+        elder = names.index(item["elder"])
+        if ended is not None and ended.elder != elder:
+            raise RecordError(where, f"elder is {names[ended.elder]} in this deal, not {item['elder']}")
+        average = _number(item, "average", where, deal, 0)
+        players = item["players"]
+        if not isinstance(players, dict) or set(players) != set(names):
+            raise RecordError(where, f"players gives the luck of {names[0]} and of {names[1]}")
+        sides: list[tuple[float, float, float, int | None]] = []
+        for name in names:
+            side = players[name]
+            at = f"{where}, {name}"
+            if not isinstance(side, dict) or set(side) != set(_LUCK_SIDE_KEYS):
+                raise RecordError(at, f"a player's luck is an object of {', '.join(_LUCK_SIDE_KEYS)}")
+            numbers = [_number(side, key, at, deal, 0) for key in ("deal", "draw", "luck")]
+            result = side["result"]
+            if result is not None and not _whole(result, None):
+                raise RecordError(at, f"result is a whole number, or null for a deal not ended, not {result!r}")
+            sides.append((float(numbers[0] or 0.0), float(numbers[1] or 0.0), float(numbers[2] or 0.0), result))
+        for seat in (0, 1):
+            at = f"{where}, {names[seat]}"
+            dealt, draw, luck, result = sides[seat]
+            if abs(luck - (dealt + draw - sides[1 - seat][1])) > _LUCK_TOLERANCE:
+                raise RecordError(at, f"luck {luck} is not the deal's ({dealt}) and his draw's ({draw}) less "
+                                      f"{names[1 - seat]}'s draw's ({sides[1 - seat][1]})")
+            want = None if ended is None else ended.totals[seat] - ended.totals[1 - seat]
+            if result != want:
+                raise RecordError(at, f"result is {'null: the deal did not end' if want is None else want}, the "
+                                      f"deal's points less the opponent's, not {result!r}")
+        if abs(sides[0][0] + sides[1][0]) > _LUCK_TOLERANCE or abs(sides[0][2] + sides[1][2]) > _LUCK_TOLERANCE:
+            raise RecordError(where, "one player's luck is the other's bad luck: the deal's luck and the luck of "
+                                     "the two players are opposite")
+        assert average is not None
+        out.append(LuckNote(deal, elder, average, (sides[0][0], sides[1][0]), (sides[0][1], sides[1][1]),
+                            (sides[0][2], sides[1][2]), (sides[0][3], sides[1][3])))
+    return tuple(out)
 
 
 def _check_takebacks(takebacks: object, names: tuple[str, str]) -> None:
@@ -662,6 +754,7 @@ class _Review:
     worlds: int | None
     seed: int | None
     notes: tuple[_Note, ...]
+    luck: object = None
 
 
 def _note_where(note: _Note) -> str:
@@ -737,7 +830,7 @@ def _read_review(review: object) -> _Review:
                 raise RecordError(at, f"loss is {loss:g}, but best_value less value is {best_value - value:.2f}",
                                   deal, action)
         notes.append(_Note(index, deal, action, value, best, best_value, loss, mark, text))
-    return _Review(lens, worlds, seed, tuple(notes))
+    return _Review(lens, worlds, seed, tuple(notes), review.get("luck"))
 
 
 def _annotation(note: _Note, choice: Action, partie: Partie, reader: _Reader) -> Annotation:

@@ -45,7 +45,7 @@ from piquet.ai.review import BestCache, Lens, decisions_in, replayed_steps, revi
 from piquet.engine import record
 from piquet.engine.actions import Deal, Play
 from piquet.engine.cards import Card
-from piquet.engine.partie import Partie
+from piquet.engine.partie import Partie, reckoning_at_first_lead
 from piquet.engine.view import PlayerView
 from piquet.ui.web.thinking import _context, _start_worker
 
@@ -83,10 +83,11 @@ def _cards(cards: Iterable[Card]) -> list[str]:
 
 
 def _points(view: PlayerView) -> list[int]:
-    """Each player's points in the deal so far, younger's won in the declarations and reckoned only at elder's first
-    lead among them (public: elder heard her answers), as the solver counts them."""
+    """Each player's points in the deal so far, what elder's first lead reckons among them (younger's won in the
+    declarations, and a repique or pique the hand decides: public, since elder heard her answers), as the solver
+    counts them."""
     points = list(view.deal_points)
-    for event in view.unreckoned:
+    for event in reckoning_at_first_lead(view):
         points[event.player] += event.points
     return points
 
@@ -133,7 +134,8 @@ def review_data(partie: Partie, deal: int | None, lens: Lens,
         play = plays.get((entry["deal"], entry["action"]))
         if play is None or play.get("forced"):
             continue
-        best = play["values"][play["best"]]
+        # In points of the deal: the best card's line, where the review values by the partie's stakes.
+        best = play["points"].get(play["best"], play["values"][play["best"]])
         points = entry["points"]
         entry["expected"] = points[0] - points[1] + (best if entry["seat"] == 0 else -best)
     scores = partie.view(0).deal_scores
@@ -168,7 +170,7 @@ def for_viewer(data: dict[str, Any], seat: int | None, partie_over: bool) -> dic
         raise ReviewRefused(403, "a spectator is shown the review once the partie is over")
     review = dict(data["review"])
     mine = review["players"][seat]
-    for kind in ("plays", "declarations", "exchanges", "calls", "not_reviewed"):
+    for kind in ("plays", "declarations", "exchanges", "calls", "concessions", "not_reviewed"):
         review[kind] = [entry for entry in review[kind] if entry["player"] == mine]
     review["luck"] = []
     review["summary"] = {mine: {k: v for k, v in review["summary"][mine].items() if k != "luck"}}

@@ -41,8 +41,10 @@ import { readCredentials } from "../table/state.js";
  * @property {string} mark
  * @property {string} [text]
  * @property {string} [explanation]
- * @property {Record<string, number> | {discard?: string[], call?: string, declare?: string[][], value: number, parts?: Parts}[]} [values]
+ * @property {Record<string, number> | {discard?: string[], call?: string, declare?: string[][], option?: string, value: number, parts?: Parts}[]} [values]
+ * @property {string} [choice] a concession decision's choice: "concede", "play on", "accept" or "decline"
  * @property {Record<string, Parts>} [parts]
+ * @property {number[]} [utility] the player's worth of a point of his and of one of the opponent's: [1, -1] in points of the deal
  */
 /**
  * @typedef {object} ReviewJson
@@ -52,6 +54,7 @@ import { readCredentials } from "../table/state.js";
  * @property {Graded[]} declarations
  * @property {Graded[]} exchanges
  * @property {Graded[]} calls
+ * @property {Graded[]} [concessions]
  */
 /** @typedef {{review: ReviewJson, decisions: Decision[], scores: Record<string, number[]>}} ReviewResult */
 /**
@@ -190,8 +193,9 @@ function shown(result) {
   page.result = result;
   page.graded.clear();
   const r = result.review;
-  for (const list of [r.plays, r.declarations, r.exchanges, r.calls]) {
-    for (const g of list) page.graded.set(`${g.deal}:${g.action}`, g);
+  // A concession's review after the others: "plays on" shares its place with the first card, which keeps it.
+  for (const list of [r.plays, r.declarations, r.exchanges, r.calls, r.concessions || []]) {
+    for (const g of list) if (!page.graded.has(`${g.deal}:${g.action}`)) page.graded.set(`${g.deal}:${g.action}`, g);
   }
   $("review").hidden = false;
   if (!result.decisions.length) {
@@ -240,6 +244,11 @@ function show(at) {
   markGraph();
 }
 
+/** The units of a decision's values: points of the deal, or weighed by the partie's stakes (a last deal). @param {Graded | null} g */
+function units(g) {
+  return g && g.utility && (g.utility[0] !== 1 || g.utility[1] !== -1) ? "by the partie's stakes" : "in points of the deal";
+}
+
 /** The open-hands strip: what each card the player could play was worth with every card known. @param {Decision} d @param {Graded | null} g */
 function renderStrip(d, g) {
   const strip = $("strip");
@@ -255,7 +264,7 @@ function renderStrip(d, g) {
       cardElement(card), h("span", { className: "strip-value", text: `open ${signed(value)}` }),
       fairText ? h("span", { className: "strip-value fair", text: fairText }) : null));
   }
-  strip.append(h("p", { className: "pile-label", text: "Each card's value, in points of the deal (framed: the best with open hands)" }), list);
+  strip.append(h("p", { className: "pile-label", text: `Each card's value, ${units(g)} (framed: the best with open hands)` }), list);
 }
 
 /** @param {Decision} d @param {Graded | null} g @param {string[]} names */
@@ -279,7 +288,7 @@ function renderVerdict(d, g, names) {
   const choice = g.card ?? g.discard ?? g.call ?? g.declared ?? g.text ?? "";
   fact("Choice", prettyText(cardsText(choice)));
   fact("Best", prettyText(cardsText(g.best)));
-  fact("Loss", `${Math.round(g.loss * 10) / 10} point${g.loss === 1 ? "" : "s"}`);
+  fact("Loss", `${Math.round(g.loss * 10) / 10} point${g.loss === 1 ? "" : "s"}${units(g) === "in points of the deal" ? "" : ` ${units(g)}`}`);
   fact("Mark", g.mark || "none: as good as the best, or near it");
   // A card's explanation is its "text"; the other kinds' "text" is the action, their "explanation" the sentence.
   $("explanation").replaceChildren(prettyText(g.explanation ?? g.text ?? ""));
@@ -288,7 +297,7 @@ function renderVerdict(d, g, names) {
   const keys = [...new Set([...Object.keys(parts.choice), ...Object.keys(parts.best)])]
     .filter((k) => Math.abs(parts.choice[k] || 0) >= 0.05 || Math.abs(parts.best[k] || 0) >= 0.05);
   const table = h("table", { className: "sheet-table breakdown" },
-    h("caption", { text: "Where the points come from" }),
+    h("caption", { text: `Where the points come from (${units(g)})` }),
     h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Part" }), h("th", { scope: "col", className: "num", text: "Choice" }),
       h("th", { scope: "col", className: "num", text: "Best" }))),
     h("tbody", {}, keys.map((k) => h("tr", {}, h("th", { scope: "row", text: PARTS[k] || k }),
@@ -303,8 +312,9 @@ function partsOf(g) {
   }
   if (Array.isArray(g.values)) {
     const same = (/** @type {unknown} */ a, /** @type {unknown} */ b) => JSON.stringify(a) === JSON.stringify(b);
-    const key = g.discard !== undefined ? "discard" : "call";
-    const chosen = g.values.find((v) => same(v[key], g[key]));
+    const key = g.discard !== undefined ? "discard" : g.choice !== undefined ? "option" : "call";
+    const chosenKey = key === "option" ? "choice" : key;
+    const chosen = g.values.find((v) => same(v[key], g[chosenKey]));
     const best = g.values.find((v) => same(v[key], g.best));
     if (chosen && best && chosen.parts && best.parts) return { choice: chosen.parts, best: best.parts };
   }
