@@ -1,12 +1,13 @@
 """The table in French (issue 21, item 7), in Debian's chromium at a desktop's and a phone's size: French is chosen
 in the lobby and remembered; the lobby, the table's labels and the calls of the table talk are French ("Point de
 cinq." - "Bon."), the document says so (``lang="fr"``), and the axe check finds nothing; English again is one
-choice away.
+choice away. With ``PIQUET_SCREENSHOTS=DIR`` the desktop's table in French is written to ``DIR/french.png``.
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from test_web_axe import VIEWPORTS, violations
 
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
 from test_web_browser import WAIT, LiveServer, _data, _decide, browser, server  # noqa: F401
+from test_web_screenshots import keep
 
 #: Elder's first words on the point, in French: its length, or that he has none.
 POINT_CALL = re.compile(r"“(Point de [a-z-]+|Pas de point)\.”")
@@ -26,7 +28,7 @@ def _talk(page: Any) -> str:
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_french_chosen_in_the_lobby_is_kept_and_the_table_talks_french(request: pytest.FixtureRequest,
-                                                                       viewport: str) -> None:
+                                                                       viewport: str, tmp_path: Path) -> None:
     live: LiveServer = request.getfixturevalue("server")
     chromium = request.getfixturevalue("browser")
     context = chromium.new_context(viewport=VIEWPORTS[viewport], reduced_motion="reduce")
@@ -69,6 +71,8 @@ def test_french_chosen_in_the_lobby_is_kept_and_the_table_talks_french(request: 
     assert not re.search(r"Point of|No point|Deal 1:", talk)
     assert page.locator("#plate-me .badge.role").text_content() in ("premier", "second")
     assert violations(page) == []
+    if viewport == "desktop":
+        keep(page, "french.png", tmp_path)  # the docs' picture of the table in French
 
     # Back to English, at the table itself: the choice is kept for the lobby too.
     page.get_by_label("Langue", exact=True).select_option("en")
