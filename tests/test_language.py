@@ -23,7 +23,8 @@ from piquet.engine.cards import Card, CardSet, Rank
 from piquet.engine.combinations import Category, call
 from piquet.engine.events import DeclarationAnswered, Declared, SecondCall, SecondCallAsked
 from piquet.engine.language import LANGUAGES, check_language, compile_po, french_number, read_po, words_in
-from piquet.engine.words import said
+from piquet.engine.scoring import ScoreEvent
+from piquet.engine.words import reason_words, said
 from piquet.ui.menus import describe_declaration, result_text
 from piquet.ui.web.protocol import action_words, prompt_data, view_data
 
@@ -98,6 +99,10 @@ def test_every_sentence_of_a_partie_is_in_the_french_catalogue(variant: str, see
                              random.Random(seed), NAMES, variant, on_action=speak)
         result_text(partie, "fr")
     assert not missed
+    # What each score was for, said in French too (a reason the catalogue does not know is left in English).
+    reasons = {e.reason for e in partie.view(None).log if isinstance(e, ScoreEvent)}
+    assert reasons
+    assert [r for r in reasons if reason_words(r, "fr") == r and r not in ("capot", "carte rouge")] == []
 
 
 def test_every_call_and_question_of_the_declarations_is_in_the_french_catalogue() -> None:

@@ -25,8 +25,10 @@ Bill: "Sixteen, twenty-one, and three, twenty-four." [sixième to the king 16; t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal, assert_never
 
 from piquet.engine.cards import Card, CardSet, Rank, Suit
@@ -61,7 +63,7 @@ from piquet.engine.events import (
 from piquet.engine.language import Words, words_in
 from piquet.engine.scoring import ScoreCategory, ScoreEvent
 
-__all__ = ["Speech", "bid_words", "card_words", "deal_lines", "partie_lines", "said"]
+__all__ = ["Speech", "bid_words", "card_words", "deal_lines", "partie_lines", "reason_words", "said"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,6 +253,66 @@ def said(event: Event, names: Sequence[str], lang: str = "en") -> tuple[Speech, 
             return _note(w("A new game: the players cut again for the deal."))
         case _:
             assert_never(event)
+
+
+#: What a score's reason says, where it names something (a card, a contract, a count): a pattern of the engine's
+#: English and the catalogue's template for it. A reason that is a combination's call is said as the call.
+_REASON_PATTERNS = tuple((re.compile(pattern), template) for pattern, template in (
+    (r"lead of (?P<card>\w\w)", "lead of {card}"),
+    (r"wins the (?P<lead>\w\w) with the (?P<follow>\w\w)", "wins the {lead} with the {follow}"),
+    (r"wins his lead of the (?P<lead>\w\w)", "wins his lead of the {lead}"),
+    (r"(?P<n>1) overtrick", "{n} overtrick"),
+    (r"(?P<n>\d+) overtricks", "{n} overtricks"),
+    (r"(?P<n>1) undertrick", "{n} undertrick"),
+    (r"(?P<n>\d+) undertricks", "{n} undertricks"),
+    (r"(?P<contract>.+) made", "{contract} made"),
+))
+#: The reasons that are words of the game alone.
+_REASONS = ("carte blanche", "carte rouge", "repique", "pique", "capot", "the cards", "the last trick", "wins a trick",
+            "loses a trick", "conceded play", "conceded cards")
+
+
+@cache
+def _calls(lang: str) -> dict[str, str]:
+    """Every combination's call as a score's reason gives it (lower case), and as ``lang`` says it."""
+    out = {}
+    for category in Category:
+        lengths = range(1, 9) if category is Category.POINT else range(3, 9) if category is Category.SEQUENCES \
+            else range(3, 5)
+        for n in lengths:
+            tops = [Rank.ACE] if category is Category.POINT else \
+                [Rank(r) for r in range(max(Rank.TEN if category is Category.SETS else Rank.NINE, n - 1), Rank.ACE + 1)]
+            for top in tops:
+                cards = _shaped(category, n, top)
+                said = call(category, cards, lang)
+                out[call(category, cards).lower()] = said[:1].lower() + said[1:]
+    return out
+
+
+def reason_words(reason: str, lang: str = "en") -> str:
+    """What a score is for (:attr:`ScoreEvent.reason <piquet.engine.scoring.ScoreEvent.reason>`), in ``lang``.
+
+    >>> reason_words("point of five", "fr"), reason_words("fourteen aces", "fr"), reason_words("repique", "fr")
+    ('point de cinq', "quatorze d'as", 'repic')
+    >>> reason_words("lead of QS", "fr"), reason_words("sixième to the king")
+    ('entame de QS', 'sixième to the king')
+    """
+    if lang == "en":
+        return reason
+    words = words_in(lang)
+    if reason in _REASONS:
+        return words(reason)
+    found = _calls(lang).get(reason)
+    if found is not None:
+        return found
+    owner, _, rest = reason.partition("'s ")
+    if rest and rest in _calls(lang):  # a combination scored for its holder's opponent (an Auction minus contract)
+        return words("{name}'s {reason}", name=owner, reason=_calls(lang)[rest])
+    for pattern, template in _REASON_PATTERNS:
+        match = pattern.fullmatch(reason)
+        if match:
+            return words(template, **match.groupdict())
+    return reason
 
 
 def _reckoning(events: Sequence[ScoreEvent], before: int) -> str:

@@ -52,7 +52,7 @@ from piquet.engine.record import RecordError, action_from_data, action_to_data
 from piquet.engine.scoring import ScoreCategory, ScoreEvent
 from piquet.engine.variants import rules_for
 from piquet.engine.view import PlayerView
-from piquet.engine.words import said
+from piquet.engine.words import reason_words, said
 from piquet.ui.menus import declaration_menu, describe_declaration, nothing_words, result_text
 
 __all__ = [
@@ -585,7 +585,8 @@ def _log(view: PlayerView, lang: str = "en") -> list[dict[str, Any]]:
         if isinstance(entry, ScoreEvent):
             totals[entry.player] += entry.points
             out.append({"kind": "score", "player": entry.player, "points": entry.points,
-                        "category": entry.category.value, "reason": entry.reason, "total": totals[entry.player]})
+                        "category": entry.category.value, "reason": reason_words(entry.reason, lang),
+                        "total": totals[entry.player]})
         elif isinstance(entry, CardPlayed):
             out.append({"kind": "play", "speaker": entry.player, "card": str(entry.card)})
         else:
