@@ -53,6 +53,7 @@ export function connect() {
     app.autoHintVersion = null;
     if (ev.code === 4404) fatal(t("conn.no_table"));
     else if (ev.code === 4403) fatal(t("conn.no_seat"));
+    else if (ev.code === 4400) fatal(ev.reason);
     else if (ev.code === 4410) fatal(app.cred && app.cred.kind === "move"
       ? t("conn.move_used")
       : t("conn.invite_used"));
