@@ -25,6 +25,7 @@ PNG = b"\x89PNG\r\n\x1a\n"
 def keep(page: Any, name: str, where: Path, full_page: bool = False) -> Path:
     """The page as it is now, as ``where/name``, and copied to ``$PIQUET_SCREENSHOTS`` when set."""
     picture = where / name
+    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(picture), full_page=full_page)
     assert picture.read_bytes()[:8] == PNG
     wanted = os.environ.get("PIQUET_SCREENSHOTS")
@@ -61,6 +62,10 @@ def test_the_docs_pictures_of_the_lobby_and_each_phase_of_a_deal(request: pytest
             page.get_by_test_id("suggest").click()  # the computer's discard selected, the button says how many
             taken.add("exchange")
             keep(page, "exchange.png", tmp_path)
+            version = _data(page, "version")
+            page.get_by_test_id("confirm-exchange").click()  # the discard suggested
+            page.wait_for_function("v => document.body.dataset.version !== v", arg=version, timeout=WAIT)
+            continue
         elif kind == "declare" and "declare" not in taken and page.get_by_test_id("choice").count() > 1:
             taken.add("declare")
             keep(page, "declarations.png", tmp_path)
