@@ -17,6 +17,8 @@ from test_web_axe import VIEWPORTS, violations
 from test_web_browser import WAIT, LiveServer, _data, _decide, browser, server  # noqa: F401
 from test_web_screenshots import keep
 
+from piquet.engine.language import french_number
+
 #: Elder's first words on the point, in French: its length, or that he has none.
 POINT_CALL = re.compile(r"“(Point de [a-z-]+|Pas de point)\.”")
 
@@ -73,6 +75,12 @@ def test_french_chosen_in_the_lobby_is_kept_and_the_table_talks_french(request: 
     assert violations(page) == []
     if viewport == "desktop":
         keep(page, "french.png", tmp_path)  # the docs' picture of the table in French
+    # The page says the reckonings' numbers as the server says the calls' (one rule, in two languages' code).
+    said = page.evaluate("""async () => {
+        const words = await import('/static/table/words.js');
+        return Array.from({length: 200}, (_, n) => words.numberWord(n));
+    }""")
+    assert said == [french_number(n) for n in range(200)]
 
     # Back to English, at the table itself: the choice is kept for the lobby too.
     page.get_by_label("Langue", exact=True).select_option("en")

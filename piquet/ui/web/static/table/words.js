@@ -94,6 +94,3 @@ export const PHASES = {
   play: t("phase.play"),
   over: t("phase.over"),
 };
-
-/** @type {Record<string, string>} */
-export const CATEGORY_WORDS = { point: t("category.point"), sequences: t("category.sequences"), sets: t("category.sets") };
