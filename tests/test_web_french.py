@@ -45,6 +45,13 @@ def test_french_chosen_in_the_lobby_is_kept_and_the_table_talks_french(request: 
     assert lobby.get_by_role("heading", name="Nouvelle partie").is_visible()
     assert lobby.get_by_label("Niveau de l'ordinateur").is_visible()
     assert violations(lobby) == []
+    # The guide is English (and says so) whatever the table's language; the lobby is French again after it.
+    lobby.goto(live.url + "/guide/rubicon")
+    lobby.wait_for_function("document.querySelector('.card svg') !== null", timeout=WAIT)  # its script ran
+    assert lobby.evaluate("document.documentElement.lang") == "en"
+    lobby.go_back()
+    lobby.wait_for_function("document.documentElement.lang === 'fr' && document.body.dataset.ready === '1'",
+                            timeout=WAIT)
 
     lobby.get_by_label("Votre nom").fill("Anne")
     lobby.get_by_label("Niveau de l'ordinateur").select_option("1")

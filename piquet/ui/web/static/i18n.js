@@ -2,9 +2,10 @@
 // The page's words in the language this browser chose (in the lobby or at the table, remembered), from the
 // catalogues i18n/<lang>.json: t("key", {name: "Ann"}) is the key's text with its {fields} filled. A key missing
 // from a language's catalogue falls back to the English one. Importing this module waits for the catalogues (a
-// top-level await), so every module that imports it may call t() at once; the page's fixed text is marked in
-// its HTML (data-i18n="key" for an element's text, data-i18n-aria-label / -title for an attribute) and filled by
-// translatePage(). The game's own words (the calls, the table talk) come from the server in the seat's language.
+// top-level await), so every module that imports it may call t() at once. A page that speaks the chosen language
+// says so (<html data-translated>), and its fixed text is marked in its HTML (data-i18n="key" for an element's
+// text, data-i18n-aria-label / -title for an attribute) and filled by translatePage(). The game's own words (the
+// calls, the table talk) come from the server in the seat's language.
 
 import { store } from "./storage.js";
 
@@ -33,7 +34,10 @@ async function load(code) {
   }
 }
 
-export const lang = chosenLanguage();
+/** Whether this page speaks the chosen language: the lobby and the table do (their <html data-translated>); the
+ * guide, the laws and the review, which share the cards' drawing and so this module, are in English. */
+const translated = document.documentElement.hasAttribute("data-translated");
+export const lang = translated ? chosenLanguage() : "en";
 const english = await load("en");
 const words = lang === "en" ? english : await load(lang);
 
@@ -53,6 +57,7 @@ export function t(key, params = {}) {
  * @param {ParentNode} [root]
  */
 export function translatePage(root = document) {
+  if (!translated) return;
   document.documentElement.lang = lang;
   for (const el of root.querySelectorAll("[data-i18n]")) {
     if (el instanceof HTMLElement && el.dataset.i18n) el.textContent = t(el.dataset.i18n);
