@@ -147,3 +147,20 @@ def test_sprt_oc_tool_simulates_the_arena_s_test() -> None:
     clear = tool.simulate(test, 4.0, 10.0, runs=40)
     assert clear.h1 >= 0.9 and 30 <= clear.samples_median < 271
     assert tool.simulate(test, -2.0, 10.0, runs=40).h1 <= 0.1
+
+
+def test_the_screenshots_tool_names_one_test_for_each_picture_of_the_docs() -> None:
+    """Each picture in docs/screenshots is one the tool makes, and each test it runs for one exists (pytest collects
+    exactly one test for its selection)."""
+    import subprocess
+
+    shots = _load("screenshots")
+    docs = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+    assert {p.name for p in docs.glob("*.png")} <= set(shots.PICTURES)
+    for test in shots.selections([]):
+        listed = subprocess.run(shots.command(test, collect_only=True), cwd=shots.ROOT, capture_output=True,
+                                text=True, check=False).stdout
+        assert len([line for line in listed.splitlines() if "::" in line]) == 1, (test, listed)
+    assert shots.selections(["french"]) == [("tests/test_web_french.py", "desktop")]
+    with pytest.raises(SystemExit):
+        shots.main(["nonesuch"])

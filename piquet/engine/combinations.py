@@ -25,6 +25,8 @@ from itertools import combinations as _subsets
 from typing import Final
 
 from piquet.engine.cards import SUIT_PIPS, CardSet, Rank, Suit
+from piquet.engine.language import english_number as number_word
+from piquet.engine.language import words_in
 
 __all__ = [
     "SET_RANKS",
@@ -64,32 +66,6 @@ _SEQUENCE_VALUE = {3: 3, 4: 4, 5: 15, 6: 16, 7: 17, 8: 18}
 #: The ranks whose trios and quatorzes count (Law 64): tens up to aces.
 SET_RANKS: Final[tuple[Rank, ...]] = tuple(Rank(r) for r in range(Rank.TEN, Rank.ACE + 1))
 _SEQUENCE_NAME = {3: "tierce", 4: "quart", 5: "quint", 6: "sixième", 7: "septième", 8: "huitième"}
-_NUMBERS = (
-    "nought one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen"
-).split()
-_TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-
-
-def number_word(n: int) -> str:
-    """A number in words, as the traditional calls say them.
-
-    >>> number_word(49), number_word(21), number_word(160)
-    ('forty-nine', 'twenty-one', 'one hundred and sixty')
-    """
-    if n < 0:
-        return "minus " + number_word(-n)
-    if n < 20:
-        return _NUMBERS[n]
-    if n < 100:
-        tens, units = divmod(n, 10)
-        return _TENS[tens] + ("-" + _NUMBERS[units] if units else "")
-    if n < 1000:
-        hundreds, rest = divmod(n, 100)
-        return _NUMBERS[hundreds] + " hundred" + (" and " + number_word(rest) if rest else "")
-    return str(n)
-
-
 def pips(cards: CardSet) -> int:
     """The pip total of some cards, as counted for the point."""
     mask = cards.mask
@@ -201,16 +177,24 @@ def value(category: Category, cards: CardSet) -> int:
     return set_value(n)
 
 
-def call(category: Category, cards: CardSet) -> str:
-    """The full call of a combination: "Point of five", "Quart major", "Three kings"."""
+def call(category: Category, cards: CardSet, lang: str = "en") -> str:
+    """The full call of a combination: "Point of five", "Quart major", "Three kings"; in French "Point de
+    cinq", "Quarte majeure", "Trois rois" (``lang``, :mod:`piquet.engine.language`).
+
+    >>> call(Category.SETS, CardSet.parse("AS AH AD AC"), "fr")
+    "Quatorze d'as"
+    >>> call(Category.SEQUENCES, CardSet.parse("QS JS TS"), "fr")
+    'Tierce à la dame'
+    """
+    words = words_in(lang)
     n = len(cards)
     if category is Category.POINT:
-        return f"Point of {number_word(n)}"
+        return words("Point of {number}", number=words.number(n))
     top = max(c.rank for c in cards)
     if category is Category.SEQUENCES:
-        name = _SEQUENCE_NAME[n].capitalize()
-        return f"{name} major" if top == Rank.ACE else f"{name} to the {top.word}"
-    return ("Fourteen " if n == 4 else "Three ") + top.plural
+        name = words(_SEQUENCE_NAME[n].capitalize())
+        return words("{name} major", name=name) if top == Rank.ACE else words("{name} to the " + top.word, name=name)
+    return words(("Fourteen " if n == 4 else "Three ") + top.plural)
 
 
 def candidates(category: Category, hand: CardSet, minimum_point: int = 1) -> list[CardSet]:

@@ -25,8 +25,10 @@ Bill: "Sixteen, twenty-one, and three, twenty-four." [sixième to the king 16; t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal, assert_never
 
 from piquet.engine.cards import Card, CardSet, Rank, Suit
@@ -58,9 +60,10 @@ from piquet.engine.events import (
     SecondCall,
     SecondCallAsked,
 )
+from piquet.engine.language import Words, words_in
 from piquet.engine.scoring import ScoreCategory, ScoreEvent
 
-__all__ = ["Speech", "bid_words", "deal_lines", "partie_lines", "said"]
+__all__ = ["Speech", "bid_words", "card_words", "deal_lines", "partie_lines", "reason_words", "said"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,16 +90,21 @@ _SEQUENCE_CALLS = {3: "Tierce", 4: "Quart", 5: "Quint", 6: "Sixième", 7: "Septi
 _BID_CALLS = {"pass": "Pass.", "double": "Double.", "redouble": "Redouble."}
 
 
-def bid_words(bid: str) -> str:
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def bid_words(bid: str, lang: str = "en") -> str:
     """A call of the auction as said.
 
-    >>> bid_words("8-"), bid_words("pass")
-    ('Eight minus.', 'Pass.')
+    >>> bid_words("8-"), bid_words("pass"), bid_words("7+", "fr")
+    ('Eight minus.', 'Pass.', 'Sept plus.')
     """
+    words = words_in(lang)
     if bid in _BID_CALLS:
-        return _BID_CALLS[bid]
-    sign = "minus" if bid[-1] == "-" else "plus"
-    return f"{number_word(int(bid[:-1])).capitalize()} {sign}."
+        return words(_BID_CALLS[bid])
+    sign = "{number} minus." if bid[-1] == "-" else "{number} plus."
+    return _capital(words(sign, number=words.number(int(bid[:-1]))))
 
 
 def _shaped(category: Category, length: int, top: Rank) -> CardSet:
@@ -106,117 +114,205 @@ def _shaped(category: Category, length: int, top: Rank) -> CardSet:
     return CardSet([Card.of(Rank(top - i), Suit.SPADES) for i in range(length)])
 
 
-def _opening_call(event: Declared) -> str:
+def _opening_call(event: Declared, words: Words) -> str:
     """What elder says first: the length of a point or sequence, or (told at once) all that decides it: the
     pips, the top card, the rank of a set."""
     n = event.length
     assert n is not None
     if event.category is Category.POINT:
-        making = f", making {number_word(event.pips)}" if event.at_once and event.pips is not None else ""
-        return f"Point of {number_word(n)}{making}"
+        point = words("Point of {number}", number=words.number(n))
+        if event.at_once and event.pips is not None:
+            return point + words(", making {number}", number=words.number(event.pips))
+        return point
     if event.at_once and event.top is not None:
-        return call(event.category, _shaped(event.category, n, event.top))
+        return call(event.category, _shaped(event.category, n, event.top), words.lang)
     if event.category is Category.SEQUENCES:
-        return _SEQUENCE_CALLS[n]
-    return f"Set of {number_word(n)}"
+        return words(_SEQUENCE_CALLS[n])
+    return words("Set of " + number_word(n))
 
 
-def _second_call(event: SecondCall) -> str:
+def _second_call(event: SecondCall, words: Words) -> str:
     """What elder says when asked, after an equal length: the pips, the top card, the rank."""
     if event.category is Category.POINT:
         assert event.pips is not None
-        return f"Making {number_word(event.pips)}"
+        return _capital(words("Making {number}", number=words.number(event.pips)))
     top = event.top
     assert top is not None
     if event.category is Category.SETS:
-        return top.plural.capitalize()
-    return "Major" if top == Rank.ACE else f"To the {top.word}"
+        return words(top.plural).capitalize()
+    return words("Major") if top == Rank.ACE else words("To the " + top.word)
 
 
-def said(event: Event, names: Sequence[str]) -> tuple[Speech, ...]:
-    """What an event says at the table, line by line, the players named ``names``.
+def card_words(card: Card, lang: str = "en") -> str:
+    """A card's name in words, with its article, as the game says it.
+
+    >>> card_words(Card.parse("JH")), card_words(Card.parse("AS"), "fr"), card_words(Card.parse("QD"), "fr")
+    ('the knave of hearts', "l'as de pique", 'la dame de carreau')
+    """
+    words = words_in(lang)
+    return words("{rank} of {suit}", rank=words("the " + card.rank.word), suit=words(card.suit.name.lower()))
+
+
+def said(event: Event, names: Sequence[str], lang: str = "en") -> tuple[Speech, ...]:
+    """What an event says at the table, line by line, the players named ``names``, in ``lang``
+    (:mod:`piquet.engine.language`).
 
     >>> from piquet.engine.cards import Card
     >>> said(CutMade((Card.parse("9H"), Card.parse("9S")), again=True), ("Ann", "Bill"))[1].text
     'Equal cuts: they cut again.'
     >>> said(Exchanged(1, 3, left=2, looked=True), ("Ann", "Bill"))[0].text
     'Bill exchanges three, leaving two, and looks at what he left.'
+    >>> said(Declared(1, Category.POINT, 5), ("Ann", "Bill"), "fr")[0].text
+    'Point de cinq.'
+    >>> said(DeclarationAnswered(0, Category.POINT, "not good"), ("Ann", "Bill"), "fr")[0].text
+    'Pas bon.'
     """
+    w = words_in(lang)
     match event:
         case CutMade(cards=(a, b)):
-            lines = _note(f"{names[0]} cuts {a.pretty()}, {names[1]} cuts {b.pretty()}.")
+            lines = _note(w("{a} cuts {card_a}, {b} cuts {card_b}.", a=names[0], card_a=a.pretty(), b=names[1],
+                            card_b=b.pretty()))
             if event.again:
-                return lines + _note("Equal cuts: they cut again.")
+                return lines + _note(w("Equal cuts: they cut again."))
             if event.dealer is not None:
-                return lines + _note(f"{names[event.dealer]} cuts lower and deals.")
+                return lines + _note(w("{name} cuts lower and deals.", name=names[event.dealer]))
             return lines
         case DealerChosen():
-            return _say(event.player, "I deal." if event.dealer == event.player else "You deal.")
+            return _say(event.player, w("I deal.") if event.dealer == event.player else w("You deal."))
         case DealBegun():
-            how = f" in packets of {event.packets}" if event.packets else ""
-            role = "bids first" if event.bidding else "is elder"
-            return _note(f"Deal {event.number}: {names[event.dealer]} deals{how}; {names[event.elder]} {role}.")
+            how = w(" in packets of {packets}", packets=event.packets) if event.packets else ""
+            role = w("bids first") if event.bidding else w("is elder")
+            return _note(w("Deal {number}: {dealer} deals{how}; {elder} {role}.", number=event.number,
+                           dealer=names[event.dealer], how=how, elder=names[event.elder], role=role))
         case BidCalled():
-            return _say(event.player, bid_words(event.call))
+            return _say(event.player, bid_words(event.call, lang))
         case AuctionWon():
-            return _note(f"{names[event.contract.holder]} holds the contract, {event.contract}, and is elder.")
+            return _note(w("{name} holds the contract, {contract}, and is elder.",
+                           name=names[event.contract.holder], contract=event.contract))
         case DealAnnulled():
-            return _note("Both pass: the deal is annulled and the same dealer deals again.")
+            return _note(w("Both pass: the deal is annulled and the same dealer deals again."))
         case CarteBlancheAnnounced():
-            take = f" I shall take {number_word(event.will_exchange)}." if event.will_exchange is not None else ""
-            return _say(event.player, "Carte blanche." + take)
+            take = (w(" I shall take {number}.", number=w.number(event.will_exchange))
+                    if event.will_exchange is not None else "")
+            return _say(event.player, w("Carte blanche.") + take)
         case CarteBlancheShown():
-            return _say(event.player, f"My carte blanche: {event.cards}.")
+            return _say(event.player, w("My carte blanche: {cards}.", cards=event.cards))
         case Exchanged():
             name = names[event.player]
-            text = f"{name} stands pat" if event.count == 0 else f"{name} exchanges {number_word(event.count)}"
+            text = (w("{name} stands pat", name=name) if event.count == 0
+                    else w("{name} exchanges {number}", name=name, number=w.number(event.count)))
             if event.left:
-                text += f", leaving {number_word(event.left)}"
+                text += w(", leaving {number}", number=w.number(event.left))
             if event.looked:
-                text += ", and looks at what he left"
+                text += w(", and looks at what he left")
             return _note(text + ".")
         case Declared():
             if event.length is None:
-                return _say(event.player, f"No {event.category.value}.")
-            return _say(event.player, _opening_call(event) + ".")
+                return _say(event.player, w(f"No {event.category.value}."))
+            return _say(event.player, _opening_call(event, w) + ".")
         case SecondCallAsked():
-            return _say(event.player, "Making?" if event.question == "making" else "How high?")
+            return _say(event.player, w("Making?") if event.question == "making" else w("How high?"))
         case SecondCall():
-            return _say(event.player, _second_call(event) + ".")
+            return _say(event.player, _second_call(event, w) + ".")
         case DeclarationAnswered():
-            return _say(event.player, event.answer.capitalize() + ".")
+            return _say(event.player, w(event.answer.capitalize() + "."))
         case FirstLead(card=card):
-            return _say(event.player, f"I lead the {card.words}.")
+            return _say(event.player, w("I lead {card}.", card=card_words(card, lang)))
         case CardPlayed():
             return (Speech(event.player, str(event.card), "play"),)
         case RestShown():
-            return _say(event.player, f"The rest of the talon: {event.cards}.")
+            return _say(event.player, w("The rest of the talon: {cards}.", cards=event.cards))
         case CardsDivided():
-            return _note("The cards are divided.")
+            return _note(w("The cards are divided."))
         case Conceded():
-            return _say(event.player, "I concede.")
+            return _say(event.player, w("I concede."))
         case ConcessionAnswered():
-            return _say(event.player, "I accept." if event.accept else "I decline: play on.")
+            return _say(event.player, w("I accept.") if event.accept else w("I decline: play on."))
         case DealEnded(points=(a, b), totals=(x, y)):
-            double = " (counting double)" if event.multiplier > 1 else ""
-            return _note(f"Deal {event.number}: {names[0]} {a}, {names[1]} {b}{double}; partie {x} to {y}.")
+            double = w(" (counting double)") if event.multiplier > 1 else ""
+            return _note(w("Deal {number}: {a} {points_a}, {b} {points_b}{double}; partie {x} to {y}.",
+                           number=event.number, a=names[0], points_a=a, b=names[1], points_b=b, double=double,
+                           x=x, y=y))
         case GameWon(game=game):
-            kind = "a double game" if game.double else "the game"
-            w, r = game.winner, game.reached
-            return _note(f"{names[w]} reaches {r[w]} with {names[1 - w]} at {r[1 - w]}, and wins {kind}; "
-                         f"{game.scores[0]} to {game.scores[1]} at the end of the deal.")
+            kind = w("a double game") if game.double else w("the game")
+            win, r = game.winner, game.reached
+            return _note(w("{winner} reaches {reached} with {loser} at {at}, and wins {kind}; "
+                           "{a} to {b} at the end of the deal.", winner=names[win], reached=r[win],
+                           loser=names[1 - win], at=r[1 - win], kind=kind, a=game.scores[0], b=game.scores[1]))
         case PartieEnded(settlement=settled):
             if settled.winner is None:
-                return _note("The partie is drawn.")
+                return _note(w("The partie is drawn."))
             if settled.games is not None:
                 won = settled.games
-                return _note(f"{names[settled.winner]} wins the partie, {won[0]} games to {won[1]}.")
-            how = " The loser is rubiconed." if settled.rubiconed else ""
-            return _note(f"{names[settled.winner]} wins the partie and scores {settled.points}.{how}")
+                return _note(w("{name} wins the partie, {a} games to {b}.", name=names[settled.winner],
+                               a=won[0], b=won[1]))
+            how = w(" The loser is rubiconed.") if settled.rubiconed else ""
+            return _note(w("{name} wins the partie and scores {points}.", name=names[settled.winner],
+                           points=settled.points) + how)
         case NewGameCut():
-            return _note("A new game: the players cut again for the deal.")
+            return _note(w("A new game: the players cut again for the deal."))
         case _:
             assert_never(event)
+
+
+#: What a score's reason says, where it names something (a card, a contract, a count): a pattern of the engine's
+#: English and the catalogue's template for it. A reason that is a combination's call is said as the call.
+_REASON_PATTERNS = tuple((re.compile(pattern), template) for pattern, template in (
+    (r"lead of (?P<card>\w\w)", "lead of {card}"),
+    (r"wins the (?P<lead>\w\w) with the (?P<follow>\w\w)", "wins the {lead} with the {follow}"),
+    (r"wins his lead of the (?P<lead>\w\w)", "wins his lead of the {lead}"),
+    (r"(?P<n>1) overtrick", "{n} overtrick"),
+    (r"(?P<n>\d+) overtricks", "{n} overtricks"),
+    (r"(?P<n>1) undertrick", "{n} undertrick"),
+    (r"(?P<n>\d+) undertricks", "{n} undertricks"),
+    (r"(?P<contract>.+) made", "{contract} made"),
+))
+#: The reasons that are words of the game alone.
+_REASONS = ("carte blanche", "carte rouge", "repique", "pique", "capot", "the cards", "the last trick", "wins a trick",
+            "loses a trick", "conceded play", "conceded cards")
+
+
+@cache
+def _calls(lang: str) -> dict[str, str]:
+    """Every combination's call as a score's reason gives it (lower case), and as ``lang`` says it."""
+    out = {}
+    for category in Category:
+        lengths = range(1, 9) if category is Category.POINT else range(3, 9) if category is Category.SEQUENCES \
+            else range(3, 5)
+        for n in lengths:
+            tops = [Rank.ACE] if category is Category.POINT else \
+                [Rank(r) for r in range(max(Rank.TEN if category is Category.SETS else Rank.NINE, n - 1), Rank.ACE + 1)]
+            for top in tops:
+                cards = _shaped(category, n, top)
+                said = call(category, cards, lang)
+                out[call(category, cards).lower()] = said[:1].lower() + said[1:]
+    return out
+
+
+def reason_words(reason: str, lang: str = "en") -> str:
+    """What a score is for (:attr:`ScoreEvent.reason <piquet.engine.scoring.ScoreEvent.reason>`), in ``lang``.
+
+    >>> reason_words("point of five", "fr"), reason_words("fourteen aces", "fr"), reason_words("repique", "fr")
+    ('point de cinq', "quatorze d'as", 'repic')
+    >>> reason_words("lead of QS", "fr"), reason_words("sixième to the king")
+    ('entame de QS', 'sixième to the king')
+    """
+    if lang == "en":
+        return reason
+    words = words_in(lang)
+    if reason in _REASONS:
+        return words(reason)
+    found = _calls(lang).get(reason)
+    if found is not None:
+        return found
+    owner, _, rest = reason.partition("'s ")
+    if rest and rest in _calls(lang):  # a combination scored for its holder's opponent (an Auction minus contract)
+        return words("{name}'s {reason}", name=owner, reason=_calls(lang)[rest])
+    for pattern, template in _REASON_PATTERNS:
+        match = pattern.fullmatch(reason)
+        if match:
+            return words(template, **match.groupdict())
+    return reason
 
 
 def _reckoning(events: Sequence[ScoreEvent], before: int) -> str:

@@ -14,21 +14,27 @@ from collections.abc import Sequence
 
 from piquet.engine.actions import Declare
 from piquet.engine.cards import CardSet, Suit
-from piquet.engine.combinations import Category, call, candidates, maximal, number_word, pips
+from piquet.engine.combinations import Category, call, candidates, maximal, pips
+from piquet.engine.language import words_in
 from piquet.engine.partie import Partie
 
 __all__ = ["declaration_menu", "describe_declaration", "result_text"]
 
 
-def describe_declaration(category: Category, combos: Sequence[CardSet]) -> str:
-    """A declaration in words, its cards in record notation; ``"nothing"`` for none."""
+def describe_declaration(category: Category, combos: Sequence[CardSet], lang: str = "en") -> str:
+    """A declaration in words (in ``lang``), its cards in record notation; ``"nothing"`` for none.
+
+    >>> describe_declaration(Category.SETS, (CardSet.parse("KS KH KD"),), "fr")
+    'Trois rois (KS KH KD)'
+    """
+    words = words_in(lang)
     if not combos:
-        return "nothing"
+        return words("nothing")
     parts = []
     for i, cards in enumerate(combos):
-        name = call(category, cards)
+        name = call(category, cards, lang)
         if category is Category.POINT:
-            name += f", making {number_word(pips(cards))}"
+            name += words(", making {number}", number=words.number(pips(cards)))
         parts.append(f"{name if i == 0 else name[0].lower() + name[1:]} ({cards})")
     return " + ".join(parts)
 
@@ -77,7 +83,7 @@ def declaration_menu(partie: Partie, seat: int) -> list[Declare]:
     return menu
 
 
-def nothing_words(menu: Sequence[Declare], elder: bool) -> str:
+def nothing_words(menu: Sequence[Declare], elder: bool, lang: str = "en") -> str:
     """What declaring nothing is called in ``menu``: sinking for elder, saying good for younger, where the
     player holds something to declare; where he holds nothing, just that.
 
@@ -87,28 +93,32 @@ def nothing_words(menu: Sequence[Declare], elder: bool) -> str:
     >>> nothing_words([Declare(0, Category.POINT, (CardSet.parse("AS KS QS"),)), nothing], True)
     'nothing (sink)'
     """
+    words = words_in(lang)
     if len(menu) == 1:
-        return "nothing to declare"
-    return "nothing (sink)" if elder else "nothing (say good)"
+        return words("nothing to declare")
+    return words("nothing (sink)") if elder else words("nothing (say good)")
 
 
-def result_text(partie: Partie) -> str:
-    """The settlement of a finished partie in words."""
+def result_text(partie: Partie, lang: str = "en") -> str:
+    """The settlement of a finished partie in words (in ``lang``)."""
+    words = words_in(lang)
     rules = partie.rules
     names = partie.players
     result = partie.result
     if result is None:
         raise ValueError("the partie is not over")
     if result.winner is None:
-        return "The partie is drawn."
+        return words("The partie is drawn.")
     winner, loser = names[result.winner], names[1 - result.winner]
     if result.games is not None:
         won = result.games
-        return (f"{winner} wins the partie, {won[result.winner]} games to {won[1 - result.winner]} "
-                "(a double game counting two).")
+        return words("{winner} wins the partie, {a} games to {b} (a double game counting two).", winner=winner,
+                     a=won[result.winner], b=won[1 - result.winner])
     a, b = partie.totals
     bonus = rules.settlement_bonus
     if result.rubiconed:
-        return (f"{winner} wins the partie and scores {result.points}: the sum of both scores, {a + b}, "
-                f"and {bonus}; {loser} is rubiconed (under {rules.rubicon}).")
-    return f"{winner} wins the partie and scores {result.points}: the difference, {abs(a - b)}, and {bonus}."
+        return words("{winner} wins the partie and scores {points}: the sum of both scores, {sum}, and {bonus}; "
+                     "{loser} is rubiconed (under {rubicon}).", winner=winner, points=result.points, sum=a + b,
+                     bonus=bonus, loser=loser, rubicon=rules.rubicon)
+    return words("{winner} wins the partie and scores {points}: the difference, {difference}, and {bonus}.",
+                 winner=winner, points=result.points, difference=abs(a - b), bonus=bonus)

@@ -32,6 +32,7 @@ from pydantic import BaseModel, Field, StrictBool, StrictInt
 from piquet.ai import hints
 from piquet.ai.levels import LEVEL_NAMES
 from piquet.engine import record
+from piquet.engine.language import LANGUAGES
 from piquet.engine.variants import VARIANTS, OptionError
 from piquet.ui.web.guard import TokenBucket
 from piquet.ui.web.guide import GUIDE_HEAD, guide_html, guide_index_html, unknown_guide_html
@@ -346,12 +347,17 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
         link: tuple[LinkKind, str] = next(((k, ws.query_params[k]) for k in get_args(LinkKind)
                                            if k in ws.query_params), ("token", ""))
         kind, secret = link
+        lang = ws.query_params.get("lang", "en")
         # Accepted before it is closed: a socket closed during the handshake fails with HTTP 403 instead, and the
         # page never sees the close code that tells an unknown table (4404) from an unknown token (4403) or a spent
         # invite (4410).
         await ws.accept()
         if table is None:
             await ws.close(code=4404, reason="no such table")
+            return
+        if lang not in LANGUAGES:
+            reason = f"language {lang[:20]!r} is not one the table speaks ({', '.join(LANGUAGES)})"
+            await ws.close(code=4400, reason=reason)
             return
         try:
             seat, new_token = await table.admit(kind, secret)
@@ -368,13 +374,13 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
 
         abort: Callable[[], None] | None = ws.scope.get("piquet.abort")
         client = Client(seat, ws.send_text, on_drop=lambda _client, _reason: _hang_up(ws, abort), hang_up=hang_up,
-                        invite=secret if kind == "invite" else None)
+                        invite=secret if kind == "invite" else None, lang=lang)
         if new_token is not None and seat is not None:  # moved here: the old device's secret no longer holds it
             client.post(_json({"type": "seat", "seat": seat, "token": new_token}))
             await table.moved(seat, client)
         table.clients.add(client)
         try:
-            client.post(table.state(seat), state=True)
+            client.post(table.state(seat, lang), state=True)
             table.kick()
             while not client.dropped:
                 message = await ws.receive()
@@ -397,11 +403,11 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
             message = read_message(text)
             if message["type"] == "action":
                 warning = await table.act(client.seat, message["action"], message["version"],
-                                          message.get("confirm", False))
+                                          message.get("confirm", False), client.lang)
                 if warning is not None:
                     client.post(_json(warning))
             elif message["type"] == "hint":
-                client.post(_json(await table.hint(client.seat)))
+                client.post(_json(await table.hint(client.seat, client.lang)))
             elif message["type"] == "undo":
                 await table.undo(client.seat, message["version"])
             elif message["type"] == "move":
@@ -413,7 +419,7 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
         except ProtocolError as e:
             client.post(_json(e.to_data()))
             if e.code == "stale":  # the client answered an old state: here is the table's now
-                client.post(table.state(client.seat), state=True)
+                client.post(table.state(client.seat, client.lang), state=True)
         except Exception as error:  # a fault of the server's: the client is told no more, the log has the details
             log.error("table %s: a message could not be handled (%s)", table.id, type(error).__name__)
             log.debug("the message's traceback", exc_info=True)

@@ -46,12 +46,13 @@ from piquet.engine.actions import (
 from piquet.engine.cards import Card, CardSet
 from piquet.engine.combinations import Category
 from piquet.engine.events import CardPlayed
+from piquet.engine.language import words_in
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.record import RecordError, action_from_data, action_to_data
 from piquet.engine.scoring import ScoreCategory, ScoreEvent
 from piquet.engine.variants import rules_for
 from piquet.engine.view import PlayerView
-from piquet.engine.words import said
+from piquet.engine.words import reason_words, said
 from piquet.ui.menus import declaration_menu, describe_declaration, nothing_words, result_text
 
 __all__ = [
@@ -577,38 +578,40 @@ def _cards(cards: CardSet | Sequence[Card]) -> list[str]:
     return [str(c) for c in cards]
 
 
-def _log(view: PlayerView) -> list[dict[str, Any]]:
+def _log(view: PlayerView, lang: str = "en") -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     totals = [0, 0]
     for entry in view.log:
         if isinstance(entry, ScoreEvent):
             totals[entry.player] += entry.points
             out.append({"kind": "score", "player": entry.player, "points": entry.points,
-                        "category": entry.category.value, "reason": entry.reason, "total": totals[entry.player]})
+                        "category": entry.category.value, "reason": reason_words(entry.reason, lang),
+                        "total": totals[entry.player]})
         elif isinstance(entry, CardPlayed):
             out.append({"kind": "play", "speaker": entry.player, "card": str(entry.card)})
         else:
             out.extend({"kind": line.kind, "speaker": line.speaker, "text": line.text}
-                       for line in said(entry, view.players))
+                       for line in said(entry, view.players, lang))
     return out
 
 
-def sheet_rows(partie_view: PlayerView) -> list[SheetRow]:
-    """The score sheet of the partie: one row per deal (an annulled Auction deal included)."""
+def sheet_rows(partie_view: PlayerView, lang: str = "en") -> list[SheetRow]:
+    """The score sheet of the partie: one row per deal (an annulled Auction deal included); its notes in ``lang``."""
     names = partie_view.players
+    words = words_in(lang)
     rows: list[SheetRow] = []
     for number, score in enumerate(partie_view.deal_scores, start=1):
         notes: list[str] = []
         for seat in (0, 1):
             by = score.by_category[seat]
             if by[ScoreCategory.REPIQUE.value]:
-                notes.append(f"repique to {names[seat]}")
+                notes.append(words("repique to {name}", name=names[seat]))
             if by[ScoreCategory.PIQUE.value]:
-                notes.append(f"pique to {names[seat]}")
+                notes.append(words("pique to {name}", name=names[seat]))
             if score.tricks[seat] == 12:
-                notes.append(f"capot to {names[seat]}")
+                notes.append(words("capot to {name}", name=names[seat]))
         if score.multiplier > 1:
-            notes.append(f"counts {score.multiplier} times")
+            notes.append(words("counts {times} times", times=score.multiplier))
         rows.append({
             "deal": number,
             "elder": score.elder,
@@ -648,8 +651,8 @@ def rules_data(variant: str, options: Mapping[str, bool | int]) -> RulesFacts:
             "carte_blanche_points": rules.carte_blanche_points}
 
 
-def view_data(view: PlayerView) -> ViewData:
-    """A player's view as the JSON a client gets (see ``docs/protocol.md``)."""
+def view_data(view: PlayerView, lang: str = "en") -> ViewData:
+    """A player's view as the JSON a client gets (see ``docs/protocol.md``), its talk in ``lang``."""
     contract = view.contract
     won = list(view.games_won)
     return {
@@ -675,9 +678,9 @@ def view_data(view: PlayerView) -> ViewData:
         "leader": view.leader,
         "tricks": [{"leader": t.leader, "cards": _cards(t.cards), "winner": t.winner} for t in view.tricks],
         "tricks_won": list(view.tricks_won),
-        "log": _log(view),
+        "log": _log(view, lang),
         "deal_points": list(view.deal_points),
-        "sheet": sheet_rows(view),
+        "sheet": sheet_rows(view, lang),
         "totals": list(view.totals),
         "result": None,
         "bids": [{"player": b.player, "call": b.call} for b in view.bids],
@@ -692,12 +695,12 @@ def view_data(view: PlayerView) -> ViewData:
     }
 
 
-def result_data(partie: Partie) -> ResultData | None:
+def result_data(partie: Partie, lang: str = "en") -> ResultData | None:
     result = partie.result
     if result is None:
         return None
     return {"winner": result.winner, "points": result.points, "rubiconed": result.rubiconed,
-            "games": list(result.games) if result.games is not None else None, "text": result_text(partie)}
+            "games": list(result.games) if result.games is not None else None, "text": result_text(partie, lang)}
 
 
 _ADVISER = SimpleAgent()
@@ -706,7 +709,7 @@ _CATEGORY_NAMES: dict[Category, DeclareCategory] = {
 
 
 def prompt_data(partie: Partie, seat: int | None, adviser: Agent | None = None,
-                advise: bool = True) -> Prompt | None:
+                advise: bool = True, lang: str = "en") -> Prompt | None:
     """What ``seat`` must decide now, with the choices to offer; ``None`` if it is not his turn.
 
     With ``advise``, the exchange prompt suggests a discard: ``adviser``'s (the books' discard of
@@ -746,9 +749,9 @@ def prompt_data(partie: Partie, seat: int | None, adviser: Agent | None = None,
         options: list[DeclareOption] = []
         for option in menu:
             if option.combinations:
-                label = describe_declaration(category, option.combinations)
+                label = describe_declaration(category, option.combinations, lang)
             else:
-                label = nothing_words(menu, elder)
+                label = nothing_words(menu, elder, lang)
             options.append({"label": label[0].upper() + label[1:], "action": action_message(option, names)})
         return {"kind": "declare", "category": _CATEGORY_NAMES[category], "elder": elder,
                 "in_full_only": partie.rules.must_declare_in_full(partie.contract), "options": options}
@@ -761,50 +764,54 @@ def prompt_data(partie: Partie, seat: int | None, adviser: Agent | None = None,
     return None  # pragma: no cover - the cut is the server's to make
 
 
-def action_words(action: Action, names: tuple[str, str]) -> str:
-    """A player's decision as a hint names it ("play QS", "exchange 2: discard 7S 8S")."""
+def action_words(action: Action, names: tuple[str, str], lang: str = "en") -> str:
+    """A player's decision as a hint names it ("play QS", "exchange 2: discard 7S 8S"), in ``lang``."""
+    w = words_in(lang)
     if isinstance(action, Play):
-        return f"play {action.card}"
+        return w("play {card}", card=action.card)
     if isinstance(action, Exchange):
-        return f"exchange {len(action.discards)}: discard {action.discards}"
+        return w("exchange {count}: discard {cards}", count=len(action.discards), cards=action.discards)
     if isinstance(action, Declare):
-        return f"declare {describe_declaration(action.category, action.combinations)}"
+        return w("declare {what}", what=describe_declaration(action.category, action.combinations, lang))
     if isinstance(action, Bid):
-        return f"bid {action.call}" if action.tricks is not None else action.call
+        return w("bid {call}", call=action.call) if action.tricks is not None else w(action.call)
     if isinstance(action, ChooseDealer):
-        return "deal first yourself" if action.dealer == action.player else f"let {names[action.dealer]} deal first"
+        return (w("deal first yourself") if action.dealer == action.player
+                else w("let {name} deal first", name=names[action.dealer]))
     if isinstance(action, CarteBlanche):
-        return "announce carte blanche" if action.announce else "do not announce carte blanche"
+        return w("announce carte blanche") if action.announce else w("do not announce carte blanche")
     if isinstance(action, Concede):
-        return "concede"
+        return w("concede")
     if isinstance(action, AcceptConcession):
-        return "accept the concession" if action.accept else "decline the concession and play on"
+        return w("accept the concession") if action.accept else w("decline the concession and play on")
     return action.describe(names)  # pragma: no cover - no other action is a player's decision
 
 
-def _advice(action: Action, names: tuple[str, str]) -> Advice:
-    return {"text": action_words(action, names), "action": action_message(action, names)}
+def _advice(action: Action, names: tuple[str, str], lang: str) -> Advice:
+    return {"text": action_words(action, names, lang), "action": action_message(action, names)}
 
 
-def hint_message(action: Action | int | Hint, names: tuple[str, str]) -> HintMessage:
+def hint_message(action: Action | int | Hint, names: tuple[str, str], lang: str = "en") -> HintMessage:
     """A hint: the review's (a :class:`~piquet.ai.hints.Hint`: the best choice, why, the next best and the margin,
     the exchange's best discards) or, where the review values nothing, the computer's choice alone (an ``int``: the
-    packets to deal in)."""
+    packets to deal in); its choices named in ``lang`` (the review's reasons are English)."""
     if isinstance(action, int):
-        return {"type": "hint", "text": f"deal in packets of {action}", "action": {"packets": action},
-                "reason": None, "next": None, "margin": None, "discards": []}
+        return {"type": "hint", "text": words_in(lang)("deal in packets of {packets}", packets=action),
+                "action": {"packets": action}, "reason": None, "next": None, "margin": None, "discards": []}
     if isinstance(action, Hint):
         advice = action
-        return {"type": "hint", **_advice(advice.best, names), "reason": advice.reason,
-                "next": None if advice.next_best is None else _advice(advice.next_best, names),
+        return {"type": "hint", **_advice(advice.best, names, lang), "reason": advice.reason,
+                "next": None if advice.next_best is None else _advice(advice.next_best, names, lang),
                 "margin": advice.margin,
-                "discards": [{**_advice(d.discard, names), "value": d.value, "says": d.says}
+                "discards": [{**_advice(d.discard, names, lang), "value": d.value, "says": d.says}
                              for d in advice.discards]}
-    return {"type": "hint", **_advice(action, names), "reason": None, "next": None, "margin": None,
+    return {"type": "hint", **_advice(action, names, lang), "reason": None, "next": None, "margin": None,
             "discards": []}
 
 
-def tutor_message(warning: TutorWarning, action: ActionData, names: tuple[str, str], version: int) -> TutorMessage:
+def tutor_message(warning: TutorWarning, action: ActionData, names: tuple[str, str], version: int,
+                  lang: str = "en") -> TutorMessage:
     """The tutor's warning about ``action`` (as the client sent it), answering the state of ``version``."""
-    return {"type": "tutor", "text": action_words(warning.choice, names), "action": action, "loss": warning.loss,
-            "better": _advice(warning.better, names), "reason": warning.reason, "version": version}
+    return {"type": "tutor", "text": action_words(warning.choice, names, lang), "action": action,
+            "loss": warning.loss, "better": _advice(warning.better, names, lang), "reason": warning.reason,
+            "version": version}

@@ -241,8 +241,10 @@ class Client:
 
     def __init__(self, seat: int | None, send: Callable[[str], Awaitable[None]],
                  on_drop: Callable[[Client, str], None] | None = None,
-                 hang_up: Callable[[int, str], Awaitable[None]] | None = None, invite: str | None = None) -> None:
+                 hang_up: Callable[[int, str], Awaitable[None]] | None = None, invite: str | None = None,
+                 lang: str = "en") -> None:
         self.seat = seat
+        self.lang = lang
         self.send = send
         self.on_drop = on_drop
         self.hang_up = hang_up
@@ -320,7 +322,7 @@ class Table:
         self.adviser: Agent | None = None
         self.partie: Partie | None = None
         self._driver: asyncio.Task[None] | None = None
-        self._states: dict[int | None, str] = {}
+        self._states: dict[tuple[int | None, str], str] = {}
         #: For each action applied, whether it was a person's decision with a choice (the cut, a deal, the
         #: choice of dealer and a forced card are not: a takeback never stops at them).
         self._choices: list[bool] = []
@@ -495,19 +497,19 @@ class Table:
             return None
         return i
 
-    def state(self, seat: int | None) -> str:
-        """The ``state`` message for ``seat`` (``None``: a spectator), as JSON text."""
-        cached = self._states.get(seat)
+    def state(self, seat: int | None, lang: str = "en") -> str:
+        """The ``state`` message for ``seat`` (``None``: a spectator), as JSON text, its words in ``lang``."""
+        cached = self._states.get((seat, lang))
         if cached is not None:
             return cached
         partie = self.partie
         view: ViewData | None = None
         prompt = None
         if partie is not None:
-            view = view_data(partie.view(seat))
-            view["result"] = result_data(partie)
+            view = view_data(partie.view(seat), lang)
+            view["result"] = result_data(partie, lang)
             _note_takebacks(view["sheet"], self.info.taken_back, self.names)
-            prompt = prompt_data(partie, seat, advise=self.info.computer is not None)
+            prompt = prompt_data(partie, seat, advise=self.info.computer is not None, lang=lang)
         links = self.links(seat)
         data: StateMessage = {
             "type": "state",
@@ -528,7 +530,7 @@ class Table:
             "prompt": prompt,
         }
         text = json.dumps(data, separators=(",", ":"))
-        self._states[seat] = text
+        self._states[seat, lang] = text
         return text
 
     async def broadcast(self) -> None:
@@ -538,7 +540,7 @@ class Table:
             if client.dropped:  # a closed or stalled connection leaves the table; the game goes on
                 self.clients.discard(client)
             else:
-                client.post(self.state(client.seat), state=True)
+                client.post(self.state(client.seat, client.lang), state=True)
 
     # ------------------------------------------------------------ changes
     async def _push(self, action: Action) -> None:
@@ -626,7 +628,7 @@ class Table:
                                          f"{self.version}: the current state follows")
 
     async def act(self, seat: int | None, data: object, version: int | None = None,
-                  confirm: bool = False) -> TutorMessage | None:
+                  confirm: bool = False, lang: str = "en") -> TutorMessage | None:
         """A player's action from a client; raises :class:`ProtocolError` and changes nothing if it
         is not his to make or not legal, or (``version`` given) answers a state that is not the table's now.
         With the tutor, a choice that loses its threshold or more is not applied: the warning is returned,
@@ -643,7 +645,7 @@ class Table:
                 warning = await self._check(partie, action)
                 if warning is not None:
                     assert isinstance(data, dict)
-                    return tutor_message(warning, data, self.names, self.version)
+                    return tutor_message(warning, data, self.names, self.version, lang)
             await self._push(action)
         await self.broadcast()
         self.kick()
@@ -773,7 +775,7 @@ class Table:
                                         f"{HINT_INTERVAL:g} s: ask again in {wait:.0f} s")
         self._hints[seat] = (left - 1, now)
 
-    async def hint(self, seat: int | None) -> HintMessage:
+    async def hint(self, seat: int | None, lang: str = "en") -> HintMessage:
         """The review's hint for ``seat``'s decision (where the review values nothing, the strongest level's choice).
         One hint at a time per table: another asked while
         the computer thinks about one is refused (``busy``), as is a hint past the seat's allowance or while the
@@ -795,7 +797,7 @@ class Table:
             adviser = self.adviser
             view = partie.view(seat)
             if partie.phase is Phase.DEAL:
-                return hint_message(adviser.choose_packets(view, partie.legal_packets()), self.names)
+                return hint_message(adviser.choose_packets(view, partie.legal_packets()), self.names, lang)
             legal = partie.legal_actions(seat)
             self._hinting = True
             try:
@@ -803,14 +805,14 @@ class Table:
                     advice = await self.thinker.hint(partie, self._seed(), self.budget_for(HINT_LEVEL))
                     if advice is not None:
                         self._advised[seat] = (self.version, advice.best)
-                        return hint_message(advice, self.names)
+                        return hint_message(advice, self.names, lang)
                 action, self.adviser = await self.thinker.choose(adviser, view, legal, HINT_LEVEL)
             except ThinkingFailed as e:
                 _log.warning("table %s, hint: %s", self.id, e)
                 raise ProtocolError("computer_failed", "the computer could not think of a hint: ask again") from None
             finally:
                 self._hinting = False
-            return hint_message(action, self.names)
+            return hint_message(action, self.names, lang)
 
 
 class Tables:

@@ -5,6 +5,8 @@
 // (S H D C), e.g. "QS", "TD". Faces are generated here; suit shapes and the
 // pattern of the card back live once in a hidden sprite (ensureSprite).
 
+import { t } from "./i18n.js";
+
 /** @type {Record<string, {name: string, symbol: string}>} */
 export const SUITS = {
   S: { name: "spades", symbol: "\u2660" },
@@ -40,7 +42,7 @@ export function isCard(code) {
 /** "queen of spades" @param {unknown} code */
 export function cardName(code) {
   if (!isCard(code)) return String(code);
-  return `${RANKS[code[0]].name} of ${SUITS[code[1]].name}`;
+  return t("card.name", { rank: t(`rank.${code[0]}`), suit: t(`suit.${code[1]}`) });
 }
 
 /** "Q♠", "10♥" @param {unknown} code */

@@ -4,12 +4,13 @@
 // applies the choice to the document's root (data-deck, data-contrast) at once; style.css does the rest.
 // Without a choice of its own, the high contrast follows the system's "more contrast" setting.
 
+import { t } from "./i18n.js";
 import { store } from "./storage.js";
 
 /** The settings, each a yes-or-no kept in this browser. */
 export const DISPLAY = {
-  deck: { key: "piquet.fourColour", label: "Four-colour deck", help: "Diamonds blue and clubs green, so that no two suits share a colour." },
-  contrast: { key: "piquet.highContrast", label: "High contrast", help: "Darker ink, black-edged cards and a plainer table." },
+  deck: { key: "piquet.fourColour", label: t("display.deck"), help: t("display.deck_help") },
+  contrast: { key: "piquet.highContrast", label: t("display.contrast"), help: t("display.contrast_help") },
 };
 
 /** @param {keyof typeof DISPLAY} name @returns {boolean} */

@@ -2,6 +2,7 @@
 // Creating a table (POST /api/tables): the form's body, the server's answer or its reason for refusing, and the
 // creator's seat secret kept in this browser before the page goes to the table.
 
+import { t } from "../i18n.js";
 import { store } from "../storage.js";
 import { $ } from "../table/dom.js";
 import { chosenBudget, chosenOptions, currentVariant, inputEl, selectEl } from "./form.js";
@@ -30,7 +31,7 @@ export function showError(text) {
  */
 export function serverReason(data, status) {
   const why = data && typeof data === "object" && "detail" in data ? data.detail : null;
-  return typeof why === "string" && why ? why : `The server refused (${status}).`;
+  return typeof why === "string" && why ? why : t("create.refused", { status });
 }
 
 /**
@@ -41,10 +42,10 @@ export function serverReason(data, status) {
 function body(kind) {
   const name = inputEl("name").value.trim();
   const variant = currentVariant();
-  if (!variant) throw new Error("The server's settings could not be read: reload the page.");
+  if (!variant) throw new Error(t("create.no_settings"));
   if (!name) {
     $("name").focus();
-    throw new Error("Please enter your name.");
+    throw new Error(t("create.name"));
   }
   let options;
   try {
@@ -106,7 +107,7 @@ export async function submit(e) {
   if (request.kind === "computer") store.set("piquet.budget", request.budget === undefined ? "" : String(request.budget));
   if (request.kind === "computer") store.set("piquet.tutor", request.tutor ? "1" : "0");
   setBusy(true);
-  $("create-note").textContent = "Setting the table…";
+  $("create-note").textContent = t("create.setting");
   try {
     const res = await fetch("/api/tables", {
       method: "POST",

@@ -2,6 +2,7 @@
 // The lobby's form: the variant and its rule options, the computer's level, the takebacks, its thinking time,
 // filled from the server's setup and read back into the body of POST /api/tables.
 
+import { t } from "../i18n.js";
 import { store } from "../storage.js";
 import { $, h } from "../table/dom.js";
 import { DEFAULT_LEVEL, humanise, setup, variantNamed } from "./setup.js";
@@ -29,7 +30,7 @@ export function fillVariants() {
 export function fillLevels() {
   const levels = setup.answer ? setup.answer.levels : [];
   const select = selectEl("level");
-  select.replaceChildren(...levels.map((l) => new Option(`Level ${l.level} – ${l.name}`, String(l.level))));
+  select.replaceChildren(...levels.map((l) => new Option(t("form.level", { n: l.level, name: l.name }), String(l.level))));
   const remembered = Number(store.get("piquet.level"));
   const chosen = levels.find((l) => l.level === remembered) || levels.find((l) => l.level === DEFAULT_LEVEL) || levels[0];
   if (chosen) select.value = String(chosen.level);
@@ -40,7 +41,7 @@ export function updateLevelHelp() {
   const levels = setup.answer ? setup.answer.levels : [];
   const first = levels[0];
   const last = levels[levels.length - 1];
-  $("level-help").textContent = first && last && first !== last ? `${first.level} is the gentlest, ${last.level} the strongest.` : "";
+  $("level-help").textContent = first && last && first !== last ? t("form.levels_help", { first: first.level, last: last.level }) : "";
 }
 
 /** A number of seconds as the form says it: 1, 0.5, 2.5. */
@@ -68,13 +69,11 @@ export function fillBudget() {
   }
   input.value = seconds(value);
   const range = bounds.maximum === null
-    ? `${seconds(bounds.minimum)} s or more, or 0 for no limit`
-    : `${seconds(bounds.minimum)} to ${seconds(bounds.maximum)} s`;
-  $("budget-help").textContent = `The CPU time the computer may think for each of its decisions and each hint: ${range} `
-    + `(its level's own: ${seconds(bounds.default)} s). Levels 1 and 2 answer at once; their hints still think.`;
+    ? t("form.budget_open", { min: seconds(bounds.minimum) })
+    : t("form.budget_range", { min: seconds(bounds.minimum), max: seconds(bounds.maximum) });
+  $("budget-help").textContent = t("form.budget_help", { range, default: seconds(bounds.default) });
   if (setup.answer) {
-    $("tutor-help").textContent = `Before a card, discard, declaration or call that loses ${setup.answer.tutor} points `
-      + "or more on average, the table says so and why, and offers you to think again (it thinks as long as a hint).";
+    $("tutor-help").textContent = t("form.tutor_help", { points: setup.answer.tutor });
   }
 }
 
@@ -86,12 +85,12 @@ export function fillBudget() {
 export function budgetOf(text) {
   const bounds = setup.answer ? setup.answer.budget : null;
   const value = Number(text.trim());
-  if (!text.trim() || !Number.isFinite(value)) throw new Error("Thinking time: a number of seconds, please.");
+  if (!text.trim() || !Number.isFinite(value)) throw new Error(t("form.budget_number"));
   if (!bounds) return value;
   if (value === 0 && bounds.maximum === null) return value;
-  if (value === 0) throw new Error(`Thinking time: this server allows no unlimited thinking, at most ${seconds(bounds.maximum || 0)} s.`);
-  if (value < bounds.minimum) throw new Error(`Thinking time: at least ${seconds(bounds.minimum)} s${bounds.maximum === null ? " (or 0 for no limit)" : ""}.`);
-  if (bounds.maximum !== null && value > bounds.maximum) throw new Error(`Thinking time: at most ${seconds(bounds.maximum)} s on this server.`);
+  if (value === 0) throw new Error(t("form.budget_no_unlimited", { max: seconds(bounds.maximum || 0) }));
+  if (value < bounds.minimum) throw new Error(t("form.budget_at_least", { min: seconds(bounds.minimum), open: bounds.maximum === null ? t("form.budget_or_zero") : "" }));
+  if (bounds.maximum !== null && value > bounds.maximum) throw new Error(t("form.budget_at_most", { max: seconds(bounds.maximum) }));
   return value;
 }
 
@@ -144,12 +143,12 @@ export function fillOptions() {
   const options = variant ? variant.options : [];
   $("options").replaceChildren(...options.map(optionRow));
   $("options-details").hidden = options.length === 0;
-  $("options-count").textContent = variant && options.length ? `(${options.length}, defaults of ${variant.title})` : "";
+  $("options-count").textContent = variant && options.length ? t("form.options_count", { n: options.length, title: variant.title }) : "";
   const link = /** @type {HTMLAnchorElement} */ ($("rules-link"));
   link.hidden = !variant;
   if (variant) {
     link.href = `/guide/${encodeURIComponent(variant.name)}`;
-    link.textContent = `The rules of ${variant.title}`;
+    link.textContent = t("form.rules_of", { title: variant.title });
   }
 }
 
@@ -169,9 +168,9 @@ export function chosenOptions() {
     else {
       const label = humanise(o.name);
       value = Number(input.value);
-      if (!Number.isInteger(value)) throw new Error(`${label}: a whole number, please.`);
-      if (input.min !== "" && value < Number(input.min)) throw new Error(`${label}: at least ${input.min}.`);
-      if (input.max !== "" && value > Number(input.max)) throw new Error(`${label}: at most ${input.max}.`);
+      if (!Number.isInteger(value)) throw new Error(t("form.whole", { label }));
+      if (input.min !== "" && value < Number(input.min)) throw new Error(t("form.at_least", { label, n: input.min }));
+      if (input.max !== "" && value > Number(input.max)) throw new Error(t("form.at_most", { label, n: input.max }));
     }
     if (value !== o.default) out[o.name] = value;
   }

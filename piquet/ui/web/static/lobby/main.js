@@ -5,6 +5,7 @@
 
 import { cardElement, ensureSprite } from "../cards.js";
 import { displayControls } from "../display.js";
+import { languageChoice, t } from "../i18n.js";
 import { store } from "../storage.js";
 import { $ } from "../table/dom.js";
 import { setBusy, showError, submit } from "./create.js";
@@ -17,6 +18,7 @@ async function start() {
   const hero = $("hero-cards");
   for (const c of ["AS", "KH", "QD", "JC"]) hero.append(cardElement(c));
   displayControls($("display"));
+  languageChoice(/** @type {HTMLSelectElement} */ ($("language")));
   inputEl("name").value = store.get("piquet.name") || "";
   $("variant").addEventListener("change", fillOptions);
   $("level").addEventListener("change", updateLevelHelp);
@@ -29,7 +31,7 @@ async function start() {
     await loadSetup();
   } catch {
     // Without the server's variants there is nothing to offer: the buttons stay disabled.
-    showError("Could not read the game's settings from the server: reload the page to try again.");
+    showError(t("lobby.no_setup"));
     document.body.dataset.ready = "1";
     return;
   }

@@ -1,6 +1,7 @@
 // @ts-check
 // The tables this browser played or watched, as the lobby lists them (the table page writes the list).
 
+import { t as say } from "../i18n.js";
 import { store } from "../storage.js";
 import { $, h } from "../table/dom.js";
 
@@ -26,9 +27,10 @@ export function remember(entry) {
 
 /** @param {Recent} t */
 function describe(t) {
-  if (t.watching) return `${t.title || "Piquet"} (watching)`;
-  if (t.kind === "room") return `${t.title || "Piquet"} (room)`;
-  return `${t.title || "Piquet"}${t.level ? ` v computer, level ${t.level}` : ""}`;
+  const title = t.title || "Piquet";
+  if (t.watching) return say("recent.watching", { title });
+  if (t.kind === "room") return say("recent.room", { title });
+  return t.level ? say("recent.computer", { title, n: t.level }) : title;
 }
 
 export function showRecent() {

@@ -6,6 +6,7 @@
 // the state no longer carries (the deal in progress's is in the state), and the cards selected for an exchange
 // not yet made.
 
+import { t } from "../i18n.js";
 import { session } from "../storage.js";
 import { h } from "./dom.js";
 import { reviewLink, sheetParts } from "./record.js";
@@ -47,16 +48,16 @@ export function noticeScoredDeal(prev, next) {
 export function countTable(row, n) {
   const body = h("tbody");
   for (const line of row.count || []) {
-    body.append(h("tr", { "data-category": line.category }, h("th", { scope: "row", text: line.label }),
+    body.append(h("tr", { "data-category": line.category }, h("th", { scope: "row", text: t(`count.${line.category}`) }),
       h("td", { className: "num", text: pair(line.points, 0) }), h("td", { className: "num", text: pair(line.points, 1) })));
   }
-  body.append(h("tr", { className: "muted" }, h("th", { scope: "row", text: "tricks won" }),
+  body.append(h("tr", { className: "muted" }, h("th", { scope: "row", text: t("count.tricks_won") }),
     h("td", { className: "num", text: pair(row.tricks, 0) }), h("td", { className: "num", text: pair(row.tricks, 1) })));
   return h("table", { className: "sheet-table deal-count", "data-testid": "deal-count" },
-    h("caption", { text: `The count of deal ${row.deal}` }),
+    h("caption", { text: t("count.caption", { n: row.deal }) }),
     h("thead", {}, h("tr", {}, h("td"), h("th", { scope: "col", className: "num", text: n[0] }), h("th", { scope: "col", className: "num", text: n[1] }))),
     body,
-    h("tfoot", {}, h("tr", { "data-testid": "deal-total" }, h("th", { scope: "row", text: "total" }),
+    h("tfoot", {}, h("tr", { "data-testid": "deal-total" }, h("th", { scope: "row", text: t("count.total") }),
       h("td", { className: "num", text: pair(row.points, 0) }), h("td", { className: "num", text: pair(row.points, 1) }))));
 }
 
@@ -69,19 +70,19 @@ export function showDealEnd(row, st) {
   const v = st.view || /** @type {Partial<View>} */ ({});
   const over = st.table.status === "over" || v.phase === "over";
   const box = dialog();
-  const title = row.annulled ? `Deal ${row.deal} annulled: both passed` : `Deal ${row.deal} scored`;
+  const title = t(row.annulled ? "dealend.annulled" : "dealend.scored", { n: row.deal });
   const review = row.annulled ? null : reviewLink(row.deal, over);
   box.replaceChildren(h("div", { className: "dialog-inner" },
     h("h2", { id: "deal-end-title", text: title }),
-    row.contract ? h("p", { className: "deal-contract", text: `Contract: ${row.contract}` }) : null,
+    row.contract ? h("p", { className: "deal-contract", text: t("dealend.contract", { contract: row.contract }) }) : null,
     row.annulled ? null : countTable(row, n),
     row.notes ? h("p", { className: "deal-notes", text: row.notes }) : null,
-    h("h3", { className: "deal-end-sheet", text: "The score sheet" }),
+    h("h3", { className: "deal-end-sheet", text: t("dealend.sheet") }),
     h("div", { className: "sheet" }, sheetParts(st, v, false)),
     h("p", { className: "dialog-actions" },
-      review ? h("a", { href: review, className: "button", "data-testid": "review-deal", text: "Review", "aria-label": `Review deal ${row.deal}` }) : null,
+      review ? h("a", { href: review, className: "button", "data-testid": "review-deal", text: t("sheet.review"), "aria-label": t("sheet.review_deal", { n: row.deal }) }) : null,
       " ",
-      h("button", { type: "button", className: "primary", "data-testid": "go-on", text: "Go on", autofocus: true, onclick: () => box.close() }))));
+      h("button", { type: "button", className: "primary", "data-testid": "go-on", text: t("dealend.go_on"), autofocus: true, onclick: () => box.close() }))));
   app.dealEnd = row.deal;
   document.body.dataset.dealEnd = String(row.deal);
   document.body.dataset.prompt = "";

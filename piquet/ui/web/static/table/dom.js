@@ -1,6 +1,8 @@
 // @ts-check
 // Small helpers on the document: find an element, make one, links.
 
+import { t } from "../i18n.js";
+
 /**
  * The page's element with this id (the page's HTML holds every id the scripts ask for by this).
  * @param {string} id
@@ -77,7 +79,7 @@ export async function copyLink(a, button) {
   if (button) {
     const old = button.dataset.label || button.textContent || "";
     button.dataset.label = old;
-    button.textContent = ok ? "Copied" : "Select and copy";
+    button.textContent = ok ? t("copy.done") : t("copy.select");
     setTimeout(() => {
       button.textContent = old;
     }, 1600);

@@ -3,6 +3,7 @@
 // its section in /guide/{variant}, and the question the link asks. The one place the page knows the guide's
 // anchors (tests/test_guide.py checks that every guide has each of them).
 
+import { t } from "../i18n.js";
 import { h } from "./dom.js";
 
 /** @typedef {import("./protocol.js").Prompt} Prompt */
@@ -14,24 +15,24 @@ import { h } from "./dom.js";
 
 /** @type {Record<string, Term>} */
 export const GLOSSARY = {
-  elder: { anchor: "elder", question: "Who is elder?" },
-  younger: { anchor: "younger", question: "Who is younger?" },
-  talon: { anchor: "talon", question: "What is the talon?" },
-  exchange: { anchor: "exchange", question: "How does the exchange work?" },
-  "carte blanche": { anchor: "carte-blanche", question: "What is carte blanche?" },
-  declaring: { anchor: "declaring", question: "How are combinations declared?" },
-  point: { anchor: "point", question: "What is the point?" },
-  sequences: { anchor: "sequences", question: "What are sequences?" },
-  sets: { anchor: "sets", question: "What are sets?" },
-  play: { anchor: "the-play", question: "How is the play scored?" },
-  "the cards": { anchor: "the-cards", question: "What are the cards?" },
-  capot: { anchor: "capot", question: "What is capot?" },
-  repique: { anchor: "repique", question: "What is a repique?" },
-  pique: { anchor: "pique", question: "What is a pique?" },
-  partie: { anchor: "partie", question: "What is a partie?" },
-  rubicon: { anchor: "rubicon", question: "What is the rubicon?", variants: ["rubicon", "auction"] },
-  contract: { anchor: "contract", question: "What is a contract?", variants: ["auction"] },
-  games: { anchor: "games", question: "How is a game won?", variants: ["au-cent"] },
+  elder: { anchor: "elder", question: t("glossary.elder") },
+  younger: { anchor: "younger", question: t("glossary.younger") },
+  talon: { anchor: "talon", question: t("glossary.talon") },
+  exchange: { anchor: "exchange", question: t("glossary.exchange") },
+  "carte blanche": { anchor: "carte-blanche", question: t("glossary.carte-blanche") },
+  declaring: { anchor: "declaring", question: t("glossary.declaring") },
+  point: { anchor: "point", question: t("glossary.point") },
+  sequences: { anchor: "sequences", question: t("glossary.sequences") },
+  sets: { anchor: "sets", question: t("glossary.sets") },
+  play: { anchor: "the-play", question: t("glossary.the-play") },
+  "the cards": { anchor: "the-cards", question: t("glossary.the-cards") },
+  capot: { anchor: "capot", question: t("glossary.capot") },
+  repique: { anchor: "repique", question: t("glossary.repique") },
+  pique: { anchor: "pique", question: t("glossary.pique") },
+  partie: { anchor: "partie", question: t("glossary.partie") },
+  rubicon: { anchor: "rubicon", question: t("glossary.rubicon"), variants: ["rubicon", "auction"] },
+  contract: { anchor: "contract", question: t("glossary.contract"), variants: ["auction"] },
+  games: { anchor: "games", question: t("glossary.games"), variants: ["au-cent"] },
 };
 
 /** What a prompt asks about, as a term of the guide. @type {Record<string, string>} */
@@ -75,6 +76,6 @@ export function promptLink(prompt, variant) {
  */
 export function scoreLink(reason, variant) {
   const said = (reason || "").toLowerCase();
-  const term = NOTABLE.find((t) => new RegExp(`\\b${t}\\b`).test(said));
+  const term = NOTABLE.find((word) => new RegExp(`\\b${word}\\b`).test(said));
   return term ? whatIs(term, variant) : null;
 }

@@ -4,6 +4,7 @@
 
 import { ensureSprite } from "../cards.js";
 import "../display.js"; // the cards and colours this browser chose (applied at once)
+import { languageChoice } from "../i18n.js";
 import { store } from "../storage.js";
 import { $, copyLink } from "./dom.js";
 import { activateCard, scheduleForcedPlay } from "./prompt.js";
@@ -13,6 +14,7 @@ import { connect, fatal, reconnectNow, requestHint, requestMove, requestUndo, se
 
 export function start() {
   ensureSprite();
+  languageChoice(/** @type {HTMLSelectElement} */ ($("language")));
   const found = readCredentials();
   const auto = /** @type {HTMLInputElement} */ ($("auto-play"));
   auto.checked = store.get("piquet.autoPlay") !== "0";

@@ -9,7 +9,8 @@ import { renderPending } from "./render.js";
 import { store } from "../storage.js";
 import { app, handOrder, names, rulesOf, seats } from "./state.js";
 import { send, sendAction } from "./transport.js";
-import { CATEGORY_WORDS, capitalize, numberWord } from "./words.js";
+import { t } from "../i18n.js";
+import { numberWord } from "./words.js";
 
 /** @typedef {import("./protocol.js").Action} Action */
 /** @typedef {import("./protocol.js").Card} Card */
@@ -50,20 +51,20 @@ export function choiceButton(label, action, index, { value = null, title = null,
 /** @param {CarteBlancheAction} action */
 export function carteBlancheLabel(action) {
   if (!action || typeof action !== "object") return String(action);
-  if (action.carte_blanche === false) return "Do not announce it";
+  if (action.carte_blanche === false) return t("cb.no");
   if (action.will_exchange !== undefined && action.will_exchange !== null) {
-    return `Announce it, and exchange ${action.will_exchange}`;
+    return t("cb.exchange", { n: action.will_exchange });
   }
-  return "Announce it";
+  return t("cb.yes");
 }
 
 /** @param {string} call */
 export function bidTitle(call) {
   const m = /^(\d+)([+-])$/.exec(call);
   /** @type {Record<string, string>} */
-  const words = { pass: "Pass", double: "Double the last bid", redouble: "Redouble" };
+  const words = { pass: t("bid.pass"), double: t("bid.double"), redouble: t("bid.redouble") };
   if (!m) return words[call] || call;
-  return `Bid ${m[1]} ${m[2] === "+" ? "plus: to win" : "minus: to lose"} ${m[1]} tricks`;
+  return t(m[2] === "+" ? "bid.plus" : "bid.minus", { n: m[1] });
 }
 
 /**
@@ -72,7 +73,7 @@ export function bidTitle(call) {
  */
 export function callRange(calls) {
   const tricks = calls.filter((c) => /^\d+[+-]$/.test(c)).map((c) => parseInt(c, 10));
-  return tricks.length ? `${Math.min(...tricks)} to ${Math.max(...tricks)}` : "";
+  return tricks.length ? t("bid.range", { min: Math.min(...tricks), max: Math.max(...tricks) }) : "";
 }
 
 /**
@@ -118,23 +119,23 @@ export function renderPrompt(st) {
   let i = 0;
   switch (p.kind) {
     case "choose_dealer":
-      title.textContent = "You cut the higher card: choose who deals first.";
+      title.textContent = t("dealer.title");
       for (const o of p.options || []) {
-        choices.append(choiceButton(o === me ? "I deal first" : `${n[o]} deals first`, { choose_dealer: o }, i++, { value: o }));
+        choices.append(choiceButton(o === me ? t("dealer.me") : t("dealer.other", { name: n[o] }), { choose_dealer: o }, i++, { value: o }));
       }
-      extra.append(h("p", { className: "prompt-note", text: "Cavendish advises dealing first." }));
+      extra.append(h("p", { className: "prompt-note", text: t("dealer.advice") }));
       break;
     case "packets":
-      title.textContent = `You deal: in packets of ${(p.options || []).map(numberWord).join(" or of ")} (the same in all your deals).`;
+      title.textContent = t("packets.title", { sizes: (p.options || []).map(numberWord).join(t("packets.or_of")) });
       for (const o of p.options || []) {
-        choices.append(choiceButton(`Packets of ${o}`, { packets: o }, i++, { value: o }));
+        choices.append(choiceButton(t("packets.choice", { n: o }), { packets: o }, i++, { value: o }));
       }
       break;
     case "bid": {
       const bids = (st.view && st.view.bids) || [];
       title.textContent = bids.length
-        ? "The auction so far: " + bids.map((b) => `${n[b.player]} ${b.call}`).join(", ") + ". Your call:"
-        : `You bid first: the tricks you contract to win (+) or to lose (−), ${callRange(p.options || [])}.`;
+        ? t("bid.so_far", { calls: bids.map((b) => `${n[b.player]} ${b.call}`).join(", ") })
+        : t("bid.first", { range: callRange(p.options || []) });
       const options = p.options || [];
       const special = options.filter((c) => !/^\d+[+-]$/.test(c));
       const plus = options.filter((c) => /^\d+\+$/.test(c));
@@ -143,7 +144,7 @@ export function renderPrompt(st) {
         if (!list.length) return;
         const r = h("div", { className: "choice-row " + cls });
         for (const c of list) {
-          const label = /^\d/.test(c) ? c.replace("-", "−") : capitalize(c);
+          const label = /^\d/.test(c) ? c.replace("-", "−") : t(`bid.word.${c}`);
           r.append(choiceButton(label, { bid: c }, i++, { value: c, title: bidTitle(c), className: "bid" }));
         }
         choices.append(r);
@@ -154,7 +155,7 @@ export function renderPrompt(st) {
       break;
     }
     case "carte_blanche":
-      title.textContent = `You hold no king, queen or knave: carte blanche, worth ${rulesOf(st).carte_blanche_points}.`;
+      title.textContent = t("cb.title", { n: rulesOf(st).carte_blanche_points });
       for (const o of p.options || []) {
         const action = o && "action" in o && o.action ? o.action : /** @type {CarteBlancheAction} */ (o);
         const label = o && "label" in o && o.label ? o.label : carteBlancheLabel(action);
@@ -167,11 +168,10 @@ export function renderPrompt(st) {
       break;
     case "declare": {
       const said = lastSpeech(st);
-      const cat = CATEGORY_WORDS[p.category] || p.category;
       if (said && !p.elder) {
         title.append(h("span", { className: "quote" }, `${n[said.speaker]}: “`, prettyText(said.text), "” "));
       }
-      title.append(p.elder ? `Declare your ${cat}:` : `Your answer, ${cat}:`);
+      title.append(t(`${p.elder ? "declare" : "answer"}.title.${p.category}`));
       (p.options || []).forEach((o, idx) => {
         const btn = choiceButton(o.label, o.action, i++, { value: idx, pretty: true, className: "declare" });
         const cards = new Set(((o.action && o.action.combinations) || []).flat());
@@ -183,13 +183,13 @@ export function renderPrompt(st) {
         btn.addEventListener("blur", off);
         choices.append(btn);
       });
-      if (p.in_full_only) extra.append(h("p", { className: "prompt-note", text: "In a minus contract nothing may be sunk: you declare your best and show every other." }));
+      if (p.in_full_only) extra.append(h("p", { className: "prompt-note", text: t("declare.in_full") }));
       extra.append(h("button", {
         type: "button",
         className: "secondary",
         "data-testid": "declare-for-me",
-        text: "Declare for me",
-        title: "Declare as the strongest computer player would",
+        text: t("declare.for_me"),
+        title: t("declare.for_me_title"),
         onclick: () => {
           if (app.pending || !app.state || !app.state.prompt) return;
           if (send({ type: "hint" })) {
@@ -204,20 +204,20 @@ export function renderPrompt(st) {
       const trick = (st.view && st.view.trick) || [];
       const cards = p.cards || [];
       if (trick.length) {
-        title.append(`${n[opp]} led `, cardSpan(trick[0]), ": ");
+        title.append(t("play.led", { name: n[opp] }), cardSpan(trick[0]), ": ");
       } else {
-        title.append("Your lead: ");
+        title.append(t("play.your_lead"));
       }
-      title.append(cards.length === 1 ? "your only card is " : "click a card to play it", cards.length === 1 ? cardSpan(cards[0]) : "");
-      if (cards.length === 1 && !p.concede && /** @type {HTMLInputElement} */ ($("auto-play")).checked) title.append(" (playing it…)");
+      title.append(cards.length === 1 ? t("play.only") : t("play.click"), cards.length === 1 ? cardSpan(cards[0]) : "");
+      if (cards.length === 1 && !p.concede && /** @type {HTMLInputElement} */ ($("auto-play")).checked) title.append(t("play.playing"));
       if (p.concede) extra.append(concedeButton(rulesOf(st)));
       break;
     }
     case "concession": {
       const rules = rulesOf(st);
-      title.textContent = `${n[opp]} concedes: you may count ${rules.conceded_play} for the play and ${rules.cards_points} for the cards, or decline and play on for a capot.`;
+      title.textContent = t("concession.title", { name: n[opp], play: rules.conceded_play, cards: rules.cards_points });
       for (const o of p.options || []) {
-        const label = o.accept_concession ? `Accept: count ${rules.conceded_play} and ${rules.cards_points}` : "Decline: play on";
+        const label = o.accept_concession ? t("concession.accept", { play: rules.conceded_play, cards: rules.cards_points }) : t("concession.decline");
         choices.append(choiceButton(label, o, i++, { value: o.accept_concession ? "accept" : "decline" }));
       }
       break;
@@ -225,7 +225,7 @@ export function renderPrompt(st) {
     default: {
       // A prompt of a kind this page does not know: its options as they come.
       const q = /** @type {{kind: string, options?: any[]}} */ (/** @type {unknown} */ (p));
-      title.textContent = `The server asks for a decision this page does not know (${q.kind}).`;
+      title.textContent = t("prompt.unknown", { kind: q.kind });
       for (const o of q.options || []) {
         const action = o && o.action ? o.action : o;
         choices.append(choiceButton(o && o.label ? o.label : JSON.stringify(action), action, i++));
@@ -249,13 +249,13 @@ export function concedeButton(rules) {
       type: "button",
       className: "danger",
       "data-testid": "concede",
-      text: "Concede",
-      title: `Concede the partie: your opponent counts ${rules.conceded_play} for play and ${rules.cards_points} for the cards`,
+      text: t("concede.button"),
+      title: t("concede.title", { play: rules.conceded_play, cards: rules.cards_points }),
       onclick: () => {
-        if (confirm(`Concede the partie? Your opponent scores ${rules.conceded_play} for play and ${rules.cards_points} for the cards.`)) sendAction({ concede: true });
+        if (confirm(t("concede.confirm", { play: rules.conceded_play, cards: rules.cards_points }))) sendAction({ concede: true });
       },
     }),
-    h("p", { className: "prompt-note", text: "You cannot save the rubicon: you may concede before the first card is played." }));
+    h("p", { className: "prompt-note", text: t("concede.note") }));
 }
 
 /** @param {StateMessage} st */
@@ -263,11 +263,11 @@ export function idleText(st) {
   const table = st.table || /** @type {Partial<TableInfo>} */ ({});
   const v = st.view || /** @type {Partial<View>} */ ({});
   const { seat } = seats(st);
-  if (table.status === "over") return "The partie is over.";
+  if (table.status === "over") return t("status.over");
   if (table.status === "waiting") return "";
-  if (seat === null) return "You are watching this table.";
+  if (seat === null) return t("idle.watching");
   if (v.to_act === 0 || v.to_act === 1) {
-    return st.computer === v.to_act ? `${names(st)[v.to_act]} is thinking…` : `${names(st)[v.to_act]} to act…`;
+    return st.computer === v.to_act ? t("status.thinking", { name: names(st)[v.to_act] }) : t("idle.to_act", { name: names(st)[v.to_act] });
   }
   return "";
 }
@@ -288,15 +288,15 @@ export function setHighlight(cards) {
 export function buildExchange(p, title, choices, extra) {
   const lo = p.min ?? 0;
   const hi = p.max ?? 0;
-  const span = lo === hi ? `${lo}` : `${lo} to ${hi}`;
-  title.textContent = `${p.younger ? "You are younger" : "You are elder"}: choose ${span} card${hi === 1 ? "" : "s"} to discard; you draw as many from the talon.`;
+  const span = lo === hi ? `${lo}` : t("exchange.span", { lo, hi });
+  title.textContent = t(`exchange.${p.younger ? "younger" : "elder"}_${hi === 1 ? "one" : "many"}`, { span });
   const counter = h("span", { className: "counter", id: "exchange-count", "data-testid": "exchange-count", "aria-live": "polite" });
   const confirmBtn = h("button", {
     type: "button",
     id: "confirm-exchange",
     className: "primary",
     "data-testid": "confirm-exchange",
-    text: "Exchange",
+    text: t("exchange.button"),
     onclick: () => {
       const n = app.selection.size;
       if (n < lo || n > hi) return;
@@ -311,8 +311,8 @@ export function buildExchange(p, title, choices, extra) {
     type: "button",
     className: "secondary",
     "data-testid": "suggest",
-    text: "Suggest",
-    title: "Select the cards the computer would discard",
+    text: t("exchange.suggest"),
+    title: t("exchange.suggest_title"),
     disabled: !(p.advice && p.advice.length) && !(lo === 0 && p.advice),
     onclick: () => {
       app.selection = new Set(p.advice || []);
@@ -323,7 +323,7 @@ export function buildExchange(p, title, choices, extra) {
     type: "button",
     className: "secondary",
     "data-testid": "clear-selection",
-    text: "Clear",
+    text: t("exchange.clear"),
     onclick: () => {
       app.selection = new Set();
       refreshSelection();
@@ -340,7 +340,7 @@ export function buildExchange(p, title, choices, extra) {
       app.showRest = box.checked;
     });
     extra.append(h("label", { className: "check", for: "show-rest" }, box,
-      h("span", {}, "Show the rest of the talon to both after elder leads", h("span", { className: "left-note", id: "left-note" }))));
+      h("span", {}, t("exchange.show_rest"), h("span", { className: "left-note", id: "left-note" }))));
   }
 }
 
@@ -362,22 +362,22 @@ export function updateExchangeControls() {
   const lo = p.min ?? 0;
   const hi = p.max ?? 0;
   const counter = $("exchange-count");
-  if (counter) counter.textContent = `${n} selected (${lo === hi ? lo : `${lo}-${hi}`})`;
+  if (counter) counter.textContent = t("exchange.selected", { n, range: lo === hi ? lo : `${lo}-${hi}` });
   const btn = /** @type {HTMLButtonElement | null} */ (document.getElementById("confirm-exchange"));
   if (btn) {
     btn.disabled = app.pending || n < lo || n > hi;
     if (n === 0 && lo === 0) {
-      btn.textContent = "Stand pat";
-      btn.setAttribute("aria-label", "Exchange no cards (stand pat)");
+      btn.textContent = t("exchange.stand_pat");
+      btn.setAttribute("aria-label", t("exchange.stand_pat_label"));
     } else {
-      btn.textContent = n ? `Exchange ${n}` : "Exchange";
-      btn.setAttribute("aria-label", n ? `Exchange ${n} card${n === 1 ? "" : "s"}` : "Exchange");
+      btn.textContent = n ? t("exchange.n", { n }) : t("exchange.button");
+      btn.setAttribute("aria-label", n ? t(n === 1 ? "exchange.n_one" : "exchange.n_many", { n }) : t("exchange.button"));
     }
   }
   const note = $("left-note");
   if (note) {
     const left = (p.max ?? 0) - n;
-    note.textContent = left > 0 ? ` (${left} card${left === 1 ? "" : "s"} will be left)` : " (none will be left)";
+    note.textContent = left > 0 ? t(left === 1 ? "exchange.left_one" : "exchange.left_many", { n: left }) : t("exchange.left_none");
   }
   const box = /** @type {HTMLInputElement | null} */ (document.getElementById("show-rest"));
   if (box) box.disabled = (p.max ?? 0) - n <= 0;

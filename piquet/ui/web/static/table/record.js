@@ -3,6 +3,7 @@
 // sheet, the tricks a player has won.
 
 import { cardSpan, isCard, prettyText } from "../cards.js";
+import { t } from "../i18n.js";
 import { $, h } from "./dom.js";
 import { scoreLink, whatIs } from "./glossary.js";
 import { app, names, pair, playsGames, rulesOf, seats } from "./state.js";
@@ -36,10 +37,10 @@ export function logItem(e, i, log, tricks, n, seat) {
     for (let k = 0; k <= i; k += 1) if (log[k].kind === "play") plays += 1;
     const lead = plays % 2 === 1;
     const li = h("li", { className: `play speaker-${e.speaker}${e.speaker === seat ? " mine" : ""}` });
-    li.append(`${n[e.speaker] ?? "?"} ${lead ? "leads" : "plays"} `, isCard(e.card) ? cardSpan(e.card) : String(e.card || e.text || ""), ".");
+    li.append(t(lead ? "log.leads" : "log.plays", { name: n[e.speaker] ?? "?" }), isCard(e.card) ? cardSpan(e.card) : String(e.card || e.text || ""), ".");
     if (!lead) {
-      const t = tricks[plays / 2 - 1];
-      if (t && (t.winner === 0 || t.winner === 1)) li.append(h("span", { className: "aside", text: ` ${n[t.winner]} wins the trick.` }));
+      const trick = tricks[plays / 2 - 1];
+      if (trick && (trick.winner === 0 || trick.winner === 1)) li.append(h("span", { className: "aside", text: t("log.wins_trick", { name: n[trick.winner] }) }));
     }
     return li;
   }
@@ -79,14 +80,14 @@ export function renderLog(st, v) {
   /** @type {HTMLElement[]} */
   const parts = [];
   for (const d of app.archive) {
-    const det = h("details", { className: "old-deal" }, h("summary", { text: d.deal ? `Deal ${d.deal}` : "The cut" }));
+    const det = h("details", { className: "old-deal" }, h("summary", { text: d.deal ? t("log.deal", { n: d.deal }) : t("log.the_cut") }));
     det.append(renderDealLog(d.log, d.tricks, n, seat));
     parts.push(det);
   }
-  if (v.deal_number) parts.push(h("h3", { className: "deal-heading", text: `Deal ${v.deal_number}` }));
+  if (v.deal_number) parts.push(h("h3", { className: "deal-heading", text: t("log.deal", { n: v.deal_number }) }));
   const log = v.log || [];
   if (log.length) parts.push(renderDealLog(log, v.tricks || [], n, seat));
-  else parts.push(h("p", { className: "muted", text: "Nothing said yet." }));
+  else parts.push(h("p", { className: "muted", text: t("log.nothing") }));
   box.replaceChildren(...parts);
   if (nearBottom || !app.keys.logScrolled) {
     box.scrollTop = box.scrollHeight;
@@ -118,49 +119,49 @@ export function sheetParts(st, v, live) {
   const table = st.table || /** @type {Partial<TableInfo>} */ ({});
   const sheet = v.sheet || [];
   const auction = rulesOf(st).bidding;
-  const head = h("tr", {}, h("th", { scope: "col", text: "Deal" }));
-  if (auction) head.append(h("th", { scope: "col", text: "Contract" }));
-  head.append(h("th", { scope: "col", className: "num", text: n[0] }), h("th", { scope: "col", className: "num", text: n[1] }), h("th", { scope: "col", text: "Notes" }));
+  const head = h("tr", {}, h("th", { scope: "col", text: t("sheet.deal") }));
+  if (auction) head.append(h("th", { scope: "col", text: t("sheet.contract") }));
+  head.append(h("th", { scope: "col", className: "num", text: n[0] }), h("th", { scope: "col", className: "num", text: n[1] }), h("th", { scope: "col", text: t("sheet.notes") }));
   const body = h("tbody");
   const playing = table.status !== "over" && v.phase !== "over" && table.status !== "waiting";
   for (const row of sheet) {
     const tr = h("tr", { className: row.annulled ? "annulled" : "" }, h("th", { scope: "row", text: row.deal ?? "" }));
     if (auction) tr.append(h("td", { text: row.contract || "" }));
     if (row.annulled) {
-      tr.append(h("td", { className: "num", text: "–" }), h("td", { className: "num", text: "–" }), h("td", { text: row.notes || "annulled: both passed" }));
+      tr.append(h("td", { className: "num", text: "–" }), h("td", { className: "num", text: "–" }), h("td", { text: row.notes || t("sheet.annulled") }));
     } else {
       const review = live ? reviewLink(row.deal ?? 0, !playing) : null;
       tr.append(h("td", { className: "num", text: pair(row.points, 0) }), h("td", { className: "num", text: pair(row.points, 1) }),
-        h("td", {}, row.notes || "", review ? h("a", { href: review, className: "sheet-review", "aria-label": `Review deal ${row.deal}`, text: "Review" }) : ""));
+        h("td", {}, row.notes || "", review ? h("a", { href: review, className: "sheet-review", "aria-label": t("sheet.review_deal", { n: row.deal ?? "" }), text: t("sheet.review") }) : ""));
     }
     body.append(tr);
   }
   if (live && playing && v.deal_number && !sheet.some((r) => r.deal === v.deal_number)) {
     const tr = h("tr", { className: "current" }, h("th", { scope: "row", text: `${v.deal_number}…` }));
     if (auction) tr.append(h("td", { text: v.contract ? v.contract.text || v.contract.bid : "" }));
-    tr.append(h("td", { className: "num", text: pair(v.deal_points, 0) }), h("td", { className: "num", text: pair(v.deal_points, 1) }), h("td", { className: "muted", text: "in progress" }));
+    tr.append(h("td", { className: "num", text: pair(v.deal_points, 0) }), h("td", { className: "num", text: pair(v.deal_points, 1) }), h("td", { className: "muted", text: t("sheet.in_progress") }));
     body.append(tr);
   }
   const foot = h("tfoot");
   if (!playsGames(st)) {
-    const tr = h("tr", {}, h("th", { scope: "row", text: "Partie" }));
+    const tr = h("tr", {}, h("th", { scope: "row", text: t("sheet.partie") }));
     if (auction) tr.append(h("td"));
     tr.append(h("td", { className: "num", text: pair(v.totals, 0) }), h("td", { className: "num", text: pair(v.totals, 1) }), h("td"));
     foot.append(tr);
   }
-  const tableEl = h("table", { className: "sheet-table" }, h("caption", { className: "visually-hidden", text: "Score sheet" }), h("thead", {}, head), body, foot);
+  const tableEl = h("table", { className: "sheet-table" }, h("caption", { className: "visually-hidden", text: t("sheet.caption") }), h("thead", {}, head), body, foot);
   /** @type {HTMLElement[]} */
   const parts = [tableEl];
-  if (!sheet.length && !(live && playing && v.deal_number)) parts.splice(0, 1, h("p", { className: "muted", text: "No deal scored yet." }));
+  if (!sheet.length && !(live && playing && v.deal_number)) parts.splice(0, 1, h("p", { className: "muted", text: t("sheet.none") }));
   const rules = rulesOf(st);
   if (rules.plays_games) {
     const won = [pair(v.games_won, 0), pair(v.games_won, 1)];
     const games = v.games || [];
     const list = h("ol", { className: "games" });
-    games.forEach((g) => list.append(h("li", { text: `${n[g.winner]} wins${g.double ? " a double game" : ""}, ${pair(g.scores, 0)}–${pair(g.scores, 1)}` })));
-    parts.push(h("p", { className: "games-line", text: `Games won: ${n[0]} ${won[0]}, ${n[1]} ${won[1]} (a double game counts two; the first to ${numberWord(rules.games_to_win)} wins).` }));
+    games.forEach((g) => list.append(h("li", { text: t(g.double ? "sheet.double_game_won" : "sheet.game_won", { name: n[g.winner], a: pair(g.scores, 0), b: pair(g.scores, 1) }) })));
+    parts.push(h("p", { className: "games-line", text: t("sheet.games_won", { a: n[0], x: won[0], b: n[1], y: won[1], n: numberWord(rules.games_to_win) }) }));
     if (games.length) parts.push(list);
-    if (playing) parts.push(h("p", { className: "muted", text: `Game in progress: ${n[0]} ${pair(v.game_scores, 0)}, ${n[1]} ${pair(v.game_scores, 1)} (to ${rules.game_target}).` }));
+    if (playing) parts.push(h("p", { className: "muted", text: t("sheet.game_in_progress", { a: n[0], x: pair(v.game_scores, 0), b: n[1], y: pair(v.game_scores, 1), target: rules.game_target ?? "" }) }));
   }
   if (v.result && v.result.text) parts.push(h("p", { className: "sheet-result" }, v.result.text, v.result.rubiconed ? [" ", whatIs("rubicon", table.variant)] : null));
   return parts;
@@ -190,19 +191,19 @@ export function openTricks(s) {
   const dialog = /** @type {HTMLDialogElement} */ ($("tricks-dialog"));
   const list = $("tricks-list");
   const tricks = v.tricks || [];
-  const won = tricks.filter((t) => t.winner === s).length;
-  $("tricks-title").textContent = `Tricks won by ${n[s]}: ${won} of ${tricks.length}`;
+  const won = tricks.filter((trick) => trick.winner === s).length;
+  $("tricks-title").textContent = t("tricks.title", { name: n[s], won, all: tricks.length });
   list.replaceChildren();
-  if (!tricks.length) list.append(h("li", { className: "muted", text: "No trick played yet." }));
-  tricks.forEach((t, k) => {
-    const mine = t.winner === s;
+  if (!tricks.length) list.append(h("li", { className: "muted", text: t("tricks.none") }));
+  tricks.forEach((trick, k) => {
+    const mine = trick.winner === s;
     const li = h("li", { className: "trick-line" + (mine ? " won" : " lost") },
-      h("span", { className: "trick-no", text: `Trick ${k + 1}` }));
-    (t.cards || []).forEach((c, i) => {
-      const by = (t.leader + i) % 2;
-      li.append(h("span", { className: "trick-card" }, cardSpan(c), h("small", { text: ` ${i === 0 ? "led by" : "by"} ${n[by]}` })));
+      h("span", { className: "trick-no", text: t("tricks.n", { n: k + 1 }) }));
+    (trick.cards || []).forEach((c, i) => {
+      const by = (trick.leader + i) % 2;
+      li.append(h("span", { className: "trick-card" }, cardSpan(c), h("small", { text: t(i === 0 ? "tricks.led_by" : "tricks.by", { name: n[by] }) })));
     });
-    li.append(h("span", { className: "trick-winner", text: `${n[t.winner] ?? "?"} wins` }));
+    li.append(h("span", { className: "trick-winner", text: t("tricks.wins", { name: n[trick.winner] ?? "?" }) }));
     list.append(li);
   });
   if (typeof dialog.showModal === "function") dialog.showModal();

@@ -11,7 +11,8 @@ import { keptSelection } from "./dealend.js";
 import { move, snapshot } from "./motion.js";
 import { openTricks, renderLog, renderSheet, reviewLink } from "./record.js";
 import { send } from "./transport.js";
-import { CATEGORY_WORDS, PHASES, thinkingTime } from "./words.js";
+import { t } from "../i18n.js";
+import { PHASES, thinkingTime } from "./words.js";
 
 /** @typedef {import("./protocol.js").Card} Card */
 /** @typedef {import("./protocol.js").Prompt} Prompt */
@@ -42,15 +43,15 @@ export function clearError() {
  */
 export function points(x) {
   const text = x.toFixed(1).replace(/\.0$/, "");
-  return `${text} point${text === "1" ? "" : "s"}`;
+  return t(text === "1" ? "points.one" : "points.many", { n: text });
 }
 
 /** @param {Hint} hint */
 export function showHint(hint) {
   app.hint = hint;
   const text = $("hint-text");
-  text.replaceChildren(h("strong", { text: "Hint: " }), prettyText(hint.text));
-  text.setAttribute("aria-label", "Hint: " + spokenText(hint.text));
+  text.replaceChildren(h("strong", { text: t("hint.label") }), prettyText(hint.text));
+  text.setAttribute("aria-label", t("hint.label") + spokenText(hint.text));
   $("hint-follow").hidden = !hint.action || !app.state || !app.state.prompt;
   // Why, and by how much it beats the next best (the review's); at the exchange, the next discards.
   const why = $("hint-why");
@@ -58,8 +59,8 @@ export function showHint(hint) {
   if (hint.reason) why.append(prettyText(hint.reason));
   if (hint.next && typeof hint.margin === "number") {
     why.append(h("span", { className: "hint-next" }, [
-      h("strong", { text: " Next best: " }), prettyText(hint.next.text),
-      `, ${points(hint.margin)} on average behind.`]));
+      h("strong", { text: t("hint.next_best") }), prettyText(hint.next.text),
+      t("hint.behind", { points: points(hint.margin) })]));
   }
   why.hidden = !hint.reason;
   const discards = $("hint-discards");
@@ -82,8 +83,8 @@ export function hideHint() {
  */
 export function showTutor(warning) {
   app.tutor = warning;
-  $("tutor-text").replaceChildren(`This loses ${points(warning.loss)} on average. `, prettyText(warning.reason));
-  $("tutor-better").replaceChildren(h("strong", { text: "Better: " }), prettyText(warning.better.text));
+  $("tutor-text").replaceChildren(t("tutor.loses", { points: points(warning.loss) }), prettyText(warning.reason));
+  $("tutor-better").replaceChildren(h("strong", { text: t("tutor.better") }), prettyText(warning.better.text));
   $("tutor-box").hidden = false;
   /** @type {HTMLButtonElement} */ ($("tutor-again")).focus();
 }
@@ -170,19 +171,19 @@ export function promptSummary(p, st) {
   const v = st.view || /** @type {ViewSoFar} */ ({});
   switch (p.kind) {
     case "choose_dealer":
-      return "choose who deals first";
+      return t("prompt.choose_dealer");
     case "packets":
-      return `deal in packets of ${(p.options || []).join(" or ")}`;
+      return t("prompt.packets", { sizes: (p.options || []).join(t("prompt.or")) });
     case "bid":
-      return "your call in the auction";
+      return t("prompt.bid");
     case "carte_blanche":
-      return "announce your carte blanche, or not";
+      return t("prompt.carte_blanche");
     case "exchange":
-      return p.min === p.max ? `discard ${p.min}` : `discard ${p.min} to ${p.max} cards`;
+      return p.min === p.max ? t("prompt.discard", { n: p.min }) : t("prompt.discard_range", { min: p.min, max: p.max });
     case "declare":
-      return `${p.elder ? "declare" : "answer for"} your ${CATEGORY_WORDS[p.category] || p.category}`;
+      return t(`prompt.${p.elder ? "declare" : "answer"}.${p.category}`);
     case "play":
-      return v.trick && v.trick.length ? "play a card" : "lead a card";
+      return v.trick && v.trick.length ? t("prompt.play") : t("prompt.lead");
     default:
       return /** @type {{kind: string}} */ (p).kind;
   }
@@ -194,15 +195,15 @@ export function renderStatus(st, v, table) {
   const { seat } = seats(st);
   let text;
   if (table.status === "waiting") {
-    text = seat === 1 ? "Enter your name to take your seat." : `Waiting for the second player to join.`;
+    text = seat === 1 ? t("status.join") : t("status.waiting_second");
   } else if (table.status === "over" || v.phase === "over") {
-    text = (v.result && v.result.text) || "The partie is over.";
+    text = (v.result && v.result.text) || t("status.over");
   } else if (st.prompt && seat !== null) {
-    text = "Your turn: " + promptSummary(st.prompt, st) + ".";
+    text = t("status.your_turn", { what: promptSummary(st.prompt, st) });
   } else if (v.to_act === 0 || v.to_act === 1) {
-    if (st.computer === v.to_act) text = `${n[v.to_act]} is thinking…`;
-    else if (seat === null) text = `${n[v.to_act]} to act: ${(PHASES[v.phase || ""] || v.phase || "").toLowerCase()}.`;
-    else text = `Waiting for ${n[v.to_act]}…`;
+    if (st.computer === v.to_act) text = t("status.thinking", { name: n[v.to_act] });
+    else if (seat === null) text = t("status.to_act", { name: n[v.to_act], phase: (PHASES[v.phase || ""] || v.phase || "").toLowerCase() });
+    else text = t("status.waiting_for", { name: n[v.to_act] });
   } else {
     text = PHASES[v.phase || ""] ? PHASES[v.phase || ""] + "…" : "…";
   }
@@ -215,12 +216,12 @@ export function renderStatus(st, v, table) {
   /** @type {string[]} */
   const chips = [];
   if (v.deal_number) {
-    let deal = `Deal ${v.deal_number}`;
-    if (playsGames(st)) deal += ` · game ${(v.games || []).length + (table.status === "over" ? 0 : 1)}`;
+    let deal = t("chip.deal", { n: v.deal_number });
+    if (playsGames(st)) deal += t("chip.game", { n: (v.games || []).length + (table.status === "over" ? 0 : 1) });
     chips.push(deal);
   }
   if (v.phase && PHASES[v.phase] && v.phase !== "over") chips.push(PHASES[v.phase]);
-  if (v.contract) chips.push(`Contract ${v.contract.text || v.contract.bid} (${n[v.contract.holder] ?? "?"})`);
+  if (v.contract) chips.push(t("chip.contract", { contract: v.contract.text || v.contract.bid, name: n[v.contract.holder] ?? "?" }));
   const key = JSON.stringify(chips);
   if (app.keys.chips !== key) {
     app.keys.chips = key;
@@ -237,36 +238,36 @@ export function plate(st, v, s, isMe) {
   const { seat } = seats(st);
   const el = h("div", { className: "plate-inner" + (v.to_act === s ? " acting" : "") });
   const nameLine = h("div", { className: "plate-name" }, h("span", { className: "who", text: n[s] }));
-  if (isMe && seat !== null) nameLine.append(h("span", { className: "you", text: "you" }));
-  if (st.computer === s) nameLine.append(h("span", { className: "badge computer", text: `computer${st.table && st.table.level ? " · level " + st.table.level : ""}` }));
+  if (isMe && seat !== null) nameLine.append(h("span", { className: "you", text: t("plate.you") }));
+  if (st.computer === s) nameLine.append(h("span", { className: "badge computer", text: t("plate.computer") + (st.table && st.table.level ? t("plate.level", { n: st.table.level }) : "") }));
   // Levels 1 and 2 answer at once: the thinking time is then the hints' alone (said on the hint button).
   const budget = st.table ? st.table.budget : null;
   if (st.computer === s && typeof budget === "number" && st.table && (st.table.level || 0) >= 3) {
     nameLine.append(h("span", {
       className: "badge computer", "data-testid": "budget", text: thinkingTime(budget),
-      title: "The CPU time the computer may think for each decision, chosen when the table was created",
+      title: t("plate.budget_title"),
     }));
   }
-  if (v.dealer === s) nameLine.append(h("span", { className: "badge", text: "dealer", title: "Deals this hand" }));
+  if (v.dealer === s) nameLine.append(h("span", { className: "badge", text: t("plate.dealer"), title: t("plate.dealer_title") }));
   const beforeRoles = ["cut", "choose_dealer", "deal", "bid"].includes(v.phase || "");
   if (!beforeRoles && (v.elder === 0 || v.elder === 1) && v.phase !== "over") {
-    nameLine.append(h("span", { className: "badge role", text: v.elder === s ? "elder" : "younger" }));
+    nameLine.append(h("span", { className: "badge role", text: v.elder === s ? t("plate.elder") : t("plate.younger") }));
   }
-  if (pair(v.carte_blanche, s, false)) nameLine.append(h("span", { className: "badge gold", text: "carte blanche" }));
+  if (pair(v.carte_blanche, s, false)) nameLine.append(h("span", { className: "badge gold", text: t("plate.carte_blanche") }));
   if (v.to_act === s && st.table && st.table.status !== "over") {
-    nameLine.append(h("span", { className: "turn-dot", title: "To act", role: "img", "aria-label": "to act" }));
+    nameLine.append(h("span", { className: "turn-dot", title: t("plate.to_act"), role: "img", "aria-label": t("plate.to_act_label") }));
   }
   el.append(nameLine);
   const scores = h("div", { className: "plate-scores" });
   if (playsGames(st)) {
     scores.append(
-      h("span", { className: "score", title: "Games won (a double game counts two)" }, "games ", h("b", { text: pair(v.games_won, s) })),
-      h("span", { className: "score", title: "Score in the game in progress" }, "game ", h("b", { text: pair(v.game_scores, s) })),
+      h("span", { className: "score", title: t("plate.games_title") }, t("plate.games"), h("b", { text: pair(v.games_won, s) })),
+      h("span", { className: "score", title: t("plate.game_title") }, t("plate.game"), h("b", { text: pair(v.game_scores, s) })),
     );
   } else {
-    scores.append(h("span", { className: "score", title: "Partie total" }, "partie ", h("b", { text: pair(v.totals, s) })));
+    scores.append(h("span", { className: "score", title: t("plate.partie_title") }, t("plate.partie"), h("b", { text: pair(v.totals, s) })));
   }
-  scores.append(h("span", { className: "score", title: "This deal so far" }, "deal ", h("b", { "data-testid": `deal-points-${s}`, text: pair(v.deal_points, s) })));
+  scores.append(h("span", { className: "score", title: t("plate.deal_title") }, t("plate.deal"), h("b", { "data-testid": `deal-points-${s}`, text: pair(v.deal_points, s) })));
   if (["play", "over"].includes(v.phase || "") || (v.tricks && v.tricks.length)) {
     const won = pair(v.tricks_won, s);
     scores.append(
@@ -276,7 +277,7 @@ export function plate(st, v, s, isMe) {
         "data-testid": "tricks",
         "data-seat": String(s),
         onclick: () => openTricks(s),
-      }, "tricks ", h("b", { text: won }), h("span", { className: "visually-hidden", text: ` won by ${n[s]}: show them` })),
+      }, t("plate.tricks"), h("b", { text: won }), h("span", { className: "visually-hidden", text: t("plate.tricks_won", { name: n[s] }) })),
     );
   }
   el.append(scores);
@@ -293,7 +294,7 @@ function showTrick(container, cards, leader, me, n) {
     const by = (leader + i) % 2;
     el.classList.toggle("by-me", by === me);
     el.classList.toggle("by-opp", by !== me);
-    el.setAttribute("aria-label", `${cardName(el.dataset.card)}, ${i === 0 ? "led" : "played"} by ${n[by]}`);
+    el.setAttribute("aria-label", t(i === 0 ? "trick.led_by" : "trick.played_by", { card: cardName(el.dataset.card), name: n[by] }));
   });
 }
 
@@ -316,7 +317,7 @@ export function renderSeats(st, v) {
 
   // The opponent's hand: backs. A spectator sees both hands as backs.
   syncBacks($("opp-hand"), pair(v.hand_sizes, opp));
-  $("opp-hand").setAttribute("aria-label", `${names(st)[opp]}'s hand: ${pair(v.hand_sizes, opp)} cards`);
+  $("opp-hand").setAttribute("aria-label", t("hand.of", { name: names(st)[opp], n: pair(v.hand_sizes, opp) }));
 
   // Piles beside each plate: discards, cards shown.
   renderPiles($("piles-opp"), v, opp, false, played);
@@ -328,11 +329,11 @@ export function renderSeats(st, v) {
     // Spectator: no cards of his own; the bottom seat's hand as backs.
     for (const el of /** @type {HTMLElement[]} */ ([...hand.children])) if (el.dataset.card) el.remove();
     syncBacks(hand, pair(v.hand_sizes, me));
-    hand.setAttribute("aria-label", `${names(st)[me]}'s hand: ${pair(v.hand_sizes, me)} cards`);
+    hand.setAttribute("aria-label", t("hand.of", { name: names(st)[me], n: pair(v.hand_sizes, me) }));
     return;
   }
   for (const el of /** @type {HTMLElement[]} */ ([...hand.children])) if (!el.dataset.card) el.remove();
-  hand.setAttribute("aria-label", "Your hand");
+  hand.setAttribute("aria-label", t("hand.yours"));
   const p = st.prompt;
   /** @type {Set<Card>} */
   const legal = new Set(p && p.kind === "play" ? p.cards || [] : []);
@@ -356,12 +357,12 @@ export function renderSeats(st, v) {
       el.classList.toggle("suit-start", suitStarts.has(c));
       if (p && p.kind === "exchange") {
         el.setAttribute("aria-pressed", selected ? "true" : "false");
-        el.setAttribute("aria-label", `${cardName(c)}${shown.has(c) ? ", shown" : ""}`);
+        el.setAttribute("aria-label", shown.has(c) ? t("hand.shown", { card: cardName(c) }) : cardName(c));
       } else {
         el.removeAttribute("aria-pressed");
         let label = cardName(c);
-        if (p && p.kind === "play") label = legal.has(c) ? `play the ${label}` : `${label}, cannot be played`;
-        if (shown.has(c)) label += ", shown to your opponent";
+        if (p && p.kind === "play") label = t(legal.has(c) ? "hand.play_the" : "hand.cannot_play", { card: label });
+        if (shown.has(c)) label += t("hand.shown_to_opponent");
         el.setAttribute("aria-label", label);
       }
       if (p && p.kind === "play" && !legal.has(c)) el.setAttribute("aria-disabled", "true");
@@ -369,7 +370,7 @@ export function renderSeats(st, v) {
       // data-legal: may this card be clicked now (play: a legal card; exchange: any card).
       if (p && (p.kind === "play" || p.kind === "exchange")) el.dataset.legal = String(p.kind === "exchange" || legal.has(c));
       else delete el.dataset.legal;
-      el.title = shown.has(c) ? "Shown to your opponent" : "";
+      el.title = shown.has(c) ? t("hand.shown_title") : "";
     },
   });
   hand.classList.toggle("choosing", !!p && (p.kind === "exchange" || p.kind === "play"));
@@ -385,7 +386,7 @@ export function pileGroup(label, cards, { backs = 0, className = "", testid = nu
   const row = h("div", { className: "cards-row small-cards" });
   for (const c of cards) row.append(cardElement(c));
   for (let i = 0; i < backs; i += 1) row.append(backElement());
-  const aria = cards.length ? `${label}: ${cards.map(cardName).join(", ")}` : `${label}: ${backs} card${backs === 1 ? "" : "s"} face down`;
+  const aria = cards.length ? `${label}: ${cards.map(cardName).join(", ")}` : t(backs === 1 ? "pile.face_down_one" : "pile.face_down_many", { label, n: backs });
   return h("div", { className: "pile " + className, "data-testid": testid, role: "group", "aria-label": aria },
     h("div", { className: "pile-label", text: label }), row);
 }
@@ -399,13 +400,13 @@ export function renderPiles(container, v, s, own, played) {
   const groups = [];
   const exchanged = pair(v.exchanged, s, null);
   if (own && v.discards && v.discards.length) {
-    groups.push(["Your discards", v.discards, 0, "discards", "discards-me"]);
+    groups.push([t("pile.your_discards"), v.discards, 0, "discards", "discards-me"]);
   } else if (exchanged) {
-    groups.push(["Discards", [], exchanged, "discards", own ? "discards-me" : "discards-opp"]);
+    groups.push([t("pile.discards"), [], exchanged, "discards", own ? "discards-me" : "discards-opp"]);
   }
   if (!own) {
     const shown = shownCards(v, s, played);
-    if (shown.length) groups.push(["Shown", shown, 0, "shown", "shown-opp"]);
+    if (shown.length) groups.push([t("pile.shown"), shown, 0, "shown", "shown-opp"]);
   }
   const key = JSON.stringify(groups);
   const keyName = container.id;
@@ -422,9 +423,9 @@ export function renderCentre(st, v, table) {
   const talonLeft = v.talon_left || 0;
   syncBacks($("talon"), Math.min(talonLeft, 8));
   $("talon").dataset.count = String(talonLeft);
-  $("talon").setAttribute("aria-label", `Talon: ${talonLeft} card${talonLeft === 1 ? "" : "s"}`);
+  $("talon").setAttribute("aria-label", t(talonLeft === 1 ? "talon.label_one" : "talon.label_many", { n: talonLeft }));
   $("talon-area").hidden = !talonLeft && !["exchange", "carte_blanche", "bid"].includes(v.phase || "");
-  $("talon-caption").textContent = talonLeft ? `Talon · ${talonLeft}` : "Talon empty";
+  $("talon-caption").textContent = talonLeft ? t("talon.caption", { n: talonLeft }) : t("talon.empty");
 
   // Trick in play, or the last trick seen faintly.
   const trickEl = $("trick");
@@ -441,9 +442,9 @@ export function renderCentre(st, v, table) {
   showTrick(trickEl, cards, leader, me, n);
   trickEl.classList.toggle("last", !!lastTrick);
   let caption = "";
-  if (lastTrick) caption = `Last trick: ${n[lastTrick.winner]}`;
-  else if (trick.length) caption = `${n[leader]} led`;
-  else if (v.phase === "play") caption = `${v.leader === me && seat !== null ? "Your" : n[leader] + "'s"} lead`;
+  if (lastTrick) caption = t("trick.last", { name: n[lastTrick.winner] });
+  else if (trick.length) caption = t("trick.led", { name: n[leader] });
+  else if (v.phase === "play") caption = v.leader === me && seat !== null ? t("trick.your_lead") : t("trick.lead_of", { name: n[leader] });
   $("trick-caption").textContent = caption;
   $("trick-area").hidden = !(v.phase === "play" || trick.length || lastTrick);
   // A trick just won stays in sight beside the next one's lead until that trick is whole: the computer that
@@ -452,26 +453,26 @@ export function renderCentre(st, v, table) {
   $("last-trick").hidden = !previous;
   if (previous) {
     showTrick($("last-trick-cards"), previous.cards || [], previous.leader, me, n);
-    $("last-trick-caption").textContent = `Last trick: ${n[previous.winner]} won`;
+    $("last-trick-caption").textContent = t("trick.last_won", { name: n[previous.winner] });
   }
 
   // Info: rest of the talon, peeked cards, auction, contract.
   /** @type {[string, Card[], string][]} */
   const info = [];
-  if (v.peeked && v.peeked.length) info.push(["You looked at", v.peeked, "peeked"]);
-  if (v.rest && v.rest.length) info.push(["Rest of the talon", v.rest, "rest"]);
+  if (v.peeked && v.peeked.length) info.push([t("info.looked"), v.peeked, "peeked"]);
+  if (v.rest && v.rest.length) info.push([t("info.rest"), v.rest, "rest"]);
   if (v.show_rest === true && !(v.rest || []).length && v.phase !== "play" && v.phase !== "over") {
-    info.push(["The rest of the talon will be shown after the lead", [], "note"]);
+    info.push([t("info.rest_later"), [], "note"]);
   }
   if (v.phase === "bid" || ((v.bids || []).length && !v.contract)) {
     const text = (v.bids || []).map((b) => `${n[b.player]} ${b.call}`).join(", ");
-    info.push([`Auction: ${text || "no call yet"}`, [], "note"]);
+    info.push([t("info.auction", { calls: text || t("info.no_call") }), [], "note"]);
   }
   if (v.contract) {
     const c = v.contract;
-    let t = `Contract ${c.text}: ${c.holder === seat ? "you" : n[c.holder]} must ${c.minus ? "lose" : "win"} ${c.tricks} tricks`;
-    if (c.minus) t += " (both score for tricks lost, and for the other's combinations)";
-    info.push([t, [], "note contract"]);
+    let said = t(c.minus ? "info.contract_lose" : "info.contract_win", { contract: c.text, who: c.holder === seat ? t("info.you") : n[c.holder], n: c.tricks });
+    if (c.minus) said += t("info.minus");
+    info.push([said, [], "note contract"]);
   }
   const infoKey = JSON.stringify(info);
   if (app.keys.info !== infoKey) {
@@ -490,7 +491,7 @@ export function renderCentre(st, v, table) {
   const over = table.status === "over" || v.phase === "over";
   $("result-box").hidden = !over;
   document.body.classList.toggle("over", over);
-  $("result").textContent = over ? (v.result && v.result.text) || "The partie is over." : "";
+  $("result").textContent = over ? (v.result && v.result.text) || t("status.over") : "";
   const reviewing = /** @type {HTMLAnchorElement} */ ($("review-link"));
   const lastDeal = (v.sheet || []).length;
   const review = over && lastDeal ? reviewLink(lastDeal, true) : null;
@@ -509,7 +510,7 @@ export function renderCentre(st, v, table) {
   // asked, this one joins it.
   const again = /** @type {HTMLButtonElement} */ ($("rematch"));
   again.hidden = !(over && app.cred && st.seat !== null);
-  again.textContent = table.rematch && table.kind === "room" ? "Join the rematch" : "Rematch";
+  again.textContent = table.rematch && table.kind === "room" ? t("result.join_rematch") : t("result.rematch");
 }
 
 /**
@@ -535,9 +536,9 @@ export function renderWaiting(st, table) {
       "data-testid": "join-name", value: store.get("piquet.name") || "",
     });
     const form = h("form", { className: "join-form", "aria-labelledby": "join-title" },
-      h("h2", { id: "join-title", text: `${names(st)[0]} invites you to a game of ${table.title || "Piquet"}` }),
-      h("label", { for: "join-name", text: "Your name" }),
-      h("div", { className: "join-row" }, input, h("button", { type: "submit", id: "join-submit", "data-testid": "join-submit", text: "Take your seat" })),
+      h("h2", { id: "join-title", text: t("join.invites", { name: names(st)[0], title: table.title || "Piquet" }) }),
+      h("label", { for: "join-name", text: t("join.your_name") }),
+      h("div", { className: "join-row" }, input, h("button", { type: "submit", id: "join-submit", "data-testid": "join-submit", text: t("join.take_seat") })),
     );
     form.addEventListener("submit", (e) => {
       e.preventDefault();
@@ -554,15 +555,15 @@ export function renderWaiting(st, table) {
   } else if (seat === 0 && table.invite) {
     const url = absolute(table.invite);
     const a = h("a", { id: "invite-link", href: url, "data-testid": "invite-link", className: "link-box", text: url });
-    const copy = h("button", { type: "button", className: "small copy", text: "Copy", onclick: (/** @type {MouseEvent} */ e) => copyLink(a, /** @type {HTMLElement} */ (e.currentTarget)) });
+    const copy = h("button", { type: "button", className: "small copy", text: t("waiting.copy"), onclick: (/** @type {MouseEvent} */ e) => copyLink(a, /** @type {HTMLElement} */ (e.currentTarget)) });
     box.replaceChildren(
-      h("h2", { text: "Waiting for your opponent" }),
-      h("p", { text: "Send this link to the person you want to play. The game starts when they take their seat." }),
+      h("h2", { text: t("waiting.opponent") }),
+      h("p", { text: t("waiting.send") }),
       h("div", { className: "share-row" }, a, copy),
     );
   } else {
-    box.replaceChildren(h("h2", { text: "Waiting for the second player" }),
-      h("p", { text: "The game starts when the second player takes their seat." }));
+    box.replaceChildren(h("h2", { text: t("waiting.second") }),
+      h("p", { text: t("waiting.second_starts") }));
   }
 }
 
@@ -589,12 +590,12 @@ export function renderToolbar(st, table) {
   undo.hidden = !st.can_undo;
   const taken = table.taken_back || 0;
   undo.title = table.takebacks === "free"
-    ? `Take back your previous decision (U). Free takebacks are noted on the score sheet and in the record${taken ? `: ${taken} so far` : ""}.`
-    : "Take back your previous decision, as long as you have seen nothing new since (U)";
-  undo.textContent = table.takebacks === "free" && taken ? `Undo (${taken} so far)` : "Undo";
+    ? t("undo.free_title", { sofar: taken ? t("undo.so_far", { n: taken }) : "" })
+    : t("undo.fair_title");
+  undo.textContent = table.takebacks === "free" && taken ? t("undo.count", { n: taken }) : t("undo.label");
   $("hint-button").hidden = st.seat !== 0 && st.seat !== 1;
-  $("hint-button").title = "What the strongest computer player would do (H)"
-    + (typeof table.budget === "number" ? `; it ${thinkingTime(table.budget)}` : "");
+  $("hint-button").title = t("hint.title")
+    + (typeof table.budget === "number" ? t("hint.title_budget", { time: thinkingTime(table.budget) }) : "");
   if (app.hint && st.version !== app.hint.version) hideHint();
   else if (app.hint) $("hint-follow").hidden = !app.hint.action || !st.prompt;
 }

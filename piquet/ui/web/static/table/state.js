@@ -2,6 +2,7 @@
 // The page's state: what the server last said (app.state) and what this page is doing, the
 // secret it holds its seat with, and small helpers reading a state.
 
+import { t } from "../i18n.js";
 import { store } from "../storage.js";
 
 /** @typedef {import("./protocol.js").Action} Action */
@@ -178,8 +179,8 @@ export function names(st = app.state) {
   return [0, 1].map((s) => {
     const n = players[s];
     if (n) return String(n);
-    if (st && st.table && st.table.status === "waiting" && s === 1) return "Second player";
-    return s === 0 ? "Player 1" : "Player 2";
+    if (st && st.table && st.table.status === "waiting" && s === 1) return t("player.second");
+    return s === 0 ? t("player.one") : t("player.two");
   });
 }
 

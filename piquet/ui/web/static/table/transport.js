@@ -1,6 +1,7 @@
 // @ts-check
 // The table's WebSocket: connecting and reconnecting, and what the page sends on it.
 
+import { lang, t } from "../i18n.js";
 import { $, h } from "./dom.js";
 import { onMessage } from "./messages.js";
 import { renderPending, showError, showHint } from "./render.js";
@@ -18,7 +19,7 @@ export function connect() {
   if (app.fatal) return;
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const cred = /** @type {import("./state.js").Credential} */ (app.cred);
-  const url = `${proto}//${location.host}/ws/${encodeURIComponent(/** @type {string} */ (app.id))}?${cred.kind}=${encodeURIComponent(cred.value)}`;
+  const url = `${proto}//${location.host}/ws/${encodeURIComponent(/** @type {string} */ (app.id))}?${cred.kind}=${encodeURIComponent(cred.value)}&lang=${lang}`;
   let ws;
   try {
     ws = new WebSocket(url);
@@ -50,12 +51,13 @@ export function connect() {
     app.undoPending = false;
     app.hintWaiting = false;
     app.autoHintVersion = null;
-    if (ev.code === 4404) fatal("There is no such table (it may have ended and been cleared away).");
-    else if (ev.code === 4403) fatal("This link does not give a seat at this table.");
+    if (ev.code === 4404) fatal(t("conn.no_table"));
+    else if (ev.code === 4403) fatal(t("conn.no_seat"));
+    else if (ev.code === 4400) fatal(ev.reason);
     else if (ev.code === 4410) fatal(app.cred && app.cred.kind === "move"
-      ? "This link to move a seat has been used or has expired: ask for a new one on the device that holds the seat."
-      : "This invitation has been used: the seat is taken. Ask the players for the watch link to follow the game.");
-    else if (ev.code === 4401) fatal("Your seat moved to another device: this page no longer holds it.");
+      ? t("conn.move_used")
+      : t("conn.invite_used"));
+    else if (ev.code === 4401) fatal(t("conn.moved"));
     else scheduleReconnect();
     renderPending();
   });
@@ -67,7 +69,7 @@ export function scheduleReconnect() {
   const base = delays[Math.min(app.attempts, delays.length - 1)];
   const delay = base + Math.round(Math.random() * base * 0.25);
   app.attempts += 1;
-  showBanner(app.everConnected ? "Connection lost: reconnecting…" : "Connecting…", true);
+  showBanner(app.everConnected ? t("conn.lost") : t("conn.connecting"), true);
   app.reconnectTimer = setTimeout(() => {
     app.reconnectTimer = null;
     connect();
@@ -99,7 +101,7 @@ export function fatal(text) {
   clearTimeout(app.reconnectTimer ?? undefined);
   showBanner("");
   const el = $("connection");
-  el.replaceChildren(h("span", { text: text + " " }), h("a", { href: "/", text: "Back to the lobby" }));
+  el.replaceChildren(h("span", { text: text + " " }), h("a", { href: "/", text: t("conn.lobby") }));
   el.classList.add("fatal");
   el.hidden = false;
   $("status").textContent = text;
@@ -112,7 +114,7 @@ export function fatal(text) {
  */
 export function send(msg) {
   if (!app.ws || app.ws.readyState !== WebSocket.OPEN) {
-    showError("Not connected to the table: your move was not sent. Reconnecting…");
+    showError(t("conn.not_sent"));
     return false;
   }
   app.ws.send(JSON.stringify(msg));
