@@ -98,3 +98,16 @@ def test_the_table_links_a_notable_score_to_its_variant_s_guide_and_nothing_the_
     assert links == ["/guide/auction#repique", "/guide/rubicon#pique", "/guide/au-cent#capot", None, None,
                      "What is carte blanche?"]
     page.context.close()
+
+
+def test_a_notable_score_said_in_another_language_is_linked_by_its_category(live: LiveServer, chromium: Any) -> None:
+    page = _page(chromium, {"width": 1280, "height": 800}, f"{live.url}/guide")
+    links = page.evaluate("""async () => {
+        const g = await import("/static/table/glossary.js");
+        const href = (a) => a && a.getAttribute("href");
+        return [href(g.scoreLink("repic", "rubicon", "repique")), href(g.scoreLink("pic", "auction", "pique")),
+                href(g.scoreLink("cartes blanches", "au-cent", "carte_blanche")),
+                href(g.scoreLink("point de cinq", "rubicon", "point"))];
+    }""")
+    assert links == ["/guide/rubicon#repique", "/guide/auction#pique", "/guide/au-cent#carte-blanche", None]
+    page.context.close()

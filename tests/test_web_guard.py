@@ -436,7 +436,7 @@ def test_the_log_limit_writes_a_kind_of_record_at_most_its_burst_a_minute_and_dr
 
 def test_a_fault_of_the_server_is_one_line_in_the_log_and_tells_the_client_nothing_of_its_internals(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    async def broken(self: Table, seat: int | None) -> dict[str, Any]:
+    async def broken(self: Table, seat: int | None, lang: str = "en") -> dict[str, Any]:
         raise RuntimeError("secret internals /some/path line 42")
 
     monkeypatch.setattr(Table, "hint", broken)

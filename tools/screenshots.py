@@ -5,7 +5,7 @@ The browser tests take them, in Debian's chromium, as they play against the comp
 tests with ``PIQUET_SCREENSHOTS`` set to the folder, and checks that each picture was written anew:
 
     python3 tools/screenshots.py                 # into docs/screenshots
-    python3 tools/screenshots.py --out /tmp/pics lobby french
+    python3 tools/screenshots.py --out pictures lobby french
 
 It needs what the browser tests need (chromium, Playwright, and ``npm ci`` for the axe engine some of them run),
 and takes a few minutes of CPU: the review's picture waits for the review of a deal.

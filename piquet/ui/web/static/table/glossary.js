@@ -70,12 +70,17 @@ export function promptLink(prompt, variant) {
   return term ? whatIs(term, variant) : null;
 }
 
+/** The scores whose category is itself a notable term (their reason may be said in another language). */
+/** @type {Record<string, string>} */
+const NOTABLE_CATEGORIES = { repique: "repique", pique: "pique", carte_blanche: "carte blanche" };
+
 /**
- * The link for a notable score (its reason names a repique, a pique, capot, carte blanche), else `null`.
- * @param {string | undefined} reason @param {string | undefined} variant
+ * The link for a notable score (its category, or its reason, names a repique, a pique, capot, carte blanche), else
+ * `null`.
+ * @param {string | undefined} reason @param {string | undefined} variant @param {string} [category]
  */
-export function scoreLink(reason, variant) {
+export function scoreLink(reason, variant, category) {
   const said = (reason || "").toLowerCase();
-  const term = NOTABLE.find((word) => new RegExp(`\\b${word}\\b`).test(said));
+  const term = (category && NOTABLE_CATEGORIES[category]) || NOTABLE.find((word) => new RegExp(`\\b${word}\\b`).test(said));
   return term ? whatIs(term, variant) : null;
 }

@@ -49,7 +49,7 @@ export function logItem(e, i, log, tricks, n, seat) {
     li.append(h("b", { className: "who", text: n[e.player] ?? "?" }), ": ", h("span", { className: "speech", text: `\u201c${reckoning(e.points, e.total)}\u201d` }));
     const reason = [e.reason, e.points !== undefined ? `${e.points}` : null].filter((x) => x !== null && x !== undefined && x !== "").join(" · ");
     if (reason) li.append(" ", h("span", { className: "aside" }, prettyText(reason)));
-    const help = scoreLink(e.reason, app.state?.table?.variant);
+    const help = scoreLink(e.reason, app.state?.table?.variant, e.category);
     if (help) li.append(" ", help);
     return li;
   }
