@@ -79,3 +79,13 @@ def test_a_hint_advises_announcing_and_the_tutor_stops_declining() -> None:
     warning = check(partie, CarteBlanche(BILL, False), seed=1, budget=0, worlds=(8, WORLDS, 8))
     assert warning is not None and warning.kind == "carte blanche" and warning.loss >= 10
     assert isinstance(warning.better, CarteBlanche) and warning.better.announce
+
+
+def test_piquet_analyse_lists_the_carte_blanche_decision_and_what_it_lost() -> None:
+    from piquet.ui.cli import _review_lines
+
+    partie = run(_carte_blanche(), [CarteBlanche(BILL, True, 5)])
+    lines = _review_lines(review_partie(partie, Lens.OPEN, deal=1, luck=False))
+    assert any("Announcing carte blanche and 5 cards to exchange rather than" in line for line in lines)
+    at = lines.index("Points lost in carte blanche (with open hands):")
+    assert lines[at + 2].startswith("  Bill") and "in 1 choices" in lines[at + 2]

@@ -1646,7 +1646,8 @@ class PartieReview:
         (``"exchange"``), calls in the auction (``"call"``) or concession decisions (``"concession"``, answers
         included): what he lost in his choices, and their marks."""
         if kind not in _GRADED:
-            raise ValueError(f"kind is 'play', 'declaration', 'exchange', 'call' or 'concession', not {kind!r}")
+            raise ValueError(f"kind is 'play', 'declaration', 'exchange', 'call', 'concession' or 'carte blanche', "
+                             f"not {kind!r}")
         kinds = _CONCESSION_KINDS if kind in _CONCESSION_KINDS else (kind,)
         mine = [r for r in self.actions if r.seat == seat and r.kind in kinds]
         chosen = [d for r in mine if (d := r.graded) is not None]
