@@ -54,6 +54,7 @@ from piquet.ai.review import (
     MARKS,
     PLAY_ON,
     CallReview,
+    CarteBlancheReview,
     ConcessionReview,
     DeclarationReview,
     ExchangeReview,
@@ -67,17 +68,19 @@ from piquet.ai.review import (
     differences,
     explain,
     explain_call,
+    explain_carte_blanche,
     explain_concession,
     explain_declaration,
     explain_exchange,
     review_call,
+    review_carte_blanche,
     review_concession,
     review_decision,
     review_declaration,
     review_exchange,
     stakes,
 )
-from piquet.engine.actions import Action, Bid, Concede, Declare, Exchange, Play
+from piquet.engine.actions import Action, Bid, CarteBlanche, Concede, Declare, Exchange, Play
 from piquet.engine.partie import Partie, Phase
 
 __all__ = ["DISCARDS_SHOWN", "HINT_BUDGET", "TUTOR_THRESHOLD", "WORLDS", "DiscardHint", "Hint", "Kind", "TutorWarning",
@@ -93,7 +96,7 @@ HINT_BUDGET: Final = 1.0
 #: The discards an exchange's hint shows, best first.
 DISCARDS_SHOWN: Final = 3
 
-Kind = Literal["play", "exchange", "declaration", "call", "concession"]
+Kind = Literal["play", "exchange", "declaration", "call", "concession", "carte blanche"]
 
 #: The worlds (hands, talons, deals) each kind of review draws for a hint: the review's own defaults, the card
 #: play's, the exchange's and the calls' (the declarations' are always the review's, and cheap).
@@ -139,7 +142,7 @@ class TutorWarning:
     reason: str
 
 
-AnyReview = PlayReview | ExchangeReview | DeclarationReview | CallReview
+AnyReview = PlayReview | ExchangeReview | DeclarationReview | CallReview | CarteBlancheReview
 
 
 def _review(partie: Partie, choice: Action, rng: random.Random, deadline: Deadline,
@@ -154,6 +157,10 @@ def _review(partie: Partie, choice: Action, rng: random.Random, deadline: Deadli
         return "declaration", review_declaration(partie, choice, Lens.FAIR, rng=rng)
     if phase is Phase.BID and isinstance(choice, Bid):
         return "call", review_call(partie, choice, Lens.FAIR, worlds[2], rng, deadline)
+    if phase is Phase.CARTE_BLANCHE and isinstance(choice, CarteBlanche):
+        if sum(isinstance(a, CarteBlanche) for a in partie.legal_actions(choice.player)) < 2:
+            return None  # the rules bind him to announce it
+        return "carte blanche", review_carte_blanche(partie, choice, Lens.FAIR, worlds[1], rng, deadline)
     return None
 
 
@@ -163,7 +170,7 @@ def valued(phase: Phase) -> bool:
     return phase in _VALUED
 
 
-_VALUED: Final = frozenset({Phase.PLAY, Phase.EXCHANGE, Phase.DECLARE, Phase.BID})
+_VALUED: Final = frozenset({Phase.PLAY, Phase.EXCHANGE, Phase.DECLARE, Phase.BID, Phase.CARTE_BLANCHE})
 
 
 def questioned(partie: Partie, seat: int) -> bool:
@@ -180,7 +187,8 @@ def _first_choice(partie: Partie, seat: int) -> Action | None:
         options = candidate_discards(partie.view(seat), 1)
         if options and partie.can(Exchange(seat, options[0])):
             return Exchange(seat, options[0])
-    kinds = {Phase.PLAY: Play, Phase.EXCHANGE: Exchange, Phase.DECLARE: Declare, Phase.BID: Bid}
+    kinds = {Phase.PLAY: Play, Phase.EXCHANGE: Exchange, Phase.DECLARE: Declare, Phase.BID: Bid,
+             Phase.CARTE_BLANCHE: CarteBlanche}
     wanted = kinds.get(phase)
     if wanted is None:
         return None
@@ -215,7 +223,18 @@ def hint(partie: Partie, seed: int = 0, budget: float = HINT_BUDGET, worlds: tup
         return _exchange_hint(review, names)
     if isinstance(review, DeclarationReview):
         return _declaration_hint(review, names)
+    if isinstance(review, CarteBlancheReview):
+        return _carte_blanche_hint(review, names)
     return _call_hint(review, names)
+
+
+def _carte_blanche_hint(review: CarteBlancheReview, names: tuple[str, str]) -> Hint:
+    """The best carte blanche decision, against the next: the review's sentence for the best."""
+    best = replace(review, choice=review.best, loss=0.0)
+    following = next(o for o, _ in review.options if o != review.best)
+    values = dict(review.options)
+    return Hint(review.seat, "carte blanche", review.best, explain_carte_blanche(best, names), following,
+                values[review.best] - values[following], review.worlds)
 
 
 def _play_hint(review: PlayReview, names: tuple[str, str]) -> Hint:
@@ -331,7 +350,7 @@ def check(partie: Partie, choice: Action, threshold: float = TUTOR_THRESHOLD, se
     points of the deal or more against the best choice; ``None`` if it does not, or if the review does not value
     this decision. Raises ``ValueError`` for a choice that is not legal here."""
     seat = partie.to_act
-    if seat is None or partie.is_over or not isinstance(choice, (Play, Exchange, Declare, Bid, Concede)):
+    if seat is None or partie.is_over or not isinstance(choice, (Play, Exchange, Declare, Bid, Concede, CarteBlanche)):
         return None  # nothing the review values
     if isinstance(choice, Concede) and choice.player != seat and partie.can(choice):
         return None  # a concession out of turn (younger's, before elder's first card) is not checked
@@ -364,5 +383,7 @@ def check(partie: Partie, choice: Action, threshold: float = TUTOR_THRESHOLD, se
         return TutorWarning(seat, kind, choice, review.loss, better, explain_exchange(review, names))
     if isinstance(review, DeclarationReview):
         return TutorWarning(seat, kind, choice, review.loss, review.best, explain_declaration(review, names))
+    if isinstance(review, CarteBlancheReview):
+        return TutorWarning(seat, kind, choice, review.loss, review.best, explain_carte_blanche(review, names))
     return TutorWarning(seat, kind, choice, review.loss, review.best, explain_call(review, names))
 

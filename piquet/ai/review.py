@@ -64,7 +64,7 @@ from piquet.ai.bidding import (
     contract_points,
     estimate_tricks,
 )
-from piquet.ai.books import discard_choice, minus_discards
+from piquet.ai.books import SimpleAgent, discard_choice, minus_discards
 from piquet.ai.budget import Deadline
 from piquet.ai.declaring import declaration_parts, declaration_values
 from piquet.ai.exchange import (
@@ -698,15 +698,13 @@ def declaration_differences(review: DeclarationReview) -> list[tuple[Part, float
     mine, other = review.parts.get(review.choice), review.parts.get(compared)
     if mine is None or other is None:
         return []
-    diffs = {part: mine[part] - other[part] for part in DECLARATION_PARTS}
-    order = sorted(DECLARATION_PARTS, key=lambda p: (-abs(diffs[p]), DECLARATION_PARTS.index(p)))
-    return [(p, diffs[p]) for p in ([p for p in order if abs(diffs[p]) >= 0.5] or order[:1])]
+    return _named({part: mine[part] - other[part] for part in DECLARATION_PARTS})
 
 
-def _declaration_effects(review: DeclarationReview) -> str:
-    """``: it gives up ... and gains ...`` from :func:`declaration_differences`, or nothing."""
-    lens = review.lens
-    said = [(f"{p.words} ({_signed(x, lens)})", x) for p, x in declaration_differences(review) if abs(x) >= _EPSILON]
+def _clauses(diffs: Sequence[tuple[Part, float]], lens: Lens) -> str:
+    """``it gives up A (−x) and gains B (+y)``: the parts in which a choice differs from another, as named (nothing
+    where none differs)."""
+    said = [(f"{p.words} ({_signed(x, lens)})", x) for p, x in diffs if abs(x) >= _EPSILON]
     lost = [t for t, x in said if x < 0]
     gained = [t for t, x in said if x > 0]
     clauses = []
@@ -714,7 +712,20 @@ def _declaration_effects(review: DeclarationReview) -> str:
         clauses.append(f"it gives up {_listed(lost)}")
     if gained:
         clauses.append(f"{'and ' if lost else 'it '}gains {_listed(gained)}")
-    return f": {' '.join(clauses)}" if clauses else ""
+    return " ".join(clauses)
+
+
+def _named(diffs: Mapping[Part, float]) -> list[tuple[Part, float]]:
+    """The parts an explanation names: those differing by half a point or more, largest first (the largest
+    always)."""
+    order = sorted(diffs, key=lambda p: -abs(diffs[p]))
+    return [(p, diffs[p]) for p in ([p for p in order if abs(diffs[p]) >= 0.5] or order[:1])]
+
+
+def _declaration_effects(review: DeclarationReview) -> str:
+    """``: it gives up ... and gains ...`` from :func:`declaration_differences`, or nothing."""
+    said = _clauses(declaration_differences(review), review.lens)
+    return f": {said}" if said else ""
 
 
 def _declared(declare: Declare) -> str:
@@ -1325,6 +1336,108 @@ def _endings(review: CallReview, chosen: CallWorth, compared: CallWorth, names: 
 
 
 # ---------------------------------------------------------------- a whole partie
+# ---------------------------------------------------------------- carte blanche (Laws 18-20)
+@dataclass(frozen=True)
+class CarteBlancheReview:
+    """A carte blanche decision reviewed, where the rules leave it optional: announcing it (elder: saying how many
+    cards he will exchange) or not. Each option is applied, the opponent's decisions until the player's own
+    exchange made as the books make them (younger exchanging first after elder's announcement, Law 20; elder first
+    otherwise), and the option is worth what the player's best exchange then is (:func:`review_exchange`: the
+    carte blanche's ten, the declarations, the repique, the pique and the play, over the same talons and hands for
+    every option in the fair lens). ``options``: each option's value and parts (the best exchange's), best
+    first. What announcing shows the opponent (no court card) is not valued."""
+
+    seat: int
+    lens: Lens
+    worlds: int
+    utility: tuple[int, int]
+    choice: CarteBlanche
+    best: CarteBlanche
+    loss: float
+    options: tuple[tuple[CarteBlanche, float], ...]
+    parts: Mapping[CarteBlanche, Mapping[Part, float]]
+
+    @property
+    def mark(self) -> str:
+        return mark(self.loss)
+
+
+def review_carte_blanche(partie: Partie, choice: CarteBlanche, lens: Lens = Lens.FAIR,
+                         worlds: int = EXCHANGE_WORLDS, rng: random.Random | None = None,
+                         deadline: Deadline | None = None) -> CarteBlancheReview:
+    """The review of ``choice``, a carte blanche decision of its player where he has a choice (see
+    :class:`CarteBlancheReview`); each option's exchange valued over ``worlds`` talons and hands drawn by ``rng``
+    (from the same seed for every option). A ``deadline`` gives the first option its share of the budget, and
+    every other option as many worlds as the first was valued over. Raises ``ValueError`` for a choice that is
+    not legal, or no choice."""
+    seed = (rng or random.Random(0)).getrandbits(32)
+    seat = choice.player
+    name = partie.players[seat]
+    if not isinstance(choice, CarteBlanche) or not partie.can(choice):
+        raise ValueError(f"{choice.describe(partie.players)}: not a legal choice for {name} here")
+    options = [a for a in partie.legal_actions(seat) if isinstance(a, CarteBlanche)]
+    if len(options) < 2:
+        raise ValueError(f"{name} has no choice of carte blanche here: the rules bind the holder to announce it")
+    books = SimpleAgent(random.Random(0))
+    values: dict[CarteBlanche, float] = {}
+    parts: dict[CarteBlanche, Mapping[Part, float]] = {}
+    utility: tuple[int, int] = (1, -1)
+    used = 1
+    for k, option in enumerate(options):
+        at = partie.copy()
+        at.push(option)
+        while not (at.phase is Phase.EXCHANGE and at.to_act == seat):
+            who = at.to_act
+            if who is None or at.phase not in (Phase.CARTE_BLANCHE, Phase.EXCHANGE):
+                raise ValueError(f"{name}'s exchange does not follow the carte blanche (it is the {at.phase.value})")
+            at.push(books.choose(at.view(who), at.legal_actions(who)))
+        first = next(a for a in at.legal_actions(seat) if isinstance(a, Exchange))
+        share = None
+        if k == 0 and deadline is not None and deadline.seconds > 0:
+            share = Deadline(deadline.seconds / len(options))
+        exchange = review_exchange(at, first, lens, worlds, random.Random(seed), deadline=share)
+        if k == 0 and lens is Lens.FAIR:
+            worlds = exchange.worlds
+        best = exchange.worth(exchange.best)
+        values[option], parts[option] = best.value, dict(best.parts)
+        utility, used = exchange.utility, exchange.worlds
+    top = max(values.values())
+    best_option = choice if values[choice] >= top - _EPSILON else max(options, key=lambda o: values[o])
+    order = sorted(options, key=lambda o: (-values[o], o != choice))
+    return CarteBlancheReview(seat, lens, used, utility, choice, best_option, max(0.0, top - values[choice]),
+                              tuple((o, values[o]) for o in order), parts)
+
+
+def _carte_blanche_words(option: CarteBlanche) -> str:
+    if not option.announce:
+        return "not announcing carte blanche"
+    if option.will_exchange is None:
+        return "announcing carte blanche"
+    n = option.will_exchange
+    return f"announcing carte blanche and {n} card{'s' if n != 1 else ''} to exchange"
+
+
+def explain_carte_blanche(review: CarteBlancheReview, names: tuple[str, str]) -> str:
+    """A carte blanche decision's review in a sentence: the choice against the best (a best one against the next),
+    part by part, by the partie's stakes where they are not the score difference."""
+    lens = review.lens
+    average = (" on average" if lens is Lens.FAIR else "") + stakes(review.utility)
+    compared = review.best if review.best != review.choice else next(
+        (o for o, _ in review.options if o != review.choice), review.choice)
+    mine, other = review.parts[review.choice], review.parts[compared]
+    clauses = _clauses(_named({p: mine.get(p, 0.0) - other.get(p, 0.0) for p in dict.fromkeys([*mine, *other])}),
+                       lens)
+    verb = _carte_blanche_words(review.choice)
+    verb = verb[0].upper() + verb[1:]
+    values = dict(review.options)
+    if review.loss < _EPSILON:
+        margin = _plural(_number(values[review.choice] - values[compared], lens), "point")
+        return f"{verb}: the best, by {margin}{average} over {_carte_blanche_words(compared)}: {clauses}."
+    loss = _plural(_number(review.loss, lens), "point")
+    return (f"{verb} rather than {_carte_blanche_words(compared)} costs {names[review.seat]} {loss}{average}: "
+            f"{clauses}.")
+
+
 # ---------------------------------------------------------------- concessions (the rulings, 18)
 #: A concession decision's options: conceding (or accepting one) and playing on (declining one).
 CONCEDE, PLAY_ON, ACCEPT, DECLINE = "concede", "play on", "accept", "decline"
@@ -1420,22 +1533,14 @@ def explain_concession(review: ConcessionReview, names: tuple[str, str]) -> str:
     compared = review.best if review.best != review.choice else other
     diffs = {part: review.parts[review.choice].get(part, 0.0) - review.parts[compared].get(part, 0.0)
              for part in (*PLAY_PARTS, Part.PLAY)}
-    order = sorted(diffs, key=lambda p: -abs(diffs[p]))
-    named = [p for p in order if abs(diffs[p]) >= 0.5] or order[:1]
-    lost = [f"{p.words} ({_signed(diffs[p], lens)})" for p in named if diffs[p] < 0]
-    gained = [f"{p.words} ({_signed(diffs[p], lens)})" for p in named if diffs[p] >= 0]
-    clauses = []
-    if lost:
-        clauses.append(f"it gives up {_listed(lost)}")
-    if gained:
-        clauses.append(f"{'and ' if lost else 'it '}gains {_listed(gained)}")
+    clauses = _clauses(_named(diffs), lens)
     verb = _CONCESSION_WORDS[review.choice]
     against = _CONCESSION_WORDS[compared].lower()
     if review.loss < _EPSILON:
         margin = _plural(_number(review.values[review.choice] - review.values[other], lens), "point")
-        return f"{verb}: the best, by {margin}{average} over {against}: {' '.join(clauses)}."
+        return f"{verb}: the best, by {margin}{average} over {against}: {clauses}."
     loss = _plural(_number(review.loss, lens), "point")
-    return f"{verb} rather than {against} costs {names[review.seat]} {loss}{average}: {' '.join(clauses)}."
+    return f"{verb} rather than {against} costs {names[review.seat]} {loss}{average}: {clauses}."
 
 
 @dataclass(frozen=True)
@@ -1458,12 +1563,16 @@ class Reviewed:
     exchange: ExchangeReview | None = None
     call: CallReview | None = None
     concession: ConcessionReview | None = None
+    carte_blanche: CarteBlancheReview | None = None
 
     @property
-    def graded(self) -> PlayReview | DeclarationReview | ExchangeReview | CallReview | ConcessionReview | None:
+    def graded(self) -> (PlayReview | DeclarationReview | ExchangeReview | CallReview | ConcessionReview
+                         | CarteBlancheReview | None):
         """The review of this decision, whatever its kind (``None``: the only choice, or not reviewed)."""
         if self.kind in _CONCESSION_KINDS:
             return self.concession
+        if self.kind == "carte blanche":
+            return self.carte_blanche
         return self.review if self.kind == "play" else self.declaration if self.kind == "declaration" else (
             self.exchange if self.kind == "exchange" else self.call if self.kind == "call" else None)
 
@@ -1529,7 +1638,7 @@ class PartieReview:
 
     @property
     def not_reviewed(self) -> list[Reviewed]:
-        """The decisions not yet reviewed (carte blanche)."""
+        """The decisions not reviewed (none of the kinds the review grades: a cut, a choice of dealer...)."""
         return [r for r in self.actions if r.kind not in _GRADED]
 
     def summary(self, seat: int, kind: str = "play") -> Summary:
@@ -1537,7 +1646,8 @@ class PartieReview:
         (``"exchange"``), calls in the auction (``"call"``) or concession decisions (``"concession"``, answers
         included): what he lost in his choices, and their marks."""
         if kind not in _GRADED:
-            raise ValueError(f"kind is 'play', 'declaration', 'exchange', 'call' or 'concession', not {kind!r}")
+            raise ValueError(f"kind is 'play', 'declaration', 'exchange', 'call', 'concession' or 'carte blanche', "
+                             f"not {kind!r}")
         kinds = _CONCESSION_KINDS if kind in _CONCESSION_KINDS else (kind,)
         mine = [r for r in self.actions if r.seat == seat and r.kind in kinds]
         chosen = [d for r in mine if (d := r.graded) is not None]
@@ -1587,6 +1697,7 @@ class PartieReview:
             "exchanges": [_exchange_json(r, names) for r in self.exchanges],
             "calls": [_call_json(r, names) for r in self.calls],
             "concessions": [_concession_json(r, names) for r in self.concessions],
+            "carte_blanche": [_carte_blanche_json(r, names) for r in self.actions if r.kind == "carte blanche"],
             "not_reviewed": [{"deal": r.deal, "action": r.action, "player": names[r.seat], "kind": r.kind,
                               "text": r.text} for r in self.not_reviewed],
             "luck": [d.to_json(names) for d in self.luck],
@@ -1595,6 +1706,7 @@ class PartieReview:
                                       "exchange": self.summary(seat, "exchange").to_json(),
                                       "calls": self.summary(seat, "call").to_json(),
                                       "concessions": self.summary(seat, "concession").to_json(),
+                                      "carte_blanche": self.summary(seat, "carte blanche").to_json(),
                                       "lost_a_deal": self.lost_a_deal(seat),
                                       "lost_a_deal_interval": list(self.lost_a_deal_interval(seat)),
                                       **({"played_like": played_like(self.lost_a_deal(seat)),
@@ -1634,6 +1746,20 @@ def _concession_json(r: Reviewed, names: tuple[str, str]) -> dict[str, object]:
             "values": [{"option": o, "value": review.values[o],
                         "parts": {p.value: v for p, v in review.parts[o].items()}}
                        for o in sorted(review.values, key=lambda o: -review.values[o])]}
+
+
+def _carte_blanche_json(r: Reviewed, names: tuple[str, str]) -> dict[str, object]:
+    out: dict[str, object] = {"deal": r.deal, "action": r.action, "player": names[r.seat], "text": r.text}
+    review = r.carte_blanche
+    if review is None:
+        out.update(forced=True, loss=0.0, mark="")
+        return out
+    out.update(forced=False, choice=_carte_blanche_words(review.choice), best=_carte_blanche_words(review.best),
+               loss=review.loss, mark=review.mark, explanation=r.explanation, utility=list(review.utility),
+               worlds=review.worlds,
+               values=[{"option": _carte_blanche_words(o), "value": v,
+                        "parts": {p.value: x for p, x in review.parts[o].items()}} for o, v in review.options])
+    return out
 
 
 def _combinations_json(declare: Declare) -> list[list[str]]:
@@ -1684,7 +1810,7 @@ def _call_json(r: Reviewed, names: tuple[str, str]) -> dict[str, object]:
 
 
 #: The kinds of decision the review grades.
-_GRADED: Final = ("play", "declaration", "exchange", "call", "concession", "answer to a concession")
+_GRADED: Final = ("play", "declaration", "exchange", "call", "concession", "answer to a concession", "carte blanche")
 _CONCESSION_KINDS: Final = ("concession", "answer to a concession")
 
 _KINDS: Final[dict[type, str]] = {Exchange: "exchange", Declare: "declaration", Bid: "call",
@@ -1785,6 +1911,13 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
             said = explain_declaration(declared, partie.players) if declared is not None else ""
             out.actions.append(Reviewed(number, index, action.player, "declaration", action.describe(partie.players),
                                         explanation=said, declaration=declared))
+            continue
+        if isinstance(action, CarteBlanche):
+            choices = [a for a in at.legal_actions(action.player) if isinstance(a, CarteBlanche)]
+            blanche = review_carte_blanche(at, action, lens, exchange_worlds, rng) if len(choices) > 1 else None
+            out.actions.append(Reviewed(number, index, action.player, "carte blanche", action.describe(partie.players),
+                                        explanation=explain_carte_blanche(blanche, partie.players) if blanche else "",
+                                        carte_blanche=blanche))
             continue
         if isinstance(action, (Concede, AcceptConcession)):
             answer = CONCEDE if isinstance(action, Concede) else ACCEPT if action.accept else DECLINE

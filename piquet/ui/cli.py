@@ -258,7 +258,8 @@ def _review_lines(review: PartieReview) -> list[str]:
                  f"hold (seed {review.seed}); the declarations over {DECLARATION_WORLDS}{exchanges}{calls}."]
     deal = None
     for r in review.actions:
-        if r.kind not in ("play", "declaration", "exchange", "call"):
+        if r.kind not in ("play", "declaration", "exchange", "call", "carte blanche", "concession",
+                          "answer to a concession"):
             continue
         if r.deal != deal:
             deal = r.deal
@@ -270,7 +271,8 @@ def _review_lines(review: PartieReview) -> list[str]:
             head = f"      {names[r.seat]:<{width}}  {'':<5}  "
         if found is None:
             only = {"play": "the only card", "declaration": f"the only declaration: {r.text}",
-                    "exchange": f"the only exchange: {r.text}", "call": f"the only call: {r.text}"}
+                    "exchange": f"the only exchange: {r.text}", "call": f"the only call: {r.text}",
+                    "carte blanche": f"the only choice: {r.text}"}
             lines.append(head + only[r.kind])
         elif found.loss < 0.05:
             lines.append(head + f"best      {r.explanation}")
@@ -280,6 +282,10 @@ def _review_lines(review: PartieReview) -> list[str]:
     stages = [("exchange", "the exchange"), ("declaration", "the declarations"), ("play", "the play")]
     if review.calls:
         stages.insert(0, ("call", "the auction"))
+    if any(r.kind == "carte blanche" for r in review.actions):
+        stages.insert(0, ("carte blanche", "carte blanche"))
+    if review.concessions:
+        stages.append(("concession", "the concessions"))
     for kind, title in stages:
         lines += ["", f"Points lost in {title}" + (" (with open hands)" if review.lens is Lens.OPEN else "") + ":"]
         for seat in (0, 1):

@@ -170,8 +170,8 @@ def for_viewer(data: dict[str, Any], seat: int | None, partie_over: bool) -> dic
         raise ReviewRefused(403, "a spectator is shown the review once the partie is over")
     review = dict(data["review"])
     mine = review["players"][seat]
-    for kind in ("plays", "declarations", "exchanges", "calls", "concessions", "not_reviewed"):
-        review[kind] = [entry for entry in review[kind] if entry["player"] == mine]
+    for kind in ("plays", "declarations", "exchanges", "calls", "concessions", "carte_blanche", "not_reviewed"):
+        review[kind] = [entry for entry in review.get(kind, []) if entry["player"] == mine]
     review["luck"] = []
     review["summary"] = {mine: {k: v for k, v in review["summary"][mine].items() if k != "luck"}}
     other = 1 - seat

@@ -42,7 +42,7 @@ import { readCredentials } from "../table/state.js";
  * @property {string} [text]
  * @property {string} [explanation]
  * @property {Record<string, number> | {discard?: string[], call?: string, declare?: string[][], option?: string, value: number, parts?: Parts}[]} [values]
- * @property {string} [choice] a concession decision's choice: "concede", "play on", "accept" or "decline"
+ * @property {string} [choice] a concession's ("concede", "play on", "accept", "decline") or a carte blanche's choice, in words
  * @property {Record<string, Parts>} [parts]
  * @property {number[]} [utility] the player's worth of a point of his and of one of the opponent's: [1, -1] in points of the deal
  */
@@ -55,6 +55,7 @@ import { readCredentials } from "../table/state.js";
  * @property {Graded[]} exchanges
  * @property {Graded[]} calls
  * @property {Graded[]} [concessions]
+ * @property {Graded[]} [carte_blanche]
  */
 /** @typedef {{review: ReviewJson, decisions: Decision[], scores: Record<string, number[]>}} ReviewResult */
 /**
@@ -194,7 +195,7 @@ function shown(result) {
   page.graded.clear();
   const r = result.review;
   // A concession's review after the others: "plays on" shares its place with the first card, which keeps it.
-  for (const list of [r.plays, r.declarations, r.exchanges, r.calls, r.concessions || []]) {
+  for (const list of [r.plays, r.declarations, r.exchanges, r.calls, r.concessions || [], r.carte_blanche || []]) {
     for (const g of list) if (!page.graded.has(`${g.deal}:${g.action}`)) page.graded.set(`${g.deal}:${g.action}`, g);
   }
   $("review").hidden = false;
