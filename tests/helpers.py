@@ -6,9 +6,13 @@ is younger and Bill is elder.
 
 from __future__ import annotations
 
+import importlib.util
 import random
 import re
+import sys
 from collections.abc import Iterable, Sequence
+from pathlib import Path
+from types import ModuleType
 
 from piquet.ai.agent import RandomAgent
 from piquet.engine.actions import Action, CarteBlanche, Concede, Deal, Declare, Exchange, Play
@@ -20,6 +24,17 @@ from piquet.engine.scoring import ScoreCategory, ScoreEvent
 from piquet.engine.words import said
 
 NAMES = ("Ann", "Bill")
+TOOLS = Path(__file__).resolve().parent.parent / "tools"
+
+
+def load_tool(name: str) -> ModuleType:
+    """A measuring tool of ``tools/`` by its name, imported as a module."""
+    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
 ANN, BILL = 0, 1
 
 

@@ -4,14 +4,11 @@ holds them, before younger reckons them at elder's first lead and after."""
 
 from __future__ import annotations
 
-import importlib
 import random
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
-from helpers import ANN, BILL, cs, dealt
+from helpers import ANN, BILL, cs, dealt, load_tool
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,16 +21,10 @@ from piquet.engine.combinations import Category
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.scoring import CombinationScored
 
-TOOLS = Path(__file__).resolve().parent.parent / "tools"
-
 
 def _tool() -> ModuleType:
     """The measuring tool whose check, made from the engine's words, judges a world (``world_declares_them``)."""
-    sys.path.insert(0, str(TOOLS))
-    try:
-        return importlib.import_module("reckoning_worlds")
-    finally:
-        sys.path.remove(str(TOOLS))
+    return load_tool("reckoning_worlds")
 
 
 # Ann (younger) holds a quart to the king in hearts and tierces below; Bill (elder) tierces major.

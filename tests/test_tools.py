@@ -3,14 +3,13 @@ leaves the game exactly as it found it while it looks ahead."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from helpers import load_tool
 
 from piquet.ai.inference import Inference
 from piquet.engine.actions import Exchange
@@ -19,13 +18,7 @@ from piquet.engine.partie import Partie, Phase
 TOOLS = Path(__file__).resolve().parent.parent / "tools"
 
 
-def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+_load = load_tool
 
 
 def test_headroom_exchange_looks_ahead_without_changing_the_game() -> None:
@@ -164,3 +157,11 @@ def test_the_screenshots_tool_names_one_test_for_each_picture_of_the_docs() -> N
     assert shots.selections(["french"]) == [("tests/test_web_french.py", "desktop")]
     with pytest.raises(SystemExit):
         shots.main(["nonesuch"])
+
+
+def test_reckoning_worlds_tool_finds_no_world_against_what_she_scored(capsys: pytest.CaptureFixture[str]) -> None:
+    tool = _load("reckoning_worlds")
+    assert tool.main(["--measure", "worlds", "--deals", "3", "--samples", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == ["rubicon", "auction", "au-cent"]
+    assert all(" 0 of " in line and "(0.0%)" in line for line in lines)

@@ -28,12 +28,11 @@ from piquet.ai.inference import Inference, World
 from piquet.engine.cards import CardSet
 from piquet.engine.combinations import Category, call, candidates
 from piquet.engine.partie import Partie, Phase
-from piquet.engine.scoring import ScoreCategory
 from piquet.engine.view import PlayerView
 
 VARIANTS = ("rubicon", "auction", "au-cent")
-_DECLARED = {ScoreCategory.POINT: Category.POINT, ScoreCategory.SEQUENCES: Category.SEQUENCES,
-             ScoreCategory.SETS: Category.SETS}
+#: The declarations' categories; a score category of the same name is what they score in.
+_DECLARED = {c.value: c for c in Category}
 
 
 def scored_by(view: PlayerView, seat: int) -> list[tuple[Category, str]]:
@@ -42,7 +41,7 @@ def scored_by(view: PlayerView, seat: int) -> list[tuple[Category, str]]:
     out = []
     name = f"{view.players[seat].lower()}'s "
     for event in (*view.events, *view.unreckoned):
-        category = _DECLARED.get(event.category)
+        category = _DECLARED.get(event.category.value)
         if category is None:
             continue
         reason = event.reason

@@ -21,7 +21,6 @@ from piquet.ai.books import keep_values
 from piquet.engine.cards import FULL_PACK, PIPS, SUIT_PIPS, Card, CardSet, Rank, Suit
 from piquet.engine.combinations import SET_RANKS, Category, key, runs
 from piquet.engine.partie import Phase
-from piquet.engine.scoring import ScoreCategory
 from piquet.engine.view import PlayerView
 
 __all__ = [
@@ -226,11 +225,6 @@ def _runs_apart(mask: int, keys: Sequence[tuple[int, int | None]]) -> bool:
         return False
 
     return place(0, (0, 0, 0, 0))
-
-
-#: The categories of the declarations, by the score category their points are reckoned in.
-_DECLARED: Final = {ScoreCategory.POINT: Category.POINT, ScoreCategory.SEQUENCES: Category.SEQUENCES,
-                    ScoreCategory.SETS: Category.SETS}
 
 
 @dataclass(frozen=True)
@@ -697,10 +691,11 @@ class Inference:
         said: dict[Category, list[tuple[int, int | None]]] = {}
         for event in (*self.view.events, *self.view.unreckoned):
             combination = event.combination
-            if combination is None or combination.holder != self.opp or event.category not in _DECLARED:
+            if combination is None or combination.holder != self.opp:
                 continue
             top = None if combination.top is None else int(combination.top)
-            said.setdefault(_DECLARED[event.category], []).append((combination.length, top))
+            # A point, a sequence or a set: its score category has the declaration's name.
+            said.setdefault(Category(event.category.value), []).append((combination.length, top))
         out: list[Requirement] = []
         for cat, keys in said.items():
             for length, top in sorted(set(keys), key=lambda k: (k[0], -1 if k[1] is None else k[1])):

@@ -422,6 +422,9 @@ def state_from_view(view: PlayerView, rng: random.Random, attempts: int = 40) ->
         if order is None:
             continue
         state: PiquetState = game.new_initial_state()
+        # The players' names, which the words of a score may hold (an Auction minus contract scores the
+        # holder's combination to the opponent: "Ann's point of five"), as the view's log has them.
+        state.partie.players = view.players
         for card in order:
             state.apply_action(card)
         if _follow_log(state, view, world, rng):
