@@ -31,7 +31,7 @@ PICTURES: dict[str, tuple[str, str]] = {
     "deal-count.png": ("tests/test_web_screenshots.py", "each_phase"),
     "phone.png": ("tests/test_web_phone.py", "tapped and 390x844"),
     "french.png": ("tests/test_web_french.py", "desktop"),
-    "four-colour.png": ("tests/test_web_display.py", "four_colour"),
+    "four-colour.png": ("tests/test_web_display.py", "four_colour and desktop"),
     "tutor.png": ("tests/test_web_browser.py", "tutor_warns"),
     "review.png": ("tests/test_web_review_browser.py", "decision_by_decision"),
 }
