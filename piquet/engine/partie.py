@@ -25,13 +25,14 @@ piquet.engine.partie.IllegalActionError: Bill cannot play AS: it is the exchange
 
 from __future__ import annotations
 
+import builtins
 import copy
 import enum
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations as _subsets
-from typing import ClassVar, assert_never
+from typing import ClassVar, assert_never, overload
 
 from piquet.engine.actions import (
     AcceptConcession,
@@ -51,7 +52,7 @@ from piquet.engine.combinations import (
     Category,
     best_key,
     call,
-    candidate_masks,
+    candidate_codes,
     candidates,
     good_against_the_cards,
     invalid_reason,
@@ -362,6 +363,11 @@ class Partie:
                 raise ValueError(f"first_dealer must be seat 0 or 1, not {first_dealer!r}")
             self._s = _State(Phase.DEAL, first_dealer, dealer=first_dealer)
         self._stack: list[_Undo] = []
+        #: The last action handed out by index from a listing of the state ``_trusted_in`` (see
+        #: LegalActions.__getitem__): legal in that state, since a state is never changed once made, so
+        #: push does not check it again there. An action is immutable; a caller's list is never trusted.
+        self._trusted: Action | None = None
+        self._trusted_in: _State | None = None
         #: The memo of the leads and tricks under the last contract asked for (see _play_memo).
         self._memo: tuple[Contract | None, _PlayMemo] | None = None
 
@@ -499,10 +505,11 @@ class Partie:
         """Check and apply an action, and return the points it scored, in the order they were said
         (a lead, a trick, younger's reckoning at elder's first lead, a pique, the cards...). An illegal
         action raises :class:`IllegalActionError` and changes nothing."""
-        reason = self.why_not(action)
-        if reason is not None:
-            raise self._illegal(action, reason)
         before = self._s
+        if action is not self._trusted or before is not self._trusted_in:
+            reason = self.why_not(action)
+            if reason is not None:
+                raise self._illegal(action, reason)
         self._s = _snapshot(before)
         try:
             self._apply(action)
@@ -875,7 +882,7 @@ class Partie:
         """
         return LegalActions(self, self._s.to_act if player is None else player)
 
-    def _generate(self, seat: int | None) -> list[Action]:
+    def _generate(self, seat: int | None) -> list[Action] | _Points:
         """The legal actions of ``seat``: those he may take out of turn (a concession, au Cent's younger's
         carte blanche), then those of the phase if he is to act, each phase listed by its own method."""
         s = self._s
@@ -898,7 +905,10 @@ class Partie:
         listing = self._LISTINGS.get(s.phase)
         if listing is None:
             return found
-        return found + listing(self, seat) if found else listing(self, seat)
+        if not found:
+            return listing(self, seat)
+        made = listing(self, seat)
+        return found + (made.all() if isinstance(made, _Points) else made)
 
     def _legal_choose_dealer(self, seat: int) -> list[Action]:
         return [ChooseDealer(seat, seat), ChooseDealer(seat, 1 - seat)]
@@ -946,8 +956,9 @@ class Partie:
                     found.append(Exchange(seat, discards, show_rest=True))
         return found
 
-    def _declarations(self, seat: int) -> list[Action]:
-        """The declarations ``seat`` may make (it is his turn in the declarations), as a list."""
+    def _declarations(self, seat: int) -> list[Action] | _Points:
+        """The declarations ``seat`` may make (it is his turn in the declarations): a list, or for the point
+        a :class:`_Points` that makes each declaration when it is asked for."""
         s = self._s
         d = s.deal
         category, _ = self._declaration_slot()
@@ -957,8 +968,8 @@ class Partie:
         found: list[Action] = [Declare(seat, category, ())]
         singles = _SINGLE_CALLS[seat, category]
         if category is Category.POINT:
-            found += [singles[mask] for mask in candidate_masks(category, d.hands[seat], self.rules.minimum_point)]
-            return found
+            # Every point he may call (some forty): made into declarations only as they are asked for.
+            return _Points(found[0], candidate_codes(category, d.hands[seat], self.rules.minimum_point), singles)
         options = candidates(category, CardSet(d.hands[seat]), self.rules.minimum_point)
         keys = [key(category, c) for c in options]
         # Whether a call is good against the cards (good_against_the_cards) compares it with the best
@@ -995,7 +1006,7 @@ class Partie:
                 *plays[3][hand >> 24]]
 
     #: Each phase's listing of the legal actions of the player to act (the cut and the deal are chance).
-    _LISTINGS: ClassVar[dict[Phase, Callable[[Partie, int], list[Action]]]] = {
+    _LISTINGS: ClassVar[dict[Phase, Callable[[Partie, int], list[Action] | _Points]]] = {
         Phase.CHOOSE_DEALER: _legal_choose_dealer,
         Phase.BID: _bids,
         Phase.CARTE_BLANCHE: _legal_carte_blanche,
@@ -1625,13 +1636,33 @@ def _disjoint_collections(options: list[CardSet]) -> Iterator[tuple[CardSet, ...
     yield from walk(0, 0, ())
 
 
-@dataclass
-class LegalActions:
-    """The legal actions of one player, listed on first use and kept; ``in`` checks with :meth:`Partie.can`."""
+class LegalActions(Sequence[Action]):
+    """The legal actions of one player, listed on first use and kept; ``in`` checks with :meth:`Partie.can`.
 
-    partie: Partie
-    player: int | None
-    _cache: list[Action] | None = field(default=None, repr=False)
+    A sequence: ``len``, indexing and iteration list the actions (the point's declarations are made one
+    by one as they are indexed, see :class:`_Points`); :meth:`list` gives them all as a list. An action
+    taken by index is one the partie listed itself in this very position, so :meth:`Partie.push` applies it
+    without checking it again (an action the caller made, or one from a list it could change, is checked).
+    """
+
+    __slots__ = ("_listing", "_state", "partie", "player")
+
+    def __init__(self, partie: Partie, player: int | None) -> None:
+        self.partie = partie
+        self.player = player
+        #: The listing once made (a list, or the point's lazy listing), and the state it was made in.
+        self._listing: list[Action] | _Points | None = None
+        self._state = partie._s
+
+    def __repr__(self) -> str:
+        return f"LegalActions(player={self.player!r}, actions={self.list()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LegalActions):
+            return NotImplemented
+        return self.partie is other.partie and self.player == other.player and self.list() == other.list()
+
+    __hash__ = None  # type: ignore[assignment]
 
     def __iter__(self) -> Iterator[Action]:
         return iter(self.list())
@@ -1643,16 +1674,67 @@ class LegalActions:
                 and not isinstance(action, (Cut, Deal))
                 and self.partie.can(action))
 
+    def _made(self) -> list[Action] | _Points:
+        listing = self._listing
+        if listing is None:
+            listing = self._listing = self.partie._generate(self.player)
+        return listing
+
     def list(self) -> list[Action]:
-        if self._cache is None:
-            self._cache = self.partie._generate(self.player)
-        return self._cache
+        """Every legal action, as a list (the same list at each call: do not change it)."""
+        listing = self._made()
+        if isinstance(listing, _Points):
+            listing = self._listing = listing.all()
+        return listing
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> builtins.list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | builtins.list[Action]:
+        if isinstance(index, slice):
+            return self.list()[index]
+        action = self._made()[index]
+        if self._state is self.partie._s:
+            # Listed by the partie in its present state: push may trust it (see Partie._trusted).
+            self.partie._trusted = action
+            self.partie._trusted_in = self._state
+        return action
 
     def __len__(self) -> int:
-        return len(self.list())
+        return len(self._made())
 
     def __bool__(self) -> bool:
-        return bool(self.list())
+        return len(self._made()) > 0
+
+
+class _Points:
+    """The legal points of a hand: not declaring first, then every point he may call, best first, each
+    declaration made when it is asked for (a random player asks for one of some forty)."""
+
+    __slots__ = ("codes", "first", "singles")
+
+    def __init__(self, first: Action, codes: list[int], singles: _SingleCalls) -> None:
+        self.first = first
+        self.codes = codes  # candidate_codes: each one's low 32 bits are the point's mask
+        self.singles = singles
+
+    def __len__(self) -> int:
+        return len(self.codes) + 1
+
+    def __getitem__(self, index: int) -> Action:
+        n = len(self.codes) + 1
+        if not -n <= index < n:
+            raise IndexError("legal action index out of range")
+        if index % n == 0:
+            return self.first
+        return self.singles[self.codes[index % n - 1] & 0xFFFFFFFF]
+
+    def all(self) -> list[Action]:
+        singles = self.singles
+        return [self.first, *[singles[code & 0xFFFFFFFF] for code in self.codes]]
 
 
 class _PlayMemo:
