@@ -269,9 +269,10 @@ class _State:
 
 
 def _snapshot(state: _State) -> _State:
-    """A shallow copy: enough, since the fields are immutable values."""
+    """A shallow copy: enough, since the fields are immutable values. (The instance dict is copied whole and
+    set, which CPython does about twice as fast as filling in a new instance's dict from it.)"""
     new = object.__new__(_State)
-    new.__dict__.update(state.__dict__)
+    object.__setattr__(new, "__dict__", state.__dict__.copy())
     return new
 
 
