@@ -193,8 +193,9 @@ _SCORE_CATEGORY = {
 
 @dataclass(frozen=True)
 class _Deal:
-    """Everything that belongs to one deal: created whole at each Deal action, then replaced, never changed, as
-    the deal goes on (:func:`_evolve`). Before the first deal it holds the defaults (and the cut's log)."""
+    """Everything that belongs to one deal: created whole at each Deal action, then replaced as the deal goes on
+    (each action makes a new record, :meth:`Partie._evolve`), never changed once the action is applied. Before
+    the first deal it holds the defaults (and the cut's log)."""
 
     elder: int = 1
     contract: Contract | None = None
@@ -235,16 +236,6 @@ class _Deal:
     log: tuple[LogEntry, ...] = ()
     conceded: int | None = None
     concession_declined: bool = False
-
-
-def _evolve(deal: _Deal, **changes: object) -> _Deal:
-    """A copy of ``deal`` with ``changes``: the instance dict copied and updated, cheaper than
-    :func:`dataclasses.replace` (no ``__init__``); the one place a deal record is changed."""
-    fields = deal.__dict__.copy()
-    fields.update(changes)
-    new = object.__new__(_Deal)
-    object.__setattr__(new, "__dict__", fields)
-    return new
 
 
 @dataclass
@@ -369,6 +360,8 @@ class Partie:
         #: push does not check it again there. An action is immutable; a caller's list is never trusted.
         self._trusted: Action | None = None
         self._trusted_in: _State | None = None
+        #: The deal record made while an action is applied, changed in place until it is (see _evolve).
+        self._private: _Deal | None = None
         #: The memo of the leads and tricks under the last contract asked for (see _play_memo).
         self._memo: tuple[Contract | None, _PlayMemo] | None = None
 
@@ -512,11 +505,14 @@ class Partie:
             if reason is not None:
                 raise self._illegal(action, reason)
         self._s = _snapshot(before)
+        self._private = None
         try:
             self._apply(action)
         except BaseException:
             self._s = before
             raise
+        finally:
+            self._private = None
         self._stack.append((before, action))
         after = self._s
         said = after.deal.log if after.deal_number != before.deal_number else after.deal.log[len(before.deal.log):]
@@ -852,15 +848,15 @@ class Partie:
         """The partie scores of ``player`` and of his opponent if ``player`` conceded now: both hands
         reckoned as declared, then the opponent counting 13 for the play and the cards' ten, the deal
         counted as many times as it counts in the partie (the rulings, 18)."""
-        saved = self._s
-        self._s = _snapshot(saved)
+        saved, private = self._s, self._private
+        self._s, self._private = _snapshot(saved), None
         try:
             self._reckon_hand()
             deal = [0, 0]
             for event in self._s.deal.events:
                 deal[event.player] += event.points
         finally:
-            self._s = saved
+            self._s, self._private = saved, private
         other = 1 - player
         deal[other] += self.rules.conceded_play_points + self.rules.cards_points
         times = self.rules.deal_multiplier(self._counted_deals() + 1)
@@ -1018,15 +1014,28 @@ class Partie:
     }
 
     # ------------------------------------------------------------ applying
+    def _evolve(self, deal: _Deal, **changes: object) -> _Deal:
+        """The deal record ``deal`` with ``changes``: a new record (its instance dict copied, without
+        ``__init__``) the first time an action changes it, then that same record, changed in place, for the
+        rest of the action (no one else can hold it yet: :meth:`push` forgets it once the action is applied)."""
+        if deal is self._private:
+            deal.__dict__.update(changes)
+            return deal
+        fields = deal.__dict__.copy()
+        fields.update(changes)
+        new = self._private = object.__new__(_Deal)
+        object.__setattr__(new, "__dict__", fields)
+        return new
+
     def _tell(self, event: Event) -> None:
         deal = self._s.deal
-        self._s.deal = _evolve(deal, log=(*deal.log, event))
+        self._s.deal = self._evolve(deal, log=(*deal.log, event))
 
     def _score(self, event: ScoreEvent, announce: bool = True) -> None:
         """Add an event in its place in the order of reckoning (Law 67)."""
         s = self._s
         d = s.deal
-        s.deal = _evolve(d, events=_placed(d.events, event), log=(*d.log, event) if announce else d.log)
+        s.deal = self._evolve(d, events=_placed(d.events, event), log=(*d.log, event) if announce else d.log)
 
     def _apply(self, action: Action) -> None:
         if type(action) is Play:
@@ -1098,7 +1107,8 @@ class Partie:
         s = self._s
         court = Rank.JACK.mask | Rank.QUEEN.mask | Rank.KING.mask
         eligible = [seat for seat in (s.deal.elder, 1 - s.deal.elder) if not s.deal.dealt[seat] & court]
-        s.deal = _evolve(s.deal, carte_blanche_pending=tuple(eligible) if self.rules.has_carte_blanche else ())
+        s.deal = self._evolve(s.deal,
+                              carte_blanche_pending=tuple(eligible) if self.rules.has_carte_blanche else ())
         self._next_carte_blanche()
 
     def _next_carte_blanche(self) -> None:
@@ -1125,7 +1135,7 @@ class Partie:
         call = action.call
         doubled = call == "double" or (call == "redouble" and self.rules.redouble_counts_as_double)
         d = s.deal
-        s.deal = _evolve(d, bids=(*d.bids, action), doubles_used=d.doubles_used + doubled,
+        s.deal = self._evolve(d, bids=(*d.bids, action), doubles_used=d.doubles_used + doubled,
                          log=(*d.log, BidCalled(action.player, call)))
         if call == "pass" and all(b.call == "pass" for b in s.deal.bids):
             if len(s.deal.bids) == 2:
@@ -1146,7 +1156,8 @@ class Partie:
         after = [b.call for b in s.deal.bids[s.deal.bids.index(last) + 1:]]
         doubles = 2 if "redouble" in after else 1 if "double" in after else 0
         contract = Contract(last.player, last.tricks, last.minus, doubles)
-        s.deal = _evolve(s.deal, contract=contract, elder=last.player, log=(*s.deal.log, AuctionWon(contract)))
+        s.deal = self._evolve(s.deal, contract=contract, elder=last.player,
+                              log=(*s.deal.log, AuctionWon(contract)))
         # With the option carte_blanche, it is announced once the holder is known, before the exchange.
         self._begin_carte_blanche()
 
@@ -1162,10 +1173,10 @@ class Partie:
         s = self._s
         seat = action.player
         d = s.deal
-        s.deal = d = _evolve(d, carte_blanche_pending=tuple(p for p in d.carte_blanche_pending if p != seat))
+        s.deal = d = self._evolve(d, carte_blanche_pending=tuple(p for p in d.carte_blanche_pending if p != seat))
         if action.announce:
             will = action.will_exchange
-            s.deal = _evolve(d, carte_blanche=_set_flag(d.carte_blanche, seat),
+            s.deal = self._evolve(d, carte_blanche=_set_flag(d.carte_blanche, seat),
                              will_exchange=d.will_exchange if will is None else will,
                              elder_count=d.elder_count if will is None else will,
                              log=(*d.log, CarteBlancheAnnounced(seat, will)))
@@ -1182,7 +1193,7 @@ class Partie:
         """The proof of carte blanche: the hand as dealt, shown once the opponent has discarded (Laws 19-20)."""
         s = self._s
         d = s.deal
-        s.deal = _evolve(d, shown_dealt=_set(d.shown_dealt, seat, d.dealt[seat]),
+        s.deal = self._evolve(d, shown_dealt=_set(d.shown_dealt, seat, d.dealt[seat]),
                          log=(*d.log, CarteBlancheShown(seat, CardSet(d.dealt[seat]))))
 
     def _apply_exchange(self, action: Exchange) -> None:
@@ -1204,7 +1215,7 @@ class Partie:
                 for card in d.talon[n:top]:
                     peeked |= 1 << card
                 looked = True
-        s.deal = d = _evolve(
+        s.deal = d = self._evolve(
             d, hands=_set(d.hands, seat, hand), discards=_set(d.discards, seat, action.discards.mask),
             drawn=_set(d.drawn, seat, drawn), exchanged=_set_any(d.exchanged, seat, n),
             elder_count=n if is_elder else d.elder_count, peeked=peeked,
@@ -1216,7 +1227,7 @@ class Partie:
         if s.deal.exchanged[0] is not None and s.deal.exchanged[1] is not None:
             d = s.deal
             taken = (d.exchanged[d.elder] or 0) + (d.exchanged[1 - d.elder] or 0)
-            s.deal = _evolve(d, rest=CardSet(d.talon[taken:]).mask)
+            s.deal = self._evolve(d, rest=CardSet(d.talon[taken:]).mask)
             s.phase, s.to_act = Phase.DECLARE, s.deal.elder
         elif s.deal.carte_blanche_pending:
             self._next_carte_blanche()  # au Cent: younger decides on her carte blanche now
@@ -1232,7 +1243,7 @@ class Partie:
         if seat == elder:
             first = action.called
             if first is None:
-                s.deal = _evolve(d, calls=calls, declaration_step=step,
+                s.deal = self._evolve(d, calls=calls, declaration_step=step,
                                  announcements=(*d.announcements, Announcement(category, None)),
                                  log=(*d.log, Declared(elder, category, None)))
             else:
@@ -1245,15 +1256,15 @@ class Partie:
                 if category is Category.SETS and len(first) == 4 and at_once:
                     # "Fourteen aces" names all four cards.
                     revealed = _set(revealed, elder, revealed[elder] | first.mask)
-                s.deal = _evolve(d, calls=calls, declaration_step=step, revealed=revealed,
+                s.deal = self._evolve(d, calls=calls, declaration_step=step, revealed=revealed,
                                  announcements=(*d.announcements, Announcement(category, len(first), rank, detail)),
                                  log=(*d.log, Declared(elder, category, len(first), at_once, pips, top)))
         else:
-            s.deal = _evolve(d, calls=calls, declaration_step=step)
+            s.deal = self._evolve(d, calls=calls, declaration_step=step)
             self._resolve(category, calls[-2], action)
         if step == len(DECLARATION_ORDER):
             s.phase, s.to_act = Phase.PLAY, elder
-            s.deal = _evolve(s.deal, leader=elder)
+            s.deal = self._evolve(s.deal, leader=elder)
         else:
             _, next_is_elder = DECLARATION_ORDER[step]
             s.to_act = elder if next_is_elder else younger
@@ -1290,10 +1301,10 @@ class Partie:
             heard = _heard(heard, answer=reply)
             winner = elder if ke > ky else younger if ke < ky else None
         d = s.deal
-        s.deal = d = _evolve(d, announcements=(*d.announcements[:-1], heard))
+        s.deal = d = self._evolve(d, announcements=(*d.announcements[:-1], heard))
         if e is not None and y is not None and winner is None:
             # An exact tie cancels the category; both combinations are open to inspection (Law 55).
-            s.deal = _evolve(d, pending_reveal=(d.pending_reveal[0] | (e.mask if elder == 0 else y.mask),
+            s.deal = self._evolve(d, pending_reveal=(d.pending_reveal[0] | (e.mask if elder == 0 else y.mask),
                                                 d.pending_reveal[1] | (e.mask if elder == 1 else y.mask)))
             return
         if winner is None:
@@ -1320,7 +1331,7 @@ class Partie:
                 # Younger reckons what she won after elder's lead (the rulings, 10 and 12).
                 later.append(event)
         d = s.deal
-        s.deal = _evolve(d, scored_cards=_set(d.scored_cards, winner, scored),
+        s.deal = self._evolve(d, scored_cards=_set(d.scored_cards, winner, scored),
                          pending_reveal=_set(d.pending_reveal, winner, reveal),
                          pending_events=(*d.pending_events, *later))
 
@@ -1333,10 +1344,11 @@ class Partie:
         if d.hand_reckoned:
             return
         shows_rest = bool(d.show_rest and d.rest)
-        s.deal = _evolve(d, hand_reckoned=True, pending_events=(), pending_reveal=(0, 0),
-                         revealed=(d.revealed[0] | d.pending_reveal[0], d.revealed[1] | d.pending_reveal[1]),
-                         rest_public=d.rest_public or shows_rest)
-        for event in d.pending_events:
+        pending = d.pending_events
+        s.deal = self._evolve(d, hand_reckoned=True, pending_events=(), pending_reveal=(0, 0),
+                              revealed=(d.revealed[0] | d.pending_reveal[0], d.revealed[1] | d.pending_reveal[1]),
+                              rest_public=d.rest_public or shows_rest)
+        for event in pending:
             self._score(event)
         if shows_rest:
             self._tell(RestShown(1 - d.elder, CardSet(d.rest)))
@@ -1352,7 +1364,7 @@ class Partie:
             totals[event.player] += event.points
             p = event.player
             if totals[p] >= self.rules.repique_threshold(s.deal.contract) and totals[1 - p] == 0:
-                s.deal = _evolve(s.deal, repique=p)
+                s.deal = self._evolve(s.deal, repique=p)
                 self._score(ScoreEvent(p, self.rules.repique_points, ScoreCategory.REPIQUE, "repique"))
                 break
         # Where the pique needs less than the repique (Auction plus contracts: 29), the hand alone
@@ -1382,11 +1394,11 @@ class Partie:
                     # is reckoned, what is scored later (the play, the cards, the contract) takes its place
                     # after this event, which is of the play or before: so it stays so for the deal.
                     if d.hand_reckoned and _ORDER[event.category] <= _PLAY_ORDER:
-                        s.deal = _evolve(d, pique_closed=True)
+                        s.deal = self._evolve(d, pique_closed=True)
                     return
                 continue
             if totals[p] >= threshold and self.rules.may_pique(p, d.elder, d.contract):
-                s.deal = _evolve(d, pique=p)
+                s.deal = self._evolve(d, pique=p)
                 self._score(ScoreEvent(p, self.rules.pique_points, ScoreCategory.PIQUE, "pique"))
                 return
 
@@ -1404,9 +1416,9 @@ class Partie:
             # The card and the point of its lead, if it scores one, in one new record.
             played, scored = memo.lead(seat, card)
             if scored is None:
-                s.deal = _evolve(d, hands=hands, trick=(card,), log=(*d.log, played))
+                s.deal = self._evolve(d, hands=hands, trick=(card,), log=(*d.log, played))
             else:
-                s.deal = _evolve(d, hands=hands, trick=(card,), events=_placed(d.events, scored),
+                s.deal = self._evolve(d, hands=hands, trick=(card,), events=_placed(d.events, scored),
                                  log=(*d.log, played, scored))
                 self._check_pique()
             s.to_act = 1 - seat
@@ -1419,7 +1431,7 @@ class Partie:
             # The usual trick: its one award goes into the same new record.
             scored = awards[0]
             events, log = _placed(events, scored), (*log, scored)
-        s.deal = d = _evolve(d, hands=hands, trick=(), tricks=(*d.tricks, finished),
+        s.deal = d = self._evolve(d, hands=hands, trick=(), tricks=(*d.tricks, finished),
                              tricks_won=_set(d.tricks_won, winner, won), leader=winner, events=events, log=log)
         if len(awards) == 1:
             self._check_pique()
@@ -1455,7 +1467,7 @@ class Partie:
         s = self._s
         self._tell(Conceded(action.player))
         self._reckon_hand()
-        s.deal = _evolve(s.deal, conceded=action.player)
+        s.deal = self._evolve(s.deal, conceded=action.player)
         if self.rules.concession_may_be_declined:
             s.phase, s.to_act = Phase.CONCESSION, 1 - action.player
             return
@@ -1468,7 +1480,7 @@ class Partie:
             self._settle_concession()
             return
         self._tell(ConcessionAnswered(action.player, False))
-        s.deal = _evolve(s.deal, conceded=None, concession_declined=True)
+        s.deal = self._evolve(s.deal, conceded=None, concession_declined=True)
         s.phase, s.to_act = Phase.PLAY, s.deal.leader
 
     def _settle_concession(self) -> None:
