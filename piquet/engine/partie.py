@@ -1709,7 +1709,10 @@ class LegalActions(Sequence[Action]):
     def __getitem__(self, index: int | slice) -> Action | builtins.list[Action]:
         if isinstance(index, slice):
             return self.list()[index]
-        action = self._made()[index]
+        listing = self._listing  # _made, inlined: a random player asks for a length and one item
+        if listing is None:
+            listing = self._listing = self.partie._generate(self.player)
+        action = listing[index]
         if self._state is self.partie._s:
             # Listed by the partie in its present state: push may trust it (see Partie._trusted).
             self.partie._trusted = action
@@ -1717,7 +1720,10 @@ class LegalActions(Sequence[Action]):
         return action
 
     def __len__(self) -> int:
-        return len(self._made())
+        listing = self._listing
+        if listing is None:
+            listing = self._listing = self.partie._generate(self.player)
+        return len(listing)
 
     def __bool__(self) -> bool:
         return len(self._made()) > 0
