@@ -85,3 +85,51 @@ def test_the_listed_legal_actions_are_those_generated_one_by_one_and_each_is_leg
             p.push(ag[seat].choose(p.view(seat), p.legal_actions(seat)))
     assert compared[Phase.PLAY] >= 24 and compared[Phase.DECLARE] >= 6
     assert compared.get(Phase.BID, 0) >= (4 if variant == "auction" else 0)
+
+
+def _at_the_first_point(seed: int) -> Partie:
+    """A partie at elder's call of his point (the exchanges made at random)."""
+    p = Partie(("Ann", "Bill"), first_dealer=0)
+    p.push(p.random_deal(random.Random(seed)))
+    ag = agents(seed)
+    while p.phase is not Phase.DECLARE:
+        seat = p.to_act
+        assert seat is not None
+        p.push(ag[seat].choose(p.view(seat), p.legal_actions(seat)))
+    return p
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_legal_actions_index_count_and_slice_as_their_list_does(seed: int) -> None:
+    # The points are made one by one as they are indexed: what indexing gives is what the list holds.
+    p = _at_the_first_point(seed)
+    listed = p.legal_actions().list()
+    legal = p.legal_actions()
+    assert len(legal) == len(listed) and bool(legal)
+    assert [legal[i] for i in range(len(legal))] == listed
+    assert [legal[-i] for i in range(1, len(legal) + 1)] == listed[::-1]
+    assert legal[1:4] == listed[1:4] and list(legal) == listed
+    assert legal == p.legal_actions() and legal.index(listed[-1]) == len(listed) - 1
+    with pytest.raises(IndexError):
+        legal[len(listed)]
+    with pytest.raises(IndexError):
+        legal[-len(listed) - 1]
+    played = p.legal_actions()
+    played.list()
+    assert played != p.copy().legal_actions()  # another partie's listing
+
+
+def test_an_action_taken_from_an_earlier_listing_is_checked_again_when_pushed() -> None:
+    # push trusts an action indexed from a listing of the position it is in, and only that.
+    p = _at_the_first_point(1)
+    legal = p.legal_actions()
+    stale = legal[len(legal) - 1]
+    assert stale.combinations  # elder calls a point
+    p.push(legal[0])  # elder sinks his point instead: younger answers now
+    with pytest.raises(IllegalActionError) as e:
+        p.push(stale)
+    assert "Ann" in str(e.value) and e.value.reason
+    assert p.phase is Phase.DECLARE and p.to_act == 0 and len(p.actions) == 4
+    p.pop()
+    p.push(stale)  # back in the position it was listed in, it is legal again
+    assert p.actions[-1] is stale

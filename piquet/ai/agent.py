@@ -50,7 +50,7 @@ class RandomAgent:
             for action in (Exchange(view.seat, discards, show), Exchange(view.seat, discards)):
                 if action in legal:
                     return action
-        return self.rng.choice(legal.list())
+        return self.rng.choice(legal)
 
     def choose_packets(self, view: PlayerView, sizes: tuple[int, ...]) -> int:
         return self.rng.choice(sizes)

@@ -34,6 +34,7 @@ __all__ = [
     "best",
     "best_key",
     "call",
+    "candidate_codes",
     "candidate_masks",
     "candidates",
     "good_against_the_cards",
@@ -205,6 +206,17 @@ def candidates(category: Category, hand: CardSet, minimum_point: int = 1) -> lis
 
 def candidate_masks(category: Category, hand: int, minimum_point: int = 1) -> list[int]:
     """:func:`candidates` as masks, for a hand's mask (what the legal declarations are listed from)."""
+    return [code & 0xFFFFFFFF for code in candidate_codes(category, hand, minimum_point)]
+
+
+def candidate_codes(category: Category, hand: int, minimum_point: int = 1) -> list[int]:
+    """:func:`candidate_masks` still coded, best first: each code's low 32 bits are the combination's mask
+    (the legal points are listed from these and made into declarations only when asked for).
+
+    >>> codes = candidate_codes(Category.SEQUENCES, CardSet.parse("AS KS QS JS").mask)
+    >>> [str(CardSet(code & 0xFFFFFFFF)) for code in codes]
+    ['AS KS QS JS', 'AS KS QS', 'KS QS JS']
+    """
     # Each combination found is coded as one int: its key (length, then pips or top rank), then the
     # order it was found in (suit by suit, earlier higher; within a suit, or rank by rank, the order of
     # itertools.combinations over the cards high to low), then its mask. One sort of ints puts them best
@@ -228,7 +240,7 @@ def candidate_masks(category: Category, hand: int, minimum_point: int = 1) -> li
             if held.bit_count() >= 3:
                 codes += _set_codes(held, rank)
     codes.sort(reverse=True)
-    return [code & 0xFFFFFFFF for code in codes]
+    return codes
 
 
 #: Per suit and 8-bit rank mask: the coded sequences of that suit (see candidate_masks), made as asked.

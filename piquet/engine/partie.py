@@ -25,13 +25,14 @@ piquet.engine.partie.IllegalActionError: Bill cannot play AS: it is the exchange
 
 from __future__ import annotations
 
+import builtins
 import copy
 import enum
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations as _subsets
-from typing import ClassVar, assert_never
+from typing import ClassVar, assert_never, overload
 
 from piquet.engine.actions import (
     AcceptConcession,
@@ -51,7 +52,7 @@ from piquet.engine.combinations import (
     Category,
     best_key,
     call,
-    candidate_masks,
+    candidate_codes,
     candidates,
     good_against_the_cards,
     invalid_reason,
@@ -193,8 +194,9 @@ _SCORE_CATEGORY = {
 
 @dataclass(frozen=True)
 class _Deal:
-    """Everything that belongs to one deal: created whole at each Deal action, then replaced, never changed, as
-    the deal goes on (:func:`_evolve`). Before the first deal it holds the defaults (and the cut's log)."""
+    """Everything that belongs to one deal: created whole at each Deal action, then replaced as the deal goes on
+    (each action makes a new record, :meth:`Partie._evolve`), never changed once the action is applied. Before
+    the first deal it holds the defaults (and the cut's log)."""
 
     elder: int = 1
     contract: Contract | None = None
@@ -237,16 +239,6 @@ class _Deal:
     concession_declined: bool = False
 
 
-def _evolve(deal: _Deal, **changes: object) -> _Deal:
-    """A copy of ``deal`` with ``changes``: the instance dict copied and updated, cheaper than
-    :func:`dataclasses.replace` (no ``__init__``); the one place a deal record is changed."""
-    fields = deal.__dict__.copy()
-    fields.update(changes)
-    new = object.__new__(_Deal)
-    object.__setattr__(new, "__dict__", fields)
-    return new
-
-
 @dataclass
 class _State:
     """Everything that changes over the partie; what belongs to one deal is the record ``deal``. Fields hold
@@ -269,9 +261,10 @@ class _State:
 
 
 def _snapshot(state: _State) -> _State:
-    """A shallow copy: enough, since the fields are immutable values."""
+    """A shallow copy: enough, since the fields are immutable values. (The instance dict is copied whole and
+    set, which CPython does about twice as fast as filling in a new instance's dict from it.)"""
     new = object.__new__(_State)
-    new.__dict__.update(state.__dict__)
+    object.__setattr__(new, "__dict__", state.__dict__.copy())
     return new
 
 
@@ -425,6 +418,13 @@ class Partie:
                 raise ValueError(f"first_dealer must be seat 0 or 1, not {first_dealer!r}")
             self._s = _State(Phase.DEAL, first_dealer, dealer=first_dealer)
         self._stack: list[_Undo] = []
+        #: The last action handed out by index from a listing of the state ``_trusted_in`` (see
+        #: LegalActions.__getitem__): legal in that state, since a state is never changed once made, so
+        #: push does not check it again there. An action is immutable; a caller's list is never trusted.
+        self._trusted: Action | None = None
+        self._trusted_in: _State | None = None
+        #: The deal record made while an action is applied, changed in place until it is (see _evolve).
+        self._private: _Deal | None = None
         #: The memo of the leads and tricks under the last contract asked for (see _play_memo).
         self._memo: tuple[Contract | None, _PlayMemo] | None = None
 
@@ -562,16 +562,20 @@ class Partie:
         """Check and apply an action, and return the points it scored, in the order they were said
         (a lead, a trick, younger's reckoning at elder's first lead, a pique, the cards...). An illegal
         action raises :class:`IllegalActionError` and changes nothing."""
-        reason = self.why_not(action)
-        if reason is not None:
-            raise self._illegal(action, reason)
         before = self._s
+        if action is not self._trusted or before is not self._trusted_in:
+            reason = self.why_not(action)
+            if reason is not None:
+                raise self._illegal(action, reason)
         self._s = _snapshot(before)
+        self._private = None
         try:
             self._apply(action)
         except BaseException:
             self._s = before
             raise
+        finally:
+            self._private = None
         self._stack.append((before, action))
         after = self._s
         said = after.deal.log if after.deal_number != before.deal_number else after.deal.log[len(before.deal.log):]
@@ -907,15 +911,15 @@ class Partie:
         """The partie scores of ``player`` and of his opponent if ``player`` conceded now: both hands
         reckoned as declared, then the opponent counting 13 for the play and the cards' ten, the deal
         counted as many times as it counts in the partie (the rulings, 18)."""
-        saved = self._s
-        self._s = _snapshot(saved)
+        saved, private = self._s, self._private
+        self._s, self._private = _snapshot(saved), None
         try:
             self._reckon_hand()
             deal = [0, 0]
             for event in self._s.deal.events:
                 deal[event.player] += event.points
         finally:
-            self._s = saved
+            self._s, self._private = saved, private
         other = 1 - player
         deal[other] += self.rules.conceded_play_points + self.rules.cards_points
         times = self.rules.deal_multiplier(self._counted_deals() + 1)
@@ -938,7 +942,7 @@ class Partie:
         """
         return LegalActions(self, self._s.to_act if player is None else player)
 
-    def _generate(self, seat: int | None) -> list[Action]:
+    def _generate(self, seat: int | None) -> list[Action] | _Points:
         """The legal actions of ``seat``: those he may take out of turn (a concession, au Cent's younger's
         carte blanche), then those of the phase if he is to act, each phase listed by its own method."""
         s = self._s
@@ -961,7 +965,10 @@ class Partie:
         listing = self._LISTINGS.get(s.phase)
         if listing is None:
             return found
-        return found + listing(self, seat) if found else listing(self, seat)
+        if not found:
+            return listing(self, seat)
+        made = listing(self, seat)
+        return found + (made.all() if isinstance(made, _Points) else made)
 
     def _legal_choose_dealer(self, seat: int) -> list[Action]:
         return [ChooseDealer(seat, seat), ChooseDealer(seat, 1 - seat)]
@@ -1009,8 +1016,9 @@ class Partie:
                     found.append(Exchange(seat, discards, show_rest=True))
         return found
 
-    def _declarations(self, seat: int) -> list[Action]:
-        """The declarations ``seat`` may make (it is his turn in the declarations), as a list."""
+    def _declarations(self, seat: int) -> list[Action] | _Points:
+        """The declarations ``seat`` may make (it is his turn in the declarations): a list, or for the point
+        a :class:`_Points` that makes each declaration when it is asked for."""
         s = self._s
         d = s.deal
         category, _ = self._declaration_slot()
@@ -1020,8 +1028,8 @@ class Partie:
         found: list[Action] = [Declare(seat, category, ())]
         singles = _SINGLE_CALLS[seat, category]
         if category is Category.POINT:
-            found += [singles[mask] for mask in candidate_masks(category, d.hands[seat], self.rules.minimum_point)]
-            return found
+            # Every point he may call (some forty): made into declarations only as they are asked for.
+            return _Points(found[0], candidate_codes(category, d.hands[seat], self.rules.minimum_point), singles)
         options = candidates(category, CardSet(d.hands[seat]), self.rules.minimum_point)
         keys = [key(category, c) for c in options]
         # Whether a call is good against the cards (good_against_the_cards) compares it with the best
@@ -1058,7 +1066,7 @@ class Partie:
                 *plays[3][hand >> 24]]
 
     #: Each phase's listing of the legal actions of the player to act (the cut and the deal are chance).
-    _LISTINGS: ClassVar[dict[Phase, Callable[[Partie, int], list[Action]]]] = {
+    _LISTINGS: ClassVar[dict[Phase, Callable[[Partie, int], list[Action] | _Points]]] = {
         Phase.CHOOSE_DEALER: _legal_choose_dealer,
         Phase.BID: _bids,
         Phase.CARTE_BLANCHE: _legal_carte_blanche,
@@ -1069,15 +1077,28 @@ class Partie:
     }
 
     # ------------------------------------------------------------ applying
+    def _evolve(self, deal: _Deal, **changes: object) -> _Deal:
+        """The deal record ``deal`` with ``changes``: a new record (its instance dict copied, without
+        ``__init__``) the first time an action changes it, then that same record, changed in place, for the
+        rest of the action (no one else can hold it yet: :meth:`push` forgets it once the action is applied)."""
+        if deal is self._private:
+            deal.__dict__.update(changes)
+            return deal
+        fields = deal.__dict__.copy()
+        fields.update(changes)
+        new = self._private = object.__new__(_Deal)
+        object.__setattr__(new, "__dict__", fields)
+        return new
+
     def _tell(self, event: Event) -> None:
         deal = self._s.deal
-        self._s.deal = _evolve(deal, log=(*deal.log, event))
+        self._s.deal = self._evolve(deal, log=(*deal.log, event))
 
     def _score(self, event: ScoreEvent, announce: bool = True) -> None:
         """Add an event in its place in the order of reckoning (Law 67)."""
         s = self._s
         d = s.deal
-        s.deal = _evolve(d, events=_placed(d.events, event), log=(*d.log, event) if announce else d.log)
+        s.deal = self._evolve(d, events=_placed(d.events, event), log=(*d.log, event) if announce else d.log)
 
     def _apply(self, action: Action) -> None:
         if type(action) is Play:
@@ -1149,7 +1170,8 @@ class Partie:
         s = self._s
         court = Rank.JACK.mask | Rank.QUEEN.mask | Rank.KING.mask
         eligible = [seat for seat in (s.deal.elder, 1 - s.deal.elder) if not s.deal.dealt[seat] & court]
-        s.deal = _evolve(s.deal, carte_blanche_pending=tuple(eligible) if self.rules.has_carte_blanche else ())
+        s.deal = self._evolve(s.deal,
+                              carte_blanche_pending=tuple(eligible) if self.rules.has_carte_blanche else ())
         self._next_carte_blanche()
 
     def _next_carte_blanche(self) -> None:
@@ -1176,7 +1198,7 @@ class Partie:
         call = action.call
         doubled = call == "double" or (call == "redouble" and self.rules.redouble_counts_as_double)
         d = s.deal
-        s.deal = _evolve(d, bids=(*d.bids, action), doubles_used=d.doubles_used + doubled,
+        s.deal = self._evolve(d, bids=(*d.bids, action), doubles_used=d.doubles_used + doubled,
                          log=(*d.log, BidCalled(action.player, call)))
         if call == "pass" and all(b.call == "pass" for b in s.deal.bids):
             if len(s.deal.bids) == 2:
@@ -1197,7 +1219,8 @@ class Partie:
         after = [b.call for b in s.deal.bids[s.deal.bids.index(last) + 1:]]
         doubles = 2 if "redouble" in after else 1 if "double" in after else 0
         contract = Contract(last.player, last.tricks, last.minus, doubles)
-        s.deal = _evolve(s.deal, contract=contract, elder=last.player, log=(*s.deal.log, AuctionWon(contract)))
+        s.deal = self._evolve(s.deal, contract=contract, elder=last.player,
+                              log=(*s.deal.log, AuctionWon(contract)))
         # With the option carte_blanche, it is announced once the holder is known, before the exchange.
         self._begin_carte_blanche()
 
@@ -1213,10 +1236,10 @@ class Partie:
         s = self._s
         seat = action.player
         d = s.deal
-        s.deal = d = _evolve(d, carte_blanche_pending=tuple(p for p in d.carte_blanche_pending if p != seat))
+        s.deal = d = self._evolve(d, carte_blanche_pending=tuple(p for p in d.carte_blanche_pending if p != seat))
         if action.announce:
             will = action.will_exchange
-            s.deal = _evolve(d, carte_blanche=_set_flag(d.carte_blanche, seat),
+            s.deal = self._evolve(d, carte_blanche=_set_flag(d.carte_blanche, seat),
                              will_exchange=d.will_exchange if will is None else will,
                              elder_count=d.elder_count if will is None else will,
                              log=(*d.log, CarteBlancheAnnounced(seat, will)))
@@ -1233,7 +1256,7 @@ class Partie:
         """The proof of carte blanche: the hand as dealt, shown once the opponent has discarded (Laws 19-20)."""
         s = self._s
         d = s.deal
-        s.deal = _evolve(d, shown_dealt=_set(d.shown_dealt, seat, d.dealt[seat]),
+        s.deal = self._evolve(d, shown_dealt=_set(d.shown_dealt, seat, d.dealt[seat]),
                          log=(*d.log, CarteBlancheShown(seat, CardSet(d.dealt[seat]))))
 
     def _apply_exchange(self, action: Exchange) -> None:
@@ -1255,7 +1278,7 @@ class Partie:
                 for card in d.talon[n:top]:
                     peeked |= 1 << card
                 looked = True
-        s.deal = d = _evolve(
+        s.deal = d = self._evolve(
             d, hands=_set(d.hands, seat, hand), discards=_set(d.discards, seat, action.discards.mask),
             drawn=_set(d.drawn, seat, drawn), exchanged=_set_any(d.exchanged, seat, n),
             elder_count=n if is_elder else d.elder_count, peeked=peeked,
@@ -1267,7 +1290,7 @@ class Partie:
         if s.deal.exchanged[0] is not None and s.deal.exchanged[1] is not None:
             d = s.deal
             taken = (d.exchanged[d.elder] or 0) + (d.exchanged[1 - d.elder] or 0)
-            s.deal = _evolve(d, rest=CardSet(d.talon[taken:]).mask)
+            s.deal = self._evolve(d, rest=CardSet(d.talon[taken:]).mask)
             s.phase, s.to_act = Phase.DECLARE, s.deal.elder
         elif s.deal.carte_blanche_pending:
             self._next_carte_blanche()  # au Cent: younger decides on her carte blanche now
@@ -1283,7 +1306,7 @@ class Partie:
         if seat == elder:
             first = action.called
             if first is None:
-                s.deal = _evolve(d, calls=calls, declaration_step=step,
+                s.deal = self._evolve(d, calls=calls, declaration_step=step,
                                  announcements=(*d.announcements, Announcement(category, None)),
                                  log=(*d.log, Declared(elder, category, None)))
             else:
@@ -1296,15 +1319,15 @@ class Partie:
                 if category is Category.SETS and len(first) == 4 and at_once:
                     # "Fourteen aces" names all four cards.
                     revealed = _set(revealed, elder, revealed[elder] | first.mask)
-                s.deal = _evolve(d, calls=calls, declaration_step=step, revealed=revealed,
+                s.deal = self._evolve(d, calls=calls, declaration_step=step, revealed=revealed,
                                  announcements=(*d.announcements, Announcement(category, len(first), rank, detail)),
                                  log=(*d.log, Declared(elder, category, len(first), at_once, pips, top)))
         else:
-            s.deal = _evolve(d, calls=calls, declaration_step=step)
+            s.deal = self._evolve(d, calls=calls, declaration_step=step)
             self._resolve(category, calls[-2], action)
         if step == len(DECLARATION_ORDER):
             s.phase, s.to_act = Phase.PLAY, elder
-            s.deal = _evolve(s.deal, leader=elder)
+            s.deal = self._evolve(s.deal, leader=elder)
         else:
             _, next_is_elder = DECLARATION_ORDER[step]
             s.to_act = elder if next_is_elder else younger
@@ -1341,10 +1364,10 @@ class Partie:
             heard = _heard(heard, answer=reply)
             winner = elder if ke > ky else younger if ke < ky else None
         d = s.deal
-        s.deal = d = _evolve(d, announcements=(*d.announcements[:-1], heard))
+        s.deal = d = self._evolve(d, announcements=(*d.announcements[:-1], heard))
         if e is not None and y is not None and winner is None:
             # An exact tie cancels the category; both combinations are open to inspection (Law 55).
-            s.deal = _evolve(d, pending_reveal=(d.pending_reveal[0] | (e.mask if elder == 0 else y.mask),
+            s.deal = self._evolve(d, pending_reveal=(d.pending_reveal[0] | (e.mask if elder == 0 else y.mask),
                                                 d.pending_reveal[1] | (e.mask if elder == 1 else y.mask)))
             return
         if winner is None:
@@ -1373,7 +1396,7 @@ class Partie:
                 # Younger reckons what she won after elder's lead (the rulings, 10 and 12).
                 later.append(event)
         d = s.deal
-        s.deal = _evolve(d, scored_cards=_set(d.scored_cards, winner, scored),
+        s.deal = self._evolve(d, scored_cards=_set(d.scored_cards, winner, scored),
                          pending_reveal=_set(d.pending_reveal, winner, reveal),
                          pending_events=(*d.pending_events, *later))
 
@@ -1386,10 +1409,11 @@ class Partie:
         if d.hand_reckoned:
             return
         shows_rest = bool(d.show_rest and d.rest)
-        s.deal = _evolve(d, hand_reckoned=True, pending_events=(), pending_reveal=(0, 0),
-                         revealed=(d.revealed[0] | d.pending_reveal[0], d.revealed[1] | d.pending_reveal[1]),
-                         rest_public=d.rest_public or shows_rest)
-        for event in d.pending_events:
+        pending = d.pending_events
+        s.deal = self._evolve(d, hand_reckoned=True, pending_events=(), pending_reveal=(0, 0),
+                              revealed=(d.revealed[0] | d.pending_reveal[0], d.revealed[1] | d.pending_reveal[1]),
+                              rest_public=d.rest_public or shows_rest)
+        for event in pending:
             self._score(event)
         if shows_rest:
             self._tell(RestShown(1 - d.elder, CardSet(d.rest)))
@@ -1400,7 +1424,7 @@ class Partie:
                                            "carte rouge"))
         p = _repique_in_order(s.deal.events, self.rules, s.deal.contract)
         if p is not None:
-            s.deal = _evolve(s.deal, repique=p)
+            s.deal = self._evolve(s.deal, repique=p)
             self._score(ScoreEvent(p, self.rules.repique_points, ScoreCategory.REPIQUE, "repique"))
         # Where the pique needs less than the repique (Auction plus contracts: 29), the hand alone
         # may reach it before the opponent scores.
@@ -1414,13 +1438,13 @@ class Partie:
             return
         p, closing = _pique_in_order(d.events, self.rules, d.contract, d.elder)
         if p is not None:
-            s.deal = _evolve(d, pique=p)
+            s.deal = self._evolve(d, pique=p)
             self._score(ScoreEvent(p, self.rules.pique_points, ScoreCategory.PIQUE, "pique"))
         elif closing is not None and d.hand_reckoned and _ORDER[closing.category] <= _PLAY_ORDER:
             # Both have scored (points are never negative): no pique from here on. Once the hand is reckoned,
             # what is scored later (the play, the cards, the contract) takes its place after this event, which
             # is of the play or before: so it stays so for the deal.
-            s.deal = _evolve(d, pique_closed=True)
+            s.deal = self._evolve(d, pique_closed=True)
 
     def _apply_play(self, action: Play) -> None:
         s = self._s
@@ -1436,9 +1460,9 @@ class Partie:
             # The card and the point of its lead, if it scores one, in one new record.
             played, scored = memo.lead(seat, card)
             if scored is None:
-                s.deal = _evolve(d, hands=hands, trick=(card,), log=(*d.log, played))
+                s.deal = self._evolve(d, hands=hands, trick=(card,), log=(*d.log, played))
             else:
-                s.deal = _evolve(d, hands=hands, trick=(card,), events=_placed(d.events, scored),
+                s.deal = self._evolve(d, hands=hands, trick=(card,), events=_placed(d.events, scored),
                                  log=(*d.log, played, scored))
                 self._check_pique()
             s.to_act = 1 - seat
@@ -1451,7 +1475,7 @@ class Partie:
             # The usual trick: its one award goes into the same new record.
             scored = awards[0]
             events, log = _placed(events, scored), (*log, scored)
-        s.deal = d = _evolve(d, hands=hands, trick=(), tricks=(*d.tricks, finished),
+        s.deal = d = self._evolve(d, hands=hands, trick=(), tricks=(*d.tricks, finished),
                              tricks_won=_set(d.tricks_won, winner, won), leader=winner, events=events, log=log)
         if len(awards) == 1:
             self._check_pique()
@@ -1487,7 +1511,7 @@ class Partie:
         s = self._s
         self._tell(Conceded(action.player))
         self._reckon_hand()
-        s.deal = _evolve(s.deal, conceded=action.player)
+        s.deal = self._evolve(s.deal, conceded=action.player)
         if self.rules.concession_may_be_declined:
             s.phase, s.to_act = Phase.CONCESSION, 1 - action.player
             return
@@ -1500,7 +1524,7 @@ class Partie:
             self._settle_concession()
             return
         self._tell(ConcessionAnswered(action.player, False))
-        s.deal = _evolve(s.deal, conceded=None, concession_declined=True)
+        s.deal = self._evolve(s.deal, conceded=None, concession_declined=True)
         s.phase, s.to_act = Phase.PLAY, s.deal.leader
 
     def _settle_concession(self) -> None:
@@ -1669,13 +1693,33 @@ def _disjoint_collections(options: list[CardSet]) -> Iterator[tuple[CardSet, ...
     yield from walk(0, 0, ())
 
 
-@dataclass
-class LegalActions:
-    """The legal actions of one player, listed on first use and kept; ``in`` checks with :meth:`Partie.can`."""
+class LegalActions(Sequence[Action]):
+    """The legal actions of one player, listed on first use and kept; ``in`` checks with :meth:`Partie.can`.
 
-    partie: Partie
-    player: int | None
-    _cache: list[Action] | None = field(default=None, repr=False)
+    A sequence: ``len``, indexing and iteration list the actions (the point's declarations are made one
+    by one as they are indexed, see :class:`_Points`); :meth:`list` gives them all as a list. An action
+    taken by index is one the partie listed itself in this very position, so :meth:`Partie.push` applies it
+    without checking it again (an action the caller made, or one from a list it could change, is checked).
+    """
+
+    __slots__ = ("_listing", "_state", "partie", "player")
+
+    def __init__(self, partie: Partie, player: int | None) -> None:
+        self.partie = partie
+        self.player = player
+        #: The listing once made (a list, or the point's lazy listing), and the state it was made in.
+        self._listing: list[Action] | _Points | None = None
+        self._state = partie._s
+
+    def __repr__(self) -> str:
+        return f"LegalActions(player={self.player!r}, actions={self.list()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LegalActions):
+            return NotImplemented
+        return self.partie is other.partie and self.player == other.player and self.list() == other.list()
+
+    __hash__ = None  # type: ignore[assignment]
 
     def __iter__(self) -> Iterator[Action]:
         return iter(self.list())
@@ -1687,16 +1731,73 @@ class LegalActions:
                 and not isinstance(action, (Cut, Deal))
                 and self.partie.can(action))
 
+    def _made(self) -> list[Action] | _Points:
+        listing = self._listing
+        if listing is None:
+            listing = self._listing = self.partie._generate(self.player)
+        return listing
+
     def list(self) -> list[Action]:
-        if self._cache is None:
-            self._cache = self.partie._generate(self.player)
-        return self._cache
+        """Every legal action, as a list (the same list at each call: do not change it)."""
+        listing = self._made()
+        if isinstance(listing, _Points):
+            listing = self._listing = listing.all()
+        return listing
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> builtins.list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | builtins.list[Action]:
+        if isinstance(index, slice):
+            return self.list()[index]
+        listing = self._listing  # _made, inlined: a random player asks for a length and one item
+        if listing is None:
+            listing = self._listing = self.partie._generate(self.player)
+        action = listing[index]
+        if self._state is self.partie._s:
+            # Listed by the partie in its present state: push may trust it (see Partie._trusted).
+            self.partie._trusted = action
+            self.partie._trusted_in = self._state
+        return action
 
     def __len__(self) -> int:
-        return len(self.list())
+        listing = self._listing
+        if listing is None:
+            listing = self._listing = self.partie._generate(self.player)
+        return len(listing)
 
     def __bool__(self) -> bool:
-        return bool(self.list())
+        return len(self._made()) > 0
+
+
+class _Points:
+    """The legal points of a hand: not declaring first, then every point he may call, best first, each
+    declaration made when it is asked for (a random player asks for one of some forty)."""
+
+    __slots__ = ("codes", "first", "singles")
+
+    def __init__(self, first: Action, codes: list[int], singles: _SingleCalls) -> None:
+        self.first = first
+        self.codes = codes  # candidate_codes: each one's low 32 bits are the point's mask
+        self.singles = singles
+
+    def __len__(self) -> int:
+        return len(self.codes) + 1
+
+    def __getitem__(self, index: int) -> Action:
+        n = len(self.codes) + 1
+        if not -n <= index < n:
+            raise IndexError("legal action index out of range")
+        if index % n == 0:
+            return self.first
+        return self.singles[self.codes[index % n - 1] & 0xFFFFFFFF]
+
+    def all(self) -> list[Action]:
+        singles = self.singles
+        return [self.first, *[singles[code & 0xFFFFFFFF] for code in self.codes]]
 
 
 class _PlayMemo:
