@@ -153,10 +153,10 @@ def test_another_answer_is_valued_as_the_review_valued_the_decision(annotated: P
                           "points, but it loses 3 points against the best: it gives up the cards (−10) and the "
                           "points for leading (−2) and gains the sets (+6) and the sequences (+3).")
     assert "9♥ 7♥ 7♦ 8♣" not in other.said and "9♥ 7♥ 7♦ 8♣" in other.explanation
-    # A shorter point: worse by what the declarations score.
+    # A shorter point: worse by what the declarations score, named by the part it gives up.
     short = grade(point, read_answer(point, "KS QS JS TS 8S"))
     assert short.grade is Grade.WRONG and short.loss == pytest.approx(11.0)
-    assert "in what the declarations score" in short.said
+    assert short.said.endswith("against the best: it gives up the point (−11).")
     # A lead as good as the best is right; one worse is wrong by what it gives up.
     values = {w.card: w.value for w in review_answer(lead, read_answer(lead, "QC")).cards}  # type: ignore[union-attr]
     kc = values[Card.parse("KC")]

@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -62,15 +61,16 @@ from piquet.ai.review import (
     DeclarationReview,
     ExchangeReview,
     Lens,
-    Part,
     PlayReview,
     decision_rng,
+    declaration_differences,
     differences,
     exchange_differences,
     explain,
     explain_call,
     explain_declaration,
     explain_exchange,
+    parts_clauses,
     replayed_steps,
     review_call,
     review_decision,
@@ -367,26 +367,6 @@ def _points(x: float, lens: Lens | None) -> str:
     return f"{text} point{'' if text == '1' else 's'}"
 
 
-def _listed(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
-
-
-def _parts_said(diffs: Sequence[tuple[Part, float]], lens: Lens | None) -> str:
-    """What an answer gives up and gains against the best, part by part: "it gives up the cards (−10) and gains
-    the last trick (+2)"."""
-    def signed(x: float) -> str:
-        return ("−" if x < 0 else "+") + _points(abs(x), lens).split()[0]
-
-    lost = [f"{part.words} ({signed(x)})" for part, x in diffs if x < 0]
-    gained = [f"{part.words} ({signed(x)})" for part, x in diffs if x > 0]
-    clauses = []
-    if lost:
-        clauses.append(f"it gives up {_listed(lost)}")
-    if gained:
-        clauses.append(f"{'and ' if lost else 'it '}gains {_listed(gained)}")
-    return " ".join(clauses)
-
-
 def _seed(exercise: Exercise) -> random.Random:
     """The stream the review drew this decision's worlds from (as :func:`~piquet.ai.review.review_partie`
     seeds each decision: by the review's seed and the decision's place), so that an answer is valued on the
@@ -441,17 +421,18 @@ def _value(review: _Reviewed, answer: Action) -> float:
 
 def _why_worse(review: _Reviewed, lens: Lens | None) -> str:
     """What an answer gives up against the best, part by part, without naming the best (a declaration's review
-    has no parts: what it loses is in what the declarations score)."""
+    without parts: what it loses is in what the declarations score)."""
     if isinstance(review, PlayReview):
-        return f": {_parts_said(differences(review), lens)}"
+        return f": {parts_clauses(differences(review), lens)}"
     if isinstance(review, ExchangeReview):
-        return f": {_parts_said(exchange_differences(review), lens)}"
+        return f": {parts_clauses(exchange_differences(review), lens)}"
     if isinstance(review, CallReview):
         best = review.options[0]
         mine = review.worth(review.choice)
         diffs = [(p, mine.parts[p] - best.parts[p]) for p in CALL_PARTS if abs(mine.parts[p] - best.parts[p]) >= 0.05]
-        return f": {_parts_said(diffs, lens)}"
-    return ", in what the declarations score"
+        return f": {parts_clauses(diffs, lens)}"
+    said = parts_clauses(declaration_differences(review), lens)
+    return f": {said}" if said else ", in what the declarations score"
 
 
 def valued_again(exercise: Exercise, answer: Action) -> bool:

@@ -133,6 +133,7 @@ __all__ = [
     "explain_declaration",
     "explain_exchange",
     "mark",
+    "parts_clauses",
     "principal_line",
     "review_concession",
     "review_decision",
@@ -517,13 +518,13 @@ def review_decision(partie: Partie, choice: Card, lens: Lens = Lens.FAIR, worlds
 
 
 # ---------------------------------------------------------------- the explanation
-def _number(x: float, lens: Lens) -> str:
+def _number(x: float, lens: Lens | None) -> str:
     """A number of points as the lens gives it: whole with open hands, to a tenth in the fair lens."""
     text = f"{x:.0f}" if lens is Lens.OPEN or abs(x - round(x)) < 0.05 else f"{x:.1f}"
     return "0" if text in ("-0", "-0.0") else text
 
 
-def _signed(x: float, lens: Lens) -> str:
+def _signed(x: float, lens: Lens | None) -> str:
     text = _number(abs(x), lens)
     return ("−" if x < 0 else "+") + text
 
@@ -701,7 +702,7 @@ def declaration_differences(review: DeclarationReview) -> list[tuple[Part, float
     return _named({part: mine[part] - other[part] for part in DECLARATION_PARTS})
 
 
-def _clauses(diffs: Sequence[tuple[Part, float]], lens: Lens) -> str:
+def parts_clauses(diffs: Sequence[tuple[Part, float]], lens: Lens | None) -> str:
     """``it gives up A (−x) and gains B (+y)``: the parts in which a choice differs from another, as named (nothing
     where none differs)."""
     said = [(f"{p.words} ({_signed(x, lens)})", x) for p, x in diffs if abs(x) >= _EPSILON]
@@ -724,7 +725,7 @@ def _named(diffs: Mapping[Part, float]) -> list[tuple[Part, float]]:
 
 def _declaration_effects(review: DeclarationReview) -> str:
     """``: it gives up ... and gains ...`` from :func:`declaration_differences`, or nothing."""
-    said = _clauses(declaration_differences(review), review.lens)
+    said = parts_clauses(declaration_differences(review), review.lens)
     return f": {said}" if said else ""
 
 
@@ -1425,8 +1426,8 @@ def explain_carte_blanche(review: CarteBlancheReview, names: tuple[str, str]) ->
     compared = review.best if review.best != review.choice else next(
         (o for o, _ in review.options if o != review.choice), review.choice)
     mine, other = review.parts[review.choice], review.parts[compared]
-    clauses = _clauses(_named({p: mine.get(p, 0.0) - other.get(p, 0.0) for p in dict.fromkeys([*mine, *other])}),
-                       lens)
+    diffs = {p: mine.get(p, 0.0) - other.get(p, 0.0) for p in dict.fromkeys([*mine, *other])}
+    clauses = parts_clauses(_named(diffs), lens)
     verb = _carte_blanche_words(review.choice)
     verb = verb[0].upper() + verb[1:]
     values = dict(review.options)
@@ -1533,7 +1534,7 @@ def explain_concession(review: ConcessionReview, names: tuple[str, str]) -> str:
     compared = review.best if review.best != review.choice else other
     diffs = {part: review.parts[review.choice].get(part, 0.0) - review.parts[compared].get(part, 0.0)
              for part in (*PLAY_PARTS, Part.PLAY)}
-    clauses = _clauses(_named(diffs), lens)
+    clauses = parts_clauses(_named(diffs), lens)
     verb = _CONCESSION_WORDS[review.choice]
     against = _CONCESSION_WORDS[compared].lower()
     if review.loss < _EPSILON:
