@@ -55,7 +55,8 @@ def test_a_partie_against_the_computer_takes_at_most_15_clicks_a_deal_with_decla
     live, chromium = _live(request)
     created = _create(live, kind="computer", level=1, name="Ann")
     page = _open(chromium, live.url + created["links"]["play"])
-    assert page.get_by_test_id("declare-best").is_checked()  # on against the computer
+    # On against the computer (waited for: the box is set when the table's state is drawn).
+    page.wait_for_function("document.getElementById('declare-best').checked", timeout=WAIT)
     clicks: list[str] = []
     for _ in range(3000):
         if _data(page, "phase") == "over":
