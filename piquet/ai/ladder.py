@@ -22,10 +22,10 @@ from typing import Final
 __all__ = ["LADDER", "describe", "played_like"]
 
 #: The points each level lost a deal to its own decisions (exchanges, declarations and cards played), reviewed
-#: through the fair lens at the review's defaults, each level playing 6 whole Rubicon parties (36 deals) against
-#: the books, seeds 100-105 (``python3 benchmarks/ladder.py --parties 6``; docs/review.md, "Played like level N",
-#: gives the intervals: levels 2 and 3 are not told apart by 36 deals, nor 4 and 5 clearly).
-LADDER: Final[tuple[tuple[int, float], ...]] = ((1, 10.21), (2, 8.59), (3, 8.46), (4, 1.83), (5, 1.15))
+#: through the fair lens at the review's defaults, each level playing 34 whole Rubicon parties (204 deals) against
+#: the books, seeds 100-133 (``python3 benchmarks/ladder.py --parties 34``; docs/review.md, "Played like level N",
+#: gives the intervals: each level is told apart from the next, levels 2 and 3 only just).
+LADDER: Final[tuple[tuple[int, float], ...]] = ((1, 13.06), (2, 11.71), (3, 8.16), (4, 1.10), (5, 0.28))
 
 
 def played_like(lost_a_deal: float, ladder: Sequence[tuple[int, float]] = LADDER) -> float:
