@@ -1,12 +1,15 @@
 """Measure elder's average deal, the yardstick of the luck of the deal (``piquet.ai.luck.SEAT_AVERAGES``).
 
-Random deals of each variant with its defaults (not Auction Piquet, where luck is not reckoned) are dealt,
-exchanged as the books do (elder the most he may, younger every card left) and valued as the review values a
-world (``piquet.ai.luck.world_value``: elder's points of the deal less younger's). It prints, by variant, the
-mean, its standard error and the 95% interval, to paste into ``piquet/ai/luck.py``; younger's average is the
-opposite of elder's.
+Random deals of each variant with its defaults are dealt, exchanged as the books do (elder the most he may,
+younger every card left) and valued as the review values a world (``piquet.ai.luck.world_value``: elder's
+points of the deal less younger's). In Auction Piquet the auction is bid first, as the books bid it
+(``piquet.ai.luck.books_contract``), the contract's holder exchanges as elder, the deal is valued in the
+contract, an annulled deal is worth nothing, and the average is that of the seat that bids first (elder before
+the auction). It prints, by variant, the mean, its standard error and the 95% interval, to paste into
+``piquet/ai/luck.py``; younger's average is the opposite of elder's.
 
-    python3 tools/luck_average.py --deals 200000
+    python3 tools/luck_average.py --deals 200000 --variants rubicon au-cent
+    python3 tools/luck_average.py --deals 600000 --variants auction
 
 With ``--players A B``, it checks the measure instead: ``--parties`` parties of A against B, and for A, per
 deal, the spread of the result, of the luck and of the result adjusted for it, how closely the luck follows
@@ -28,7 +31,7 @@ import time
 from piquet.ai.agent import play_partie
 from piquet.ai.levels import make_agent
 from piquet.ai.luck import SEAT_AVERAGES, average_deal, partie_luck
-from piquet.engine.variants import make_rules
+from piquet.engine.variants import VARIANTS, make_rules
 
 
 def check(players: tuple[str, str], parties: int, seed: int) -> None:
@@ -60,7 +63,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=200_000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--variants", nargs="+", default=list(SEAT_AVERAGES))
+    parser.add_argument("--variants", nargs="+", default=list(SEAT_AVERAGES), choices=list(VARIANTS))
     parser.add_argument("--players", nargs=2, metavar=("A", "B"), help="check the measure on parties of A against B")
     parser.add_argument("--parties", type=int, default=100)
     args = parser.parse_args()
