@@ -167,7 +167,7 @@ def test_an_annulled_deal_has_the_luck_of_its_cards_and_no_draw() -> None:
 def test_the_json_of_an_auction_deal_s_luck_names_the_contracts() -> None:
     luck = auction_deal_luck(AUCTION, make_deal(LOW, HIGH, LOW_TALON), MINUS_BIDS, {})
     data = luck.to_json(("Ann", "Bill"))
-    assert data["contracts"] == {"books": str(luck.contracts[0].bid) if luck.contracts and luck.contracts[0] else None,
-                                 "played": "8- doubled"}
+    assert luck.contracts is not None
+    assert data["contracts"] == {"books": str(luck.contracts[0]), "played": "8- doubled"}
     assert data["elder"] == "Ann"
     assert "contracts" not in DealLuck(1, 0, 0.0, 0.0).to_json(("Ann", "Bill"))

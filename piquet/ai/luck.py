@@ -337,7 +337,7 @@ class DealLuck:
         out: dict[str, object] = {"deal": self.deal, "elder": names[self.elder], "average": self.average}
         if self.contracts is not None:
             books, played = self.contracts
-            out["contracts"] = {"books": None if books is None else books.bid,
+            out["contracts"] = {"books": None if books is None else str(books),
                                 "played": None if played is None else str(played)}
         out["values"] = {k: v for k, v in values.items() if v is not None}
         out["players"] = {names[seat]: {"deal": self.deal_luck(seat), "draw": self.draw_luck(seat),
