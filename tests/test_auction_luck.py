@@ -61,7 +61,7 @@ def _deal_played(deal: Deal, seed: int) -> Partie:
     return partie
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.permutations(list(CARDS)), st.integers(0, 1), st.integers(0, 10_000))
 def test_auction_luck_of_the_deal_sums_to_nothing_between_players(pack: list[Card], dealer: int, seed: int) -> None:
     """Whatever the deal and whatever the calls and discards (here at random), one player's luck is the other's
