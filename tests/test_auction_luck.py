@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from piquet.ai.agent import play_partie
 from piquet.ai.books import SimpleAgent
 from piquet.ai.luck import (
+    SEAT_AVERAGES,
     DealLuck,
     auction_deal_luck,
     books_contract,
@@ -43,7 +44,7 @@ def test_a_top_hand_dealt_is_large_positive_auction_deal_luck_for_either_seat() 
     dealing = partie_luck(dealt(TOP, MIDDLING, TALON, variant="auction"))[0]
     assert dealing.deal_luck(ANN) > 40 and dealing.deal_luck(BILL) < -40
     # Against the seat's average, not against nothing.
-    assert bidding_first.average == seat_average(AUCTION)
+    assert bidding_first.average == seat_average(AUCTION) == SEAT_AVERAGES["auction"][0]
     assert bidding_first.deal_luck(BILL) == bidding_first.dealt - bidding_first.average
     # The model of the auction: the books' calls, here a plus contract held by the top hand.
     assert bidding_first.contracts is not None and bidding_first.contracts[0] == Contract(BILL, 7, False)
@@ -162,6 +163,14 @@ def test_an_annulled_deal_has_the_luck_of_its_cards_and_no_draw() -> None:
     assert luck.draw_luck(ANN) == luck.draw_luck(BILL) == 0
     # Bill passed a deal the books would have bid and played: he has the luck and gave up the points.
     assert luck.luck(BILL) > 40 and summarise([luck], BILL).adjusted < -40
+
+
+def test_the_auction_seat_average_in_use_agrees_with_a_fresh_sample() -> None:
+    from piquet.ai.luck import average_deal
+
+    average, _ = SEAT_AVERAGES["auction"]
+    mean, error = average_deal(AUCTION, 1000, random.Random(11))
+    assert abs(mean - average) < 4 * error
 
 
 def test_the_json_of_an_auction_deal_s_luck_names_the_contracts() -> None:
