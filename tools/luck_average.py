@@ -17,6 +17,7 @@ the result, and the mean result with and without the luck, each with its standar
 chance leaves the mean much the same and its error smaller).
 
     python3 tools/luck_average.py --players level3 simple --parties 100
+    python3 tools/luck_average.py --players simple simple --parties 200 --variant auction
 """
 
 from __future__ import annotations
@@ -34,13 +35,13 @@ from piquet.ai.luck import SEAT_AVERAGES, average_deal, partie_luck
 from piquet.engine.variants import VARIANTS, make_rules
 
 
-def check(players: tuple[str, str], parties: int, seed: int) -> None:
-    """The luck of the first player against the result, over ``parties`` parties of Rubicon Piquet."""
+def check(players: tuple[str, str], parties: int, seed: int, variant: str = "rubicon") -> None:
+    """The luck of the first player against the result, over ``parties`` parties of ``variant``."""
     results: list[float] = []
     lucks: list[float] = []
     for i in range(parties):
         partie = play_partie([make_agent(players[0], seed + 2 * i), make_agent(players[1], seed + 2 * i + 1)],
-                             random.Random(seed + i))
+                             random.Random(seed + i), variant=variant)
         for deal in partie_luck(partie):
             result = deal.result(0)
             if result is not None:
@@ -66,9 +67,10 @@ def main() -> None:
     parser.add_argument("--variants", nargs="+", default=list(SEAT_AVERAGES), choices=list(VARIANTS))
     parser.add_argument("--players", nargs=2, metavar=("A", "B"), help="check the measure on parties of A against B")
     parser.add_argument("--parties", type=int, default=100)
+    parser.add_argument("--variant", default="rubicon", choices=list(VARIANTS), help="the check's variant")
     args = parser.parse_args()
     if args.players:
-        check((args.players[0], args.players[1]), args.parties, args.seed)
+        check((args.players[0], args.players[1]), args.parties, args.seed, args.variant)
         return
     for i, name in enumerate(args.variants):
         start = time.process_time()
