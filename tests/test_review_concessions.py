@@ -207,13 +207,18 @@ def test_annotation_of_a_concession_names_playing_on_as_the_best_where_it_was() 
     p = _at_the_last_first_lead().copy()
     loser = _loser(p)
     p.push(Concede(loser))
-    _, notes = _annotated(p)
+    text, notes = _annotated(p)
     note = notes.get(6, len(deal_actions(p)[5]) - 1)
     (entry,) = review_partie(p, Lens.OPEN, deal=6, luck=False).concessions
     assert note is not None and entry.concession is not None and note.choice == Concede(loser)
     assert note.best == (PLAY_ON_WORD if entry.concession.best == PLAY_ON else Concede(loser))
     assert note.best == PLAY_ON_WORD and note.mark == "??"  # this loser gives up 34 points by conceding
     assert note.describe_best(NAMES) == f"{NAMES[loser]} plays on"
+    # A decision to play on cannot be where the player conceded.
+    index = notes.notes.index(note)
+    with pytest.raises(RecordError, match=rf"annotation {index} \(deal 6, action 8, Ann's concession decision "
+                                          r"before it\): Ann conceded there: the annotation of his concession is"):
+        loads_annotated(_tampered(text, index, decision="concession", player=NAMES[loser]))
 
 
 def test_annotation_of_a_declined_concession_names_accepting_or_declining_as_the_best() -> None:

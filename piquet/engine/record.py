@@ -680,8 +680,8 @@ def annotated_from_data(data: object) -> tuple[Partie, Annotations | None]:
         for i, item in enumerate(actions):
             at = f"deal {d}, action {i}"
             action = reader.action(item, at)
-            for decided in (True, False):  # a decision taken before the action, then the action
-                note = pending.pop((d, i, not decided), None)
+            for own in (False, True):  # a decision taken before the action, then the action's own
+                note = pending.pop((d, i, own), None)
                 if note is not None:
                     notes.append(_annotation(note, action, partie, reader))
             push(action, at, d, i)
@@ -810,7 +810,8 @@ def _note_where(note: _Note) -> str:
 
 
 def _order(note: _Note) -> tuple[int, int, bool]:
-    """Where an annotation comes in the review: by its action, a decision taken before the action first."""
+    """Where an annotation comes in the review: by its action, a decision taken before the action first (the
+    last item: whether it is the action's own)."""
     return note.deal, note.action, note.decision is None
 
 
@@ -959,10 +960,10 @@ def _decision_annotation(note: _Note, choice: Action, partie: Partie, reader: _R
                                      f"{note.loss:g}", note.deal, note.action)
     elif isinstance(note.best, Mapping):
         try:
-            best = reader.action({"player": names[seat], **note.best}, where)
+            best = None if "player" in note.best else reader.action({"player": names[seat], **note.best}, where)
         except RecordError as e:
             raise RecordError(where, e.reason, note.deal, note.action) from None
-        if not isinstance(best, Concede) or "player" in note.best:
+        if not isinstance(best, Concede):
             raise RecordError(where, f"the best of a decision to concede or not is {{\"concede\": true}} or "
                                      f"{PLAY_ON!r}, not {note.best!r}", note.deal, note.action)
     return Annotation(note.deal, note.action, choice, note.value, best, note.best_value, note.loss, note.mark,
