@@ -96,6 +96,7 @@ from piquet.engine.actions import (
 from piquet.engine.cards import CARDS, FULL_PACK, Card, CardSet
 from piquet.engine.combinations import Category, call, maximal
 from piquet.engine.partie import Partie, Phase
+from piquet.engine.record import playing_on
 from piquet.engine.scoring import ScoreCategory
 from piquet.engine.variants import Rules
 from piquet.engine.view import PlayerView
@@ -1934,7 +1935,7 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
         for seat in (0, 1):  # who might have conceded before this first card, and played on
             if at.rules.allows_concession and at.why_not(Concede(seat)) is None:
                 played_on = review_concession(at, seat, PLAY_ON, lens, worlds, decision_rng(seed, number, index))
-                out.actions.append(Reviewed(number, index, seat, "concession", f"{partie.players[seat]} plays on",
+                out.actions.append(Reviewed(number, index, seat, "concession", playing_on(partie.players[seat]),
                                             explanation=explain_concession(played_on, partie.players),
                                             concession=played_on))
         trick = len(at.view(action.player).tricks) + 1
