@@ -1145,14 +1145,15 @@ def _exchange_effects(review: ExchangeReview) -> tuple[str, str]:
 #: Deals the fair lens values a call over, by default: as many as the strongest level samples for its own.
 CALL_WORLDS: Final = LEVELS[5].bid_worlds
 
-#: Where a call's points come from: the declarations the deal brings in the contract it ends in (by category),
-#: and the play in that contract (its tricks, the cards and the contract's own points, as the level estimates
-#: them).
+#: Where a call's points come from: the declarations the deal brings in the contract it ends in (by category, with
+#: the repique or pique the hand decides at elder's first lead), and the play in that contract (its tricks, the cards
+#: and the contract's own points, as the level estimates them).
 CALL_PARTS: Final = (Part.CARTE_BLANCHE, Part.POINT, Part.SEQUENCES, Part.SETS, Part.CARTE_ROUGE, Part.REPIQUE,
-                     Part.CONTRACT)
+                     Part.PIQUE, Part.CONTRACT)
 _CALL_PART: Final = {ScoreCategory.CARTE_BLANCHE: Part.CARTE_BLANCHE, ScoreCategory.POINT: Part.POINT,
                      ScoreCategory.SEQUENCES: Part.SEQUENCES, ScoreCategory.SETS: Part.SETS,
-                     ScoreCategory.CARTE_ROUGE: Part.CARTE_ROUGE, ScoreCategory.REPIQUE: Part.REPIQUE}
+                     ScoreCategory.CARTE_ROUGE: Part.CARTE_ROUGE, ScoreCategory.REPIQUE: Part.REPIQUE,
+                     ScoreCategory.PIQUE: Part.PIQUE}
 
 
 @dataclass(frozen=True)
