@@ -14,9 +14,9 @@ import pytest
 from piquet.ai.agent import play_partie
 from piquet.ai.annotate import annotated_record, annotation_of, graded, review_annotations
 from piquet.ai.levels import make_agent
-from piquet.ai.review import Lens, PartieReview, Reviewed, review_partie
+from piquet.ai.review import PLAY_ON, Lens, PartieReview, Reviewed, review_partie
 from piquet.engine import record
-from piquet.engine.actions import Declare, Exchange, Play
+from piquet.engine.actions import Concede, Declare, Exchange, Play
 from piquet.engine.cards import CardSet
 from piquet.engine.partie import Partie
 from piquet.ui.cli import main, replay_summary
@@ -37,14 +37,20 @@ def test_every_graded_action_has_its_annotation(game: tuple[Path, Partie, Partie
     _, partie, review = game
     notes = review_annotations(review, partie)
     assert (notes.lens, notes.worlds, notes.seed) == ("open-hands", 1, 0)
-    reviewed = {(r.deal, r.action): r for r in review.actions if graded(r) is not None}
-    assert [(n.deal, n.action) for n in notes.notes] == sorted(reviewed)
-    # The exchanges too, where the review grades them.
-    assert {"play", "declaration"} <= {r.kind for r in reviewed.values()} <= {"play", "declaration", "exchange"}
+    # A player's playing on where he might have conceded is a decision before the card that followed, first.
+    reviewed = {(r.deal, r.action, r.kind != "concession"): r for r in review.actions if graded(r) is not None}
+    assert [(n.deal, n.action, n.decision is None) for n in notes.notes] == sorted(reviewed)
+    # The exchanges too, where the review grades them; this partie's loser played on in the last deal.
+    assert {"play", "declaration", "concession"} <= {r.kind for r in reviewed.values()} <= {
+        "play", "declaration", "exchange", "concession"}
     for note in notes.notes:
-        r = reviewed[note.deal, note.action]
+        r = reviewed[note.deal, note.action, note.decision is None]
         assert note.text == r.explanation and note.text
-        if r.kind == "exchange":
+        if r.kind == "concession":
+            assert r.concession is not None and r.concession.choice == PLAY_ON and note.decision == "concession"
+            assert note.seat == r.seat and note.describe(partie.players) == r.text
+            assert note.best == (record.PLAY_ON if r.concession.best == PLAY_ON else Concede(r.seat))
+        elif r.kind == "exchange":
             found = graded(r)
             assert found is not None and isinstance(note.choice, Exchange) and isinstance(note.best, Exchange)
             assert note.mark == found.mark and note.loss == pytest.approx(found.loss, abs=0.01)
@@ -151,10 +157,13 @@ def test_analyse_writes_the_annotated_record(game: tuple[Path, Partie, PartieRev
     again, notes = record.loads_annotated(text)
     assert notes is not None and again.totals == partie.totals
     graded_entries = [e for e in review["plays"] + review["declarations"] + review.get("exchanges", [])
-                      if not e["forced"]]
-    assert {(n.deal, n.action) for n in notes.notes} == {(e["deal"], e["action"]) for e in graded_entries}
+                      + review["concessions"] + review["carte_blanche"] if not e["forced"]]
+    decisions = {e["action"]: e for e in review["concessions"] if e["choice"] == "play on"}
+    assert decisions  # the loser played on in the last deal: a decision before elder's first card
+    assert {(n.deal, n.action, n.decision) for n in notes.notes} == {
+        (e["deal"], e["action"], "concession" if e.get("choice") == "play on" else None) for e in graded_entries}
     for e in graded_entries:
-        note = notes.get(e["deal"], e["action"])
+        note = notes.get(e["deal"], e["action"], "concession" if e.get("choice") == "play on" else None)
         assert note is not None and note.mark == e["mark"] and note.loss == pytest.approx(e["loss"], abs=0.01)
     # piquet replay reads it, with the same scores, and lists the annotations.
     assert main(["replay", str(out), "--json"]) == 0
@@ -166,6 +175,8 @@ def test_analyse_writes_the_annotated_record(game: tuple[Path, Partie, PartieRev
     assert "Annotations (with open hands):" in words
     blunder = next(n for n in notes.notes if n.mark == "??")
     assert f"{blunder.choice.describe(partie.players)}  ?? −{blunder.loss:g}  {blunder.text}" in words
+    (decided,) = [n for n in notes.notes if n.decision == "concession"]
+    assert f"{decided.action:>2}. {partie.players[decided.seat]} plays on  " in words  # before the card's line
 
 
 def test_analyse_one_deal_fair_writes_its_annotations(game: tuple[Path, Partie, PartieReview], tmp_path: Path,

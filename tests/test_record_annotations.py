@@ -21,6 +21,7 @@ from piquet.engine.actions import Declare, Exchange, Play
 from piquet.engine.cards import Card, CardSet
 from piquet.engine.combinations import Category
 from piquet.engine.record import (
+    PLAY_ON,
     Annotation,
     Annotations,
     RecordError,
@@ -132,6 +133,10 @@ def test_the_schema_describes_annotations() -> None:
                 {"annotations": [{"deal": 1, "action": 8, "best": {"play": "KS", "exchange": ["7H"]}}]},
                 {"annotations": [{"deal": 1, "action": 8, "comment": "x"}]},
                 {"annotations": [{"deal": 0, "action": 8}]},
+                {"annotations": [{"deal": 1, "action": 8, "decision": "concession"}]},  # whose?
+                {"annotations": [{"deal": 1, "action": 8, "player": "Ann"}]},  # which decision?
+                {"annotations": [{"deal": 1, "action": 8, "decision": "carte blanche", "player": "Ann"}]},
+                {"annotations": [{"deal": 1, "action": 8, "best": "fold"}]},
                 {"lens": "crystal ball", "annotations": []},
                 {"lens": "fair"}):
         with pytest.raises(jsonschema.ValidationError):
@@ -188,6 +193,15 @@ def test_a_malformed_annotation_is_rejected_saying_where_and_why(review: object,
     if "(deal" in where:
         assert (caught.value.deal, caught.value.action) == tuple(int(n) for n in where.split("deal ")[1]
                                                                   .rstrip(")").split(", action "))
+
+
+def test_the_documented_concession_decision_is_valid_and_comes_before_its_card() -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "record-format.md").read_text(encoding="utf-8")
+    section = doc.split("**Concessions and playing on.**", 1)[1].split("```json", 1)[1].split("```", 1)[0]
+    decided, card = (json.loads(line.removesuffix(",")) for line in section.strip().splitlines())
+    jsonschema.validate(with_review({"annotations": [decided, card]}), SCHEMA)
+    assert (decided["deal"], decided["action"]) == (card["deal"], card["action"])
+    assert (decided["decision"], decided["best"]) == ("concession", PLAY_ON) and "decision" not in card
 
 
 def test_the_documented_example_is_read_and_valid() -> None:

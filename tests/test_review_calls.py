@@ -13,12 +13,15 @@ from helpers import cs
 from piquet.ai.agent import play_deal
 from piquet.ai.annotate import review_annotations
 from piquet.ai.bidding import _candidates, _Deal, choose_call
+from piquet.ai.books import SimpleAgent, choose_bid
 from piquet.ai.inference import World
 from piquet.ai.levels import make_agent
 from piquet.ai.review import CALL_PARTS, Lens, Part, explain_call, review_call, review_partie
 from piquet.engine import record
 from piquet.engine.actions import Bid, Deal
+from piquet.engine.cards import Card
 from piquet.engine.partie import Partie, Phase
+from piquet.engine.scoring import ScoreCategory
 from piquet.ui.cli import main
 
 
@@ -43,7 +46,9 @@ def test_lunn_passing_with_a_quint_major_and_four_aces_gives_up_the_contract() -
     said = explain_call(review, partie.players)
     assert said.startswith(f"Passing rather than bidding {review.best.call} costs Bill")
     assert "the contract (−" in said
-    assert f"After passing the contract is Ann's; after bidding {review.best.call}, Bill's." in said
+    # After passing he takes the contract back in a minus one (the repique at 21 counted), where his high cards
+    # lose: the explanation names the holder after each call.
+    assert f"After passing the contract is Bill's; after bidding {review.best.call}, Bill's." in said
 
 
 def _auction_partie(seed: int, deals: int = 2) -> Partie:
@@ -124,3 +129,35 @@ def test_analyse_lists_every_call_once_and_annotates_the_graded_ones(tmp_path: P
     assert len(notes.notes) == sum(1 for r in review.actions if r.graded is not None)
     assert main(["analyse", str(path), "--open-hands"]) == 0
     assert "Points lost in the auction" in capsys.readouterr().out
+
+
+def test_lunn_call_value_counts_the_repique_a_plus_contract_decides() -> None:
+    """Lunn: in Auction Piquet either player may repique, with 30 in hand before the opponent scores. Bill, first
+    to call, holds the spades and the knaves that the talon fills: should Ann hold a plus contract (he is then
+    younger and draws after her), his point, sixième and quatorze of knaves come first and make a repique at her
+    first lead, which the engine scores. Bidding 7+ (which Ann, as the books, overcalls to 8+) is the best call
+    once it is counted; left out, the best was to hold 8- himself."""
+    partie = Partie(("Ann", "Bill"), "auction", first_dealer=0)
+    ann = cs("8S QH TH AD KD QD TD 9D 7D AC TC 7C")
+    bill = cs("AS JS TS 9S 7S KH JH 7H JD QC 9C 8C")
+    talon = tuple(Card.parse(c) for c in "9H KC 8D AH 8H JC QS KS".split())  # in the order drawn
+    partie.push(Deal(0, (ann, bill), talon))
+    review = review_call(partie, Bid(1, "8-"), Lens.OPEN)
+    best = review.worth(review.best)
+    assert review.best == Bid(1, "7+") or best.value == pytest.approx(review.worth(Bid(1, "7+")).value)
+    assert best.held == 0 and best.parts[Part.REPIQUE] == 60
+    without = max(review.options, key=lambda w: w.value - w.parts[Part.REPIQUE] - w.parts[Part.PIQUE])
+    assert without.call == Bid(1, "8-") and review.loss > 40
+    # The engine: Ann overcalls as the books do, Bill passes, and his hand's repique is scored at the first lead.
+    partie.push(Bid(1, "7+"))
+    answer = choose_bid(partie.view(0), partie.legal_actions(0))
+    assert answer == Bid(0, "8+")
+    partie.push(answer)
+    partie.push(Bid(1, "pass"))
+    books = SimpleAgent(random.Random(0))
+    while partie.phase is not Phase.PLAY:
+        who = partie.to_act
+        assert who is not None
+        partie.push(books.choose(partie.view(who), partie.legal_actions(who)))
+    partie.push(partie.legal_actions().list()[0])
+    assert [(e.player, e.points) for e in partie.view(1).events if e.category is ScoreCategory.REPIQUE] == [(1, 60)]

@@ -4,13 +4,18 @@ the review, its JSON, a hint and the tutor's check."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
+import jsonschema
 import pytest
 from helpers import ANN, BILL, dealt, run
 
+from piquet.ai.annotate import annotated_record, review_annotations
 from piquet.ai.hints import check, hint
 from piquet.ai.review import Lens, Part, explain_carte_blanche, review_carte_blanche, review_partie
+from piquet.engine import record
 from piquet.engine.actions import CarteBlanche
 from piquet.engine.partie import Partie, Phase
 
@@ -89,3 +94,37 @@ def test_piquet_analyse_lists_the_carte_blanche_decision_and_what_it_lost() -> N
     assert any("Announcing carte blanche and 5 cards to exchange rather than" in line for line in lines)
     at = lines.index("Points lost in carte blanche (with open hands):")
     assert lines[at + 2].startswith("  Bill") and "in 1 choices" in lines[at + 2]
+
+
+SCHEMA = json.loads((Path(__file__).parent.parent / "piquet" / "data" / "record.schema.json").read_text())
+
+
+def test_annotation_of_a_declined_carte_blanche_names_the_best_announcement_and_its_count() -> None:
+    partie = run(_carte_blanche(), [CarteBlanche(BILL, False)])
+    review = review_partie(partie, Lens.OPEN, deal=1, luck=False)
+    (entry,) = [r for r in review.actions if r.kind == "carte blanche"]
+    graded = entry.carte_blanche
+    assert graded is not None
+    text = annotated_record(record.dumps(partie), review)
+    jsonschema.validate(json.loads(text), SCHEMA)
+    again, notes = record.loads_annotated(text)
+    assert notes is not None and notes == review_annotations(review, partie) and again.actions == partie.actions
+    note = notes.get(1, 0)
+    assert note is not None and note.choice == CarteBlanche(BILL, False) and note.best == graded.best
+    assert graded.best.announce and graded.best.will_exchange is not None  # elder says how many he will exchange
+    values = dict(graded.options)
+    assert (note.value, note.best_value, note.mark) == (round(values[graded.choice], 2),
+                                                        round(values[graded.best], 2), graded.mark)
+    assert note.loss == pytest.approx(graded.loss, abs=0.01) and note.loss >= 10 and note.text == entry.explanation
+    written = json.loads(text)["meta"]["review"]["annotations"][0]
+    assert written["best"] == {"carte_blanche": True, "will_exchange": graded.best.will_exchange}
+    # Tampered: a count elder could not announce, a loss that is not the difference, an exchange for the best.
+    for change, why in (({"best": {"carte_blanche": True, "will_exchange": 9}}, "could not be taken there"),
+                        ({"loss": note.loss + 1}, f"loss is {note.loss + 1:g}, but best_value less value"),
+                        ({"best": {"exchange": ["7S"]}}, "the best must be the same kind of action as Bill does "
+                                                         "not announce carte blanche")):
+        data = json.loads(text)
+        data["meta"]["review"]["annotations"][0].update(change)
+        with pytest.raises(record.RecordError) as caught:
+            record.loads_annotated(json.dumps(data))
+        assert caught.value.where == "review, annotation 0 (deal 1, action 0)" and why in caught.value.reason

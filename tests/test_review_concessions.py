@@ -5,12 +5,16 @@ reason and the tutor's check."""
 from __future__ import annotations
 
 import functools
+import json
 import random
+from pathlib import Path
 
+import jsonschema
 import pytest
 from helpers import ANN, BILL, SinkingAgent, agents
 
 from piquet.ai.agent import play_deal
+from piquet.ai.annotate import annotated_record, review_annotations
 from piquet.ai.hints import check, hint
 from piquet.ai.levels import partie_utility
 from piquet.ai.review import (
@@ -28,7 +32,8 @@ from piquet.ai.review import (
 from piquet.ai.solver import position_from_partie, solve
 from piquet.engine.actions import AcceptConcession, Concede, Play
 from piquet.engine.partie import Partie, Phase
-from piquet.engine.record import dumps, loads
+from piquet.engine.record import PLAY_ON as PLAY_ON_WORD
+from piquet.engine.record import Annotations, RecordError, deal_actions, dumps, loads, loads_annotated
 
 NAMES = ("Ann", "Bill")
 FEW = (8, 40, 8)
@@ -154,3 +159,122 @@ def test_the_tutor_leaves_younger_s_concession_out_of_turn_unchecked() -> None:
     loser = _loser(p)
     assert loser != p.to_act
     assert check(p, Concede(loser), threshold=0.0, budget=0, worlds=FEW) is None
+
+
+# ---------------------------------------------------------------- the annotated record
+SCHEMA = json.loads((Path(__file__).parent.parent / "piquet" / "data" / "record.schema.json").read_text())
+
+
+def _annotated(p: Partie) -> tuple[str, Annotations]:
+    """``p``'s record annotated with its last deal's review (open hands), checked against the schema, re-played
+    and read back equal; the text and the annotations."""
+    review = review_partie(p, Lens.OPEN, deal=6, luck=False)
+    text = annotated_record(dumps(p), review)
+    jsonschema.validate(json.loads(text), SCHEMA)
+    again, notes = loads_annotated(text)
+    assert notes is not None and notes == review_annotations(review, p)
+    assert again.actions == p.actions
+    return text, notes
+
+
+def _played_on() -> Partie:
+    p = _at_the_last_first_lead().copy()
+    p.push(next(a for a in p.legal_actions(p.elder) if isinstance(a, Play)))
+    return p
+
+
+def test_annotation_of_playing_on_is_a_concession_decision_before_elder_s_first_card() -> None:
+    p = _played_on()
+    loser = _loser(_at_the_last_first_lead())
+    first = len(deal_actions(p)[5]) - 1
+    text, notes = _annotated(p)
+    decided = notes.get(6, first, "concession")
+    card = notes.get(6, first)
+    assert decided is not None and card is not None and notes.notes.index(decided) + 1 == notes.notes.index(card)
+    assert decided.seat == loser and decided.choice == card.choice == p.actions[-1]
+    assert decided.describe(NAMES) == f"{NAMES[loser]} plays on"
+    assert decided.best in (PLAY_ON_WORD, Concede(loser))
+    (entry,) = review_partie(p, Lens.OPEN, deal=6, luck=False).concessions
+    assert entry.concession is not None
+    assert (decided.value, decided.loss, decided.mark, decided.text) == (
+        entry.concession.values[PLAY_ON], entry.concession.loss, entry.concession.mark, entry.explanation)
+    written = json.loads(text)["meta"]["review"]["annotations"]
+    assert {"deal": 6, "action": first, "decision": "concession", "player": NAMES[loser]}.items() <= \
+        written[notes.notes.index(decided)].items()
+
+
+def test_annotation_of_a_concession_names_playing_on_as_the_best_where_it_was() -> None:
+    p = _at_the_last_first_lead().copy()
+    loser = _loser(p)
+    p.push(Concede(loser))
+    text, notes = _annotated(p)
+    note = notes.get(6, len(deal_actions(p)[5]) - 1)
+    (entry,) = review_partie(p, Lens.OPEN, deal=6, luck=False).concessions
+    assert note is not None and entry.concession is not None and note.choice == Concede(loser)
+    assert note.best == (PLAY_ON_WORD if entry.concession.best == PLAY_ON else Concede(loser))
+    assert note.best == PLAY_ON_WORD and note.mark == "??"  # this loser gives up 34 points by conceding
+    assert note.describe_best(NAMES) == f"{NAMES[loser]} plays on"
+    # A decision to play on cannot be where the player conceded.
+    index = notes.notes.index(note)
+    with pytest.raises(RecordError, match=rf"annotation {index} \(deal 6, action 8, Ann's concession decision "
+                                          r"before it\): Ann conceded there: the annotation of his concession is"):
+        loads_annotated(_tampered(text, index, decision="concession", player=NAMES[loser]))
+
+
+def test_annotation_of_a_declined_concession_names_accepting_or_declining_as_the_best() -> None:
+    p = _at_the_last_first_lead('{"concession_may_be_declined": true}').copy()
+    loser = _loser(p)
+    p.push(Concede(loser))
+    p.push(AcceptConcession(1 - loser, False))
+    _, notes = _annotated(p)
+    answer = notes.get(6, len(deal_actions(p)[5]) - 1)
+    assert answer is not None and answer.choice == AcceptConcession(1 - loser, False)
+    (_, entry) = review_partie(p, Lens.OPEN, deal=6, luck=False).concessions
+    assert entry.kind == "answer to a concession" and entry.concession is not None
+    assert answer.best == AcceptConcession(1 - loser, entry.concession.best == ACCEPT) and answer.decision is None
+    assert (answer.value, answer.best_value) == (entry.concession.values[DECLINE],
+                                                 entry.concession.values[entry.concession.best])
+
+
+def _tampered(text: str, index: int, **change: object) -> str:
+    data = json.loads(text)
+    item = data["meta"]["review"]["annotations"][index]
+    for key, value in change.items():
+        if value is None:
+            item.pop(key, None)
+        else:
+            item[key] = value
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(("change", "where", "why"), [
+    ({"value": 10.0}, "", "loss is 0, but best_value less value is 1.00"),
+    ({"value": 20.0}, "", "the best is worth less than the choice (11.0 < 20.0)"),
+    ({"value": 1.0, "loss": 10.0}, "", "the best is the choice itself ('play on'), so the loss is 0, not 10"),
+    ({"player": "Bill"}, "Bill's concession decision", "Bill could not concede before Bill plays A♠, so did not "
+                                                       "decide to play on: ruling 18"),
+    ({"player": None}, "", "names the decision and the player who took it"),
+    ({"decision": "carte blanche"}, "", "decision is 'concession'"),
+    ({"best": {"play": "AS"}}, "", "the best of a decision to concede or not is {\"concede\": true} or 'play on'"),
+    ({"best": "fold"}, "", "best is an action without its player, e.g. {\"play\": \"QS\"}, or 'play on'"),
+    ({"action": 9}, "(deal 6, action 8)", "the order of the actions, one an action and one a decision before it, "
+                                          "the decision first"),
+])
+def test_a_tampered_concession_decision_s_annotation_is_rejected_saying_where_and_why(
+        change: dict[str, object], where: str, why: str) -> None:
+    p = _played_on()
+    text, notes = _annotated(p)
+    decided = next(n for n in notes.notes if n.decision == "concession")
+    index = notes.notes.index(decided)
+    with pytest.raises(RecordError) as caught:
+        loads_annotated(_tampered(text, index, **change))
+    assert caught.value.where.startswith("review, annotation ") and index == 6
+    assert where in caught.value.where and why in caught.value.reason
+
+
+def test_play_on_is_the_best_of_a_concession_only() -> None:
+    text, notes = _annotated(_played_on())
+    card = next(n for n in notes.notes if n.decision is None and isinstance(n.choice, Play))
+    with pytest.raises(RecordError, match=r"annotation \d+ \(deal 6, action \d+\): the best is 'play on' only for a "
+                                          r"concession, not for Bill plays"):
+        loads_annotated(_tampered(text, notes.notes.index(card), best="play on", loss=0.0, value=card.best_value))

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import functools
 import random
+from dataclasses import replace
 
 import pytest
 from helpers import ANN, BILL, cs, dealt, run
 
 from piquet.ai.agent import play_partie
-from piquet.ai.books import SimpleAgent, discard_choice
+from piquet.ai.bidding import _holder_worth, auction_weight
+from piquet.ai.books import SimpleAgent, discard_choice, minus_discards
 from piquet.ai.exchange import (
     best_discard,
     declarations,
@@ -33,7 +35,7 @@ from piquet.ai.review import (
     review_partie,
 )
 from piquet.ai.solver import PlayPosition, solve
-from piquet.engine.actions import Deal, Exchange
+from piquet.engine.actions import Bid, Deal, Exchange
 from piquet.engine.cards import CardSet
 from piquet.engine.partie import Partie, Phase
 
@@ -332,3 +334,37 @@ def test_where_the_inference_finds_no_world_the_talons_are_dealt_uniformly_from_
         assert len(w.opponent_hand) == 12 and len(w.talon) == 8
         assert not (w.opponent_hand | CardSet(w.talon)) & view.known_cards()
         assert len(w.opponent_hand | CardSet(w.talon)) == 20
+
+
+@pytest.mark.parametrize("call", ["7+", "7-"])
+def test_lunn_the_holder_s_discards_are_valued_as_the_level_values_them_pique_in_order_included(call: str) -> None:
+    """In an Auction contract the fair review of the holder's exchange values each discard as the level does
+    (:func:`piquet.ai.bidding._holder_worth`: the declarations with the repique or the pique the hands decide in
+    order, Lunn's 29 in a plus contract, and the contract's play by the trick estimate), over the same worlds."""
+    piques = 0
+    for seed in range(6):
+        partie = Partie(NAMES, "auction", first_dealer=0)
+        partie.push(partie.random_deal(random.Random(seed)))
+        partie.push(Bid(1, call))
+        partie.push(Bid(0, "pass"))
+        view = partie.view(1)
+        assert partie.phase is Phase.EXCHANGE and view.contract is not None
+        review = review_exchange(partie, Exchange(1, discard_choice(view.hand, 5)), Lens.FAIR, 40, random.Random(seed))
+        worlds = [replace(w, weight=w.weight * auction_weight(view, w.opponent_hand, w.talon))
+                  for w in Inference(view).sample(random.Random(seed), 40)]
+        worth = _holder_worth(partie.rules, view.contract)
+        minus = view.contract.minus
+        total = sum(w.weight for w in worlds)
+        for option in review.options:
+            expected = 0.0
+            for w in worlds:
+                mine = drawn(view.hand.mask, option.discard, w.talon)
+                rest = w.talon[len(option.discard):]
+                hers = (drawn(w.opponent_hand.mask, minus_discards(w.opponent_hand, 0, len(rest)), rest) if minus
+                        else drawn(w.opponent_hand.mask, discard_choice(w.opponent_hand, len(rest), True), rest))
+                expected += w.weight * worth(mine, hers if rest else w.opponent_hand.mask)
+            assert option.value == pytest.approx(expected / total)
+            piques += option.parts[Part.PIQUE] != 0
+    # Some discards' worlds had a plus contract's pique decided in hand; in a minus contract the hand never decides
+    # one (21 in hand before the opponent scores is a repique first).
+    assert piques or call == "7-"

@@ -215,7 +215,12 @@ def test_after_the_partie_both_players_and_the_spectators_see_the_whole_review_w
         whole = ask(http, table["id"], table["guest"], lens="open-hands")
         assert whole.status_code == 202 and whole.json()["deal"] is None
         everything = finished(http, table["id"], table["guest"], whole.json()["id"])[0]["result"]
-        assert len(everything["decisions"]) == decisions_in(partie) and len(everything["scores"]) == len(deals)
+        # ... and a loser's playing on where he might have conceded, a decision that is no action of the record.
+        played_on = [c for c in everything["review"]["concessions"] if c["choice"] == "play on"]
+        assert [(d["deal"], d["action"], d["text"]) for d in everything["decisions"] if d.get("decision")] == [
+            (c["deal"], c["action"], c["text"]) for c in played_on]
+        assert len(everything["decisions"]) == decisions_in(partie) + len(played_on)
+        assert len(everything["scores"]) == len(deals)
         forced = {(p["deal"], p["action"]) for p in result["review"]["plays"] if p["forced"]}
         for d in result["decisions"]:
             if d["text"].split(" ")[1] == "plays" and (d["deal"], d["action"]) not in forced:

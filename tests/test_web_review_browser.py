@@ -111,6 +111,48 @@ def test_the_review_page_without_a_seat_says_so(request: pytest.FixtureRequest) 
     page.context.close()
 
 
+def test_playing_on_where_the_loser_might_have_conceded_is_a_decision_of_his_own_before_elder_s_first_card(
+        request: pytest.FixtureRequest) -> None:
+    """The last deal, Ann the loser who might have conceded, Bill (elder) leading the A♠: the review the server
+    sends her (what ``review_data`` makes of it, all of it as once the partie is over) shows her playing on as a
+    decision of its own, just before Bill's card, graded as the others: its choice, best, loss, explanation and
+    breakdown; then Bill's card, which shares its place, with its own."""
+    from test_review_concessions import _played_on
+
+    from piquet.ai.review import Lens
+    from piquet.ui.web.reviews import for_viewer, review_data
+
+    result = for_viewer(review_data(_played_on(), 6, Lens.OPEN), 0, partie_over=True)
+    (entry,) = [d for d in result["decisions"] if d.get("decision") == "concession"]
+    at = result["decisions"].index(entry)
+    (graded,) = result["review"]["concessions"]
+    assert entry["text"] == graded["text"] == "Ann plays on" and entry["seat"] == 0
+    live, chromium = _live(request)
+    created = _create(live, kind="computer", level=1, name="Ann")
+    page = _open(chromium, live.url + created["links"]["play"])
+    done = {"id": "r1", "status": "done", "done": 1, "total": 1, "seat": 0, "result": result}
+    page.route("**/api/tables/*/reviews?*", lambda route: route.fulfill(status=202, json=done))
+    page.goto(live.url + f"/t/{created['id']}/review?deal=6&lens=open-hands")
+    page.wait_for_function("document.body.dataset.status === 'done'", timeout=WAIT)
+    total = len(result["decisions"])
+    for _ in range(at):
+        page.keyboard.press("ArrowRight")
+    assert _counter(page) == f"Decision {at + 1} of {total}"
+    assert page.locator("#decision-title").inner_text().startswith("Ann plays on")
+    verdict = page.get_by_test_id("verdict").inner_text()
+    assert "Choice\nAnn plays on" in verdict and f"Best\n{graded['best']}" in verdict
+    assert page.get_by_test_id("explanation").inner_text() == graded["explanation"]
+    breakdown = page.locator("[data-testid=breakdown] table")
+    assert breakdown.count() == 1 and "The cards" in breakdown.inner_text()
+    assert violations(page) == []  # the concession decision, as axe sees it
+    # The next decision is Bill's card, at the same place: graded as a card, with each card's value.
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#decision-title").inner_text().startswith("Bill plays A♠")
+    assert "Choice\nA♠" in page.get_by_test_id("verdict").inner_text()
+    assert page.get_by_test_id("strip").locator(".strip-card").count() >= 2
+    page.context.close()
+
+
 def _live(request: pytest.FixtureRequest) -> tuple[LiveServer, Any]:
     """test_web_browser's live server and browser."""
     return request.getfixturevalue("server"), request.getfixturevalue("browser")

@@ -7,7 +7,11 @@ the worlds and the seed once for the whole review. It is generic over the kinds 
 a card played (a :class:`~piquet.ai.review.PlayReview`, its values by card), and a declaration or an exchange
 (an object with ``choice``, ``best``, ``loss``, ``mark``, and the values by ``worth(choice).value`` or as
 ``options`` of (choice, value): :class:`Graded`, the shape of :class:`~piquet.ai.review.DeclarationReview`; an
-exchange's choices may be its discards); and the luck of each deal reviewed (:func:`luck_note`).
+exchange's choices may be its discards; a carte blanche's are its announcements), a concession decision (a
+:class:`~piquet.ai.review.ConcessionReview`: conceding, its best perhaps :data:`piquet.engine.record.PLAY_ON`;
+accepting or declining one; and a player's playing on where he might have conceded, no action of the record,
+annotated as the ``"concession"`` decision before elder's first card); and the luck of each deal reviewed
+(:func:`luck_note`).
 :func:`annotated_record` writes them into the record's text (``meta.review``; docs/record-format.md,
 "Annotations"), the rest of the record as it was.
 
@@ -34,13 +38,13 @@ reader finds them agree.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Callable, Sequence
+from typing import Any, Final, Protocol, runtime_checkable
 
 from piquet.ai.luck import DealLuck
-from piquet.ai.review import PartieReview, PlayReview, Reviewed
+from piquet.ai.review import ACCEPT, CONCEDE, DECLINE, PLAY_ON, ConcessionReview, PartieReview, PlayReview, Reviewed
 from piquet.engine import record
-from piquet.engine.actions import Action, Exchange, Play
+from piquet.engine.actions import AcceptConcession, Action, Concede, Exchange, Play
 from piquet.engine.cards import CardSet
 from piquet.engine.partie import Partie
 
@@ -95,17 +99,9 @@ def _value(found: Graded, chosen: object) -> float:
 
 
 def graded(reviewed: Reviewed) -> PlayReview | Graded | None:
-    """The review of one action, whatever its kind (``None`` where it was not graded: the only choice, or a
-    kind not reviewed)."""
-    if reviewed.kind == "play":
-        return reviewed.review
-    if reviewed.kind == "declaration":
-        return reviewed.declaration
-    if reviewed.kind == "exchange":
-        return reviewed.exchange
-    if reviewed.kind == "call":
-        return reviewed.call
-    return None
+    """The review of one decision, whatever its kind (``None`` where it was not graded: the only choice, or a
+    kind not reviewed): :attr:`~piquet.ai.review.Reviewed.graded`."""
+    return reviewed.graded
 
 
 def _round(x: float) -> float:
@@ -124,23 +120,38 @@ def _as_action(chosen: object, like: Action) -> Action:
     return chosen
 
 
+#: A concession decision's options (the review's words) as the record writes them, by the deciding seat: an action,
+#: or :data:`piquet.engine.record.PLAY_ON`.
+_CONCESSION_OPTIONS: Final[dict[str, Callable[[int], Action | str]]] = {
+    CONCEDE: Concede, PLAY_ON: lambda seat: record.PLAY_ON, ACCEPT: lambda seat: AcceptConcession(seat, True),
+    DECLINE: lambda seat: AcceptConcession(seat, False)}
+
+
 def annotation_of(reviewed: Reviewed, choice: Action) -> record.Annotation | None:
-    """The annotation of one reviewed action (``choice``, the action itself, as the record holds it), or
-    ``None`` where it was not graded."""
+    """The annotation of one reviewed decision, or ``None`` where it was not graded. ``choice``: the action
+    itself, as the record holds it; for a player's playing on where he might have conceded (no action of the
+    record), the action that followed, which the annotation is of the ``"concession"`` decision before."""
     found = graded(reviewed)
     if found is None:
         return None
-    if isinstance(found, PlayReview):
+    best: Action | str
+    decision: str | None = None
+    if isinstance(found, ConcessionReview):
+        value, best_value = found.values[found.choice], found.values[found.best]
+        best = _CONCESSION_OPTIONS[found.best](found.seat)
+        if found.choice == PLAY_ON:
+            decision = "concession"
+    elif isinstance(found, PlayReview):
         seat = found.seat
         value, best_value = found.worth(found.choice).value, found.worth(found.best).value
-        best: Action = Play(seat, found.best)
+        best = Play(seat, found.best)
     else:
         value, best_value = _value(found, found.choice), _value(found, found.best)
         best = _as_action(found.best, choice)
     value, best_value = _round(value), _round(best_value)
     loss = max(0.0, _round(best_value - value))
     return record.Annotation(reviewed.deal, reviewed.action, choice, value, best, best_value, loss, found.mark,
-                             reviewed.explanation or None)
+                             reviewed.explanation or None, decision, reviewed.seat if decision else None)
 
 
 def review_annotations(review: PartieReview, partie: Partie) -> record.Annotations:
@@ -152,7 +163,7 @@ def review_annotations(review: PartieReview, partie: Partie) -> record.Annotatio
         note = annotation_of(reviewed, held[reviewed.deal - 1][reviewed.action])
         if note is not None:
             notes.append(note)
-    notes.sort(key=lambda n: (n.deal, n.action))
+    notes.sort(key=lambda n: (n.deal, n.action, n.decision is None))  # a decision before its action
     return record.Annotations(review.lens.value, review.worlds, review.seed, tuple(notes),
                               tuple(luck_note(deal) for deal in review.luck))
 

@@ -33,8 +33,7 @@ from piquet.ai.exchange import (
     _younger_takes,
     best_discard,
     candidate_discards,
-    declarations,
-    declarations_by_category,
+    contract_declarations,
     drawn,
     play_features,
     worlds_after_elder,
@@ -43,7 +42,7 @@ from piquet.ai.inference import Inference, World
 from piquet.ai.solver import PlayPosition, solve
 from piquet.engine.actions import Bid, Deal, Exchange
 from piquet.engine.cards import Card, CardSet
-from piquet.engine.partie import LegalActions, Partie, Phase
+from piquet.engine.partie import LegalActions, Partie, Phase, reckoning_at_first_lead
 from piquet.engine.scoring import ScoreCategory
 from piquet.engine.variants import Auction, Contract, Rules
 from piquet.engine.view import PlayerView
@@ -209,10 +208,11 @@ class _Deal:
             assert who is not None
             partie.push(books.choose(partie.view(who), partie.legal_actions(who)))
         view = partie.view(holder)
-        # What younger won in the declarations is reckoned at elder's first lead (view.unreckoned): hers too.
+        # What elder's first lead reckons counts too, as the engine will score it: younger's declarations
+        # (view.unreckoned), then the repique or pique the hand decides in order (a plus contract's 29).
         points = [0, 0]
         by_category: dict[ScoreCategory, int] = {}
-        for event in (*view.events, *view.unreckoned):
+        for event in (*view.events, *reckoning_at_first_lead(view)):
             points[event.player] += event.points
             by_category[event.category] = by_category.get(event.category, 0) + (
                 event.points if event.player == self.seat else -event.points)
@@ -222,8 +222,8 @@ class _Deal:
         return found
 
     def declared(self, contract: Contract) -> dict[ScoreCategory, int]:
-        """What the declarations (and a carte blanche, a repique) bring this player in ``contract``, less what
-        they bring her, by category: the declared part of :meth:`worth`."""
+        """What the declarations (and a carte blanche, a repique or a pique the hand decides) bring this player in
+        ``contract``, less what they bring her, by category: the declared part of :meth:`worth`."""
         self.shape(contract.holder, contract.minus)
         return self._declared[contract.holder, contract.minus]
 
@@ -382,11 +382,10 @@ def _holder_discard(dealt: CardSet, taken: int, minus: bool) -> CardSet:
 
 def contract_worth(rules: Rules, contract: Contract, before: tuple[int, int] = (0, 0)) -> Callable[[int, int], float]:
     """The holder's points less her opponent's in a deal of ``contract`` after the exchange, by
-    their hands (masks): the declarations as the contract scores them
-    (:func:`piquet.ai.exchange.declarations`; with ``before``, the holder's and her opponent's points
-    already scored for a carte blanche, counted and counting toward a repique:
-    :func:`~piquet.ai.exchange.declarations_by_category`), the tricks by :func:`estimate_tricks` spread by
-    its error, and :func:`contract_points`.
+    their hands (masks): the declarations as the contract scores them, with the repique or pique the
+    hands decide in order (:func:`piquet.ai.exchange.contract_declarations`), the tricks by
+    :func:`estimate_tricks` spread by its error, and :func:`contract_points`; with ``before``, the holder's
+    and her opponent's points already scored for a carte blanche, counted (not toward a repique or pique).
 
     >>> from piquet.engine.variants import make_rules
     >>> worth = contract_worth(make_rules("auction"), Contract(0, 8, False))
@@ -400,11 +399,8 @@ def contract_worth(rules: Rules, contract: Contract, before: tuple[int, int] = (
     net = [a - b for a, b in (contract_points(rules, contract, k) for k in range(13))]
 
     def worth(holder: int, other: int) -> float:
-        if before == (0, 0):
-            a, b = declarations(holder, other, rules, contract)
-        else:
-            mine, hers = declarations_by_category(holder, other, rules, contract, before)
-            a, b = before[0] + sum(mine), before[1] + sum(hers)
+        a, b = contract_declarations(holder, other, rules, contract)
+        a, b = a + before[0], b + before[1]
         chances = _spread(estimate_tricks(holder, other, minus), sigma)
         return a - b + sum(p * v for p, v in zip(chances, net, strict=True))
 

@@ -155,8 +155,9 @@ class Exercise:
 
     @property
     def best(self) -> Action:
-        assert self.note.best is not None  # exercises() keeps only annotations with a best
-        return self.note.best
+        best = self.note.best
+        assert best is not None and not isinstance(best, str)  # exercises() keeps only annotations with a best
+        return best
 
     @property
     def loss(self) -> float:
@@ -239,7 +240,8 @@ def exercises(partie: Partie, notes: record.Annotations, player: int | str | Non
         raise ValueError(f"count is at least 1, not {count}")
     seat = seat_of(partie.players, player)
     chosen = [n for n in notes.notes
-              if n.choice.player == seat and type(n.choice) in KINDS and n.best is not None
+              if n.decision is None and n.choice.player == seat and type(n.choice) in KINDS
+              and n.best is not None and not isinstance(n.best, str)
               and n.loss is not None and n.loss >= AS_GOOD and not _same(n.best, n.choice)]
     chosen.sort(key=lambda n: (not n.mark, -(n.loss or 0.0), n.deal, n.action))
     chosen = chosen[:count]

@@ -69,6 +69,7 @@ from piquet.ai.budget import Deadline
 from piquet.ai.declaring import declaration_parts, declaration_values
 from piquet.ai.exchange import (
     candidate_discards,
+    decided_by_hands,
     declarations_by_category,
     drawn,
     elder_pique,
@@ -96,6 +97,7 @@ from piquet.engine.actions import (
 from piquet.engine.cards import CARDS, FULL_PACK, Card, CardSet
 from piquet.engine.combinations import Category, call, maximal
 from piquet.engine.partie import Partie, Phase
+from piquet.engine.record import playing_on
 from piquet.engine.scoring import ScoreCategory
 from piquet.engine.variants import Rules
 from piquet.engine.view import PlayerView
@@ -989,6 +991,13 @@ def review_exchange(partie: Partie, choice: Exchange, lens: Lens = Lens.FAIR, wo
                 chances = _spread(estimate_tricks(e, y, minus), sigma)
                 worth = sum(p * v for p, v in zip(chances, net, strict=True))  # the holder's (elder's)
                 parts[_AT[Part.CONTRACT]] = worth if is_elder else -worth
+                if not (de[3] or dy[3]):  # the pique the hands decide in order, as the level counts it
+                    decided = decided_by_hands(e, y, rules, contract, (cb_e, cb_y))
+                    if decided is not None and decided.category is ScoreCategory.PIQUE:
+                        own_pique = (decided.player == 0) == is_elder
+                        parts[_AT[Part.PIQUE]] = (m if own_pique else h) * decided.points
+                        if own_pique:
+                            bits |= _BIT[Part.PIQUE]
             else:
                 pique = elder_pique(a, b, e, y, rules, contract) - a
                 parts[_AT[Part.PIQUE]] = (m if is_elder else h) * pique
@@ -1007,7 +1016,7 @@ def review_exchange(partie: Partie, choice: Exchange, lens: Lens = Lens.FAIR, wo
     if solver:
         used = (Part.CARTE_BLANCHE, Part.POINT, Part.SEQUENCES, Part.SETS, Part.REPIQUE, *PLAY_PARTS)
     elif bidding:
-        used = (Part.CARTE_BLANCHE, Part.POINT, Part.SEQUENCES, Part.SETS, Part.REPIQUE, Part.CONTRACT)
+        used = (Part.CARTE_BLANCHE, Part.POINT, Part.SEQUENCES, Part.SETS, Part.REPIQUE, Part.PIQUE, Part.CONTRACT)
     else:
         used = (Part.CARTE_BLANCHE, Part.POINT, Part.SEQUENCES, Part.SETS, Part.REPIQUE, Part.PIQUE, Part.PLAY)
     worths = []
@@ -1145,14 +1154,15 @@ def _exchange_effects(review: ExchangeReview) -> tuple[str, str]:
 #: Deals the fair lens values a call over, by default: as many as the strongest level samples for its own.
 CALL_WORLDS: Final = LEVELS[5].bid_worlds
 
-#: Where a call's points come from: the declarations the deal brings in the contract it ends in (by category),
-#: and the play in that contract (its tricks, the cards and the contract's own points, as the level estimates
-#: them).
+#: Where a call's points come from: the declarations the deal brings in the contract it ends in (by category, with
+#: the repique or pique the hand decides at elder's first lead), and the play in that contract (its tricks, the cards
+#: and the contract's own points, as the level estimates them).
 CALL_PARTS: Final = (Part.CARTE_BLANCHE, Part.POINT, Part.SEQUENCES, Part.SETS, Part.CARTE_ROUGE, Part.REPIQUE,
-                     Part.CONTRACT)
+                     Part.PIQUE, Part.CONTRACT)
 _CALL_PART: Final = {ScoreCategory.CARTE_BLANCHE: Part.CARTE_BLANCHE, ScoreCategory.POINT: Part.POINT,
                      ScoreCategory.SEQUENCES: Part.SEQUENCES, ScoreCategory.SETS: Part.SETS,
-                     ScoreCategory.CARTE_ROUGE: Part.CARTE_ROUGE, ScoreCategory.REPIQUE: Part.REPIQUE}
+                     ScoreCategory.CARTE_ROUGE: Part.CARTE_ROUGE, ScoreCategory.REPIQUE: Part.REPIQUE,
+                     ScoreCategory.PIQUE: Part.PIQUE}
 
 
 @dataclass(frozen=True)
@@ -1934,7 +1944,7 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
         for seat in (0, 1):  # who might have conceded before this first card, and played on
             if at.rules.allows_concession and at.why_not(Concede(seat)) is None:
                 played_on = review_concession(at, seat, PLAY_ON, lens, worlds, decision_rng(seed, number, index))
-                out.actions.append(Reviewed(number, index, seat, "concession", f"{partie.players[seat]} plays on",
+                out.actions.append(Reviewed(number, index, seat, "concession", playing_on(partie.players[seat]),
                                             explanation=explain_concession(played_on, partie.players),
                                             concession=played_on))
         trick = len(at.view(action.player).tricks) + 1

@@ -100,7 +100,7 @@ from piquet.engine.scoring import (
 from piquet.engine.variants import Contract, GameResult, Rules, games_won, make_rules, parse_bid
 from piquet.engine.view import Announcement, PlayerView, Trick
 
-__all__ = ["DECLARATION_ORDER", "IllegalActionError", "Partie", "Phase", "reckoning_at_first_lead"]
+__all__ = ["DECLARATION_ORDER", "IllegalActionError", "Partie", "Phase", "decided_in_hand", "reckoning_at_first_lead"]
 
 
 class IllegalActionError(ValueError):
@@ -358,14 +358,36 @@ def reckoning_at_first_lead(view: PlayerView) -> tuple[ScoreEvent, ...]:
     events = sorted((*view.events, *view.unreckoned), key=lambda e: _ORDER[e.category])  # stable: in order
     if any(e.category in (ScoreCategory.PIQUE, ScoreCategory.REPIQUE) for e in events):
         return view.unreckoned
-    rules = view.rules
-    p = _repique_in_order(events, rules, view.contract)
+    decided = decided_in_hand(events, view.rules, view.contract, view.elder)
+    return view.unreckoned if decided is None else (*view.unreckoned, decided)
+
+
+def decided_in_hand(events: Iterable[ScoreEvent], rules: Rules, contract: Contract | None,
+                    elder: int) -> ScoreEvent | None:
+    """The repique, else the pique, that the points in hand ``events`` decide, reckoned in their order (Laws 67-69,
+    as the engine scores them at elder's first lead; ``events`` in the order of reckoning, no pique or repique among
+    them): the repique to the seat whose points in hand reach the rules' threshold for ``contract`` while the other
+    has nothing, else the pique to the seat that reaches its threshold first while the other has nothing (in Auction
+    Piquet a plus contract's elder at 29, even where younger scores later in the order). ``None`` if neither. For a
+    player that values hands without playing them out (the points of each category as events).
+
+    >>> from piquet.engine.variants import Contract, make_rules
+    >>> hand = [ScoreEvent(0, 8, ScoreCategory.POINT, "point of eight"),
+    ...         ScoreEvent(0, 21, ScoreCategory.SEQUENCES, "huitième, tierce"),
+    ...         ScoreEvent(1, 6, ScoreCategory.SETS, "two trios")]   # 29 for elder before younger's sets
+    >>> decided_in_hand(hand, make_rules("auction"), Contract(0, 7, False), 0)
+    ScoreEvent(player=0, points=30, category=<ScoreCategory.PIQUE: 'pique'>, reason='pique')
+    >>> decided_in_hand(hand, make_rules("rubicon"), None, 0) is None   # thirty needed, and younger has scored
+    True
+    """
+    events = tuple(events)
+    p = _repique_in_order(events, rules, contract)
     if p is not None:
-        return (*view.unreckoned, ScoreEvent(p, rules.repique_points, ScoreCategory.REPIQUE, "repique"))
-    p, _ = _pique_in_order(events, rules, view.contract, view.elder)
+        return ScoreEvent(p, rules.repique_points, ScoreCategory.REPIQUE, "repique")
+    p, _ = _pique_in_order(events, rules, contract, elder)
     if p is not None:
-        return (*view.unreckoned, ScoreEvent(p, rules.pique_points, ScoreCategory.PIQUE, "pique"))
-    return view.unreckoned
+        return ScoreEvent(p, rules.pique_points, ScoreCategory.PIQUE, "pique")
+    return None
 
 
 def _heard(heard: Announcement, rank: Rank | None = None, detail: int | None = None,

@@ -47,9 +47,10 @@ from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.variants import OptionError, parse_bid
 
 __all__ = [
-    "FORMAT", "LENSES", "MARK_SIGNS", "REVIEW", "VERSION", "Annotation", "Annotations", "LuckNote", "RecordError",
+    "DECISIONS", "FORMAT", "LENSES", "MARK_SIGNS", "PLAY_ON", "REVIEW", "VERSION", "Annotation", "Annotations",
+    "LuckNote", "RecordError",
     "action_from_data", "action_to_data", "annotated", "annotated_from_data", "deal_actions", "dump", "dumps",
-    "from_data", "layout", "load", "load_annotated", "loads", "loads_annotated", "to_data",
+    "from_data", "layout", "load", "load_annotated", "loads", "loads_annotated", "playing_on", "to_data",
 ]
 
 FORMAT = "piquet-record"
@@ -60,6 +61,12 @@ REVIEW: Final = "review"
 LENSES: Final = ("fair", "open-hands")
 #: The marks an annotation may give: none, an inaccuracy, a mistake, a blunder.
 MARK_SIGNS: Final = ("", "?!", "?", "??")
+#: The word an annotation writes for playing on (not conceding, where the player might have): the best of a
+#: concession that should not have been made, or of a decision to concede or not where playing on was the best.
+PLAY_ON: Final = "play on"
+#: The decisions an annotation may annotate that are no action of the record, taken before the action annotated:
+#: ``"concession"``, a player's not conceding where he might have (he played on, and the action is the next one).
+DECISIONS: Final = ("concession",)
 #: How far an annotation's loss may be from its best value less its value (they are written to hundredths).
 _LOSS_TOLERANCE: Final = 0.005 + 1e-9
 _REVIEW_KEYS: Final = {"lens", "worlds", "seed", "annotations", "luck"}
@@ -67,7 +74,8 @@ _LUCK_KEYS: Final = ("deal", "elder", "average", "players")
 _LUCK_SIDE_KEYS: Final = ("deal", "draw", "luck", "result")
 #: How far a luck written to hundredths may be from the sum of its rounded parts.
 _LUCK_TOLERANCE: Final = 0.015 + 1e-9
-_ANNOTATION_KEYS: Final = ("deal", "action", "value", "best", "best_value", "loss", "mark", "text")
+_ANNOTATION_KEYS: Final = ("deal", "action", "decision", "player", "value", "best", "best_value", "loss", "mark",
+                           "text")
 _VERBS = ("bid", "carte_blanche", "exchange", "declare", "play", "concede", "accept_concession")
 _EXTRA_KEYS = {"carte_blanche": {"will_exchange"}, "exchange": {"show_rest"}, "declare": {"combinations"}}
 
@@ -90,25 +98,50 @@ class Annotation:
     index among the deal's actions, from 0, as in the file), the action itself (``choice``), and any of: its
     value to the player, the best action there and its value, the loss (the best value less the choice's),
     a mark (:data:`MARK_SIGNS`) and the explanation (``text``). Values are in the review's own units (points
-    of the deal, or the partie's stakes); the record does not reckon them, it only checks they agree."""
+    of the deal, or the partie's stakes); the record does not reckon them, it only checks they agree.
+
+    The best of a concession (``choice`` a :class:`~piquet.engine.actions.Concede`) may be :data:`PLAY_ON`. An
+    annotation with a ``decision`` (:data:`DECISIONS`) annotates not ``choice`` but a decision of ``player`` taken
+    before it that is no action of the record: for ``"concession"``, his playing on where he might have conceded
+    (``choice`` is the action that followed, elder's first card), its best :data:`PLAY_ON` or his concession."""
 
     deal: int
     action: int
     choice: Action
     value: float | None = None
-    best: Action | None = None
+    best: Action | str | None = None
     best_value: float | None = None
     loss: float | None = None
     mark: str | None = None
     text: str | None = None
+    decision: str | None = None
+    player: int | None = None
+
+    @property
+    def seat(self) -> int:
+        """Who decided: ``player`` for a decision's annotation, the action's player otherwise."""
+        return self.player if self.player is not None else self.choice.player
+
+    def describe(self, names: tuple[str, str]) -> str:
+        """The choice annotated in words: the action's, or for a decision to concede or not, the playing on."""
+        return playing_on(names[self.seat]) if self.decision is not None else self.choice.describe(names)
+
+    def describe_best(self, names: tuple[str, str]) -> str:
+        """The best in words (``""`` where the annotation does not say it)."""
+        if self.best is None:
+            return ""
+        return playing_on(names[self.seat]) if isinstance(self.best, str) else self.best.describe(names)
 
     def to_data(self, names: tuple[str, str]) -> dict[str, Any]:
         """The annotation as written in a record's ``meta.review.annotations``."""
         out: dict[str, Any] = {"deal": self.deal, "action": self.action}
+        if self.decision is not None:
+            out["decision"] = self.decision
+            out["player"] = names[self.seat]
         if self.value is not None:
             out["value"] = self.value
         if self.best is not None:
-            out["best"] = _best_data(self.best, names)
+            out["best"] = self.best if isinstance(self.best, str) else _best_data(self.best, names)
         if self.best_value is not None:
             out["best_value"] = self.best_value
         if self.loss is not None:
@@ -155,10 +188,11 @@ class Annotations:
     notes: tuple[Annotation, ...] = ()
     luck: tuple[LuckNote, ...] = ()
 
-    def get(self, deal: int, action: int) -> Annotation | None:
-        """The annotation of action ``action`` (from 0) of deal ``deal`` (from 1), if there is one."""
+    def get(self, deal: int, action: int, decision: str | None = None) -> Annotation | None:
+        """The annotation of action ``action`` (from 0) of deal ``deal`` (from 1), if there is one; with a
+        ``decision`` (:data:`DECISIONS`), the annotation of that decision taken before the action."""
         for note in self.notes:
-            if (note.deal, note.action) == (deal, action):
+            if (note.deal, note.action, note.decision) == (deal, action, decision):
                 return note
         return None
 
@@ -368,6 +402,16 @@ def action_to_data(action: Action, names: tuple[str, str]) -> dict[str, Any]:
     return out
 
 
+def playing_on(name: str) -> str:
+    """A player's playing on (not conceding, where he might have) in words, as the review and the annotations
+    say it.
+
+    >>> playing_on("Ann")
+    'Ann plays on'
+    """
+    return f"{name} plays on"
+
+
 def _best_data(action: Action, names: tuple[str, str]) -> dict[str, Any]:
     """An annotation's best action: the action as a record writes it, without its player (the annotated
     action's) and without younger's ``show_rest`` (her choice's)."""
@@ -552,7 +596,7 @@ def annotated_from_data(data: object) -> tuple[Partie, Annotations | None]:
     reader = _Reader(names)
     meta = data.get("meta")
     review = _read_review(meta[REVIEW]) if isinstance(meta, dict) and REVIEW in meta else None
-    pending = {(n.deal, n.action): n for n in review.notes} if review is not None else {}
+    pending = {_order(n): n for n in review.notes} if review is not None else {}
     notes: list[Annotation] = []
     cut = data.get("cut")
     first_dealer: int | None = None
@@ -636,9 +680,10 @@ def annotated_from_data(data: object) -> tuple[Partie, Annotations | None]:
         for i, item in enumerate(actions):
             at = f"deal {d}, action {i}"
             action = reader.action(item, at)
-            note = pending.pop((d, i), None)
-            if note is not None:
-                notes.append(_annotation(note, action, partie, reader))
+            for own in (False, True):  # a decision taken before the action, then the action's own
+                note = pending.pop((d, i, own), None)
+                if note is not None:
+                    notes.append(_annotation(note, action, partie, reader))
             push(action, at, d, i)
         if d < len(deals) and partie.phase not in (Phase.DEAL, Phase.CUT) and not partie.is_over:
             raise RecordError(where, f"the deal ends unfinished (in the {partie.phase.value}) but more deals follow")
@@ -744,11 +789,13 @@ class _Note:
     deal: int
     action: int
     value: float | None
-    best: Mapping[str, Any] | None
+    best: Mapping[str, Any] | str | None
     best_value: float | None
     loss: float | None
     mark: str | None
     text: str | None
+    decision: str | None = None
+    player: object = None
 
 
 @dataclass(frozen=True)
@@ -761,7 +808,14 @@ class _Review:
 
 
 def _note_where(note: _Note) -> str:
-    return f"review, annotation {note.index} (deal {note.deal}, action {note.action})"
+    decided = f", {note.player}'s {note.decision} decision before it" if note.decision is not None else ""
+    return f"review, annotation {note.index} (deal {note.deal}, action {note.action}{decided})"
+
+
+def _order(note: _Note) -> tuple[int, int, bool]:
+    """Where an annotation comes in the review: by its action, a decision taken before the action first (the
+    last item: whether it is the action's own)."""
+    return note.deal, note.action, note.decision is None
 
 
 def _whole(value: object, low: int | None) -> bool:
@@ -810,18 +864,29 @@ def _read_review(review: object) -> _Review:
         if unknown:
             raise RecordError(at, f"unknown field(s) {', '.join(sorted(unknown))} (an annotation has "
                                   f"{', '.join(_ANNOTATION_KEYS)})", deal, action)
-        if notes and (deal, action) <= (notes[-1].deal, notes[-1].action):
-            raise RecordError(at, f"the annotations follow the order of the actions, one an action (this one "
-                                  f"comes after deal {notes[-1].deal}, action {notes[-1].action})", deal, action)
+        decision, player = item.get("decision"), item.get("player")
+        if "decision" in item and decision not in DECISIONS:
+            raise RecordError(at, f"decision is {' or '.join(map(repr, DECISIONS))} (a decision taken before the "
+                                  f"action, no action of the record), not {decision!r}", deal, action)
+        if ("decision" in item) != ("player" in item):
+            raise RecordError(at, "a decision's annotation names the decision and the player who took it (decision "
+                                  "and player), and an action's annotation neither", deal, action)
+        if decision is not None:
+            at = f"{at[:-1]}, {player}'s {decision} decision before it)"
+        if notes and (deal, action, decision is None) <= _order(notes[-1]):
+            raise RecordError(at, f"the annotations follow the order of the actions, one an action and one a "
+                                  f"decision before it, the decision first (this one comes after deal "
+                                  f"{notes[-1].deal}, action {notes[-1].action}"
+                                  f"{', a decision' if notes[-1].decision is not None else ''})", deal, action)
         value, best_value, loss = (_number(item, k, at, deal, action) for k in ("value", "best_value", "loss"))
         mark, text, best = item.get("mark"), item.get("text"), item.get("best")
         if "mark" in item and mark not in MARK_SIGNS:
             raise RecordError(at, f"mark is one of {', '.join(map(repr, MARK_SIGNS))}, not {mark!r}", deal, action)
         if "text" in item and not isinstance(text, str):
             raise RecordError(at, f"text is a string, not {text!r}", deal, action)
-        if "best" in item and not isinstance(best, dict):
-            raise RecordError(at, f"best is an action without its player, e.g. {{\"play\": \"QS\"}}, not {best!r}",
-                              deal, action)
+        if "best" in item and not isinstance(best, dict) and best != PLAY_ON:
+            raise RecordError(at, f"best is an action without its player, e.g. {{\"play\": \"QS\"}}, or "
+                                  f"{PLAY_ON!r}, not {best!r}", deal, action)
         if loss is not None and loss < 0:
             raise RecordError(at, f"loss is the best value less the choice's, never below 0, not {loss:g}",
                               deal, action)
@@ -832,17 +897,24 @@ def _read_review(review: object) -> _Review:
             if loss is not None and abs(loss - (best_value - value)) > _LOSS_TOLERANCE:
                 raise RecordError(at, f"loss is {loss:g}, but best_value less value is {best_value - value:.2f}",
                                   deal, action)
-        notes.append(_Note(index, deal, action, value, best, best_value, loss, mark, text))
+        notes.append(_Note(index, deal, action, value, best, best_value, loss, mark, text, decision, player))
     return _Review(lens, worlds, seed, tuple(notes), review.get("luck"))
 
 
 def _annotation(note: _Note, choice: Action, partie: Partie, reader: _Reader) -> Annotation:
     """The annotation of ``choice``, about to be taken in ``partie``: its best action read as one of the same
     player and the same kind, and legal there."""
-    best: Action | None = None
+    best: Action | str | None = None
     where = _note_where(note)
     names = reader.names
-    if note.best is not None:
+    if note.decision is not None:
+        return _decision_annotation(note, choice, partie, reader)
+    if note.best == PLAY_ON:
+        if not isinstance(choice, Concede):
+            raise RecordError(where, f"the best is {PLAY_ON!r} only for a concession, not for "
+                                     f"{choice.describe(names)}", note.deal, note.action)
+        best = PLAY_ON
+    elif isinstance(note.best, Mapping):
         if "player" in note.best or "show_rest" in note.best:
             raise RecordError(where, "best is the action without its player (the annotated action's) and without "
                                      "show_rest (her choice's)", note.deal, note.action)
@@ -864,6 +936,41 @@ def _annotation(note: _Note, choice: Action, partie: Partie, reader: _Reader) ->
                               note.deal, note.action)
     return Annotation(note.deal, note.action, choice, note.value, best, note.best_value, note.loss, note.mark,
                       note.text)
+
+
+def _decision_annotation(note: _Note, choice: Action, partie: Partie, reader: _Reader) -> Annotation:
+    """The annotation of a decision taken before ``choice`` (about to be taken in ``partie``), no action of the
+    record: for ``"concession"``, its player's playing on where he might have conceded; its best
+    :data:`PLAY_ON` or his concession."""
+    where = _note_where(note)
+    names = reader.names
+    try:
+        seat = reader.seat(note.player, where)
+    except RecordError as e:
+        raise RecordError(where, e.reason, note.deal, note.action) from None
+    why = partie.why_not(Concede(seat))
+    if why is not None:
+        raise RecordError(where, f"{names[seat]} could not concede before {choice.describe(names)}, so did not "
+                                 f"decide to play on: {why}", note.deal, note.action)
+    if isinstance(choice, Concede):
+        raise RecordError(where, f"{names[seat]} conceded there: the annotation of his concession is the "
+                                 "action's, not a decision to play on", note.deal, note.action)
+    best: Action | str | None = None
+    if note.best == PLAY_ON:
+        best = PLAY_ON
+        if (note.loss or 0) > _LOSS_TOLERANCE:
+            raise RecordError(where, f"the best is the choice itself ({PLAY_ON!r}), so the loss is 0, not "
+                                     f"{note.loss:g}", note.deal, note.action)
+    elif isinstance(note.best, Mapping):
+        try:
+            best = None if "player" in note.best else reader.action({"player": names[seat], **note.best}, where)
+        except RecordError as e:
+            raise RecordError(where, e.reason, note.deal, note.action) from None
+        if not isinstance(best, Concede):
+            raise RecordError(where, f"the best of a decision to concede or not is {{\"concede\": true}} or "
+                                     f"{PLAY_ON!r}, not {note.best!r}", note.deal, note.action)
+    return Annotation(note.deal, note.action, choice, note.value, best, note.best_value, note.loss, note.mark,
+                      note.text, note.decision, seat)
 
 
 def _parse(text: str) -> object:

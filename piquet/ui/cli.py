@@ -157,12 +157,12 @@ def _annotation_lines(notes: record.Annotations, names: tuple[str, str]) -> list
         if note.deal != deal:
             deal = note.deal
             lines.append(f"Deal {deal}")
-        head = f"  {note.action:>2}. {note.choice.describe(names)}"
+        head = f"  {note.action:>2}. {note.describe(names)}"
         said = [f"{note.mark} −{note.loss:g}" if note.mark and note.loss is not None else (note.mark or "")]
         if note.text:
             said.append(note.text)
         elif note.best is not None and note.best != note.choice:  # the explanation names the best
-            said.append(f"best: {note.best.describe(names)}")
+            said.append(f"best: {note.describe_best(names)}")
         lines.append(head + "  " + "  ".join(s for s in said if s) if any(said) else head)
     return lines
 

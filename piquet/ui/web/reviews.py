@@ -41,7 +41,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from piquet.ai.review import BestCache, Lens, decisions_in, replayed_steps, review_decision, review_partie
+from piquet.ai.review import PLAY_ON, BestCache, Lens, decisions_in, replayed_steps, review_decision, review_partie
 from piquet.engine import record
 from piquet.engine.actions import Deal, Play
 from piquet.engine.cards import Card
@@ -101,22 +101,28 @@ def review_data(partie: Partie, deal: int | None, lens: Lens,
     so far, younger's not yet reckoned at elder's first lead among them), and for a card among several ``open``
     (each legal card's value with open hands) and ``expected``, seat 0's expected score of the deal: the points
     so far, his less his opponent's, and the value of the position through the lens (the best card's value,
-    for the player who chose); ``scores``, each deal's points at its end. ``progress(done, total)`` as
-    :func:`review_partie` calls it."""
+    for the player who chose); a player's playing on where he might have conceded, no action of the record, is a
+    decision of his own just before elder's first card, its ``decision`` ``"concession"`` (as the annotated record
+    places it, docs/record-format.md, "Annotations"); ``scores``, each deal's points at its end.
+    ``progress(done, total)`` as :func:`review_partie` calls it."""
     review = review_partie(partie, lens, deal=deal, progress=progress)
     reviewed = review.to_json()
     plays = {(p["deal"], p["action"]): p for p in cast(list[dict[str, Any]], reviewed["plays"])}
+    played_on = [c for c in cast(list[dict[str, Any]], reviewed["concessions"]) if c["choice"] == PLAY_ON]
     cache: BestCache = {}
     decisions: list[dict[str, Any]] = []
     for at, action, number, index in replayed_steps(partie):
         if deal is not None and number != deal:
             continue
         views = (at.view(0), at.view(1))
-        entry: dict[str, Any] = {
-            "deal": number, "action": index, "seat": action.player, "text": action.describe(partie.players),
-            "hands": [_cards(v.hand) for v in views], "trick": _cards(views[0].trick), "leader": views[0].leader,
-            "points": _points(views[0]), "played_after": [[], []],
-        }
+        table = {"hands": [_cards(v.hand) for v in views], "trick": _cards(views[0].trick),
+                 "leader": views[0].leader, "points": _points(views[0])}
+        for conceder in (c for c in played_on if (c["deal"], c["action"]) == (number, index)):
+            decisions.append({"deal": number, "action": index, "decision": "concession",
+                              "seat": partie.players.index(conceder["player"]), "text": conceder["text"],
+                              **table, "played_after": [[], []]})
+        entry: dict[str, Any] = {"deal": number, "action": index, "seat": action.player,
+                                 "text": action.describe(partie.players), **table, "played_after": [[], []]}
         play = plays.get((number, index))
         if isinstance(action, Play) and play is not None and not play["forced"]:
             # With open hands, the review's own values; else each card solved with every card known (the play
@@ -132,7 +138,7 @@ def review_data(partie: Partie, deal: int | None, lens: Lens,
                 earlier["played_after"][action.player].append(str(action.card))
     for entry in decisions:
         play = plays.get((entry["deal"], entry["action"]))
-        if play is None or play.get("forced"):
+        if play is None or play.get("forced") or "decision" in entry:
             continue
         # In points of the deal: the best card's line, where the review values by the partie's stakes.
         best = play["points"].get(play["best"], play["values"][play["best"]])

@@ -24,6 +24,7 @@ import { readCredentials } from "../table/state.js";
  * @property {Record<string, number>} [open]
  * @property {number} [expected]
  * @property {number} [hidden]
+ * @property {string} [decision] "concession": the player's playing on where he might have conceded, no action of the record, just before the action (elder's first card)
  */
 /**
  * A decision's review, whatever its kind (the JSON of `piquet analyse --json`).
@@ -31,6 +32,7 @@ import { readCredentials } from "../table/state.js";
  * @property {number} deal
  * @property {number} action
  * @property {string} player
+ * @property {string} [kind] a concession's: "concession" (conceding, or playing on where the player might have) or "answer to a concession"
  * @property {boolean} forced
  * @property {string} [card]
  * @property {string | string[] | string[][]} [best]
@@ -189,14 +191,26 @@ async function follow(data) {
   }, 400);
 }
 
+/**
+ * Where a decision is in the deal: its action, and for a decision taken before the action that is no action of the
+ * record (playing on where the player might have conceded, beside elder's first card), that decision, as the
+ * annotated record places it (docs/record-format.md, "Annotations").
+ * @param {number} deal @param {number} action @param {string | undefined} decision
+ */
+function placeOf(deal, action, decision) {
+  return decision ? `${deal}:${action}:${decision}` : `${deal}:${action}`;
+}
+
 /** @param {ReviewResult} result */
 function shown(result) {
   page.result = result;
   page.graded.clear();
   const r = result.review;
-  // A concession's review after the others: "plays on" shares its place with the first card, which keeps it.
   for (const list of [r.plays, r.declarations, r.exchanges, r.calls, r.concessions || [], r.carte_blanche || []]) {
-    for (const g of list) if (!page.graded.has(`${g.deal}:${g.action}`)) page.graded.set(`${g.deal}:${g.action}`, g);
+    for (const g of list) {
+      const playedOn = g.kind === "concession" && g.choice === "play on";
+      page.graded.set(placeOf(g.deal, g.action, playedOn ? "concession" : undefined), g);
+    }
   }
   $("review").hidden = false;
   if (!result.decisions.length) {
@@ -214,7 +228,7 @@ function show(at) {
   page.at = Math.max(0, Math.min(result.decisions.length - 1, at));
   const d = result.decisions[page.at];
   const names = result.review.players;
-  const graded = page.graded.get(`${d.deal}:${d.action}`) || null;
+  const graded = page.graded.get(placeOf(d.deal, d.action, d.decision)) || null;
   document.body.dataset.decision = String(page.at);
   $("counter").textContent = `Decision ${page.at + 1} of ${result.decisions.length}`;
   /** @type {HTMLButtonElement} */ ($("prev")).disabled = page.at === 0;
