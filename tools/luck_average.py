@@ -9,7 +9,7 @@ the auction). It prints, by variant, the mean, its standard error and the 95% in
 ``piquet/ai/luck.py``; younger's average is the opposite of elder's.
 
     python3 tools/luck_average.py --deals 200000 --variants rubicon au-cent
-    python3 tools/luck_average.py --deals 600000 --variants auction
+    python3 tools/luck_average.py --deals 400000 --variants auction
 
 With ``--players A B``, it checks the measure instead: ``--parties`` parties of A against B, and for A, per
 deal, the spread of the result, of the luck and of the result adjusted for it, how closely the luck follows
