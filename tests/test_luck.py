@@ -145,11 +145,16 @@ def test_the_json_has_the_luck_per_deal_and_player_and_in_the_summary() -> None:
         assert summary["luck"] == player["luck"] and summary["adjusted"] == player["result"] - player["luck"]
 
 
-def test_luck_is_not_reckoned_in_auction_piquet() -> None:
+def test_auction_luck_is_in_the_review_and_its_json() -> None:
     partie = record.loads((RECORDS / "auction-plus.json").read_text(encoding="utf-8"))
-    assert partie_luck(partie) == []
-    data = review_partie(partie, Lens.OPEN).to_json()
-    assert data["luck"] == [] and all("luck" not in s for s in data["summary"].values())  # type: ignore[attr-defined]
+    lucks = partie_luck(partie)
+    assert [d.deal for d in lucks] == [1, 2]  # the first deal annulled, the second played in 9+
+    data = review_partie(partie, Lens.OPEN, deal=2).to_json()
+    [entry] = data["luck"]  # type: ignore[misc]
+    assert entry["contracts"]["played"] == "9+" and entry["elder"] == "Bill"
+    for seat, name in enumerate(("Ann", "Bill")):
+        assert entry["players"][name]["luck"] == lucks[1].luck(seat)
+        assert data["summary"][name]["luck"]["luck"] == lucks[1].luck(seat)  # type: ignore[index]
     with pytest.raises(ValueError, match="Auction"):
         deal_luck(partie.rules, next(a for a in partie.actions if isinstance(a, Deal)), 0, {})
 

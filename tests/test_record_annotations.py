@@ -271,6 +271,48 @@ def test_a_malformed_luck_is_rejected_saying_where_and_why(review: object, where
     assert why in caught.value.reason
 
 
+# Ann deals; Bill bids first, Ann outbids him with 8- and he doubles: Ann holds the contract and is elder.
+AUCTION_MINUS = (RECORDS / "auction-minus-doubled-down.json").read_text(encoding="utf-8")
+
+
+def _with_luck(text: str, notes: tuple[Any, ...]) -> str:
+    return annotated(text, Annotations("fair", 24, 0, (), notes))
+
+
+def test_an_auction_record_carries_its_luck_checked_against_the_contract_s_holder() -> None:
+    partie = loads(AUCTION_MINUS)
+    (deal,) = partie_luck(partie)
+    assert deal.elder == ANN and partie.deal_scores[0].contract is not None
+    text = _with_luck(AUCTION_MINUS, (luck_note(deal),))
+    jsonschema.validate(json.loads(text), SCHEMA)
+    _, notes = loads_annotated(text)
+    assert notes is not None and notes.luck == (luck_note(deal),)
+    # Bill bid first, but the deal's elder is the holder.
+    wrong = json.loads(text)
+    wrong["meta"]["review"]["luck"][0]["elder"] = "Bill"
+    with pytest.raises(RecordError) as caught:
+        from_data(wrong)
+    assert caught.value.reason == "elder is Ann in this deal, not Bill"
+
+
+def test_the_luck_of_an_auction_deal_in_progress_names_its_elder_as_it_stands() -> None:
+    """A deal not ended has no score to check its elder against: the partie's deal in progress has it, the
+    holder of the contract once the auction is over."""
+    data = json.loads(AUCTION_MINUS)
+    data["deals"][0]["actions"] = [a for a in data["deals"][0]["actions"] if "bid" in a or "exchange" in a]
+    partie = from_data(data)
+    (deal,) = partie_luck(partie)
+    assert deal.result(ANN) is None and deal.elder == ANN
+    text = _with_luck(json.dumps(data), (luck_note(deal),))
+    _, notes = loads_annotated(text)
+    assert notes is not None and notes.luck == (luck_note(deal),)
+    wrong = json.loads(text)
+    wrong["meta"]["review"]["luck"][0]["elder"] = "Bill"
+    with pytest.raises(RecordError) as caught:
+        from_data(wrong)
+    assert caught.value.reason == "elder is Ann in this deal, not Bill"
+
+
 def test_the_schema_describes_the_luck() -> None:
     jsonschema.validate(with_review(luck_with(lambda e: None)), SCHEMA)
     for bad in (lambda e: e.update(comment="x"), lambda e: e["players"]["Ann"].update(result=1.5),

@@ -101,6 +101,19 @@ def test_analyse_says_each_players_luck_and_result_adjusted_for_it(game: tuple[P
                 f"{result - luck.luck(seat):+.1f}") in out.splitlines()
 
 
+def test_analyse_says_the_luck_in_auction_piquet_too(capsys: pytest.CaptureFixture[str]) -> None:
+    path = RECORDS / "auction-minus-doubled-down.json"
+    [luck] = partie_luck(record.loads(path.read_text(encoding="utf-8")))
+    assert main(["analyse", str(path), "--open-hands"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    for seat, name in enumerate(("Ann", "Bill")):
+        result = luck.result(seat)
+        assert result is not None
+        assert (f"  {name:<4}  luck {luck.luck(seat):+.1f} (dealt {luck.deal_luck(seat):+.1f}, drawn "
+                f"{luck.draw_luck(seat) - luck.draw_luck(1 - seat):+.1f}); result {result:+d}, adjusted for luck "
+                f"{result - luck.luck(seat):+.1f}") in lines
+
+
 def test_analyse_shows_progress_on_a_terminal_only(game: tuple[Path, list[Play]],
                                                    capsys: pytest.CaptureFixture[str],
                                                    monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,7 +12,7 @@ import pytest
 from helpers import ANN, BILL, cs, dealt, run
 
 from piquet.ai.agent import play_partie
-from piquet.ai.bidding import _holder_worth, auction_weight
+from piquet.ai.bidding import auction_weight, contract_worth
 from piquet.ai.books import SimpleAgent, discard_choice, minus_discards
 from piquet.ai.exchange import (
     best_discard,
@@ -339,7 +339,7 @@ def test_where_the_inference_finds_no_world_the_talons_are_dealt_uniformly_from_
 @pytest.mark.parametrize("call", ["7+", "7-"])
 def test_lunn_the_holder_s_discards_are_valued_as_the_level_values_them_pique_in_order_included(call: str) -> None:
     """In an Auction contract the fair review of the holder's exchange values each discard as the level does
-    (:func:`piquet.ai.bidding._holder_worth`: the declarations with the repique or the pique the hands decide in
+    (:func:`piquet.ai.bidding.contract_worth`: the declarations with the repique or the pique the hands decide in
     order, Lunn's 29 in a plus contract, and the contract's play by the trick estimate), over the same worlds."""
     piques = 0
     for seed in range(6):
@@ -352,7 +352,7 @@ def test_lunn_the_holder_s_discards_are_valued_as_the_level_values_them_pique_in
         review = review_exchange(partie, Exchange(1, discard_choice(view.hand, 5)), Lens.FAIR, 40, random.Random(seed))
         worlds = [replace(w, weight=w.weight * auction_weight(view, w.opponent_hand, w.talon))
                   for w in Inference(view).sample(random.Random(seed), 40)]
-        worth = _holder_worth(partie.rules, view.contract)
+        worth = contract_worth(partie.rules, view.contract)
         minus = view.contract.minus
         total = sum(w.weight for w in worlds)
         for option in review.options:

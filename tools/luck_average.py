@@ -1,12 +1,15 @@
 """Measure elder's average deal, the yardstick of the luck of the deal (``piquet.ai.luck.SEAT_AVERAGES``).
 
-Random deals of each variant with its defaults (not Auction Piquet, where luck is not reckoned) are dealt,
-exchanged as the books do (elder the most he may, younger every card left) and valued as the review values a
-world (``piquet.ai.luck.world_value``: elder's points of the deal less younger's). It prints, by variant, the
-mean, its standard error and the 95% interval, to paste into ``piquet/ai/luck.py``; younger's average is the
-opposite of elder's.
+Random deals of each variant with its defaults are dealt, exchanged as the books do (elder the most he may,
+younger every card left) and valued as the review values a world (``piquet.ai.luck.world_value``: elder's
+points of the deal less younger's). In Auction Piquet the auction is bid first, as the books bid it
+(``piquet.ai.luck.books_contract``), the contract's holder exchanges as elder, the deal is valued in the
+contract, an annulled deal is worth nothing, and the average is that of the seat that bids first (elder before
+the auction). It prints, by variant, the mean, its standard error and the 95% interval, to paste into
+``piquet/ai/luck.py``; younger's average is the opposite of elder's.
 
-    python3 tools/luck_average.py --deals 200000
+    python3 tools/luck_average.py --deals 200000 --variants rubicon au-cent
+    python3 tools/luck_average.py --deals 400000 --variants auction
 
 With ``--players A B``, it checks the measure instead: ``--parties`` parties of A against B, and for A, per
 deal, the spread of the result, of the luck and of the result adjusted for it, how closely the luck follows
@@ -14,6 +17,7 @@ the result, and the mean result with and without the luck, each with its standar
 chance leaves the mean much the same and its error smaller).
 
     python3 tools/luck_average.py --players level3 simple --parties 100
+    python3 tools/luck_average.py --players simple simple --parties 200 --variant auction
 """
 
 from __future__ import annotations
@@ -28,16 +32,16 @@ import time
 from piquet.ai.agent import play_partie
 from piquet.ai.levels import make_agent
 from piquet.ai.luck import SEAT_AVERAGES, average_deal, partie_luck
-from piquet.engine.variants import make_rules
+from piquet.engine.variants import VARIANTS, make_rules
 
 
-def check(players: tuple[str, str], parties: int, seed: int) -> None:
-    """The luck of the first player against the result, over ``parties`` parties of Rubicon Piquet."""
+def check(players: tuple[str, str], parties: int, seed: int, variant: str = "rubicon") -> None:
+    """The luck of the first player against the result, over ``parties`` parties of ``variant``."""
     results: list[float] = []
     lucks: list[float] = []
     for i in range(parties):
         partie = play_partie([make_agent(players[0], seed + 2 * i), make_agent(players[1], seed + 2 * i + 1)],
-                             random.Random(seed + i))
+                             random.Random(seed + i), variant=variant)
         for deal in partie_luck(partie):
             result = deal.result(0)
             if result is not None:
@@ -60,12 +64,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=200_000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--variants", nargs="+", default=list(SEAT_AVERAGES))
+    parser.add_argument("--variants", nargs="+", default=list(SEAT_AVERAGES), choices=list(VARIANTS))
     parser.add_argument("--players", nargs=2, metavar=("A", "B"), help="check the measure on parties of A against B")
     parser.add_argument("--parties", type=int, default=100)
+    parser.add_argument("--variant", default="rubicon", choices=list(VARIANTS), help="the check's variant")
     args = parser.parse_args()
     if args.players:
-        check((args.players[0], args.players[1]), args.parties, args.seed)
+        check((args.players[0], args.players[1]), args.parties, args.seed, args.variant)
         return
     for i, name in enumerate(args.variants):
         start = time.process_time()

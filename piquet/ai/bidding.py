@@ -54,6 +54,7 @@ __all__ = [
     "choose_contract_exchange",
     "contract_discards",
     "contract_points",
+    "contract_worth",
     "estimate_tricks",
     "holder_tricks",
     "trick_features",
@@ -379,17 +380,27 @@ def _holder_discard(dealt: CardSet, taken: int, minus: bool) -> CardSet:
     return minus_discards(dealt, taken, taken) if minus else discard_choice(dealt, taken)
 
 
-def _holder_worth(rules: Rules, contract: Contract) -> Callable[[int, int], float]:
+def contract_worth(rules: Rules, contract: Contract, before: tuple[int, int] = (0, 0)) -> Callable[[int, int], float]:
     """The holder's points less her opponent's in a deal of ``contract`` after the exchange, by
     their hands (masks): the declarations as the contract scores them, with the repique or pique the
     hands decide in order (:func:`piquet.ai.exchange.contract_declarations`), the tricks by
-    :func:`estimate_tricks` spread by its error, and :func:`contract_points`."""
+    :func:`estimate_tricks` spread by its error, and :func:`contract_points`; with ``before``, the holder's
+    and her opponent's points already scored for a carte blanche, counted (not toward a repique or pique).
+
+    >>> from piquet.engine.variants import make_rules
+    >>> worth = contract_worth(make_rules("auction"), Contract(0, 8, False))
+    >>> top = CardSet.parse("AS KS QS JS TS AH KH QH AD KD AC KC").mask
+    >>> low = CardSet.parse("9S 8S 7S JH TH 9H QD JD TD QC JC TC").mask
+    >>> worth(top, low) > 100 > -100 > worth(low, top)
+    True
+    """
     minus = contract.minus
     sigma = TRICK_SPREAD[minus]
     net = [a - b for a, b in (contract_points(rules, contract, k) for k in range(13))]
 
     def worth(holder: int, other: int) -> float:
         a, b = contract_declarations(holder, other, rules, contract)
+        a, b = a + before[0], b + before[1]
         chances = _spread(estimate_tricks(holder, other, minus), sigma)
         return a - b + sum(p * v for p, v in zip(chances, net, strict=True))
 
@@ -417,7 +428,7 @@ def choose_contract_exchange(view: PlayerView, rng: random.Random, worlds: int,
     if len(options) < 2:
         return None
     minus = contract.minus
-    worth = _holder_worth(view.rules, contract)
+    worth = contract_worth(view.rules, contract)
     hand = view.hand.mask
     if seat == contract.holder:
         sampled = [replace(w, weight=w.weight * auction_weight(view, w.opponent_hand, w.talon))

@@ -25,6 +25,18 @@ the two players' luck sum to nothing. What is left between the hands after the e
 result is the play and the declarations (and the estimate's error); what is left between the hands dealt and
 the hands after the exchange, the two discards against the books'. docs/review.md, "Luck".
 
+**Auction Piquet** (:func:`auction_deal_luck`): the contract decides what a deal is worth and who is elder, so
+the model of a deal not yet bid is the auction as the books bid it (:func:`books_contract`: each calls by
+:func:`~piquet.ai.books.choose_bid` knowing his own hand, the engine judging the auction; both passing, the
+deal is annulled and worth nothing), its holder elder, both exchanging as the books do in that contract (in a
+minus contract their high cards, :func:`~piquet.ai.books.minus_discards`), and a world valued by the
+contract's worth as the levels reckon it (:func:`piquet.ai.bidding.contract_worth`: the declarations as the
+contract scores them, the tricks by the fitted estimate spread by its error, the over- and undertricks). The
+deal's elder is the holder of the contract as bid (before the auction is over, or where both passed, the seat
+that bids first), and ``dealt`` and the seat's average are his side's; the draws are valued in the contract as
+bid. What lies between ``dealt`` and ``elder_discarded`` is then the calls and the holder's discard against
+the books'.
+
 Bill, elder, is dealt a quint major and four aces: well above elder's average deal.
 
 >>> from piquet.engine.actions import Deal
@@ -43,29 +55,34 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Final
 
-from piquet.ai.books import discard_choice
+from piquet.ai.bidding import contract_worth
+from piquet.ai.books import choose_bid, discard_choice, minus_discards
 from piquet.ai.exchange import declarations_by_category, drawn, elder_pique, play_estimate
-from piquet.engine.actions import Deal, Exchange
+from piquet.engine.actions import Bid, Deal, Exchange
 from piquet.engine.cards import CARDS, Card, CardSet, Rank
-from piquet.engine.partie import Partie
-from piquet.engine.variants import Rules, make_rules
+from piquet.engine.partie import Partie, Phase
+from piquet.engine.variants import Contract, Rules, make_rules
 
 __all__ = [
-    "SEAT_AVERAGES", "DealLuck", "LuckSummary", "average_deal", "carte_blanche", "deal_luck", "partie_luck",
-    "seat_average", "summarise", "world_value",
+    "SEAT_AVERAGES", "DealLuck", "LuckSummary", "auction_deal_luck", "average_deal", "books_contract", "carte_blanche",
+    "deal_luck", "partie_luck", "seat_average", "summarise", "world_value",
 ]
 
 #: Elder's average deal (his points less younger's, :func:`world_value` after both exchange as the books do)
 #: by variant, with its rules' defaults, and the half-width of its 95% interval: measured on 200,000 random
 #: deals by ``python3 tools/luck_average.py --deals 200000`` (docs/review.md, "Luck"). Younger's is the opposite.
+#: In Auction Piquet, the average deal of the seat that bids first (the non-dealer), the auction bid as the books
+#: bid it (:func:`books_contract`) and the deal valued in its contract: measured on 400,000 random deals by
+#: ``python3 tools/luck_average.py --deals 400000 --variants auction``.
 SEAT_AVERAGES: Final[dict[str, tuple[float, float]]] = {
     "rubicon": (13.46, 0.14),
     "au-cent": (13.34, 0.14),
+    "auction": (-3.86, 0.15),
 }
 
 #: Random deals the seat's average is measured on where the rules are not a variant's defaults.
@@ -105,22 +122,143 @@ def world_value(elder: int, younger: int, rules: Rules, before: tuple[int, int] 
     return a - b + pique + play_estimate(elder, younger)
 
 
-def _younger_books(hand: int, rest: Sequence[Card]) -> int:
-    """Younger's hand after she takes every card left, throwing the books' least useful."""
-    return drawn(hand, discard_choice(CardSet(hand), len(rest), True), rest) if rest else hand
-
-
 def _mean(values: Iterator[float]) -> float:
     """The mean, summed exactly (:func:`math.fsum`): the same whatever order the draws come in."""
     listed = list(values)
     return math.fsum(listed) / len(listed)
 
 
+# ---------------------------------------------------------------- the model of a deal
+@dataclass(frozen=True)
+class _Model:
+    """How a deal is valued once its elder is known, and how the books exchange in it: in Rubicon and au Cent
+    (``contract`` ``None``) by :func:`world_value`; in an Auction contract (its holder elder) by the contract's
+    worth as the levels reckon it (:func:`piquet.ai.bidding.contract_worth`). ``before``: elder's and younger's
+    points for a carte blanche."""
+
+    rules: Rules
+    before: tuple[int, int]
+    contract: Contract | None = None
+
+    @functools.cached_property
+    def _worth(self) -> Callable[[int, int], float]:
+        if self.contract is None:
+            return lambda e, y: world_value(e, y, self.rules, self.before)
+        return contract_worth(self.rules, self.contract, self.before)
+
+    def value(self, elder: int, younger: int) -> float:
+        """Elder's points of the deal less younger's with these hands after the exchange (masks)."""
+        return self._worth(elder, younger)
+
+    @property
+    def minus(self) -> bool:
+        return self.contract is not None and self.contract.minus
+
+    def elder_books(self, hand: int) -> CardSet:
+        """Elder's discard as the books make it: the most he may of his least useful cards; in a minus
+        contract, his high cards (:func:`piquet.ai.books.minus_discards`)."""
+        rules = self.rules
+        if self.minus:
+            return minus_discards(CardSet(hand), rules.elder_minimum_exchange, rules.elder_maximum_exchange)
+        return discard_choice(CardSet(hand), rules.elder_maximum_exchange)
+
+    def younger_books(self, hand: int, left: int) -> CardSet:
+        """Younger's discard as the books make it, ``left`` cards left her: every one of them, throwing her
+        least useful; in a minus contract, her high cards, as many as she wants of them. It does not depend
+        on the cards left, only on how many."""
+        if self.minus:
+            return minus_discards(CardSet(hand), min(left, self.rules.younger_minimum_exchange), left)
+        return discard_choice(CardSet(hand), left, True) if left else CardSet()
+
+    def over_younger_draws(self, elder: int, younger: int, thrown: CardSet, rest: Sequence[Card]) -> float:
+        """The mean value over every set of cards younger could draw from ``rest`` throwing ``thrown``
+        (one set where she takes every card left)."""
+        kept = younger & ~thrown.mask
+        return _mean(self.value(elder, kept | CardSet(q).mask) for q in combinations(rest, len(thrown)))
+
+    def over_elder_draws(self, elder: int, younger: int, thrown: CardSet, talon: Sequence[Card]) -> float:
+        """The mean value over every set of cards elder could draw throwing ``thrown``, younger exchanging as
+        the books do with what he leaves (over her draws too)."""
+        k = min(len(thrown), len(talon))
+        hers = self.younger_books(younger, len(talon) - k)  # she throws before she sees what comes
+        return _mean(self.over_younger_draws(drawn(elder, thrown, drew), younger, hers,
+                                             [c for c in talon if c not in drew])
+                     for drew in combinations(talon, k))
+
+    def one_order(self, elder: int, younger: int, talon: Sequence[Card]) -> float:
+        """The value with both exchanging as the books do and the talon in this order."""
+        thrown = self.elder_books(elder)
+        e = drawn(elder, thrown, talon)
+        rest = talon[len(thrown):]
+        return self.value(e, drawn(younger, self.younger_books(younger, len(rest)), rest))
+
+
+def _auction(rules: Rules, deal: Deal, bids: Sequence[Bid] | None = None) -> Contract | None:
+    """The contract the auction reaches on ``deal`` (``None``: both passed, or not over): by the calls
+    ``bids``, or where ``None`` as the books bid it (:func:`piquet.ai.books.choose_bid`, each knowing his own
+    hand), the engine judging the auction."""
+    partie = Partie(("A", "B"), rules.name, rules.changed(), first_dealer=deal.player)
+    partie.push(deal)
+    if bids is not None:
+        for bid in bids:
+            partie.push(bid)
+        return partie.contract
+    while partie.phase is Phase.BID:
+        who = partie.to_act
+        assert who is not None
+        partie.push(choose_bid(partie.view(who), partie.legal_actions(who)))
+    return partie.contract
+
+
+def books_contract(rules: Rules, deal: Deal) -> Contract | None:
+    """Auction Piquet: the contract the books' auction reaches with the hands of ``deal`` (``None``: both pass
+    and the deal is annulled), the model of the auction in the luck of the deal.
+
+    >>> from piquet.engine.variants import make_rules
+    >>> deal = Deal(0, (CardSet.parse("7S 8S 9S 7H 8H 9H 7D 8D 9D 7C 8C 9C"),
+    ...                 CardSet.parse("AS KS QS JS TS AH KH QH AD KD AC KC")),
+    ...             tuple(CardSet.parse("JH TH QD JD TD QC JC TC")))
+    >>> str(books_contract(make_rules("auction"), deal))  # Bill bids seven plus, Ann the most she may minus
+    '12-'
+    """
+    return _auction(rules, deal)
+
+
+def _books_line(rules: Rules, deal: Deal) -> tuple[int, _Model | None]:
+    """The seat that bids first (elder before the auction) and the model of the deal as the books bid and
+    exchange it (in Auction Piquet ``None`` where the books both pass), its elder the contract's holder."""
+    first = rules.elder_of(deal.player)
+    if not rules.uses_bidding:
+        e, y = deal.hands[first].mask, deal.hands[1 - first].mask
+        return first, _Model(rules, (carte_blanche(e, rules), carte_blanche(y, rules)))
+    contract = books_contract(rules, deal)
+    if contract is None:
+        return first, None
+    e, y = deal.hands[contract.holder].mask, deal.hands[1 - contract.holder].mask
+    return first, _Model(rules, (carte_blanche(e, rules), carte_blanche(y, rules)), contract)
+
+
+def _dealt(rules: Rules, deal: Deal, order: bool = False) -> tuple[float, Contract | None]:
+    """The deal's value for the seat that bids first (elder outside Auction Piquet): both bidding as the books
+    do (an annulled deal is worth nothing) and exchanging as the books do, over every talon order, or with
+    ``order`` in the talon's order; and the books' contract (``None`` outside Auction Piquet)."""
+    first, model = _books_line(rules, deal)
+    if model is None:
+        return 0.0, None
+    elder = model.contract.holder if model.contract is not None else first
+    e, y = deal.hands[elder].mask, deal.hands[1 - elder].mask
+    value = (model.one_order(e, y, deal.talon) if order
+             else model.over_elder_draws(e, y, model.elder_books(e), deal.talon))
+    return (value if elder == first else -value), model.contract
+
+
 # ---------------------------------------------------------------- the seat's average
 def average_deal(rules: Rules, deals: int, rng: random.Random) -> tuple[float, float]:
     """Elder's mean deal over ``deals`` random deals (each dealt, exchanged as the books do, and valued by
     :func:`world_value`) and the standard error of the mean. One talon order a deal: its mean over deals is
-    the mean of :class:`DealLuck`'s ``dealt``.
+    the mean of :class:`DealLuck`'s ``dealt``. In Auction Piquet, the mean deal of the seat that bids first
+    (elder before the auction), the auction bid as the books bid it (:func:`books_contract`), the deal valued
+    in its contract, and an annulled deal as nothing.
 
     >>> from piquet.engine.variants import make_rules
     >>> mean, error = average_deal(make_rules("rubicon"), 200, random.Random(0))
@@ -128,15 +266,10 @@ def average_deal(rules: Rules, deals: int, rng: random.Random) -> tuple[float, f
     True
     """
     pack = list(CARDS)
-    most = rules.elder_maximum_exchange
     total = squares = 0.0
     for _ in range(deals):
         rng.shuffle(pack)
-        e, y = CardSet(pack[:12]), CardSet(pack[12:24])
-        talon = pack[24:]
-        before = (carte_blanche(e.mask, rules), carte_blanche(y.mask, rules))
-        elder = drawn(e.mask, discard_choice(e, most), talon)
-        v = world_value(elder, _younger_books(y.mask, talon[most:]), rules, before)
+        v = _dealt(rules, Deal(0, (CardSet(pack[12:24]), CardSet(pack[:12])), tuple(pack[24:])), True)[0]
         total += v
         squares += v * v
     mean = total / deals
@@ -174,6 +307,7 @@ class DealLuck:
     younger_discarded: float | None = None
     younger_drew: float | None = None
     scores: tuple[int, int] | None = None
+    contracts: tuple[Contract | None, Contract | None] | None = None
 
     def _side(self, seat: int) -> int:
         return 1 if seat == self.elder else -1
@@ -204,79 +338,118 @@ class DealLuck:
     def to_json(self, names: tuple[str, str]) -> dict[str, object]:
         values = {"dealt": self.dealt, "elder_discarded": self.elder_discarded, "elder_drew": self.elder_drew,
                   "younger_discarded": self.younger_discarded, "younger_drew": self.younger_drew}
-        return {"deal": self.deal, "elder": names[self.elder], "average": self.average,
-                "values": {k: v for k, v in values.items() if v is not None},
-                "players": {names[seat]: {"deal": self.deal_luck(seat), "draw": self.draw_luck(seat),
-                                          "luck": self.luck(seat), "result": self.result(seat)}
-                            for seat in (0, 1)}}
+        out: dict[str, object] = {"deal": self.deal, "elder": names[self.elder], "average": self.average}
+        if self.contracts is not None:
+            books, played = self.contracts
+            out["contracts"] = {"books": None if books is None else str(books),
+                                "played": None if played is None else str(played)}
+        out["values"] = {k: v for k, v in values.items() if v is not None}
+        out["players"] = {names[seat]: {"deal": self.deal_luck(seat), "draw": self.draw_luck(seat),
+                                        "luck": self.luck(seat), "result": self.result(seat)} for seat in (0, 1)}
+        return out
+
+
+def _luck(model: _Model | None, deal: Deal, elder: int, discards: Mapping[int, CardSet], out: DealLuck) -> DealLuck:
+    """``out`` with the values of the exchange as made (those made so far) in the deal's ``model``."""
+    thrown = discards.get(elder)
+    if model is None or thrown is None:
+        return out
+    e, y = deal.hands[elder].mask, deal.hands[1 - elder].mask
+    talon = deal.talon
+    e2 = drawn(e, thrown, talon)
+    rest = talon[len(thrown):]
+    out = replace(out, elder_discarded=model.over_elder_draws(e, y, thrown, talon),
+                  elder_drew=model.over_younger_draws(e2, y, model.younger_books(y, len(rest)), rest))
+    hers = discards.get(1 - elder)
+    if hers is None:
+        return out
+    return replace(out, younger_discarded=model.over_younger_draws(e2, y, hers, rest),
+                   younger_drew=model.value(e2, drawn(y, hers, rest)))
 
 
 def deal_luck(rules: Rules, deal: Deal, elder: int, discards: Mapping[int, CardSet], number: int = 1,
               scores: tuple[int, int] | None = None, average: float | None = None) -> DealLuck:
     """The luck of a deal (:class:`DealLuck`): the cards dealt (``deal``), elder's seat, the discards made by
     seat (those made so far), the deal's number, its points by seat if it ended, and elder's average deal
-    (:func:`seat_average` if not given)."""
+    (:func:`seat_average` if not given). Not Auction Piquet's (:func:`auction_deal_luck`)."""
     if rules.uses_bidding:
-        raise ValueError("luck is not reckoned in Auction Piquet: the contract decides what a deal is worth")
-    e, y = deal.hands[elder].mask, deal.hands[1 - elder].mask
-    talon = deal.talon
-    before = (carte_blanche(e, rules), carte_blanche(y, rules))
+        raise ValueError("in Auction Piquet the auction decides who is elder: see auction_deal_luck")
     if average is None:
         average = seat_average(rules)
+    e, y = deal.hands[elder].mask, deal.hands[1 - elder].mask
+    model = _Model(rules, (carte_blanche(e, rules), carte_blanche(y, rules)))
+    dealt = model.over_elder_draws(e, y, model.elder_books(e), deal.talon)
+    return _luck(model, deal, elder, discards, DealLuck(number, elder, average, dealt, scores=scores))
 
-    def value(elder_hand: int, younger_hand: int) -> float:
-        return world_value(elder_hand, younger_hand, rules, before)
 
-    def over_elder_draws(thrown: CardSet) -> float:
-        k = min(len(thrown), len(talon))
-        young = discard_choice(CardSet(y), len(talon) - k, True)  # she throws before she sees what comes
-        rest_mask = CardSet(talon).mask
-        return _mean(value(drawn(e, thrown, drew), (y & ~young.mask) | (rest_mask & ~CardSet(drew).mask))
-                     for drew in combinations(talon, k))
+def auction_deal_luck(rules: Rules, deal: Deal, bids: Sequence[Bid], discards: Mapping[int, CardSet],
+                      number: int = 1, scores: tuple[int, int] | None = None,
+                      average: float | None = None) -> DealLuck:
+    """Auction Piquet: the luck of a deal (:class:`DealLuck`) with the calls made (``bids``, those made so far),
+    the discards made by seat (so far), the deal's number, its points by seat if it ended, and the average
+    deal of the seat that bids first (:func:`seat_average` if not given). The deal's elder is the contract's
+    holder (before the auction is over, or where both passed, the seat that bids first), and every value is
+    his side's: ``dealt`` the hands as dealt, bid and exchanged as the books do (:func:`books_contract`), the
+    draws' values in the contract as bid.
 
-    out = DealLuck(number, elder, average, over_elder_draws(discard_choice(CardSet(e), rules.elder_maximum_exchange)),
-                   scores=scores)
-    thrown = discards.get(elder)
-    if thrown is None:
-        return out
-    k = len(thrown)
-    e2 = drawn(e, thrown, talon)
-    rest = talon[k:]
-    out = replace(out, elder_discarded=over_elder_draws(thrown), elder_drew=value(e2, _younger_books(y, rest)))
-    hers = discards.get(1 - elder)
-    if hers is None:
-        return out
-    m = len(hers)
-    kept = y & ~hers.mask
-    return replace(out, younger_discarded=_mean(value(e2, kept | CardSet(q).mask) for q in combinations(rest, m)),
-                    younger_drew=value(e2, drawn(y, hers, rest)))
+    Bill, who bids first, is dealt the top cards, Ann the low ones: Ann outbids him with twelve minus, and
+    plays it on a deal worth far more than her seat's average.
+
+    >>> from piquet.engine.variants import make_rules
+    >>> deal = Deal(0, (CardSet.parse("7S 8S 9S 7H 8H 9H 7D 8D 9D 7C 8C 9C"),
+    ...                 CardSet.parse("AS KS QS JS TS AH KH QH AD KD AC KC")),
+    ...             tuple(CardSet.parse("JH TH QD JD TD QC JC TC")))
+    >>> bids = [Bid(1, "7+"), Bid(0, "12-"), Bid(1, "pass")]
+    >>> luck = auction_deal_luck(make_rules("auction"), deal, bids, {0: CardSet(), 1: CardSet.parse("AS KS")})
+    >>> luck.elder, str(luck.contracts[1]), luck.deal_luck(0) > 40, luck.luck(0) + luck.luck(1)
+    (0, '12-', True, 0.0)
+    """
+    if not rules.uses_bidding:
+        raise ValueError(f"{rules.title} has no auction: see deal_luck")
+    first = rules.elder_of(deal.player)
+    played = _auction(rules, deal, bids)
+    elder = played.holder if played is not None else first
+    sign = 1 if elder == first else -1
+    if average is None:
+        average = seat_average(rules)
+    dealt, books = _dealt(rules, deal)
+    model = None
+    if played is not None:
+        e, y = deal.hands[elder].mask, deal.hands[1 - elder].mask
+        model = _Model(rules, (carte_blanche(e, rules), carte_blanche(y, rules)), played)
+    return _luck(model, deal, elder, discards, DealLuck(number, elder, sign * average, sign * dealt, scores=scores,
+                                                        contracts=(books, played)))
 
 
 def partie_luck(partie: Partie, deal: int | None = None) -> list[DealLuck]:
-    """The luck of every deal of ``partie`` (a record re-played), or of its deal number ``deal``; nothing in
-    Auction Piquet. A deal not ended has no scores."""
+    """The luck of every deal of ``partie`` (a record re-played), or of its deal number ``deal`` (an annulled
+    Auction deal counts as one). A deal not ended has no scores."""
     rules = partie.rules
-    if rules.uses_bidding:
-        return []
     average = seat_average(rules)
     out: list[DealLuck] = []
     number = 0
     current: Deal | None = None
     discards: dict[int, CardSet] = {}
+    bids: list[Bid] = []
 
     def close() -> None:
         if current is None or (deal is not None and number != deal):
             return
         scores = partie.deal_scores[number - 1].totals if number <= len(partie.deal_scores) else None
-        out.append(deal_luck(rules, current, rules.elder_of(current.player), discards, number, scores, average))
+        if rules.uses_bidding:
+            out.append(auction_deal_luck(rules, current, bids, discards, number, scores, average))
+        else:
+            out.append(deal_luck(rules, current, rules.elder_of(current.player), discards, number, scores, average))
 
     for action in partie.actions:
         if isinstance(action, Deal):
             close()
             number += 1
-            current, discards = action, {}
+            current, discards, bids = action, {}, []
         elif isinstance(action, Exchange):
             discards[action.player] = action.discards
+        elif isinstance(action, Bid):
+            bids.append(action)
     close()
     return out
 

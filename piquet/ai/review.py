@@ -1618,7 +1618,7 @@ class PartieReview:
     worlds: int
     seed: int
     actions: list[Reviewed] = field(default_factory=list)
-    #: The luck of each deal reviewed (:mod:`piquet.ai.luck`; none in Auction Piquet).
+    #: The luck of each deal reviewed (:mod:`piquet.ai.luck`).
     luck: list[DealLuck] = field(default_factory=list)
 
     @property
@@ -1882,7 +1882,7 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
     ``"choice"`` breaks down the choice and the best only (what the explanation needs), ``"all"`` every
     legal card. ``progress(done, total)`` is called after each decision of the deals reviewed (an exchange, a
     declaration, a call, a card played, forced or not: ``total`` counts them all). ``luck``: reckon each deal's luck
-    (:func:`piquet.ai.luck.partie_luck`, the same in both lenses; not in Auction Piquet).
+    (:func:`piquet.ai.luck.partie_luck`, the same in both lenses).
     """
     if broken_down not in ("choice", "all"):
         raise ValueError(f"broken_down is 'choice' or 'all', not {broken_down!r}")

@@ -702,7 +702,8 @@ def annotated_from_data(data: object) -> tuple[Partie, Annotations | None]:
 
 def _read_luck(items: object, partie: Partie, names: tuple[str, str]) -> tuple[LuckNote, ...]:
     """``meta.review.luck``, checked against the partie re-played: each deal's once, in order, a deal of the
-    record; elder its elder; each number a number; each side's luck its deal's and its draw's less the
+    record; elder its elder (in Auction Piquet the contract's holder, before the auction is over or where both
+    passed the player who bids first); each number a number; each side's luck its deal's and its draw's less the
     opponent's draw's, the two sides' deal luck and luck opposite, and the result the deal's score difference."""
     if not isinstance(items, list):
         raise RecordError("review, luck", f"the luck is an array of deals, not {items!r}")
@@ -724,8 +725,10 @@ def _read_luck(items: object, partie: Partie, names: tuple[str, str]) -> tuple[L
         if item["elder"] not in names:
             raise RecordError(where, f"elder is one of the players, not {item['elder']!r}")
         elder = names.index(item["elder"])
-        if ended is not None and ended.elder != elder:
-            raise RecordError(where, f"elder is {names[ended.elder]} in this deal, not {item['elder']}")
+        # A deal not ended is the deal in progress (in Auction Piquet, its elder the contract's holder once bid).
+        actual = ended.elder if ended is not None else partie.elder
+        if actual != elder:
+            raise RecordError(where, f"elder is {names[actual]} in this deal, not {item['elder']}")
         average = _number(item, "average", where, deal, 0)
         players = item["players"]
         if not isinstance(players, dict) or set(players) != set(names):
