@@ -179,7 +179,7 @@ def _reviewed(request: pytest.FixtureRequest, name: str, deal: int, over: bool) 
     return page, result["review"]
 
 
-@pytest.mark.parametrize("name", ["rubicon-deal", "auction-plus"])
+@pytest.mark.parametrize("name", ["rubicon-deal", "auction-plus", "au-cent-game"])
 def test_the_luck_of_a_deal_is_shown_once_the_partie_is_over(request: pytest.FixtureRequest, name: str) -> None:
     """Each player's luck of the deal and of the draws, his luck in all, his result and his result adjusted for
     luck, as the review's JSON gives them (the summary's ``luck``, the deal's ``players``), in a table and in
