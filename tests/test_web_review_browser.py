@@ -58,6 +58,8 @@ def test_a_finished_deal_is_reviewed_in_the_browser_decision_by_decision(request
     assert counter.startswith("Decision 1 of ")
     total = int(counter.rsplit(" ", 1)[1])
     assert total >= 12  # her twelve cards at least, and her exchange and declarations
+    # The partie goes on: the luck waits for its end (the server sent none).
+    assert page.get_by_test_id("luck").get_attribute("data-shown") == "no"
     assert page.get_by_test_id("prev").is_disabled()
     # The arrows step through the decisions, the buttons too; Home and End go to the ends.
     page.keyboard.press("ArrowRight")
