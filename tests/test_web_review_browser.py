@@ -58,6 +58,8 @@ def test_a_finished_deal_is_reviewed_in_the_browser_decision_by_decision(request
     assert counter.startswith("Decision 1 of ")
     total = int(counter.rsplit(" ", 1)[1])
     assert total >= 12  # her twelve cards at least, and her exchange and declarations
+    # The partie goes on: the luck waits for its end (the server sent none).
+    assert page.get_by_test_id("luck").get_attribute("data-shown") == "no"
     assert page.get_by_test_id("prev").is_disabled()
     # The arrows step through the decisions, the buttons too; Home and End go to the ends.
     page.keyboard.press("ArrowRight")
@@ -150,6 +152,76 @@ def test_playing_on_where_the_loser_might_have_conceded_is_a_decision_of_his_own
     assert page.locator("#decision-title").inner_text().startswith("Bill plays A♠")
     assert "Choice\nA♠" in page.get_by_test_id("verdict").inner_text()
     assert page.get_by_test_id("strip").locator(".strip-card").count() >= 2
+    page.context.close()
+
+
+def _number(text: str) -> float:
+    """A number as the review page writes it ("+12.3", "−4", "0")."""
+    return float(text.replace("−", "-").replace("+", ""))
+
+
+def _reviewed(request: pytest.FixtureRequest, name: str, deal: int, over: bool) -> tuple[Any, dict[str, Any]]:
+    """The review page of ``deal`` of the record ``tests/records/{name}.json`` as Ann is sent it (what
+    ``review_data`` makes of it with open hands, then ``for_viewer``, the partie over or going on), the server's
+    answer stood in for; the page and the review's JSON."""
+    from piquet.ai.review import Lens
+    from piquet.engine import record
+    from piquet.ui.web.reviews import for_viewer, review_data
+
+    text = (Path(__file__).parent / "records" / f"{name}.json").read_text()
+    result = for_viewer(review_data(record.loads(text), deal, Lens.OPEN), 0, partie_over=over)
+    live, chromium = _live(request)
+    created = _create(live, kind="computer", level=1, name="Ann")
+    page = _open(chromium, live.url + created["links"]["play"])
+    page.set_viewport_size({"width": 1280, "height": 900})
+    done = {"id": "r1", "status": "done", "done": 1, "total": 1, "seat": 0, "result": result}
+    page.route("**/api/tables/*/reviews?*", lambda route: route.fulfill(status=202, json=done))
+    page.goto(live.url + f"/t/{created['id']}/review?deal={deal}&lens=open-hands")
+    page.wait_for_function("document.body.dataset.status === 'done'", timeout=WAIT)
+    return page, result["review"]
+
+
+@pytest.mark.parametrize("name", ["rubicon-deal", "auction-plus", "au-cent-game"])
+def test_the_luck_of_a_deal_is_shown_once_the_partie_is_over(request: pytest.FixtureRequest, name: str) -> None:
+    """Each player's luck of the deal and of the draws, his luck in all, his result and his result adjusted for
+    luck, as the review's JSON gives them (the summary's ``luck``, the deal's ``players``), in a table and in
+    words; luck and adjusted result add up to the result."""
+    page, review = _reviewed(request, name, 1, over=True)
+    panel = page.get_by_test_id("luck")
+    assert panel.get_attribute("data-shown") == "yes" and page.get_by_test_id("luck-hidden").count() == 0
+    (entry,) = review["luck"]
+    for player in review["players"]:
+        summary = review["summary"][player]["luck"]
+        row = panel.locator(f"[data-testid=luck-table] tbody tr[data-player='{player}']")
+        shown = {k: _number(row.locator(f"td[data-part={k}]").inner_text())
+                 for k in ("deal", "draws", "luck", "result", "adjusted")}
+        for k, value in shown.items():
+            assert abs(value - summary[k]) <= 0.05 + 1e-9, (player, k, value, summary[k])
+        assert shown["result"] == entry["players"][player]["result"] == summary["result"]
+        assert abs(shown["luck"] + shown["adjusted"] - shown["result"]) <= 0.1 + 1e-9
+        assert abs(shown["deal"] + shown["draws"] - shown["luck"]) <= 0.1 + 1e-9
+        words = panel.locator(f"li[data-player='{player}']").inner_text()
+        seat = "elder" if player == entry["elder"] else "younger"
+        luck = entry["players"][player]["deal"]
+        worth = "as much as" if abs(luck) < 0.05 else f"{abs(round(luck, 1)):g} {'more' if luck > 0 else 'less'} than"
+        assert f"{player}'s hand was worth {worth} an average {seat}'s" in words
+        assert "adjusted for luck" in words
+    # Auction Piquet's deal says its contract, as bid and as the books would bid the hands dealt.
+    assert ("The contract as bid" in panel.inner_text()) == ("contracts" in entry)
+    assert violations(page) == []  # the luck panel, as axe sees it
+    page.context.close()
+
+
+def test_the_luck_waits_for_the_end_of_the_partie(request: pytest.FixtureRequest) -> None:
+    """While the partie goes on, the server sends no luck (it would tell the opponent's discards): the panel
+    says it is shown once the partie is over, and shows no number."""
+    page, review = _reviewed(request, "rubicon-deal", 1, over=False)
+    assert review["luck"] == [] and "luck" not in review["summary"]["Ann"]
+    panel = page.get_by_test_id("luck")
+    assert panel.get_attribute("data-shown") == "no"
+    assert "once the partie is over" in page.get_by_test_id("luck-hidden").inner_text()
+    assert panel.locator("table, li").count() == 0
+    assert violations(page) == []
     page.context.close()
 
 

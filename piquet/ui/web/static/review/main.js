@@ -2,12 +2,15 @@
 // The review page: a finished deal, decision by decision (docs/review.md, "In the browser"). It asks the
 // server for the review (POST /api/tables/{id}/reviews), shows its progress while a worker makes it, then
 // the hands at each decision, the choice, the best, the loss, the explanation, the breakdown by part, the
-// open-hands value of each card a player could play, and a graph of the expected score through the deal.
+// open-hands value of each card a player could play, a graph of the expected score through the deal, and the
+// deal's luck once the partie is over (./luck.js).
 
 import { cardElement, ensureSprite, prettyText } from "../cards.js";
 import "../display.js"; // the cards and colours this browser chose (applied at once)
 import { $, h } from "../table/dom.js";
 import { readCredentials } from "../table/state.js";
+import { signed } from "./format.js";
+import { renderLuck } from "./luck.js";
 
 /** @typedef {Record<string, number>} Parts */
 /**
@@ -58,6 +61,8 @@ import { readCredentials } from "../table/state.js";
  * @property {Graded[]} calls
  * @property {Graded[]} [concessions]
  * @property {Graded[]} [carte_blanche]
+ * @property {import("./luck.js").DealLuck[]} [luck] each deal's luck (empty while the partie goes on)
+ * @property {import("./luck.js").Summary} [summary] each player's summary, with his ``luck`` where the luck was sent
  */
 /** @typedef {{review: ReviewJson, decisions: Decision[], scores: Record<string, number[]>}} ReviewResult */
 /**
@@ -95,12 +100,6 @@ function fail(text) {
   $("error-text").textContent = text;
   $("error").hidden = false;
   document.body.dataset.status = "failed";
-}
-
-/** @param {number} x */
-function signed(x) {
-  const r = Math.round(x * 10) / 10;
-  return (r > 0 ? "+" : r < 0 ? "−" : "") + String(Math.abs(r));
 }
 
 /** @param {string | string[] | string[][] | undefined} what */
@@ -213,6 +212,7 @@ function shown(result) {
     }
   }
   $("review").hidden = false;
+  renderLuck($("luck"), r);
   if (!result.decisions.length) {
     $("counter").textContent = "No decision of yours to review in this deal.";
     return;

@@ -1,0 +1,125 @@
+// @ts-check
+// The review page's luck panel (docs/review.md, "Luck" and "In the browser"): for each player, the luck of the deal
+// and of the draws, his luck in all, the deal's result and the result adjusted for luck, as the review's JSON
+// reckons them (piquet/ai/luck.py); nothing is reckoned here. While the partie goes on the server sends no luck
+// (it would tell the opponent's discards), and the panel says it waits for the end of the partie.
+
+import { h } from "../table/dom.js";
+import { signed, size } from "./format.js";
+
+/**
+ * One player's luck in one deal (``DealLuck.to_json``'s ``players``).
+ * @typedef {object} PlayerLuck
+ * @property {number} deal the luck of the deal for his seat: the hands dealt against the seat's average deal
+ * @property {number} draw the luck of his own draw: against the talons his discard could have brought
+ * @property {number} luck his luck in the deal: ``deal`` plus his ``draw`` less his opponent's
+ * @property {number | null} result his points of the deal less his opponent's (``null``: the deal did not end)
+ */
+/**
+ * One deal's luck (an entry of the review's ``luck``).
+ * @typedef {object} DealLuck
+ * @property {number} deal
+ * @property {string} elder
+ * @property {number} average elder's average deal, in points of the deal
+ * @property {Record<string, number>} values
+ * @property {{books: string | null, played: string | null}} [contracts] Auction Piquet's
+ * @property {Record<string, PlayerLuck>} players
+ */
+/**
+ * One player's luck over the deals reviewed that ended (his ``summary``'s ``luck``).
+ * @typedef {object} LuckSummary
+ * @property {number} deals
+ * @property {number} deal
+ * @property {number} draws his draws' luck less his opponent's
+ * @property {number} luck
+ * @property {number} result
+ * @property {number} adjusted ``result`` less ``luck``
+ */
+/** @typedef {Record<string, {luck?: LuckSummary}>} Summary */
+
+/** Under a twentieth of a point is no luck either way (it shows as 0). */
+const NOTHING = 0.05;
+
+/**
+ * "12.3 more than" / "7.7 less than" / "as much as".
+ * @param {number} x
+ */
+function moreOrLess(x) {
+  if (Math.abs(x) < NOTHING) return "as much as";
+  return `${size(x)} ${x > 0 ? "more" : "less"} than`;
+}
+
+/**
+ * What one player's luck in one deal means, in words; with ``adjusted``, his result adjusted for it (the
+ * summary's, where the review is of this deal alone).
+ * @param {DealLuck} entry @param {string} name @param {string} other @param {number | null} adjusted
+ */
+function sentence(entry, name, other, adjusted) {
+  const mine = entry.players[name];
+  const theirs = entry.players[other];
+  const seat = name === entry.elder ? "elder" : "younger";
+  /** @param {string} who @param {number} x */
+  const draw = (who, x) => Math.abs(x) < NOTHING
+    ? `${who}'s draw was no luck either way`
+    : `${who}'s draw was worth ${size(x)} ${x > 0 ? "more" : "less"} to ${who} than the talons the discard could have brought`;
+  const parts = [
+    `${name}'s hand was worth ${moreOrLess(mine.deal)} an average ${seat}'s`,
+    draw(name, mine.draw),
+    draw(other, theirs.draw),
+  ];
+  let text = `${parts.join("; ")}: luck ${signed(mine.luck)} in all for ${name}.`;
+  if (mine.result !== null) {
+    text += ` ${name} scored ${signed(mine.result)} in the deal`
+      + (adjusted === null ? "." : `, ${signed(adjusted)} adjusted for luck.`);
+  }
+  return text;
+}
+
+/**
+ * The luck panel of a review: ``luck``, the review's deals' luck, and ``summary``, each player's (with ``luck``
+ * where the luck was sent).
+ * @param {HTMLElement} box
+ * @param {{players: string[], luck?: DealLuck[], summary?: Summary}} review
+ */
+export function renderLuck(box, review) {
+  box.replaceChildren();
+  const deals = review.luck || [];
+  const names = review.players;
+  const totals = names.map((name) => (review.summary && review.summary[name] ? review.summary[name].luck : undefined));
+  if (!deals.length || totals.some((x) => x === undefined)) {
+    box.dataset.shown = "no";
+    box.append(h("p", { className: "muted", "data-testid": "luck-hidden",
+      text: "Each player's luck is shown once the partie is over: before, it would tell the opponent's discards." }));
+    return;
+  }
+  box.dataset.shown = "yes";
+  const sums = /** @type {LuckSummary[]} */ (totals);
+  const which = deals.length === 1 ? `deal ${deals[0].deal}` : `${sums[0].deals} deals`;
+  box.append(h("p", { className: "small-note luck-meaning", text:
+    "Luck, in points of the deal: what the hands dealt were worth to the player's seat against an average deal, "
+    + "and what each draw brought against the talons the discard could have brought. One player's luck is the "
+    + "other's bad luck. Adjusted for luck: the result less the luck, what the discards, declarations and play "
+    + "made of the cards (and the seat's average: elder's edge)." }));
+  const head = ["Luck of the deal", "Luck of the draws", "Luck in all", "Result", "Adjusted for luck"];
+  const keys = /** @type {(keyof LuckSummary)[]} */ (["deal", "draws", "luck", "result", "adjusted"]);
+  const table = h("table", { className: "sheet-table luck-table", "data-testid": "luck-table" },
+    h("caption", { text: `Luck in ${which}, in points of the deal (the draws: a player's own less his opponent's)` }),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Player" }),
+      head.map((text) => h("th", { scope: "col", className: "num", text })))),
+    h("tbody", {}, names.map((name, seat) => h("tr", { "data-player": name },
+      h("th", { scope: "row", text: name }),
+      keys.map((k) => h("td", { className: "num", "data-part": k, text: signed(sums[seat][k]) }))))));
+  box.append(table);
+  for (const entry of deals) {
+    const list = h("ul", { className: "luck-lines", "aria-label": `What the luck of deal ${entry.deal} means` },
+      names.map((name, seat) => h("li", { "data-player": name },
+        sentence(entry, name, names[1 - seat], deals.length === 1 ? sums[seat].adjusted : null))));
+    const lead = deals.length > 1 ? h("p", { className: "pile-label", text: `Deal ${entry.deal}` }) : null;
+    const contract = entry.contracts
+      ? h("p", { className: "small-note", text: `The contract as bid: ${entry.contracts.played ?? "none (both passed)"}; `
+          + `as the books would bid these hands: ${entry.contracts.books ?? "none (both pass)"}. The luck of the deal `
+          + "values the hands dealt with the books' contract." })
+      : null;
+    box.append(...[lead, list, contract].filter((x) => x !== null));
+  }
+}
