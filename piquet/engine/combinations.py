@@ -168,10 +168,20 @@ def is_valid(category: Category, cards: CardSet, minimum_point: int = 1) -> bool
 
 def key(category: Category, cards: CardSet) -> tuple[int, int]:
     """What two combinations of one category are compared by; larger is better."""
+    mask = cards.mask
     if category is _POINT:
-        return len(cards), pips(cards)
+        found = _POINT_KEYS.get(mask)
+        if found is None:
+            if len(_POINT_KEYS) > 4096:
+                _POINT_KEYS.clear()
+            found = _POINT_KEYS[mask] = mask.bit_count(), pips(cards)
+        return found
     # The top card's rank: the highest set bit of the suit or rank holding.
-    return len(cards), (cards.mask.bit_length() - 1) & 7
+    return mask.bit_count(), (mask.bit_length() - 1) & 7
+
+
+#: The key of each point by its mask, found once (a point is of one suit: some thousand masks).
+_POINT_KEYS: dict[int, tuple[int, int]] = {}
 
 
 def value(category: Category, cards: CardSet) -> int:

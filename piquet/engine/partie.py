@@ -324,6 +324,9 @@ def _placed(events: tuple[ScoreEvent, ...], event: ScoreEvent) -> tuple[ScoreEve
     return (*events, event) if at == len(events) else (*events[:at], event, *events[at:])
 
 
+#: The ranks by their values (a card's rank is its low three bits).
+_RANKS: tuple[Rank, ...] = tuple(Rank)
+
 #: Each score category's place in the order of reckoning.
 _ORDER: dict[ScoreCategory, int] = {category: i for i, category in enumerate(CATEGORY_ORDER)}
 _PLAY_ORDER = _ORDER[ScoreCategory.PLAY]
@@ -463,9 +466,10 @@ class Partie:
                 raise ValueError(f"first_dealer must be seat 0 or 1, not {first_dealer!r}")
             self._s = _State(_PHASE_DEAL, first_dealer, dealer=first_dealer)
         self._stack: list[_Undo] = []
-        #: The last action handed out by index from a listing of the state ``_trusted_in`` (see
-        #: LegalActions.__getitem__): legal in that state, since a state is never changed once made, so
-        #: push does not check it again there. An action is immutable; a caller's list is never trusted.
+        #: The last action handed out by index from a listing of the state ``_trusted_in``, or found legal in
+        #: it by ``in`` (see LegalActions.__getitem__ and __contains__): legal in that state, since a state is
+        #: never changed once made, so push does not check it again there. An action is immutable; a caller's
+        #: list is never trusted.
         self._trusted: Action | None = None
         self._trusted_in: _State | None = None
         #: The deal record made while an action is applied, changed in place until it is (see _evolve).
@@ -612,7 +616,10 @@ class Partie:
             reason = self.why_not(action)
             if reason is not None:
                 raise self._illegal(action, reason)
-        self._s = _snapshot(before)
+        # _snapshot, inlined: a shallow copy of the state, its instance dict copied whole.
+        after = object.__new__(_State)
+        object.__setattr__(after, "__dict__", before.__dict__.copy())
+        self._s = after
         self._private = None
         try:
             self._apply(action)
@@ -1002,7 +1009,16 @@ class Partie:
         if seat is None:
             return []
         if s.phase is _PHASE_PLAY and seat == s.to_act and (d.tricks or d.trick):
-            return self._plays(seat)  # the common case: past the first lead, only the cards may be played
+            # The common case: past the first lead, only the cards may be played (_plays, inlined).
+            hand = d.hands[seat]
+            plays = _SUIT_PLAYS[seat]
+            if d.trick:
+                suit = d.trick[0] >> 3
+                follow = hand >> (8 * suit) & 0xFF
+                if follow:
+                    return list(plays[suit][follow])
+            return [*plays[0][hand & 0xFF], *plays[1][hand >> 8 & 0xFF], *plays[2][hand >> 16 & 0xFF],
+                    *plays[3][hand >> 24]]
         found: list[Action] = []
         if s.phase is _PHASE_PLAY and not d.tricks and not d.trick and self.rules.allows_concession:
             concede = Concede(seat)
@@ -1073,7 +1089,7 @@ class Partie:
         a :class:`_Points` that makes each declaration when it is asked for."""
         s = self._s
         d = s.deal
-        category, _ = self._declaration_slot()
+        category = DECLARATION_ORDER[d.declaration_step][0]
         if self.rules.must_declare_in_full(d.contract):
             return [Declare(seat, category, tuple(maximal(category, CardSet(d.hands[seat]),
                                                           self.rules.minimum_point)))]
@@ -1371,9 +1387,10 @@ class Partie:
             else:
                 at_once = self.rules.told_at_once(category, d.contract)
                 rank = first.cards()[0].rank if category is _CAT_SETS and at_once else None
-                detail = key(category, first)[1] if at_once and category is not _CAT_SETS else None
-                top = Rank(key(category, first)[1]) if at_once and category is not _CAT_POINT else None
-                pips = key(category, first)[1] if at_once and category is _CAT_POINT else None
+                said = key(category, first)[1] if at_once else 0
+                detail = said if at_once and category is not _CAT_SETS else None
+                top = Rank(said) if at_once and category is not _CAT_POINT else None
+                pips = said if at_once and category is _CAT_POINT else None
                 revealed = d.revealed
                 if category is _CAT_SETS and len(first) == 4 and at_once:
                     # "Fourteen aces" names all four cards.
@@ -1440,8 +1457,9 @@ class Partie:
             reason = call(category, cards).lower()
             if scorer != winner:
                 reason = f"{self.players[winner]}'s {reason}"
+            # A sequence's top card, or a set's rank: its highest card's rank (one suit, or one rank).
             said = CombinationScored(winner, len(cards),
-                                     None if category is _CAT_POINT else max(c.rank for c in cards))
+                                     None if category is _CAT_POINT else _RANKS[(cards.mask.bit_length() - 1) & 7])
             event = ScoreEvent(scorer, self.rules.combination_points(category, cards), scat, reason, said)
             scored |= cards.mask
             if shown_cards:
@@ -1511,30 +1529,57 @@ class Partie:
         d = s.deal
         contract = d.contract
         memo = self._memo[1] if self._memo is not None and self._memo[0] is contract else self._play_memo(contract)
-        hands = _set(d.hands, seat, d.hands[seat] & ~(1 << card))
+        hand = d.hands[seat] & ~(1 << card)
+        hands = (hand, d.hands[1]) if seat == 0 else (d.hands[0], hand)
+        # The new deal record (see _evolve), made here without its keyword arguments: a play is the common step.
+        if d is self._private:
+            new = d
+            fields = d.__dict__
+        else:
+            fields = d.__dict__.copy()
+            new = self._private = object.__new__(_Deal)
+            object.__setattr__(new, "__dict__", fields)
+        fields["hands"] = hands
         if not d.trick:
             # The card and the point of its lead, if it scores one, in one new record.
-            played, scored = memo.lead(seat, card)
+            found = memo.leads.get(seat << 5 | card)
+            played, scored = found if found is not None else memo.lead(seat, card)
+            fields["trick"] = (card,)
+            s.deal = new
             if scored is None:
-                s.deal = self._evolve(d, hands=hands, trick=(card,), log=(*d.log, played))
+                fields["log"] = (*d.log, played)
             else:
-                s.deal = self._evolve(d, hands=hands, trick=(card,), events=_placed(d.events, scored),
-                                 log=(*d.log, played, scored))
-                self._check_pique()
+                events = d.events
+                fields["events"] = ((*events, scored) if not events or _ORDER[events[-1].category] <= _PLAY_ORDER
+                                    else _placed(events, scored))
+                fields["log"] = (*d.log, played, scored)
+                if new.pique is None and new.repique is None and not new.pique_closed:
+                    self._check_pique()
             s.to_act = 1 - seat
             return
         lead = d.trick[0]
-        winner, played, finished, awards = memo.trick(d.leader, lead, card)
+        leader = d.leader
+        found_trick = memo.tricks.get(leader << 10 | lead << 5 | card)
+        winner, played, finished, awards = (found_trick if found_trick is not None
+                                             else memo.trick(leader, lead, card))
         won = d.tricks_won[winner] + 1
         events, log = d.events, (*d.log, played)
         if len(awards) == 1:
             # The usual trick: its one award goes into the same new record.
             scored = awards[0]
-            events, log = _placed(events, scored), (*log, scored)
-        s.deal = d = self._evolve(d, hands=hands, trick=(), tricks=(*d.tricks, finished),
-                             tricks_won=_set(d.tricks_won, winner, won), leader=winner, events=events, log=log)
+            events = ((*events, scored) if not events or _ORDER[events[-1].category] <= _PLAY_ORDER
+                      else _placed(events, scored))
+            log = (*log, scored)
+        fields["trick"] = ()
+        fields["tricks"] = (*d.tricks, finished)
+        fields["tricks_won"] = (won, d.tricks_won[1]) if winner == 0 else (d.tricks_won[0], won)
+        fields["leader"] = winner
+        fields["events"] = events
+        fields["log"] = log
+        s.deal = d = new
         if len(awards) == 1:
-            self._check_pique()
+            if d.pique is None and d.repique is None and not d.pique_closed:
+                self._check_pique()
         else:
             for scored in awards:
                 self._score(scored)
@@ -1795,11 +1840,16 @@ class LegalActions(Sequence[Action]):
         return iter(self.list())
 
     def __contains__(self, action: object) -> bool:
-        return (
-                isinstance(action, Action)
-                and action.player == self.player
-                and not isinstance(action, (Cut, Deal))
-                and self.partie.can(action))
+        if not (isinstance(action, Action) and action.player == self.player and not isinstance(action, (Cut, Deal))):
+            return False
+        partie = self.partie
+        if not partie.can(action):
+            return False
+        if self._state is partie._s:
+            # Found legal in the partie's present state: push need not check it again (see Partie._trusted).
+            partie._trusted = action
+            partie._trusted_in = self._state
+        return True
 
     def _made(self) -> list[Action] | _Points:
         listing = self._listing
