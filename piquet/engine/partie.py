@@ -262,6 +262,10 @@ class _Deal:
     concession_declined: bool = False
 
 
+#: The fields of a new deal record, its defaults (all immutable values), in the order of its fields.
+_NEW_DEAL: dict[str, object] = _Deal().__dict__.copy()
+
+
 @dataclass
 class _State:
     """Everything that changes over the partie; what belongs to one deal is the record ``deal``. Fields hold
@@ -999,7 +1003,13 @@ class Partie:
         :meth:`random_cut`, :meth:`random_deal` and :meth:`legal_packets`).
         A player may concede out of turn, so another player's list may hold that.
         """
-        return LegalActions(self, self._s.to_act if player is None else player)
+        # LegalActions.__init__, inlined (a listing is asked for at every decision).
+        legal = object.__new__(LegalActions)
+        legal.partie = self
+        legal.player = self._s.to_act if player is None else player
+        legal._listing = None
+        legal._state = self._s
+        return legal
 
     def _generate(self, seat: int | None) -> list[Action] | _Points:
         """The legal actions of ``seat``: those he may take out of turn (a concession, au Cent's younger's
@@ -1159,8 +1169,12 @@ class Partie:
         return new
 
     def _tell(self, event: Event) -> None:
-        deal = self._s.deal
-        self._s.deal = self._evolve(deal, log=(*deal.log, event))
+        s = self._s
+        deal = s.deal
+        if deal is self._private:
+            deal.__dict__["log"] = (*deal.log, event)  # this action's own record (see _evolve), in place
+            return
+        s.deal = self._evolve(deal, log=(*deal.log, event))
 
     def _score(self, event: ScoreEvent, announce: bool = True) -> None:
         """Add an event in its place in the order of reckoning (Law 67)."""
@@ -1233,7 +1247,12 @@ class Partie:
         dealt = (action.hands[0].mask, action.hands[1].mask)
         begun = DealBegun(s.deal_number, dealer, elder, action.packets, self.rules.uses_bidding)
         # The deal's record is made whole: nothing of the last deal is carried over.
-        s.deal = _Deal(elder=elder, dealt=dealt, hands=dealt, talon=action.talon, log=(begun,))
+        # (_Deal's defaults copied and set, without the frozen dataclass's __init__ and its forty setattrs.)
+        fields = _NEW_DEAL.copy()
+        fields.update(elder=elder, dealt=dealt, hands=dealt, talon=action.talon, log=(begun,))
+        deal = object.__new__(_Deal)
+        object.__setattr__(deal, "__dict__", fields)
+        s.deal = deal
         if self.rules.uses_bidding:
             s.phase, s.to_act = _PHASE_BID, elder
             return
