@@ -63,6 +63,12 @@ class Category(enum.Enum):
     __hash__ = object.__hash__
 
 
+#: The members, as module names: ``Category.POINT`` goes through ``EnumType.__getattr__``'s slot at each
+#: reading (some 150 ns), a module name does not.
+_POINT: Final = Category.POINT
+_SEQUENCES: Final = Category.SEQUENCES
+_SETS: Final = Category.SETS
+
 _SEQUENCE_VALUE = {3: 3, 4: 4, 5: 15, 6: 16, 7: 17, 8: 18}
 #: The ranks whose trios and quatorzes count (Law 64): tens up to aces.
 SET_RANKS: Final[tuple[Rank, ...]] = tuple(Rank(r) for r in range(Rank.TEN, Rank.ACE + 1))
@@ -132,9 +138,9 @@ def invalid_reason(category: Category, cards: CardSet, minimum_point: int = 1) -
     n = mask.bit_count()
     if n == 0:
         return "no cards"
-    if category is not Category.SETS:
+    if category is not _SETS:
         suits = [suit for suit in range(4) if mask >> (8 * suit) & 0xFF]
-        if category is Category.POINT:
+        if category is _POINT:
             if len(suits) != 1:
                 return f"{cards} is not a point: a point is cards of one suit"
             if n < minimum_point:
@@ -162,18 +168,28 @@ def is_valid(category: Category, cards: CardSet, minimum_point: int = 1) -> bool
 
 def key(category: Category, cards: CardSet) -> tuple[int, int]:
     """What two combinations of one category are compared by; larger is better."""
-    if category is Category.POINT:
-        return len(cards), pips(cards)
+    mask = cards.mask
+    if category is _POINT:
+        found = _POINT_KEYS.get(mask)
+        if found is None:
+            if len(_POINT_KEYS) > 4096:
+                _POINT_KEYS.clear()
+            found = _POINT_KEYS[mask] = mask.bit_count(), pips(cards)
+        return found
     # The top card's rank: the highest set bit of the suit or rank holding.
-    return len(cards), (cards.mask.bit_length() - 1) & 7
+    return mask.bit_count(), (mask.bit_length() - 1) & 7
+
+
+#: The key of each point by its mask, found once (a point is of one suit: some thousand masks).
+_POINT_KEYS: dict[int, tuple[int, int]] = {}
 
 
 def value(category: Category, cards: CardSet) -> int:
     """What a combination scores: a point its length, a sequence 3, 4, 15-18, a trio 3, a quatorze 14."""
     n = len(cards)
-    if category is Category.POINT:
+    if category is _POINT:
         return n
-    if category is Category.SEQUENCES:
+    if category is _SEQUENCES:
         return sequence_value(n)
     return set_value(n)
 
@@ -187,12 +203,24 @@ def call(category: Category, cards: CardSet, lang: str = "en") -> str:
     >>> call(Category.SEQUENCES, CardSet.parse("QS JS TS"), "fr")
     'Tierce à la dame'
     """
+    said = _CALLS.get((category, cards.mask, lang))
+    if said is None:
+        said = _CALLS[category, cards.mask, lang] = _call(category, cards, lang)
+    return said
+
+
+#: What :func:`call` said of each category, mask and language (a pure function, asked at each combination
+#: scored; the combinations of a pack are a few thousand, and two languages).
+_CALLS: dict[tuple[Category, int, str], str] = {}
+
+
+def _call(category: Category, cards: CardSet, lang: str) -> str:
     words = words_in(lang)
     n = len(cards)
-    if category is Category.POINT:
+    if category is _POINT:
         return words("Point of {number}", number=words.number(n))
     top = max(c.rank for c in cards)
-    if category is Category.SEQUENCES:
+    if category is _SEQUENCES:
         name = words(_SEQUENCE_NAME[n].capitalize())
         return words("{name} major", name=name) if top == Rank.ACE else words("{name} to the " + top.word, name=name)
     return words(("Fourteen " if n == 4 else "Three ") + top.plural)
@@ -227,14 +255,14 @@ def candidate_codes(category: Category, hand: int, minimum_point: int = 1) -> li
         byte = (hand >> shift) & 0xFF
         if not byte:
             continue
-        if category is Category.POINT:
+        if category is _POINT:
             found = _point_codes(suit, byte)
             if minimum_point > 1:
                 found = tuple(code for code in found if code >> 49 >= minimum_point)
             codes += found
-        elif category is Category.SEQUENCES:
+        elif category is _SEQUENCES:
             codes += _sequence_codes(suit, byte)
-    if category is Category.SETS:
+    if category is _SETS:
         for rank in SET_RANKS:
             held = hand & (0x01010101 << rank)
             if held.bit_count() >= 3:
@@ -332,11 +360,11 @@ def maximal(category: Category, hand: CardSet, minimum_point: int = 1) -> list[C
     For the point, the best suit; for sequences, every maximal run of three or
     more; for sets, every trio or quatorze held.
     """
-    if category is Category.POINT:
+    if category is _POINT:
         suits = [hand.suit(s) for s in Suit if len(hand.suit(s)) >= max(minimum_point, 1)]
         return sorted(suits, key=lambda cs: key(category, cs), reverse=True)[:1]
     found: list[CardSet] = []
-    if category is Category.SEQUENCES:
+    if category is _SEQUENCES:
         for suit in range(4):
             byte = (hand.mask >> (8 * suit)) & 0xFF
             for low, length in _RUNS[byte]:
@@ -383,7 +411,7 @@ def best_key(category: Category, mask: int, minimum_point: int = 1) -> tuple[int
     ((3, 3), None)
     """
     found: tuple[int, int] | None = None
-    if category is Category.SETS:
+    if category is _SETS:
         for rank in SET_RANKS:
             n = (mask & (0x01010101 << rank)).bit_count()
             if n >= 3 and (found is None or (n, int(rank)) > found):
@@ -391,7 +419,7 @@ def best_key(category: Category, mask: int, minimum_point: int = 1) -> tuple[int
         return found
     for suit in range(4):
         byte = (mask >> (8 * suit)) & 0xFF
-        if category is Category.POINT:
+        if category is _POINT:
             n = byte.bit_count()
             if n >= max(minimum_point, 1) and (found is None or (n, SUIT_PIPS[byte]) > found):
                 found = (n, SUIT_PIPS[byte])

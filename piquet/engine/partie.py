@@ -32,7 +32,7 @@ import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations as _subsets
-from typing import ClassVar, assert_never, overload
+from typing import Any, ClassVar, Final, assert_never, overload
 
 from piquet.engine.actions import (
     AcceptConcession,
@@ -157,6 +157,29 @@ class Phase(enum.Enum):
     __hash__ = object.__hash__
 
 
+#: Enum members as module names, for the steps: ``Phase.PLAY`` goes through ``EnumType.__getattr__``'s slot
+#: at each reading (some 150 ns), a module name does not.
+_PHASE_BID: Final = Phase.BID
+_PHASE_CARTE_BLANCHE: Final = Phase.CARTE_BLANCHE
+_PHASE_CHOOSE_DEALER: Final = Phase.CHOOSE_DEALER
+_PHASE_CONCESSION: Final = Phase.CONCESSION
+_PHASE_CUT: Final = Phase.CUT
+_PHASE_DEAL: Final = Phase.DEAL
+_PHASE_DECLARE: Final = Phase.DECLARE
+_PHASE_EXCHANGE: Final = Phase.EXCHANGE
+_PHASE_OVER: Final = Phase.OVER
+_PHASE_PLAY: Final = Phase.PLAY
+_CAT_POINT: Final = Category.POINT
+_CAT_SETS: Final = Category.SETS
+_SCORE_CARDS: Final = ScoreCategory.CARDS
+_SCORE_CARTE_BLANCHE: Final = ScoreCategory.CARTE_BLANCHE
+_SCORE_CARTE_ROUGE: Final = ScoreCategory.CARTE_ROUGE
+_SCORE_CONTRACT: Final = ScoreCategory.CONTRACT
+_SCORE_PIQUE: Final = ScoreCategory.PIQUE
+_SCORE_PLAY: Final = ScoreCategory.PLAY
+_SCORE_REPIQUE: Final = ScoreCategory.REPIQUE
+
+
 #: The phase in which each kind of action is taken.
 _EXPECTED_PHASE: dict[type, Phase] = {
     Cut: Phase.CUT,
@@ -239,6 +262,10 @@ class _Deal:
     concession_declined: bool = False
 
 
+#: The fields of a new deal record, its defaults (all immutable values), in the order of its fields.
+_NEW_DEAL: dict[str, object] = _Deal().__dict__.copy()
+
+
 @dataclass
 class _State:
     """Everything that changes over the partie; what belongs to one deal is the record ``deal``. Fields hold
@@ -300,6 +327,9 @@ def _placed(events: tuple[ScoreEvent, ...], event: ScoreEvent) -> tuple[ScoreEve
         at -= 1
     return (*events, event) if at == len(events) else (*events[:at], event, *events[at:])
 
+
+#: The ranks by their values (a card's rank is its low three bits).
+_RANKS: tuple[Rank, ...] = tuple(Rank)
 
 #: Each score category's place in the order of reckoning.
 _ORDER: dict[ScoreCategory, int] = {category: i for i, category in enumerate(CATEGORY_ORDER)}
@@ -434,15 +464,16 @@ class Partie:
         self._options = self.rules.changed()  # copied into each view
         self.variant = variant
         if first_dealer is None:
-            self._s = _State(Phase.CUT, None)
+            self._s = _State(_PHASE_CUT, None)
         else:
             if first_dealer not in (0, 1):
                 raise ValueError(f"first_dealer must be seat 0 or 1, not {first_dealer!r}")
-            self._s = _State(Phase.DEAL, first_dealer, dealer=first_dealer)
+            self._s = _State(_PHASE_DEAL, first_dealer, dealer=first_dealer)
         self._stack: list[_Undo] = []
-        #: The last action handed out by index from a listing of the state ``_trusted_in`` (see
-        #: LegalActions.__getitem__): legal in that state, since a state is never changed once made, so
-        #: push does not check it again there. An action is immutable; a caller's list is never trusted.
+        #: The last action handed out by index from a listing of the state ``_trusted_in``, or found legal in
+        #: it by ``in`` (see LegalActions.__getitem__ and __contains__): legal in that state, since a state is
+        #: never changed once made, so push does not check it again there. An action is immutable; a caller's
+        #: list is never trusted.
         self._trusted: Action | None = None
         self._trusted_in: _State | None = None
         #: The deal record made while an action is applied, changed in place until it is (see _evolve).
@@ -535,7 +566,7 @@ class Partie:
 
     @property
     def is_over(self) -> bool:
-        return self._s.phase is Phase.OVER
+        return self._s.phase is _PHASE_OVER
 
     def logs(self) -> tuple[tuple[LogEntry, ...], ...]:
         """The log of every deal so far (what was said and scored, in order); the cut
@@ -589,7 +620,10 @@ class Partie:
             reason = self.why_not(action)
             if reason is not None:
                 raise self._illegal(action, reason)
-        self._s = _snapshot(before)
+        # _snapshot, inlined: a shallow copy of the state, its instance dict copied whole.
+        after = object.__new__(_State)
+        object.__setattr__(after, "__dict__", before.__dict__.copy())
+        self._s = after
         self._private = None
         try:
             self._apply(action)
@@ -600,8 +634,15 @@ class Partie:
             self._private = None
         self._stack.append((before, action))
         after = self._s
-        said = after.deal.log if after.deal_number != before.deal_number else after.deal.log[len(before.deal.log):]
-        return tuple([entry for entry in said if isinstance(entry, ScoreEvent)])
+        log = after.deal.log
+        if after.deal_number == before.deal_number:
+            told = len(before.deal.log)
+            if len(log) == told + 1:
+                # One entry said (a card played, a declaration...): the common case, without a slice.
+                entry = log[told]
+                return (entry,) if isinstance(entry, ScoreEvent) else ()
+            log = log[told:]
+        return tuple([entry for entry in log if isinstance(entry, ScoreEvent)])
 
     def pop(self) -> Action:
         """Take back the last action and return it."""
@@ -634,7 +675,7 @@ class Partie:
     def random_deal(self, rng: random.Random, packets: int | None = None) -> Deal:
         """A shuffle of the pack dealt by the dealer in packets (his own size if he has one)."""
         s = self._s
-        if s.phase is not Phase.DEAL or s.dealer is None:
+        if s.phase is not _PHASE_DEAL or s.dealer is None:
             raise ValueError(f"no deal is due: it is the {s.phase.value}")
         if packets is None:
             packets = self.legal_packets()[0] if len(self.legal_packets()) == 1 else rng.choice((2, 3))
@@ -662,14 +703,14 @@ class Partie:
         'it is the deal, not the play'
         """
         s = self._s
-        if type(action) is Play and s.phase is Phase.PLAY and action.player == s.to_act:
+        if type(action) is Play and s.phase is _PHASE_PLAY and action.player == s.to_act:
             # The common case, answered at once: the checks below would come to this one.
             return self._why_not_play(action)
         if not isinstance(action, Action):
             raise TypeError(f"not an action: {action!r}")
         if action.player not in (0, 1):
             return f"there is no seat {action.player!r}"
-        if s.phase is Phase.OVER:
+        if s.phase is _PHASE_OVER:
             return "the partie is over"
         if isinstance(action, Concede):
             return self._why_not_concede(action)
@@ -677,12 +718,12 @@ class Partie:
             return self._why_not_carte_blanche(action)
         expected = _EXPECTED_PHASE[type(action)]
         if s.phase is not expected:
-            what = {Phase.PLAY: "the play", Phase.DECLARE: "the declaration"}.get(expected, f"the {expected.value}")
+            what = {_PHASE_PLAY: "the play", _PHASE_DECLARE: "the declaration"}.get(expected, f"the {expected.value}")
             reason = f"it is the {s.phase.value}, not {what}"
-            if isinstance(action, CarteBlanche) and s.phase in (Phase.EXCHANGE, Phase.DECLARE, Phase.PLAY):
+            if isinstance(action, CarteBlanche) and s.phase in (_PHASE_EXCHANGE, _PHASE_DECLARE, _PHASE_PLAY):
                 reason += (" (Laws 18-20, ruling 6: carte blanche is announced before the exchange; in Piquet au "
                            "Cent younger may wait until elder has discarded)")
-            elif s.phase is Phase.CARTE_BLANCHE:
+            elif s.phase is _PHASE_CARTE_BLANCHE:
                 reason += (f" (Laws 18-20, ruling 6: {self.player_name(s.to_act)} first says whether he announces "
                            "carte blanche)")
             return reason
@@ -835,7 +876,7 @@ class Partie:
                     "younger)")
         hand = d.hands[seat]
         combos = action.combinations
-        if category is Category.POINT and len(combos) > 1:
+        if category is _CAT_POINT and len(combos) > 1:
             return "a point is one suit: there are no further points to show"
         used = 0
         for cards in combos:
@@ -876,7 +917,7 @@ class Partie:
         reason = f"in a minus contract nothing may be sunk: declare {what}"
         if not combos or key(category, combos[0]) != key(category, full[0]):
             return reason
-        if category is Category.POINT:
+        if category is _CAT_POINT:
             if combos[0] != hand.suit(combos[0].cards()[0].suit):
                 return reason
         elif set(combos) != set(full):
@@ -905,14 +946,14 @@ class Partie:
         if not self.rules.allows_concession:
             return f"there is no concession in {self.rules.title}"
         counted = self._counted_deals() + 1
-        if s.phase is Phase.CONCESSION:
+        if s.phase is _PHASE_CONCESSION:
             return "a concession already awaits the opponent's answer"
-        if s.phase not in (Phase.BID, Phase.CARTE_BLANCHE, Phase.EXCHANGE, Phase.DECLARE, Phase.PLAY):
+        if s.phase not in (_PHASE_BID, _PHASE_CARTE_BLANCHE, _PHASE_EXCHANGE, _PHASE_DECLARE, _PHASE_PLAY):
             return "there is no deal in progress to concede"
         if not self.rules.is_last_deal(counted):
             return (f"{_CONCESSION_SOURCE}: a player may concede only in the last deal of "
                     "the partie")
-        if s.phase is not Phase.PLAY:
+        if s.phase is not _PHASE_PLAY:
             return (f"{_CONCESSION_SOURCE}: the concession comes after the six "
                     f"declarations, and it is the {s.phase.value}")
         if d.tricks or d.trick:
@@ -951,7 +992,7 @@ class Partie:
         """Piquet au Cent: younger with carte blanche need not announce it until elder has discarded;
         she may announce it at any moment before her own exchange."""
         s = self._s
-        return (s.phase is Phase.EXCHANGE and seat in s.deal.carte_blanche_pending
+        return (s.phase is _PHASE_EXCHANGE and seat in s.deal.carte_blanche_pending
                 and self.rules.younger_carte_blanche_after_elder_discards)
 
     # ------------------------------------------------------------ legal actions
@@ -962,7 +1003,13 @@ class Partie:
         :meth:`random_cut`, :meth:`random_deal` and :meth:`legal_packets`).
         A player may concede out of turn, so another player's list may hold that.
         """
-        return LegalActions(self, self._s.to_act if player is None else player)
+        # LegalActions.__init__, inlined (a listing is asked for at every decision).
+        legal = object.__new__(LegalActions)
+        legal.partie = self
+        legal.player = self._s.to_act if player is None else player
+        legal._listing = None
+        legal._state = self._s
+        return legal
 
     def _generate(self, seat: int | None) -> list[Action] | _Points:
         """The legal actions of ``seat``: those he may take out of turn (a concession, au Cent's younger's
@@ -971,10 +1018,19 @@ class Partie:
         d = s.deal
         if seat is None:
             return []
-        if s.phase is Phase.PLAY and seat == s.to_act and (d.tricks or d.trick):
-            return self._plays(seat)  # the common case: past the first lead, only the cards may be played
+        if s.phase is _PHASE_PLAY and seat == s.to_act and (d.tricks or d.trick):
+            # The common case: past the first lead, only the cards may be played (_plays, inlined).
+            hand = d.hands[seat]
+            plays = _SUIT_PLAYS[seat]
+            if d.trick:
+                suit = d.trick[0] >> 3
+                follow = hand >> (8 * suit) & 0xFF
+                if follow:
+                    return list(plays[suit][follow])
+            return [*plays[0][hand & 0xFF], *plays[1][hand >> 8 & 0xFF], *plays[2][hand >> 16 & 0xFF],
+                    *plays[3][hand >> 24]]
         found: list[Action] = []
-        if s.phase is Phase.PLAY and not d.tricks and not d.trick and self.rules.allows_concession:
+        if s.phase is _PHASE_PLAY and not d.tricks and not d.trick and self.rules.allows_concession:
             concede = Concede(seat)
             if self.why_not(concede) is None:
                 found.append(concede)
@@ -1043,13 +1099,13 @@ class Partie:
         a :class:`_Points` that makes each declaration when it is asked for."""
         s = self._s
         d = s.deal
-        category, _ = self._declaration_slot()
+        category = DECLARATION_ORDER[d.declaration_step][0]
         if self.rules.must_declare_in_full(d.contract):
             return [Declare(seat, category, tuple(maximal(category, CardSet(d.hands[seat]),
                                                           self.rules.minimum_point)))]
         found: list[Action] = [Declare(seat, category, ())]
         singles = _SINGLE_CALLS[seat, category]
-        if category is Category.POINT:
+        if category is _CAT_POINT:
             # Every point he may call (some forty): made into declarations only as they are asked for.
             return _Points(found[0], candidate_codes(category, d.hands[seat], self.rules.minimum_point), singles)
         options = candidates(category, CardSet(d.hands[seat]), self.rules.minimum_point)
@@ -1089,13 +1145,13 @@ class Partie:
 
     #: Each phase's listing of the legal actions of the player to act (the cut and the deal are chance).
     _LISTINGS: ClassVar[dict[Phase, Callable[[Partie, int], list[Action] | _Points]]] = {
-        Phase.CHOOSE_DEALER: _legal_choose_dealer,
-        Phase.BID: _bids,
-        Phase.CARTE_BLANCHE: _legal_carte_blanche,
-        Phase.EXCHANGE: _legal_exchanges,
-        Phase.DECLARE: _declarations,
-        Phase.CONCESSION: _legal_answers,
-        Phase.PLAY: _plays,
+        _PHASE_CHOOSE_DEALER: _legal_choose_dealer,
+        _PHASE_BID: _bids,
+        _PHASE_CARTE_BLANCHE: _legal_carte_blanche,
+        _PHASE_EXCHANGE: _legal_exchanges,
+        _PHASE_DECLARE: _declarations,
+        _PHASE_CONCESSION: _legal_answers,
+        _PHASE_PLAY: _plays,
     }
 
     # ------------------------------------------------------------ applying
@@ -1113,8 +1169,12 @@ class Partie:
         return new
 
     def _tell(self, event: Event) -> None:
-        deal = self._s.deal
-        self._s.deal = self._evolve(deal, log=(*deal.log, event))
+        s = self._s
+        deal = s.deal
+        if deal is self._private:
+            deal.__dict__["log"] = (*deal.log, event)  # this action's own record (see _evolve), in place
+            return
+        s.deal = self._evolve(deal, log=(*deal.log, event))
 
     def _score(self, event: ScoreEvent, announce: bool = True) -> None:
         """Add an event in its place in the order of reckoning (Law 67)."""
@@ -1124,15 +1184,17 @@ class Partie:
 
     def _apply(self, action: Action) -> None:
         if type(action) is Play:
-            self._apply_play(action)  # the common case, without the match below
+            self._apply_play(action)  # the common case, without the look-up below
+            return
+        apply = self._APPLY.get(type(action))
+        if apply is not None:
+            apply(self, action)  # by the action's own class, without the match's isinstance tests
             return
         match action:
             case Cut():
                 self._apply_cut(action)
             case ChooseDealer():
-                self._tell(DealerChosen(action.player, action.dealer))
-                self._s.dealer = action.dealer
-                self._s.phase, self._s.to_act = Phase.DEAL, action.dealer
+                self._apply_choose_dealer(action)
             case Deal():
                 self._apply_deal(action)
             case Bid():
@@ -1152,6 +1214,11 @@ class Partie:
             case _:
                 assert_never(action)
 
+    def _apply_choose_dealer(self, action: ChooseDealer) -> None:
+        self._tell(DealerChosen(action.player, action.dealer))
+        self._s.dealer = action.dealer
+        self._s.phase, self._s.to_act = _PHASE_DEAL, action.dealer
+
     def _apply_cut(self, action: Cut) -> None:
         s = self._s
         a, b = action.cards
@@ -1162,10 +1229,10 @@ class Partie:
         if self.rules.lower_cut_deals:
             s.dealer = 1 - s.cut_winner
             self._tell(CutMade((a, b), dealer=s.dealer))
-            s.phase, s.to_act = Phase.DEAL, s.dealer
+            s.phase, s.to_act = _PHASE_DEAL, s.dealer
             return
         self._tell(CutMade((a, b)))
-        s.phase, s.to_act = Phase.CHOOSE_DEALER, s.cut_winner
+        s.phase, s.to_act = _PHASE_CHOOSE_DEALER, s.cut_winner
 
     def _apply_deal(self, action: Deal) -> None:
         s = self._s
@@ -1180,9 +1247,14 @@ class Partie:
         dealt = (action.hands[0].mask, action.hands[1].mask)
         begun = DealBegun(s.deal_number, dealer, elder, action.packets, self.rules.uses_bidding)
         # The deal's record is made whole: nothing of the last deal is carried over.
-        s.deal = _Deal(elder=elder, dealt=dealt, hands=dealt, talon=action.talon, log=(begun,))
+        # (_Deal's defaults copied and set, without the frozen dataclass's __init__ and its forty setattrs.)
+        fields = _NEW_DEAL.copy()
+        fields.update(elder=elder, dealt=dealt, hands=dealt, talon=action.talon, log=(begun,))
+        deal = object.__new__(_Deal)
+        object.__setattr__(deal, "__dict__", fields)
+        s.deal = deal
         if self.rules.uses_bidding:
-            s.phase, s.to_act = Phase.BID, elder
+            s.phase, s.to_act = _PHASE_BID, elder
             return
         self._begin_carte_blanche()
 
@@ -1207,11 +1279,11 @@ class Partie:
         defer = (self.rules.younger_carte_blanche_after_elder_discards and pending == (younger,)
                  and not d.carte_blanche[d.elder] and d.exchanged[d.elder] is None)
         if pending and not defer:
-            s.phase, s.to_act = Phase.CARTE_BLANCHE, pending[0]
+            s.phase, s.to_act = _PHASE_CARTE_BLANCHE, pending[0]
         elif d.exchanged[d.elder] is not None:
-            s.phase, s.to_act = Phase.EXCHANGE, younger
+            s.phase, s.to_act = _PHASE_EXCHANGE, younger
         else:
-            s.phase = Phase.EXCHANGE
+            s.phase = _PHASE_EXCHANGE
             # Law 20: elder with carte blanche has younger set her discards aside before he shows.
             s.to_act = younger if d.carte_blanche[d.elder] else d.elder
 
@@ -1252,7 +1324,7 @@ class Partie:
         self._tell(DealAnnulled())
         score = DealScore.from_events((), s.deal.elder, (0, 0), annulled=True)
         s.deal_scores = (*s.deal_scores, score)
-        s.phase, s.to_act = Phase.DEAL, s.dealer
+        s.phase, s.to_act = _PHASE_DEAL, s.dealer
 
     def _apply_carte_blanche(self, action: CarteBlanche) -> None:
         s = self._s
@@ -1265,12 +1337,12 @@ class Partie:
                              will_exchange=d.will_exchange if will is None else will,
                              elder_count=d.elder_count if will is None else will,
                              log=(*d.log, CarteBlancheAnnounced(seat, will)))
-            self._score(ScoreEvent(seat, self.rules.carte_blanche_points, ScoreCategory.CARTE_BLANCHE,
+            self._score(ScoreEvent(seat, self.rules.carte_blanche_points, _SCORE_CARTE_BLANCHE,
                                    "carte blanche"))
             if s.deal.exchanged[1 - seat] is not None:
                 # Announced after the opponent discarded (au Cent's younger): the proof is shown at once.
                 self._show_carte_blanche(seat)
-        if s.phase is Phase.EXCHANGE and seat != s.to_act:
+        if s.phase is _PHASE_EXCHANGE and seat != s.to_act:
             return  # au Cent's younger, announcing before elder's exchange: elder is still to exchange
         self._next_carte_blanche()
 
@@ -1313,7 +1385,7 @@ class Partie:
             d = s.deal
             taken = (d.exchanged[d.elder] or 0) + (d.exchanged[1 - d.elder] or 0)
             s.deal = self._evolve(d, rest=CardSet(d.talon[taken:]).mask)
-            s.phase, s.to_act = Phase.DECLARE, s.deal.elder
+            s.phase, s.to_act = _PHASE_DECLARE, s.deal.elder
         elif s.deal.carte_blanche_pending:
             self._next_carte_blanche()  # au Cent: younger decides on her carte blanche now
         else:
@@ -1333,12 +1405,13 @@ class Partie:
                                  log=(*d.log, Declared(elder, category, None)))
             else:
                 at_once = self.rules.told_at_once(category, d.contract)
-                rank = first.cards()[0].rank if category is Category.SETS and at_once else None
-                detail = key(category, first)[1] if at_once and category is not Category.SETS else None
-                top = Rank(key(category, first)[1]) if at_once and category is not Category.POINT else None
-                pips = key(category, first)[1] if at_once and category is Category.POINT else None
+                rank = first.cards()[0].rank if category is _CAT_SETS and at_once else None
+                said = key(category, first)[1] if at_once else 0
+                detail = said if at_once and category is not _CAT_SETS else None
+                top = Rank(said) if at_once and category is not _CAT_POINT else None
+                pips = said if at_once and category is _CAT_POINT else None
                 revealed = d.revealed
-                if category is Category.SETS and len(first) == 4 and at_once:
+                if category is _CAT_SETS and len(first) == 4 and at_once:
                     # "Fourteen aces" names all four cards.
                     revealed = _set(revealed, elder, revealed[elder] | first.mask)
                 s.deal = self._evolve(d, calls=calls, declaration_step=step, revealed=revealed,
@@ -1348,7 +1421,7 @@ class Partie:
             s.deal = self._evolve(d, calls=calls, declaration_step=step)
             self._resolve(category, calls[-2], action)
         if step == len(DECLARATION_ORDER):
-            s.phase, s.to_act = Phase.PLAY, elder
+            s.phase, s.to_act = _PHASE_PLAY, elder
             s.deal = self._evolve(s.deal, leader=elder)
         else:
             _, next_is_elder = DECLARATION_ORDER[step]
@@ -1372,16 +1445,13 @@ class Partie:
             ke, ky = key(category, e), key(category, y)
             reply: Answer = "good" if ke > ky else "not good" if ke < ky else "equal"
             if ke[0] == ky[0] and not self.rules.told_at_once(category, s.deal.contract):
-                making = category is Category.POINT and not self.rules.uses_bidding
+                making = category is _CAT_POINT and not self.rules.uses_bidding
                 self._tell(SecondCallAsked(younger, category, "making" if making else "how high"))
-                if category is Category.POINT:
+                if category is _CAT_POINT:
                     self._tell(SecondCall(elder, category, pips=ke[1]))
                 else:
                     self._tell(SecondCall(elder, category, top=Rank(ke[1])))
-                if category is Category.SETS:
-                    heard = _heard(heard, rank=e.cards()[0].rank)
-                else:
-                    heard = _heard(heard, detail=ke[1])
+                heard = _heard(heard, rank=e.cards()[0].rank) if category is _CAT_SETS else _heard(heard, detail=ke[1])
             self._tell(DeclarationAnswered(younger, category, reply))
             heard = _heard(heard, answer=reply)
             winner = elder if ke > ky else younger if ke < ky else None
@@ -1399,15 +1469,16 @@ class Partie:
         scat = _SCORE_CATEGORY[category]
         scorer = self.rules.combination_scorer(winner, s.deal.contract)
         # Law 55 shows what was scored; au Cent: "except in the case of quatorzes and trios".
-        shown_cards = category is not Category.SETS or self.rules.shows_sets
+        shown_cards = category is not _CAT_SETS or self.rules.shows_sets
         scored, reveal = d.scored_cards[winner], d.pending_reveal[winner]
         later: list[ScoreEvent] = []
         for cards in shown.combinations:
             reason = call(category, cards).lower()
             if scorer != winner:
                 reason = f"{self.players[winner]}'s {reason}"
+            # A sequence's top card, or a set's rank: its highest card's rank (one suit, or one rank).
             said = CombinationScored(winner, len(cards),
-                                     None if category is Category.POINT else max(c.rank for c in cards))
+                                     None if category is _CAT_POINT else _RANKS[(cards.mask.bit_length() - 1) & 7])
             event = ScoreEvent(scorer, self.rules.combination_points(category, cards), scat, reason, said)
             scored |= cards.mask
             if shown_cards:
@@ -1442,12 +1513,12 @@ class Partie:
         if self.rules.carte_rouge_points:
             for seat in (s.deal.elder, 1 - s.deal.elder):
                 if s.deal.hands[seat] and not s.deal.hands[seat] & ~s.deal.scored_cards[seat]:
-                    self._score(ScoreEvent(seat, self.rules.carte_rouge_points, ScoreCategory.CARTE_ROUGE,
+                    self._score(ScoreEvent(seat, self.rules.carte_rouge_points, _SCORE_CARTE_ROUGE,
                                            "carte rouge"))
         p = _repique_in_order(s.deal.events, self.rules, s.deal.contract)
         if p is not None:
             s.deal = self._evolve(s.deal, repique=p)
-            self._score(ScoreEvent(p, self.rules.repique_points, ScoreCategory.REPIQUE, "repique"))
+            self._score(ScoreEvent(p, self.rules.repique_points, _SCORE_REPIQUE, "repique"))
         # Where the pique needs less than the repique (Auction plus contracts: 29), the hand alone
         # may reach it before the opponent scores.
         self._check_pique()
@@ -1461,7 +1532,7 @@ class Partie:
         p, closing = _pique_in_order(d.events, self.rules, d.contract, d.elder)
         if p is not None:
             s.deal = self._evolve(d, pique=p)
-            self._score(ScoreEvent(p, self.rules.pique_points, ScoreCategory.PIQUE, "pique"))
+            self._score(ScoreEvent(p, self.rules.pique_points, _SCORE_PIQUE, "pique"))
         elif closing is not None and d.hand_reckoned and _ORDER[closing.category] <= _PLAY_ORDER:
             # Both have scored (points are never negative): no pique from here on. Once the hand is reckoned,
             # what is scored later (the play, the cards, the contract) takes its place after this event, which
@@ -1477,42 +1548,69 @@ class Partie:
         d = s.deal
         contract = d.contract
         memo = self._memo[1] if self._memo is not None and self._memo[0] is contract else self._play_memo(contract)
-        hands = _set(d.hands, seat, d.hands[seat] & ~(1 << card))
+        hand = d.hands[seat] & ~(1 << card)
+        hands = (hand, d.hands[1]) if seat == 0 else (d.hands[0], hand)
+        # The new deal record (see _evolve), made here without its keyword arguments: a play is the common step.
+        if d is self._private:
+            new = d
+            fields = d.__dict__
+        else:
+            fields = d.__dict__.copy()
+            new = self._private = object.__new__(_Deal)
+            object.__setattr__(new, "__dict__", fields)
+        fields["hands"] = hands
         if not d.trick:
             # The card and the point of its lead, if it scores one, in one new record.
-            played, scored = memo.lead(seat, card)
+            found = memo.leads.get(seat << 5 | card)
+            played, scored = found if found is not None else memo.lead(seat, card)
+            fields["trick"] = (card,)
+            s.deal = new
             if scored is None:
-                s.deal = self._evolve(d, hands=hands, trick=(card,), log=(*d.log, played))
+                fields["log"] = (*d.log, played)
             else:
-                s.deal = self._evolve(d, hands=hands, trick=(card,), events=_placed(d.events, scored),
-                                 log=(*d.log, played, scored))
-                self._check_pique()
+                events = d.events
+                fields["events"] = ((*events, scored) if not events or _ORDER[events[-1].category] <= _PLAY_ORDER
+                                    else _placed(events, scored))
+                fields["log"] = (*d.log, played, scored)
+                if new.pique is None and new.repique is None and not new.pique_closed:
+                    self._check_pique()
             s.to_act = 1 - seat
             return
         lead = d.trick[0]
-        winner, played, finished, awards = memo.trick(d.leader, lead, card)
+        leader = d.leader
+        found_trick = memo.tricks.get(leader << 10 | lead << 5 | card)
+        winner, played, finished, awards = (found_trick if found_trick is not None
+                                             else memo.trick(leader, lead, card))
         won = d.tricks_won[winner] + 1
         events, log = d.events, (*d.log, played)
         if len(awards) == 1:
             # The usual trick: its one award goes into the same new record.
             scored = awards[0]
-            events, log = _placed(events, scored), (*log, scored)
-        s.deal = d = self._evolve(d, hands=hands, trick=(), tricks=(*d.tricks, finished),
-                             tricks_won=_set(d.tricks_won, winner, won), leader=winner, events=events, log=log)
+            events = ((*events, scored) if not events or _ORDER[events[-1].category] <= _PLAY_ORDER
+                      else _placed(events, scored))
+            log = (*log, scored)
+        fields["trick"] = ()
+        fields["tricks"] = (*d.tricks, finished)
+        fields["tricks_won"] = (won, d.tricks_won[1]) if winner == 0 else (d.tricks_won[0], won)
+        fields["leader"] = winner
+        fields["events"] = events
+        fields["log"] = log
+        s.deal = d = new
         if len(awards) == 1:
-            self._check_pique()
+            if d.pique is None and d.repique is None and not d.pique_closed:
+                self._check_pique()
         else:
             for scored in awards:
                 self._score(scored)
                 self._check_pique()
         early_cards = memo.early_cards and won == 7
         s.to_act = winner
-        last = self.rules.last_trick_points(d.contract) if len(d.tricks) == 12 else 0
+        last = memo.last_trick if len(d.tricks) == 12 else 0
         if last:
-            self._score(ScoreEvent(winner, last, ScoreCategory.PLAY, "the last trick"))
+            self._score(ScoreEvent(winner, last, _SCORE_PLAY, "the last trick"))
         if early_cards:
             # The option's reading: the cards are scored as soon as they are won, and may make a pique.
-            self._score(ScoreEvent(winner, self.rules.cards_points, ScoreCategory.CARDS, "the cards"))
+            self._score(ScoreEvent(winner, self.rules.cards_points, _SCORE_CARDS, "the cards"))
         if last or early_cards:
             self._check_pique()  # every other score was checked as it was made
         if len(s.deal.tricks) == 12:
@@ -1524,9 +1622,9 @@ class Partie:
                     # The cards were scored at the seventh trick; capot adds what it counts more.
                     points -= self.rules.cards_points
                 if points:
-                    self._score(ScoreEvent(who, points, ScoreCategory.CARDS, reason))
+                    self._score(ScoreEvent(who, points, _SCORE_CARDS, reason))
             for who, points, reason in self.rules.contract_awards(s.deal.tricks_won, s.deal.contract):
-                self._score(ScoreEvent(who, points, ScoreCategory.CONTRACT, reason))
+                self._score(ScoreEvent(who, points, _SCORE_CONTRACT, reason))
             self._end_deal()
 
     def _apply_concede(self, action: Concede) -> None:
@@ -1535,7 +1633,7 @@ class Partie:
         self._reckon_hand()
         s.deal = self._evolve(s.deal, conceded=action.player)
         if self.rules.concession_may_be_declined:
-            s.phase, s.to_act = Phase.CONCESSION, 1 - action.player
+            s.phase, s.to_act = _PHASE_CONCESSION, 1 - action.player
             return
         self._settle_concession()
 
@@ -1547,7 +1645,7 @@ class Partie:
             return
         self._tell(ConcessionAnswered(action.player, False))
         s.deal = self._evolve(s.deal, conceded=None, concession_declined=True)
-        s.phase, s.to_act = Phase.PLAY, s.deal.leader
+        s.phase, s.to_act = _PHASE_PLAY, s.deal.leader
 
     def _settle_concession(self) -> None:
         """The opponent of the player who conceded counts 13 for the play and 10 for the cards,
@@ -1556,9 +1654,23 @@ class Partie:
         d = s.deal
         assert d.conceded is not None
         other = 1 - d.conceded
-        self._score(ScoreEvent(other, self.rules.conceded_play_points, ScoreCategory.PLAY, "conceded play"))
-        self._score(ScoreEvent(other, self.rules.cards_points, ScoreCategory.CARDS, "conceded cards"))
+        self._score(ScoreEvent(other, self.rules.conceded_play_points, _SCORE_PLAY, "conceded play"))
+        self._score(ScoreEvent(other, self.rules.cards_points, _SCORE_CARDS, "conceded cards"))
         self._end_deal()
+
+    #: Each kind of action's method, by its class (a subclass goes through the match in :meth:`_apply`).
+    _APPLY: ClassVar[dict[type, Callable[[Partie, Any], None]]] = {
+        Cut: _apply_cut,
+        ChooseDealer: _apply_choose_dealer,
+        Deal: _apply_deal,
+        Bid: _apply_bid,
+        CarteBlanche: _apply_carte_blanche,
+        Exchange: _apply_exchange,
+        Declare: _apply_declare,
+        Play: _apply_play,
+        Concede: _apply_concede,
+        AcceptConcession: _apply_accept_concession,
+    }
 
     def _play_memo(self, contract: Contract | None) -> _PlayMemo:
         """The rules' answers for the leads and tricks of a deal under ``contract`` (shared by every partie
@@ -1597,19 +1709,19 @@ class Partie:
                 if max(won) >= self.rules.games_to_win:
                     winner = 0 if won[0] > won[1] else 1
                     s.result = settled = Settlement(winner, won[winner], False, won)
-                    s.phase, s.to_act = Phase.OVER, None
+                    s.phase, s.to_act = _PHASE_OVER, None
                     self._tell(PartieEnded(settled))
                     return
         if over:
             s.result = settled = settle(s.totals, self.rules.rubicon, self.rules.settlement_bonus)
-            s.phase, s.to_act = Phase.OVER, None
+            s.phase, s.to_act = _PHASE_OVER, None
             self._tell(PartieEnded(settled))
         elif self.rules.fresh_cut_each_game and s.games and s.games[-1].deal == len(s.deal_scores):
             self._tell(NewGameCut())
-            s.phase, s.to_act = Phase.CUT, None
+            s.phase, s.to_act = _PHASE_CUT, None
         else:
             s.dealer = 1 - (s.dealer if s.dealer is not None else 0)
-            s.phase, s.to_act = Phase.DEAL, s.dealer
+            s.phase, s.to_act = _PHASE_DEAL, s.dealer
 
     # ------------------------------------------------------------ views
     def view(self, seat: int | None) -> PlayerView:
@@ -1674,7 +1786,7 @@ def _view_field(name: str, source: _ViewSource) -> object:
         case "own_calls":
             return tuple([c for c in d.calls if c is not None and c.player == seat]) if own and d.calls else ()
         case "exchange_range":
-            return _exchange_limits(rules, d, me) if own and s.phase is Phase.EXCHANGE and s.to_act == me else None
+            return _exchange_limits(rules, d, me) if own and s.phase is _PHASE_EXCHANGE and s.to_act == me else None
         case "game_scores":
             return s.totals[0] - s.game_start[0], s.totals[1] - s.game_start[1]
         case "unreckoned":
@@ -1747,11 +1859,16 @@ class LegalActions(Sequence[Action]):
         return iter(self.list())
 
     def __contains__(self, action: object) -> bool:
-        return (
-                isinstance(action, Action)
-                and action.player == self.player
-                and not isinstance(action, (Cut, Deal))
-                and self.partie.can(action))
+        if not (isinstance(action, Action) and action.player == self.player and not isinstance(action, (Cut, Deal))):
+            return False
+        partie = self.partie
+        if not partie.can(action):
+            return False
+        if self._state is partie._s:
+            # Found legal in the partie's present state: push need not check it again (see Partie._trusted).
+            partie._trusted = action
+            partie._trusted_in = self._state
+        return True
 
     def _made(self) -> list[Action] | _Points:
         listing = self._listing
@@ -1828,13 +1945,15 @@ class _PlayMemo:
     events and the trick they make (all immutable, so shared by every deal that plays the same cards).
     The rules themselves stay in :class:`~piquet.engine.variants.Rules`; this only remembers their answers."""
 
-    __slots__ = ("contract", "early_cards", "leads", "rules", "tricks")
+    __slots__ = ("contract", "early_cards", "last_trick", "leads", "rules", "tricks")
 
     def __init__(self, rules: Rules, contract: Contract | None) -> None:
         self.rules = rules
         self.contract = contract
         #: The option's reading: the cards are scored at the seventh trick (and count toward a pique).
         self.early_cards = rules.cards_count_toward_pique
+        #: What the last trick scores besides its own award (Law 65).
+        self.last_trick = rules.last_trick_points(contract)
         self.leads: dict[int, tuple[CardPlayed, ScoreEvent | None]] = {}
         self.tricks: dict[int, tuple[int, CardPlayed, Trick, tuple[ScoreEvent, ...]]] = {}
 
@@ -1843,7 +1962,7 @@ class _PlayMemo:
         found = self.leads.get(seat << 5 | card)
         if found is None:
             points = self.rules.lead_points(card, self.contract)
-            scored = ScoreEvent(seat, points, ScoreCategory.PLAY, f"lead of {card}") if points else None
+            scored = ScoreEvent(seat, points, _SCORE_PLAY, f"lead of {card}") if points else None
             found = self.leads[seat << 5 | card] = (CardPlayed(seat, card), scored)
         return found
 
@@ -1858,7 +1977,7 @@ class _PlayMemo:
             awards = self.rules.trick_awards(leader, cards, winner, self.contract)
             found = self.tricks[key] = (
                 winner, CardPlayed(1 - leader, card, winner), Trick(leader, cards, winner),
-                tuple([ScoreEvent(who, points, ScoreCategory.PLAY, reason) for who, points, reason in awards]))
+                tuple([ScoreEvent(who, points, _SCORE_PLAY, reason) for who, points, reason in awards]))
         return found
 
 
