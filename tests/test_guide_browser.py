@@ -61,7 +61,7 @@ def test_a_table_s_what_is_link_opens_the_guide_at_the_term(
         live: LiveServer, chromium: Any, viewport: dict[str, int]) -> None:
     created = _create(live, kind="computer", level=1, name="Ann")
     page = _page(chromium, viewport, live.url + created["links"]["play"])
-    page.wait_for_function("document.body.dataset.version !== undefined", timeout=WAIT)
+    page.wait_for_function("!!document.body.dataset.version", timeout=WAIT)
     link = page.locator("#prompt a.whatis")
     for _ in range(20):  # the cut, the deal and what follows, up to a decision the guide explains
         if link.count():

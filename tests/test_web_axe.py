@@ -67,7 +67,7 @@ def test_axe_finds_nothing_on_the_table_in_any_phase(request: pytest.FixtureRequ
     live, chromium = _live(request)
     created = _create(live, kind="computer", level=1, name="Ann")
     page = _page(chromium, live.url + created["links"]["play"], viewport)
-    page.wait_for_function("document.body.dataset.version !== undefined", timeout=WAIT)
+    page.wait_for_function("!!document.body.dataset.version", timeout=WAIT)
     page.get_by_test_id("declare-best").uncheck()  # each declaration's menu shown, to be checked
     checked: dict[str, list[str]] = {}
     # Each kind of prompt once (the cut, the packets, the exchange, each declaration's menu, the play), and

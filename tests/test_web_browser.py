@@ -148,7 +148,7 @@ def _open(browser: Any, url: str) -> Any:
     context = browser.new_context()
     page = context.new_page()
     page.goto(url)
-    page.wait_for_function("document.body.dataset.version !== undefined", timeout=WAIT)
+    page.wait_for_function("document.body.dataset.version !== undefined", timeout=WAIT)  # the page is there
     return page
 
 
@@ -174,7 +174,7 @@ def test_a_whole_partie_against_the_computer_by_clicking(server: LiveServer, bro
     page.get_by_label("Your name").fill("Ann")
     page.get_by_test_id("create-computer").click()
     page.wait_for_url("**/t/**")
-    page.wait_for_function("document.body.dataset.version !== undefined", timeout=WAIT)
+    page.wait_for_function("!!document.body.dataset.version", timeout=WAIT)
     _play_until([page], lambda: _over(page))
     assert "wins" in page.get_by_test_id("result").inner_text() or "drawn" in page.get_by_test_id("result").inner_text()
     # The record downloads, and replays through the engine to the same scores.
@@ -185,7 +185,7 @@ def test_a_whole_partie_against_the_computer_by_clicking(server: LiveServer, bro
     # A rematch: a new table with the same settings, the player in his seat there.
     old = page.url
     page.get_by_test_id("rematch").click()
-    page.wait_for_function("u => location.href !== u && document.body.dataset.version !== undefined "
+    page.wait_for_function("u => location.href !== u && !!document.body.dataset.version "
                            "&& document.body.dataset.phase !== 'over'", arg=old, timeout=WAIT)
     assert "/t/" in page.url and page.url.split("#")[0] != old.split("#")[0]
     page.context.close()
@@ -452,7 +452,8 @@ def test_the_tutor_warns_of_a_costly_exchange_and_the_player_thinks_again_or_pla
     assert "loses 5 points or more" in page.locator("#tutor-help").inner_text()
     page.get_by_test_id("create-computer").click()
     page.wait_for_url("**/t/**")
-    page.wait_for_function("document.body.dataset.version !== undefined", timeout=WAIT)
+    # The table's first state (its version is empty until then: the page's own attribute).
+    page.wait_for_function("!!document.body.dataset.version", timeout=WAIT)
     assert page.evaluate("window.piquetTable.state.table.tutor") == 5
     _play_until([page], lambda: _data(page, "prompt") == "exchange")
     version = _data(page, "version")

@@ -99,6 +99,6 @@ def test_unticked_every_declaration_is_asked_and_a_sink_is_one_click(
     # Kept in the browser: another table of this browser's has it unticked too.
     other = page.context.new_page()
     other.goto(live.url + _create(live, kind="computer", level=1, name="Ann")["links"]["play"])
-    other.wait_for_function("document.body.dataset.version !== undefined", timeout=WAIT)
+    other.wait_for_function("!!document.body.dataset.version", timeout=WAIT)
     assert not other.get_by_test_id("declare-best").is_checked()
     page.context.close()

@@ -40,7 +40,7 @@ def _to_the_exchange(live: LiveServer, chromium: Any, context: Any) -> Any:
     created = _create(live, kind="computer", level=1, name="Ann")
     page = context.new_page()
     page.goto(live.url + created["links"]["play"])
-    page.wait_for_function("document.body.dataset.version !== undefined", timeout=WAIT)
+    page.wait_for_function("!!document.body.dataset.version", timeout=WAIT)
     for _ in range(100):
         if _data(page, "prompt") == "exchange":
             return page

@@ -21,7 +21,7 @@ def _play_some_tricks(live: LiveServer, chromium: Any, motion: str, viewport: st
     page = context.new_page()
     created = _create(live, kind="computer", level=1, name="Ann")
     page.goto(live.url + created["links"]["play"])
-    page.wait_for_function("document.body.dataset.version !== undefined", timeout=WAIT)
+    page.wait_for_function("!!document.body.dataset.version", timeout=WAIT)
     running = 0
     for _ in range(600):
         running = max(running, page.evaluate(

@@ -102,7 +102,7 @@ def _play_a_deal(live: LiveServer, context: Any, touch: bool, screenshot: Path |
     created = _create(live, kind="computer", level=1, name="Ann")
     page = context.new_page()
     page.goto(live.url + created["links"]["play"])
-    page.wait_for_function("document.body.dataset.version !== undefined", timeout=WAIT)
+    page.wait_for_function("!!document.body.dataset.version", timeout=WAIT)
     page.get_by_test_id("declare-best").set_checked(False)  # each declaration's menu shown, to be checked
     checked: dict[str, list[str]] = {}
     for _ in range(800):

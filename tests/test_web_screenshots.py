@@ -49,7 +49,7 @@ def test_the_docs_pictures_of_the_lobby_and_each_phase_of_a_deal(request: pytest
 
     created = _create(live, kind="computer", level=1, name="Ann")
     page.goto(live.url + created["links"]["play"])
-    page.wait_for_function("document.body.dataset.version !== undefined", timeout=WAIT)
+    page.wait_for_function("!!document.body.dataset.version", timeout=WAIT)
     page.get_by_test_id("declare-best").uncheck()  # the declarations' menus shown
     taken: set[str] = set()
     for _ in range(600):
