@@ -1019,16 +1019,7 @@ class Partie:
         if seat is None:
             return []
         if s.phase is _PHASE_PLAY and seat == s.to_act and (d.tricks or d.trick):
-            # The common case: past the first lead, only the cards may be played (_plays, inlined).
-            hand = d.hands[seat]
-            plays = _SUIT_PLAYS[seat]
-            if d.trick:
-                suit = d.trick[0] >> 3
-                follow = hand >> (8 * suit) & 0xFF
-                if follow:
-                    return list(plays[suit][follow])
-            return [*plays[0][hand & 0xFF], *plays[1][hand >> 8 & 0xFF], *plays[2][hand >> 16 & 0xFF],
-                    *plays[3][hand >> 24]]
+            return self._plays(seat)  # the common case: past the first lead, only the cards may be played
         found: list[Action] = []
         if s.phase is _PHASE_PLAY and not d.tricks and not d.trick and self.rules.allows_concession:
             concede = Concede(seat)
