@@ -31,6 +31,9 @@ class Agent(Protocol):
         ...
 
 
+_EXCHANGE = Phase.EXCHANGE
+
+
 class RandomAgent:
     """Chooses uniformly among the legal actions (for tests and benchmarks).
 
@@ -42,7 +45,7 @@ class RandomAgent:
         self.rng = rng or random.Random()
 
     def choose(self, view: PlayerView, legal: LegalActions) -> Action:
-        if view.phase is Phase.EXCHANGE and view.exchange_range is not None and view.seat is not None:
+        if view.phase is _EXCHANGE and view.exchange_range is not None and view.seat is not None:
             lo, hi = view.exchange_range
             n = self.rng.randint(lo, hi)
             discards = CardSet(self.rng.sample(view.hand.cards(), n))
@@ -50,7 +53,8 @@ class RandomAgent:
             for action in (Exchange(view.seat, discards, show), Exchange(view.seat, discards)):
                 if action in legal:
                     return action
-        return self.rng.choice(legal)
+        # What rng.choice(legal) draws (randrange(n) is choice's draw for n items), asking the length once.
+        return legal[self.rng.randrange(len(legal))]
 
     def choose_packets(self, view: PlayerView, sizes: tuple[int, ...]) -> int:
         return self.rng.choice(sizes)

@@ -206,14 +206,16 @@ FULL_PACK: Final = 0xFFFFFFFF
 _NAMES: Final = tuple(Rank(i & 7).letter + Suit(i >> 3).letter for i in range(32))
 
 
-def _high_to_low(mask: int) -> Iterator[Card]:
+#: The cards of one suit (by index) for each 8-bit rank mask of it, high to low: a hand's cards are four
+#: look-ups, not a loop over its bits (the cards of a hand are listed at every turn of a game).
+_SUIT_CARDS: Final = tuple(tuple(tuple(CARDS[suit * 8 + rank] for rank in range(7, -1, -1) if byte >> rank & 1)
+                                 for byte in range(256)) for suit in range(4))
+
+
+def _high_to_low(mask: int) -> tuple[Card, ...]:
     """Cards of a mask by suit (spades first), high to low within a suit."""
-    for suit in range(4):
-        byte = (mask >> (8 * suit)) & 0xFF
-        while byte:
-            top = byte.bit_length() - 1
-            yield CARDS[suit * 8 + top]
-            byte ^= 1 << top
+    spades, hearts, diamonds, clubs = _SUIT_CARDS
+    return (*spades[mask & 0xFF], *hearts[mask >> 8 & 0xFF], *diamonds[mask >> 16 & 0xFF], *clubs[mask >> 24 & 0xFF])
 
 
 class CardSet:
@@ -274,7 +276,7 @@ class CardSet:
         return cls(mask)
 
     def __iter__(self) -> Iterator[Card]:
-        return _high_to_low(self.mask)
+        return iter(_high_to_low(self.mask))
 
     def __len__(self) -> int:
         return self.mask.bit_count()
@@ -318,7 +320,7 @@ class CardSet:
         return {s for s in Suit if self.mask & s.mask}
 
     def cards(self) -> tuple[Card, ...]:
-        return tuple(self)
+        return _high_to_low(self.mask)
 
     def strings(self) -> list[str]:
         """The cards in record notation, in display order."""

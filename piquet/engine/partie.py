@@ -626,7 +626,10 @@ class Partie:
         self._s = after
         self._private = None
         try:
-            self._apply(action)
+            if type(action) is Play:
+                self._apply_play(action)  # the common case, without _apply's dispatch
+            else:
+                self._apply(action)
         except BaseException:
             self._s = before
             raise
@@ -637,10 +640,17 @@ class Partie:
         log = after.deal.log
         if after.deal_number == before.deal_number:
             told = len(before.deal.log)
-            if len(log) == told + 1:
+            said = len(log) - told
+            if said == 1:
                 # One entry said (a card played, a declaration...): the common case, without a slice.
                 entry = log[told]
                 return (entry,) if isinstance(entry, ScoreEvent) else ()
+            if said == 2:
+                # Two (a card and the point it scores, a trick and its point): without a comprehension's call.
+                first, second = log[told], log[told + 1]
+                if isinstance(first, ScoreEvent):
+                    return (first, second) if isinstance(second, ScoreEvent) else (first,)
+                return (second,) if isinstance(second, ScoreEvent) else ()
             log = log[told:]
         return tuple([entry for entry in log if isinstance(entry, ScoreEvent)])
 

@@ -387,10 +387,8 @@ class Rules:
         """No sinking: each player declares his best and shows every other combination."""
         return False
 
-    @property
-    def short_calls_bind(self) -> bool:
-        """Whether a call less than the best binds even when good against the cards (Law 49's exception)."""
-        return False
+    #: Whether a call less than the best binds even when good against the cards (Law 49's exception).
+    short_calls_bind: ClassVar[bool] = False
 
     def combination_points(self, category: Category, cards: CardSet) -> int:
         points = combination_value(category, cards)
@@ -601,9 +599,7 @@ class AuCent(Rules):
         # Elder names his point's value and his sequence's top card at once.
         return True
 
-    @property
-    def short_calls_bind(self) -> bool:
-        return True
+    short_calls_bind: ClassVar[bool] = True
 
     def partie_over(self, deals_played: int, totals: tuple[int, int]) -> bool:
         return False  # decided by games won (see game_over)
