@@ -133,3 +133,89 @@ def test_an_action_taken_from_an_earlier_listing_is_checked_again_when_pushed() 
     p.pop()
     p.push(stale)  # back in the position it was listed in, it is legal again
     assert p.actions[-1] is stale
+
+
+def _in_the_play(seed: int, variant: str = "rubicon") -> tuple[Partie, random.Random]:
+    """A partie at the second trick of its first deal, played by random agents."""
+    rng = random.Random(seed)
+    ag = agents(seed)
+    p = Partie(("Ann", "Bill"), variant, first_dealer=0)
+    p.push(p.random_deal(rng))
+    while not (p.phase is Phase.PLAY and p.tricks_won != (0, 0)):
+        seat = p.to_act
+        assert seat is not None
+        p.push(ag[seat].choose(p.view(seat), p.legal_actions(seat)))
+    return p, rng
+
+
+def test_a_card_taken_from_a_listing_made_before_the_last_card_is_checked_again() -> None:
+    # A card played changes the partie's present state in place (Partie.push): a listing made before it
+    # must not be trusted after it, though the state is the same object.
+    p, _ = _in_the_play(3)
+    leader = p.to_act
+    legal = p.legal_actions()
+    p.push(legal[0])
+    stale = legal[len(legal) - 1]  # indexed after the card: the listing is of the position before it
+    with pytest.raises(IllegalActionError) as e:
+        p.push(stale)  # the leader's other card: it is the follower's turn now
+    assert p.players[leader] in str(e.value)
+    assert p.to_act == 1 - leader and len(p.trick) == 1
+    p.pop()
+    p.push(stale)
+    assert p.actions[-1] is stale
+
+
+def _inside(p: Partie) -> tuple[dict[str, object], dict[str, object]]:
+    """Everything the partie holds of its position, field by field: the state and the deal's record."""
+    state = dict(vars(p._s))
+    deal = state.pop("deal")
+    return state, dict(vars(deal))
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
+@pytest.mark.parametrize("seed", range(3))
+def test_pop_puts_back_every_field_of_the_position_a_card_or_any_action_changed(variant: str, seed: int) -> None:
+    # Make/unmake as python-chess has it: each action taken back leaves the partie exactly as it was
+    # before it, though a card played is applied in place and taken back from what it changed.
+    rng = random.Random(seed)
+    ag = agents(seed)
+    p = Partie(("Ann", "Bill"), variant)
+    positions = []
+    while not p.is_over:
+        positions.append(_inside(p))
+        phase = p.phase
+        if phase is Phase.CUT:
+            p.push(p.random_cut(rng))
+        elif phase is Phase.DEAL:
+            p.push(p.random_deal(rng))
+        else:
+            seat = p.to_act
+            assert seat is not None
+            p.push(ag[seat].choose(p.view(seat), p.legal_actions(seat)))
+        if rng.random() < 0.2:  # taken back and played again now and then, as a search does
+            action = p.pop()
+            assert _inside(p) == positions[-1]
+            p.push(action)
+    actions = p.actions
+    for back in range(len(actions) - 1, -1, -1):
+        assert p.pop() == actions[back]
+        assert _inside(p) == positions[back]
+
+
+def test_a_copy_played_on_and_taken_back_leaves_the_original_as_it_was() -> None:
+    p, rng = _in_the_play(5)
+    before = _inside(p)
+    views = [p.view(seat) for seat in (0, 1)]
+    q = p.copy()
+    for partie in (q, p, q):
+        seat = partie.to_act
+        assert seat is not None
+        partie.push(partie.legal_actions()[0])
+    assert len(q.actions) == len(p.actions) + 1
+    q.pop()
+    q.pop()
+    assert _inside(q) == before
+    p.pop()
+    assert _inside(p) == before
+    # Views made before any of it still say what they said.
+    assert [v.trick for v in views] == [p.trick, p.trick] and views[0].hand == p.hand(0)

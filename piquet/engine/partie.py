@@ -269,7 +269,10 @@ _NEW_DEAL: dict[str, object] = _Deal().__dict__.copy()
 @dataclass
 class _State:
     """Everything that changes over the partie; what belongs to one deal is the record ``deal``. Fields hold
-    only immutable values, so a shallow copy is a snapshot (that is how :meth:`Partie.pop` undoes)."""
+    only immutable values, so a shallow copy is a snapshot (that is how :meth:`Partie.pop` undoes). A state is
+    never changed once the partie has moved past it, with one exception: a card played that does not end the
+    deal changes only ``deal`` and ``to_act``, and changes them in the partie's own present state (see
+    :meth:`Partie.push`), so what keeps a state to read later keeps those two with it."""
 
     phase: Phase
     to_act: int | None
@@ -440,7 +443,15 @@ def _set_any(pair: tuple[int | None, int | None], seat: int, value: int | None) 
 
 
 #: What pop needs to undo an action: the state before it, and the action (a plain pair: one is made per push).
-_Undo = tuple[_State, Action]
+#: What :meth:`Partie.pop` needs to take an action back: the state before it; or, for a card played in place
+#: (see :meth:`Partie.push`), the deal record and the seat to act before it; or, for a card played once the
+#: hand is reckoned, the seat to act and what a card can change of the deal record (see _PlayUndo).
+_Undo = tuple[_State, Action] | tuple[_Deal, Action, int | None] | tuple[None, Action, int | None, "_PlayUndo"]
+#: The fields of the deal record a card played once the hand is reckoned can change, as they were before it
+#: (the hands, the trick, the events, the leader, the tricks won, the pique and whether it can still come), and
+#: how long the log and the tricks were (a card only adds to them).
+_PlayUndo = tuple[tuple[int, int], tuple[Card, ...], tuple[ScoreEvent, ...], int, tuple[int, int], int | None, bool,
+                  int, int]
 
 
 class Partie:
@@ -470,12 +481,19 @@ class Partie:
                 raise ValueError(f"first_dealer must be seat 0 or 1, not {first_dealer!r}")
             self._s = _State(_PHASE_DEAL, first_dealer, dealer=first_dealer)
         self._stack: list[_Undo] = []
-        #: The last action handed out by index from a listing of the state ``_trusted_in``, or found legal in
-        #: it by ``in`` (see LegalActions.__getitem__ and __contains__): legal in that state, since a state is
-        #: never changed once made, so push does not check it again there. An action is immutable; a caller's
-        #: list is never trusted.
+        #: Whether the present state is this partie's alone (made by its own push, or changed back in place by
+        #: its own pop), so that a card played may change it in place; a state taken back from the stack, or
+        #: shared with a copy, is not (see push).
+        self._owned = True
+        #: A number for the present position, new at each push and pop (never given twice): what a listing of
+        #: the legal actions was made in (see LegalActions).
+        self._serial = 0
+        #: The last action handed out by index from a listing of the position numbered ``_trusted_in``, or found
+        #: legal in it by ``in`` (see LegalActions.__getitem__ and __contains__): legal in that position, which
+        #: is the present one while the number is, so push does not check it again there. An action is
+        #: immutable; a caller's list is never trusted.
         self._trusted: Action | None = None
-        self._trusted_in: _State | None = None
+        self._trusted_in = -1
         #: The deal record made while an action is applied, changed in place until it is (see _evolve).
         self._private: _Deal | None = None
         #: The memo of the leads and tricks under the last contract asked for (see _play_memo).
@@ -494,7 +512,7 @@ class Partie:
     @property
     def actions(self) -> list[Action]:
         """Every action applied so far, in order."""
-        return [action for _, action in self._stack]
+        return [undo[1] for undo in self._stack]
 
     @property
     def ply(self) -> int:
@@ -594,6 +612,8 @@ class Partie:
         """An independent copy, history included."""
         other = copy.copy(self)
         other._stack = list(self._stack)
+        # The present state is now shared: neither changes it in place any more (see push).
+        self._owned = other._owned = False
         return other
 
     def __deepcopy__(self, memo: dict[int, object]) -> Partie:
@@ -616,30 +636,52 @@ class Partie:
         (a lead, a trick, younger's reckoning at elder's first lead, a pique, the cards...). An illegal
         action raises :class:`IllegalActionError` and changes nothing."""
         before = self._s
-        if action is not self._trusted or before is not self._trusted_in:
+        if action is not self._trusted or self._serial != self._trusted_in:
             reason = self.why_not(action)
             if reason is not None:
                 raise self._illegal(action, reason)
-        # _snapshot, inlined: a shallow copy of the state, its instance dict copied whole.
-        after = object.__new__(_State)
-        object.__setattr__(after, "__dict__", before.__dict__.copy())
-        self._s = after
+        d = before.deal
+        self._serial += 1
         self._private = None
-        try:
-            if type(action) is Play:
-                self._apply_play(action)  # the common case, without _apply's dispatch
+        if type(action) is Play and self._owned and not (d.trick and len(d.tricks) == 11):
+            # A card that does not end the deal changes only the deal record and the seat to act: they are
+            # changed in this partie's own state, and the stack keeps what they were (the common step, without
+            # a copy of the state to keep).
+            to_act = before.to_act
+            try:
+                self._apply_play(action)
+            except BaseException:
+                before.deal, before.to_act = d, to_act
+                raise
+            finally:
+                self._private = None
+            if d.hand_reckoned:
+                # What the card can change, rather than the whole record (which is let go).
+                self._stack.append((None, action, to_act, (d.hands, d.trick, d.events, d.leader, d.tricks_won,
+                                                           d.pique, d.pique_closed, len(d.log), len(d.tricks))))
             else:
-                self._apply(action)
-        except BaseException:
-            self._s = before
-            raise
-        finally:
-            self._private = None
-        self._stack.append((before, action))
+                self._stack.append((d, action, to_act))
+        else:
+            # _snapshot, inlined: a shallow copy of the state, its instance dict copied whole.
+            after = object.__new__(_State)
+            object.__setattr__(after, "__dict__", before.__dict__.copy())
+            self._s = after
+            try:
+                if type(action) is Play:
+                    self._apply_play(action)  # without _apply's dispatch
+                else:
+                    self._apply(action)
+            except BaseException:
+                self._s = before
+                raise
+            finally:
+                self._private = None
+            self._owned = True
+            self._stack.append((before, action))
         after = self._s
         log = after.deal.log
         if after.deal_number == before.deal_number:
-            told = len(before.deal.log)
+            told = len(d.log)
             said = len(log) - told
             if said == 1:
                 # One entry said (a card played, a declaration...): the common case, without a slice.
@@ -658,7 +700,27 @@ class Partie:
         """Take back the last action and return it."""
         if not self._stack:
             raise IndexError("pop from a partie with no actions")
-        self._s, action = self._stack.pop()
+        undo = self._stack.pop()
+        self._serial += 1
+        if len(undo) == 2:
+            self._s, action = undo
+            self._owned = False  # a state kept in the stack, which a copy of the partie may hold too
+            return action
+        s = self._s
+        if not self._owned:
+            s = self._s = _snapshot(s)
+            self._owned = True
+        if len(undo) == 3:
+            s.deal, action, s.to_act = undo
+            return action
+        _, action, s.to_act, (hands, trick, events, leader, tricks_won, pique, closed, told, tricks) = undo
+        # The record as it was before the card: the present one with what the card changed put back.
+        fields = s.deal.__dict__.copy()
+        fields.update(hands=hands, trick=trick, events=events, leader=leader, tricks_won=tricks_won, pique=pique,
+                      pique_closed=closed, log=fields["log"][:told], tricks=fields["tricks"][:tricks])
+        deal = object.__new__(_Deal)
+        object.__setattr__(deal, "__dict__", fields)
+        s.deal = deal
         return action
 
     def peek(self) -> Action:
@@ -1018,7 +1080,7 @@ class Partie:
         legal.partie = self
         legal.player = self._s.to_act if player is None else player
         legal._listing = None
-        legal._state = self._s
+        legal._serial = self._serial
         return legal
 
     def _generate(self, seat: int | None) -> list[Action] | _Points:
@@ -1729,16 +1791,19 @@ class Partie:
         """What ``seat`` may know (``None``: a spectator, who sees only what is public).
 
         Whose view it is, the phase and who is to act are set at once; every other field is filled in when
-        first read (:func:`_view_field`), from the partie's state as it was when the view was made: a state
-        is never changed once the partie has moved on (:meth:`push` changes a copy), so a view read later says
-        what it said when it was made, and a player who reads little pays little. A view is pickled or copied
-        with its fields alone.
+        first read (:func:`_view_field`), from the partie's state as it was when the view was made: the deal
+        record and the seat to act are kept with the view (a card played changes them in the present state,
+        see :meth:`push`), and nothing else of a state changes once the partie has moved on, so a view read
+        later says what it said when it was made, and a player who reads little pays little. A view is pickled
+        or copied with its fields alone.
         """
         s = self._s
+        to_act = s.to_act
         view: PlayerView = object.__new__(PlayerView)
         object.__setattr__(view, "__dict__", {
-            "seat": seat, "phase": s.phase, "to_act": s.to_act,
-            "_lazy": (_view_field, (seat, s, self.players, self.variant, self._options, self.rules))})
+            "seat": seat, "phase": s.phase, "to_act": to_act,
+            "_lazy": (_view_field, (seat, s, s.deal, to_act, self.players, self.variant, self._options,
+                                    self.rules))})
         return view
 
 
@@ -1749,14 +1814,15 @@ _DEAL_FIELDS: frozenset[str] = frozenset((
 #: The view's fields that are the partie's state's own, under the same name.
 _STATE_FIELDS: frozenset[str] = frozenset(("deal_number", "dealer", "deal_scores", "totals", "result", "games"))
 
-_ViewSource = tuple[int | None, _State, tuple[str, str], str, dict[str, bool | int], Rules]
+#: What a view is read from: its seat, the state, the deal record and the seat to act when it was made (see
+#: Partie.view), the players, the variant, its options and its rules.
+_ViewSource = tuple[int | None, _State, _Deal, int | None, tuple[str, str], str, dict[str, bool | int], Rules]
 
 
 def _view_field(name: str, source: _ViewSource) -> object:
-    """The field ``name`` of the view of ``seat`` (``None``: a spectator) of the partie in the state ``s``:
-    what that seat may know, and nothing more."""
-    seat, s, players, variant, options, rules = source
-    d = s.deal
+    """The field ``name`` of the view of ``seat`` (``None``: a spectator) of the partie in the state ``s``
+    with the deal record ``d``: what that seat may know, and nothing more."""
+    seat, s, d, to_act, players, variant, options, rules = source
     if name in _DEAL_FIELDS:
         return getattr(d, name)
     if name in _STATE_FIELDS:
@@ -1787,7 +1853,7 @@ def _view_field(name: str, source: _ViewSource) -> object:
         case "own_calls":
             return tuple([c for c in d.calls if c is not None and c.player == seat]) if own and d.calls else ()
         case "exchange_range":
-            return _exchange_limits(rules, d, me) if own and s.phase is _PHASE_EXCHANGE and s.to_act == me else None
+            return _exchange_limits(rules, d, me) if own and s.phase is _PHASE_EXCHANGE and to_act == me else None
         case "game_scores":
             return s.totals[0] - s.game_start[0], s.totals[1] - s.game_start[1]
         case "unreckoned":
@@ -1837,14 +1903,14 @@ class LegalActions(Sequence[Action]):
     without checking it again (an action the caller made, or one from a list it could change, is checked).
     """
 
-    __slots__ = ("_listing", "_state", "partie", "player")
+    __slots__ = ("_listing", "_serial", "partie", "player")
 
     def __init__(self, partie: Partie, player: int | None) -> None:
         self.partie = partie
         self.player = player
-        #: The listing once made (a list, or the point's lazy listing), and the state it was made in.
+        #: The listing once made (a list, or the point's lazy listing), and the position it was made in.
         self._listing: list[Action] | _Points | None = None
-        self._state = partie._s
+        self._serial = partie._serial
 
     def __repr__(self) -> str:
         return f"LegalActions(player={self.player!r}, actions={self.list()!r})"
@@ -1865,10 +1931,10 @@ class LegalActions(Sequence[Action]):
         partie = self.partie
         if not partie.can(action):
             return False
-        if self._state is partie._s:
-            # Found legal in the partie's present state: push need not check it again (see Partie._trusted).
+        if self._serial == partie._serial:
+            # Found legal in the partie's present position: push need not check it again (see Partie._trusted).
             partie._trusted = action
-            partie._trusted_in = self._state
+            partie._trusted_in = self._serial
         return True
 
     def _made(self) -> list[Action] | _Points:
@@ -1897,10 +1963,10 @@ class LegalActions(Sequence[Action]):
         if listing is None:
             listing = self._listing = self.partie._generate(self.player)
         action = listing[index]
-        if self._state is self.partie._s:
-            # Listed by the partie in its present state: push may trust it (see Partie._trusted).
+        if self._serial == self.partie._serial:
+            # Listed by the partie in its present position: push may trust it (see Partie._trusted).
             self.partie._trusted = action
-            self.partie._trusted_in = self._state
+            self.partie._trusted_in = self._serial
         return action
 
     def __len__(self) -> int:
