@@ -135,7 +135,7 @@ def test_an_action_taken_from_an_earlier_listing_is_checked_again_when_pushed() 
     assert p.actions[-1] is stale
 
 
-def _in_the_play(seed: int, variant: str = "rubicon") -> tuple[Partie, random.Random]:
+def _in_the_play(seed: int, variant: str = "rubicon") -> Partie:
     """A partie at the second trick of its first deal, played by random agents."""
     rng = random.Random(seed)
     ag = agents(seed)
@@ -145,13 +145,13 @@ def _in_the_play(seed: int, variant: str = "rubicon") -> tuple[Partie, random.Ra
         seat = p.to_act
         assert seat is not None
         p.push(ag[seat].choose(p.view(seat), p.legal_actions(seat)))
-    return p, rng
+    return p
 
 
 def test_a_card_taken_from_a_listing_made_before_the_last_card_is_checked_again() -> None:
     # A card played changes the partie's present state in place (Partie.push): a listing made before it
     # must not be trusted after it, though the state is the same object.
-    p, _ = _in_the_play(3)
+    p = _in_the_play(3)
     leader = p.to_act
     legal = p.legal_actions()
     p.push(legal[0])
@@ -203,7 +203,7 @@ def test_pop_puts_back_every_field_of_the_position_a_card_or_any_action_changed(
 
 
 def test_a_copy_played_on_and_taken_back_leaves_the_original_as_it_was() -> None:
-    p, rng = _in_the_play(5)
+    p = _in_the_play(5)
     before = _inside(p)
     views = [p.view(seat) for seat in (0, 1)]
     q = p.copy()
