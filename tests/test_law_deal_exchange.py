@@ -27,10 +27,11 @@ from helpers import (
     run,
 )
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from piquet.ai.agent import RandomAgent, play_deal
 from piquet.engine.actions import CarteBlanche, ChooseDealer, Cut, Deal, Exchange, Play
-from piquet.engine.cards import CARDS, CardSet, shuffled_pack
+from piquet.engine.cards import CARDS, Card, CardSet, shuffled_pack
 from piquet.engine.events import CarteBlancheShown
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.scoring import ScoreCategory
@@ -111,6 +112,33 @@ def test_law_9_a_seeded_shuffle_deals_the_same_everywhere() -> None:
         assert Deal.shuffled(random.Random(seed), dealer, packets) == Deal.from_pack(dealer, pack, packets)
         p = Partie(("Ann", "Bill"), first_dealer=seed % 2)
         assert p.random_deal(random.Random(seed), 3) == Deal.shuffled(random.Random(seed), seed % 2, 3)
+
+
+@settings(max_examples=200)
+@given(seed=st.integers(min_value=0, max_value=2**64))
+def test_law_9_the_pack_is_shuffled_as_random_shuffle_shuffles_it_and_the_generator_left_alike(seed: int) -> None:
+    # shuffled_pack draws random.Random.shuffle's draws itself (a pack is shuffled at every deal): the same
+    # pack from the same seed as rng.shuffle gives, and the generator left in the same state for what follows.
+    ours, theirs = random.Random(seed), random.Random(seed)
+    pack = list(CARDS)
+    theirs.shuffle(pack)
+    assert shuffled_pack(ours) == pack
+    assert ours.getstate() == theirs.getstate()
+
+
+class _Counting(random.Random):
+    """A generator of another kind: shuffled_pack leaves its draws to its own shuffle."""
+
+    shuffles = 0
+
+    def shuffle(self, x: list[Card]) -> None:  # type: ignore[override]
+        _Counting.shuffles += 1
+        super().shuffle(x)
+
+
+def test_law_9_a_generator_of_another_kind_shuffles_the_pack_itself() -> None:
+    pack = shuffled_pack(_Counting(3))
+    assert _Counting.shuffles == 1 and sorted(pack) == list(CARDS)
 
 
 def test_hands_fixed_whatever_the_packets_when_not_dealt_in_packets() -> None:

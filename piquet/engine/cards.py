@@ -344,7 +344,25 @@ def shuffled_pack(rng: random.Random) -> list[Card]:
     >>> pack = shuffled_pack(random.Random(1))
     >>> sorted(pack) == list(CARDS), pack == shuffled_pack(random.Random(1))
     (True, True)
+    >>> again = list(CARDS); random.Random(1).shuffle(again); again == pack   # as rng.shuffle shuffles
+    True
     """
     pack = list(CARDS)
-    rng.shuffle(pack)
+    if type(rng) is not random.Random:
+        rng.shuffle(pack)  # a generator of its own kind draws as it draws
+        return pack
+    # random.Random.shuffle's Fisher-Yates, its draws made here: each card's place is drawn from as many
+    # random bits as the places left need, drawn again while too high (what Random._randbelow does), without
+    # a call of _randbelow for each card (a pack is shuffled at every deal). The same pack from the same seed.
+    getrandbits = rng.getrandbits
+    for i in range(31, 0, -1):
+        bits = _PLACE_BITS[i]
+        j = getrandbits(bits)
+        while j > i:
+            j = getrandbits(bits)
+        pack[i], pack[j] = pack[j], pack[i]
     return pack
+
+
+#: How many random bits a place among ``i + 1`` needs, by ``i``.
+_PLACE_BITS: Final = tuple((i + 1).bit_length() for i in range(32))

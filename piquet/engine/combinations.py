@@ -256,12 +256,13 @@ def candidate_codes(category: Category, hand: int, minimum_point: int = 1) -> li
         if not byte:
             continue
         if category is _POINT:
-            found = _point_codes(suit, byte)
+            # The memo read here first (a listing is asked at every declaration), made by _point_codes.
+            found = _POINT_CODES.get(suit << 8 | byte) or _point_codes(suit, byte)
             if minimum_point > 1:
                 found = tuple(code for code in found if code >> 49 >= minimum_point)
             codes += found
         elif category is _SEQUENCES:
-            codes += _sequence_codes(suit, byte)
+            codes += _SEQUENCE_CODES.get(suit << 8 | byte) or _sequence_codes(suit, byte)
     if category is _SETS:
         for rank in SET_RANKS:
             held = hand & (0x01010101 << rank)

@@ -1166,7 +1166,7 @@ class Partie:
         if self.rules.must_declare_in_full(d.contract):
             return [Declare(seat, category, tuple(maximal(category, CardSet(d.hands[seat]),
                                                           self.rules.minimum_point)))]
-        found: list[Action] = [Declare(seat, category, ())]
+        found: list[Action] = [_NO_CALLS[seat, category]]
         singles = _SINGLE_CALLS[seat, category]
         if category is _CAT_POINT:
             # Every point he may call (some forty): made into declarations only as they are asked for.
@@ -1457,7 +1457,8 @@ class Partie:
     def _apply_declare(self, action: Declare) -> None:
         s = self._s
         d = s.deal
-        category, seat = self._declaration_slot()
+        category, is_elder = DECLARATION_ORDER[d.declaration_step]  # _declaration_slot, inlined
+        seat = d.elder if is_elder else 1 - d.elder
         calls, step = (*d.calls, action), d.declaration_step + 1
         elder, younger = d.elder, 1 - d.elder
         if seat == elder:
@@ -2085,3 +2086,6 @@ class _SingleCalls(dict[int, Declare]):
 
 _SINGLE_CALLS: dict[tuple[int, Category], _SingleCalls] = {
     (seat, category): _SingleCalls(seat, category) for seat in (0, 1) for category in Category}
+#: Each seat's declaration of nothing in each category, made once.
+_NO_CALLS: dict[tuple[int, Category], Declare] = {
+    (seat, category): Declare(seat, category, ()) for seat in (0, 1) for category in Category}

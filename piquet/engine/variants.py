@@ -253,6 +253,20 @@ def games_won(games: Iterable[GameResult]) -> tuple[int, int]:
 Award = tuple[int, int, str]  # (seat, points, reason)
 
 
+def _offered(variant: type[Rules]) -> tuple[dict[str, RuleOption], dict[str, bool | int]]:
+    """The options a variant offers, by name, with the variant's defaults, and those defaults: made once for
+    each variant (a partie makes its rules when it begins). Read only."""
+    found = _OFFERED.get(variant)
+    if found is None:
+        offered = {name: replace(OPTIONS[name], default=variant.DEFAULTS.get(name, OPTIONS[name].default))
+                   for name in variant.OPTION_NAMES}
+        found = _OFFERED[variant] = offered, {name: option.default for name, option in offered.items()}
+    return found
+
+
+_OFFERED: dict[type[Rules], tuple[dict[str, RuleOption], dict[str, bool | int]]] = {}
+
+
 class Rules:
     """The rules of Rubicon Piquet (Cavendish, 1882) with rule options applied.
 
@@ -300,10 +314,9 @@ class Rules:
     pique_points: ClassVar[int] = 30
 
     def __init__(self, options: Mapping[str, object] | None = None) -> None:
-        offered = {name: replace(OPTIONS[name], default=self.DEFAULTS.get(name, OPTIONS[name].default))
-                   for name in self.OPTION_NAMES}
+        offered, defaults = _offered(type(self))
         self.OPTIONS = tuple(offered.values())
-        values: dict[str, bool | int] = {o.name: o.default for o in self.OPTIONS}
+        values = dict(defaults)
         for name, value in (options or {}).items():
             if name not in offered:
                 names = ", ".join(sorted(offered)) or "none"
