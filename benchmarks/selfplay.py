@@ -55,8 +55,6 @@ def run(deals: int, seed: int, check: bool, variant: str = "rubicon") -> tuple[i
         seen = [0]
 
         def on_action(partie: Partie, seen: list[int] = seen) -> None:
-            if not check:
-                return
             if partie.phase in (Phase.EXCHANGE, Phase.DECLARE, Phase.PLAY):
                 view0, view1 = partie.view(0), partie.view(1)
                 piles = (partie.hand(0), partie.hand(1), view0.discards, view1.discards, view0.played,
@@ -74,7 +72,7 @@ def run(deals: int, seed: int, check: bool, variant: str = "rubicon") -> tuple[i
                 seen[0] = len(partie.deal_scores)
                 check_deal(partie)
 
-        partie = play_partie(agents, rng, ("North", "South"), variant, on_action=on_action)
+        partie = play_partie(agents, rng, ("North", "South"), variant, on_action=on_action if check else None)
         played += len(partie.deal_scores)
         if check:
             again = record.loads(record.dumps(partie))

@@ -31,7 +31,9 @@ class Agent(Protocol):
         ...
 
 
-_EXCHANGE = Phase.EXCHANGE
+# The phases, read as module names (a step asks for them at each action).
+_CHOOSE_DEALER, _CUT, _DEAL, _EXCHANGE, _OVER = (Phase.CHOOSE_DEALER, Phase.CUT, Phase.DEAL, Phase.EXCHANGE,
+                                                 Phase.OVER)
 
 
 class RandomAgent:
@@ -60,15 +62,17 @@ class RandomAgent:
         return self.rng.choice(sizes)
 
 
-def _step(partie: Partie, agents: Sequence[Agent], rng: random.Random) -> None:
-    """Make the next move: a chance event or the decision of the player to act."""
-    phase = partie.phase
-    if phase is Phase.CUT:
+def _step(partie: Partie, agents: Sequence[Agent], rng: random.Random, phase: Phase | None = None) -> None:
+    """Make the next move: a chance event or the decision of the player to act (``phase``: the partie's
+    phase, if the caller has read it)."""
+    if phase is None:
+        phase = partie.phase
+    if phase is _CUT:
         partie.push(partie.random_cut(rng))
         return
     seat = partie.to_act
     assert seat is not None
-    if phase is Phase.DEAL:
+    if phase is _DEAL:
         sizes = partie.legal_packets()
         packets = sizes[0] if len(sizes) == 1 else agents[seat].choose_packets(partie.view(seat), sizes)
         partie.push(partie.random_deal(rng, packets))
@@ -81,16 +85,16 @@ def _step(partie: Partie, agents: Sequence[Agent], rng: random.Random) -> None:
 def play_deal(partie: Partie, agents: Sequence[Agent], rng: random.Random,
               deal: Deal | None = None) -> None:
     """Play the next deal to its end (dealing it at random unless ``deal`` is given)."""
-    while partie.phase in (Phase.CUT, Phase.CHOOSE_DEALER):
-        if partie.phase is Phase.CHOOSE_DEALER and partie.to_act is not None:
+    while (phase := partie.phase) in (_CUT, _CHOOSE_DEALER):
+        if phase is _CHOOSE_DEALER and partie.to_act is not None:
             partie.push(ChooseDealer(partie.to_act, partie.to_act))
         else:
-            _step(partie, agents, rng)
+            _step(partie, agents, rng, phase)
     number = partie.deal_number
     if deal is not None:
         partie.push(deal)
-    while not partie.is_over and (partie.phase is not Phase.DEAL or partie.deal_number == number):
-        _step(partie, agents, rng)
+    while (phase := partie.phase) is not _OVER and (phase is not _DEAL or partie.deal_number == number):
+        _step(partie, agents, rng, phase)
 
 
 def play_partie(
@@ -106,11 +110,11 @@ def play_partie(
     Law 4 gives the higher cut the choice of deal; he deals, as Cavendish advises.
     """
     partie = Partie(players, variant, options)
-    while not partie.is_over:
-        if partie.phase is Phase.CHOOSE_DEALER and partie.to_act is not None:
+    while (phase := partie.phase) is not _OVER:
+        if phase is _CHOOSE_DEALER and partie.to_act is not None:
             partie.push(ChooseDealer(partie.to_act, partie.to_act))
         else:
-            _step(partie, agents, rng)
+            _step(partie, agents, rng, phase)
         if on_action is not None:
             on_action(partie)
     return partie

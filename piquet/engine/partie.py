@@ -172,6 +172,8 @@ _PHASE_PLAY: Final = Phase.PLAY
 _CAT_POINT: Final = Category.POINT
 _CAT_SETS: Final = Category.SETS
 _SCORE_CARDS: Final = ScoreCategory.CARDS
+#: The kings, queens and knaves (a hand without any is carte blanche, Laws 18-20).
+_COURT_CARDS: Final = Rank.JACK.mask | Rank.QUEEN.mask | Rank.KING.mask
 _SCORE_CARTE_BLANCHE: Final = ScoreCategory.CARTE_BLANCHE
 _SCORE_CARTE_ROUGE: Final = ScoreCategory.CARTE_ROUGE
 _SCORE_CONTRACT: Final = ScoreCategory.CONTRACT
@@ -363,8 +365,8 @@ def _pique_in_order(events: Iterable[ScoreEvent], rules: Rules, contract: Contra
     totals = [0, 0]
     threshold = rules.pique_threshold(contract)
     for event in events:
-        if event.category is ScoreCategory.CONTRACT or (
-            event.category is ScoreCategory.CARDS and not rules.cards_count_toward_pique
+        if event.category is _SCORE_CONTRACT or (
+            event.category is _SCORE_CARDS and not rules.cards_count_toward_pique
         ):
             continue
         p = event.player
@@ -1325,8 +1327,7 @@ class Partie:
         """Before the exchange: each player dealt no king, queen or knave may announce carte blanche,
         elder first (Laws 18-20); then the exchange."""
         s = self._s
-        court = Rank.JACK.mask | Rank.QUEEN.mask | Rank.KING.mask
-        eligible = [seat for seat in (s.deal.elder, 1 - s.deal.elder) if not s.deal.dealt[seat] & court]
+        eligible = [seat for seat in (s.deal.elder, 1 - s.deal.elder) if not s.deal.dealt[seat] & _COURT_CARDS]
         s.deal = self._evolve(s.deal,
                               carte_blanche_pending=tuple(eligible) if self.rules.has_carte_blanche else ())
         self._next_carte_blanche()

@@ -24,11 +24,15 @@ import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from piquet.engine.cards import Card, CardSet, Rank
 from piquet.engine.combinations import Category, pips
 from piquet.engine.combinations import value as combination_value
+
+#: The categories as module names (an enum member read from its class costs a call's time).
+_POINT: Final = Category.POINT
+_SETS: Final = Category.SETS
 
 __all__ = [
     "OPTIONS",
@@ -394,7 +398,7 @@ class Rules:
     def told_at_once(self, category: Category, contract: Contract | None) -> bool:
         """Whether elder's first call settles the comparison (pips, top card or rank said at once);
         otherwise he names the length and is asked at an equal length (Laws 46-48)."""
-        return category is Category.SETS
+        return category is _SETS
 
     def must_declare_in_full(self, contract: Contract | None) -> bool:
         """No sinking: each player declares his best and shows every other combination."""
@@ -405,7 +409,7 @@ class Rules:
 
     def combination_points(self, category: Category, cards: CardSet) -> int:
         points = combination_value(category, cards)
-        if (category is Category.POINT and self.option("points_ending_in_four_count_one_less")
+        if (category is _POINT and self.option("points_ending_in_four_count_one_less")
                 and pips(cards) % 10 == 4):
             points -= 1
         return points
@@ -524,7 +528,7 @@ class Auction(Rules):
         # contracts: only lengths, and "How high?" at an equal length.
         if contract is None or contract.minus:
             return False
-        return category is not Category.POINT
+        return category is not _POINT
 
     def must_declare_in_full(self, contract: Contract | None) -> bool:
         return contract is not None and contract.minus
