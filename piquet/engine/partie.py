@@ -444,7 +444,6 @@ def _set_any(pair: tuple[int | None, int | None], seat: int, value: int | None) 
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
 
-#: What pop needs to undo an action: the state before it, and the action (a plain pair: one is made per push).
 #: What :meth:`Partie.pop` needs to take an action back: the state before it; or, for a card played in place
 #: (see :meth:`Partie.push`), the deal record and the seat to act before it; or, for a card played once the
 #: hand is reckoned, the seat to act and what a card can change of the deal record (see _PlayUndo).
