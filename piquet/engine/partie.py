@@ -1457,8 +1457,7 @@ class Partie:
     def _apply_declare(self, action: Declare) -> None:
         s = self._s
         d = s.deal
-        category, is_elder = DECLARATION_ORDER[d.declaration_step]  # _declaration_slot, inlined
-        seat = d.elder if is_elder else 1 - d.elder
+        category, seat = self._declaration_slot()
         calls, step = (*d.calls, action), d.declaration_step + 1
         elder, younger = d.elder, 1 - d.elder
         if seat == elder:
