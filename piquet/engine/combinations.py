@@ -20,7 +20,7 @@ Two combinations of one category compare by :func:`key`:
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from itertools import combinations as _subsets
 from typing import Final
 
@@ -29,6 +29,7 @@ from piquet.engine.language import english_number as number_word
 from piquet.engine.language import words_in
 
 __all__ = [
+    "COMBINATION_CARDS",
     "SET_RANKS",
     "Category",
     "best",
@@ -339,6 +340,9 @@ class _SharedSets(dict[int, CardSet]):
 
 
 _SHARED = _SharedSets()
+#: The CardSet of a combination's mask, one object for each mask, made when first asked for (what the engine
+#: builds declarations of, so that the same combination is always the same object).
+COMBINATION_CARDS: Final[Mapping[int, CardSet]] = _SHARED
 
 
 #: Per 8-bit rank mask: its non-empty subsets, by size, each size in the order of ``itertools.combinations``

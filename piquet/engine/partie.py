@@ -49,11 +49,11 @@ from piquet.engine.actions import (
 )
 from piquet.engine.cards import CARDS, FULL_PACK, Card, CardSet, Rank
 from piquet.engine.combinations import (
+    COMBINATION_CARDS,
     Category,
     best_key,
     call,
     candidate_codes,
-    candidates,
     good_against_the_cards,
     invalid_reason,
     key,
@@ -1172,23 +1172,32 @@ class Partie:
         if category is _CAT_POINT:
             # Every point he may call (some forty): made into declarations only as they are asked for.
             return _Points(found[0], candidate_codes(category, d.hands[seat], self.rules.minimum_point), singles)
-        options = candidates(category, CardSet(d.hands[seat]), self.rules.minimum_point)
-        keys = [key(category, c) for c in options]
+        # The sequences or sets he may call, best first, still coded (candidate_codes): each code's low 32 bits
+        # are the combination's mask and its bits from 42 up its key (length, then top rank), as an int that
+        # orders as key()'s pair does.
+        codes = candidate_codes(category, d.hands[seat])
+        if not codes:
+            return found
+        shared = COMBINATION_CARDS
+        elder = seat == d.elder
+        short_calls_bind = self.rules.short_calls_bind
         # Whether a call is good against the cards (good_against_the_cards) compares it with the best
         # combination the opponent could hold: found once, not once for each call.
-        rival = None
-        if seat == d.elder and not self.rules.short_calls_bind:
-            rival = best_key(category, FULL_PACK & ~d.hands[seat] & ~d.discards[seat])
-        for i, first in enumerate(options):
-            found.append(singles[first.mask])
-            first_key = keys[i]
-            gac = seat != d.elder or (not self.rules.short_calls_bind and (rival is None or rival < first_key))
-            extras = [
-                c for c, k in zip(options, keys, strict=True)
-                if not c.mask & first.mask and (gac or k <= first_key)
-            ]
+        rival = -1
+        if elder and not short_calls_bind:
+            best = best_key(category, FULL_PACK & ~d.hands[seat] & ~d.discards[seat])
+            if best is not None:
+                rival = best[0] << 7 | best[1]
+        for first in codes:
+            mask = first & 0xFFFFFFFF
+            found.append(singles[mask])
+            first_key = first >> 42
+            gac = not elder or (not short_calls_bind and rival < first_key)
+            extras = [shared[code & 0xFFFFFFFF] for code in codes
+                      if not code & mask and (gac or code >> 42 <= first_key)]
             if extras:
-                found += [Declare(seat, category, (first, *more)) for more in _disjoint_collections(extras)]
+                called = shared[mask]
+                found += [Declare(seat, category, (called, *more)) for more in _disjoint_collections(extras)]
         return found
 
     def _legal_answers(self, seat: int) -> list[Action]:
@@ -1461,25 +1470,21 @@ class Partie:
         calls, step = (*d.calls, action), d.declaration_step + 1
         elder, younger = d.elder, 1 - d.elder
         if seat == elder:
-            first = action.called
-            if first is None:
+            combinations = action.combinations
+            if not combinations:
                 s.deal = self._evolve(d, calls=calls, declaration_step=step,
-                                 announcements=(*d.announcements, Announcement(category, None)),
-                                 log=(*d.log, Declared(elder, category, None)))
+                                      announcements=(*d.announcements, Announcement(category, None)),
+                                      log=(*d.log, Declared(elder, category, None)))
             else:
-                at_once = self.rules.told_at_once(category, d.contract)
-                rank = first.cards()[0].rank if category is _CAT_SETS and at_once else None
-                said = key(category, first)[1] if at_once else 0
-                detail = said if at_once and category is not _CAT_SETS else None
-                top = Rank(said) if at_once and category is not _CAT_POINT else None
-                pips = said if at_once and category is _CAT_POINT else None
-                revealed = d.revealed
-                if category is _CAT_SETS and len(first) == 4 and at_once:
-                    # "Fourteen aces" names all four cards.
-                    revealed = _set(revealed, elder, revealed[elder] | first.mask)
+                contract = d.contract
+                memo = (self._memo[1] if self._memo is not None and self._memo[0] is contract
+                        else self._play_memo(contract))
+                first = combinations[0]
+                told = memo.calls.get((elder, category, first.mask)) or memo.call(elder, category, first)
+                heard, said, named = told
+                revealed = d.revealed if not named else _set(d.revealed, elder, d.revealed[elder] | named)
                 s.deal = self._evolve(d, calls=calls, declaration_step=step, revealed=revealed,
-                                 announcements=(*d.announcements, Announcement(category, len(first), rank, detail)),
-                                 log=(*d.log, Declared(elder, category, len(first), at_once, pips, top)))
+                                      announcements=(*d.announcements, heard), log=(*d.log, said))
         else:
             s.deal = self._evolve(d, calls=calls, declaration_step=step)
             self._resolve(category, calls[-2], action)
@@ -1493,68 +1498,67 @@ class Partie:
     def _resolve(self, category: Category, elder_call: Declare | None, answer: Declare) -> None:
         """Younger's answer to elder's call: good, not good or equal (the rulings, 10)."""
         s = self._s
-        elder, younger = s.deal.elder, 1 - s.deal.elder
-        e = elder_call.called if elder_call else None
-        y = answer.called
+        d = s.deal
+        elder, younger = d.elder, 1 - d.elder
+        e = elder_call.combinations[0] if elder_call is not None and elder_call.combinations else None
+        y = answer.combinations[0] if answer.combinations else None
         winner: int | None
-        heard = s.deal.announcements[-1]
+        heard = d.announcements[-1]
+        log = d.log
         if e is None:
             winner = younger if y is not None else None
         elif y is None:
-            self._tell(DeclarationAnswered(younger, category, "good"))
+            log = (*log, _ANSWERED[younger, category, "good"])
             heard = _heard(heard, answer="good")
             winner = elder
         else:
             ke, ky = key(category, e), key(category, y)
             reply: Answer = "good" if ke > ky else "not good" if ke < ky else "equal"
-            if ke[0] == ky[0] and not self.rules.told_at_once(category, s.deal.contract):
+            if ke[0] == ky[0] and not self.rules.told_at_once(category, d.contract):
                 making = category is _CAT_POINT and not self.rules.uses_bidding
-                self._tell(SecondCallAsked(younger, category, "making" if making else "how high"))
+                asked = SecondCallAsked(younger, category, "making" if making else "how high")
                 if category is _CAT_POINT:
-                    self._tell(SecondCall(elder, category, pips=ke[1]))
+                    log = (*log, asked, SecondCall(elder, category, pips=ke[1]))
                 else:
-                    self._tell(SecondCall(elder, category, top=Rank(ke[1])))
+                    log = (*log, asked, SecondCall(elder, category, top=Rank(ke[1])))
                 heard = _heard(heard, rank=e.cards()[0].rank) if category is _CAT_SETS else _heard(heard, detail=ke[1])
-            self._tell(DeclarationAnswered(younger, category, reply))
+            log = (*log, _ANSWERED[younger, category, reply])
             heard = _heard(heard, answer=reply)
             winner = elder if ke > ky else younger if ke < ky else None
-        d = s.deal
-        s.deal = d = self._evolve(d, announcements=(*d.announcements[:-1], heard))
+        announcements = (*d.announcements[:-1], heard)
         if e is not None and y is not None and winner is None:
             # An exact tie cancels the category; both combinations are open to inspection (Law 55).
-            s.deal = self._evolve(d, pending_reveal=(d.pending_reveal[0] | (e.mask if elder == 0 else y.mask),
-                                                d.pending_reveal[1] | (e.mask if elder == 1 else y.mask)))
+            s.deal = self._evolve(d, log=log, announcements=announcements, pending_reveal=(
+                d.pending_reveal[0] | (e.mask if elder == 0 else y.mask),
+                d.pending_reveal[1] | (e.mask if elder == 1 else y.mask)))
             return
         if winner is None:
+            s.deal = self._evolve(d, log=log, announcements=announcements)
             return
         shown = (elder_call if winner == elder else answer)
         assert shown is not None
-        scat = _SCORE_CATEGORY[category]
-        scorer = self.rules.combination_scorer(winner, s.deal.contract)
+        contract = d.contract
+        memo = self._memo[1] if self._memo is not None and self._memo[0] is contract else self._play_memo(contract)
         # Law 55 shows what was scored; au Cent: "except in the case of quatorzes and trios".
         shown_cards = category is not _CAT_SETS or self.rules.shows_sets
         scored, reveal = d.scored_cards[winner], d.pending_reveal[winner]
-        later: list[ScoreEvent] = []
+        events, later = d.events, d.pending_events
         for cards in shown.combinations:
-            reason = call(category, cards).lower()
-            if scorer != winner:
-                reason = f"{self.players[winner]}'s {reason}"
-            # A sequence's top card, or a set's rank: its highest card's rank (one suit, or one rank).
-            said = CombinationScored(winner, len(cards),
-                                     None if category is _CAT_POINT else _RANKS[(cards.mask.bit_length() - 1) & 7])
-            event = ScoreEvent(scorer, self.rules.combination_points(category, cards), scat, reason, said)
+            event = (memo.scores.get((winner, category, cards.mask))
+                     or memo.score(winner, category, cards, self.players))
             scored |= cards.mask
             if shown_cards:
                 reveal |= cards.mask
             if winner == elder:
-                self._score(event)
+                # Scored now, in its place in the order of reckoning (Law 67).
+                events = _placed(events, event)
+                log = (*log, event)
             else:
                 # Younger reckons what she won after elder's lead (the rulings, 10 and 12).
-                later.append(event)
-        d = s.deal
-        s.deal = self._evolve(d, scored_cards=_set(d.scored_cards, winner, scored),
-                         pending_reveal=_set(d.pending_reveal, winner, reveal),
-                         pending_events=(*d.pending_events, *later))
+                later = (*later, event)
+        s.deal = self._evolve(d, log=log, announcements=announcements, events=events, pending_events=later,
+                              scored_cards=_set(d.scored_cards, winner, scored),
+                              pending_reveal=_set(d.pending_reveal, winner, reveal))
 
     def _reckon_hand(self) -> None:
         """At elder's first lead (or a concession): younger reckons, the combinations
@@ -2007,12 +2011,13 @@ class _Points:
 
 
 class _PlayMemo:
-    """What the rules say of each lead and each trick of a deal under one contract (``None``: no auction),
-    asked once and kept: the card played, the point of a lead, who wins a trick, what it scores, with the
-    events and the trick they make (all immutable, so shared by every deal that plays the same cards).
+    """What the rules say of each call, combination scored, lead and trick of a deal under one contract
+    (``None``: no auction), asked once and kept: what a call tells, what a combination scores, the card
+    played, the point of a lead, who wins a trick, what it scores, with the events and the trick they make
+    (all immutable, so shared by every deal that plays the same cards).
     The rules themselves stay in :class:`~piquet.engine.variants.Rules`; this only remembers their answers."""
 
-    __slots__ = ("contract", "early_cards", "last_trick", "leads", "rules", "tricks")
+    __slots__ = ("calls", "contract", "early_cards", "last_trick", "leads", "rules", "scores", "tricks")
 
     def __init__(self, rules: Rules, contract: Contract | None) -> None:
         self.rules = rules
@@ -2023,6 +2028,12 @@ class _PlayMemo:
         self.last_trick = rules.last_trick_points(contract)
         self.leads: dict[int, tuple[CardPlayed, ScoreEvent | None]] = {}
         self.tricks: dict[int, tuple[int, CardPlayed, Trick, tuple[ScoreEvent, ...]]] = {}
+        #: Elder's call of a combination, by seat, category and mask: what both hear of it, the event that says
+        #: it and the cards it names (a quatorze's four), if any.
+        self.calls: dict[tuple[int, Category, int], tuple[Announcement, Declared, int]] = {}
+        #: A combination scored, by its holder, category and mask (when its holder scores it; otherwise its
+        #: words name him, and it is made each time).
+        self.scores: dict[tuple[int, Category, int], ScoreEvent] = {}
 
     def lead(self, seat: int, card: Card) -> tuple[CardPlayed, ScoreEvent | None]:
         """The card led by ``seat``, and the point it scores, if any (Law 65)."""
@@ -2032,6 +2043,37 @@ class _PlayMemo:
             scored = ScoreEvent(seat, points, _SCORE_PLAY, f"lead of {card}") if points else None
             found = self.leads[seat << 5 | card] = (CardPlayed(seat, card), scored)
         return found
+
+    def call(self, elder: int, category: Category, first: CardSet) -> tuple[Announcement, Declared, int]:
+        """Elder's call of ``first``: what both players hear of it, the event, and the cards it names (Laws
+        46-48: the length, and what the rules have told at once; "fourteen aces" names all four)."""
+        at_once = self.rules.told_at_once(category, self.contract)
+        rank = first.cards()[0].rank if category is _CAT_SETS and at_once else None
+        said = key(category, first)[1] if at_once else 0
+        detail = said if at_once and category is not _CAT_SETS else None
+        top = Rank(said) if at_once and category is not _CAT_POINT else None
+        pips = said if at_once and category is _CAT_POINT else None
+        named = first.mask if category is _CAT_SETS and len(first) == 4 and at_once else 0
+        told = (Announcement(category, len(first), rank, detail),
+                Declared(elder, category, len(first), at_once, pips, top), named)
+        self.calls[elder, category, first.mask] = told
+        return told
+
+    def score(self, holder: int, category: Category, cards: CardSet, players: tuple[str, str]) -> ScoreEvent:
+        """The points of ``holder``'s combination ``cards``, scored (Law 55): to him, or in Auction's minus
+        contracts to his opponent, whose words then name him."""
+        scorer = self.rules.combination_scorer(holder, self.contract)
+        reason = call(category, cards).lower()
+        if scorer != holder:
+            reason = f"{players[holder]}'s {reason}"
+        # A sequence's top card, or a set's rank: its highest card's rank (one suit, or one rank).
+        said = CombinationScored(holder, len(cards),
+                                 None if category is _CAT_POINT else _RANKS[(cards.mask.bit_length() - 1) & 7])
+        event = ScoreEvent(scorer, self.rules.combination_points(category, cards), _SCORE_CATEGORY[category],
+                           reason, said)
+        if scorer == holder:
+            self.scores[holder, category, cards.mask] = event
+        return event
 
     def trick(self, leader: int, lead: Card, card: Card) -> tuple[int, CardPlayed, Trick, tuple[ScoreEvent, ...]]:
         """The trick ``leader`` led with ``lead`` and his opponent completed with ``card``: its winner (Law 59),
@@ -2083,6 +2125,10 @@ class _SingleCalls(dict[int, Declare]):
         return declare
 
 
+#: Younger's answers, by seat, category and answer, made once.
+_ANSWERED: dict[tuple[int, Category, Answer], DeclarationAnswered] = {
+    (seat, category, answer): DeclarationAnswered(seat, category, answer)
+    for seat in (0, 1) for category in Category for answer in ("good", "not good", "equal")}
 _SINGLE_CALLS: dict[tuple[int, Category], _SingleCalls] = {
     (seat, category): _SingleCalls(seat, category) for seat in (0, 1) for category in Category}
 #: Each seat's declaration of nothing in each category, made once.
