@@ -70,14 +70,16 @@ def _step(partie: Partie, agents: Sequence[Agent], rng: random.Random, phase: Ph
     if phase is _CUT:
         partie.push(partie.random_cut(rng))
         return
-    seat = partie.to_act
-    assert seat is not None
     if phase is _DEAL:
+        seat = partie.to_act
+        assert seat is not None
         sizes = partie.legal_packets()
         packets = sizes[0] if len(sizes) == 1 else agents[seat].choose_packets(partie.view(seat), sizes)
         partie.push(partie.random_deal(rng, packets))
         return
-    legal = partie.legal_actions(seat)
+    legal = partie.legal_actions()  # the player to act's
+    seat = legal.player
+    assert seat is not None
     action = agents[seat].choose(partie.view(seat), legal)
     partie.push(action)
 

@@ -1070,18 +1070,29 @@ class Partie:
 
     # ------------------------------------------------------------ legal actions
     def legal_actions(self, player: int | None = None) -> LegalActions:
-        """The legal actions of ``player`` (by default the player to act), listed lazily.
+        """The legal actions of ``player`` (by default the player to act), listed lazily (past the first lead,
+        at once: only the cards may be played).
 
         The cut and the deal are chance events and are not listed (see
         :meth:`random_cut`, :meth:`random_deal` and :meth:`legal_packets`).
         A player may concede out of turn, so another player's list may hold that.
         """
         # LegalActions.__init__, inlined (a listing is asked for at every decision).
+        s = self._s
+        to_act = s.to_act
         legal = object.__new__(LegalActions)
         legal.partie = self
-        legal.player = self._s.to_act if player is None else player
-        legal._listing = None
         legal._serial = self._serial
+        if player is None or player == to_act:
+            legal.player = to_act
+            d = s.deal
+            if s.phase is _PHASE_PLAY and (d.tricks or d.trick):
+                # Past the first lead only the cards may be played (see _generate): listed at once.
+                legal._listing = self._plays(to_act)
+                return legal
+        else:
+            legal.player = player
+        legal._listing = None
         return legal
 
     def _generate(self, seat: int | None) -> list[Action] | _Points:
