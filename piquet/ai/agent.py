@@ -52,7 +52,11 @@ class RandomAgent:
             n = self.rng.randint(lo, hi)
             discards = CardSet(self.rng.sample(view.hand.cards(), n))
             show = view.seat != view.elder and self.rng.random() < 0.5
-            for action in (Exchange(view.seat, discards, show), Exchange(view.seat, discards)):
+            action = Exchange(view.seat, discards, show)
+            if action in legal:
+                return action
+            if show:
+                action = Exchange(view.seat, discards)  # the talon had no cards left to show
                 if action in legal:
                     return action
         # What rng.choice(legal) draws (randrange(n) is choice's draw for n items), asking the length once.

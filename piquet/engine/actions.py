@@ -12,11 +12,12 @@ Play(player=0, card=Card.parse('AS'))
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import assert_never
 
-from piquet.engine.cards import Card, CardSet, shuffled_pack
+from piquet.engine.cards import FULL_PACK, Card, CardSet, shuffled_pack
 from piquet.engine.combinations import Category
 
 __all__ = [
@@ -59,6 +60,13 @@ class ChooseDealer:
         return f"{names[self.player]} chooses that {names[self.dealer]} deals first"
 
 
+#: Each card's bit in a mask.
+_CARD_BITS: tuple[int, ...] = tuple(1 << card for card in range(32))
+#: By packet size: the cards of the pack the non-dealer is dealt (the first packet, the third...), in one look-up.
+_FIRST_PACKETS: dict[int, Callable[[Sequence[Card]], tuple[Card, ...]]] = {
+    packets: itemgetter(*[i for i in range(24) if i // packets % 2 == 0]) for packets in (2, 3)}
+
+
 @dataclass(frozen=True, slots=True)
 class Deal:
     """The dealer deals: his packet size (2 or 3, ``None`` if not recorded) and the cards.
@@ -93,15 +101,13 @@ class Deal:
             raise ValueError("a pack must hold each of the 32 cards once")
         if not in_packets:
             return cls(dealer, (CardSet(pack[:12]), CardSet(pack[12:24])), tuple(pack[24:]), packets)
-        masks = [0, 0]
-        i = 0
-        seat = 1 - dealer
-        while i < 24:
-            for card in pack[i : i + packets]:
-                masks[seat] |= 1 << card
-            i += packets
-            seat = 1 - seat
-        return cls(dealer, (CardSet(masks[0]), CardSet(masks[1])), tuple(pack[24:]), packets)
+        # The non-dealer takes the first packet and every other one after it, the dealer the rest of the
+        # twenty-four cards (taken by position, and their bits added up, in one pass each).
+        first = sum(map(_CARD_BITS.__getitem__, _FIRST_PACKETS[packets](pack)))
+        talon = tuple(pack[24:])
+        second = FULL_PACK ^ first ^ sum(map(_CARD_BITS.__getitem__, talon))
+        hands = (CardSet(second), CardSet(first)) if dealer == 0 else (CardSet(first), CardSet(second))
+        return cls(dealer, hands, talon, packets)
 
     @classmethod
     def shuffled(cls, rng: random.Random, dealer: int, packets: int, *, in_packets: bool = True) -> Deal:

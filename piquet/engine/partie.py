@@ -489,16 +489,17 @@ class Partie:
         #: A number for the present position, new at each push and pop (never given twice): what a listing of
         #: the legal actions was made in (see LegalActions).
         self._serial = 0
-        #: The last action handed out by index from a listing of the position numbered ``_trusted_in``, or found
-        #: legal in it by ``in`` (see LegalActions.__getitem__ and __contains__): legal in that position, which
-        #: is the present one while the number is, so push does not check it again there. An action is
-        #: immutable; a caller's list is never trusted.
+        #: The last action handed out by index from a listing of the position numbered ``_trusted_in``, found
+        #: legal in it by ``in`` (see LegalActions.__getitem__ and __contains__), or dealt in it by random_deal:
+        #: legal in that position, which is the present one while the number is, so push does not check it
+        #: again there. An action is immutable; a caller's list is never trusted.
         self._trusted: Action | None = None
         self._trusted_in = -1
         #: The deal record made while an action is applied, changed in place until it is (see _evolve).
         self._private: _Deal | None = None
-        #: The memo of the leads and tricks under the last contract asked for (see _play_memo).
-        self._memo: tuple[Contract | None, _PlayMemo] | None = None
+        #: The memo of the calls, leads and tricks under the last contract asked for (see _play_memo; the first
+        #: deal's, without a contract, to begin with).
+        self._memo: _PlayMemo = self._play_memo(None)
 
     # ------------------------------------------------------------------ state
     @property
@@ -658,10 +659,12 @@ class Partie:
                 self._private = None
             if d.hand_reckoned:
                 # What the card can change, rather than the whole record (which is let go).
+                told = len(d.log)
                 self._stack.append((None, action, to_act, (d.hands, d.trick, d.events, d.leader, d.tricks_won,
-                                                           d.pique, d.pique_closed, len(d.log), len(d.tricks))))
-            else:
-                self._stack.append((d, action, to_act))
+                                                           d.pique, d.pique_closed, told, len(d.tricks))))
+                # The card said, then only the points it scored (see _apply_play): those, without looking.
+                return self._s.deal.log[told + 1:]  # type: ignore[return-value]
+            self._stack.append((d, action, to_act))
         else:
             # _snapshot, inlined: a shallow copy of the state, its instance dict copied whole.
             after = object.__new__(_State)
@@ -750,9 +753,14 @@ class Partie:
         s = self._s
         if s.phase is not _PHASE_DEAL or s.dealer is None:
             raise ValueError(f"no deal is due: it is the {s.phase.value}")
+        sizes = self.legal_packets()
         if packets is None:
-            packets = self.legal_packets()[0] if len(self.legal_packets()) == 1 else rng.choice((2, 3))
-        return Deal.shuffled(rng, s.dealer, packets)
+            packets = sizes[0] if len(sizes) == 1 else rng.choice((2, 3))
+        deal = Deal.shuffled(rng, s.dealer, packets)
+        if packets in sizes:
+            # A whole pack, dealt by the dealer in a size he may deal in: push need not check it again here.
+            self._trusted, self._trusted_in = deal, self._serial
+        return deal
 
     # ------------------------------------------------------------ legality
     def _illegal(self, action: Action, reason: str) -> IllegalActionError:
@@ -1086,7 +1094,7 @@ class Partie:
         if player is None or player == to_act:
             legal.player = to_act
             d = s.deal
-            if s.phase is _PHASE_PLAY and (d.tricks or d.trick):
+            if s.phase is _PHASE_PLAY and to_act is not None and (d.tricks or d.trick):
                 # Past the first lead only the cards may be played (see _generate): listed at once.
                 legal._listing = self._plays(to_act)
                 return legal
@@ -1106,7 +1114,7 @@ class Partie:
             return self._plays(seat)  # the common case: past the first lead, only the cards may be played
         found: list[Action] = []
         if s.phase is _PHASE_PLAY and not d.tricks and not d.trick and self.rules.allows_concession:
-            concede = Concede(seat)
+            concede = _CONCESSIONS[seat]
             if self.why_not(concede) is None:
                 found.append(concede)
         if self._deferred_carte_blanche(seat):
@@ -1488,8 +1496,9 @@ class Partie:
                                       log=(*d.log, Declared(elder, category, None)))
             else:
                 contract = d.contract
-                memo = (self._memo[1] if self._memo is not None and self._memo[0] is contract
-                        else self._play_memo(contract))
+                memo = self._memo
+                if memo.contract is not contract:
+                    memo = self._play_memo(contract)
                 first = combinations[0]
                 told = memo.calls.get((elder, category, first.mask)) or memo.call(elder, category, first)
                 heard, said, named = told
@@ -1549,7 +1558,9 @@ class Partie:
         shown = (elder_call if winner == elder else answer)
         assert shown is not None
         contract = d.contract
-        memo = self._memo[1] if self._memo is not None and self._memo[0] is contract else self._play_memo(contract)
+        memo = self._memo
+        if memo.contract is not contract:
+            memo = self._play_memo(contract)
         # Law 55 shows what was scored; au Cent: "except in the case of quatorzes and trios".
         shown_cards = category is not _CAT_SETS or self.rules.shows_sets
         scored, reveal = d.scored_cards[winner], d.pending_reveal[winner]
@@ -1625,7 +1636,9 @@ class Partie:
             self._reckon_hand()
         d = s.deal
         contract = d.contract
-        memo = self._memo[1] if self._memo is not None and self._memo[0] is contract else self._play_memo(contract)
+        memo = self._memo
+        if memo.contract is not contract:
+            memo = self._play_memo(contract)
         hand = d.hands[seat] & ~(1 << card)
         hands = (hand, d.hands[1]) if seat == 0 else (d.hands[0], hand)
         # The new deal record (see _evolve), made here without its keyword arguments: a play is the common step.
@@ -1656,34 +1669,33 @@ class Partie:
             return
         lead = d.trick[0]
         leader = d.leader
-        found_trick = memo.tricks.get(leader << 10 | lead << 5 | card)
-        winner, played, finished, awards = (found_trick if found_trick is not None
-                                             else memo.trick(leader, lead, card))
-        won = d.tricks_won[winner] + 1
-        events, log = d.events, (*d.log, played)
+        winner, played, finished, awards = (memo.tricks.get(leader << 10 | lead << 5 | card)
+                                            or memo.trick(leader, lead, card))
+        won = d.tricks_won
+        fields["tricks_won"] = won = (won[0] + 1, won[1]) if winner == 0 else (won[0], won[1] + 1)
+        fields["trick"] = ()
+        fields["tricks"] = tricks = (*d.tricks, finished)
+        fields["leader"] = winner
+        s.to_act = winner
+        s.deal = new
         if len(awards) == 1:
             # The usual trick: its one award goes into the same new record.
             scored = awards[0]
-            events = ((*events, scored) if not events or _ORDER[events[-1].category] <= _PLAY_ORDER
-                      else _placed(events, scored))
-            log = (*log, scored)
-        fields["trick"] = ()
-        fields["tricks"] = (*d.tricks, finished)
-        fields["tricks_won"] = (won, d.tricks_won[1]) if winner == 0 else (d.tricks_won[0], won)
-        fields["leader"] = winner
-        fields["events"] = events
-        fields["log"] = log
-        s.deal = d = new
-        if len(awards) == 1:
-            if d.pique is None and d.repique is None and not d.pique_closed:
+            events = d.events
+            fields["events"] = ((*events, scored) if not events or _ORDER[events[-1].category] <= _PLAY_ORDER
+                                else _placed(events, scored))
+            fields["log"] = (*d.log, played, scored)
+            if new.pique is None and new.repique is None and not new.pique_closed:
                 self._check_pique()
         else:
+            fields["log"] = (*d.log, played)
             for scored in awards:
                 self._score(scored)
                 self._check_pique()
-        early_cards = memo.early_cards and won == 7
-        s.to_act = winner
-        last = memo.last_trick if len(d.tricks) == 12 else 0
+        if len(tricks) < 12 and not memo.early_cards:
+            return  # the common trick
+        early_cards = memo.early_cards and won[winner] == 7
+        last = memo.last_trick if len(tricks) == 12 else 0
         if last:
             self._score(ScoreEvent(winner, last, _SCORE_PLAY, "the last trick"))
         if early_cards:
@@ -1758,7 +1770,7 @@ class Partie:
         memo = shared.get(contract)
         if memo is None:
             memo = shared[contract] = _PlayMemo(rules, contract)
-        self._memo = contract, memo
+        self._memo = memo
         return memo
 
     def _counted_deals(self) -> int:
@@ -2142,6 +2154,8 @@ _ANSWERED: dict[tuple[int, Category, Answer], DeclarationAnswered] = {
     for seat in (0, 1) for category in Category for answer in ("good", "not good", "equal")}
 _SINGLE_CALLS: dict[tuple[int, Category], _SingleCalls] = {
     (seat, category): _SingleCalls(seat, category) for seat in (0, 1) for category in Category}
+#: Each seat's concession, made once.
+_CONCESSIONS: tuple[Concede, Concede] = (Concede(0), Concede(1))
 #: Each seat's declaration of nothing in each category, made once.
 _NO_CALLS: dict[tuple[int, Category], Declare] = {
     (seat, category): Declare(seat, category, ()) for seat in (0, 1) for category in Category}
