@@ -59,8 +59,18 @@ class RandomAgent:
                 action = Exchange(view.seat, discards)  # the talon had no cards left to show
                 if action in legal:
                     return action
-        # What rng.choice(legal) draws (randrange(n) is choice's draw for n items), asking the length once.
-        return legal[self.rng.randrange(len(legal))]
+        # What rng.choice(legal) draws, asking the length once: randrange(n), which for a plain random.Random
+        # is Random._randbelow's draw, made here with getrandbits (a decision at every card), as
+        # cards.shuffled_pack makes Random.shuffle's: as many random bits as n needs, again while too high.
+        n = len(legal)
+        rng = self.rng
+        if type(rng) is not random.Random or not n:
+            return legal[rng.randrange(n)]
+        bits = n.bit_length()
+        index = rng.getrandbits(bits)
+        while index >= n:
+            index = rng.getrandbits(bits)
+        return legal[index]
 
     def choose_packets(self, view: PlayerView, sizes: tuple[int, ...]) -> int:
         return self.rng.choice(sizes)
