@@ -250,25 +250,35 @@ def candidate_codes(category: Category, hand: int, minimum_point: int = 1) -> li
     # order it was found in (suit by suit, earlier higher; within a suit, or rank by rank, the order of
     # itertools.combinations over the cards high to low), then its mask. One sort of ints puts them best
     # first, equal keys in the order found, as the sort of the sets by key did.
-    codes: list[int] = []
-    for suit in range(4):
-        shift = 8 * suit
-        byte = (hand >> shift) & 0xFF
-        if not byte:
-            continue
-        if category is _POINT:
-            # The memo read here first (a listing is asked at every declaration), made by _point_codes.
-            found = _POINT_CODES.get(suit << 8 | byte) or _point_codes(suit, byte)
-            if minimum_point > 1:
-                found = tuple(code for code in found if code >> 49 >= minimum_point)
-            codes += found
-        elif category is _SEQUENCES:
-            codes += _SEQUENCE_CODES.get(suit << 8 | byte) or _sequence_codes(suit, byte)
+    codes: list[int]
     if category is _SETS:
+        codes = []
         for rank in SET_RANKS:
             held = hand & (0x01010101 << rank)
             if held.bit_count() >= 3:
                 codes += _set_codes(held, rank)
+    else:
+        # A point or a sequence is of one suit: each suit's codes are kept by suit and rank mask (suit << 8 |
+        # byte), read here first (a listing is asked at every declaration) and made when first asked.
+        if category is _POINT:
+            get, make = _POINT_CODES.get, _point_codes
+        else:
+            get, make = _SEQUENCE_CODES.get, _sequence_codes
+        spades = get(hand & 0xFF)
+        if spades is None:
+            spades = make(0, hand & 0xFF)
+        hearts = get(256 | hand >> 8 & 0xFF)
+        if hearts is None:
+            hearts = make(1, hand >> 8 & 0xFF)
+        diamonds = get(512 | hand >> 16 & 0xFF)
+        if diamonds is None:
+            diamonds = make(2, hand >> 16 & 0xFF)
+        clubs = get(768 | hand >> 24)
+        if clubs is None:
+            clubs = make(3, hand >> 24)
+        codes = [*spades, *hearts, *diamonds, *clubs]
+        if minimum_point > 1 and category is _POINT:
+            codes = [code for code in codes if code >> 49 >= minimum_point]
     codes.sort(reverse=True)
     return codes
 

@@ -1856,9 +1856,11 @@ def _view_field(name: str, source: _ViewSource) -> object:
         return getattr(s, name)
     own = seat is not None
     me = seat if seat is not None else 0
-    match name:
+    match name:  # the fields a random player reads first (a match tries its cases in order)
         case "hand":
             return _SETS[d.hands[me] if own else 0]
+        case "exchange_range":
+            return _exchange_limits(rules, d, me) if own and s.phase is _PHASE_EXCHANGE and to_act == me else None
         case "dealt":
             return _SETS[d.dealt[me] if own else 0]
         case "discards":
@@ -1879,8 +1881,6 @@ def _view_field(name: str, source: _ViewSource) -> object:
             return _SETS[d.revealed[0]], _SETS[d.revealed[1]]
         case "own_calls":
             return tuple([c for c in d.calls if c is not None and c.player == seat]) if own and d.calls else ()
-        case "exchange_range":
-            return _exchange_limits(rules, d, me) if own and s.phase is _PHASE_EXCHANGE and to_act == me else None
         case "game_scores":
             return s.totals[0] - s.game_start[0], s.totals[1] - s.game_start[1]
         case "unreckoned":
