@@ -32,6 +32,7 @@ import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations as _subsets
+from operator import attrgetter
 from typing import Any, ClassVar, Final, assert_never, overload
 
 from piquet.engine.actions import (
@@ -447,12 +448,15 @@ def _set_any(pair: tuple[int | None, int | None], seat: int, value: int | None) 
 #: What :meth:`Partie.pop` needs to take an action back: the state before it; or, for a card played in place
 #: (see :meth:`Partie.push`), the deal record and the seat to act before it; or, for a card played once the
 #: hand is reckoned, the seat to act and what a card can change of the deal record (see _PlayUndo).
-_Undo = tuple[_State, Action] | tuple[_Deal, Action, int | None] | tuple[None, Action, int | None, "_PlayUndo"]
+_Undo = (tuple[_State, Action] | tuple[_Deal, Action, int | None]
+         | tuple[None, Action, int | None, "_PlayUndo", int, int])
 #: The fields of the deal record a card played once the hand is reckoned can change, as they were before it
-#: (the hands, the trick, the events, the leader, the tricks won, the pique and whether it can still come), and
-#: how long the log and the tricks were (a card only adds to them).
-_PlayUndo = tuple[tuple[int, int], tuple[Card, ...], tuple[ScoreEvent, ...], int, tuple[int, int], int | None, bool,
-                  int, int]
+#: (the hands, the trick, the events, the leader, the tricks won, the pique and whether it can still come); the
+#: undo keeps them with how long the log and the tricks were (a card only adds to them).
+_PlayUndo = tuple[tuple[int, int], tuple[Card, ...], tuple[ScoreEvent, ...], int, tuple[int, int], int | None, bool]
+#: Those fields read at once (one call rather than seven readings, at every card).
+_PLAY_FIELDS: Callable[[_Deal], _PlayUndo] = attrgetter(
+    "hands", "trick", "events", "leader", "tricks_won", "pique", "pique_closed")
 
 
 class Partie:
@@ -660,8 +664,7 @@ class Partie:
             if d.hand_reckoned:
                 # What the card can change, rather than the whole record (which is let go).
                 told = len(d.log)
-                self._stack.append((None, action, to_act, (d.hands, d.trick, d.events, d.leader, d.tricks_won,
-                                                           d.pique, d.pique_closed, told, len(d.tricks))))
+                self._stack.append((None, action, to_act, _PLAY_FIELDS(d), told, len(d.tricks)))
                 # The card said, then only the points it scored (see _apply_play): those, without looking.
                 return self._s.deal.log[told + 1:]  # type: ignore[return-value]
             self._stack.append((d, action, to_act))
@@ -717,7 +720,7 @@ class Partie:
         if len(undo) == 3:
             s.deal, action, s.to_act = undo
             return action
-        _, action, s.to_act, (hands, trick, events, leader, tricks_won, pique, closed, told, tricks) = undo
+        _, action, s.to_act, (hands, trick, events, leader, tricks_won, pique, closed), told, tricks = undo
         # The record as it was before the card: the present one with what the card changed put back.
         fields = s.deal.__dict__.copy()
         fields.update(hands=hands, trick=trick, events=events, leader=leader, tricks_won=tricks_won, pique=pique,
@@ -1491,9 +1494,9 @@ class Partie:
         if seat == elder:
             combinations = action.combinations
             if not combinations:
+                heard, said = _NOTHING_CALLED[elder, category]
                 s.deal = self._evolve(d, calls=calls, declaration_step=step,
-                                      announcements=(*d.announcements, Announcement(category, None)),
-                                      log=(*d.log, Declared(elder, category, None)))
+                                      announcements=(*d.announcements, heard), log=(*d.log, said))
             else:
                 contract = d.contract
                 memo = self._memo
@@ -1652,8 +1655,7 @@ class Partie:
         fields["hands"] = hands
         if not d.trick:
             # The card and the point of its lead, if it scores one, in one new record.
-            found = memo.leads.get(seat << 5 | card)
-            played, scored = found if found is not None else memo.lead(seat, card)
+            played, scored = memo.leads.get(seat << 5 | card) or memo.lead(seat, card)
             fields["trick"] = (card,)
             s.deal = new
             if scored is None:
@@ -2154,6 +2156,10 @@ _ANSWERED: dict[tuple[int, Category, Answer], DeclarationAnswered] = {
     for seat in (0, 1) for category in Category for answer in ("good", "not good", "equal")}
 _SINGLE_CALLS: dict[tuple[int, Category], _SingleCalls] = {
     (seat, category): _SingleCalls(seat, category) for seat in (0, 1) for category in Category}
+#: Elder's call of nothing in each category, by seat and category: what both hear, and the event.
+_NOTHING_CALLED: dict[tuple[int, Category], tuple[Announcement, Declared]] = {
+    (seat, category): (Announcement(category, None), Declared(seat, category, None))
+    for seat in (0, 1) for category in Category}
 #: Each seat's concession, made once.
 _CONCESSIONS: tuple[Concede, Concede] = (Concede(0), Concede(1))
 #: Each seat's declaration of nothing in each category, made once.
