@@ -76,26 +76,34 @@ class RandomAgent:
         return self.rng.choice(sizes)
 
 
-def _step(partie: Partie, agents: Sequence[Agent], rng: random.Random, phase: Phase | None = None) -> None:
-    """Make the next move: a chance event or the decision of the player to act (``phase``: the partie's
-    phase, if the caller has read it)."""
-    if phase is None:
-        phase = partie.phase
-    if phase is _CUT:
-        partie.push(partie.random_cut(rng))
-        return
-    if phase is _DEAL:
-        seat = partie.to_act
-        assert seat is not None
-        sizes = partie.legal_packets()
-        packets = sizes[0] if len(sizes) == 1 else agents[seat].choose_packets(partie.view(seat), sizes)
-        partie.push(partie.random_deal(rng, packets))
-        return
-    legal = partie.legal_actions()  # the player to act's
-    seat = legal.player
-    assert seat is not None
-    action = agents[seat].choose(partie.view(seat), legal)
-    partie.push(action)
+def _play_on(partie: Partie, agents: Sequence[Agent], rng: random.Random, deal_number: int | None = None,
+             on_action: Callable[[Partie], None] | None = None) -> None:
+    """Make the moves, chance events drawn with ``rng`` and decisions asked of the agents, until the partie is
+    over or, given ``deal_number``, until a deal after that one is due (``on_action`` is called after each).
+    Over a whole partie (no ``deal_number``) the higher cut takes the deal (Law 4 gives him the choice; he
+    deals, as Cavendish advises); within a deal, a choice of dealer is asked of the player like any other."""
+    while (phase := partie.phase) is not _OVER:
+        if phase is _CUT:
+            partie.push(partie.random_cut(rng))
+        elif phase is _DEAL:
+            if deal_number is not None and partie.deal_number != deal_number:
+                return
+            seat = partie.to_act
+            assert seat is not None
+            sizes = partie.legal_packets()
+            packets = sizes[0] if len(sizes) == 1 else agents[seat].choose_packets(partie.view(seat), sizes)
+            partie.push(partie.random_deal(rng, packets))
+        elif phase is _CHOOSE_DEALER and deal_number is None and partie.to_act is not None:
+            partie.push(ChooseDealer(partie.to_act, partie.to_act))
+        else:
+            # A decision (the common move, in the loop itself rather than a call): the player to act chooses
+            # from his view and his legal actions.
+            legal = partie.legal_actions()
+            seat = legal.player
+            assert seat is not None
+            partie.push(agents[seat].choose(partie.view(seat), legal))
+        if on_action is not None:
+            on_action(partie)
 
 
 def play_deal(partie: Partie, agents: Sequence[Agent], rng: random.Random,
@@ -105,12 +113,11 @@ def play_deal(partie: Partie, agents: Sequence[Agent], rng: random.Random,
         if phase is _CHOOSE_DEALER and partie.to_act is not None:
             partie.push(ChooseDealer(partie.to_act, partie.to_act))
         else:
-            _step(partie, agents, rng, phase)
+            partie.push(partie.random_cut(rng))
     number = partie.deal_number
     if deal is not None:
         partie.push(deal)
-    while (phase := partie.phase) is not _OVER and (phase is not _DEAL or partie.deal_number == number):
-        _step(partie, agents, rng, phase)
+    _play_on(partie, agents, rng, number)
 
 
 def play_partie(
@@ -126,11 +133,5 @@ def play_partie(
     Law 4 gives the higher cut the choice of deal; he deals, as Cavendish advises.
     """
     partie = Partie(players, variant, options)
-    while (phase := partie.phase) is not _OVER:
-        if phase is _CHOOSE_DEALER and partie.to_act is not None:
-            partie.push(ChooseDealer(partie.to_act, partie.to_act))
-        else:
-            _step(partie, agents, rng, phase)
-        if on_action is not None:
-            on_action(partie)
+    _play_on(partie, agents, rng, on_action=on_action)
     return partie
