@@ -501,8 +501,12 @@ class Partie:
         self._trusted_in = -1
         #: The deal record made while an action is applied, changed in place until it is (see _evolve).
         self._private: _Deal | None = None
-        #: The memo of the calls, leads and tricks under the last contract asked for (see _play_memo; the first
-        #: deal's, without a contract, to begin with).
+        rules = self.rules
+        #: The memos of every partie with these rules (their class and options), by contract.
+        self._memos = _PLAY_MEMOS.setdefault((type(rules), tuple(sorted(rules.values.items()))), {})
+        #: The memo of the calls, leads and tricks under the last contract asked for, and that contract (see
+        #: _play_memo; the first deal's, without a contract, to begin with).
+        self._memo_for: Contract | None = None
         self._memo: _PlayMemo = self._play_memo(None)
 
     # ------------------------------------------------------------------ state
@@ -1500,7 +1504,7 @@ class Partie:
             else:
                 contract = d.contract
                 memo = self._memo
-                if memo.contract is not contract:
+                if self._memo_for is not contract:
                     memo = self._play_memo(contract)
                 first = combinations[0]
                 told = memo.calls.get((elder, category, first.mask)) or memo.call(elder, category, first)
@@ -1562,7 +1566,7 @@ class Partie:
         assert shown is not None
         contract = d.contract
         memo = self._memo
-        if memo.contract is not contract:
+        if self._memo_for is not contract:
             memo = self._play_memo(contract)
         # Law 55 shows what was scored; au Cent: "except in the case of quatorzes and trios".
         shown_cards = category is not _CAT_SETS or self.rules.shows_sets
@@ -1640,7 +1644,7 @@ class Partie:
         d = s.deal
         contract = d.contract
         memo = self._memo
-        if memo.contract is not contract:
+        if self._memo_for is not contract:
             memo = self._play_memo(contract)
         hand = d.hands[seat] & ~(1 << card)
         hands = (hand, d.hands[1]) if seat == 0 else (d.hands[0], hand)
@@ -1767,12 +1771,12 @@ class Partie:
     def _play_memo(self, contract: Contract | None) -> _PlayMemo:
         """The rules' answers for the leads and tricks of a deal under ``contract`` (shared by every partie
         with the same rules; the partie keeps the last one, and asks again when the contract is another)."""
-        rules = self.rules
-        shared = _PLAY_MEMOS.setdefault((type(rules), tuple(sorted(rules.values.items()))), {})
+        shared = self._memos
         memo = shared.get(contract)
         if memo is None:
-            memo = shared[contract] = _PlayMemo(rules, contract)
-        self._memo = memo
+            memo = shared[contract] = _PlayMemo(self.rules, contract)
+        # Kept with the very contract asked for (the deal's own), which later asks compare by identity.
+        self._memo, self._memo_for = memo, contract
         return memo
 
     def _counted_deals(self) -> int:
