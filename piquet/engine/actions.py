@@ -60,6 +60,8 @@ class ChooseDealer:
         return f"{names[self.player]} chooses that {names[self.dealer]} deals first"
 
 
+#: The 32 cards, as the set a pack must be.
+_ALL_CARDS: frozenset[int] = frozenset(range(32))
 #: Each card's bit in a mask.
 _CARD_BITS: tuple[int, ...] = tuple(1 << card for card in range(32))
 #: By packet size: the cards of the pack the non-dealer is dealt (the first packet, the third...), in one look-up.
@@ -97,7 +99,7 @@ class Deal:
         """
         if packets not in (2, 3):
             raise ValueError(f"packets must be 2 or 3, not {packets!r}")
-        if sorted(pack) != list(range(32)):
+        if len(pack) != 32 or set(pack) != _ALL_CARDS:  # (a set of ints, hashed in C; a sort compares Cards)
             raise ValueError("a pack must hold each of the 32 cards once")
         if not in_packets:
             return cls(dealer, (CardSet(pack[:12]), CardSet(pack[12:24])), tuple(pack[24:]), packets)
