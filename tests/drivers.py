@@ -276,10 +276,14 @@ def knowledge(p: Partie) -> tuple[CardSet, CardSet, CardSet]:
         for s in seats:
             know[s] |= mask
 
+    exchanged = [False, False]
     for a in after:
         if isinstance(a, CarteBlanche) and a.announce:
             cb[a.player] = True
+            if exchanged[1 - a.player]:  # au Cent's younger, announcing after elder discarded: shown at once
+                tell([1 - a.player, 2], deal.hands[a.player].mask)
         elif isinstance(a, Exchange):
+            exchanged[a.player] = True
             seat, cards, _ = next(draws)
             n = len(a.discards)
             if a.player == elder and n < 5:  # elder may look at what he left of the top five

@@ -8,12 +8,12 @@ from __future__ import annotations
 import random
 
 from drivers import NAMES, Drawn, check_no_leak, chosen_is_legal, conservation, drive, knowledge, parties
-from helpers import agents
+from helpers import ANN, BILL, CB_ANN, CB_BILL, CB_TALON, agents, cs, dealt
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from piquet.ai.agent import play_partie
-from piquet.engine.actions import Cut
+from piquet.engine.actions import CarteBlanche, Cut, Exchange
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.record import dumps, loads
 from piquet.engine.scoring import ScoreCategory, ScoreEvent
@@ -68,6 +68,19 @@ def test_variant_invariants_the_leak_check_detects_a_leak() -> None:
         p.push(p.random_cut(random.Random(1)) if p.phase is Phase.CUT else p.random_deal(random.Random(1), 2))
     ann, _, spectator = knowledge(p)
     assert p.hand(1) - ann and not (spectator & (p.hand(0) | p.hand(1)))
+
+
+def test_variant_invariants_the_leak_check_allows_au_cent_carte_blanche_shown_after_elder_discarded() -> None:
+    # Cavendish's au Cent: younger may announce carte blanche once elder has discarded; she proves it at once
+    # (Laws 19-20), so elder and a spectator may then know her hand as dealt.  Found by the property above.
+    p = dealt(CB_BILL, CB_ANN, CB_TALON, packets=2, variant="au-cent")  # Ann, younger, holds the blank hand
+    p.push(Exchange(BILL, cs("KS QS JS KH QH")))
+    _, bill, spectator = knowledge(p)
+    assert not (bill & cs(CB_BILL)) and not (spectator & cs(CB_BILL))
+    p.push(CarteBlanche(ANN, True))
+    _, bill, spectator = knowledge(p)
+    assert cs(CB_BILL).issubset(bill) and cs(CB_BILL).issubset(spectator)
+    check_no_leak(p)
 
 
 # ---------------------------------------------------------------- the play
