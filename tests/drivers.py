@@ -269,7 +269,7 @@ def knowledge(p: Partie) -> tuple[CardSet, CardSet, CardSet]:
     show_rest = False
     taken = 0
     calls: list[Declare] = []
-    led = False
+    led = reckoned = False
     draws = iter(talon_draws(deal, after))
 
     def tell(seats: list[int], mask: int) -> None:
@@ -298,21 +298,24 @@ def knowledge(p: Partie) -> tuple[CardSet, CardSet, CardSet]:
             calls.append(a)
             if a.player == elder and a.category is Category.SETS and a.called is not None and len(a.called) == 4:
                 tell([younger, 2], a.called.mask)
-        elif isinstance(a, Play):
+        elif isinstance(a, (Play, Concede)) and not reckoned:
+            # Elder's first lead or a concession: the hands are reckoned, what scored or tied is shown (Law 55).
+            reckoned = True
+            for i in range(0, len(calls), 2):
+                e, y = calls[i], calls[i + 1]
+                ec, yc = e.called, y.called
+                if ec is None and yc is None:
+                    continue
+                if ec is not None and yc is not None and key(e.category, ec) == key(e.category, yc):
+                    tell([0, 1, 2], ec.mask | yc.mask)
+                    continue
+                win = e if yc is None or (ec is not None and key(e.category, ec) > key(e.category, yc)) else y
+                for combo in win.combinations:
+                    tell([0, 1, 2], combo.mask)
+        if isinstance(a, Play):
             if not led:
                 led = True
-                for i in range(0, len(calls), 2):
-                    e, y = calls[i], calls[i + 1]
-                    ec, yc = e.called, y.called
-                    if ec is None and yc is None:
-                        continue
-                    if ec is not None and yc is not None and key(e.category, ec) == key(e.category, yc):
-                        tell([0, 1, 2], ec.mask | yc.mask)
-                        continue
-                    win = e if yc is None or (ec is not None and key(e.category, ec) > key(e.category, yc)) else y
-                    for combo in win.combinations:
-                        tell([0, 1, 2], combo.mask)
-                if show_rest:
+                if show_rest:  # younger's election, seen once elder has led (Law 36): never after a concession
                     tell([0, 1, 2], CardSet(deal.talon[taken:]).mask)
             tell([0, 1, 2], a.card.mask)
         elif isinstance(a, Cut):  # au Cent's new game: both cut face up, after this deal's end (Law 4)

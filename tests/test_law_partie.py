@@ -26,11 +26,12 @@ from helpers import (
 
 from piquet.ai.agent import RandomAgent, play_deal, play_partie
 from piquet.engine.actions import AcceptConcession, Concede, Declare, Exchange, Play
-from piquet.engine.cards import Card
+from piquet.engine.cards import Card, CardSet
 from piquet.engine.combinations import Category
+from piquet.engine.events import RestShown
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.record import RecordError, dumps, loads
-from piquet.engine.scoring import settle
+from piquet.engine.scoring import ScoreCategory, settle
 from piquet.engine.variants import OptionError, make_rules
 
 RECORDS = Path(__file__).parent / "records"
@@ -235,6 +236,58 @@ def test_ruling_18_the_hands_are_reckoned_as_declared_before_the_concession() ->
     assert d.by_category[younger]["play"] == 13 and d.by_category[younger]["cards"] == 10
     assert d.by_category[younger]["pique"] == 0 and d.by_category[p.elder]["play"] == 0
     assert p.totals[younger] == before[younger] + d.totals[younger] and p.is_over
+
+
+def rest_left_in_the_last_deal(options: str) -> tuple[Partie, int]:
+    """The last deal of a quiet partie (with ``options``, a record's JSON) brought to the first lead: elder took
+    five, younger one and elected to show the rest (Law 36); and a player who may concede."""
+    p = loads(dumps(five_quiet_deals()).replace('"options": {}', f'"options": {options}'))
+    p.push(p.random_deal(random.Random(5)))
+    elder, younger = p.elder, 1 - p.elder
+    p.push(next(a for a in p.legal_actions() if isinstance(a, Exchange) and len(a.discards) == 5))
+    p.push(next(a for a in p.legal_actions() if isinstance(a, Exchange) and len(a.discards) == 1 and a.show_rest))
+    while p.phase is Phase.DECLARE:
+        p.push(p.legal_actions().list()[0])  # nothing called or shown
+    assert p.phase is Phase.PLAY and p.view(elder).exchanged[younger] == 1 and p.view(elder).rest == CardSet()
+    loser = next(seat for seat in (ANN, BILL) if p.can(Concede(seat)))
+    return p, loser
+
+
+def test_law_36_a_concession_accepted_ends_the_deal_with_the_rest_unseen() -> None:
+    # Law 36 shows younger's rest once elder has led; a concession ends the deal before any lead.
+    p, loser = rest_left_in_the_last_deal("{}")
+    rest = CardSet(p.talon()[6:])
+    assert len(rest) == 2
+    p.push(Concede(loser))
+    assert p.is_over
+    for seat in (ANN, BILL, None):
+        assert p.view(seat).rest == CardSet()
+        assert not (p.view(seat).known_cards() & rest - p.view(seat).peeked)
+    assert not any(isinstance(e, RestShown) for e in p.view(None).log)
+
+
+def test_law_36_a_concession_declined_shows_the_rest_at_elders_lead_not_before() -> None:
+    p, loser = rest_left_in_the_last_deal('{"concession_may_be_declined": true}')
+    rest = CardSet(p.talon()[6:])
+    p.push(Concede(loser))
+    p.push(AcceptConcession(1 - loser, False))
+    assert p.phase is Phase.PLAY and p.to_act == p.elder
+    before, reckoned = dumps(p), p.view(None).events
+    for seat in (ANN, BILL, None):
+        assert p.view(seat).rest == CardSet()
+    lead = p.legal_actions().list()[0]
+    scored = p.push(lead)
+    # The hand was reckoned once, at the concession: the lead scores only what a lead scores.
+    assert p.view(None).events == (*reckoned, *scored) and all(e.category is ScoreCategory.PLAY for e in scored)
+    for seat in (ANN, BILL, None):
+        assert p.view(seat).rest == rest
+    assert RestShown(1 - p.elder, rest) in p.view(None).log
+    p.pop()  # taken back whole
+    assert dumps(p) == before and p.view(p.elder).rest == CardSet()
+    p.push(lead)
+    play_out(p)
+    again = loads(dumps(p))
+    assert again.deal_scores == p.deal_scores and again.view(None).rest == rest
 
 
 def test_ruling_18_law_71_after_a_tie_no_concession_in_the_seventh_deal_only_in_the_eighth() -> None:

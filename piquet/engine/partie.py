@@ -1589,15 +1589,23 @@ class Partie:
                               scored_cards=_set(d.scored_cards, winner, scored),
                               pending_reveal=_set(d.pending_reveal, winner, reveal))
 
-    def _reckon_hand(self) -> None:
-        """At elder's first lead (or a concession): younger reckons, the combinations
-        are open to inspection, the rest of the talon is shown if she elected it,
-        and the repique is decided (Laws 55, 36, 67, 68)."""
+    def _reckon_hand(self, lead: bool = True) -> None:
+        """At elder's first lead (or a concession, ``lead`` false): younger reckons, the combinations
+        are open to inspection, the rest of the talon is shown if she elected it (at a lead only: Law 36 shows
+        it once elder has led, so a concession accepted ends the deal with it unseen), and the repique is
+        decided (Laws 55, 36, 67, 68)."""
         s = self._s
         d = s.deal
         if d.hand_reckoned:
             return
-        shows_rest = bool(d.show_rest and d.rest)
+        shows_rest = lead and bool(d.show_rest and d.rest)
+        if d.concession_declined:
+            # Elder's lead after a concession declined: the hand was reckoned at the concession, and only the
+            # rest of the talon is still to be shown.
+            s.deal = self._evolve(d, hand_reckoned=True, rest_public=d.rest_public or shows_rest)
+            if shows_rest:
+                self._tell(RestShown(1 - d.elder, CardSet(d.rest)))
+            return
         pending = d.pending_events
         s.deal = self._evolve(d, hand_reckoned=True, pending_events=(), pending_reveal=(0, 0),
                               revealed=(d.revealed[0] | d.pending_reveal[0], d.revealed[1] | d.pending_reveal[1]),
@@ -1639,7 +1647,8 @@ class Partie:
         s = self._s
         seat, card = action.player, action.card
         if not s.deal.hand_reckoned:
-            self._tell(FirstLead(seat, card))
+            if not s.deal.concession_declined:  # a hand reckoned at a concession was told there
+                self._tell(FirstLead(seat, card))
             self._reckon_hand()
         d = s.deal
         contract = d.contract
@@ -1726,7 +1735,7 @@ class Partie:
     def _apply_concede(self, action: Concede) -> None:
         s = self._s
         self._tell(Conceded(action.player))
-        self._reckon_hand()
+        self._reckon_hand(lead=False)
         s.deal = self._evolve(s.deal, conceded=action.player)
         if self.rules.concession_may_be_declined:
             s.phase, s.to_act = _PHASE_CONCESSION, 1 - action.player
@@ -1740,7 +1749,8 @@ class Partie:
             self._settle_concession()
             return
         self._tell(ConcessionAnswered(action.player, False))
-        s.deal = self._evolve(s.deal, conceded=None, concession_declined=True)
+        # Play goes on: elder's lead, which shows the rest of the talon if younger elected it (_reckon_hand).
+        s.deal = self._evolve(s.deal, conceded=None, concession_declined=True, hand_reckoned=False)
         s.phase, s.to_act = _PHASE_PLAY, s.deal.leader
 
     def _settle_concession(self) -> None:
