@@ -270,13 +270,13 @@ def knowledge(p: Partie) -> tuple[CardSet, CardSet, CardSet]:
     taken = 0
     calls: list[Declare] = []
     led = reckoned = False
+    exchanged = [False, False]
     draws = iter(talon_draws(deal, after))
 
     def tell(seats: list[int], mask: int) -> None:
         for s in seats:
             know[s] |= mask
 
-    exchanged = [False, False]
     for a in after:
         if isinstance(a, CarteBlanche) and a.announce:
             cb[a.player] = True

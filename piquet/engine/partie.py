@@ -250,6 +250,8 @@ class _Deal:
     pending_reveal: tuple[int, int] = (0, 0)
     revealed: tuple[int, int] = (0, 0)
     scored_cards: tuple[int, int] = (0, 0)
+    #: Younger has reckoned (at elder's first lead, or a concession); false again after a concession declined,
+    #: until elder's lead shows the rest of the talon (Law 36).
     hand_reckoned: bool = False
     repique: int | None = None
     pique: int | None = None
@@ -1599,13 +1601,6 @@ class Partie:
         if d.hand_reckoned:
             return
         shows_rest = lead and bool(d.show_rest and d.rest)
-        if d.concession_declined:
-            # Elder's lead after a concession declined: the hand was reckoned at the concession, and only the
-            # rest of the talon is still to be shown.
-            s.deal = self._evolve(d, hand_reckoned=True, rest_public=d.rest_public or shows_rest)
-            if shows_rest:
-                self._tell(RestShown(1 - d.elder, CardSet(d.rest)))
-            return
         pending = d.pending_events
         s.deal = self._evolve(d, hand_reckoned=True, pending_events=(), pending_reveal=(0, 0),
                               revealed=(d.revealed[0] | d.pending_reveal[0], d.revealed[1] | d.pending_reveal[1]),
@@ -1614,6 +1609,8 @@ class Partie:
             self._score(event)
         if shows_rest:
             self._tell(RestShown(1 - d.elder, CardSet(d.rest)))
+        if d.concession_declined:
+            return  # elder's lead after a concession declined: the rest was all the concession left to reckon
         if self.rules.carte_rouge_points:
             for seat in (s.deal.elder, 1 - s.deal.elder):
                 if s.deal.hands[seat] and not s.deal.hands[seat] & ~s.deal.scored_cards[seat]:
