@@ -26,7 +26,6 @@ piquet.engine.partie.IllegalActionError: Bill cannot play AS: it is the exchange
 from __future__ import annotations
 
 import builtins
-import copy
 import enum
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -218,6 +217,12 @@ _SCORE_CATEGORY = {
 }
 
 
+#: ``object.__new__`` and ``object.__setattr__``, read once: the engine makes its records and views with them at
+#: every step, and CPython 3.11 reads a method of ``object`` the slow way each time.
+_new = object.__new__
+_set_attr = object.__setattr__
+
+
 @dataclass(frozen=True)
 class _Deal:
     """Everything that belongs to one deal: created whole at each Deal action, then replaced as the deal goes on
@@ -294,12 +299,19 @@ class _State:
     #: The deal in progress (or the last one played), shared by the snapshots taken within it.
     deal: _Deal = field(default_factory=_Deal)
 
+    def __post_init__(self) -> None:
+        # The instance dict made an ordinary one: CPython 3.11 keeps a small instance's fields in a dict whose
+        # keys its class shares, and the copy a snapshot makes of such a dict is such a dict too, where reading
+        # a field misses the interpreter's fast path and costs about four times as much (every step reads the
+        # state's fields). An ordinary dict's copy is an ordinary dict, so every snapshot reads fast.
+        _set_attr(self, "__dict__", dict(self.__dict__))
+
 
 def _snapshot(state: _State) -> _State:
     """A shallow copy: enough, since the fields are immutable values. (The instance dict is copied whole and
     set, which CPython does about twice as fast as filling in a new instance's dict from it.)"""
-    new = object.__new__(_State)
-    object.__setattr__(new, "__dict__", state.__dict__.copy())
+    new = _new(_State)
+    _set_attr(new, "__dict__", state.__dict__.copy())
     return new
 
 
@@ -622,7 +634,12 @@ class Partie:
 
     def copy(self) -> Partie:
         """An independent copy, history included."""
-        other = copy.copy(self)
+        # Both instance dicts made ordinary ones (see _State.__post_init__): reading ``self.__dict__`` turns the
+        # partie's fields into a dict whose keys its class shares, which the interpreter reads slowly.
+        fields = dict(self.__dict__)
+        _set_attr(self, "__dict__", fields)
+        other = _new(type(self))
+        _set_attr(other, "__dict__", fields.copy())
         other._stack = list(self._stack)
         # The present state is now shared: neither changes it in place any more (see push).
         self._owned = other._owned = False
@@ -676,8 +693,8 @@ class Partie:
             self._stack.append((d, action, to_act))
         else:
             # _snapshot, inlined: a shallow copy of the state, its instance dict copied whole.
-            after = object.__new__(_State)
-            object.__setattr__(after, "__dict__", before.__dict__.copy())
+            after = _new(_State)
+            _set_attr(after, "__dict__", before.__dict__.copy())
             self._s = after
             try:
                 if type(action) is Play:
@@ -731,8 +748,8 @@ class Partie:
         fields = s.deal.__dict__.copy()
         fields.update(hands=hands, trick=trick, events=events, leader=leader, tricks_won=tricks_won, pique=pique,
                       pique_closed=closed, log=fields["log"][:told], tricks=fields["tricks"][:tricks])
-        deal = object.__new__(_Deal)
-        object.__setattr__(deal, "__dict__", fields)
+        deal = _new(_Deal)
+        _set_attr(deal, "__dict__", fields)
         s.deal = deal
         return action
 
@@ -1097,7 +1114,7 @@ class Partie:
         # LegalActions.__init__, inlined (a listing is asked for at every decision).
         s = self._s
         to_act = s.to_act
-        legal = object.__new__(LegalActions)
+        legal = _new(LegalActions)
         legal.partie = self
         legal._serial = self._serial
         if player is None or player == to_act:
@@ -1265,8 +1282,8 @@ class Partie:
             return deal
         fields = deal.__dict__.copy()
         fields.update(changes)
-        new = self._private = object.__new__(_Deal)
-        object.__setattr__(new, "__dict__", fields)
+        new = self._private = _new(_Deal)
+        _set_attr(new, "__dict__", fields)
         return new
 
     def _tell(self, event: Event) -> None:
@@ -1351,8 +1368,8 @@ class Partie:
         # (_Deal's defaults copied and set, without the frozen dataclass's __init__ and its forty setattrs.)
         fields = _NEW_DEAL.copy()
         fields.update(elder=elder, dealt=dealt, hands=dealt, talon=action.talon, log=(begun,))
-        deal = object.__new__(_Deal)
-        object.__setattr__(deal, "__dict__", fields)
+        deal = _new(_Deal)
+        _set_attr(deal, "__dict__", fields)
         s.deal = deal
         if self.rules.uses_bidding:
             s.phase, s.to_act = _PHASE_BID, elder
@@ -1660,8 +1677,8 @@ class Partie:
             fields = d.__dict__
         else:
             fields = d.__dict__.copy()
-            new = self._private = object.__new__(_Deal)
-            object.__setattr__(new, "__dict__", fields)
+            new = self._private = _new(_Deal)
+            _set_attr(new, "__dict__", fields)
         fields["hands"] = hands
         if not d.trick:
             # The card and the point of its lead, if it scores one, in one new record.
@@ -1839,8 +1856,8 @@ class Partie:
         """
         s = self._s
         to_act = s.to_act
-        view: PlayerView = object.__new__(PlayerView)
-        object.__setattr__(view, "__dict__", {
+        view: PlayerView = _new(PlayerView)
+        _set_attr(view, "__dict__", {
             "seat": seat, "phase": s.phase, "to_act": to_act,
             "_lazy": (_view_field, (seat, s, s.deal, to_act, self.players, self.variant, self._options,
                                     self.rules))})
