@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations as _subsets
 from operator import attrgetter
-from typing import Any, ClassVar, Final, assert_never, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Final, assert_never, overload
 
 from piquet.engine.actions import (
     AcceptConcession,
@@ -345,7 +345,7 @@ def _placed(events: tuple[ScoreEvent, ...], event: ScoreEvent) -> tuple[ScoreEve
     at = len(events)
     while at > 0 and _ORDER[events[at - 1].category] > rank:
         at -= 1
-    return (*events, event) if at == len(events) else (*events[:at], event, *events[at:])
+    return events + (event,) if at == len(events) else (*events[:at], event, *events[at:])
 
 
 #: The ranks by their values (a card's rank is its low three bits).
@@ -524,14 +524,23 @@ class Partie:
         self._memo: _PlayMemo = self._play_memo(None)
 
     # ------------------------------------------------------------------ state
-    @property
-    def phase(self) -> Phase:
-        return self._s.phase
+    if TYPE_CHECKING:
 
-    @property
-    def to_act(self) -> int | None:
-        """The seat to act, or ``None`` at the cut (a chance event) and when the partie is over."""
-        return self._s.to_act
+        @property
+        def phase(self) -> Phase:
+            """The phase the partie is in."""
+
+        @property
+        def to_act(self) -> int | None:
+            """The seat to act, or ``None`` at the cut (a chance event) and when the partie is over."""
+
+    else:
+        # Read at every step by whoever drives the partie: a property whose getter is a Python function costs
+        # CPython 3.11 a call of the interpreter each time (some forty times the reading of a field), one
+        # whose getter is an attrgetter reads the field in C.
+        phase = property(attrgetter("_s.phase"), doc="The phase the partie is in.")
+        to_act = property(attrgetter("_s.to_act"),
+                          doc="The seat to act, or ``None`` at the cut (a chance event) and when the partie is over.")
 
     @property
     def actions(self) -> list[Action]:
@@ -1290,15 +1299,15 @@ class Partie:
         s = self._s
         deal = s.deal
         if deal is self._private:
-            deal.__dict__["log"] = (*deal.log, event)  # this action's own record (see _evolve), in place
+            deal.__dict__["log"] = deal.log + (event,)  # this action's own record (see _evolve), in place
             return
-        s.deal = self._evolve(deal, log=(*deal.log, event))
+        s.deal = self._evolve(deal, log=deal.log + (event,))
 
     def _score(self, event: ScoreEvent, announce: bool = True) -> None:
         """Add an event in its place in the order of reckoning (Law 67)."""
         s = self._s
         d = s.deal
-        s.deal = self._evolve(d, events=_placed(d.events, event), log=(*d.log, event) if announce else d.log)
+        s.deal = self._evolve(d, events=_placed(d.events, event), log=d.log + (event,) if announce else d.log)
 
     def _apply(self, action: Action) -> None:
         if type(action) is Play:
@@ -1494,7 +1503,7 @@ class Partie:
             drawn=_set(d.drawn, seat, drawn), exchanged=_set_any(d.exchanged, seat, n),
             elder_count=n if is_elder else d.elder_count, peeked=peeked,
             show_rest=d.show_rest if is_elder else action.show_rest,
-            log=(*d.log, Exchanged(seat, n, left, looked)))
+            log=d.log + (Exchanged(seat, n, left, looked),))
         other = 1 - seat
         if s.deal.carte_blanche[other] and not s.deal.shown_dealt[other]:
             self._show_carte_blanche(other)
@@ -1512,14 +1521,14 @@ class Partie:
         s = self._s
         d = s.deal
         category, seat = self._declaration_slot()
-        calls, step = (*d.calls, action), d.declaration_step + 1
+        calls, step = d.calls + (action,), d.declaration_step + 1
         elder, younger = d.elder, 1 - d.elder
         if seat == elder:
             combinations = action.combinations
             if not combinations:
                 heard, said = _NOTHING_CALLED[elder, category]
                 s.deal = self._evolve(d, calls=calls, declaration_step=step,
-                                      announcements=(*d.announcements, heard), log=(*d.log, said))
+                                      announcements=d.announcements + (heard,), log=d.log + (said,))
             else:
                 contract = d.contract
                 memo = self._memo
@@ -1530,7 +1539,7 @@ class Partie:
                 heard, said, named = told
                 revealed = d.revealed if not named else _set(d.revealed, elder, d.revealed[elder] | named)
                 s.deal = self._evolve(d, calls=calls, declaration_step=step, revealed=revealed,
-                                      announcements=(*d.announcements, heard), log=(*d.log, said))
+                                      announcements=d.announcements + (heard,), log=d.log + (said,))
         else:
             s.deal = self._evolve(d, calls=calls, declaration_step=step)
             self._resolve(category, calls[-2], action)
@@ -1554,7 +1563,7 @@ class Partie:
         if e is None:
             winner = younger if y is not None else None
         elif y is None:
-            log = (*log, _ANSWERED[younger, category, "good"])
+            log = log + (_ANSWERED[younger, category, "good"],)
             heard = _heard(heard, answer="good")
             winner = elder
         else:
@@ -1568,7 +1577,7 @@ class Partie:
                 else:
                     log = (*log, asked, SecondCall(elder, category, top=Rank(ke[1])))
                 heard = _heard(heard, rank=e.cards()[0].rank) if category is _CAT_SETS else _heard(heard, detail=ke[1])
-            log = (*log, _ANSWERED[younger, category, reply])
+            log = log + (_ANSWERED[younger, category, reply],)
             heard = _heard(heard, answer=reply)
             winner = elder if ke > ky else younger if ke < ky else None
         announcements = (*d.announcements[:-1], heard)
@@ -1600,7 +1609,7 @@ class Partie:
             if winner == elder:
                 # Scored now, in its place in the order of reckoning (Law 67).
                 events = _placed(events, event)
-                log = (*log, event)
+                log = log + (event,)
             else:
                 # Younger reckons what she won after elder's lead (the rulings, 10 and 12).
                 later = (*later, event)
@@ -1686,12 +1695,12 @@ class Partie:
             fields["trick"] = (card,)
             s.deal = new
             if scored is None:
-                fields["log"] = (*d.log, played)
+                fields["log"] = d.log + (played,)
             else:
                 events = d.events
-                fields["events"] = ((*events, scored) if not events or _ORDER[events[-1].category] <= _PLAY_ORDER
+                fields["events"] = (events + (scored,) if not events or _ORDER[events[-1].category] <= _PLAY_ORDER
                                     else _placed(events, scored))
-                fields["log"] = (*d.log, played, scored)
+                fields["log"] = d.log + (played, scored)
                 if new.pique is None and new.repique is None and not new.pique_closed:
                     self._check_pique()
             s.to_act = 1 - seat
@@ -1703,7 +1712,7 @@ class Partie:
         won = d.tricks_won
         fields["tricks_won"] = won = (won[0] + 1, won[1]) if winner == 0 else (won[0], won[1] + 1)
         fields["trick"] = ()
-        fields["tricks"] = tricks = (*d.tricks, finished)
+        fields["tricks"] = tricks = d.tricks + (finished,)
         fields["leader"] = winner
         s.to_act = winner
         s.deal = new
@@ -1711,13 +1720,13 @@ class Partie:
             # The usual trick: its one award goes into the same new record.
             scored = awards[0]
             events = d.events
-            fields["events"] = ((*events, scored) if not events or _ORDER[events[-1].category] <= _PLAY_ORDER
+            fields["events"] = (events + (scored,) if not events or _ORDER[events[-1].category] <= _PLAY_ORDER
                                 else _placed(events, scored))
-            fields["log"] = (*d.log, played, scored)
+            fields["log"] = d.log + (played, scored)
             if new.pique is None and new.repique is None and not new.pique_closed:
                 self._check_pique()
         else:
-            fields["log"] = (*d.log, played)
+            fields["log"] = d.log + (played,)
             for scored in awards:
                 self._score(scored)
                 self._check_pique()

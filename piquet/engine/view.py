@@ -109,18 +109,6 @@ class PlayerView:
     #: rulings 10 and 12): public, since elder heard her answers; it counts against a pique at that lead.
     unreckoned: tuple[ScoreEvent, ...]
 
-    if not TYPE_CHECKING:  # hidden from the type checker, which would let any name through
-
-        def __getattr__(self, name: str) -> Any:
-            # Reached only for a field a view built by Partie.view has not filled in yet: the partie fills
-            # in most fields on first use (a random player reads one or two of them, a level reads more).
-            lazy = self.__dict__.get("_lazy")
-            if lazy is None or name.startswith("__"):
-                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-            fill, source = lazy
-            value = self.__dict__[name] = fill(name, source)
-            return value
-
     def __reduce__(self) -> tuple[Callable[..., PlayerView], tuple[object, ...]]:
         """Pickled (to a worker) and copied field by field: what the player may know, and nothing of the
         deal the fields of a view built by the partie are filled in from."""
@@ -175,3 +163,31 @@ class PlayerView:
 
 #: The fields of a view, in order.
 _FIELDS: tuple[str, ...] = tuple(f.name for f in fields(PlayerView))
+
+
+class _Lazy:
+    """A field of a view built by :meth:`Partie.view <piquet.engine.partie.Partie.view>`, filled in when first
+    read: the partie fills in most fields on first use (a random player reads one or two of them, a level reads
+    more). Once filled in, or in a view made whole, the field is the view's own (an instance's own value comes
+    before a descriptor without ``__set__``), read as any attribute is; the interpreter reads it at its full
+    speed, as it would not if the class had a ``__getattr__``."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, view: PlayerView | None, owner: type | None = None) -> Any:
+        if view is None:
+            return self
+        own = view.__dict__
+        lazy = own.get("_lazy")
+        if lazy is None:
+            raise AttributeError(f"{type(view).__name__!r} object has no attribute {self.name!r}")
+        fill, source = lazy
+        value = own[self.name] = fill(self.name, source)
+        return value
+
+
+for _name in _FIELDS:
+    setattr(PlayerView, _name, _Lazy(_name))
