@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from piquet.engine.cards import CardSet
 from piquet.engine.partie import Partie, Phase
-from piquet.engine.view import _FIELDS, PlayerView
+from piquet.engine.view import _FIELDS, SET_AT_ONCE, PlayerView
 
 
 @settings(max_examples=10, deadline=None)
@@ -87,3 +87,17 @@ def test_views_pickled_hold_their_fields_and_nothing_of_the_deal() -> None:
     assert copied == view and copy.copy(view) == view
     with pytest.raises(AttributeError, match="no attribute 'hands'"):
         getattr(view, "hands")  # noqa: B009 (not a field: the deal's record has it, a view does not)
+
+
+def test_views_made_by_the_partie_set_at_once_the_fields_without_a_descriptor() -> None:
+    """Partie.view sets the seat, the phase and the seat to act, which the class has no descriptor for (so that
+    they are read at the interpreter's full speed); every other field is filled in by its descriptor when first
+    read, then kept as the view's own."""
+    p = base()
+    view = p.view(0)
+    assert set(vars(view)) - {"_lazy"} == set(SET_AT_ONCE)
+    assert not any(hasattr(PlayerView, name) for name in SET_AT_ONCE)
+    assert all(hasattr(PlayerView, name) for name in _FIELDS if name not in SET_AT_ONCE)
+    assert "hand" not in vars(view)
+    hand = view.hand
+    assert vars(view)["hand"] is hand and hand == p.hand(0)

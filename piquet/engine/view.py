@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from piquet.engine.cards import Card, CardSet, Rank
 from piquet.engine.combinations import Category
@@ -189,5 +189,10 @@ class _Lazy:
         return value
 
 
+#: The fields :meth:`Partie.view <piquet.engine.partie.Partie.view>` sets when it makes a view; the others are
+#: filled in when first read. These have no descriptor, so that the interpreter reads them from the view's own
+#: fields at its full speed (it does not for a name its class also has).
+SET_AT_ONCE: Final = ("seat", "phase", "to_act")
 for _name in _FIELDS:
-    setattr(PlayerView, _name, _Lazy(_name))
+    if _name not in SET_AT_ONCE:
+        setattr(PlayerView, _name, _Lazy(_name))
