@@ -169,8 +169,9 @@ class _Lazy:
     """A field of a view built by :meth:`Partie.view <piquet.engine.partie.Partie.view>`, filled in when first
     read: the partie fills in most fields on first use (a random player reads one or two of them, a level reads
     more). Once filled in, or in a view made whole, the field is the view's own (an instance's own value comes
-    before a descriptor without ``__set__``), read as any attribute is; the interpreter reads it at its full
-    speed, as it would not if the class had a ``__getattr__``."""
+    before a descriptor without ``__set__``) and is read without a call; a class with ``__getattr__`` instead
+    sent every read of a view, of any field, through that hook, and a field not yet filled in through a raised
+    and caught ``AttributeError`` first."""
 
     __slots__ = ("name",)
 
