@@ -223,6 +223,16 @@ _new = object.__new__
 _set_attr = object.__setattr__
 
 
+def _ordinary_dict(obj: object) -> dict[str, Any]:
+    """Give ``obj`` an ordinary instance dict (its fields copied), and return it. CPython 3.11 keeps a small
+    instance's fields in a dict whose keys its class shares once its ``__dict__`` is read, and a copy of such a
+    dict is such a dict too; reading a field from one misses the interpreter's fast path and costs about four
+    times as much. An ordinary dict's copy is an ordinary dict."""
+    fields = dict(obj.__dict__)
+    _set_attr(obj, "__dict__", fields)
+    return fields
+
+
 @dataclass(frozen=True)
 class _Deal:
     """Everything that belongs to one deal: created whole at each Deal action, then replaced as the deal goes on
@@ -300,11 +310,7 @@ class _State:
     deal: _Deal = field(default_factory=_Deal)
 
     def __post_init__(self) -> None:
-        # The instance dict made an ordinary one: CPython 3.11 keeps a small instance's fields in a dict whose
-        # keys its class shares, and the copy a snapshot makes of such a dict is such a dict too, where reading
-        # a field misses the interpreter's fast path and costs about four times as much (every step reads the
-        # state's fields). An ordinary dict's copy is an ordinary dict, so every snapshot reads fast.
-        _set_attr(self, "__dict__", dict(self.__dict__))
+        _ordinary_dict(self)  # and so every snapshot's copy of it
 
 
 def _snapshot(state: _State) -> _State:
@@ -409,7 +415,7 @@ def reckoning_at_first_lead(view: PlayerView) -> tuple[ScoreEvent, ...]:
     if any(e.category in (ScoreCategory.PIQUE, ScoreCategory.REPIQUE) for e in events):
         return view.unreckoned
     decided = decided_in_hand(events, view.rules, view.contract, view.elder)
-    return view.unreckoned if decided is None else (*view.unreckoned, decided)
+    return view.unreckoned if decided is None else view.unreckoned + (decided,)
 
 
 def decided_in_hand(events: Iterable[ScoreEvent], rules: Rules, contract: Contract | None,
@@ -622,7 +628,7 @@ class Partie:
     def logs(self) -> tuple[tuple[LogEntry, ...], ...]:
         """The log of every deal so far (what was said and scored, in order); the cut
         belongs to the first."""
-        return (*self._s.past_logs, self._s.deal.log) if self._s.deal.log else self._s.past_logs
+        return self._s.past_logs + (self._s.deal.log,) if self._s.deal.log else self._s.past_logs
 
     def player_name(self, seat: int | None) -> str:
         return "nobody" if seat is None else self.players[seat]
@@ -643,12 +649,9 @@ class Partie:
 
     def copy(self) -> Partie:
         """An independent copy, history included."""
-        # Both instance dicts made ordinary ones (see _State.__post_init__): reading ``self.__dict__`` turns the
-        # partie's fields into a dict whose keys its class shares, which the interpreter reads slowly.
-        fields = dict(self.__dict__)
-        _set_attr(self, "__dict__", fields)
+        # Both instance dicts ordinary ones, which the interpreter reads fast (see _ordinary_dict).
         other = _new(type(self))
-        _set_attr(other, "__dict__", fields.copy())
+        _set_attr(other, "__dict__", _ordinary_dict(self).copy())
         other._stack = list(self._stack)
         # The present state is now shared: neither changes it in place any more (see push).
         self._owned = other._owned = False
@@ -1369,7 +1372,7 @@ class Partie:
         s.deal_number += 1
         s.dealer = dealer
         if s.deal.log:
-            s.past_logs = (*s.past_logs, s.deal.log)
+            s.past_logs = s.past_logs + (s.deal.log,)
         elder = self.rules.elder_of(dealer)
         dealt = (action.hands[0].mask, action.hands[1].mask)
         begun = DealBegun(s.deal_number, dealer, elder, action.packets, self.rules.uses_bidding)
@@ -1418,8 +1421,8 @@ class Partie:
         call = action.call
         doubled = call == "double" or (call == "redouble" and self.rules.redouble_counts_as_double)
         d = s.deal
-        s.deal = self._evolve(d, bids=(*d.bids, action), doubles_used=d.doubles_used + doubled,
-                         log=(*d.log, BidCalled(action.player, call)))
+        s.deal = self._evolve(d, bids=d.bids + (action,), doubles_used=d.doubles_used + doubled,
+                         log=d.log + (BidCalled(action.player, call),))
         if call == "pass" and all(b.call == "pass" for b in s.deal.bids):
             if len(s.deal.bids) == 2:
                 self._annul_deal()
@@ -1440,7 +1443,7 @@ class Partie:
         doubles = 2 if "redouble" in after else 1 if "double" in after else 0
         contract = Contract(last.player, last.tricks, last.minus, doubles)
         s.deal = self._evolve(s.deal, contract=contract, elder=last.player,
-                              log=(*s.deal.log, AuctionWon(contract)))
+                              log=s.deal.log + (AuctionWon(contract),))
         # With the option carte_blanche, it is announced once the holder is known, before the exchange.
         self._begin_carte_blanche()
 
@@ -1449,7 +1452,7 @@ class Partie:
         s = self._s
         self._tell(DealAnnulled())
         score = DealScore.from_events((), s.deal.elder, (0, 0), annulled=True)
-        s.deal_scores = (*s.deal_scores, score)
+        s.deal_scores = s.deal_scores + (score,)
         s.phase, s.to_act = _PHASE_DEAL, s.dealer
 
     def _apply_carte_blanche(self, action: CarteBlanche) -> None:
@@ -1462,7 +1465,7 @@ class Partie:
             s.deal = self._evolve(d, carte_blanche=_set_flag(d.carte_blanche, seat),
                              will_exchange=d.will_exchange if will is None else will,
                              elder_count=d.elder_count if will is None else will,
-                             log=(*d.log, CarteBlancheAnnounced(seat, will)))
+                             log=d.log + (CarteBlancheAnnounced(seat, will),))
             self._score(ScoreEvent(seat, self.rules.carte_blanche_points, _SCORE_CARTE_BLANCHE,
                                    "carte blanche"))
             if s.deal.exchanged[1 - seat] is not None:
@@ -1477,7 +1480,7 @@ class Partie:
         s = self._s
         d = s.deal
         s.deal = self._evolve(d, shown_dealt=_set(d.shown_dealt, seat, d.dealt[seat]),
-                         log=(*d.log, CarteBlancheShown(seat, CardSet(d.dealt[seat]))))
+                         log=d.log + (CarteBlancheShown(seat, CardSet(d.dealt[seat])),))
 
     def _apply_exchange(self, action: Exchange) -> None:
         s = self._s
@@ -1573,9 +1576,9 @@ class Partie:
                 making = category is _CAT_POINT and not self.rules.uses_bidding
                 asked = SecondCallAsked(younger, category, "making" if making else "how high")
                 if category is _CAT_POINT:
-                    log = (*log, asked, SecondCall(elder, category, pips=ke[1]))
+                    log = log + (asked, SecondCall(elder, category, pips=ke[1]))
                 else:
-                    log = (*log, asked, SecondCall(elder, category, top=Rank(ke[1])))
+                    log = log + (asked, SecondCall(elder, category, top=Rank(ke[1])))
                 heard = _heard(heard, rank=e.cards()[0].rank) if category is _CAT_SETS else _heard(heard, detail=ke[1])
             log = log + (_ANSWERED[younger, category, reply],)
             heard = _heard(heard, answer=reply)
@@ -1612,7 +1615,7 @@ class Partie:
                 log = log + (event,)
             else:
                 # Younger reckons what she won after elder's lead (the rulings, 10 and 12).
-                later = (*later, event)
+                later = later + (event,)
         s.deal = self._evolve(d, log=log, announcements=announcements, events=events, pending_events=later,
                               scored_cards=_set(d.scored_cards, winner, scored),
                               pending_reveal=_set(d.pending_reveal, winner, reveal))
@@ -1822,7 +1825,7 @@ class Partie:
         before = s.totals
         multiplier = self.rules.deal_multiplier(self._counted_deals() + 1)
         score = DealScore.from_events(d.events, d.elder, d.tricks_won, d.contract, multiplier=multiplier)
-        s.deal_scores = (*s.deal_scores, score)
+        s.deal_scores = s.deal_scores + (score,)
         s.totals = (s.totals[0] + multiplier * score.totals[0], s.totals[1] + multiplier * score.totals[1])
         self._tell(DealEnded(s.deal_number, score.totals, multiplier, s.totals))
         over = self.rules.partie_over(self._counted_deals(), s.totals)
@@ -1831,7 +1834,7 @@ class Partie:
                                         [(e.player, multiplier * e.points) for e in d.events])
             if game is not None:
                 game = replace(game, deal=len(s.deal_scores))
-                s.games = (*s.games, game)
+                s.games = s.games + (game,)
                 s.game_start = s.totals
                 self._tell(GameWon(game))
                 won = self.games_won()
@@ -1953,7 +1956,7 @@ def _disjoint_collections(options: list[CardSet]) -> Iterator[tuple[CardSet, ...
             c = options[i]
             if c.mask & used:
                 continue
-            grown = (*chosen, c)
+            grown = chosen + (c,)
             yield grown
             yield from walk(i + 1, used | c.mask, grown)
 
