@@ -165,3 +165,11 @@ def test_reckoning_worlds_tool_finds_no_world_against_what_she_scored(capsys: py
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines] == ["rubicon", "auction", "au-cent"]
     assert all(" 0 of " in line and "(0.0%)" in line for line in lines)
+
+
+def test_fingerprint_is_the_same_twice_and_moves_when_the_engine_says_something_else() -> None:
+    fingerprint = _load("fingerprint")
+    first = fingerprint.fingerprint("rubicon", 2)
+    assert first == fingerprint.fingerprint("rubicon", 2)
+    assert first != fingerprint.fingerprint("rubicon", 2, seed=7)
+    assert fingerprint.fingerprint("auction", 1) != fingerprint.fingerprint("au-cent", 1)
