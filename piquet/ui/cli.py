@@ -22,6 +22,7 @@ from piquet.engine.partie import Partie
 from piquet.engine.scoring import ScoreCategory
 from piquet.engine.variants import VARIANTS
 from piquet.engine.words import partie_lines
+from piquet.ui.takebacks import TAKEBACKS
 
 __all__ = ["MAX_RECORD_BYTES", "main", "replay_summary"]
 
@@ -531,6 +532,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--tutor", type=_points, nargs="?", const=TUTOR_THRESHOLD, metavar="POINTS",
                       help="the tutor: before a choice that loses POINTS or more on average (default "
                            f"{TUTOR_THRESHOLD:g}, the review's '?' mark), say so and why, and offer to think again")
+    play.add_argument("--takebacks", choices=TAKEBACKS, default="fair",
+                      help="what 'undo' may take back: fair (the default: never back past something you had not "
+                           "seen, a card the computer played, cards drawn, a deal), off, or free (for practice: "
+                           "any decision, each one noted in the record), as at the browser's tables")
     play.add_argument("--record", metavar="FILE", help="save the game record to FILE (JSON)")
     play.add_argument("--name", default="You", help="your name at the table")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
