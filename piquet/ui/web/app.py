@@ -34,6 +34,7 @@ from piquet.ai.levels import LEVEL_NAMES
 from piquet.engine import record
 from piquet.engine.language import LANGUAGES
 from piquet.engine.variants import VARIANTS, OptionError
+from piquet.ui.takebacks import Takebacks
 from piquet.ui.web.guard import TokenBucket
 from piquet.ui.web.guide import GUIDE_HEAD, guide_html, guide_index_html, unknown_guide_html
 from piquet.ui.web.protocol import (
@@ -46,7 +47,6 @@ from piquet.ui.web.protocol import (
     ServerMessage,
     SetupAnswer,
     TableKind,
-    Takebacks,
     VariantSetup,
     read_message,
 )
@@ -409,7 +409,7 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
             elif message["type"] == "hint":
                 client.post(_json(await table.hint(client.seat, client.lang)))
             elif message["type"] == "undo":
-                await table.undo(client.seat, message["version"])
+                await table.undo(client.seat, message["version"], message.get("declare_best", False))
             elif message["type"] == "move":
                 client.post(_json(await table.move_link(client.seat)))
             elif message["type"] == "join":
