@@ -58,7 +58,9 @@ class LiveServer:
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
-        config = uvicorn.Config(create_app(str(self.db)), host="127.0.0.1", port=self.port, log_level="warning")
+        #: The application served (a test may look at a table in it: ``app.state.tables.get(id)``).
+        self.app = create_app(str(self.db))
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, daemon=True)
         self._thread.start()

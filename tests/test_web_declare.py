@@ -102,3 +102,33 @@ def test_unticked_every_declaration_is_asked_and_a_sink_is_one_click(
     other.wait_for_function("!!document.body.dataset.version", timeout=WAIT)
     assert not other.get_by_test_id("declare-best").is_checked()
     page.context.close()
+
+
+def test_undo_with_declare_my_best_goes_back_past_the_declarations_made_for_the_player(
+        request: pytest.FixtureRequest) -> None:
+    """Free takebacks and "Declare my best" (issue 32, item 5): in the play, Undo takes back the player's last own
+    decision, the exchange, past the declarations the page made for him; one takeback, noted once. (Taking back
+    a declaration the page makes again at once changed nothing, was counted, and never reached the exchange.)"""
+    live, chromium = _live(request)
+    created = _create(live, kind="computer", level=1, name="Ann", takebacks="free")
+    page = _open(chromium, live.url + created["links"]["play"])
+    table = live.app.state.tables.get(created["id"])
+    clicks: list[str] = []
+    for _ in range(3000):  # to a card of Ann's whose last decision with a choice before it was a declaration
+        if _data(page, "prompt") == "play" and not _data(page, "pending"):
+            chosen = [a for a, choice in zip(table.partie.actions, table._choices, strict=True) if choice
+                      and a.player == 0]
+            if chosen and type(chosen[-1]).__name__ == "Declare":
+                break
+        assert _data(page, "phase") != "over", "no declaration of Ann's with a choice in the whole partie"
+        if not _move(page, clicks):
+            page.wait_for_timeout(50)
+    deal = page.evaluate("piquetTable.state.view.deal_number")
+    undo = page.get_by_test_id("undo")
+    assert undo.is_visible()
+    undo.click()
+    page.wait_for_function("document.body.dataset.prompt === 'exchange'", timeout=WAIT)
+    assert page.evaluate("piquetTable.state.view.deal_number") == deal
+    assert page.evaluate("piquetTable.state.table.taken_back") == 1
+    assert undo.inner_text() == "Undo (1 so far)"
+    page.context.close()

@@ -5,8 +5,8 @@
 import { backElement, cardElement, cardName, prettyText, spokenText, syncBacks, syncCards } from "../cards.js";
 import { store } from "../storage.js";
 import { $, absolute, copyLink, h } from "./dom.js";
-import { declaresBest, renderPrompt, scheduleForcedPlay, updateExchangeControls } from "./prompt.js";
-import { app, names, pair, playedCards, playsGames, seats, selectionKey, shownCards } from "./state.js";
+import { renderPrompt, scheduleForcedPlay, updateExchangeControls } from "./prompt.js";
+import { app, canUndo, declaresBest, names, pair, playedCards, playsGames, seats, selectionKey, shownCards } from "./state.js";
 import { keptSelection } from "./dealend.js";
 import { move, snapshot } from "./motion.js";
 import { openTricks, renderLog, renderSheet, reviewLink } from "./record.js";
@@ -587,7 +587,7 @@ export function renderShare(table) {
 /** @param {StateMessage} st @param {TableSoFar} table */
 export function renderToolbar(st, table) {
   const undo = $("undo-button");
-  undo.hidden = !st.can_undo;
+  undo.hidden = !canUndo(st);
   const taken = table.taken_back || 0;
   undo.title = table.takebacks === "free"
     ? t("undo.free_title", { sofar: taken ? t("undo.so_far", { n: taken }) : "" })

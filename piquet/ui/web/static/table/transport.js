@@ -5,7 +5,7 @@ import { lang, t } from "../i18n.js";
 import { $, h } from "./dom.js";
 import { onMessage } from "./messages.js";
 import { renderPending, showError, showHint } from "./render.js";
-import { app } from "./state.js";
+import { app, canUndo, declaresBest } from "./state.js";
 
 /** @typedef {import("./protocol.js").Action} Action */
 /** @typedef {import("./protocol.js").ClientMessage} ClientMessage */
@@ -147,9 +147,17 @@ export function requestHint() {
   }
 }
 
+/**
+ * Take back the player's last decision. With "Declare my best" the page declares for him: those declarations are
+ * not his decisions, and the server goes past them (`declare_best`) to the one before, or the page would take back
+ * a declaration only to make it again at once.
+ */
 export function requestUndo() {
-  if (!app.state || !app.state.can_undo || app.pending) return;
-  if (send({ type: "undo", version: app.state.version })) {
+  if (!app.state || !canUndo(app.state) || app.pending) return;
+  const msg = declaresBest()
+    ? { type: /** @type {const} */ ("undo"), version: app.state.version, declare_best: true }
+    : { type: /** @type {const} */ ("undo"), version: app.state.version };
+  if (send(msg)) {
     app.undoPending = true;
     app.pending = true;
     renderPending();
