@@ -21,7 +21,7 @@ from piquet.engine import record
 from piquet.engine.partie import Partie
 from piquet.engine.scoring import ScoreCategory
 from piquet.engine.variants import VARIANTS
-from piquet.engine.words import partie_lines
+from piquet.engine.words import partie_lines, second_person
 from piquet.ui.takebacks import TAKEBACKS
 
 __all__ = ["MAX_RECORD_BYTES", "main", "replay_summary"]
@@ -134,15 +134,16 @@ def _replay(args: argparse.Namespace) -> int:
         json.dump(replay_summary(partie), sys.stdout, indent=1, ensure_ascii=False)
         print()
         return 0
-    for line in partie_lines(partie.logs(), partie.players):
+    names = partie.players
+    for line in partie_lines(partie.logs(), names):
         print(line)
     print()
     for line in _score_table(partie):
-        print(line)
+        print(second_person(line, names))
     if notes is not None and notes.notes:
         print()
-        for line in _annotation_lines(notes, partie.players):
-            print(line)
+        for line in _annotation_lines(notes, names):
+            print(second_person(line, names))
     return 0
 
 
@@ -239,7 +240,7 @@ def _analyse(args: argparse.Namespace) -> int:
         print()
         return 0
     for line in _review_lines(review):
-        print(line)
+        print(second_person(line, review.players))
     return 0
 
 
@@ -292,7 +293,7 @@ def _review_lines(review: PartieReview) -> list[str]:
         for seat in (0, 1):
             s = review.summary(seat, kind)
             counts = ", ".join(f"{s.marks[sign]} {sign}" for _, sign in reversed(MARKS))
-            lines.append(f"  {names[seat]:<{width}}  {s.loss:.1f} in {s.choices} choices "
+            lines.append(f"  {names[seat]:<{width}}  {s.loss:.1f} in {s.choices} choice{'' if s.choices == 1 else 's'} "
                          f"({s.loss_per_choice:.2f} a choice; {counts})")
     if review.actions:
         deals = len({r.deal for r in review.actions})

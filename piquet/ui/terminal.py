@@ -53,7 +53,7 @@ from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.scoring import ScoreEvent
 from piquet.engine.variants import Contract, OptionError, parse_bid, parse_options
 from piquet.engine.view import PlayerView
-from piquet.engine.words import said
+from piquet.engine.words import said, second_person
 from piquet.ui import takebacks as policy
 from piquet.ui.menus import declaration_menu, describe_declaration, nothing_words, result_text
 from piquet.ui.takebacks import Takeback, Takebacks
@@ -134,28 +134,8 @@ def _pretty_tokens(text: str) -> Text:
     return out
 
 
-_SECOND_PERSON = {
-    "announces": "announce", "bids": "bid", "chooses": "choose", "concedes": "concede", "cuts": "cut",
-    "deals": "deal", "does": "do", "exchanges": "exchange", "holds": "hold", "is": "are", "leads": "lead",
-    "plays": "play", "scores": "score", "stands": "stand", "wins": "win",
-}
-
-
-def _grammar(text: str, names: Sequence[str]) -> str:
-    """The engine narrates in the third person; a player called "You" reads it in the second.
-
-    >>> _grammar("You exchanges three, leaving two, and looks at what he left.", ("You", "Computer"))
-    'You exchange three, leaving two, and look at what you left.'
-    """
-    for name in names:
-        if name.lower() != "you":
-            continue
-        text = re.sub(rf"\b{re.escape(name)} (\w+)\b",
-                      lambda m: f"{m.group(0).split()[0]} {_SECOND_PERSON.get(m.group(1), m.group(1))}", text)
-        if text.startswith(f"{name} "):
-            text = text.replace("looks at what he left", "look at what you left").replace(" and scores ", " and score ")
-            text = text.replace(", and is elder", ", and are elder").replace(" lower and deals", " lower and deal")
-    return text
+#: The narration in the second person for a player called "You" (the engine's words, one home for every command).
+_grammar = second_person
 
 
 def _sentence(reason: str) -> str:
@@ -365,12 +345,7 @@ class _Game:
         if isinstance(entry, ScoreEvent):
             total = sum(e.points for e in log[: i + 1] if isinstance(e, ScoreEvent) and e.player == entry.player)
             line = Text(f'  {names[entry.player]}: "{_reckon(entry.points, total)}"', style="yellow")
-            reason = entry.reason
-            for name in names:
-                if name.lower() == "you":
-                    # Auction minus contracts: "You's point of six", scored by the opponent.
-                    reason = reason.replace(f"{name}'s ", "your ")
-            line.append(f" [{reason} {entry.points}]", style="dim")
+            line.append(second_person(f" [{entry.reason} {entry.points}]", names), style="dim")
             self.say(line)
             return
         if isinstance(entry, CardPlayed):
