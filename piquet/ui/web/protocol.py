@@ -324,6 +324,7 @@ class StateMessage(TypedDict):
     seat: int | None
     players: list[str | None]
     computer: int | None
+    can_hint: bool  # this seat may ask for hints: a player against the computer (never in a room)
     can_undo: bool
     can_undo_declare_best: bool  # the same, where the page declares for the player (an undo with declare_best)
     can_concede: bool

@@ -474,6 +474,11 @@ class Table:
             invite = f"{base}#invite={self.info.invite}"
         return {"invite": invite, "spectate": f"{base}#spectate={self.info.spectate}"}
 
+    def can_hint(self, seat: int | None) -> bool:
+        """Whether ``seat`` may ask for hints (and the page offers them): a player's seat at a table against the
+        computer. Between two people the computer gives none, and a spectator asks for nothing."""
+        return self.info.computer is not None and seat is not None and seat != self.info.computer
+
     def can_undo(self, seat: int | None, declare_best: bool = False) -> bool:
         return self._undo_target(seat, declare_best) is not None
 
@@ -512,6 +517,7 @@ class Table:
             "seat": seat,
             "players": list(self.info.players),
             "computer": self.info.computer,
+            "can_hint": self.can_hint(seat),
             "can_undo": self.can_undo(seat),
             "can_undo_declare_best": self.can_undo(seat, declare_best=True),
             "can_concede": partie is not None and seat is not None and partie.can(Concede(seat)),

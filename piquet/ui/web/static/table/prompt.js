@@ -183,7 +183,7 @@ export function renderPrompt(st) {
         choices.append(btn);
       });
       if (p.in_full_only) extra.append(h("p", { className: "prompt-note", text: t("declare.in_full") }));
-      extra.append(h("button", {
+      if (st.can_hint) extra.append(h("button", {
         type: "button",
         className: "secondary",
         "data-testid": "declare-for-me",

@@ -130,7 +130,7 @@
 /**
  * The whole table as this client may see it; `view` is null until the partie starts.
  * @typedef {{type: "state", table: TableInfo, seat: Seat | null, players: (string | null)[], computer: Seat | null,
- *   can_undo: boolean, can_undo_declare_best: boolean, can_concede: boolean, version: number, view: View | null,
+ *   can_hint: boolean, can_undo: boolean, can_undo_declare_best: boolean, can_concede: boolean, version: number, view: View | null,
  *   prompt: Prompt | null}} StateMessage
  */
 /** @typedef {{type: "error", code: ErrorCode, message: string}} ErrorMessage */

@@ -1,7 +1,7 @@
 // @ts-check
 // The table's WebSocket: connecting and reconnecting, and what the page sends on it.
 
-import { lang, t } from "../i18n.js";
+import { lang, sentence, t } from "../i18n.js";
 import { $, h } from "./dom.js";
 import { onMessage } from "./messages.js";
 import { renderPending, showError, showHint } from "./render.js";
@@ -53,7 +53,7 @@ export function connect() {
     app.autoHintVersion = null;
     if (ev.code === 4404) fatal(t("conn.no_table"));
     else if (ev.code === 4403) fatal(t("conn.no_seat"));
-    else if (ev.code === 4400) fatal(ev.reason);
+    else if (ev.code === 4400) fatal(sentence(ev.reason || t("error.generic")));
     else if (ev.code === 4410) fatal(app.cred && app.cred.kind === "move"
       ? t("conn.move_used")
       : t("conn.invite_used"));
@@ -106,6 +106,7 @@ export function fatal(text) {
   el.hidden = false;
   $("status").textContent = text;
   document.body.dataset.connected = "false";
+  document.body.dataset.ready = "1"; // all the page will draw: why it cannot go on
 }
 
 /**
@@ -140,7 +141,7 @@ export function sendAction(action, confirm = false) {
 }
 
 export function requestHint() {
-  if (!app.state || !app.state.prompt || app.hintWaiting) return;
+  if (!app.state || !app.state.prompt || !app.state.can_hint || app.hintWaiting) return;
   if (send({ type: "hint" })) {
     app.hintWaiting = true;
     showHint({ version: app.state.version, text: "Thinking…", action: null });
