@@ -125,3 +125,41 @@ def test_every_browser_test_acts_on_a_page_only_once_it_says_it_is_ready() -> No
         text = path.read_text(encoding="utf-8")
         wrong += [f"{path.name}: waits on {bad!r}" for bad in NOT_READY if bad in text]
     assert not wrong, "\n".join(wrong)
+
+
+# ---------------------------------------------------------------- what the web extra declares (issue 32, item 4)
+def _web_extra() -> dict[str, str]:
+    import tomllib
+
+    extra = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"]["web"]
+    return {re.split(r"[\[<>=!~ ;]", r, maxsplit=1)[0].lower(): r for r in extra}
+
+
+def test_the_web_extra_declares_every_package_the_server_imports() -> None:
+    import importlib.metadata
+
+    owners = importlib.metadata.packages_distributions()
+    imported = set()
+    for path in (PACKAGE / "ui" / "web").glob("*.py"):
+        for _, module in imports(path):
+            top = module.split(".")[0]
+            if top != "piquet" and top not in sys.stdlib_module_names and top != "__future__":
+                imported.add(top)
+    declared = _web_extra()
+    missing = sorted(f"{top} ({', '.join(owners.get(top, ['?']))})" for top in imported
+                     if not any(d.lower() in declared for d in owners.get(top, [top])))
+    assert not missing, f"imported by piquet.ui.web but not declared in the web extra: {missing}"
+
+
+def test_the_web_extra_bounds_what_it_builds_on_and_ci_installs_its_lower_bounds() -> None:
+    """Every requirement has a lower bound, the one CI tests (``tools/lowest.py``, ``.ci/run``); uvicorn and
+    websockets, whose internals ``piquet.ui.web.guard`` subclasses and reads, an upper bound too."""
+    from tools.lowest import lowest
+
+    declared = _web_extra()
+    assert len(lowest(list(declared.values()))) == len(declared)
+    for name in ("uvicorn", "websockets"):
+        assert "<" in declared[name], declared[name]
+    ci = (PACKAGE.parent / ".ci" / "run").read_text(encoding="utf-8")
+    assert "tools/lowest.py web" in ci and "tests/test_web_*.py" in ci
