@@ -704,7 +704,7 @@ def review_declaration(partie: Partie, choice: Declare, lens: Lens = Lens.FAIR, 
 
 def declaration_differences(review: DeclarationReview) -> list[tuple[Part, float]]:
     """What the choice brings, part by part, less what the best brings (for a best choice: less what the next
-    brings), the parts that differ by half a point or more, largest first (the largest always)."""
+    brings), the parts an explanation names (:func:`_named`), largest first."""
     compared = review.best if review.best != review.choice else next(
         (o for o, _ in review.options if o != review.choice), review.choice)
     mine, other = review.parts.get(review.choice), review.parts.get(compared)
