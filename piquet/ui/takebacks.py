@@ -87,11 +87,18 @@ def shows_something_new(action: Action, seat: int, reckons: bool = False) -> boo
     return reckons or isinstance(action, (Cut, Deal, Exchange)) or action.player != seat
 
 
-def _reckonings(actions: Sequence[Action]) -> list[bool]:
-    """For each action, whether the hands are reckoned at it: the deal's first card, or a concession."""
-    out = []
+def _reckonings(actions: Sequence[Action], start: int) -> list[bool]:
+    """For each action from ``start`` on, whether the hands are reckoned at it: the deal's first card, or a
+    concession (whether the deal had had a card before ``start`` is read back to its deal)."""
     led = False
-    for action in actions:
+    for action in reversed(actions[:start]):
+        if isinstance(action, Deal):
+            break
+        if isinstance(action, Play):
+            led = True
+            break
+    out = []
+    for action in actions[start:]:
         if isinstance(action, Deal):
             led = False
         out.append(isinstance(action, Concede) or (isinstance(action, Play) and not led))
@@ -119,10 +126,9 @@ def target(partie: Partie, choices: Sequence[bool], seat: int, takebacks: Takeba
     i = _last_choice(actions, choices, seat, automatic)
     if i is None:
         return None
-    if takebacks == "fair":
-        reckons = _reckonings(actions)
-        if any(shows_something_new(actions[j], seat, reckons[j]) for j in range(i, len(actions))):
-            return None
+    if takebacks == "fair" and any(shows_something_new(a, seat, reckons)
+                                   for a, reckons in zip(actions[i:], _reckonings(actions, i), strict=True)):
+        return None
     return i
 
 

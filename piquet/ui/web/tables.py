@@ -15,7 +15,7 @@ device gets a fresh secret and the old one's is revoked.
 
 Takebacks against the computer are ``off``, ``fair`` (the default: never back past
 something the player did not know at that decision: a card the computer played or
-showed, a card drawn, a deal) or ``free`` (for practice; every takeback is written
+showed, a card drawn, the hands reckoned at the first lead, a deal) or ``free`` (for practice; every takeback is written
 down, in the record and on the score sheet): the one policy of every interface,
 :mod:`piquet.ui.takebacks`. Every deal's cards are fixed by the table's seed and the
 deal's number, so no takeback deals a hand anew.
