@@ -9,14 +9,38 @@ past.
 
 from __future__ import annotations
 
-from drivers import Drawn, drive, knowledge, parties
+from collections.abc import Callable
+
+from drivers import NAMES, Chooser, Drawn, knowledge, parties
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from piquet.engine.actions import Action, ChooseDealer, Cut, Deal, Declare, Play
 from piquet.engine.cards import CardSet
-from piquet.engine.partie import Partie
-from piquet.ui.takebacks import entry, is_choice, refusal, target
+from piquet.engine.partie import Partie, Phase
+from piquet.ui.takebacks import Step, entry, push, refusal, target
+
+Known = tuple[CardSet, CardSet, CardSet]
+
+
+def _play(chooser: Chooser, variant: str, options: dict[str, object],
+          after: Callable[[Partie, list[Step], list[Known]], None], max_deals: int = 2) -> None:
+    """A partie (its first ``max_deals`` deals) applied through the takebacks' ``push``, ``after`` called after
+    each action with the steps and what each seat knew before each action (the oracle of ``tests/drivers.py``)."""
+    p = Partie(NAMES, variant, options)
+    steps: list[Step] = []
+    known: list[Known] = []
+    while not p.is_over and len(p.deal_scores) < max_deals:
+        if p.phase is Phase.CUT:
+            action: Action = chooser.cut(p)
+        elif p.phase is Phase.DEAL:
+            action = chooser.deal(p)
+        else:
+            assert p.to_act is not None
+            action = chooser.choose(p, p.to_act)
+        known.append(knowledge(p))
+        steps.append(push(p, action))
+        after(p, steps, known)
 
 
 def _declaration(action: Action) -> bool:
@@ -27,56 +51,45 @@ def _declaration(action: Action) -> bool:
 @given(st.data(), parties())
 def test_a_fair_takeback_goes_back_past_nothing_the_player_had_not_seen(
         data: st.DataObject, variant: tuple[str, dict[str, object]]) -> None:
-    choices: list[bool] = []
-    known_before: list[tuple[CardSet, CardSet, CardSet]] = []
-    checked = [0]
-
-    def before(p: Partie, action: Action) -> None:
-        choices.append(is_choice(p, action))
-        known_before.append(knowledge(p))
-
-    def after(p: Partie) -> None:
+    def after(p: Partie, steps: list[Step], known: list[Known]) -> None:
         for seat in (0, 1):
             for automatic in (None, _declaration):
-                keep = target(p, choices, seat, "fair", automatic)
+                keep = target(p, steps, seat, "fair", automatic)
                 if keep is None:
                     continue
-                checked[0] += 1
                 taken = p.actions[keep:]
-                # His own moves only, the last one a decision with a choice, and nothing he saw since.
-                assert all(a.player == seat for a in taken) and choices[keep]
-                assert knowledge(p)[seat] == known_before[keep][seat]
+                # His own moves only, the first a decision with a choice, and nothing he saw since.
+                assert all(a.player == seat for a in taken) and steps[keep].choice
+                assert knowledge(p)[seat] == known[keep][seat]
                 assert automatic is None or not isinstance(p.actions[keep], Declare)
 
-    drive(Drawn(data), variant[0], variant[1], before=before, after=after, max_deals=2)
+    _play(Drawn(data), variant[0], variant[1], after)
 
 
 @settings(max_examples=25)
 @given(st.data())
 def test_a_free_takeback_goes_to_the_last_choice_and_never_to_a_chance_event_or_a_forced_card(
         data: st.DataObject) -> None:
-    choices: list[bool] = []
-    forced: list[bool] = []
-
-    def before(p: Partie, action: Action) -> None:
-        choices.append(is_choice(p, action))
-        listed = list(p.legal_actions(action.player)) if not isinstance(action, (Cut, Deal)) else []
-        forced.append(isinstance(action, Play) and len(listed) == 1)
-
-    def after(p: Partie) -> None:
+    def after(p: Partie, steps: list[Step], known: list[Known]) -> None:
         for seat in (0, 1):
-            keep = target(p, choices, seat, "free")
-            mine = [i for i, a in enumerate(p.actions) if a.player == seat and choices[i]]
+            keep = target(p, steps, seat, "free")
+            mine = [i for i, a in enumerate(p.actions) if a.player == seat and steps[i].choice]
             assert keep == (mine[-1] if mine and not p.is_over else None)
             if keep is not None:
-                assert not isinstance(p.actions[keep], (Cut, Deal, ChooseDealer)) and not forced[keep]
-                noted = entry(p.actions, keep, p.players[seat])
+                taken = p.actions[keep]
+                assert not isinstance(taken, (Cut, Deal, ChooseDealer))
+                if isinstance(taken, Play):  # a card among several, never the only one the law allowed
+                    before = Partie(NAMES)
+                    for a in p.actions[:keep]:
+                        before.push(a)
+                    assert len(list(before.legal_actions(seat))) > 1
                 deals = [i for i, a in enumerate(p.actions[:keep]) if isinstance(a, Deal)]
-                assert noted == {"player": p.players[seat], "deal": len(deals), "action": keep - deals[-1] - 1,
-                                 "undone": len(p.actions) - keep}
-            assert target(p, choices, seat, "off") is None
+                assert entry(p.actions, keep, p.players[seat]) == {
+                    "player": p.players[seat], "deal": len(deals), "action": keep - deals[-1] - 1,
+                    "undone": len(p.actions) - keep}
+            assert target(p, steps, seat, "off") is None
 
-    drive(Drawn(data), before=before, after=after, max_deals=2)
+    _play(Drawn(data), "rubicon", {}, after)
 
 
 def test_the_reasons_a_takeback_is_refused_are_for_the_player() -> None:

@@ -309,10 +309,11 @@ class _Game:
         self.names = partie.players
         self.computer = 1 - HUMAN
         #: What ``undo`` may take back (:mod:`piquet.ui.takebacks`, the browser's policy too): ``off``, ``fair`` or
-        #: ``free``; for each action applied, whether it was a decision with a choice (where a takeback goes back
-        #: to); and the takebacks written down (free ones, in the record and under the score sheet).
+        #: ``free``; for each action applied, what a takeback needs to know of it (whether it was a decision with a
+        #: choice, where a takeback goes back to); and the takebacks written down (free ones, in the record and
+        #: under the score sheet).
         self.takebacks: Takebacks = takebacks
-        self.choices: list[bool] = []
+        self.steps: list[policy.Step] = []
         self.taken_back: list[Takeback] = []
         #: Chance events already drawn, so an undone deal comes again the same (its cards whatever the packets).
         self.packs: dict[int, list[Card]] = {}
@@ -606,23 +607,22 @@ class _Game:
                     return
 
     def push(self, action: Action) -> None:
-        """Apply an action (verified by the engine), noting whether it was a decision with a choice."""
-        self.choices.append(policy.is_choice(self.partie, action))
-        self.partie.push(action)
+        """Apply an action (verified by the engine), noting what a takeback needs to know of it."""
+        self.steps.append(policy.push(self.partie, action))
 
     def undo(self) -> bool:
         """Take back the person's last decision with a choice, as ``--takebacks`` allows (the browser's policy,
         :mod:`piquet.ui.takebacks`); a free one is written down, in the record."""
         partie = self.partie
-        keep = policy.target(partie, self.choices, HUMAN, self.takebacks)
+        keep = policy.target(partie, self.steps, HUMAN, self.takebacks)
         if keep is None:
-            self.say(_sentence(policy.refusal(partie, self.choices, HUMAN, self.takebacks)), style="red")
+            self.say(_sentence(policy.refusal(partie, self.steps, HUMAN, self.takebacks)), style="red")
             return False
         if self.takebacks == "free":
             self.taken_back.append(policy.entry(partie.actions, keep, self.names[HUMAN]))
         while len(partie.actions) > keep:
             partie.pop()
-            self.choices.pop()
+            self.steps.pop()
         self.scored_deals = len(partie.deal_scores)
         self.log_deal, self.log_count = partie.deal_number, len(partie.view(HUMAN).log)
         self.contract_shown = -1

@@ -322,9 +322,9 @@ class Table:
         self.partie: Partie | None = None
         self._driver: asyncio.Task[None] | None = None
         self._states: dict[tuple[int | None, str], str] = {}
-        #: For each action applied, whether it was a person's decision with a choice (the cut, a deal, the
-        #: choice of dealer and a forced card are not: a takeback never stops at them).
-        self._choices: list[bool] = []
+        #: For each action applied, what a takeback needs to know of it (:class:`piquet.ui.takebacks.Step`:
+        #: whether it was a person's decision with a choice, whether it showed its player cards).
+        self._steps: list[policy.Step] = []
         self._hinting = False
         self._hints: dict[int, tuple[float, float]] = {}  # seat: (hints he may still ask, when that was counted)
         self._advised: dict[int, tuple[int, Action]] = {}  # seat: (the version, the review's hint's best choice)
@@ -388,17 +388,15 @@ class Table:
         """Create the partie and re-play the stored actions (after a restart, exactly where it was)."""
         names = self.names
         self.partie = Partie(names, self.info.variant, self.info.options)
-        self._choices = []
+        self._steps = []
         for i, data in enumerate(self.info.actions):
             self._apply(action_from_data(data, names, f"table {self.id}, action {i}"))
 
     def _apply(self, action: Action) -> None:
-        """Apply an action (already verified), noting whether it was a decision with a choice."""
+        """Apply an action (already verified), noting what a takeback needs to know of it."""
         partie = self.partie
         assert partie is not None
-        choice = policy.is_choice(partie, action)
-        partie.push(action)
-        self._choices.append(choice)
+        self._steps.append(policy.push(partie, action))
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token holds; raises ``KeyError`` for a token that holds none."""
@@ -488,7 +486,7 @@ class Table:
         declares for him ("Declare my best"), and the takeback goes past his declarations to the decision before."""
         if self.partie is None or self.info.computer is None or seat is None or seat == self.info.computer:
             return None
-        return policy.target(self.partie, self._choices, seat, self.info.takebacks,
+        return policy.target(self.partie, self._steps, seat, self.info.takebacks,
                              _declaration if declare_best else None)
 
     def state(self, seat: int | None, lang: str = "en") -> str:
@@ -725,7 +723,7 @@ class Table:
             assert seat is not None
             target = self._undo_target(seat, declare_best)
             if target is None:
-                raise ProtocolError("not_allowed", policy.refusal(partie, self._choices, seat, self.info.takebacks,
+                raise ProtocolError("not_allowed", policy.refusal(partie, self._steps, seat, self.info.takebacks,
                                                                   _declaration if declare_best else None))
             takeback = None
             if self.info.takebacks == "free":
@@ -735,7 +733,7 @@ class Table:
                 self.info.taken_back.append(takeback)
             while partie.ply > target:
                 partie.pop()
-                self._choices.pop()
+                self._steps.pop()
         await self.broadcast()
         self.kick()
 
