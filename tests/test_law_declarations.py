@@ -18,6 +18,7 @@ from helpers import (
     cs,
     dealt,
     log_texts,
+    parse_action,
     points,
     run,
     says,
@@ -25,10 +26,10 @@ from helpers import (
 from hypothesis import given
 from hypothesis import strategies as st
 
-from piquet.engine.actions import Declare, Play
+from piquet.engine.actions import Bid, Declare, Play
 from piquet.engine.cards import CardSet, Rank
 from piquet.engine.combinations import Category, best, best_key, candidate_masks, is_valid, key, runs
-from piquet.engine.partie import IllegalActionError, Phase
+from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.scoring import ScoreCategory, ScoreEvent
 
 NOTHING_AFTER_POINT = ["Bill declare sequences -", "Ann declare sequences -",
@@ -313,6 +314,115 @@ def test_law_49_binds_only_elder_younger_reckons_her_sets_in_any_order() -> None
     p.push(answer)
     p.push(Play(BILL, card("AS")))
     assert points(p, ScoreCategory.SETS, ANN) == 20
+
+
+# ---------------------------------------------------------------- younger only reckons (Cavendish, Calling)
+# Cavendish, Description of the game, Calling: "The younger hand is not bound to call his best sequence first.
+# Thus, if the elder has called a tierce major, and the younger has replied, 'Not good', the younger is at liberty
+# to show and count a tierce minor first, and then a quart or larger sequence ... the younger is only reckoning."
+# Her reply rests on the best combination she shows, whatever its place; elder's call is his first.
+#
+# RECKON: Bill (elder) exchanges the 7D for the TH, Ann the 8S for the 8C. Bill then holds a tierce major in spades
+# (AS KS QS) and three aces; Ann a tierce minor in hearts (9H 8H 7H) and a quart to the knave in diamonds
+# (JD TD 9D 8D), her best.
+RECKON_BILL = "AS KS QS 9S 7S AH JH 7D AC JC 9C 7C"
+RECKON_ANN = "9H 8H 7H JD TD 9D 8D JS TS 8S KH QH"
+RECKON_TALON = "TH 8C AD KD QD KC QC TC"
+RECKON_EXCHANGE = ("Bill exchange 7D", "Ann exchange 8S")
+#: Ann's sequences, the tierce minor shown before the quart that answers Bill's call.
+TIERCE_THEN_QUART = "Ann declare sequences 9H 8H 7H | JD TD 9D 8D"
+#: What Bill says calling his tierce major, and Ann's reply, in each variant (elder names the top card at once in
+#: Auction plus contracts and in Piquet au Cent; Auction minus contracts and Rubicon call the length).
+TIERCE_CALLED = {"rubicon": "Tierce.", "auction": "Tierce major.", "au-cent": "Tierce major."}
+
+
+def reckon_deal(variant: str, bid: str = "7+") -> Partie:
+    p = dealt(RECKON_ANN, RECKON_BILL, RECKON_TALON, packets=2, variant=variant)
+    if variant == "auction":
+        run(p, [Bid(BILL, bid), Bid(ANN, "pass")])
+    return run(p, RECKON_EXCHANGE)
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
+def test_cavendish_calling_younger_answers_with_her_best_sequence_shown_after_a_lower_one(variant: str) -> None:
+    p = reckon_deal(variant)
+    run(p, ["Bill declare point -", "Ann declare point -", "Bill declare sequences AS KS QS", TIERCE_THEN_QUART])
+    # Her quart beats his tierce: "Not good", and nobody asks "How high?" (a longer sequence is better).
+    assert says(p)[-2:] == [TIERCE_CALLED[variant], "Not good."]
+    assert p.view(BILL).announcements[-1].answer == "not good"
+    run(p, ["Bill declare sets -", "Ann declare sets -", "Bill play AS"])
+    # She counts the quart and the tierce minor (4 + 3), and Bill's tierce major counts nothing.
+    assert points(p, ScoreCategory.SEQUENCES, ANN) == 7 and points(p, ScoreCategory.SEQUENCES, BILL) == 0
+    assert p.view(BILL).revealed[ANN] == cs("9H 8H 7H JD TD 9D 8D")
+
+
+def test_cavendish_calling_in_an_auction_minus_contract_younger_shows_all_in_any_order() -> None:
+    # Lunn: nothing may be sunk in a minus contract; Ann shows both sequences, the lower first, and her quart wins
+    # the category, which Bill scores (the opponent of the holder scores in a minus contract).
+    p = reckon_deal("auction", "7-")
+    run(p, ["Bill declare point AS KS QS 9S 7S", "Ann declare point KH QH 9H 8H 7H", "Bill declare sequences AS KS QS"])
+    assert p.can(parse_action(TIERCE_THEN_QUART))
+    run(p, [TIERCE_THEN_QUART])
+    assert says(p)[-2:] == ["Tierce.", "Not good."]
+    assert p.view(BILL).announcements[-1].answer == "not good"
+    run(p, ["Bill declare sets AS AH AC", "Ann declare sets -", "Bill play AS"])
+    assert points(p, ScoreCategory.SEQUENCES, BILL) == 7 and points(p, ScoreCategory.SEQUENCES, ANN) == 0
+    # Elder is still bound to call his best first: a lower point first is refused.
+    q = reckon_deal("auction", "7-")
+    with pytest.raises(IllegalActionError, match="nothing may be sunk"):
+        q.push(Declare(BILL, Category.POINT, (cs("AC JC 9C 7C"),)))
+
+
+def sets_in(variant: str) -> Partie:
+    """:func:`sets_deal` (the ten of spades unknown to Bill, drawn by Ann) in ``variant``, by twos: Ann holds three
+    queens, three knaves and fourteen tens; in Auction Piquet Bill holds a plus contract."""
+    p = dealt("AC QH QD QC JH JD JC TH TD TC 9H 9D", "AS AH AD KS KH KD KC QS JS 9S 8S 7S",
+              "9C TS 8H 8D 8C 7H 7D 7C", packets=2, variant=variant)
+    if variant == "auction":
+        run(p, [Bid(BILL, "7+"), Bid(ANN, "pass")])
+    return run(p, ["Bill exchange 8S", "Ann exchange 9D"])
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
+def test_cavendish_calling_younger_answers_with_her_best_set_shown_after_a_lower_one(variant: str) -> None:
+    p = sets_in(variant)
+    run(p, ["Bill declare point -", "Ann declare point -", "Bill declare sequences -", "Ann declare sequences -",
+            "Bill declare sets KS KH KD KC", "Ann declare sets QH QD QC | TS TH TD TC | JH JD JC"])
+    # Against fourteen kings her best, fourteen tens, is worse wherever she shows it: "Good", and Bill scores.
+    assert says(p)[-1] == "Good."
+    run(p, ["Bill play AS"])
+    assert points(p, ScoreCategory.SETS, BILL) == 14 and points(p, ScoreCategory.SETS, ANN) == 0
+    q = sets_in(variant)
+    run(q, ["Bill declare point -", "Ann declare point -", "Bill declare sequences -", "Ann declare sequences -",
+            "Bill declare sets KS KH KD", "Ann declare sets QH QD QC | TS TH TD TC | JH JD JC"])
+    # Against three kings (a trio, less than he holds) her fourteen tens, shown second, are "Not good" for him:
+    # she counts the tens and both her trios, 14 + 3 + 3.
+    assert says(q)[-1] == "Not good."
+    run(q, ["Bill play AS"])
+    assert points(q, ScoreCategory.SETS, ANN) == 20 and points(q, ScoreCategory.SETS, BILL) == 0
+
+
+def test_law_63_younger_s_equal_sequence_shown_after_a_lower_one_cancels_the_category() -> None:
+    # Bill calls a tierce to the queen (sinking the rest of his sixième); Ann shows a tierce minor, then a tierce
+    # to the queen: equal (Law 63), so neither scores, her tierce minor with the rest, and only the equal
+    # combinations are open to inspection (Law 55).
+    p = base()
+    run(p, ["Bill declare point -", "Ann declare point -", "Bill declare sequences QS JS TS",
+            "Ann declare sequences 9H 8H 7H | QD JD TD"])
+    assert says(p)[-4:] == ["Tierce.", "How high?", "To the queen.", "Equal."]
+    run(p, ["Bill declare sets -", "Ann declare sets -", "Bill play AS"])
+    assert points(p, ScoreCategory.SEQUENCES, BILL) == points(p, ScoreCategory.SEQUENCES, ANN) == 0
+    assert p.view(BILL).revealed == (cs("QD JD TD"), cs("QS JS TS"))
+
+
+def test_cavendish_calling_younger_s_lower_combination_alone_is_her_answer() -> None:
+    # Sinking her quart, Ann shows the tierce minor only: that is all she reckons, so Bill's tierce major is good.
+    p = reckon_deal("rubicon")
+    run(p, ["Bill declare point -", "Ann declare point -", "Bill declare sequences AS KS QS",
+            "Ann declare sequences 9H 8H 7H"])
+    assert says(p)[-4:] == ["Tierce.", "How high?", "Major.", "Good."]
+    run(p, ["Bill declare sets -", "Ann declare sets -", "Bill play AS"])
+    assert points(p, ScoreCategory.SEQUENCES, BILL) == 3 and points(p, ScoreCategory.SEQUENCES, ANN) == 0
 
 
 # ---------------------------------------------------------------- finding the combinations (Laws 62-64)

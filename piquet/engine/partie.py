@@ -52,6 +52,7 @@ from piquet.engine.combinations import (
     COMBINATION_CARDS,
     Category,
     best_key,
+    best_shown,
     call,
     candidate_codes,
     good_against_the_cards,
@@ -1008,7 +1009,7 @@ class Partie:
                 return f"{CardSet(used & cards.mask)} shown in two {category.value}"
             used |= cards.mask
         if self.rules.must_declare_in_full(d.contract):
-            reason = self._why_not_in_full(action, category, CardSet(hand))
+            reason = self._why_not_in_full(action, category, CardSet(hand), seat == d.elder)
             if reason:
                 return reason
         if len(combos) > 1 and seat == d.elder:
@@ -1024,9 +1025,9 @@ class Partie:
         return None
 
 
-    def _why_not_in_full(self, action: Declare, category: Category, hand: CardSet) -> str | None:
+    def _why_not_in_full(self, action: Declare, category: Category, hand: CardSet, elder: bool) -> str | None:
         """Auction minus contracts: no sinking; the best combination is called and every other
-        that can score is shown (Lunn)."""
+        that can score is shown (Lunn). Younger, who is only reckoning, may show hers in any order."""
         full = maximal(category, hand, self.rules.minimum_point)
         combos = action.combinations
         if not full:
@@ -1034,7 +1035,7 @@ class Partie:
         what = f"{call(category, full[0]).lower()}" + (
             f" and show {'; '.join(str(c) for c in full[1:])}" if len(full) > 1 else "")
         reason = f"in a minus contract nothing may be sunk: declare {what}"
-        if not combos or key(category, combos[0]) != key(category, full[0]):
+        if not combos or ((elder or category is _CAT_POINT) and key(category, combos[0]) != key(category, full[0])):
             return reason
         if category is _CAT_POINT:
             if combos[0] != hand.suit(combos[0].cards()[0].suit):
@@ -1554,12 +1555,14 @@ class Partie:
             s.to_act = elder if next_is_elder else younger
 
     def _resolve(self, category: Category, elder_call: Declare | None, answer: Declare) -> None:
-        """Younger's answer to elder's call: good, not good or equal (the rulings, 10)."""
+        """Younger's answer to elder's call: good, not good or equal (the rulings, 10). Elder's call is his first
+        combination; younger's answer rests on the best she shows, in whatever order she shows them: she "is only
+        reckoning" (Cavendish, *Calling*: "The younger hand is not bound to call his best sequence first")."""
         s = self._s
         d = s.deal
         elder, younger = d.elder, 1 - d.elder
         e = elder_call.combinations[0] if elder_call is not None and elder_call.combinations else None
-        y = answer.combinations[0] if answer.combinations else None
+        y = best_shown(category, answer.combinations)
         winner: int | None
         heard = d.announcements[-1]
         log = d.log
