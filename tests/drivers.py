@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from piquet.ai.agent import Agent, RandomAgent
 from piquet.engine.actions import Action, Bid, CarteBlanche, Concede, Cut, Deal, Declare, Exchange, Play
 from piquet.engine.cards import CARDS, FULL_PACK, Card, CardSet
-from piquet.engine.combinations import Category, key
+from piquet.engine.combinations import Category, best_shown, key
 from piquet.engine.partie import LegalActions, Partie, Phase
 from piquet.engine.scoring import ScoreEvent
 from piquet.engine.variants import make_rules
@@ -303,7 +303,8 @@ def knowledge(p: Partie) -> tuple[CardSet, CardSet, CardSet]:
             reckoned = True
             for i in range(0, len(calls), 2):
                 e, y = calls[i], calls[i + 1]
-                ec, yc = e.called, y.called
+                # Elder's call is his first combination; younger's answer the best she shows (Cavendish, Calling).
+                ec, yc = e.called, best_shown(y.category, y.combinations)
                 if ec is None and yc is None:
                     continue
                 if ec is not None and yc is not None and key(e.category, ec) == key(e.category, yc):
