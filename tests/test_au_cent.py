@@ -4,6 +4,8 @@ hundred, a double game under fifty, the partie the first to three games."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from helpers import (
     ANN,
@@ -16,6 +18,12 @@ from helpers import (
     CB_BILL,
     CB_TALON,
     NAMES,
+    THIRTY_ANN,
+    THIRTY_BILL,
+    THIRTY_DECLARE,
+    THIRTY_TALON,
+    TWENTY_NINE_DECLARE,
+    TWENTY_NINE_TALON,
     card,
     cs,
     dealt,
@@ -207,6 +215,84 @@ def test_au_cent_game_scores_start_again_after_a_game() -> None:
     big_deal(p, ANN)
     game = p.games[-1]
     assert game.scores == (p.totals[0] - first[0], p.totals[1] - first[1])
+
+
+# ---------------------------------------------------------------- when a repique or a pique counts (Laws 68-69)
+# Law 68: a repique "is obtained on the score of thirty being made"; Cavendish counts it at once ("Instead of
+# counting 'Thirty-four,' he counts 'Ninety-four'"). Law 69: a pique likewise, "when he leads the card which makes
+# him thirty ... counts sixty" (Hoyle and Hoffmann say the same). In Piquet au Cent, where the first to 100 in the
+# order of reckoning wins the game and the loser's score at that moment decides a double game, the bonus counts
+# at that moment: not after the sets, nor after the play.
+#
+def after_deals(*seeds: int) -> Partie:
+    """An au Cent partie (Ann dealing first) after a deal dealt from each seed, each player declaring his best and
+    playing his first legal card: the game's scores the tests below begin from."""
+    p = Partie(NAMES, "au-cent", first_dealer=ANN)
+    for seed in seeds:
+        number = p.deal_number
+        p.push(p.random_deal(random.Random(seed)))
+        while p.deal_number == number + 1 and p.phase in (Phase.CARTE_BLANCHE, Phase.EXCHANGE, Phase.DECLARE,
+                                                            Phase.PLAY):
+            if p.phase is Phase.DECLARE:
+                declare_best(p)
+            else:
+                p.push(next(iter(p.legal_actions())))
+    assert not p.games and p.dealer == ANN
+    return p
+
+
+def crafted(p: Partie, talon: str) -> None:
+    p.push(make_deal(THIRTY_ANN, THIRTY_BILL, talon, packets=2))
+
+
+def test_law_68_au_cent_the_repique_counts_toward_the_hundred_the_moment_its_thirty_is_made() -> None:
+    p = after_deals(0, 32)
+    assert p.view(ANN).game_scores == (94, 22)
+    crafted(p, THIRTY_TALON)
+    run(p, [*THIRTY_DECLARE, "Bill play AS"])
+    order = [(e.player, e.category) for e in p.events]
+    assert order[:5] == [(BILL, ScoreCategory.POINT), (BILL, ScoreCategory.SEQUENCES),
+                         (BILL, ScoreCategory.SEQUENCES), (BILL, ScoreCategory.REPIQUE), (ANN, ScoreCategory.SETS)]
+    play_out(p)
+    # Bill's repique makes him 22 + 30 + 60 = 112 before Ann's trios are reckoned: his game, though her trios
+    # would have made her 100 had the repique waited for them.
+    assert p.games[-1].winner == BILL and p.games[-1].reached == (94, 112) and not p.games[-1].double
+
+
+def test_law_68_au_cent_a_double_game_is_judged_with_the_repique_at_its_moment() -> None:
+    p = after_deals(0, 6)
+    assert p.view(ANN).game_scores == (38, 49)
+    crafted(p, THIRTY_TALON)
+    run(p, THIRTY_DECLARE)
+    play_out(p)
+    # Bill reaches 100 with his repique (49 + 30 + 60) while Ann has 38: her trios (which make her 50) come after.
+    assert p.games[-1] == GameResult(BILL, True, p.games[-1].scores, (38, 139), p.games[-1].deal)
+
+
+def test_law_69_au_cent_the_pique_counts_toward_the_hundred_when_the_card_that_makes_thirty_is_led() -> None:
+    p = after_deals(2, 32)
+    assert p.view(ANN).game_scores == (99, 65)
+    crafted(p, TWENTY_NINE_TALON)
+    run(p, [*TWENTY_NINE_DECLARE, "Bill play TH"])
+    # The lead of the ten makes Bill thirty: the pique stands at once after it.
+    assert [(e.player, e.points, e.category) for e in p.events[-2:]] == [
+        (BILL, 1, ScoreCategory.PLAY), (BILL, 30, ScoreCategory.PIQUE)]
+    run(p, ["Ann play AH"])  # her first point of the deal: 100 for her, but Bill is there first
+    assert (p.events[-1].player, p.events[-1].category) == (ANN, ScoreCategory.PLAY)
+    play_out(p)
+    assert p.games[-1].winner == BILL and p.games[-1].reached == (99, 125)
+
+
+def test_law_69_au_cent_a_double_game_is_judged_with_the_pique_at_its_moment() -> None:
+    p = after_deals(0, 42)
+    assert p.view(ANN).game_scores == (46, 42)
+    crafted(p, TWENTY_NINE_TALON)
+    run(p, [*TWENTY_NINE_DECLARE, "Bill play TH", "Ann play AH", "Ann play KH", "Bill play 9H", "Ann play QH",
+            "Bill play 8H", "Ann play JH"])
+    play_out(p)
+    # The pique takes Bill from 72 to 102 at his first lead, with Ann at 46; her points in the play come after.
+    assert p.games[-1].winner == BILL and p.games[-1].double and p.games[-1].reached == (46, 102)
+    assert p.games[-1].scores[ANN] >= 50
 
 
 # ---------------------------------------------------------------- options by agreement

@@ -794,11 +794,13 @@ def test_lunn_plus_pique_at_29_is_reckoned_strictly_in_the_order_point_sequence_
     go(p, [*STAND_PAT, "Bill declare point AS KS QS JS TS 9S 8S 7S", "Ann declare point -",
            "Bill declare sequences AS KS QS JS TS 9S 8S 7S | AH KH QH", "Ann declare sequences -",
            "Bill declare sets -", "Ann declare sets JH JD JC | TH TD TC", "Bill play AS"])
-    # Ann's sets stand after Bill's 29 in the order of reckoning: they do not stop his pique.
+    # Ann's sets stand after Bill's 29 in the order of reckoning: they do not stop his pique, which is his on the
+    # score of the 29 being made (Law 69), so it stands there, before her sets.
     assert points(p, ScoreCategory.SETS, ANN) == 6
     assert points(p, ScoreCategory.PIQUE, BILL) == 30 and not events_of(p, ScoreCategory.REPIQUE)
     order = [e.category for e in p.events]
-    assert order.index(ScoreCategory.SETS) < order.index(ScoreCategory.PIQUE)
+    assert order == [ScoreCategory.POINT, ScoreCategory.SEQUENCES, ScoreCategory.SEQUENCES, ScoreCategory.PIQUE,
+                     ScoreCategory.SETS, ScoreCategory.SETS, *order[6:]]
 
 
 def test_lunn_plus_no_pique_when_younger_scores_before_the_29() -> None:

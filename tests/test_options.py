@@ -126,6 +126,10 @@ def test_option_cards_count_toward_pique_the_cards_are_scored_at_the_seventh_tri
         assert bool(early) is flag
         if flag:
             assert early[0].points == 10
+            # Scored at the seventh trick, it stands there in the order of reckoning, before the rest of the play
+            # (in Piquet au Cent it counts toward the hundred at that moment).
+            order = [e.category for e in p.events]
+            assert ScoreCategory.PLAY in order[order.index(ScoreCategory.CARDS):]
 
 
 # ---------------------------------------------------------------- exchanges

@@ -360,33 +360,37 @@ _RANKS: tuple[Rank, ...] = tuple(Rank)
 
 #: Each score category's place in the order of reckoning.
 _ORDER: dict[ScoreCategory, int] = {category: i for i, category in enumerate(CATEGORY_ORDER)}
-_PLAY_ORDER = _ORDER[ScoreCategory.PLAY]
 
 
-def _repique_in_order(events: Iterable[ScoreEvent], rules: Rules, contract: Contract | None) -> int | None:
+def _repique_in_order(events: Iterable[ScoreEvent], rules: Rules,
+                      contract: Contract | None) -> tuple[int, int] | None:
     """The seat whose points in hand reach the repique's threshold while the other has nothing, reckoned in
-    the order of ``events`` (Laws 67-68); ``None`` if neither."""
+    the order of ``events`` (Laws 67-68), and where the repique stands among them: just after the event that
+    made the thirty, since it "is obtained on the score of thirty being made" (Law 68; Cavendish counts the
+    sixty at once: "Instead of counting 'Thirty-four,' he counts 'Ninety-four'"). ``None`` if neither."""
     totals = [0, 0]
     threshold = rules.repique_threshold(contract)
-    for event in events:
+    for at, event in enumerate(events, start=1):
         if not event.category.in_hand:
             continue
         p = event.player
         totals[p] += event.points
         if totals[p] >= threshold and totals[1 - p] == 0:
-            return p
+            return p, at
     return None
 
 
 def _pique_in_order(events: Iterable[ScoreEvent], rules: Rules, contract: Contract | None,
-                    elder: int) -> tuple[int | None, ScoreEvent | None]:
+                    elder: int) -> tuple[int | None, ScoreEvent | None, int]:
     """Law 69 reckoned strictly in the order of ``events`` (Law 67; Lunn: "Point, Sequence, Set"): the first to
-    reach the pique's threshold while the other has nothing has the pique. ``(seat, None)`` for the seat that
-    has it; ``(None, event)`` where both had scored by ``event`` first (no pique from there); ``(None, None)``
-    where neither has happened."""
+    reach the pique's threshold while the other has nothing has the pique. ``(seat, None, at)`` for the seat that
+    has it, the pique standing at ``at`` among the events, just after the one that made the thirty (Law 69: "obtained
+    on the score of thirty being made"; "when he leads the card which makes him thirty ... counts sixty");
+    ``(None, event, 0)`` where both had scored by ``event`` first (no pique from there); ``(None, None, 0)`` where
+    neither has happened."""
     totals = [0, 0]
     threshold = rules.pique_threshold(contract)
-    for event in events:
+    for at, event in enumerate(events, start=1):
         if event.category is _SCORE_CONTRACT or (
             event.category is _SCORE_CARDS and not rules.cards_count_toward_pique
         ):
@@ -395,11 +399,11 @@ def _pique_in_order(events: Iterable[ScoreEvent], rules: Rules, contract: Contra
         totals[p] += event.points
         if totals[1 - p]:
             if totals[p]:
-                return None, event
+                return None, event, 0
             continue
         if totals[p] >= threshold and rules.may_pique(p, elder, contract):
-            return p, None
-    return None, None
+            return p, None, at
+    return None, None, 0
 
 
 def reckoning_at_first_lead(view: PlayerView) -> tuple[ScoreEvent, ...]:
@@ -438,10 +442,10 @@ def decided_in_hand(events: Iterable[ScoreEvent], rules: Rules, contract: Contra
     True
     """
     events = tuple(events)
-    p = _repique_in_order(events, rules, contract)
-    if p is not None:
-        return ScoreEvent(p, rules.repique_points, ScoreCategory.REPIQUE, "repique")
-    p, _ = _pique_in_order(events, rules, contract, elder)
+    repique = _repique_in_order(events, rules, contract)
+    if repique is not None:
+        return ScoreEvent(repique[0], rules.repique_points, ScoreCategory.REPIQUE, "repique")
+    p, _, _ = _pique_in_order(events, rules, contract, elder)
     if p is not None:
         return ScoreEvent(p, rules.pique_points, ScoreCategory.PIQUE, "pique")
     return None
@@ -1307,11 +1311,20 @@ class Partie:
             return
         s.deal = self._evolve(deal, log=deal.log + (event,))
 
-    def _score(self, event: ScoreEvent, announce: bool = True) -> None:
-        """Add an event in its place in the order of reckoning (Law 67)."""
+    def _score(self, event: ScoreEvent, announce: bool = True, at: int | None = None) -> None:
+        """Add an event in its place in the order of reckoning (Law 67): a point scored in hand among those of
+        its category (younger reckons hers after they are said), one scored since the hand was reckoned (the play,
+        the cards, a concession) after all, and a repique or a pique ``at`` the place the thirty was made."""
         s = self._s
         d = s.deal
-        s.deal = self._evolve(d, events=_placed(d.events, event), log=d.log + (event,) if announce else d.log)
+        events = d.events
+        if at is not None:
+            events = (*events[:at], event, *events[at:])
+        elif event.category.in_hand:
+            events = _placed(events, event)
+        else:
+            events = events + (event,)
+        s.deal = self._evolve(d, events=events, log=d.log + (event,) if announce else d.log)
 
     def _apply(self, action: Action) -> None:
         if type(action) is Play:
@@ -1648,10 +1661,11 @@ class Partie:
                 if s.deal.hands[seat] and not s.deal.hands[seat] & ~s.deal.scored_cards[seat]:
                     self._score(ScoreEvent(seat, self.rules.carte_rouge_points, _SCORE_CARTE_ROUGE,
                                            "carte rouge"))
-        p = _repique_in_order(s.deal.events, self.rules, s.deal.contract)
-        if p is not None:
+        repique = _repique_in_order(s.deal.events, self.rules, s.deal.contract)
+        if repique is not None:
+            p, at = repique
             s.deal = self._evolve(s.deal, repique=p)
-            self._score(ScoreEvent(p, self.rules.repique_points, _SCORE_REPIQUE, "repique"))
+            self._score(ScoreEvent(p, self.rules.repique_points, _SCORE_REPIQUE, "repique"), at=at)
         # Where the pique needs less than the repique (Auction plus contracts: 29), the hand alone
         # may reach it before the opponent scores.
         self._check_pique()
@@ -1662,14 +1676,14 @@ class Partie:
         d = s.deal
         if d.pique is not None or d.repique is not None or d.pique_closed:
             return
-        p, closing = _pique_in_order(d.events, self.rules, d.contract, d.elder)
+        p, closing, at = _pique_in_order(d.events, self.rules, d.contract, d.elder)
         if p is not None:
             s.deal = self._evolve(d, pique=p)
-            self._score(ScoreEvent(p, self.rules.pique_points, _SCORE_PIQUE, "pique"))
-        elif closing is not None and d.hand_reckoned and _ORDER[closing.category] <= _PLAY_ORDER:
+            self._score(ScoreEvent(p, self.rules.pique_points, _SCORE_PIQUE, "pique"), at=at)
+        elif closing is not None and d.hand_reckoned:
             # Both have scored (points are never negative): no pique from here on. Once the hand is reckoned,
-            # what is scored later (the play, the cards, the contract) takes its place after this event, which
-            # is of the play or before: so it stays so for the deal.
+            # what is scored later (the play, the cards, the contract) takes its place after every event
+            # (see _score): so it stays so for the deal.
             s.deal = self._evolve(d, pique_closed=True)
 
     def _apply_play(self, action: Play) -> None:
@@ -1703,9 +1717,7 @@ class Partie:
             if scored is None:
                 fields["log"] = d.log + (played,)
             else:
-                events = d.events
-                fields["events"] = (events + (scored,) if not events or _ORDER[events[-1].category] <= _PLAY_ORDER
-                                    else _placed(events, scored))
+                fields["events"] = d.events + (scored,)  # after all: the hand is reckoned (see _score)
                 fields["log"] = d.log + (played, scored)
                 if new.pique is None and new.repique is None and not new.pique_closed:
                     self._check_pique()
@@ -1725,9 +1737,7 @@ class Partie:
         if len(awards) == 1:
             # The usual trick: its one award goes into the same new record.
             scored = awards[0]
-            events = d.events
-            fields["events"] = (events + (scored,) if not events or _ORDER[events[-1].category] <= _PLAY_ORDER
-                                else _placed(events, scored))
+            fields["events"] = d.events + (scored,)
             fields["log"] = d.log + (played, scored)
             if new.pique is None and new.repique is None and not new.pique_closed:
                 self._check_pique()
