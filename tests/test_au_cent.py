@@ -4,7 +4,9 @@ hundred, a double game under fifty, the partie the first to three games."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
 
 import pytest
 from helpers import (
@@ -66,6 +68,23 @@ def test_au_cent_lower_cut_deals(cuts: tuple[str, str], dealer: int) -> None:
     with pytest.raises(IllegalActionError, match="it is the deal"):
         p.push(ChooseDealer(1 - dealer, 1 - dealer))
     assert f"{NAMES[dealer]} cuts lower and deals." in says(p)
+
+
+def test_au_cent_a_deal_by_the_higher_cut_is_refused_because_the_lower_cut_deals() -> None:
+    # The Laws of Piquet au Cent: "The player who cuts the lower card has to deal". The refusal says so, in the
+    # engine and in a record, not that the deal alternates.
+    p = Partie(NAMES, "au-cent")
+    p.push(Cut(0, (card("KS"), card("9H"))))
+    reason = "Ann cannot deal: Bill cut the lower card, and in Piquet au Cent the lower cut deals " \
+             "(Laws of Piquet au Cent)"
+    with pytest.raises(IllegalActionError, match=re.escape(reason)):
+        p.push(make_deal(BASE_ANN, BASE_BILL, BASE_TALON, dealer=ANN, packets=2))
+    p.push(make_deal(BASE_ANN, BASE_BILL, BASE_TALON, dealer=BILL, packets=2))
+    data = json.loads(dumps(p))
+    data["deals"][0]["dealer"] = "Ann"
+    with pytest.raises(RecordError, match=re.escape(f"deal 1: {reason}")) as refused:
+        loads(json.dumps(data))
+    assert "alternates" not in str(refused.value)
 
 
 def test_au_cent_equal_cuts_cut_again() -> None:
@@ -415,6 +434,10 @@ def test_option_fresh_cut_each_game_the_players_cut_again_and_the_lower_deals() 
     assert p.phase is Phase.CUT  # equal: cut again
     p.push(Cut(0, (card("AH"), card("8S"))))
     assert p.phase is Phase.DEAL and p.dealer == BILL
+    with pytest.raises(IllegalActionError, match=re.escape(
+            "Ann cannot deal: Bill cut the lower card for the new game (option fresh_cut_each_game), and in Piquet "
+            "au Cent the lower cut deals")):
+        p.push(make_deal(BASE_BILL, BASE_ANN, BASE_TALON, dealer=ANN, packets=2))
     plain = Partie(NAMES, "au-cent", first_dealer=ANN)
     big_deal(plain, BILL)
     assert plain.phase is Phase.DEAL and plain.dealer == BILL  # the deal simply alternates

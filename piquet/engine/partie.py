@@ -857,6 +857,8 @@ class Partie:
                 return "both players cannot cut the same card"
             return None
         if action.player != s.to_act:
+            if isinstance(action, Deal):
+                return self.why_not_dealer(action.player)
             return f"it is {self.player_name(s.to_act)}'s turn"
         if isinstance(action, ChooseDealer):
             return f"there is no seat {action.dealer!r}" if action.dealer not in (0, 1) else None
@@ -873,6 +875,36 @@ class Partie:
         if isinstance(action, Play):
             return self._why_not_play(action)
         return None
+
+    def why_not_dealer(self, seat: int) -> str | None:
+        """Why ``seat`` may not deal now: the law that makes the other player the dealer (the lower cut, the
+        cut's winner's choice, an annulled deal dealt again, the deal alternating), or ``None`` if ``seat`` deals.
+
+        >>> p = Partie(("Ann", "Bill"), "au-cent")
+        >>> _ = p.push(Cut(0, (Card.parse("KS"), Card.parse("9H"))))
+        >>> p.why_not_dealer(0)
+        'Bill cut the lower card, and in Piquet au Cent the lower cut deals (Laws of Piquet au Cent)'
+        """
+        s = self._s
+        if s.phase is not _PHASE_DEAL or s.dealer is None:
+            return f"no deal is due: it is the {s.phase.value}"
+        if seat == s.dealer:
+            return None
+        dealer = self.player_name(s.dealer)
+        log = s.deal.log
+        last = log[-1] if log else None
+        if isinstance(last, CutMade) and last.dealer is not None:
+            again = " for the new game (option fresh_cut_each_game)" if s.deal_number else ""
+            return (f"{dealer} cut the lower card{again}, and in {self.rules.title} the lower cut deals "
+                    f"(Laws of {self.rules.title})")
+        if isinstance(last, DealerChosen):
+            chooser = self.player_name(last.player)
+            return f"{chooser}, who cut the higher card, chose {dealer} to deal (Law 4)"
+        if isinstance(last, DealAnnulled):
+            return f"the deal was annulled, and the same dealer, {dealer}, deals again (Lunn)"
+        if s.deal_number == 0:
+            return f"{dealer} deals first"
+        return f"the deal alternates ({self.rules.alternate_deal_source}), and it is {dealer}'s deal"
 
     def _why_not_deal(self, action: Deal) -> str | None:
         s = self._s

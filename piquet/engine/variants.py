@@ -305,6 +305,8 @@ class Rules:
     #: Piquet au Cent: the points a game is played to (``None``: no games).
     game_target: ClassVar[int | None] = None
 
+    #: The law that has the players deal alternately (cited when the wrong player deals).
+    alternate_deal_source: ClassVar[str] = "Law 16"
     deals_after_tie: ClassVar[int] = 2
     rubicon: ClassVar[int] = 100
     settlement_bonus: ClassVar[int] = 100
@@ -520,6 +522,7 @@ class Auction(Rules):
     }
     uses_bidding = True
     allows_concession = False
+    alternate_deal_source = "Lunn"
     rubicon = 150
     settlement_bonus = 150
 
