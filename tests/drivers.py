@@ -298,6 +298,14 @@ def knowledge(p: Partie) -> tuple[CardSet, CardSet, CardSet]:
             calls.append(a)
             if a.player == elder and a.category is Category.SETS and a.called is not None and len(a.called) == 4:
                 tell([younger, 2], a.called.mask)
+            if a.player == younger and p.rules.calls_shown_at_once and not reckoned:
+                # Law 55 read at once (option calls_shown_at_once): elder's combinations allowed good or equal
+                # are shown as soon as younger has answered.
+                e = calls[-2]
+                ec, yc = e.called, best_shown(a.category, a.combinations)
+                if ec is not None and (yc is None or key(e.category, ec) >= key(e.category, yc)):
+                    tell([0, 1, 2], ec.mask if yc is not None and key(e.category, ec) == key(e.category, yc)
+                         else sum(c.mask for c in e.combinations))
         elif isinstance(a, (Play, Concede)) and not reckoned:
             # Elder's first lead or a concession: the hands are reckoned, what scored or tied is shown (Law 55).
             reckoned = True

@@ -36,11 +36,12 @@ from helpers import (
     says,
 )
 
+from piquet.ai.agent import RandomAgent, play_partie
 from piquet.engine.actions import CarteBlanche, ChooseDealer, Cut, Deal, Declare, Exchange, Play
 from piquet.engine.combinations import Category
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.record import RecordError, dumps, loads
-from piquet.engine.scoring import ScoreCategory, Settlement
+from piquet.engine.scoring import ScoreCategory, ScoreEvent, Settlement
 from piquet.engine.variants import AuCent, GameResult, make_rules
 
 
@@ -243,19 +244,24 @@ def test_au_cent_game_scores_start_again_after_a_game() -> None:
 # order of reckoning wins the game and the loser's score at that moment decides a double game, the bonus counts
 # at that moment: not after the sets, nor after the play.
 #
+def replay_deal(p: Partie, seed: int) -> None:
+    """A deal dealt from ``seed``, each player declaring his best and playing his first legal card."""
+    number = p.deal_number
+    p.push(p.random_deal(random.Random(seed)))
+    while p.deal_number == number + 1 and p.phase in (Phase.CARTE_BLANCHE, Phase.EXCHANGE, Phase.DECLARE,
+                                                        Phase.PLAY):
+        if p.phase is Phase.DECLARE:
+            declare_best(p)
+        else:
+            p.push(next(iter(p.legal_actions())))
+
+
 def after_deals(*seeds: int) -> Partie:
-    """An au Cent partie (Ann dealing first) after a deal dealt from each seed, each player declaring his best and
-    playing his first legal card: the game's scores the tests below begin from."""
+    """An au Cent partie (Ann dealing first) after a deal dealt from each seed (:func:`replay_deal`): the game's
+    scores the tests below begin from."""
     p = Partie(NAMES, "au-cent", first_dealer=ANN)
     for seed in seeds:
-        number = p.deal_number
-        p.push(p.random_deal(random.Random(seed)))
-        while p.deal_number == number + 1 and p.phase in (Phase.CARTE_BLANCHE, Phase.EXCHANGE, Phase.DECLARE,
-                                                            Phase.PLAY):
-            if p.phase is Phase.DECLARE:
-                declare_best(p)
-            else:
-                p.push(next(iter(p.legal_actions())))
+        replay_deal(p, seed)
     assert not p.games and p.dealer == ANN
     return p
 
@@ -312,6 +318,125 @@ def test_law_69_au_cent_a_double_game_is_judged_with_the_pique_at_its_moment() -
     # The pique takes Bill from 72 to 102 at his first lead, with Ann at 46; her points in the play come after.
     assert p.games[-1].winner == BILL and p.games[-1].double and p.games[-1].reached == (46, 102)
     assert p.games[-1].scores[ANN] >= 50
+
+
+# ---------------------------------------------------------------- play ceases at the target; the game of 101
+def test_option_play_ceases_at_the_target_the_deal_stops_when_the_hundred_is_reached_in_play() -> None:
+    # Parlett: "play ceases the moment one player reaches that total, leaving the rest of the hand unplayed".
+    p = Partie(NAMES, "au-cent", {"play_ceases_at_the_target": True}, first_dealer=ANN)
+    for seed in (2, 32):
+        replay_deal(p, seed)
+    assert p.view(ANN).game_scores == (99, 65)
+    crafted(p, TWENTY_NINE_TALON)
+    run(p, TWENTY_NINE_DECLARE)
+    assert p.phase is Phase.PLAY
+    run(p, ["Bill play TH"])  # 94 in hand and lead, and the pique: 125
+    assert p.phase is Phase.DEAL and p.dealer == BILL and len(p.hand(ANN)) == 12 and len(p.hand(BILL)) == 11
+    assert p.games[-1] == GameResult(BILL, False, (99, 125), (99, 125), 3)
+    assert p.deal_scores[-1].totals == (0, 60) and p.deal_scores[-1].tricks == (0, 0)
+    with pytest.raises(IllegalActionError, match="it is the deal, not the play"):
+        p.push(Play(ANN, card("AH")))
+    # The record keeps the deal as far as it went, and replays it so.
+    q = loads(dumps(p))
+    assert q.games == p.games and q.phase is Phase.DEAL and len(q.actions) == len(p.actions)
+    # Undone, the card leaves the deal in the play.
+    p.pop()
+    assert p.phase is Phase.PLAY and p.to_act == BILL and len(p.games) == 0
+
+
+def test_option_play_ceases_at_the_target_in_the_declarations_the_rest_is_not_declared() -> None:
+    p = Partie(NAMES, "au-cent", {"play_ceases_at_the_target": True}, first_dealer=ANN)
+    for seed in (0, 32):
+        replay_deal(p, seed)
+    assert p.view(ANN).game_scores == (94, 22)
+    crafted(p, THIRTY_TALON)
+    run(p, THIRTY_DECLARE[:5])  # Bill's point and sequences called; Ann has not yet answered the sequences
+    assert p.phase is Phase.DECLARE
+    run(p, THIRTY_DECLARE[5:6])  # her answer settles the sequences: Bill's repique makes him 112
+    assert p.phase is Phase.DEAL and p.games[-1].winner == BILL and p.games[-1].reached == (94, 112)
+    assert p.deal_scores[-1].by_category[BILL]["repique"] == 60 and p.deal_scores[-1].totals[ANN] == 0
+    assert "Bill reaches 112 with Ann at 94, and wins the game; 94 to 112 at the end of the deal." in says(p)
+
+
+def test_option_play_ceases_at_the_target_a_carte_blanche_may_end_the_deal_before_the_exchange() -> None:
+    p = Partie(NAMES, "au-cent", {"play_ceases_at_the_target": True}, first_dealer=ANN)
+    for seed in (2, 3):
+        replay_deal(p, seed)
+    assert p.view(ANN).game_scores == (26, 95)
+    p.push(make_deal(CB_ANN, CB_BILL, CB_TALON, packets=2))
+    run(p, ["Bill carte_blanche yes 3"])
+    assert p.phase is Phase.DEAL and p.games[-1] == GameResult(BILL, True, (26, 105), (26, 105), 3)
+
+
+def reached(scores: list[int], event: ScoreEvent, target: int = 100) -> bool:
+    """Add ``event`` to the game's ``scores``: whether its player has now reached ``target``."""
+    scores[event.player] += event.points
+    return scores[event.player] >= target
+
+
+def test_option_play_ceases_at_the_target_nothing_is_scored_after_the_score_that_reaches_it() -> None:
+    """Random parties with the option: in each deal that wins a game, what stands after the score that reached
+    the target is only the rest of that same score (the other combinations of the category declared, the last
+    trick's point with its trick, a repique or pique made there), never a later category, trick or the cards."""
+    seen: list[ScoreCategory] = []
+
+    def check(p: Partie) -> None:
+        if len(p.games) == len(seen):
+            return
+        game, deal = p.games[-1], p.deal_scores[-1]
+        scores = [game.scores[0] - deal.totals[0], game.scores[1] - deal.totals[1]]
+        events = p.events  # the finished deal's, in the order of reckoning
+        at = next(i for i, event in enumerate(events) if reached(scores, event))
+        first = events[at]
+        for e in events[at + 1:]:
+            assert (e.category is first.category and e.player == first.player) or e.reason == "the last trick" \
+                or e.category in (ScoreCategory.REPIQUE, ScoreCategory.PIQUE), (first, events[at + 1:])
+        seen.append(first.category)
+
+    for seed in range(12):
+        agents = [RandomAgent(random.Random(seed)), RandomAgent(random.Random(seed + 50))]
+        seen.clear()
+        p = play_partie(agents, random.Random(seed), NAMES, "au-cent", {"play_ceases_at_the_target": True},
+                        on_action=check)
+        assert p.is_over and len(seen) == len(p.games)
+        if ScoreCategory.PLAY in seen:
+            return
+    raise AssertionError("no game reached in the play")
+
+
+def test_option_play_ceases_at_the_target_off_the_deal_is_played_out() -> None:
+    p = after_deals(2, 32)
+    crafted(p, TWENTY_NINE_TALON)
+    run(p, [*TWENTY_NINE_DECLARE, "Bill play TH"])
+    assert p.phase is Phase.PLAY and p.games == ()
+    play_out(p)
+    assert p.deal_scores[-1].tricks[ANN] + p.deal_scores[-1].tricks[BILL] == 12 and p.games[-1].winner == BILL
+
+
+@pytest.mark.parametrize(("before", "events", "of_101", "of_100"), [
+    # 100 is not yet a game of 101.
+    ((95, 0), [(0, 5)], None, GameResult(0, True, (100, 0), (100, 0))),
+    ((95, 0), [(0, 6)], GameResult(0, True, (101, 0), (101, 0)), GameResult(0, True, (101, 0), (101, 0))),
+    # Bill's 100 comes first, but only Ann's 101 wins a game of 101.
+    ((95, 50), [(1, 50), (0, 6)], GameResult(0, False, (101, 100), (101, 100)),
+     GameResult(1, False, (101, 100), (95, 100))),
+])
+def test_option_game_of_101_a_game_is_101_up(before: tuple[int, int], events: list[tuple[int, int]],
+                                              of_101: GameResult | None, of_100: GameResult) -> None:
+    rules = make_rules("au-cent", {"game_of_101": True})
+    assert rules.game_target == 101 and make_rules("au-cent").game_target == AuCent.game_target == 100
+    assert rules.game_over(before, events) == of_101
+    assert AuCent().game_over(before, events) == of_100
+
+
+def test_option_game_of_101_with_play_ceasing_the_deal_stops_at_101() -> None:
+    p = Partie(NAMES, "au-cent", {"play_ceases_at_the_target": True, "game_of_101": True}, first_dealer=ANN)
+    for seed in (2, 32):
+        replay_deal(p, seed)
+    assert p.view(ANN).game_scores == (99, 65)
+    crafted(p, TWENTY_NINE_TALON)
+    run(p, [*TWENTY_NINE_DECLARE, "Bill play TH"])
+    assert p.games[-1].reached == (99, 125)
 
 
 # ---------------------------------------------------------------- options by agreement

@@ -9,6 +9,10 @@ from helpers import (
     ANN,
     ANN_DIAMONDS,
     ANN_HEARTS,
+    BASE_ANN,
+    BASE_BILL,
+    BASE_EXCHANGE,
+    BASE_TALON,
     BILL,
     BILL_ACES,
     BILL_KINGS,
@@ -200,7 +204,34 @@ def test_ruling_10_declaring_less_than_held_scores_only_what_was_declared() -> N
     assert p.view(ANN).revealed[BILL] == cs("AS KS QS JS AH AD")
 
 
-def sets_deal(tens_unknown: bool):  # type: ignore[no-untyped-def]
+def test_law_48_option_calls_named_unless_good_against_the_cards() -> None:
+    # Law 48: the number of cards is enough for a call good against the cards; any other sequence is called with
+    # its top card, any other quatorze or trio with its rank. Nobody asks "How high?".
+    p = base({"calls_named_unless_good": True})
+    run(p, ["Bill declare point -", "Ann declare point -", f"Bill declare sequences {BILL_POINT6}"])
+    assert says(p)[-1] == "Sixième."  # major: nothing Ann could hold equals it
+    assert p.view(ANN).announcements[-1].detail is None
+    run(p, [f"Ann declare sequences {ANN_HEARTS}"])
+    assert says(p)[-1] == "Good." and "How high?" not in says(p)
+    run(p, [f"Bill declare sets {BILL_ACES} | {BILL_KINGS}"])
+    assert says(p)[-1] == "Set of four."  # fourteen aces, good against the cards: the rank unsaid
+    assert p.view(ANN).revealed == (CardSet(), CardSet())
+    run(p, ["Ann declare sets -", "Bill play AS"])
+    assert points(p, ScoreCategory.SEQUENCES, BILL) == 16 and points(p, ScoreCategory.SETS, BILL) == 28
+
+    q = base({"calls_named_unless_good": True})
+    run(q, ["Bill declare point -", "Ann declare point -", "Bill declare sequences QS JS TS",
+            "Ann declare sequences QD JD TD"])
+    # A tierce to the queen is not good against the cards: named at once, and found equal without a question.
+    assert says(q)[-2:] == ["Tierce to the queen.", "Equal."]
+
+    r = sets_deal(tens_unknown=True, options={"calls_named_unless_good": True})
+    run(r, ["Bill declare point -", "Ann declare point -", "Bill declare sequences -", "Ann declare sequences -",
+            "Bill declare sets AS AH AD"])
+    assert says(r)[-1] == "Three aces."  # fourteen tens are possible against him: the rank is said
+
+
+def sets_deal(tens_unknown: bool, options: dict[str, object] | None = None):  # type: ignore[no-untyped-def]
     """Bill (elder) holds AS AH AD and KS KH KD KC after the exchange.
 
     With ``tens_unknown`` false he also holds QS JS TS, so no quatorze is possible against
@@ -209,10 +240,10 @@ def sets_deal(tens_unknown: bool):  # type: ignore[no-untyped-def]
     """
     if tens_unknown:
         p = dealt("AC QH QD QC JH JD JC TH TD TC 9H 9D", "AS AH AD KS KH KD KC QS JS 9S 8S 7S",
-                  "9C TS 8H 8D 8C 7H 7D 7C")
+                  "9C TS 8H 8D 8C 7H 7D 7C", options)
     else:
         p = dealt("AC QH QD QC JH JD JC TH TD TC 9H 9D", "AS AH AD KS KH KD KC QS JS TS 9S 8S",
-                  "7S 9C 8H 8D 8C 7H 7D 7C")
+                  "7S 9C 8H 8D 8C 7H 7D 7C", options)
     run(p, ["Bill exchange 8S", "Ann exchange 9D"])
     return p
 
@@ -284,6 +315,29 @@ def test_law_55_tied_combinations_revealed_to_both_after_the_lead() -> None:
     run(p, ["Bill play AS"])
     assert p.view(ANN).revealed == (cs("QH JH TH"), cs("KS QS JS"))
     assert p.view(BILL).revealed == (cs("QH JH TH"), cs("KS QS JS"))
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "au-cent"])
+def test_law_55_option_calls_shown_at_once_elder_shows_what_is_allowed_good_or_equal_before_he_leads(
+        variant: str) -> None:
+    # Law 55: the cards called "must show ... at any time they are asked for, or in the case of the younger hand,
+    # at any time after the elder hand has led a card"; with the option younger asks at once.
+    p = dealt(BASE_ANN, BASE_BILL, BASE_TALON, {"calls_shown_at_once": True}, packets=2, variant=variant)
+    run(p, BASE_EXCHANGE)
+    run(p, [f"Bill declare point {BILL_POINT6}", "Ann declare point -"])
+    assert p.view(ANN).revealed == (CardSet(), cs(BILL_POINT6))  # good: shown at once
+    run(p, ["Bill declare sequences QS JS TS", "Ann declare sequences QD JD TD"])
+    # Equal: Bill's shown at once, Ann's once he has led.
+    assert p.view(None).revealed == (CardSet(), cs(BILL_POINT6))
+    run(p, [f"Bill declare sets {BILL_ACES}", "Ann declare sets -"])
+    # Fourteen aces names all four anyway; au Cent shows no set (its own law), Rubicon shows the set scored.
+    assert p.view(ANN).revealed[BILL] == cs(f"{BILL_POINT6} AH AD AC")
+    run(p, ["Bill play AS"])
+    assert p.view(BILL).revealed == (cs("QD JD TD"), cs(f"{BILL_POINT6} AH AD AC"))
+    # Without the option, nothing is shown before the lead.
+    q = dealt(BASE_ANN, BASE_BILL, BASE_TALON, packets=2, variant=variant)
+    run(q, [*BASE_EXCHANGE, f"Bill declare point {BILL_POINT6}", "Ann declare point -"])
+    assert q.view(ANN).revealed == (CardSet(), CardSet())
 
 
 def test_ruling_10_younger_declaration_events_appear_only_after_elders_first_lead() -> None:

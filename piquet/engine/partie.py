@@ -511,6 +511,8 @@ class Partie:
                 raise ValueError(f"first_dealer must be seat 0 or 1, not {first_dealer!r}")
             self._s = _State(_PHASE_DEAL, first_dealer, dealer=first_dealer)
         self._stack: list[_Undo] = []
+        #: The option play_ceases_at_the_target: any action may end the deal (see _play_ceases).
+        self._ceases = self.rules.play_ceases_at_target
         #: Whether the present state is this partie's alone (made by its own push, or changed back in place by
         #: its own pop), so that a card played may change it in place; a state taken back from the stack, or
         #: shared with a copy, is not (see push).
@@ -689,10 +691,10 @@ class Partie:
         d = before.deal
         self._serial += 1
         self._private = None
-        if type(action) is Play and self._owned and not (d.trick and len(d.tricks) == 11):
+        if type(action) is Play and self._owned and not (d.trick and len(d.tricks) == 11) and not self._ceases:
             # A card that does not end the deal changes only the deal record and the seat to act: they are
             # changed in this partie's own state, and the stack keeps what they were (the common step, without
-            # a copy of the state to keep).
+            # a copy of the state to keep). With the option play_ceases_at_the_target any card may end it.
             to_act = before.to_act
             try:
                 self._apply_play(action)
@@ -718,6 +720,8 @@ class Partie:
                     self._apply_play(action)  # without _apply's dispatch
                 else:
                     self._apply(action)
+                if self._ceases:
+                    self._play_ceases()
             except BaseException:
                 self._s = before
                 raise
@@ -1584,7 +1588,12 @@ class Partie:
                 if self._memo_for is not contract:
                     memo = self._play_memo(contract)
                 first = combinations[0]
-                told = memo.calls.get((elder, category, first.mask)) or memo.call(elder, category, first)
+                # Law 48 by the letter (option calls_named_unless_good): a call good against the cards gives its
+                # length alone.
+                good = (memo.names_unless_good and category is not _CAT_POINT
+                        and good_against_the_cards(category, first, CardSet(FULL_PACK & ~d.hands[elder]
+                                                                            & ~d.discards[elder])))
+                told = memo.calls.get((elder, category, first.mask, good)) or memo.call(elder, category, first, good)
                 heard, said, named = told
                 revealed = d.revealed if not named else _set(d.revealed, elder, d.revealed[elder] | named)
                 s.deal = self._evolve(d, calls=calls, declaration_step=step, revealed=revealed,
@@ -1632,8 +1641,16 @@ class Partie:
             heard = _heard(heard, answer=reply)
             winner = elder if ke > ky else younger if ke < ky else None
         announcements = (*d.announcements[:-1], heard)
+        at_once = self.rules.calls_shown_at_once
         if e is not None and y is not None and winner is None:
-            # An exact tie cancels the category; both combinations are open to inspection (Law 55).
+            # An exact tie cancels the category; both combinations are open to inspection (Law 55): elder's at
+            # once with the option calls_shown_at_once, younger's (and by default elder's) once elder has led.
+            if at_once:
+                pending = d.pending_reveal[younger] | y.mask
+                s.deal = self._evolve(d, log=log, announcements=announcements,
+                                      revealed=_set(d.revealed, elder, d.revealed[elder] | e.mask),
+                                      pending_reveal=_set(d.pending_reveal, younger, pending))
+                return
             s.deal = self._evolve(d, log=log, announcements=announcements, pending_reveal=(
                 d.pending_reveal[0] | (e.mask if elder == 0 else y.mask),
                 d.pending_reveal[1] | (e.mask if elder == 1 else y.mask)))
@@ -1664,6 +1681,12 @@ class Partie:
             else:
                 # Younger reckons what she won after elder's lead (the rulings, 10 and 12).
                 later = later + (event,)
+        if winner == elder and at_once:
+            # The option calls_shown_at_once (Law 55: shown "at any time they are asked for"): at once.
+            s.deal = self._evolve(d, log=log, announcements=announcements, events=events, pending_events=later,
+                                  scored_cards=_set(d.scored_cards, winner, scored),
+                                  revealed=_set(d.revealed, winner, d.revealed[winner] | reveal))
+            return
         s.deal = self._evolve(d, log=log, announcements=announcements, events=events, pending_events=later,
                               scored_cards=_set(d.scored_cards, winner, scored),
                               pending_reveal=_set(d.pending_reveal, winner, reveal))
@@ -1701,6 +1724,40 @@ class Partie:
         # Where the pique needs less than the repique (Auction plus contracts: 29), the hand alone
         # may reach it before the opponent scores.
         self._check_pique()
+
+    def _play_ceases(self) -> None:
+        """The option play_ceases_at_the_target (Parlett: "play ceases the moment one player reaches that total,
+        leaving the rest of the hand unplayed"): once a player has reached the game's target in the order of
+        reckoning (:meth:`_target_reached`), the hand is reckoned (younger's points won, the repique) and the
+        deal ends there."""
+        if self._s.phase in (_PHASE_CARTE_BLANCHE, _PHASE_EXCHANGE, _PHASE_DECLARE, _PHASE_PLAY) \
+                and self._target_reached():
+            self._reckon_hand(lead=False)
+            self._end_deal()
+
+    def _target_reached(self) -> bool:
+        """Whether a player has reached the game's target by what is decided so far of the deal, in the order of
+        reckoning: every category both have declared (younger's points in their place, a repique at its thirty),
+        then the play as it is scored. What is declared or played later stands after them (Law 67), so it could
+        not have come first."""
+        s = self._s
+        d = s.deal
+        events = d.events
+        if not d.hand_reckoned:
+            for event in d.pending_events:
+                events = _placed(events, event)
+            repique = _repique_in_order(events, self.rules, d.contract)
+            if repique is not None:
+                events = (*events[:repique[1]], ScoreEvent(repique[0], self.rules.repique_points, _SCORE_REPIQUE,
+                                                           "repique"), *events[repique[1]:])
+        target = self.rules.game_target or 0
+        times = self.rules.deal_multiplier(self._counted_deals() + 1)
+        scores = [s.totals[0] - s.game_start[0], s.totals[1] - s.game_start[1]]
+        for event in events:
+            scores[event.player] += times * event.points
+            if scores[event.player] >= target:
+                return True
+        return False
 
     def _check_pique(self) -> None:
         """Law 69: thirty in hand and play before the opponent scores; never with a repique (ruling 13)."""
@@ -1780,7 +1837,10 @@ class Partie:
                 self._check_pique()
         if len(tricks) < 12 and not memo.early_cards:
             return  # the common trick
-        early_cards = memo.early_cards and won[winner] == 7
+        # With the option play_ceases_at_the_target nothing more is scored once the target is reached (push then
+        # ends the deal): the trick's points, the last trick's with them (Law 65: "scores two instead of one"),
+        # but not the cards.
+        early_cards = memo.early_cards and won[winner] == 7 and not (self._ceases and self._target_reached())
         last = memo.last_trick if len(tricks) == 12 else 0
         if last:
             self._score(ScoreEvent(winner, last, _SCORE_PLAY, "the last trick"))
@@ -1789,7 +1849,7 @@ class Partie:
             self._score(ScoreEvent(winner, self.rules.cards_points, _SCORE_CARDS, "the cards"))
         if last or early_cards:
             self._check_pique()  # every other score was checked as it was made
-        if len(s.deal.tricks) == 12:
+        if len(s.deal.tricks) == 12 and not (self._ceases and self._target_reached()):
             cards = self.rules.cards_awards(s.deal.tricks_won, s.deal.contract)
             if not cards:
                 self._tell(CardsDivided())
@@ -2127,7 +2187,8 @@ class _PlayMemo:
     (all immutable, so shared by every deal that plays the same cards).
     The rules themselves stay in :class:`~piquet.engine.variants.Rules`; this only remembers their answers."""
 
-    __slots__ = ("calls", "contract", "early_cards", "last_trick", "leads", "rules", "scores", "tricks")
+    __slots__ = ("calls", "contract", "early_cards", "last_trick", "leads", "names_unless_good", "rules", "scores",
+                 "tricks")
 
     def __init__(self, rules: Rules, contract: Contract | None) -> None:
         self.rules = rules
@@ -2138,9 +2199,13 @@ class _PlayMemo:
         self.last_trick = rules.last_trick_points(contract)
         self.leads: dict[int, tuple[CardPlayed, ScoreEvent | None]] = {}
         self.tricks: dict[int, tuple[int, CardPlayed, Trick, tuple[ScoreEvent, ...]]] = {}
-        #: Elder's call of a combination, by seat, category and mask: what both hear of it, the event that says
-        #: it and the cards it names (a quatorze's four), if any.
-        self.calls: dict[tuple[int, Category, int], tuple[Announcement, Declared, int]] = {}
+        #: Elder's call of a combination, by seat, category, mask and whether it is good against the cards (see
+        #: names_unless_good): what both hear of it, the event that says it and the cards it names (a quatorze's
+        #: four), if any.
+        self.calls: dict[tuple[int, Category, int, bool], tuple[Announcement, Declared, int]] = {}
+        #: Law 48 by the letter (option calls_named_unless_good): whether a call good against the cards gives its
+        #: length alone, and so whether a call's goodness is to be found.
+        self.names_unless_good = rules.calls_named_unless_good
         #: A combination scored, by its holder, category and mask (when its holder scores it; otherwise its
         #: words name him, and it is made each time).
         self.scores: dict[tuple[int, Category, int], ScoreEvent] = {}
@@ -2154,10 +2219,12 @@ class _PlayMemo:
             found = self.leads[seat << 5 | card] = (CardPlayed(seat, card), scored)
         return found
 
-    def call(self, elder: int, category: Category, first: CardSet) -> tuple[Announcement, Declared, int]:
+    def call(self, elder: int, category: Category, first: CardSet,
+             good: bool = False) -> tuple[Announcement, Declared, int]:
         """Elder's call of ``first``: what both players hear of it, the event, and the cards it names (Laws
-        46-48: the length, and what the rules have told at once; "fourteen aces" names all four)."""
-        at_once = self.rules.told_at_once(category, self.contract)
+        46-48: the length, and what the rules have told at once, unless the call is ``good`` against the cards
+        and the rules let such a call give its length alone; "fourteen aces" names all four)."""
+        at_once = self.rules.call_names(category, self.contract, good)
         rank = first.cards()[0].rank if category is _CAT_SETS and at_once else None
         said = key(category, first)[1] if at_once else 0
         detail = said if at_once and category is not _CAT_SETS else None
@@ -2166,7 +2233,7 @@ class _PlayMemo:
         named = first.mask if category is _CAT_SETS and len(first) == 4 and at_once else 0
         told = (Announcement(category, len(first), rank, detail),
                 Declared(elder, category, len(first), at_once, pips, top), named)
-        self.calls[elder, category, first.mask] = told
+        self.calls[elder, category, first.mask, good] = told
         return told
 
     def score(self, holder: int, category: Category, cards: CardSet, players: tuple[str, str]) -> ScoreEvent:
