@@ -209,6 +209,19 @@ def test_law_68_the_repique_stands_where_the_thirty_was_made_and_the_totals_are_
                              sum(e.points for e in p.view(None).events if e.player == BILL))
 
 
+def test_law_68_younger_s_repique_stands_at_her_thirty_before_elder_s_sets() -> None:
+    p = base()
+    run(p, ["Bill declare point -", f"Ann declare point {ANN_HEARTS}", "Bill declare sequences -",
+            f"Ann declare sequences {ANN_HEARTS} | {ANN_DIAMONDS}", f"Bill declare sets {BILL_ACES} | {BILL_KINGS}",
+            "Ann declare sets -", "Bill play AS"])
+    # Her point (6) and two sixièmes (32) make her thirty before Bill's sets are reckoned: the repique is hers
+    # there, and his quatorzes follow it.
+    assert [(e.player, e.category) for e in p.events] == [
+        (ANN, ScoreCategory.POINT), (ANN, ScoreCategory.SEQUENCES), (ANN, ScoreCategory.SEQUENCES),
+        (ANN, ScoreCategory.REPIQUE), (BILL, ScoreCategory.SETS), (BILL, ScoreCategory.SETS),
+        (BILL, ScoreCategory.PLAY)]
+
+
 def test_law_69_the_pique_stands_at_the_lead_that_makes_thirty() -> None:
     p = dealt(THIRTY_ANN, THIRTY_BILL, TWENTY_NINE_TALON, {"younger_may_stand_pat": True})
     run(p, [*TWENTY_NINE_DECLARE, "Bill play TH"])
