@@ -579,7 +579,8 @@ class Partie:
 
     @property
     def events(self) -> tuple[ScoreEvent, ...]:
-        """This deal's score events so far, in the order of reckoning (Law 67)."""
+        """This deal's score events so far, in the order of reckoning (Law 67), a repique or a pique where its
+        thirty was made (Laws 68-69)."""
         return self._s.deal.events
 
     @property
