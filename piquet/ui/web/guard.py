@@ -1,40 +1,51 @@
-"""The server's guards at the socket: limits that keep one client from stalling the others (``docs/security.md``).
+"""The server's guards at the socket: limits that keep clients, one or many, from stalling the others
+(``docs/security.md``).
 
-``piquet serve`` runs uvicorn with the two protocol classes made here:
+``piquet serve`` runs uvicorn with the two protocol classes made here (:func:`guarded_protocols`), every socket with
+``TCP_NODELAY`` (a message is sent at once, never held back waiting for the client's acknowledgement of the one
+before).
 
-- :func:`guarded_protocols` gives an HTTP protocol that refuses connections beyond
-  :data:`MAX_CONNECTIONS` (in all) and :data:`MAX_CONNECTIONS_PER_ADDRESS` (from one address) and
-  new ones beyond :data:`CONNECTIONS_PER_SECOND_PER_ADDRESS`, and closes a connection whose request
-  is not complete :data:`REQUEST_TIMEOUT` seconds after the connection or the previous answer (an
-  unfinished request holds a file descriptor: "slowloris"); and a WebSocket protocol that reads
-  each frame's header before the WebSocket library parses it, so that
+- Connections are counted in all (:data:`MAX_CONNECTIONS`), by address (:data:`MAX_CONNECTIONS_PER_ADDRESS`) and by
+  network (:func:`prefix_of`: an IPv4 /24, an IPv6 /64; :data:`MAX_CONNECTIONS_PER_PREFIX`), and new ones by address
+  and by network a second; past a limit a new connection is answered 503 and closed. When the connections near the
+  cap (:data:`EVICT_AT`), the oldest of those that have not finished a request (nor become a WebSocket) is closed
+  to make room: a flood of slow connections cannot keep a new visitor out. A connection whose request is not
+  complete :data:`REQUEST_TIMEOUT` seconds after the connection or the previous answer is closed ("slowloris").
+- A WebSocket's frames are read by their header before the WebSocket library parses them:
 
-  - a frame over :data:`MAX_FRAME` bytes is never buffered: its payload is skipped as it arrives and
-    the client is answered with the protocol's ``too_large`` error, the socket kept open;
-  - every frame costs a token from the connection's bucket (:data:`MESSAGES_PER_SECOND`, burst
-    :data:`MESSAGE_BURST`) and from its address's (:data:`MESSAGES_PER_SECOND_PER_ADDRESS`, burst
-    :data:`MESSAGE_BURST_PER_ADDRESS`); a client out of tokens is closed with code
-    :data:`CLOSE_FLOOD` and the rest of what it sent is never parsed, so a burst of 100,000 tiny frames
-    costs the server a few hundred of them.
+  - a frame over :data:`MAX_FRAME` bytes is never buffered: its payload is skipped as it arrives and the client is
+    answered with the protocol's ``too_large`` error, the socket kept open;
+  - every frame costs a token from the connection's bucket (:data:`MESSAGES_PER_SECOND`), its address's and its
+    network's; a client out of tokens is closed with :data:`CLOSE_FLOOD` and the rest of what it sent is never
+    parsed, so a burst of 100,000 tiny frames costs the server a few hundred of them;
+  - the frames of all the connections together have a budget a second (:data:`FRAMES_PER_SECOND`, and
+    :data:`BYTES_PER_SECOND` of their bytes): a seated player's frames, at a person's pace
+    (:data:`SEATED_FRAMES_PER_SECOND`), never wait for it; once it is spent, the connections of the networks that
+    sent the most lately wait, unread, until it refills (TCP holds back their senders), while a quiet network's
+    frames still pass. So many addresses, each within its own limits, cannot take the server's time from the game.
 
-- The application may drop a client that does not read (``scope["piquet.abort"]``): the socket is
-  aborted, with no closing handshake to wait for.
+- The application may drop a client that does not read (``scope["piquet.abort"]``): the socket is aborted, with no
+  closing handshake to wait for; and marks a seated player's connection (``scope["piquet.seated"]``).
 
-Every limit is a named constant here (their values are in ``docs/security.md``). The guards count
-connections by the address of the socket's peer: behind a reverse proxy every connection comes from
-the proxy, which should then do the limiting.
+Behind a reverse proxy every connection comes from the proxy: a proxy named as trusted (``piquet serve
+--trust-proxy``) is exempt from the limits by address, and the client's address is taken from the
+``X-Forwarded-For`` header it sets (the last address in it that is not itself a trusted proxy), for the
+application's limits and for each WebSocket's; from any other peer that header is ignored. Every limit is a named
+constant here (their values are in ``docs/security.md``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import resource
 import socket
 import time
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import h11
@@ -48,8 +59,10 @@ from piquet.ui.web.protocol import MAX_MESSAGE, ProtocolError
 __all__ = [
     "CLOSE_FLOOD",
     "ConnectionLedger",
+    "Forwarded",
     "TokenBucket",
     "guarded_protocols",
+    "prefix_of",
     "server_config",
 ]
 
@@ -64,16 +77,40 @@ MESSAGE_BURST = 60.0
 #: Frames all the connections of one address may send a second, on average, and in a burst.
 MESSAGES_PER_SECOND_PER_ADDRESS = 120.0
 MESSAGE_BURST_PER_ADDRESS = 240.0
+#: Frames all the connections of one network (:func:`prefix_of`) may send a second, on average, and in a burst.
+MESSAGES_PER_SECOND_PER_PREFIX = 480.0
+MESSAGE_BURST_PER_PREFIX = 960.0
+#: Frames, and their bytes, all the connections together are read a second (beyond a seated player's own), on
+#: average and in a burst: the server's time for anything but the game. Past them, the busiest networks wait.
+FRAMES_PER_SECOND = 1000.0
+FRAME_BURST = 2000.0
+BYTES_PER_SECOND = 4 * 1024 * 1024.0
+BYTE_BURST = 8 * 1024 * 1024.0
+#: A seated player's frames that pass before anything else, a second and at once (a person's pace; more are read
+#: as any other connection's).
+SEATED_FRAMES_PER_SECOND = 5.0
+SEATED_FRAME_BURST = 20.0
+#: A network is "busy" (its connections wait first when the budget above is spent) when its frames bucket, or its
+#: new-connections bucket, is below this share of its burst.
+BUSY_SHARE = 0.75
+#: Bytes of a waiting connection held unread at most; past them it is closed as a flood.
+MAX_HELD = 1024 * 1024
 #: The close code of a connection that sent more than its buckets allow (4429: as HTTP's 429, too many requests).
 CLOSE_FLOOD = 4429
 #: Seconds a connection closed for flooding is read (and what it sends thrown away) before it is cut.
 FLOOD_LINGER = 2.0
-#: Connections open at once, in all and from one address.
+#: Connections open at once, in all, from one address and from one network.
 MAX_CONNECTIONS = 4096
 MAX_CONNECTIONS_PER_ADDRESS = 32
-#: New connections one address may open a second, on average, and in a burst.
+MAX_CONNECTIONS_PER_PREFIX = 256
+#: The share of :data:`MAX_CONNECTIONS` from which a new connection makes room by closing the oldest connection
+#: that has not finished a request.
+EVICT_AT = 0.9
+#: New connections one address may open a second, on average, and in a burst; and one network.
 CONNECTIONS_PER_SECOND_PER_ADDRESS = 10.0
 CONNECTION_BURST_PER_ADDRESS = 60.0
+CONNECTIONS_PER_SECOND_PER_PREFIX = 40.0
+CONNECTION_BURST_PER_PREFIX = 240.0
 #: Seconds a client has to send a whole HTTP request (headers and body), from its connection or the
 #: previous answer.
 REQUEST_TIMEOUT = 10.0
@@ -84,6 +121,23 @@ PING_INTERVAL = 20.0
 PING_TIMEOUT = 20.0
 #: File descriptors kept free for the store, the logs and the server's own files (below ``RLIMIT_NOFILE``).
 RESERVED_FILES = 128
+
+
+def prefix_of(host: str) -> str:
+    """The network of an address, as the limits by network count it: an IPv4 address's /24, an IPv6 address's /64 (an
+    IPv4 address mapped into IPv6 as IPv4); anything else (a Unix socket, a name) is its own.
+
+    >>> prefix_of("203.0.113.7"), prefix_of("2001:db8:1:2:3:4:5:6"), prefix_of("::ffff:198.51.100.9")
+    ('203.0.113.0/24', '2001:db8:1:2::/64', '198.51.100.0/24')
+    """
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    bits = 24 if isinstance(address, ipaddress.IPv4Address) else 64
+    return str(ipaddress.ip_network(f"{address}/{bits}", strict=False))
 
 
 class TokenBucket:
@@ -97,11 +151,15 @@ class TokenBucket:
         self.tokens = burst
         self.stamp = now
 
-    def take(self, now: float, cost: float = 1.0) -> bool:
-        """Spend ``cost`` tokens if there are that many; whether there were."""
+    def available(self, now: float) -> float:
+        """The tokens there are now (nothing spent)."""
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens >= cost:
+        return self.tokens
+
+    def take(self, now: float, cost: float = 1.0) -> bool:
+        """Spend ``cost`` tokens if there are that many; whether there were."""
+        if self.available(now) >= cost:
             self.tokens -= cost
             return True
         return False
@@ -111,54 +169,179 @@ class TokenBucket:
 
 
 class _Address:
+    """An address's or a network's count of connections and its buckets."""
+
     __slots__ = ("connections", "messages", "opened")
 
-    def __init__(self, now: float) -> None:
+    def __init__(self, now: float, network: bool = False) -> None:
         self.connections = 0
-        self.opened = TokenBucket(CONNECTIONS_PER_SECOND_PER_ADDRESS, CONNECTION_BURST_PER_ADDRESS, now)
-        self.messages = TokenBucket(MESSAGES_PER_SECOND_PER_ADDRESS, MESSAGE_BURST_PER_ADDRESS, now)
+        if network:
+            self.opened = TokenBucket(CONNECTIONS_PER_SECOND_PER_PREFIX, CONNECTION_BURST_PER_PREFIX, now)
+            self.messages = TokenBucket(MESSAGES_PER_SECOND_PER_PREFIX, MESSAGE_BURST_PER_PREFIX, now)
+        else:
+            self.opened = TokenBucket(CONNECTIONS_PER_SECOND_PER_ADDRESS, CONNECTION_BURST_PER_ADDRESS, now)
+            self.messages = TokenBucket(MESSAGES_PER_SECOND_PER_ADDRESS, MESSAGE_BURST_PER_ADDRESS, now)
+
+    def busy(self, now: float) -> bool:
+        """Whether this network has sent, or connected, much lately (its buckets below :data:`BUSY_SHARE`)."""
+        return (self.messages.available(now) < BUSY_SHARE * self.messages.burst
+                or self.opened.available(now) < BUSY_SHARE * self.opened.burst)
+
+    def idle(self, now: float) -> bool:
+        return self.connections == 0 and self.opened.full(now) and self.messages.full(now)
+
+
+class Forwarded:
+    """The reverse proxies trusted to say who their client is (addresses or networks, ``"127.0.0.1"``,
+    ``"10.0.0.0/8"``), and how the client's address is read from what one of them forwards."""
+
+    def __init__(self, proxies: Iterable[str] = ()) -> None:
+        self.networks = [ipaddress.ip_network(p.strip(), strict=False) for p in proxies if p.strip()]
+
+    def __bool__(self) -> bool:
+        return bool(self.networks)
+
+    def trusted(self, host: str | None) -> bool:
+        if not self.networks or host is None:
+            return False
+        try:
+            address = ipaddress.ip_address(host.split("%", 1)[0])
+        except ValueError:
+            return False
+        return any(address in network for network in self.networks)
+
+    def client(self, peer: str, headers: Iterable[tuple[bytes, bytes]]) -> str:
+        """The client's address: ``peer``'s own, unless ``peer`` is a trusted proxy and its ``X-Forwarded-For``
+        header names one (the last address in it that is not a trusted proxy: the one the trusted proxies saw)."""
+        if not self.trusted(peer):
+            return peer
+        forwarded = [value.decode("latin-1") for name, value in headers if name.lower() == b"x-forwarded-for"]
+        hops = [hop.strip() for hop in ",".join(forwarded).split(",") if hop.strip()]
+        for hop in reversed(hops):
+            host = hop[1:hop.index("]")] if hop.startswith("[") and "]" in hop else (
+                hop.rsplit(":", 1)[0] if hop.count(":") == 1 else hop)
+            try:
+                ipaddress.ip_address(host)
+            except ValueError:
+                return peer  # not an address: the header is not to be believed
+            if not self.trusted(host):
+                return host
+        return peer
 
 
 class ConnectionLedger:
-    """The server's open connections, counted in all and by address, and each address's buckets."""
+    """The server's open connections, counted in all, by address and by network, each address's and network's
+    buckets, the connections that may be closed to make room, and the budget of frames all the connections share.
+    ``forwarded``: the trusted proxies (their connections are not limited by address; their clients are)."""
 
-    def __init__(self, max_connections: int | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, max_connections: int | None = None, clock: Callable[[], float] = time.monotonic,
+                 forwarded: Forwarded | None = None) -> None:
         self.max_connections = max_connections if max_connections is not None else connection_limit()
         self.clock = clock
+        self.forwarded = forwarded or Forwarded()
         self.open: dict[int, str] = {}  # id(transport) -> address
         self._addresses: dict[str, _Address] = {}
+        self._networks: dict[str, _Address] = {}
+        #: Connections that have not finished a request, oldest first: key -> how to close it.
+        self.unfinished: OrderedDict[int, Callable[[], None]] = OrderedDict()
+        now = clock()
+        self.frames = TokenBucket(FRAMES_PER_SECOND, FRAME_BURST, now)
+        self.bytes = TokenBucket(BYTES_PER_SECOND, BYTE_BURST, now)
+        self.evicted = 0
 
-    def address(self, host: str) -> _Address:
-        entry = self._addresses.get(host)
+    def _entry(self, table: dict[str, _Address], key: str, network: bool) -> _Address:
+        entry = table.get(key)
         if entry is None:
-            if len(self._addresses) > 4 * self.max_connections:
-                self._forget_idle()
-            entry = self._addresses[host] = _Address(self.clock())
+            if len(table) > 4 * self.max_connections:
+                now = self.clock()
+                for k in [k for k, e in table.items() if e.idle(now)]:
+                    del table[k]
+            entry = table[key] = _Address(self.clock(), network)
         return entry
 
-    def _forget_idle(self) -> None:
-        now = self.clock()
-        for host, entry in list(self._addresses.items()):
-            if entry.connections == 0 and entry.opened.full(now) and entry.messages.full(now):
-                del self._addresses[host]
+    def address(self, host: str) -> _Address:
+        return self._entry(self._addresses, host, False)
+
+    def network(self, host: str) -> _Address:
+        return self._entry(self._networks, prefix_of(host), True)
 
     def admit(self, key: int, host: str) -> str | None:
-        """Count a new connection; the reason it is refused (``None``: admitted)."""
+        """Count a new connection; the reason it is refused (``None``: admitted). A trusted proxy's connection is
+        counted in all only (its clients are counted by :meth:`reassign`)."""
+        if len(self.open) >= EVICT_AT * self.max_connections:
+            self._make_room()
         if len(self.open) >= self.max_connections:
             return f"the server holds its most connections ({self.max_connections})"
-        entry = self.address(host)
-        if entry.connections >= MAX_CONNECTIONS_PER_ADDRESS:
-            return f"at most {MAX_CONNECTIONS_PER_ADDRESS} connections from one address"
-        if not entry.opened.take(self.clock()):
-            return f"at most {CONNECTIONS_PER_SECOND_PER_ADDRESS:g} new connections a second from one address"
-        entry.connections += 1
+        if not self.forwarded.trusted(host):
+            refusal = self._count(host)
+            if refusal is not None:
+                return refusal
         self.open[key] = host
         return None
 
+    def _count(self, host: str) -> str | None:
+        entry, network = self.address(host), self.network(host)
+        if entry.connections >= MAX_CONNECTIONS_PER_ADDRESS:
+            return f"at most {MAX_CONNECTIONS_PER_ADDRESS} connections from one address"
+        if network.connections >= MAX_CONNECTIONS_PER_PREFIX:
+            return f"at most {MAX_CONNECTIONS_PER_PREFIX} connections from one network"
+        now = self.clock()
+        if entry.opened.available(now) < 1:
+            return f"at most {CONNECTIONS_PER_SECOND_PER_ADDRESS:g} new connections a second from one address"
+        if network.opened.available(now) < 1:
+            return f"at most {CONNECTIONS_PER_SECOND_PER_PREFIX:g} new connections a second from one network"
+        entry.opened.take(now)
+        network.opened.take(now)
+        entry.connections += 1
+        network.connections += 1
+        return None
+
+    def _uncount(self, host: str) -> None:
+        if self.forwarded.trusted(host):
+            return
+        for table, key in ((self._addresses, host), (self._networks, prefix_of(host))):
+            entry = table.get(key)
+            if entry is not None:
+                entry.connections -= 1
+
+    def reassign(self, key: int, host: str) -> str | None:
+        """A connection of a trusted proxy is a client's (``host``, from the header the proxy set): count it as his;
+        the reason it is refused (``None``: counted)."""
+        previous = self.open.get(key)
+        if previous is None or previous == host:
+            return None
+        refusal = self._count(host)
+        if refusal is None:
+            self._uncount(previous)
+            self.open[key] = host
+        return refusal
+
+    def _make_room(self) -> None:
+        """Close the oldest connection that has not finished a request, if there is one."""
+        while self.unfinished:
+            key, close = self.unfinished.popitem(last=False)
+            if key in self.open:
+                self.evicted += 1
+                log.info("closed a connection from %s that had not finished its request, to make room",
+                         self.open.get(key))
+                close()
+                return
+
+    def unfinished_from(self, key: int, close: Callable[[], None]) -> None:
+        """The connection ``key`` has no request finished (just made, or between two requests): it may be closed to
+        make room."""
+        self.unfinished[key] = close
+        self.unfinished.move_to_end(key)
+
+    def finished(self, key: int) -> None:
+        """The connection ``key`` finished a request, or became a WebSocket: it is not closed to make room."""
+        self.unfinished.pop(key, None)
+
     def release(self, key: int) -> None:
+        self.unfinished.pop(key, None)
         host = self.open.pop(key, None)
         if host is not None:
-            self._addresses[host].connections -= 1
+            self._uncount(host)
 
     def connections_from(self, host: str) -> int:
         entry = self._addresses.get(host)
@@ -189,6 +372,15 @@ def _host(transport: asyncio.BaseTransport) -> str:
     return "unix" if peer else "unknown"
 
 
+def no_delay(transport: asyncio.BaseTransport) -> None:
+    """Send each write at once (``TCP_NODELAY``): a message is not held back until the client acknowledges the one
+    before (some 40 ms of delayed acknowledgement, for the second of two messages)."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
 _TOO_LARGE = ProtocolError("too_large", f"a message may be at most {MAX_MESSAGE} characters; this frame held more "
                                         f"than {MAX_FRAME} bytes and was not read")
 _TOO_LARGE_TEXT = json.dumps(_TOO_LARGE.to_data(), separators=(",", ":")).encode()
@@ -204,6 +396,7 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            no_delay(transport)
             refusal = ledger.admit(id(transport), _host(transport))
             if refusal is not None:
                 log.warning("refused a connection from %s: %s", _host(transport), refusal)
@@ -213,7 +406,11 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
                 transport.close()
                 return
             self._admitted = True
+            ledger.unfinished_from(id(transport), self._evict)
             self._arm()
+
+        def _evict(self) -> None:
+            self.transport.close()
 
         def _arm(self) -> None:
             if self._request_timer is not None:
@@ -233,10 +430,13 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
             if not self._admitted:
                 return
             super().data_received(data)
+            if self.conn.their_state is h11.DONE and not self._upgraded:
+                ledger.finished(id(self.transport))
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
             if not self.transport.is_closing():
+                ledger.unfinished_from(id(self.transport), self._evict)  # between two requests
                 self._arm()
 
         def handle_websocket_upgrade(self, event: h11.Request) -> None:
@@ -244,6 +444,7 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
                 self._request_timer.cancel()
                 self._request_timer = None
             self._upgraded = True
+            ledger.finished(id(self.transport))
             super().handle_websocket_upgrade(event)
 
         def connection_lost(self, exc: Exception | None) -> None:
@@ -263,6 +464,9 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
             self._skipping = False  # whether the current frame is being skipped (too large)
             self._flooded = False
             self._messages: TokenBucket | None = None
+            self._seated: TokenBucket | None = None  # a seated player's frames that pass first
+            self._held = b""  # what was read while the shared budget was spent, not yet parsed
+            self._release: asyncio.TimerHandle | None = None
             self._host = "unknown"
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -271,14 +475,31 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
             self._messages = TokenBucket(MESSAGES_PER_SECOND, MESSAGE_BURST, ledger.clock())
 
         def connection_lost(self, exc: Exception | None) -> None:
+            if self._release is not None:
+                self._release.cancel()
+                self._release = None
             ledger.release(id(self.transport))
             super().connection_lost(exc)
 
         def handle_connect(self, event: Any) -> None:
+            if ledger.forwarded.trusted(self._host):  # a proxy's connection: its client is named in the request
+                client = ledger.forwarded.client(self._host, ((k.encode("latin-1"), v.encode("latin-1"))
+                                                              for k, v in event.headers.raw_items()))
+                refusal = ledger.reassign(id(self.transport), client)
+                if refusal is not None:
+                    log.warning("refused a connection from %s (through %s): %s", client, self._host, refusal)
+                    self.transport.close()
+                    return
+                self._host = client
             super().handle_connect(event)
             scope = getattr(self, "scope", None)
             if scope is not None:
                 scope["piquet.abort"] = self.transport.abort
+                scope["piquet.seated"] = self._seat
+
+        def _seat(self) -> None:
+            if self._seated is None:
+                self._seated = TokenBucket(SEATED_FRAMES_PER_SECOND, SEATED_FRAME_BURST, ledger.clock())
 
         def data_received(self, data: bytes) -> None:
             if self._flooded:
@@ -287,26 +508,62 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
                 self._handshake_read = True
                 super().data_received(data)
                 return
+            if self._held:  # waiting for the shared budget: held, unread
+                self._hold(data)
+                return
+            self._parse(data)
+
+        def _parse(self, data: bytes) -> None:
             if self._head:
                 data = self._head + data
                 self._head = b""
-            runs = self._scan(data)
+            runs, rest = self._scan(data)
             for start, end in runs:
                 if self.transport.is_closing():
                     return
                 super().data_received(data[start:end])
             if self._flooded:
                 self._close_flood()
+            elif rest:
+                self._hold(rest)
 
-        def _scan(self, data: bytes) -> list[tuple[int, int]]:
-            """The spans of ``data`` to hand to the WebSocket library: whole frames within the buckets, none of a
-            frame too large; sets ``_flooded`` at the first frame over the buckets."""
+        def _hold(self, data: bytes) -> None:
+            """Keep ``data`` unread and stop reading until the shared budget has refilled (the busiest wait)."""
+            self._held += data
+            if len(self._held) > MAX_HELD:
+                self._held = b""
+                self._flooded = True
+                self._close_flood()
+                return
+            if not self.read_paused:
+                self.read_paused = True
+                self.transport.pause_reading()
+            if self._release is None:
+                wait = (1 - ledger.frames.available(ledger.clock())) / FRAMES_PER_SECOND
+                self._release = self.loop.call_later(max(wait, 0.01), self._resume)
+
+        def _resume(self) -> None:
+            self._release = None
+            if self.transport.is_closing():
+                return
+            held, self._held = self._held, b""
+            self._parse(held)
+            if not self._held and self.read_paused and self.queue.empty():
+                self.read_paused = False
+                self.transport.resume_reading()
+
+        def _scan(self, data: bytes) -> tuple[list[tuple[int, int]], bytes]:
+            """The spans of ``data`` to hand to the WebSocket library (whole frames within the buckets, none of a
+            frame too large), and what must wait for the shared budget; sets ``_flooded`` at the first frame over
+            the connection's, address's or network's bucket."""
             runs: list[tuple[int, int]] = []
             start = pos = 0
             n = len(data)
             bucket = self._messages
             assert bucket is not None
-            address = ledger.address(self._host).messages
+            address = ledger.address(self._host)
+            network = ledger.network(self._host)
+            rest = b""
             while pos < n:
                 if self._left:
                     take = min(self._left, n - pos)
@@ -333,7 +590,12 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
                 elif length == 127:
                     length = int.from_bytes(data[pos + 2:pos + 10], "big")
                 now = ledger.clock()
-                if not (bucket.take(now) and address.take(now)):
+                seated = self._seated is not None and self._seated.take(now)
+                if not seated and not self._shared(now, size + min(length, MAX_FRAME), network):
+                    rest = data[pos:]
+                    n = pos
+                    break
+                if not (bucket.take(now) and address.messages.take(now) and network.messages.take(now)):
                     self._flooded = True
                     n = pos
                     break
@@ -351,7 +613,15 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
             end = n if not self._skipping else start
             if end > start:
                 runs.append((start, end))
-            return runs
+            return runs, rest
+
+        @staticmethod
+        def _shared(now: float, size: int, network: _Address) -> bool:
+            """Whether a frame of ``size`` bytes may be read now within the budget all connections share: it is
+            spent if there is enough; once it is spent, a quiet network's frame still passes, a busy one's waits."""
+            if ledger.frames.take(now) and ledger.bytes.take(now, size):
+                return True
+            return not network.busy(now)
 
         def _answer_too_large(self) -> None:
             if self.conn.state is State.OPEN and not self.close_sent:
@@ -436,7 +706,9 @@ def listen(host: str, port: int) -> socket.socket:
     announced waits in the queue until the server accepts. An :class:`OSError` says why it cannot be had,
     the port busy above all.
     """
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets made so (the accepted ones take the listening
+    # socket's protocol); the guarded protocols set it on every connection all the same.
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
@@ -448,10 +720,29 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+class ForwardedFor:
+    """The application as a trusted proxy's clients reach it: the request's client is the one the proxy names
+    (:meth:`Forwarded.client`); from any other peer, the peer."""
+
+    def __init__(self, app: Any, forwarded: Forwarded) -> None:
+        self.app = app
+        self.forwarded = forwarded
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        client = scope.get("client")
+        if scope["type"] in ("http", "websocket") and client and self.forwarded.trusted(client[0]):
+            scope = {**scope, "client": (self.forwarded.client(client[0], scope.get("headers", ())), 0)}
+        await self.app(scope, receive, send)
+
+
 def server_config(app: Any, host: str = "127.0.0.1", port: int = 8000, log_level: str = "warning",
                   ledger: ConnectionLedger | None = None) -> Config:
-    """uvicorn's configuration for ``piquet serve``: the guarded protocols and the timeouts above."""
-    http, ws = guarded_protocols(ledger or ConnectionLedger())
+    """uvicorn's configuration for ``piquet serve``: the guarded protocols and the timeouts above, and the clients of
+    the ledger's trusted proxies (if any) named by them."""
+    ledger = ledger or ConnectionLedger()
+    http, ws = guarded_protocols(ledger)
+    if ledger.forwarded:
+        app = ForwardedFor(app, ledger.forwarded)
     # A state is a few KiB: compressing it costs the server more (a fifth of its time, measured with
     # benchmarks/load.py) than it saves on any network a game is played over.
     return Config(app, host=host, port=port, log_level=log_level, http=http, ws=ws, ws_max_size=MAX_FRAME,
