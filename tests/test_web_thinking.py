@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from guard_helpers import WAIT
 from web_helpers import Client, choose, create, play_computer, seed_tables
 
 from piquet.ai.agent import Agent, RandomAgent
@@ -239,21 +240,117 @@ def test_the_workers_are_replaced_by_fresh_ones_after_their_allowance_of_decisio
     assert pids[0] == pids[1] != pids[2] == pids[3] != pids[4]
 
 
-def test_a_hint_is_refused_busy_only_once_the_deep_lane_has_its_queue_full(thinker: Thinker, tmp_path: Path) -> None:
+class NotingAgent(WhereAgent):
+    """Notes its name in the file ``log`` (one line, appended) when it decides, and waits for ``until`` first."""
+
+    def __init__(self, name: str, log: Path, until: Path | None = None) -> None:
+        super().__init__()
+        self.name = name
+        self.log = log
+        self.until = until
+
+    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
+        while self.until is not None and not self.until.exists():
+            time.sleep(0.01)
+        with self.log.open("a") as out:
+            out.write(self.name + "\n")
+        return super().choose(view, legal)
+
+
+def test_a_hint_is_refused_busy_once_the_hints_lane_or_its_address_has_its_queue_full(
+        thinker: Thinker, tmp_path: Path) -> None:
+    """Hints wait in a lane of their own: the computer's moves filling theirs make no hint wait, and a hint is refused
+    once HINT_QUEUE wait, or HINT_QUEUE_PER_ADDRESS from the asking address."""
     view, legal = decision()
     go = tmp_path / "go"
 
     async def run() -> None:
-        waiting = [asyncio.ensure_future(thinker.choose(WaitingAgent(go), view, legal, 5))
-                   for _ in range(thinker.lanes["deep"].workers + thinking.HINT_QUEUE - 1)]
+        moves = [asyncio.ensure_future(thinker.choose(WaitingAgent(go), view, legal, 5, table=f"t{i}"))
+                 for i in range(thinking.HINT_QUEUE + 2)]
         await asyncio.sleep(0)
-        assert not thinker.busy(5)
-        waiting.append(asyncio.ensure_future(thinker.choose(WaitingAgent(go), view, legal, 4)))
-        await asyncio.sleep(0)
-        assert thinker.busy(5) and thinker.busy(4) and not thinker.busy(3) and not thinker.busy(1)
+        assert not thinker.busy("10.0.0.1")  # the deep lane is full; the hints lane is empty
+        hints = [asyncio.ensure_future(thinker.choose(WaitingAgent(go), view, legal, 5, table="a",
+                                                      hint_for="10.0.0.1"))
+                 for _ in range(1 + thinking.HINT_QUEUE_PER_ADDRESS)]  # one thought about, the rest waiting
+        await asyncio.sleep(0.05)
+        assert thinker.busy("10.0.0.1") and not thinker.busy("10.0.0.2")
+        hints += [asyncio.ensure_future(thinker.choose(WaitingAgent(go), view, legal, 5, table=f"b{i}",
+                                                       hint_for=f"10.0.{i}.2"))
+                  for i in range(thinking.HINT_QUEUE - thinking.HINT_QUEUE_PER_ADDRESS)]
+        await asyncio.sleep(0.05)
+        assert thinker.busy("10.0.99.3")
         go.touch()
-        await asyncio.gather(*waiting)
-        assert not thinker.busy(5)
+        await asyncio.gather(*moves, *hints)
+        assert not thinker.busy("10.0.0.1")
+
+    asyncio.run(run())
+
+
+def test_the_computers_move_never_waits_behind_hints(thinker: Thinker, tmp_path: Path) -> None:
+    view, legal = decision()
+    go = tmp_path / "go"
+
+    async def run() -> None:
+        hints = [asyncio.ensure_future(thinker.choose(WaitingAgent(go), view, legal, 5, table=f"h{i}",
+                                                      hint_for=f"10.0.{i}.1")) for i in range(4)]
+        await asyncio.sleep(0.05)
+        action, agent = await asyncio.wait_for(thinker.choose(WhereAgent(), view, legal, 5, table="victim"), WAIT)
+        assert action in legal and isinstance(agent, WhereAgent) and not any(h.done() for h in hints)
+        go.touch()
+        await asyncio.gather(*hints)
+
+    asyncio.run(run())
+
+
+def test_each_lane_serves_its_tables_by_turns(thinker: Thinker, tmp_path: Path) -> None:
+    """One table asks for three decisions, another for one, while the lane's worker is held: the other table's comes
+    second, not after the first table's three."""
+    view, legal = decision()
+    log, go = tmp_path / "log", tmp_path / "go"
+
+    async def run() -> None:
+        held = asyncio.ensure_future(thinker.choose(NotingAgent("held", log, go), view, legal, 5, table="a"))
+        await asyncio.sleep(0.05)
+        queued = [asyncio.ensure_future(thinker.choose(NotingAgent(f"a{i}", log), view, legal, 5, table="a"))
+                  for i in range(3)]
+        queued.append(asyncio.ensure_future(thinker.choose(NotingAgent("b", log), view, legal, 5, table="b")))
+        await asyncio.sleep(0)
+        go.touch()
+        await asyncio.gather(held, *queued)
+
+    asyncio.run(run())
+    assert log.read_text().split() == ["held", "a0", "b", "a1", "a2"]
+
+
+def test_a_task_past_its_hard_limit_is_stopped_and_fails_alone(thinker: Thinker, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(thinking, "JOB_GRACE", 0.5)
+    view, legal = decision()
+
+    async def run() -> None:
+        stuck = asyncio.ensure_future(thinker.choose(WaitingAgent(tmp_path / "never"), view, legal, 5, table="a",
+                                                     budget=0.1))
+        behind = asyncio.ensure_future(thinker.choose(WhereAgent(), view, legal, 5, table="b"))
+        with pytest.raises(ThinkingFailed, match="longer than its limit"):
+            await asyncio.wait_for(stuck, WAIT)
+        action, _ = await asyncio.wait_for(behind, WAIT)
+        assert action in legal
+
+    asyncio.run(run())
+
+
+def test_a_decision_that_kills_its_worker_twice_fails_alone_and_those_queued_behind_it_are_made(
+        thinker: Thinker, tmp_path: Path) -> None:
+    view, legal = decision()
+
+    async def run() -> None:
+        dying = asyncio.ensure_future(thinker.choose(DyingAgent(tmp_path, 10), view, legal, 5, table="a"))
+        behind = [asyncio.ensure_future(thinker.choose(WhereAgent(), view, legal, 5, table=f"b{i}"))
+                  for i in range(3)]
+        with pytest.raises(ThinkingFailed, match="died twice"):
+            await asyncio.wait_for(dying, WAIT)
+        for action, _ in await asyncio.wait_for(asyncio.gather(*behind), WAIT):
+            assert action in legal
 
     asyncio.run(run())
 

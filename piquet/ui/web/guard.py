@@ -159,8 +159,8 @@ class TokenBucket:
 
     def take(self, now: float, cost: float = 1.0) -> bool:
         """Spend ``cost`` tokens if there are that many; whether there were."""
-        if self.available(now) >= cost:
-            self.tokens -= cost
+        if self.available(now) >= cost - 1e-9:  # a whole token, to the rounding of the refill
+            self.tokens = max(0.0, self.tokens - cost)
             return True
         return False
 

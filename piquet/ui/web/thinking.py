@@ -528,15 +528,16 @@ class Thinker:
         be had."""
         if self.closed:
             raise ThinkingFailed("the server is stopping: the computer thinks no more")
+        if self.in_threads:  # the arguments copied here all the same: the thread shares nothing with the loop
+            try:
+                copied = pickle.loads(pickle.dumps(args))
+                return await asyncio.to_thread(task, *copied)
+            except Exception as e:
+                raise ThinkingFailed(f"the computer could not decide ({type(e).__name__}: {e})") from e
         try:
             payload = pickle.dumps((task, args))
         except Exception as e:
             raise ThinkingFailed(f"the computer could not be asked ({type(e).__name__}: {e})") from e
-        if self.in_threads:
-            try:
-                return await asyncio.to_thread(_in_thread, payload)
-            except Exception as e:
-                raise ThinkingFailed(f"the computer could not decide ({type(e).__name__}: {e})") from e
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.lanes[lane].submit(_Task(payload, limit, group, ("table", table), future))
         return await future
@@ -548,7 +549,3 @@ class Thinker:
             lane.close()
         self._threads.shutdown(wait=False, cancel_futures=True)
 
-
-def _in_thread(payload: bytes) -> Any:
-    task, args = pickle.loads(payload)
-    return task(*args)
