@@ -8,6 +8,8 @@ import contextlib
 import errno
 import json
 import os
+import re
+import stat
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -179,24 +181,63 @@ def _read_record(path: str, command: str) -> Partie | int:
         return 1
 
 
+#: What a record's text may not put on a terminal: the C0 and C1 controls (escape sequences that move the cursor,
+#: retitle the window, rewrite the screen) and the bidirectional controls that reorder what is shown.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """``text`` as it may be shown on a terminal: tabs and line ends as spaces, every other control character left
+    out.
+
+    >>> printable("Ann\x1b]0;pwned\x07\u202e")
+    'Ann]0;pwned'
+    """
+    return _UNPRINTABLE.sub(lambda m: " " if m.group() in "\t\n\r" else "", text)
+
+
+def _printable_strings(value: Any) -> Any:
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, list):
+        return [_printable_strings(v) for v in value]
+    if isinstance(value, dict):
+        return {printable(k): _printable_strings(v) for k, v in value.items()}
+    return value
+
+
 def _read_text(path: str, command: str) -> str | int:
-    """The text of the record at ``path``, or the exit status after saying why it cannot be read."""
+    """The text of the record at ``path``, or the exit status after saying why it cannot be read. Only a regular
+    file is read (a FIFO or a device would block, or never end); every string in it is made :func:`printable`, so
+    nothing a record holds (a player's name, above all) can send a terminal its control sequences."""
     try:
-        with open(path, "rb") as fp:
-            data = fp.read(MAX_RECORD_BYTES + 1)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as e:
         print(f"piquet {command}: cannot read {path}: {e.strerror}", file=sys.stderr)
         return 2
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        print(f"piquet {command}: {path} is not a regular file (a record is one), so it is not read", file=sys.stderr)
+        return 1
+    with os.fdopen(fd, "rb") as fp:
+        data = fp.read(MAX_RECORD_BYTES + 1)
     if len(data) > MAX_RECORD_BYTES:
         print(f"piquet {command}: {path} is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MiB, and not read: a "
               "record of a whole partie is a few tens of KiB, so this is not one", file=sys.stderr)
         return 1
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         print(f"piquet {command}: {path} is not UTF-8 text (byte {e.start} is 0x{data[e.start]:02x}), so not a "
               "record", file=sys.stderr)
         return 1
+    if not _UNPRINTABLE.search(text.replace("\n", "").replace("\t", "").replace("\r", "")) and "\\u" not in text:
+        return text
+    try:
+        data_read = json.loads(text)
+    except (ValueError, RecursionError):  # not JSON: the record's reader says where and why
+        return text
+    return json.dumps(_printable_strings(data_read), ensure_ascii=False, indent=1)
 
 
 def _analyse(args: argparse.Namespace) -> int:
