@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import random
 import socket
@@ -340,3 +341,26 @@ def test_the_version_is_stored_with_the_table_and_a_store_written_before_it_star
     store.close()
     again = SQLiteStore(path).load("t1")
     assert again is not None and again.version > 3 + len(again.actions)
+
+
+# ---------------------------------------------------------------- what clients cause in the log
+def test_a_long_language_and_a_text_frame_not_utf8_are_answered_and_log_no_traceback(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Two client-caused tracebacks: a close reason longer than a close frame holds (a language of multi-byte
+    characters quoted in it), and a text frame that is not UTF-8 (the WebSocket library logged it with its traceback
+    and closed the socket). Both are answered now, and nothing is logged with a traceback."""
+    with serving(create_app(db(tmp_path))) as port, caplog.at_level(logging.INFO):
+        _status, table = post(port, "/api/tables", {"kind": "room", "name": "Ann"})
+        path = f"/ws/{table['id']}?token={table['token']}"
+        client = RawSocket(port, path + "&lang=" + "%F0%9F%98%80" * 40)
+        with pytest.raises(ConnectionError):
+            client.next_message()
+        assert client.close_code == 4400
+        client = RawSocket(port, path)
+        assert client.next_message()["type"] == "state"
+        client.send(frame(b'\xff\xfe{"type": "hint"}'))
+        error = client.next_message()
+        assert error["code"] == "malformed" and "UTF-8" in error["message"]
+        client.send_json({"type": "hint"})
+        assert client.next_message()["code"] == "not_allowed"  # still open
+    assert not [r for r in caplog.records if r.exc_info or "Traceback" in r.getMessage()]

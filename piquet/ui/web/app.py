@@ -381,7 +381,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
         await ws.accept()
         if lang not in LANGUAGES:
             reason = f"language {lang[:20]!r} is not one the table speaks ({', '.join(LANGUAGES)})"
-            await ws.close(code=4400, reason=reason)
+            await ws.close(code=4400, reason=close_reason(reason))
             return
         try:
             table = await tables.open(table_id, kind, secret, address)
@@ -391,18 +391,18 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
             await ws.close(code=1013, reason="the table could not be read; try again")
             return
         except OpenRefused as e:
-            await ws.close(code=1013, reason=e.reason[:120])
+            await ws.close(code=1013, reason=close_reason(e.reason))
             return
         except SeatRefused as e:
-            await ws.close(code=e.code, reason=e.reason)
+            await ws.close(code=e.code, reason=close_reason(e.reason))
             return
         except ProtocolError as e:  # not_saved: the store could not take the seat's new secret
-            await ws.close(code=1013, reason=e.message)
+            await ws.close(code=1013, reason=close_reason(e.message))
             return
 
         async def hang_up(code: int, reason: str) -> None:
             with contextlib.suppress(Exception):  # already closed
-                await ws.close(code=code, reason=reason)
+                await ws.close(code=code, reason=close_reason(reason))
 
         abort: Callable[[], None] | None = ws.scope.get("piquet.abort")
         client = Client(seat, ws.send_text, on_drop=lambda _client, _reason: _hang_up(ws, abort), hang_up=hang_up,
@@ -504,6 +504,15 @@ def _hang_up(ws: WebSocket, abort: Callable[[], None] | None) -> None:
 
 
 _background: set[asyncio.Task[None]] = set()
+
+
+def close_reason(text: str) -> str:
+    """``text`` cut to what a WebSocket's close frame carries (123 bytes of UTF-8), at a character's end: a longer
+    reason (a language's name a client sent, repeated in it) would fail the close itself."""
+    data = text.encode("utf-8")
+    if len(data) <= 123:
+        return text
+    return data[:120].decode("utf-8", "ignore") + "..."
 
 
 def _json(data: ServerMessage) -> str:

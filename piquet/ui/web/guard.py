@@ -324,6 +324,7 @@ class ConnectionLedger:
                 self.evicted += 1
                 log.info("closed a connection from %s that had not finished its request, to make room",
                          self.open.get(key))
+                self.release(key)  # its room is free now, not once the loop has seen it close
                 close()
                 return
 
@@ -496,6 +497,26 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
             if scope is not None:
                 scope["piquet.abort"] = self.transport.abort
                 scope["piquet.seated"] = self._seat
+
+        def send_receive_event_to_app(self) -> None:
+            # A text message that is not UTF-8 is handed on as bytes, which the application answers as it answers
+            # any bytes that are not UTF-8 text (``malformed``), the socket kept open; the library would log a
+            # traceback for it and close the connection.
+            data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+            self.frames = []
+            if self.close_sent:
+                return
+            if self.curr_msg_data_type == "text":
+                try:
+                    message: dict[str, Any] = {"type": "websocket.receive", "text": data.decode()}
+                except UnicodeDecodeError:
+                    message = {"type": "websocket.receive", "bytes": data}
+            else:
+                message = {"type": "websocket.receive", "bytes": data}
+            self.queue.put_nowait(message)
+            if not self.read_paused:
+                self.read_paused = True
+                self.transport.pause_reading()
 
         def _seat(self) -> None:
             if self._seated is None:
