@@ -506,14 +506,14 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
             self.frames = []
             if self.close_sent:
                 return
+            text: str | None = None
             if self.curr_msg_data_type == "text":
-                try:
-                    message: dict[str, Any] = {"type": "websocket.receive", "text": data.decode()}
-                except UnicodeDecodeError:
-                    message = {"type": "websocket.receive", "bytes": data}
+                with contextlib.suppress(UnicodeDecodeError):
+                    text = data.decode()
+            if text is not None:
+                self.queue.put_nowait({"type": "websocket.receive", "text": text})
             else:
-                message = {"type": "websocket.receive", "bytes": data}
-            self.queue.put_nowait(message)
+                self.queue.put_nowait({"type": "websocket.receive", "bytes": data})
             if not self.read_paused:
                 self.read_paused = True
                 self.transport.pause_reading()
