@@ -215,14 +215,15 @@ def test_a_connection_that_sends_no_whole_request_is_closed_after_the_request_ti
 
 
 def test_connections_beyond_the_limits_are_refused_and_freed_connections_count_again(tmp_path: Path) -> None:
+    """The server full of connections that finished their handshake (WebSockets: none is closed to make room): a
+    new connection is answered 503; once one is freed, connections are served again."""
     ledger = ConnectionLedger(max_connections=4)
-    with serving(create_app(db(tmp_path)), ledger) as port, ExitStack() as stack:
-        held = [stack.enter_context(socket.create_connection(("127.0.0.1", port))) for _ in range(4)]
-        for _ in range(50):
-            if len(ledger.open) == 4:
-                break
-            time.sleep(0.02)
-        assert len(ledger.open) == 4
+    with serving(create_app(db(tmp_path)), ledger) as port:
+        path = room_path(port)
+        held = [RawSocket(port, path) for _ in range(4)]
+        for client in held:
+            assert client.next_message()["type"] == "state"
+        assert len(ledger.open) == 4 and not ledger.unfinished
         with socket.create_connection(("127.0.0.1", port)) as refused:
             refused.settimeout(WAIT)
             assert refused.recv(1024).startswith(b"HTTP/1.1 503")
@@ -232,6 +233,8 @@ def test_connections_beyond_the_limits_are_refused_and_freed_connections_count_a
                 break
             time.sleep(0.02)
         assert get_status(port, "/api/setup") == 200
+        for client in held[1:]:
+            client.close()
 
 
 def test_one_address_holds_at_most_its_share_of_connections() -> None:

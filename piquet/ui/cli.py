@@ -514,7 +514,14 @@ def _serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from piquet.ui.web.app import create_app
-        from piquet.ui.web.guard import install_log_limit, listen, raise_file_limit, server_config
+        from piquet.ui.web.guard import (
+            ConnectionLedger,
+            Forwarded,
+            install_log_limit,
+            listen,
+            raise_file_limit,
+            server_config,
+        )
         from piquet.ui.web.store import StoreError
     except ImportError as e:
         print(f"piquet serve needs the web extra ({e.name} is missing): "
@@ -522,6 +529,14 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     if args.workers is not None and args.workers < 0:
         print(f"piquet serve: --workers is 0 or more, not {args.workers}", file=sys.stderr)
+        return 2
+    if args.max_connections is not None and args.max_connections < 1:
+        print(f"piquet serve: --max-connections is 1 or more, not {args.max_connections}", file=sys.stderr)
+        return 2
+    try:
+        forwarded = Forwarded(p for proxies in args.trust_proxy for p in proxies.split(","))
+    except ValueError as e:
+        print(f"piquet serve: --trust-proxy: {e}", file=sys.stderr)
         return 2
     try:
         app = create_app(args.db, workers=args.workers, max_budget=args.max_budget)
@@ -541,7 +556,10 @@ def _serve(args: argparse.Namespace) -> int:
           flush=True)
     # The server counts its connections below the limit on open files (piquet.ui.web.guard), lifted first.
     raise_file_limit()
-    config = server_config(app, host=args.host, port=args.port, log_level=args.log_level)
+    ledger = ConnectionLedger(forwarded=forwarded)
+    if args.max_connections is not None:
+        ledger.max_connections = min(ledger.max_connections, args.max_connections)
+    config = server_config(app, host=args.host, port=args.port, log_level=args.log_level, ledger=ledger)
     install_log_limit()  # after the configuration, which sets the loggers up
     with listening, contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn has shut down and re-raised it
         uvicorn.Server(config).run(sockets=[listening])
@@ -655,6 +673,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the most CPU time a table may give the computer and its hints for each decision "
                           "(default 5; a table's creator chooses up to it, 1 by default); 0: no cap, and a "
                           "table may let the computer think without a limit")
+    srv.add_argument("--trust-proxy", action="append", default=[], metavar="ADDRESS",
+                     help="a reverse proxy in front of the server (an address or a network, e.g. 127.0.0.1 or "
+                          "10.0.0.0/8; may be repeated): its connections are not limited by address, and the client's "
+                          "address is read from the X-Forwarded-For header it sets (from no other peer)")
+    srv.add_argument("--max-connections", type=int, default=None, metavar="N",
+                     help="connections open at once (default 4096, or fewer to stay under the limit on open files)")
     srv.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"],
                      help="how much the server logs (default warning)")
     srv.set_defaults(func=_serve)

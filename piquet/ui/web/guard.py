@@ -19,10 +19,11 @@ before).
     network's; a client out of tokens is closed with :data:`CLOSE_FLOOD` and the rest of what it sent is never
     parsed, so a burst of 100,000 tiny frames costs the server a few hundred of them;
   - the frames of all the connections together have a budget a second (:data:`FRAMES_PER_SECOND`, and
-    :data:`BYTES_PER_SECOND` of their bytes): a seated player's frames, at a person's pace
-    (:data:`SEATED_FRAMES_PER_SECOND`), never wait for it; once it is spent, the connections of the networks that
-    sent the most lately wait, unread, until it refills (TCP holds back their senders), while a quiet network's
-    frames still pass. So many addresses, each within its own limits, cannot take the server's time from the game.
+    :data:`BYTES_PER_SECOND` of their bytes): the seated players' frames, at a household's pace
+    (:data:`SEATED_FRAMES_PER_SECOND_PER_ADDRESS`, and by network), never wait for it; once it is spent, every other
+    connection waits, unread (TCP holds back its sender), and the waiting connections are read by turns, a few
+    frames each, as it refills. So many addresses, each within its own limits, cannot take the server's time from
+    the game.
 
 - The application may drop a client that does not read (``scope["piquet.abort"]``): the socket is aborted, with no
   closing handshake to wait for; and marks a seated player's connection (``scope["piquet.seated"]``).
@@ -86,13 +87,15 @@ FRAMES_PER_SECOND = 1000.0
 FRAME_BURST = 2000.0
 BYTES_PER_SECOND = 4 * 1024 * 1024.0
 BYTE_BURST = 8 * 1024 * 1024.0
-#: A seated player's frames that pass before anything else, a second and at once (a person's pace; more are read
-#: as any other connection's).
-SEATED_FRAMES_PER_SECOND = 5.0
-SEATED_FRAME_BURST = 20.0
-#: A network is "busy" (its connections wait first when the budget above is spent) when its frames bucket, or its
-#: new-connections bucket, is below this share of its burst.
-BUSY_SHARE = 0.75
+#: The seated players' frames that pass before anything else, a second and at once, of one address and of one
+#: network (the players of a household, at a person's pace; beyond, their frames are read as any other's).
+SEATED_FRAMES_PER_SECOND_PER_ADDRESS = 10.0
+SEATED_FRAME_BURST_PER_ADDRESS = 30.0
+SEATED_FRAMES_PER_SECOND_PER_PREFIX = 40.0
+SEATED_FRAME_BURST_PER_PREFIX = 120.0
+#: Frames a waiting connection is read at its turn, once the shared budget has refilled: the waiting connections
+#: are read by turns, a few frames each.
+FRAMES_A_TURN = 4
 #: Bytes of a waiting connection held unread at most; past them it is closed as a flood.
 MAX_HELD = 1024 * 1024
 #: The close code of a connection that sent more than its buckets allow (4429: as HTTP's 429, too many requests).
@@ -171,24 +174,22 @@ class TokenBucket:
 class _Address:
     """An address's or a network's count of connections and its buckets."""
 
-    __slots__ = ("connections", "messages", "opened")
+    __slots__ = ("connections", "messages", "opened", "seated")
 
     def __init__(self, now: float, network: bool = False) -> None:
         self.connections = 0
         if network:
             self.opened = TokenBucket(CONNECTIONS_PER_SECOND_PER_PREFIX, CONNECTION_BURST_PER_PREFIX, now)
             self.messages = TokenBucket(MESSAGES_PER_SECOND_PER_PREFIX, MESSAGE_BURST_PER_PREFIX, now)
+            self.seated = TokenBucket(SEATED_FRAMES_PER_SECOND_PER_PREFIX, SEATED_FRAME_BURST_PER_PREFIX, now)
         else:
             self.opened = TokenBucket(CONNECTIONS_PER_SECOND_PER_ADDRESS, CONNECTION_BURST_PER_ADDRESS, now)
             self.messages = TokenBucket(MESSAGES_PER_SECOND_PER_ADDRESS, MESSAGE_BURST_PER_ADDRESS, now)
-
-    def busy(self, now: float) -> bool:
-        """Whether this network has sent, or connected, much lately (its buckets below :data:`BUSY_SHARE`)."""
-        return (self.messages.available(now) < BUSY_SHARE * self.messages.burst
-                or self.opened.available(now) < BUSY_SHARE * self.opened.burst)
+            self.seated = TokenBucket(SEATED_FRAMES_PER_SECOND_PER_ADDRESS, SEATED_FRAME_BURST_PER_ADDRESS, now)
 
     def idle(self, now: float) -> bool:
-        return self.connections == 0 and self.opened.full(now) and self.messages.full(now)
+        return (self.connections == 0 and self.opened.full(now) and self.messages.full(now)
+                and self.seated.full(now))
 
 
 class Forwarded:
@@ -465,9 +466,11 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
             self._skipping = False  # whether the current frame is being skipped (too large)
             self._flooded = False
             self._messages: TokenBucket | None = None
-            self._seated: TokenBucket | None = None  # a seated player's frames that pass first
+            self._seated = False  # a seated player's connection: its frames pass first, at a person's pace
             self._held = b""  # what was read while the shared budget was spent, not yet parsed
             self._release: asyncio.TimerHandle | None = None
+            self._turn = 0  # frames still to read at this turn (while ``_rationed``: reading what waited)
+            self._rationed = False
             self._host = "unknown"
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -519,8 +522,7 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
                 self.transport.pause_reading()
 
         def _seat(self) -> None:
-            if self._seated is None:
-                self._seated = TokenBucket(SEATED_FRAMES_PER_SECOND, SEATED_FRAME_BURST, ledger.clock())
+            self._seated = True
 
         def data_received(self, data: bytes) -> None:
             if self._flooded:
@@ -568,7 +570,12 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
             if self.transport.is_closing():
                 return
             held, self._held = self._held, b""
-            self._parse(held)
+            self._turn = FRAMES_A_TURN
+            self._rationed = True
+            try:
+                self._parse(held)
+            finally:
+                self._rationed = False
             if not self._held and self.read_paused and self.queue.empty():
                 self.read_paused = False
                 self.transport.resume_reading()
@@ -611,8 +618,8 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
                 elif length == 127:
                     length = int.from_bytes(data[pos + 2:pos + 10], "big")
                 now = ledger.clock()
-                seated = self._seated is not None and self._seated.take(now)
-                if not seated and not self._shared(now, size + min(length, MAX_FRAME), network):
+                first = self._seated and address.seated.take(now) and network.seated.take(now)
+                if not first and not self._shared(now, size + min(length, MAX_FRAME)):
                     rest = data[pos:]
                     n = pos
                     break
@@ -636,13 +643,18 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
                 runs.append((start, end))
             return runs, rest
 
-        @staticmethod
-        def _shared(now: float, size: int, network: _Address) -> bool:
-            """Whether a frame of ``size`` bytes may be read now within the budget all connections share: it is
-            spent if there is enough; once it is spent, a quiet network's frame still passes, a busy one's waits."""
-            if ledger.frames.take(now) and ledger.bytes.take(now, size):
+        def _shared(self, now: float, size: int) -> bool:
+            """Whether a frame of ``size`` bytes may be read now within the budget all connections share (spent if
+            so); a connection that waited for it is read a few frames at its turn (:data:`FRAMES_A_TURN`), so that
+            the waiting connections are read by turns, whatever each one holds."""
+            if self._rationed and self._turn <= 0:
+                return False
+            if ledger.frames.available(now) >= 1 and ledger.bytes.available(now) >= size:
+                ledger.frames.take(now)
+                ledger.bytes.take(now, size)
+                self._turn -= 1
                 return True
-            return not network.busy(now)
+            return False
 
         def _answer_too_large(self) -> None:
             if self.conn.state is State.OPEN and not self.close_sent:
