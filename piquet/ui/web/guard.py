@@ -39,13 +39,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import ipaddress
 import json
 import logging
 import resource
 import socket
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -94,8 +95,9 @@ SEATED_FRAME_BURST_PER_ADDRESS = 30.0
 SEATED_FRAMES_PER_SECOND_PER_PREFIX = 40.0
 SEATED_FRAME_BURST_PER_PREFIX = 120.0
 #: Frames a waiting connection is read at its turn, once the shared budget has refilled: the waiting connections
-#: are read by turns, a few frames each.
+#: are read by turns, a few frames each, every TURN_SECONDS.
 FRAMES_A_TURN = 4
+TURN_SECONDS = 0.02
 #: Bytes of a waiting connection held unread at most; past them it is closed as a flood.
 MAX_HELD = 1024 * 1024
 #: The close code of a connection that sent more than its buckets allow (4429: as HTTP's 429, too many requests).
@@ -126,6 +128,7 @@ PING_TIMEOUT = 20.0
 RESERVED_FILES = 128
 
 
+@functools.lru_cache(maxsize=65536)
 def prefix_of(host: str) -> str:
     """The network of an address, as the limits by network count it: an IPv4 address's /24, an IPv6 address's /64 (an
     IPv4 address mapped into IPv6 as IPv4); anything else (a Unix socket, a name) is its own.
@@ -249,6 +252,23 @@ class ConnectionLedger:
         self.frames = TokenBucket(FRAMES_PER_SECOND, FRAME_BURST, now)
         self.bytes = TokenBucket(BYTES_PER_SECOND, BYTE_BURST, now)
         self.evicted = 0
+        #: The connections waiting for the shared budget, in turn (each is read a few frames, then goes to the back).
+        self.waiting: deque[Any] = deque()
+        self._turns: asyncio.TimerHandle | None = None
+
+    def wait_turn(self, connection: Any, loop: asyncio.AbstractEventLoop) -> None:
+        """``connection`` holds frames the shared budget could not read: it is read at its turn (its ``_turn()``)."""
+        self.waiting.append(connection)
+        if self._turns is None:
+            self._turns = loop.call_later(TURN_SECONDS, self._give_turns, loop)
+
+    def _give_turns(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Give the waiting connections their turns, in order, while the shared budget has frames to read."""
+        for _ in range(len(self.waiting)):  # (a connection that still holds frames goes to the back: not this time)
+            if self.frames.available(self.clock()) < 1:
+                break
+            self.waiting.popleft()._turn_now()
+        self._turns = loop.call_later(TURN_SECONDS, self._give_turns, loop) if self.waiting else None
 
     def _entry(self, table: dict[str, _Address], key: str, network: bool) -> _Address:
         entry = table.get(key)
@@ -465,10 +485,11 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
             self._left = 0  # payload bytes of the current frame still to come
             self._skipping = False  # whether the current frame is being skipped (too large)
             self._flooded = False
+            self._flood_reason = ""
             self._messages: TokenBucket | None = None
             self._seated = False  # a seated player's connection: its frames pass first, at a person's pace
             self._held = b""  # what was read while the shared budget was spent, not yet parsed
-            self._release: asyncio.TimerHandle | None = None
+            self._waiting = False  # in the ledger's queue of connections waiting for the shared budget
             self._turn = 0  # frames still to read at this turn (while ``_rationed``: reading what waited)
             self._rationed = False
             self._host = "unknown"
@@ -477,11 +498,9 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
             super().connection_made(transport)
             self._host = _host(transport)
             self._messages = TokenBucket(MESSAGES_PER_SECOND, MESSAGE_BURST, ledger.clock())
+            self._entries = (ledger.address(self._host), ledger.network(self._host))
 
         def connection_lost(self, exc: Exception | None) -> None:
-            if self._release is not None:
-                self._release.cancel()
-                self._release = None
             ledger.release(id(self.transport))
             super().connection_lost(exc)
 
@@ -495,6 +514,7 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
                     self.transport.close()
                     return
                 self._host = client
+                self._entries = (ledger.address(client), ledger.network(client))
             super().handle_connect(event)
             scope = getattr(self, "scope", None)
             if scope is not None:
@@ -551,23 +571,25 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
                 self._hold(rest)
 
         def _hold(self, data: bytes) -> None:
-            """Keep ``data`` unread and stop reading until the shared budget has refilled (the busiest wait)."""
+            """Keep ``data`` unread and stop reading until this connection's turn (the shared budget spent)."""
             self._held += data
             if len(self._held) > MAX_HELD:
                 self._held = b""
                 self._flooded = True
+                self._flood_reason = f"more than {MAX_HELD // 1024} KiB waiting to be read"
                 self._close_flood()
                 return
             if not self.read_paused:
                 self.read_paused = True
                 self.transport.pause_reading()
-            if self._release is None:
-                wait = (1 - ledger.frames.available(ledger.clock())) / FRAMES_PER_SECOND
-                self._release = self.loop.call_later(max(wait, 0.01), self._resume)
+            if not self._waiting:
+                self._waiting = True
+                ledger.wait_turn(self, self.loop)
 
-        def _resume(self) -> None:
-            self._release = None
-            if self.transport.is_closing():
+        def _turn_now(self) -> None:
+            """This connection's turn: a few of the frames it holds are read."""
+            self._waiting = False
+            if self.transport.is_closing() or not self._held:
                 return
             held, self._held = self._held, b""
             self._turn = FRAMES_A_TURN
@@ -589,8 +611,7 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
             n = len(data)
             bucket = self._messages
             assert bucket is not None
-            address = ledger.address(self._host)
-            network = ledger.network(self._host)
+            address, network = self._entries
             rest = b""
             while pos < n:
                 if self._left:
@@ -623,8 +644,20 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
                     rest = data[pos:]
                     n = pos
                     break
-                if not (bucket.take(now) and address.messages.take(now) and network.messages.take(now)):
+                if self._rationed and min(bucket.available(now), address.messages.available(now),
+                                          network.messages.available(now)) < 1:
+                    # What waited was sent within its limits (it is read at our pace, not its sender's): it waits
+                    # for its buckets too, rather than be taken for a flood.
+                    ledger.frames.tokens += 1
+                    ledger.bytes.tokens += size + min(length, MAX_FRAME)
+                    rest = data[pos:]
+                    n = pos
+                    break
+                over = ("one connection" if not bucket.take(now) else "one address" if not address.messages.take(now)
+                        else "one network" if not network.messages.take(now) else None)
+                if over is not None:
                     self._flooded = True
+                    self._flood_reason = over
                     n = pos
                     break
                 if length > MAX_FRAME and data[pos] & 0x0F in (0x0, 0x1, 0x2):
@@ -662,8 +695,8 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
                 self.transport.write(b"".join(self.conn.data_to_send()))
 
         def _close_flood(self) -> None:
-            log.warning("closed a WebSocket from %s: more than %g messages a second (code %d)", self._host,
-                        MESSAGES_PER_SECOND, CLOSE_FLOOD)
+            log.warning("closed a WebSocket from %s: too many messages (%s; code %d)", self._host, self._flood_reason,
+                        CLOSE_FLOOD)
             if self.conn.state is State.OPEN and not self.close_sent:
                 self.conn.send_close(CLOSE_FLOOD, "too many messages: slow down")
                 self.transport.write(b"".join(self.conn.data_to_send()))

@@ -290,7 +290,8 @@ class Client:
                 continue
             _, text = self._queue.popleft()
             try:
-                await asyncio.wait_for(self.send(text), SEND_TIMEOUT)
+                async with asyncio.timeout(SEND_TIMEOUT):  # no task of its own a message, as wait_for makes one
+                    await self.send(text)
             except TimeoutError:
                 self.drop(f"a message not taken in {SEND_TIMEOUT:g} s")
             except Exception:  # the connection is gone
