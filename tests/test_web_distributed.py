@@ -16,7 +16,7 @@ import threading
 import time
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from fastapi.testclient import TestClient
@@ -364,3 +364,57 @@ def test_a_long_language_and_a_text_frame_not_utf8_are_answered_and_log_no_trace
         client.send_json({"type": "hint"})
         assert client.next_message()["code"] == "not_allowed"  # still open
     assert not [r for r in caplog.records if r.exc_info or "Traceback" in r.getMessage()]
+
+
+# ---------------------------------------------------------------- the store, off the event loop
+class WatchedStore(SQLiteStore):
+    """A store that notes every call made on a thread running an event loop (the server's)."""
+
+    on_loop: ClassVar[list[str]] = []
+
+    def __getattribute__(self, name: str) -> Any:
+        value = super().__getattribute__(name)
+        if name not in ("create", "load", "exists", "join", "set_token", "set_move", "take_back", "append"):
+            return value
+
+        def watched(*args: Any) -> Any:
+            try:
+                asyncio.get_running_loop()
+                WatchedStore.on_loop.append(name)
+            except RuntimeError:  # no loop runs in this thread: the store's own
+                pass
+            return value(*args)
+
+        return watched
+
+
+def test_no_store_call_is_made_on_the_event_loop(tmp_path: Path) -> None:
+    """A table created, a room joined, a partie against the computer played with a takeback, a table reopened after
+    a restart, its page and its record asked for: every call of the store is made off the event loop."""
+    WatchedStore.on_loop = []
+    with TestClient(create_app(WatchedStore(db(tmp_path)), workers=0)) as http, ExitStack() as stack:
+        room = create(http, "room", name="Ann")
+        guest = Client(stack.enter_context(http.websocket_connect(
+            f"/ws/{room['id']}?{room['links']['invite'].split('#')[1]}")))
+        guest.recv_state()
+        guest.send({"type": "join", "name": "Bill"})
+        guest.until(lambda m: m["type"] == "state" and m["players"] == ["Ann", "Bill"])
+        table = create(http, "computer", name="Zoe", level=1, takebacks="free")
+        zoe = Client(stack.enter_context(http.websocket_connect(f"/ws/{table['id']}?token={table['token']}")), "Zoe")
+        state = play_computer(zoe, random.Random(3), stop=lambda s: s["can_undo"] and s["prompt"] is not None)
+        zoe.undo()
+        assert zoe.recv_state()["version"] > state["version"]
+        zoe.send({"type": "move"})
+        assert zoe.until(lambda m: m["type"] == "move")["link"]
+        http.app.state.tables._tables.clear()  # type: ignore[attr-defined]
+        assert http.get(f"/t/{table['id']}").status_code == 200
+        assert http.get(f"/api/tables/{table['id']}/record?token={table['token']}").status_code == 403
+    assert WatchedStore.on_loop == []
+
+
+def test_serve_refuses_a_trusted_proxy_that_is_no_address(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from piquet.ui.cli import main
+
+    assert main(["serve", "--db", db(tmp_path), "--port", "1", "--trust-proxy", "the proxy"]) == 2
+    err = capsys.readouterr().err
+    assert "--trust-proxy" in err and "Traceback" not in err

@@ -322,6 +322,28 @@ def test_each_lane_serves_its_tables_by_turns(thinker: Thinker, tmp_path: Path) 
     assert log.read_text().split() == ["held", "a0", "b", "a1", "a2"]
 
 
+def test_the_hints_lane_serves_its_addresses_by_turns_whatever_their_tables(thinker: Thinker, tmp_path: Path) -> None:
+    """One address asks hints at three tables, another at one, while the lane's worker is held: the other address's
+    hint comes second."""
+    view, legal = decision()
+    log, go = tmp_path / "log", tmp_path / "go"
+
+    def hint(name: str, table: str, address: str, until: Path | None = None) -> Any:
+        return asyncio.ensure_future(thinker.choose(NotingAgent(name, log, until), view, legal, 5, table=table,
+                                                    hint_for=address))
+
+    async def run() -> None:
+        held = hint("held", "t0", "10.0.0.1", go)
+        await asyncio.sleep(0.05)
+        queued = [hint(f"a{i}", f"t{i}", "10.0.0.1") for i in range(1, 3)] + [hint("b", "u", "10.0.1.1")]
+        await asyncio.sleep(0)
+        go.touch()
+        await asyncio.gather(held, *queued)
+
+    asyncio.run(run())
+    assert log.read_text().split() == ["held", "a1", "b", "a2"]
+
+
 def test_a_task_past_its_hard_limit_is_stopped_and_fails_alone(thinker: Thinker, tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(thinking, "JOB_GRACE", 0.5)
