@@ -690,7 +690,7 @@ class Table:
         try:
             return await self.thinker.check(partie.view(seat), partie.legal_actions(seat), action, self.info.tutor,
                                             self._seed(), self.budget_for(HINT_LEVEL), table=self.id,
-                                            address=address)
+                                            address=prefix_of(address))
         except ThinkingFailed as e:
             _log.warning("table %s, tutor: %s", self.id, e)
             raise ProtocolError("computer_failed", "the tutor could not check your choice: send it again") from None
@@ -810,7 +810,8 @@ class Table:
             assert seat is not None
             if partie.to_act != seat or partie.is_over:
                 raise ProtocolError("not_your_turn", "a hint is for a decision of yours, and it is not your turn")
-            if self.thinker.busy(address):
+            network = prefix_of(address)  # the hints lane serves networks by turns
+            if self.thinker.busy(network):
                 raise ProtocolError("busy", "the computer is busy with other tables: ask for a hint again shortly")
             self._count_hint(seat)
             if self.adviser is None:
@@ -825,12 +826,12 @@ class Table:
             try:
                 if reviewed(partie.phase):
                     advice = await self.thinker.hint(view, legal, self._seed(), budget, table=self.id,
-                                                     address=address)
+                                                     address=network)
                     if advice is not None:
                         self._advised[seat] = (self.version, advice.best)
                         return hint_message(advice, self.names, lang)
                 action, self.adviser = await self.thinker.choose(adviser, view, legal, HINT_LEVEL, table=self.id,
-                                                                 budget=budget, hint_for=address)
+                                                                 budget=budget, hint_for=network)
             except ThinkingFailed as e:
                 _log.warning("table %s, hint: %s", self.id, e)
                 raise ProtocolError("computer_failed", "the computer could not think of a hint: ask again") from None
