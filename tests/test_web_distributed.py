@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import random
@@ -418,3 +419,49 @@ def test_serve_refuses_a_trusted_proxy_that_is_no_address(tmp_path: Path, capsys
     assert main(["serve", "--db", db(tmp_path), "--port", "1", "--trust-proxy", "the proxy"]) == 2
     err = capsys.readouterr().err
     assert "--trust-proxy" in err and "Traceback" not in err
+
+
+def test_frames_that_waited_for_the_shared_budget_are_read_in_turn_and_a_backlog_past_its_bound_is_closed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A spectator within its limits whose frames waited (the shared budget spent) has every one answered at the
+    server's pace, never taken for a flood; one holding more than MAX_HELD waiting is closed with 4429, and the log
+    says which limit it overdrew."""
+    monkeypatch.setattr(guard, "FRAMES_PER_SECOND", 200.0)
+    monkeypatch.setattr(guard, "FRAME_BURST", 1.0)
+    with serving(create_app(db(tmp_path))) as port, caplog.at_level(logging.WARNING, logger="piquet.ui.web"):
+        _status, table = post(port, "/api/tables", {"kind": "room", "name": "Ann"})
+        spectate = table["links"]["spectate"].split("#")[1]
+        patient = RawSocket(port, f"/ws/{table['id']}?{spectate}", source="127.10.0.1")
+        assert patient.next_message()["type"] == "state"
+        patient.send(frame(b'{"type": "hint"}') * 55)  # within its burst (60), more than the budget's at once
+        answers = [patient.next_message() for _ in range(55)]
+        assert all(a["code"] == "not_allowed" for a in answers)
+        monkeypatch.setattr(guard, "MAX_HELD", 4096)  # less than the 50 frames below wait
+        hoarder = RawSocket(port, f"/ws/{table['id']}?{spectate}", source="127.10.1.1")
+        assert hoarder.next_message()["type"] == "state"
+        hoarder.send(frame(b'{"type": "hint"}' + b" " * 100) * 50)
+        hoarder.until_closed()
+        assert hoarder.close_code == guard.CLOSE_FLOOD
+    assert any("KiB waiting to be read" in r.getMessage() for r in caplog.records)
+
+
+def test_new_tables_are_limited_by_network_as_well_as_by_address(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from piquet.ui.web import app as app_module
+
+    monkeypatch.setattr(app_module, "TABLE_BURST_PER_ADDRESS", 2.0)
+    monkeypatch.setattr(app_module, "TABLE_BURST_PER_PREFIX", 5.0)
+
+    def create_from(source: str) -> int:
+        import http.client as client
+        connection = client.HTTPConnection("127.0.0.1", port, timeout=WAIT, source_address=(source, 0))
+        connection.request("POST", "/api/tables", json.dumps({"kind": "room", "name": "Ann"}),
+                           {"Content-Type": "application/json"})
+        status = connection.getresponse().status
+        connection.close()
+        return status
+
+    with serving(create_app(db(tmp_path))) as port:
+        codes = [create_from(f"127.11.0.{i}") for i in (1, 1, 1, 2, 2, 3, 3)]
+        assert codes == [200, 200, 429, 200, 200, 200, 429]  # the third address: its network's fifth, then refused
+        assert create_from("127.11.1.1") == 200  # another network
