@@ -61,6 +61,24 @@ level-5 computer, their player answering at once, one partie each, apart from
 ``--computer-tables``, which may be given too). ``--compare`` plays the same
 rooms quiet first (no attack and no computer table) and prints the two runs'
 latencies and memory side by side.
+
+The distributed attacks, from many addresses each within its own limits, run by a
+process of their own: ``--distributed-flood N`` (N addresses, each on a /24 of its
+own, each with 4 spectators' sockets sending 110 frames a second in all, refused
+messages of four kinds), ``--slow-connections N`` (N addresses, each holding 32
+connections that never finish a request, opened again as the server closes them;
+``--max-connections 1024`` starts the server with the cap of a server under the
+common limit of 1,024 open files), ``--hint-storm N`` (N tables against the level-5
+computer whose player asks a hint at every decision, on a new connection whenever
+refused) and ``--visitors R`` (R new visitors a second from addresses never seen:
+the table's page, then its socket's first state, each timed). Reported beside the
+rooms' latency: what each attack did and what the server answered, the visitors'
+times and failures, and the CPU the load generators took (their own, not the
+server's). ``--computer-tables 1:N`` reports how soon the computer's move follows
+the state before it; ``--computer-budget`` sets the computer tables' budget.
+
+    python benchmarks/load.py --games 50 --think 0.5 --deals 2 --computer-tables 5:1 --distributed-flood 40 \
+        --slow-connections 100 --hint-storm 4 --visitors 2 --max-connections 1024 --compare
 """
 
 from __future__ import annotations
@@ -501,13 +519,17 @@ def computer_address(level: int, index: int) -> str:
     return f"127.{10 + level}.{index % 250}.1"
 
 
-def create_computer_table(port: int, level: int, name: str, source: str) -> tuple[str, str]:
-    data = post_json(port, "/api/tables", {"kind": "computer", "level": level, "name": name}, source)
+def create_computer_table(port: int, level: int, name: str, source: str,
+                          budget: float | None = None) -> tuple[str, str]:
+    body: dict[str, Any] = {"kind": "computer", "level": level, "name": name}
+    if budget is not None:
+        body["budget"] = budget
+    data = post_json(port, "/api/tables", body, source)
     return data["id"], data["token"]
 
 
 async def computer_player(port: int, level: int, index: int, hints: bool, timeout: float,
-                          think: float, stop: Event, figures: ComputerFigures) -> None:
+                          think: float, stop: Event, figures: ComputerFigures, budget: float | None = None) -> None:
     """One player against the computer at ``level``: parties one after another until ``stop``."""
     rng = random.Random(f"computer {level}/{index}")
     key = str(level)
@@ -515,7 +537,7 @@ async def computer_player(port: int, level: int, index: int, hints: bool, timeou
     while not stop.is_set():
         try:
             table_id, token = await asyncio.to_thread(create_computer_table, port, level, f"Player {level}/{index}",
-                                                      source)
+                                                      source, budget)
         except TooManyTables as e:  # the server's limit on new tables by address: the next partie waits
             figures.tables_refused += 1
             await asyncio.to_thread(stop.wait, e.retry_after)
@@ -578,7 +600,8 @@ async def computer_player(port: int, level: int, index: int, hints: bool, timeou
 
 
 def computer_process(port: int, tables: list[tuple[int, int]], hints: bool, timeout: float,
-                     think: float, go: Event, stop: Event, results: Queue[dict[str, Any]]) -> None:
+                     think: float, go: Event, stop: Event, results: Queue[dict[str, Any]],
+                     budget: float | None = None) -> None:
     """The players of the computer's tables: start with the rooms, play until the rooms are done, report."""
     raise_file_limit()
     figures = ComputerFigures()
@@ -588,7 +611,8 @@ def computer_process(port: int, tables: list[tuple[int, int]], hints: bool, time
         async with asyncio.TaskGroup() as group:
             for level, count in tables:
                 for i in range(count):
-                    group.create_task(computer_player(port, level, i, hints, timeout, think, stop, figures))
+                    group.create_task(computer_player(port, level, i, hints, timeout, think, stop, figures,
+                                                      budget))
 
     try:
         asyncio.run(everyone())
@@ -1095,7 +1119,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             if args.computer_tables:
                 process = context.Process(target=computer_process, name="load-computer-tables",
                                           args=(server.port, args.computer_tables, args.hints, args.timeout,
-                                                args.think, go, stop, computer_results))
+                                                args.think, go, stop, computer_results, args.computer_budget))
                 process.start()
                 helpers.append(process)
             spreading = bool(args.distributed_flood or args.slow_connections or args.hint_storm or args.visitors)
@@ -1140,6 +1164,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             server_cpu = server.cpu_seconds()
             memory.sample()
             workers_cpu_before = sum(memory.workers_cpu.values())
+            # The processes that play the computer tables and the attacks: load, not the server's.
+            generators = helpers + (workers[:1] if args.flood or args.slow_readers or args.thinking else [])
+            generators_cpu = sum(cpu_of(p.pid) for p in generators if p.pid is not None)
             machine_cpu, began = machine_cpu_seconds(), time.monotonic()
             go.set()
             client_workers = workers[1:] if attacking else workers
@@ -1154,6 +1181,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             memory.sample()
             server_cpu = server.cpu_seconds() - server_cpu
             machine_cpu, span = machine_cpu_seconds() - machine_cpu, time.monotonic() - began
+            generators_cpu = sum(cpu_of(p.pid) for p in generators if p.pid is not None) - generators_cpu
             stop.set()  # the attacks and the computer tables' players end with the rooms
             if attacking:
                 try:
@@ -1229,11 +1257,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "workers_cpu_seconds": sum(memory.workers_cpu.values()) - workers_cpu_before,
         "computer_tables": [f"{level}:{count}" for level, count in args.computer_tables],
         "hints": args.hints,
+        "computer_budget": args.computer_budget,
         "computer": computer_summary(computer),
         "client_cpu_seconds": [fig.cpu for fig in figures],
         "client_cpu_percent": [100 * fig.cpu / busy for fig in figures],
         # Everything else the machine ran meanwhile: if it is large, other work disturbed the figures.
-        "other_cpu_percent": 100 * max(0.0, machine_cpu - server_cpu - sum(fig.cpu for fig in figures)
+        "generators_cpu_percent": 100 * generators_cpu / span,
+        "other_cpu_percent": 100 * max(0.0, machine_cpu - server_cpu - sum(fig.cpu for fig in figures) - generators_cpu
                                        - (sum(memory.workers_cpu.values()) - workers_cpu_before)) / span,
         "states_received": states,
         "state_mean_bytes": sum(fig.state_bytes for fig in figures) / max(1, states),
@@ -1311,6 +1341,7 @@ def report(figures: dict[str, Any]) -> None:
     clients = ", ".join(f"{c:.1f} s ({p:.0f}%)" for c, p in zip(figures["client_cpu_seconds"],
                                                                figures["client_cpu_percent"], strict=True))
     print(f"client CPU per process: {clients} of one core")
+    print(f"the computer tables' players and the attackers: {figures['generators_cpu_percent']:.0f}% of one core")
     other = figures["other_cpu_percent"]
     warning = " (other work shared the machine: the figures are disturbed)" if other > 15 else ""
     print(f"other processes' CPU meanwhile: {other:.0f}% of one core{warning}")
@@ -1369,6 +1400,8 @@ def main() -> None:
     parser.add_argument("--computer-tables", action="append", default=[], type=level_count, metavar="LEVEL:N",
                         help="also N tables against the computer at LEVEL, played at once by a third process "
                              "(may be repeated; 5:4 is the scenario 'level-5 tables thinking')")
+    parser.add_argument("--computer-budget", type=float, metavar="SECONDS",
+                        help="the computer tables' thinking budget, for their moves and hints (default: the level's)")
     parser.add_argument("--hints", action="store_true",
                         help="the players at the computer's tables ask for a hint before each decision")
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
