@@ -94,8 +94,10 @@ HINT_QUEUE_PER_ADDRESS = 2
 #: How much lower the workers' priority is than the server's (``nice``), and the hints lane's.
 WORKER_NICENESS = 10
 HINT_NICENESS = 15
-#: Seconds a task may take by the wall clock beyond its budget's wall cap before its worker is killed.
-JOB_GRACE = 5.0
+#: Seconds a task may take by the wall clock beyond its budget's wall cap before its worker is killed: generous, for
+#: a worker at a low priority on a loaded machine (its first task also loads what the review needs); the limit is for
+#: a task that would never end.
+JOB_GRACE = 30.0
 #: The hard limit of a task with no budget (a table without a limit, on a server without a cap).
 NO_BUDGET_LIMIT = 600.0
 
