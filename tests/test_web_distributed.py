@@ -136,6 +136,29 @@ def test_slow_connections_that_fill_the_server_make_room_for_a_new_visitor(tmp_p
         assert player.next_message()["code"] == "not_allowed"  # the seated player's socket is open
 
 
+def test_near_the_cap_a_network_holding_many_unfinished_connections_waits_and_a_new_visitor_does_not(
+        tmp_path: Path) -> None:
+    """Slow connections from one network near the cap: its next connection is refused rather than closing another's,
+    and a visitor from another network is served (an unfinished connection of the slow network makes room)."""
+    ledger = ConnectionLedger(max_connections=20)
+    with serving(create_app(db(tmp_path)), ledger) as port, ExitStack() as stack:
+        for i in range(18):  # 18 of 20: past EVICT_AT, and more than UNFINISHED_NEAR_CAP from one network
+            sock = stack.enter_context(socket.create_connection(("127.0.0.1", port),
+                                                                source_address=(f"127.13.0.{i + 1}", 0)))
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+        wait_until(lambda: len(ledger.open) >= guard.EVICT_AT * 20, "the slow connections counted")
+        evicted = ledger.evicted
+        with socket.create_connection(("127.0.0.1", port), source_address=("127.13.0.99", 0)) as refused:
+            refused.settimeout(WAIT)
+            assert refused.recv(1024).startswith(b"HTTP/1.1 503")
+        assert ledger.evicted == evicted  # it closed none of its network's to make room
+        with socket.create_connection(("127.0.0.1", port), source_address=("127.14.0.1", 0)) as visitor:
+            visitor.settimeout(WAIT)
+            visitor.sendall(b"GET /api/setup HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert visitor.recv(12) == b"HTTP/1.1 200"
+        assert ledger.evicted > evicted
+
+
 # ---------------------------------------------------------------- a budget all connections share
 def test_a_seated_player_is_served_while_the_busy_networks_wait_for_the_shared_budget(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -109,8 +109,10 @@ MAX_CONNECTIONS = 4096
 MAX_CONNECTIONS_PER_ADDRESS = 32
 MAX_CONNECTIONS_PER_PREFIX = 256
 #: The share of :data:`MAX_CONNECTIONS` from which a new connection makes room by closing the oldest connection
-#: that has not finished a request.
+#: that has not finished a request; but a network that holds this many such already is refused instead (a browser
+#: opens a few at once).
 EVICT_AT = 0.9
+UNFINISHED_NEAR_CAP = 8
 #: New connections one address may open a second, on average, and in a burst; and one network.
 CONNECTIONS_PER_SECOND_PER_ADDRESS = 10.0
 CONNECTION_BURST_PER_ADDRESS = 60.0
@@ -246,8 +248,11 @@ class ConnectionLedger:
         self.open: dict[int, str] = {}  # id(transport) -> address
         self._addresses: dict[str, _Address] = {}
         self._networks: dict[str, _Address] = {}
-        #: Connections that have not finished a request, oldest first: key -> how to close it.
+        #: Connections that have not finished a request, oldest first: key -> how to close it; and their count by
+        #: network.
         self.unfinished: OrderedDict[int, Callable[[], None]] = OrderedDict()
+        self._unfinished_by_network: dict[str, int] = {}
+        self._unfinished_network: dict[int, str] = {}
         now = clock()
         self.frames = TokenBucket(FRAMES_PER_SECOND, FRAME_BURST, now)
         self.bytes = TokenBucket(BYTES_PER_SECOND, BYTE_BURST, now)
@@ -288,8 +293,14 @@ class ConnectionLedger:
 
     def admit(self, key: int, host: str) -> str | None:
         """Count a new connection; the reason it is refused (``None``: admitted). A trusted proxy's connection is
-        counted in all only (its clients are counted by :meth:`reassign`)."""
+        counted in all only (its clients are counted by :meth:`reassign`). Near the cap, a connection from a network
+        that already holds :data:`UNFINISHED_NEAR_CAP` connections not finished is refused (let it finish those
+        first); any other makes room by closing the oldest connection that has not finished a request."""
         if len(self.open) >= EVICT_AT * self.max_connections:
+            if (not self.forwarded.trusted(host)
+                    and self._unfinished_by_network.get(prefix_of(host), 0) >= UNFINISHED_NEAR_CAP):
+                return (f"the server is nearly full, and this network holds {UNFINISHED_NEAR_CAP} or more connections "
+                        "that have not finished a request")
             self._make_room()
         if len(self.open) >= self.max_connections:
             return f"the server holds its most connections ({self.max_connections})"
@@ -340,7 +351,8 @@ class ConnectionLedger:
     def _make_room(self) -> None:
         """Close the oldest connection that has not finished a request, if there is one."""
         while self.unfinished:
-            key, close = self.unfinished.popitem(last=False)
+            key, close = next(iter(self.unfinished.items()))
+            self.finished(key)
             if key in self.open:
                 self.evicted += 1
                 log.info("closed a connection from %s that had not finished its request, to make room",
@@ -352,15 +364,25 @@ class ConnectionLedger:
     def unfinished_from(self, key: int, close: Callable[[], None]) -> None:
         """The connection ``key`` has no request finished (just made, or between two requests): it may be closed to
         make room."""
+        if key not in self.unfinished:
+            network = prefix_of(self.open.get(key, ""))
+            self._unfinished_network[key] = network
+            self._unfinished_by_network[network] = self._unfinished_by_network.get(network, 0) + 1
         self.unfinished[key] = close
         self.unfinished.move_to_end(key)
 
     def finished(self, key: int) -> None:
         """The connection ``key`` finished a request, or became a WebSocket: it is not closed to make room."""
-        self.unfinished.pop(key, None)
+        if self.unfinished.pop(key, None) is not None:
+            network = self._unfinished_network.pop(key)
+            left = self._unfinished_by_network[network] - 1
+            if left:
+                self._unfinished_by_network[network] = left
+            else:
+                del self._unfinished_by_network[network]
 
     def release(self, key: int) -> None:
-        self.unfinished.pop(key, None)
+        self.finished(key)
         host = self.open.pop(key, None)
         if host is not None:
             self._uncount(host)
@@ -540,6 +562,14 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
             if not self.read_paused:
                 self.read_paused = True
                 self.transport.pause_reading()
+
+        async def receive(self) -> Any:
+            # uvicorn's, but reading is not resumed while frames wait for the shared budget (their turn resumes it).
+            message = await self.queue.get()
+            if self.read_paused and self.queue.empty() and not self._held:
+                self.read_paused = False
+                self.transport.resume_reading()
+            return message
 
         def _seat(self) -> None:
             self._seated = True
