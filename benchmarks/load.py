@@ -1084,9 +1084,14 @@ def latency_summary(values: list[float]) -> dict[str, float]:
             "p99_ms": 1000 * percentile(values, 0.99), "max_ms": 1000 * values[-1]}
 
 
-def stored_actions(db: Path) -> int:
+def stored_actions(db: Path, tables: list[str]) -> int:
+    """The actions the store holds for ``tables`` (the rooms': the computer tables' and the attackers' are not
+    counted by the rooms' clients)."""
     with contextlib.closing(sqlite3.connect(db)) as connection:
-        (count,) = connection.execute("SELECT COUNT(*) FROM actions").fetchone()
+        connection.execute("CREATE TEMP TABLE rooms (id TEXT PRIMARY KEY)")
+        connection.executemany("INSERT INTO rooms VALUES (?)", [(t,) for t in tables])
+        (count,) = connection.execute("SELECT COUNT(*) FROM actions WHERE table_id IN (SELECT id FROM rooms)"
+                                      ).fetchone()
     return int(count)
 
 
@@ -1217,7 +1222,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         unclean = None
         if code not in (0, -signal.SIGINT, 128 + signal.SIGINT):
             unclean = f"the server did not shut down cleanly (exit code {code}):\n{server.log_tail()}"
-        stored = stored_actions(server.db)
+        stored = stored_actions(server.db, [room.id for room in rooms])
         seen = sum(fig.final_versions for fig in figures)
         if stored != seen if args.deals is None else stored < seen:
             raise LoadError(f"the store holds {stored} actions, the clients saw {seen} acknowledged")
