@@ -906,6 +906,7 @@ async def slow_connections(port: int, source: str, figures: DistributedFigures, 
                 await asyncio.sleep(0.2)
                 continue
             figures.slow_opened += 1
+            refused = False
             try:
                 writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
                 while not stop.is_set():
@@ -914,7 +915,8 @@ async def slow_connections(port: int, source: str, figures: DistributedFigures, 
                     except TimeoutError:
                         writer.write(b"a")
                         continue
-                    if data.startswith(b"HTTP/1.1 503"):
+                    refused = data.startswith(b"HTTP/1.1 503")
+                    if refused:
                         figures.slow_refused += 1
                     else:
                         figures.slow_closed += 1
@@ -925,7 +927,8 @@ async def slow_connections(port: int, source: str, figures: DistributedFigures, 
                 writer.close()
                 with contextlib.suppress(OSError):
                     await writer.wait_closed()
-            await asyncio.sleep(0.1 + random.random() * 0.2)  # within the address's new connections a second
+            # Closed (timed out, or to make room): again at once; refused: again a second later.
+            await asyncio.sleep((1.0 if refused else 0.1) + random.random() * 0.2)
 
     await asyncio.gather(*(hold() for _ in range(SLOW_PER_ADDRESS)))
 
