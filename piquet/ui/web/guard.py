@@ -8,8 +8,10 @@ before).
 - Connections are counted in all (:data:`MAX_CONNECTIONS`), by address (:data:`MAX_CONNECTIONS_PER_ADDRESS`) and by
   network (:func:`prefix_of`: an IPv4 /24, an IPv6 /64; :data:`MAX_CONNECTIONS_PER_PREFIX`), and new ones by address
   and by network a second; past a limit a new connection is answered 503 and closed. When the connections near the
-  cap (:data:`EVICT_AT`), the oldest of those that have not finished a request (nor become a WebSocket) is closed
-  to make room: a flood of slow connections cannot keep a new visitor out. A connection whose request is not
+  cap (:data:`EVICT_AT`), a new connection makes room: the oldest connection that has not finished a request (nor
+  become a WebSocket) of the network holding the most such is closed, and a network that holds
+  :data:`UNFINISHED_NEAR_CAP` such already is refused instead: a flood of slow connections cannot keep a new visitor
+  out. A connection whose request is not
   complete :data:`REQUEST_TIMEOUT` seconds after the connection or the previous answer is closed ("slowloris").
 - A WebSocket's frames are read by their header before the WebSocket library parses them:
 
@@ -248,10 +250,9 @@ class ConnectionLedger:
         self.open: dict[int, str] = {}  # id(transport) -> address
         self._addresses: dict[str, _Address] = {}
         self._networks: dict[str, _Address] = {}
-        #: Connections that have not finished a request, oldest first: key -> how to close it; and their count by
-        #: network.
-        self.unfinished: OrderedDict[int, Callable[[], None]] = OrderedDict()
-        self._unfinished_by_network: dict[str, int] = {}
+        #: Connections that have not finished a request: key -> how to close it; and by network, oldest first.
+        self.unfinished: dict[int, Callable[[], None]] = {}
+        self._unfinished_by_network: dict[str, OrderedDict[int, None]] = {}
         self._unfinished_network: dict[int, str] = {}
         now = clock()
         self.frames = TokenBucket(FRAMES_PER_SECOND, FRAME_BURST, now)
@@ -298,7 +299,7 @@ class ConnectionLedger:
         first); any other makes room by closing the oldest connection that has not finished a request."""
         if len(self.open) >= EVICT_AT * self.max_connections:
             if (not self.forwarded.trusted(host)
-                    and self._unfinished_by_network.get(prefix_of(host), 0) >= UNFINISHED_NEAR_CAP):
+                    and len(self._unfinished_by_network.get(prefix_of(host), ())) >= UNFINISHED_NEAR_CAP):
                 return (f"the server is nearly full, and this network holds {UNFINISHED_NEAR_CAP} or more connections "
                         "that have not finished a request")
             self._make_room()
@@ -349,9 +350,12 @@ class ConnectionLedger:
         return refusal
 
     def _make_room(self) -> None:
-        """Close the oldest connection that has not finished a request, if there is one."""
-        while self.unfinished:
-            key, close = next(iter(self.unfinished.items()))
+        """Close the oldest connection that has not finished a request of the network that holds the most such, if
+        there is one (a new visitor's own is never the one closed while slow connections hold more)."""
+        while self._unfinished_by_network:
+            keys = max(self._unfinished_by_network.values(), key=len)
+            key = next(iter(keys))
+            close = self.unfinished[key]
             self.finished(key)
             if key in self.open:
                 self.evicted += 1
@@ -367,18 +371,16 @@ class ConnectionLedger:
         if key not in self.unfinished:
             network = prefix_of(self.open.get(key, ""))
             self._unfinished_network[key] = network
-            self._unfinished_by_network[network] = self._unfinished_by_network.get(network, 0) + 1
+            self._unfinished_by_network.setdefault(network, OrderedDict())[key] = None
         self.unfinished[key] = close
-        self.unfinished.move_to_end(key)
 
     def finished(self, key: int) -> None:
         """The connection ``key`` finished a request, or became a WebSocket: it is not closed to make room."""
         if self.unfinished.pop(key, None) is not None:
             network = self._unfinished_network.pop(key)
-            left = self._unfinished_by_network[network] - 1
-            if left:
-                self._unfinished_by_network[network] = left
-            else:
+            keys = self._unfinished_by_network[network]
+            del keys[key]
+            if not keys:
                 del self._unfinished_by_network[network]
 
     def release(self, key: int) -> None:
