@@ -153,7 +153,7 @@ def raise_file_limit() -> None:
 class Server:
     """``python -m piquet serve`` in its own process, its output kept in a log file."""
 
-    def __init__(self, directory: Path, port: int, extra: list[str] | None = None) -> None:
+    def __init__(self, directory: Path, port: int, extra: list[str] | None = None, nice: int = 0) -> None:
         self.port = port
         self.db = directory / "load.sqlite3"
         self.log_path = directory / "server.log"
@@ -162,8 +162,11 @@ class Server:
         self._log = self.log_path.open("wb")
         # The piquet of this checkout (the one code_version names), whatever else is installed.
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+        # ``nice``: the server's priority against the rest of the machine (its workers keep theirs below it): on a
+        # shared machine, as a server on a machine of its own, which no other work takes the processor from.
         self.process = subprocess.Popen(self.command, stdout=self._log, stderr=subprocess.STDOUT,
-                                        stdin=subprocess.DEVNULL, cwd=directory, env=env)
+                                        stdin=subprocess.DEVNULL, cwd=directory, env=env,
+                                        preexec_fn=(lambda: os.nice(nice)) if nice else None)
 
     @property
     def base(self) -> str:
@@ -1103,7 +1106,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     context = multiprocessing.get_context("spawn")
     with tempfile.TemporaryDirectory(prefix="piquet-load-") as directory:
         extra = ["--max-connections", str(args.max_connections)] if args.max_connections else []
-        server = Server(Path(directory), free_port(), extra)
+        server = Server(Path(directory), free_port(), extra, args.server_nice)
         figures: list[Figures] = []
         workers: list[multiprocessing.process.BaseProcess] = []
         helpers: list[multiprocessing.process.BaseProcess] = []  # the computer tables' players
@@ -1243,6 +1246,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                    **asdict(attack)},
         "distributed": distributed_summary(spread) if spreading else None,
         "max_connections": args.max_connections,
+        "server_nice": args.server_nice,
         "variant": args.variant,
         "deals": args.deals,
         "client_processes": args.clients_processes,
@@ -1378,6 +1382,9 @@ def report(figures: dict[str, Any]) -> None:
                   f"{pages.get('p50_ms', math.nan):.1f} ms, p99 {pages.get('p99_ms', math.nan):.1f} ms; the first "
                   f"state p50 {sockets.get('p50_ms', math.nan):.1f} ms, p99 {sockets.get('p99_ms', math.nan):.1f} ms"
                   + (f" (e.g. {spread['visit_failure_examples'][0]})" if spread["visit_failures"] else ""))
+    if figures.get("server_nice"):
+        print(f"the server ran at niceness {figures['server_nice']} (its workers {figures['server_nice'] + 10} and "
+              f"{figures['server_nice'] + 15})")
     print(f"machine: {figures['machine']}, {figures['python']}, {figures['cpus']} CPUs; "
           f"piquet at {figures['code'] or 'an unknown commit'}")
     print(f"command: {figures['command']}")
@@ -1434,6 +1441,9 @@ def main() -> None:
     attacks.add_argument("--max-connections", type=int, default=None, metavar="N",
                          help="start the server with --max-connections N (1024 less the server's reserve is the "
                               "cap of a server under the common default limit of 1,024 open files)")
+    attacks.add_argument("--server-nice", type=int, default=0, metavar="N",
+                         help="start the server at niceness N (e.g. -10, as root): on a machine shared with other "
+                              "work, the server as on a machine of its own")
     attacks.add_argument("--compare", action="store_true",
                          help="run the same rooms quiet first (no attack, no computer table), then with the "
                               "attacks and the computer tables asked for, and compare their p99 and memory")
