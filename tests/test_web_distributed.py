@@ -488,3 +488,26 @@ def test_new_tables_are_limited_by_network_as_well_as_by_address(tmp_path: Path,
         codes = [create_from(f"127.11.0.{i}") for i in (1, 1, 1, 2, 2, 3, 3)]
         assert codes == [200, 200, 429, 200, 200, 200, 429]  # the third address: its network's fifth, then refused
         assert create_from("127.11.1.1") == 200  # another network
+
+
+def test_behind_a_trusted_proxy_new_tables_are_limited_by_the_client_it_names(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from piquet.ui.web import app as app_module
+
+    monkeypatch.setattr(app_module, "TABLE_BURST_PER_ADDRESS", 2.0)
+
+    def create_as(client: str | None, port: int) -> int:
+        import http.client as http_client
+        connection = http_client.HTTPConnection("127.0.0.1", port, timeout=WAIT)
+        headers = {"Content-Type": "application/json", **({"X-Forwarded-For": client} if client else {})}
+        connection.request("POST", "/api/tables", json.dumps({"kind": "room", "name": "Ann"}), headers)
+        status = connection.getresponse().status
+        connection.close()
+        return status
+
+    trusted = ConnectionLedger(forwarded=Forwarded(["127.0.0.1"]))
+    with serving(create_app(db(tmp_path)), trusted) as port:
+        assert [create_as("198.51.100.1", port) for _ in range(3)] == [200, 200, 429]
+        assert create_as("198.51.101.1", port) == 200  # another client, through the same proxy
+    with serving(create_app(str(tmp_path / "other.sqlite3"))) as port:  # no proxy trusted: the header is not read
+        assert [create_as(f"198.51.{i}.1", port) for i in range(3)] == [200, 200, 429]
