@@ -342,7 +342,7 @@ def parse_action(text: str, player: int) -> Action:
             return CarteBlanche(player, False)
         if not rest:
             return CarteBlanche(player, True)
-        if len(rest) == 1 and rest[0].isdigit():
+        if len(rest) == 1 and rest[0].isascii() and rest[0].isdigit():
             return CarteBlanche(player, True, int(rest[0]))
     if verb == "bid" and len(rest) == 1:
         return Bid(player, rest[0].lower())
