@@ -272,9 +272,11 @@ class Decision:
         legal = partie.legal_actions(seat)
         self._actions = legal
         listing = legal.list()
-        if listing and type(listing[0]) is Play:
-            # The play past the first lead (the common decision): only cards, each its own id.
-            self._singles = {int(action.card): i for i, action in enumerate(listing)}
+        # The play past the first lead (the common decision): only cards, each its own id.
+        plays = {int(a.card): i for i, a in enumerate(listing) if type(a) is Play} if (
+            listing and type(listing[0]) is Play) else {}
+        if plays and len(plays) == len(listing):
+            self._singles = plays
         else:
             for i, action in enumerate(listing):
                 masks = _masks(action)
