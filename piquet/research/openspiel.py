@@ -502,10 +502,19 @@ _SCORES = _COUNTS + 8
 _SELECTION_AT = _PLANES_AT + 32 * _CARD_PLANES.index("selection")
 
 
-def _layout(perfect_recall: bool) -> tuple[np.ndarray[Any, Any], dict[str, np.ndarray[Any, Any]]]:
-    """A zero tensor and its named pieces (views of it)."""
+def _layout(perfect_recall: bool, out: np.ndarray[Any, Any] | None = None,
+            ) -> tuple[np.ndarray[Any, Any], dict[str, np.ndarray[Any, Any]]]:
+    """A zero tensor (``out``, zeroed, if given) and its named pieces (views of it)."""
     pieces = _pieces(perfect_recall)
-    tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in pieces), np.float32)
+    size = sum(int(np.prod(shape)) for _, shape in pieces)
+    if out is None:
+        tensor = np.zeros(size, np.float32)
+    else:
+        if out.shape != (size,) or out.dtype != np.float32 or not out.flags.c_contiguous or not out.flags.writeable:
+            raise ValueError(f"python_piquet's observer writes into a writeable, contiguous float32 array of {size} "
+                             f"floats, not {out.dtype} of shape {out.shape}")
+        tensor = out
+        tensor.fill(0)
     named: dict[str, np.ndarray[Any, Any]] = {}
     index = 0
     for name, shape in pieces:
@@ -631,11 +640,12 @@ class PiquetObserver:
     it last wrote the same player of the same state (all of them when it wrote another); asked again of the same
     state, player and step, it writes nothing. So the tensor is the observer's own: read it or copy it, never
     write into it (as OpenSpiel says of its observations, it is updated in place). One observer for each player
-    read at every step writes least."""
+    read at every step writes least. ``out``, if given, is the array it writes into (a row of a batch), which
+    it zeroes."""
 
-    def __init__(self, perfect_recall: bool) -> None:
+    def __init__(self, perfect_recall: bool, out: np.ndarray[Any, Any] | None = None) -> None:
         self.perfect_recall = perfect_recall
-        self.tensor, self.dict = _layout(perfect_recall)
+        self.tensor, self.dict = _layout(perfect_recall, out)
         self._fixed = self.tensor[:_FIXED_END]
         self._history = self.dict["history"].reshape(-1) if perfect_recall else None
         #: What the tensor holds: the state (its token), player and version written last; the history's flat
