@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from piquet.ai.agent import Agent, RandomAgent
 from piquet.engine.actions import Action, Bid, CarteBlanche, Concede, Cut, Deal, Declare, Exchange, Play
 from piquet.engine.cards import CARDS, FULL_PACK, Card, CardSet
-from piquet.engine.combinations import Category, key
+from piquet.engine.combinations import Category, best_shown, key
 from piquet.engine.partie import LegalActions, Partie, Phase
 from piquet.engine.scoring import ScoreEvent
 from piquet.engine.variants import make_rules
@@ -298,12 +298,21 @@ def knowledge(p: Partie) -> tuple[CardSet, CardSet, CardSet]:
             calls.append(a)
             if a.player == elder and a.category is Category.SETS and a.called is not None and len(a.called) == 4:
                 tell([younger, 2], a.called.mask)
+            if a.player == younger and p.rules.calls_shown_at_once and not reckoned:
+                # Law 55 read at once (option calls_shown_at_once): elder's combinations allowed good or equal
+                # are shown as soon as younger has answered.
+                e = calls[-2]
+                ec, yc = e.called, best_shown(a.category, a.combinations)
+                if ec is not None and (yc is None or key(e.category, ec) >= key(e.category, yc)):
+                    tell([0, 1, 2], ec.mask if yc is not None and key(e.category, ec) == key(e.category, yc)
+                         else sum(c.mask for c in e.combinations))
         elif isinstance(a, (Play, Concede)) and not reckoned:
             # Elder's first lead or a concession: the hands are reckoned, what scored or tied is shown (Law 55).
             reckoned = True
             for i in range(0, len(calls), 2):
                 e, y = calls[i], calls[i + 1]
-                ec, yc = e.called, y.called
+                # Elder's call is his first combination; younger's answer the best she shows (Cavendish, Calling).
+                ec, yc = e.called, best_shown(y.category, y.combinations)
                 if ec is None and yc is None:
                     continue
                 if ec is not None and yc is not None and key(e.category, ec) == key(e.category, yc):

@@ -217,3 +217,21 @@ def base(options: dict[str, object] | None = None, show_rest: bool = False) -> P
 CB_BILL = "AS TS 9S 8S 7S AH TH 9H AD TD AC TC"
 CB_ANN = "KS QS JS KH QH JH KD QD JD KC QC JC"
 CB_TALON = "8H 7H 9D 8D 7D 9C 8C 7C"
+
+
+# THIRTY: Ann deals; Bill (elder) discards the 7D and draws the 7H: a point of eight and a huitième in spades and a
+# quart in hearts make his thirty (8 + 18 + 4) by his sequences. Ann stands pat with four trios (12), which come
+# after his sequences in the order of reckoning.
+THIRTY_BILL = "AS KS QS JS TS 9S 8S 7S TH 9H 8H 7D"
+THIRTY_ANN = "AH KH QH JH AD KD QD JD AC KC QC JC"
+THIRTY_TALON = "7H TD TC 9D 8D 9C 8C 7C"
+THIRTY_DECLARE = ["Bill exchange 7D", "Ann exchange -", "Bill declare point AS KS QS JS TS 9S 8S 7S",
+                  "Ann declare point -", "Bill declare sequences AS KS QS JS TS 9S 8S 7S | TH 9H 8H 7H",
+                  "Ann declare sequences -", "Bill declare sets -", "Ann declare sets AH AD AC | KH KD KC | "
+                  "QH QD QC | JH JD JC"]
+# TWENTY_NINE: the same, but the 9D drawn: his tierce in hearts makes 29 in hand, and Ann sinks her trios, so his
+# first lead makes thirty before she has scored.
+TWENTY_NINE_TALON = "9D TD TC 7H 8D 9C 8C 7C"
+TWENTY_NINE_DECLARE = ["Bill exchange 7D", "Ann exchange -", "Bill declare point AS KS QS JS TS 9S 8S 7S",
+                       "Ann declare point -", "Bill declare sequences AS KS QS JS TS 9S 8S 7S | TH 9H 8H",
+                       "Ann declare sequences -", "Bill declare sets -", "Ann declare sets -"]

@@ -4,6 +4,10 @@ hundred, a double game under fifty, the partie the first to three games."""
 
 from __future__ import annotations
 
+import json
+import random
+import re
+
 import pytest
 from helpers import (
     ANN,
@@ -16,6 +20,12 @@ from helpers import (
     CB_BILL,
     CB_TALON,
     NAMES,
+    THIRTY_ANN,
+    THIRTY_BILL,
+    THIRTY_DECLARE,
+    THIRTY_TALON,
+    TWENTY_NINE_DECLARE,
+    TWENTY_NINE_TALON,
     card,
     cs,
     dealt,
@@ -26,11 +36,12 @@ from helpers import (
     says,
 )
 
+from piquet.ai.agent import RandomAgent, play_partie
 from piquet.engine.actions import CarteBlanche, ChooseDealer, Cut, Deal, Declare, Exchange, Play
 from piquet.engine.combinations import Category
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.record import RecordError, dumps, loads
-from piquet.engine.scoring import ScoreCategory, Settlement
+from piquet.engine.scoring import ScoreCategory, ScoreEvent, Settlement
 from piquet.engine.variants import AuCent, GameResult, make_rules
 
 
@@ -58,6 +69,23 @@ def test_au_cent_lower_cut_deals(cuts: tuple[str, str], dealer: int) -> None:
     with pytest.raises(IllegalActionError, match="it is the deal"):
         p.push(ChooseDealer(1 - dealer, 1 - dealer))
     assert f"{NAMES[dealer]} cuts lower and deals." in says(p)
+
+
+def test_au_cent_a_deal_by_the_higher_cut_is_refused_because_the_lower_cut_deals() -> None:
+    # The Laws of Piquet au Cent: "The player who cuts the lower card has to deal". The refusal says so, in the
+    # engine and in a record, not that the deal alternates.
+    p = Partie(NAMES, "au-cent")
+    p.push(Cut(0, (card("KS"), card("9H"))))
+    reason = "Ann cannot deal: Bill cut the lower card, and in Piquet au Cent the lower cut deals " \
+             "(Laws of Piquet au Cent)"
+    with pytest.raises(IllegalActionError, match=re.escape(reason)):
+        p.push(make_deal(BASE_ANN, BASE_BILL, BASE_TALON, dealer=ANN, packets=2))
+    p.push(make_deal(BASE_ANN, BASE_BILL, BASE_TALON, dealer=BILL, packets=2))
+    data = json.loads(dumps(p))
+    data["deals"][0]["dealer"] = "Ann"
+    with pytest.raises(RecordError, match=re.escape(f"deal 1: {reason}")) as refused:
+        loads(json.dumps(data))
+    assert "alternates" not in str(refused.value)
 
 
 def test_au_cent_equal_cuts_cut_again() -> None:
@@ -209,6 +237,208 @@ def test_au_cent_game_scores_start_again_after_a_game() -> None:
     assert game.scores == (p.totals[0] - first[0], p.totals[1] - first[1])
 
 
+# ---------------------------------------------------------------- when a repique or a pique counts (Laws 68-69)
+# Law 68: a repique "is obtained on the score of thirty being made"; Cavendish counts it at once ("Instead of
+# counting 'Thirty-four,' he counts 'Ninety-four'"). Law 69: a pique likewise, "when he leads the card which makes
+# him thirty ... counts sixty" (Hoyle and Hoffmann say the same). In Piquet au Cent, where the first to 100 in the
+# order of reckoning wins the game and the loser's score at that moment decides a double game, the bonus counts
+# at that moment: not after the sets, nor after the play.
+#
+def replay_deal(p: Partie, seed: int) -> None:
+    """A deal dealt from ``seed``, each player declaring his best and playing his first legal card."""
+    number = p.deal_number
+    p.push(p.random_deal(random.Random(seed)))
+    while p.deal_number == number + 1 and p.phase in (Phase.CARTE_BLANCHE, Phase.EXCHANGE, Phase.DECLARE,
+                                                        Phase.PLAY):
+        if p.phase is Phase.DECLARE:
+            declare_best(p)
+        else:
+            p.push(next(iter(p.legal_actions())))
+
+
+def after_deals(*seeds: int) -> Partie:
+    """An au Cent partie (Ann dealing first) after a deal dealt from each seed (:func:`replay_deal`): the game's
+    scores the tests below begin from."""
+    p = Partie(NAMES, "au-cent", first_dealer=ANN)
+    for seed in seeds:
+        replay_deal(p, seed)
+    assert not p.games and p.dealer == ANN
+    return p
+
+
+def crafted(p: Partie, talon: str) -> None:
+    p.push(make_deal(THIRTY_ANN, THIRTY_BILL, talon, packets=2))
+
+
+def test_law_68_au_cent_the_repique_counts_toward_the_hundred_the_moment_its_thirty_is_made() -> None:
+    p = after_deals(0, 32)
+    assert p.view(ANN).game_scores == (94, 22)
+    crafted(p, THIRTY_TALON)
+    run(p, [*THIRTY_DECLARE, "Bill play AS"])
+    order = [(e.player, e.category) for e in p.events]
+    assert order[:5] == [(BILL, ScoreCategory.POINT), (BILL, ScoreCategory.SEQUENCES),
+                         (BILL, ScoreCategory.SEQUENCES), (BILL, ScoreCategory.REPIQUE), (ANN, ScoreCategory.SETS)]
+    play_out(p)
+    # Bill's repique makes him 22 + 30 + 60 = 112 before Ann's trios are reckoned: his game, though her trios
+    # would have made her 100 had the repique waited for them.
+    assert p.games[-1].winner == BILL and p.games[-1].reached == (94, 112) and not p.games[-1].double
+
+
+def test_law_68_au_cent_a_double_game_is_judged_with_the_repique_at_its_moment() -> None:
+    p = after_deals(0, 6)
+    assert p.view(ANN).game_scores == (38, 49)
+    crafted(p, THIRTY_TALON)
+    run(p, THIRTY_DECLARE)
+    play_out(p)
+    # Bill reaches 100 with his repique (49 + 30 + 60) while Ann has 38: her trios (which make her 50) come after.
+    assert p.games[-1] == GameResult(BILL, True, p.games[-1].scores, (38, 139), p.games[-1].deal)
+
+
+def test_law_69_au_cent_the_pique_counts_toward_the_hundred_when_the_card_that_makes_thirty_is_led() -> None:
+    p = after_deals(2, 32)
+    assert p.view(ANN).game_scores == (99, 65)
+    crafted(p, TWENTY_NINE_TALON)
+    run(p, [*TWENTY_NINE_DECLARE, "Bill play TH"])
+    # The lead of the ten makes Bill thirty: the pique stands at once after it.
+    assert [(e.player, e.points, e.category) for e in p.events[-2:]] == [
+        (BILL, 1, ScoreCategory.PLAY), (BILL, 30, ScoreCategory.PIQUE)]
+    run(p, ["Ann play AH"])  # her first point of the deal: 100 for her, but Bill is there first
+    assert (p.events[-1].player, p.events[-1].category) == (ANN, ScoreCategory.PLAY)
+    play_out(p)
+    assert p.games[-1].winner == BILL and p.games[-1].reached == (99, 125)
+
+
+def test_law_69_au_cent_a_double_game_is_judged_with_the_pique_at_its_moment() -> None:
+    p = after_deals(0, 42)
+    assert p.view(ANN).game_scores == (46, 42)
+    crafted(p, TWENTY_NINE_TALON)
+    run(p, [*TWENTY_NINE_DECLARE, "Bill play TH", "Ann play AH", "Ann play KH", "Bill play 9H", "Ann play QH",
+            "Bill play 8H", "Ann play JH"])
+    play_out(p)
+    # The pique takes Bill from 72 to 102 at his first lead, with Ann at 46; her points in the play come after.
+    assert p.games[-1].winner == BILL and p.games[-1].double and p.games[-1].reached == (46, 102)
+    assert p.games[-1].scores[ANN] >= 50
+
+
+# ---------------------------------------------------------------- play ceases at the target; the game of 101
+def test_option_play_ceases_at_the_target_the_deal_stops_when_the_hundred_is_reached_in_play() -> None:
+    # Parlett: "play ceases the moment one player reaches that total, leaving the rest of the hand unplayed".
+    p = Partie(NAMES, "au-cent", {"play_ceases_at_the_target": True}, first_dealer=ANN)
+    for seed in (2, 32):
+        replay_deal(p, seed)
+    assert p.view(ANN).game_scores == (99, 65)
+    crafted(p, TWENTY_NINE_TALON)
+    run(p, TWENTY_NINE_DECLARE)
+    assert p.phase is Phase.PLAY
+    run(p, ["Bill play TH"])  # 94 in hand and lead, and the pique: 125
+    assert p.phase is Phase.DEAL and p.dealer == BILL and len(p.hand(ANN)) == 12 and len(p.hand(BILL)) == 11
+    assert p.games[-1] == GameResult(BILL, False, (99, 125), (99, 125), 3)
+    assert p.deal_scores[-1].totals == (0, 60) and p.deal_scores[-1].tricks == (0, 0)
+    with pytest.raises(IllegalActionError, match="it is the deal, not the play"):
+        p.push(Play(ANN, card("AH")))
+    # The record keeps the deal as far as it went, and replays it so.
+    q = loads(dumps(p))
+    assert q.games == p.games and q.phase is Phase.DEAL and len(q.actions) == len(p.actions)
+    # Undone, the card leaves the deal in the play.
+    p.pop()
+    assert p.phase is Phase.PLAY and p.to_act == BILL and len(p.games) == 0
+
+
+def test_option_play_ceases_at_the_target_in_the_declarations_the_rest_is_not_declared() -> None:
+    p = Partie(NAMES, "au-cent", {"play_ceases_at_the_target": True}, first_dealer=ANN)
+    for seed in (0, 32):
+        replay_deal(p, seed)
+    assert p.view(ANN).game_scores == (94, 22)
+    crafted(p, THIRTY_TALON)
+    run(p, THIRTY_DECLARE[:5])  # Bill's point and sequences called; Ann has not yet answered the sequences
+    assert p.phase is Phase.DECLARE
+    run(p, THIRTY_DECLARE[5:6])  # her answer settles the sequences: Bill's repique makes him 112
+    assert p.phase is Phase.DEAL and p.games[-1].winner == BILL and p.games[-1].reached == (94, 112)
+    assert p.deal_scores[-1].by_category[BILL]["repique"] == 60 and p.deal_scores[-1].totals[ANN] == 0
+    assert "Bill reaches 112 with Ann at 94, and wins the game; 94 to 112 at the end of the deal." in says(p)
+
+
+def test_option_play_ceases_at_the_target_a_carte_blanche_may_end_the_deal_before_the_exchange() -> None:
+    p = Partie(NAMES, "au-cent", {"play_ceases_at_the_target": True}, first_dealer=ANN)
+    for seed in (2, 3):
+        replay_deal(p, seed)
+    assert p.view(ANN).game_scores == (26, 95)
+    p.push(make_deal(CB_ANN, CB_BILL, CB_TALON, packets=2))
+    run(p, ["Bill carte_blanche yes 3"])
+    assert p.phase is Phase.DEAL and p.games[-1] == GameResult(BILL, True, (26, 105), (26, 105), 3)
+
+
+def reached(scores: list[int], event: ScoreEvent, target: int = 100) -> bool:
+    """Add ``event`` to the game's ``scores``: whether its player has now reached ``target``."""
+    scores[event.player] += event.points
+    return scores[event.player] >= target
+
+
+def test_option_play_ceases_at_the_target_nothing_is_scored_after_the_score_that_reaches_it() -> None:
+    """Random parties with the option: in each deal that wins a game, what stands after the score that reached
+    the target is only the rest of that same score (the other combinations of the category declared, the last
+    trick's point with its trick, a repique or pique made there), never a later category, trick or the cards."""
+    seen: list[ScoreCategory] = []
+
+    def check(p: Partie) -> None:
+        if len(p.games) == len(seen):
+            return
+        game, deal = p.games[-1], p.deal_scores[-1]
+        scores = [game.scores[0] - deal.totals[0], game.scores[1] - deal.totals[1]]
+        events = p.events  # the finished deal's, in the order of reckoning
+        at = next(i for i, event in enumerate(events) if reached(scores, event))
+        first = events[at]
+        for e in events[at + 1:]:
+            assert (e.category is first.category and e.player == first.player) or e.reason == "the last trick" \
+                or e.category in (ScoreCategory.REPIQUE, ScoreCategory.PIQUE), (first, events[at + 1:])
+        seen.append(first.category)
+
+    for seed in range(12):
+        agents = [RandomAgent(random.Random(seed)), RandomAgent(random.Random(seed + 50))]
+        seen.clear()
+        p = play_partie(agents, random.Random(seed), NAMES, "au-cent", {"play_ceases_at_the_target": True},
+                        on_action=check)
+        assert p.is_over and len(seen) == len(p.games)
+        if ScoreCategory.PLAY in seen:
+            return
+    raise AssertionError("no game reached in the play")
+
+
+def test_option_play_ceases_at_the_target_off_the_deal_is_played_out() -> None:
+    p = after_deals(2, 32)
+    crafted(p, TWENTY_NINE_TALON)
+    run(p, [*TWENTY_NINE_DECLARE, "Bill play TH"])
+    assert p.phase is Phase.PLAY and p.games == ()
+    play_out(p)
+    assert p.deal_scores[-1].tricks[ANN] + p.deal_scores[-1].tricks[BILL] == 12 and p.games[-1].winner == BILL
+
+
+@pytest.mark.parametrize(("before", "events", "of_101", "of_100"), [
+    # 100 is not yet a game of 101.
+    ((95, 0), [(0, 5)], None, GameResult(0, True, (100, 0), (100, 0))),
+    ((95, 0), [(0, 6)], GameResult(0, True, (101, 0), (101, 0)), GameResult(0, True, (101, 0), (101, 0))),
+    # Bill's 100 comes first, but only Ann's 101 wins a game of 101.
+    ((95, 50), [(1, 50), (0, 6)], GameResult(0, False, (101, 100), (101, 100)),
+     GameResult(1, False, (101, 100), (95, 100))),
+])
+def test_option_game_of_101_a_game_is_101_up(before: tuple[int, int], events: list[tuple[int, int]],
+                                              of_101: GameResult | None, of_100: GameResult) -> None:
+    rules = make_rules("au-cent", {"game_of_101": True})
+    assert rules.game_target == 101 and make_rules("au-cent").game_target == AuCent.game_target == 100
+    assert rules.game_over(before, events) == of_101
+    assert AuCent().game_over(before, events) == of_100
+
+
+def test_option_game_of_101_with_play_ceasing_the_deal_stops_at_101() -> None:
+    p = Partie(NAMES, "au-cent", {"play_ceases_at_the_target": True, "game_of_101": True}, first_dealer=ANN)
+    for seed in (2, 32):
+        replay_deal(p, seed)
+    assert p.view(ANN).game_scores == (99, 65)
+    crafted(p, TWENTY_NINE_TALON)
+    run(p, [*TWENTY_NINE_DECLARE, "Bill play TH"])
+    assert p.games[-1].reached == (99, 125)
+
+
 # ---------------------------------------------------------------- options by agreement
 # LOW: Ann (younger) holds 26 in hand: a point of five (5), a quint major (15), a tierce major (3)
 # and three aces (3). Bill holds only low cards and sinks everything.
@@ -329,6 +559,10 @@ def test_option_fresh_cut_each_game_the_players_cut_again_and_the_lower_deals() 
     assert p.phase is Phase.CUT  # equal: cut again
     p.push(Cut(0, (card("AH"), card("8S"))))
     assert p.phase is Phase.DEAL and p.dealer == BILL
+    with pytest.raises(IllegalActionError, match=re.escape(
+            "Ann cannot deal: Bill cut the lower card for the new game (option fresh_cut_each_game), and in Piquet "
+            "au Cent the lower cut deals")):
+        p.push(make_deal(BASE_BILL, BASE_ANN, BASE_TALON, dealer=ANN, packets=2))
     plain = Partie(NAMES, "au-cent", first_dealer=ANN)
     big_deal(plain, BILL)
     assert plain.phase is Phase.DEAL and plain.dealer == BILL  # the deal simply alternates

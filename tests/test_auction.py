@@ -7,6 +7,7 @@ non-dealer, opens the bidding.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterable
 
@@ -199,10 +200,17 @@ def test_lunn_both_passing_annuls_the_deal_and_the_same_dealer_deals_again() -> 
     d = p.deal_scores[-1]
     assert d.annulled and d.totals == (0, 0) and d.contract is None
     assert p.totals == (0, 0) and p.contract is None
-    # The same dealer deals again: not Bill.
+    # The same dealer deals again: not Bill, and the refusal says why (not that the deal alternates).
     talon = tuple(Card.parse(c) for c in CLUBS.split())
-    with pytest.raises(IllegalActionError, match="Ann's turn"):
+    with pytest.raises(IllegalActionError, match=r"Bill cannot deal: the deal was annulled, and the same dealer, "
+                                                 r"Ann, deals again \(Lunn\)"):
         p.push(Deal(BILL, (cs(WEAK), cs(STRONG)), talon, 3))
+    data = json.loads(dumps(p))
+    data["deals"].append({"dealer": "Bill", "hands": {"Ann": WEAK.split(), "Bill": STRONG.split()},
+                          "talon": CLUBS.split(), "actions": []})
+    with pytest.raises(RecordError, match=r"deal 2: Bill cannot deal: the deal was annulled, and the same dealer, "
+                                          r"Ann, deals again \(Lunn\)"):
+        loads(json.dumps(data))
     p.push(Deal(ANN, (cs(WEAK), cs(STRONG)), talon, 3))
     assert p.phase is Phase.BID and p.to_act == BILL
 
@@ -794,11 +802,13 @@ def test_lunn_plus_pique_at_29_is_reckoned_strictly_in_the_order_point_sequence_
     go(p, [*STAND_PAT, "Bill declare point AS KS QS JS TS 9S 8S 7S", "Ann declare point -",
            "Bill declare sequences AS KS QS JS TS 9S 8S 7S | AH KH QH", "Ann declare sequences -",
            "Bill declare sets -", "Ann declare sets JH JD JC | TH TD TC", "Bill play AS"])
-    # Ann's sets stand after Bill's 29 in the order of reckoning: they do not stop his pique.
+    # Ann's sets stand after Bill's 29 in the order of reckoning: they do not stop his pique, which is his on the
+    # score of the 29 being made (Law 69), so it stands there, before her sets.
     assert points(p, ScoreCategory.SETS, ANN) == 6
     assert points(p, ScoreCategory.PIQUE, BILL) == 30 and not events_of(p, ScoreCategory.REPIQUE)
     order = [e.category for e in p.events]
-    assert order.index(ScoreCategory.SETS) < order.index(ScoreCategory.PIQUE)
+    assert order == [ScoreCategory.POINT, ScoreCategory.SEQUENCES, ScoreCategory.SEQUENCES, ScoreCategory.PIQUE,
+                     ScoreCategory.SETS, ScoreCategory.SETS, *order[6:]]
 
 
 def test_lunn_plus_no_pique_when_younger_scores_before_the_29() -> None:

@@ -15,6 +15,7 @@ from piquet.ai.declaring import choose_declaration, declared_points
 from piquet.ai.exchange import elder_pique
 from piquet.ai.levels import SearchAgent, partie_utility
 from piquet.engine.actions import Declare
+from piquet.engine.cards import CardSet
 from piquet.engine.combinations import Category
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.scoring import DealScore, ScoreCategory
@@ -33,15 +34,21 @@ def _at_declarations(seed: int, variant: str = "rubicon") -> Partie | None:
     return partie if partie.phase is Phase.DECLARE else None
 
 
-@pytest.mark.parametrize("variant", ["rubicon", "au-cent"])
+@pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
 def test_law_68_declared_points_are_the_engines_whatever_is_called_or_sunk(variant: str) -> None:
-    """Calls made at random among the legal ones (in full, smaller, nothing): the better call of
-    each category scores every combination shown, equal ones nothing, and a repique at thirty."""
+    """Calls made at random among the legal ones (in full, smaller, nothing; younger's in any order): elder's
+    call against the best younger shows, the better scoring every combination shown (in an Auction minus
+    contract, for the opponent of its holder), equal ones nothing, and a repique at thirty in the order of
+    reckoning, a carte blanche first."""
     checked = 0
     for seed in range(150):
         partie = _at_declarations(seed, variant)
-        if partie is None or any(e.category is ScoreCategory.CARTE_BLANCHE for e in partie.events):
+        if partie is None:
             continue
+        before = [0, 0]
+        for event in partie.events:
+            if event.category is ScoreCategory.CARTE_BLANCHE:
+                before[event.player] += event.points
         chooser = RandomAgent(random.Random(seed))
         calls: dict[tuple[Category, int], tuple] = {}  # type: ignore[type-arg]
         while partie.phase is Phase.DECLARE:
@@ -53,17 +60,35 @@ def test_law_68_declared_points_are_the_engines_whatever_is_called_or_sunk(varia
             partie.push(action)
         elder = partie.elder
         pairs = [(calls[(c, elder)], calls[(c, 1 - elder)]) for c in Category]
-        expected = declared_points(pairs, partie.rules)
+        expected = declared_points(pairs, partie.rules, (before[elder], before[1 - elder]), partie.contract)
         # Younger reckons at elder's first lead.
         while partie.phase is Phase.PLAY and not partie.view(elder).tricks and not partie.view(elder).trick:
             partie.push(SimpleAgent().choose(partie.view(elder), partie.legal_actions(elder)))
         scored = [0, 0]
         for event in partie.events:
-            if event.category in _IN_HAND:
+            if event.category in _IN_HAND or event.category is ScoreCategory.CARTE_BLANCHE:
                 scored[event.player] += event.points
         assert (scored[elder], scored[1 - elder]) == expected, f"seed {seed}: {pairs}"
         checked += 1
     assert checked > 100
+
+
+def test_cavendish_calling_the_declarations_weighed_judge_younger_on_her_best_and_the_repique_in_order() -> None:
+    """The computer's copy of the declarations' scoring (declared_points) judges as the engine does: younger's
+    answer is the best she shows, wherever she shows it (Cavendish, Calling), and a repique is reckoned in the
+    order of Law 67, so younger's point, reckoned first, stops elder's repique (Law 68)."""
+    rules = Partie(("Ann", "Bill")).rules
+    cs = CardSet.parse
+    lower_first = [((), ()), ((cs("AS KS QS"),), (cs("9H 8H 7H"), cs("JD TD 9D 8D"))), ((), ())]
+    assert declared_points(lower_first, rules) == (0, 7)
+    equal_second = [((), ()), ((cs("QS JS TS"),), (cs("9H 8H 7H"), cs("QD JD TD"))), ((), ())]
+    assert declared_points(equal_second, rules) == (0, 0)
+    # Elder: a quint and a tierce (18) and fourteen aces (14), 32 in hand; younger's point of five is reckoned first.
+    point_first = [((cs("AS KS QS JS"),), (cs("KH QH JH TH 9H"),)), ((cs("AS KS QS JS TS"), cs("9C 8C 7C")), ()),
+                   ((cs("AS AH AD AC"),), ())]
+    assert declared_points(point_first, rules) == (32, 5)
+    # Without her point, elder's 32 is a repique.
+    assert declared_points([((cs("AS KS QS JS"),), ()), *point_first[1:]], rules) == (4 + 32 + 60, 0)
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -10,14 +10,15 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from helpers import ANN, BILL, dealt, run
+from helpers import ANN, BILL, THIRTY_ANN, THIRTY_BILL, TWENTY_NINE_DECLARE, TWENTY_NINE_TALON, dealt, run
 
 from piquet.ai.agent import play_partie
 from piquet.ai.books import SimpleAgent
-from piquet.ai.review import replayed_steps
+from piquet.ai.review import Part, advance, replayed_steps
 from piquet.ai.solver import PlayPosition, pique_possible, position_from_partie
 from piquet.engine import record
 from piquet.engine.actions import Play
+from piquet.engine.cards import Card
 from piquet.engine.partie import Partie, Phase, reckoning_at_first_lead
 from piquet.engine.scoring import ScoreCategory, ScoreEvent
 
@@ -92,3 +93,16 @@ def test_what_the_first_lead_reckons_is_foreseen_before_it_in_random_parties(var
         before.clear()
         play_partie((books, books), random.Random(seed), variant=variant, on_action=check)
     assert checked >= 20
+
+
+def test_law_69_the_review_scores_the_pique_where_the_engine_places_it() -> None:
+    # Bill's 29 in hand and his lead of the ten: the pique at once after the lead's point (Law 69), in the engine's
+    # order of reckoning and in the review's line of play alike.
+    partie = dealt(THIRTY_ANN, THIRTY_BILL, TWENTY_NINE_TALON, {"younger_may_stand_pat": True})
+    run(partie, TWENTY_NINE_DECLARE)
+    position = position_from_partie(partie)
+    _, scored = advance(position, Card.parse("TH"), partie.rules)
+    partie.push(Play(BILL, Card.parse("TH")))
+    assert [(who, points) for who, points, _ in scored] == [(e.player, e.points) for e in partie.events[-2:]] == [
+        (BILL, 1), (BILL, 30)]
+    assert [part for _, _, part in scored] == [Part.LEAD, Part.PIQUE]

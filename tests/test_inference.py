@@ -114,6 +114,23 @@ def test_not_good_to_a_point_of_six() -> None:
     assert not inf.consistent(fake)
 
 
+def test_cavendish_calling_younger_s_not_good_shown_after_a_lower_sequence_puts_the_better_one_in_her_hand() -> None:
+    # Ann shows a tierce minor, then her quart: "Not good" to Bill's tierce major (the engine answers on her best,
+    # Cavendish, Calling). Bill's inference reads the answer: every hand it gives her beats a tierce major.
+    partie = dealt("9H 8H 7H JD TD 9D 8D JS TS 8S KH QH", "AS KS QS 9S 7S AH JH 7D AC JC 9C 7C",
+                   "TH 8C AD KD QD KC QC TC")
+    for action in (Exchange(BILL, cs("7D")), Exchange(ANN, cs("8S")), Declare(BILL, Category.POINT, ()),
+                   Declare(ANN, Category.POINT, ()), Declare(BILL, Category.SEQUENCES, (cs("AS KS QS"),)),
+                   Declare(ANN, Category.SEQUENCES, (cs("9H 8H 7H"), cs("JD TD 9D 8D")))):
+        partie.push(action)
+    view = partie.view(BILL)
+    assert view.announcements[1].answer == "not good"
+    inf = Inference(view)
+    assert inf.consistent(truth(partie, ANN))
+    for world in inf.sample(random.Random(2), 200):
+        assert holds(Category.SEQUENCES, world.opponent_hand.mask, "gt", 3, 7)  # better than a tierce major
+
+
 def test_void_is_respected() -> None:
     partie = dealt("AH KH QH JH TH 9H 8H 7H JS TS 9S 8S", "AS KS QS AD KD QD JD TD AC KC QC JC",
                    "7S TC 9C 8C 9D 8D 7D 7C")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+import re
 
 import pytest
 from drivers import deals
@@ -10,19 +12,23 @@ from helpers import (
     ANN,
     BASE_ANN,
     BASE_BILL,
+    BASE_EXCHANGE,
     BASE_TALON,
     BILL,
     CB_ANN,
     CB_BILL,
     CB_TALON,
+    NAMES,
     base,
     card,
     cs,
     dealt,
+    declare_nothing,
     full,
     log_texts,
     make_deal,
     new_partie,
+    play_out,
     points,
     run,
 )
@@ -34,6 +40,7 @@ from piquet.engine.actions import CarteBlanche, ChooseDealer, Cut, Deal, Exchang
 from piquet.engine.cards import CARDS, Card, CardSet, shuffled_pack
 from piquet.engine.events import CarteBlancheShown
 from piquet.engine.partie import IllegalActionError, Partie, Phase
+from piquet.engine.record import dumps
 from piquet.engine.scoring import ScoreCategory
 
 
@@ -176,8 +183,33 @@ def test_law_9_a_deal_must_hold_all_32_cards(ann: str, bill: str, talon: str, wh
 
 def test_law_16_deal_by_the_wrong_player_is_illegal() -> None:
     p = new_partie()
-    with pytest.raises(IllegalActionError, match="Bill"):
+    with pytest.raises(IllegalActionError, match="Bill cannot deal: Ann deals first"):
         p.push(make_deal(BASE_ANN, BASE_BILL, BASE_TALON, dealer=BILL))
+
+
+def test_law_16_a_deal_out_of_turn_is_refused_because_the_players_deal_alternately() -> None:
+    p = new_partie()
+    p.push(make_deal(BASE_ANN, BASE_BILL, BASE_TALON, dealer=ANN))
+    run(p, BASE_EXCHANGE)
+    declare_nothing(p)
+    play_out(p)
+    assert p.dealer == BILL
+    with pytest.raises(IllegalActionError, match=re.escape(
+            "Ann cannot deal: the deal alternates (Law 16), and it is Bill's deal")):
+        p.push(make_deal(BASE_ANN, BASE_BILL, BASE_TALON, dealer=ANN))
+
+
+def test_law_4_a_deal_by_the_player_not_chosen_is_refused_saying_who_chose() -> None:
+    # Law 4: the higher cut has the choice of deal; the refusal names the choice, not the alternation.
+    p = Partie(NAMES)
+    p.push(Cut(0, (card("AS"), card("7H"))))
+    p.push(ChooseDealer(ANN, BILL))
+    reason = "Ann cannot deal: Ann, who cut the higher card, chose Bill to deal (Law 4)"
+    with pytest.raises(IllegalActionError, match=re.escape(reason)):
+        p.push(make_deal(BASE_ANN, BASE_BILL, BASE_TALON, dealer=ANN))
+    p.push(make_deal(BASE_ANN, BASE_BILL, BASE_TALON, dealer=BILL))
+    data = json.loads(dumps(p))
+    assert data["cut"] == [{"Ann": "AS", "Bill": "7H"}] and data["deals"][0]["dealer"] == "Bill"
 
 
 def test_ruling_1_dealers_alternate_and_non_dealer_is_elder() -> None:

@@ -9,6 +9,10 @@ from helpers import (
     ANN,
     ANN_DIAMONDS,
     ANN_HEARTS,
+    BASE_ANN,
+    BASE_BILL,
+    BASE_EXCHANGE,
+    BASE_TALON,
     BILL,
     BILL_ACES,
     BILL_KINGS,
@@ -18,6 +22,7 @@ from helpers import (
     cs,
     dealt,
     log_texts,
+    parse_action,
     points,
     run,
     says,
@@ -25,10 +30,10 @@ from helpers import (
 from hypothesis import given
 from hypothesis import strategies as st
 
-from piquet.engine.actions import Declare, Play
+from piquet.engine.actions import Bid, Declare, Play
 from piquet.engine.cards import CardSet, Rank
 from piquet.engine.combinations import Category, best, best_key, candidate_masks, is_valid, key, runs
-from piquet.engine.partie import IllegalActionError, Phase
+from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.scoring import ScoreCategory, ScoreEvent
 
 NOTHING_AFTER_POINT = ["Bill declare sequences -", "Ann declare sequences -",
@@ -199,7 +204,34 @@ def test_ruling_10_declaring_less_than_held_scores_only_what_was_declared() -> N
     assert p.view(ANN).revealed[BILL] == cs("AS KS QS JS AH AD")
 
 
-def sets_deal(tens_unknown: bool):  # type: ignore[no-untyped-def]
+def test_law_48_option_calls_named_unless_good_against_the_cards() -> None:
+    # Law 48: the number of cards is enough for a call good against the cards; any other sequence is called with
+    # its top card, any other quatorze or trio with its rank. Nobody asks "How high?".
+    p = base({"calls_named_unless_good": True})
+    run(p, ["Bill declare point -", "Ann declare point -", f"Bill declare sequences {BILL_POINT6}"])
+    assert says(p)[-1] == "Sixième."  # major: nothing Ann could hold equals it
+    assert p.view(ANN).announcements[-1].detail is None
+    run(p, [f"Ann declare sequences {ANN_HEARTS}"])
+    assert says(p)[-1] == "Good." and "How high?" not in says(p)
+    run(p, [f"Bill declare sets {BILL_ACES} | {BILL_KINGS}"])
+    assert says(p)[-1] == "Set of four."  # fourteen aces, good against the cards: the rank unsaid
+    assert p.view(ANN).revealed == (CardSet(), CardSet())
+    run(p, ["Ann declare sets -", "Bill play AS"])
+    assert points(p, ScoreCategory.SEQUENCES, BILL) == 16 and points(p, ScoreCategory.SETS, BILL) == 28
+
+    q = base({"calls_named_unless_good": True})
+    run(q, ["Bill declare point -", "Ann declare point -", "Bill declare sequences QS JS TS",
+            "Ann declare sequences QD JD TD"])
+    # A tierce to the queen is not good against the cards: named at once, and found equal without a question.
+    assert says(q)[-2:] == ["Tierce to the queen.", "Equal."]
+
+    r = sets_deal(tens_unknown=True, options={"calls_named_unless_good": True})
+    run(r, ["Bill declare point -", "Ann declare point -", "Bill declare sequences -", "Ann declare sequences -",
+            "Bill declare sets AS AH AD"])
+    assert says(r)[-1] == "Three aces."  # fourteen tens are possible against him: the rank is said
+
+
+def sets_deal(tens_unknown: bool, options: dict[str, object] | None = None):  # type: ignore[no-untyped-def]
     """Bill (elder) holds AS AH AD and KS KH KD KC after the exchange.
 
     With ``tens_unknown`` false he also holds QS JS TS, so no quatorze is possible against
@@ -208,10 +240,10 @@ def sets_deal(tens_unknown: bool):  # type: ignore[no-untyped-def]
     """
     if tens_unknown:
         p = dealt("AC QH QD QC JH JD JC TH TD TC 9H 9D", "AS AH AD KS KH KD KC QS JS 9S 8S 7S",
-                  "9C TS 8H 8D 8C 7H 7D 7C")
+                  "9C TS 8H 8D 8C 7H 7D 7C", options)
     else:
         p = dealt("AC QH QD QC JH JD JC TH TD TC 9H 9D", "AS AH AD KS KH KD KC QS JS TS 9S 8S",
-                  "7S 9C 8H 8D 8C 7H 7D 7C")
+                  "7S 9C 8H 8D 8C 7H 7D 7C", options)
     run(p, ["Bill exchange 8S", "Ann exchange 9D"])
     return p
 
@@ -285,6 +317,29 @@ def test_law_55_tied_combinations_revealed_to_both_after_the_lead() -> None:
     assert p.view(BILL).revealed == (cs("QH JH TH"), cs("KS QS JS"))
 
 
+@pytest.mark.parametrize("variant", ["rubicon", "au-cent"])
+def test_law_55_option_calls_shown_at_once_elder_shows_what_is_allowed_good_or_equal_before_he_leads(
+        variant: str) -> None:
+    # Law 55: the cards called "must show ... at any time they are asked for, or in the case of the younger hand,
+    # at any time after the elder hand has led a card"; with the option younger asks at once.
+    p = dealt(BASE_ANN, BASE_BILL, BASE_TALON, {"calls_shown_at_once": True}, packets=2, variant=variant)
+    run(p, BASE_EXCHANGE)
+    run(p, [f"Bill declare point {BILL_POINT6}", "Ann declare point -"])
+    assert p.view(ANN).revealed == (CardSet(), cs(BILL_POINT6))  # good: shown at once
+    run(p, ["Bill declare sequences QS JS TS", "Ann declare sequences QD JD TD"])
+    # Equal: Bill's shown at once, Ann's once he has led.
+    assert p.view(None).revealed == (CardSet(), cs(BILL_POINT6))
+    run(p, [f"Bill declare sets {BILL_ACES}", "Ann declare sets -"])
+    # Fourteen aces names all four anyway; au Cent shows no set (its own law), Rubicon shows the set scored.
+    assert p.view(ANN).revealed[BILL] == cs(f"{BILL_POINT6} AH AD AC")
+    run(p, ["Bill play AS"])
+    assert p.view(BILL).revealed == (cs("QD JD TD"), cs(f"{BILL_POINT6} AH AD AC"))
+    # Without the option, nothing is shown before the lead.
+    q = dealt(BASE_ANN, BASE_BILL, BASE_TALON, packets=2, variant=variant)
+    run(q, [*BASE_EXCHANGE, f"Bill declare point {BILL_POINT6}", "Ann declare point -"])
+    assert q.view(ANN).revealed == (CardSet(), CardSet())
+
+
 def test_ruling_10_younger_declaration_events_appear_only_after_elders_first_lead() -> None:
     p = base()
     run(p, ["Bill declare point -", f"Ann declare point {ANN_HEARTS}"] + NOTHING_AFTER_POINT)
@@ -313,6 +368,115 @@ def test_law_49_binds_only_elder_younger_reckons_her_sets_in_any_order() -> None
     p.push(answer)
     p.push(Play(BILL, card("AS")))
     assert points(p, ScoreCategory.SETS, ANN) == 20
+
+
+# ---------------------------------------------------------------- younger only reckons (Cavendish, Calling)
+# Cavendish, Description of the game, Calling: "The younger hand is not bound to call his best sequence first.
+# Thus, if the elder has called a tierce major, and the younger has replied, 'Not good', the younger is at liberty
+# to show and count a tierce minor first, and then a quart or larger sequence ... the younger is only reckoning."
+# Her reply rests on the best combination she shows, whatever its place; elder's call is his first.
+#
+# RECKON: Bill (elder) exchanges the 7D for the TH, Ann the 8S for the 8C. Bill then holds a tierce major in spades
+# (AS KS QS) and three aces; Ann a tierce minor in hearts (9H 8H 7H) and a quart to the knave in diamonds
+# (JD TD 9D 8D), her best.
+RECKON_BILL = "AS KS QS 9S 7S AH JH 7D AC JC 9C 7C"
+RECKON_ANN = "9H 8H 7H JD TD 9D 8D JS TS 8S KH QH"
+RECKON_TALON = "TH 8C AD KD QD KC QC TC"
+RECKON_EXCHANGE = ("Bill exchange 7D", "Ann exchange 8S")
+#: Ann's sequences, the tierce minor shown before the quart that answers Bill's call.
+TIERCE_THEN_QUART = "Ann declare sequences 9H 8H 7H | JD TD 9D 8D"
+#: What Bill says calling his tierce major, and Ann's reply, in each variant (elder names the top card at once in
+#: Auction plus contracts and in Piquet au Cent; Auction minus contracts and Rubicon call the length).
+TIERCE_CALLED = {"rubicon": "Tierce.", "auction": "Tierce major.", "au-cent": "Tierce major."}
+
+
+def reckon_deal(variant: str, bid: str = "7+") -> Partie:
+    p = dealt(RECKON_ANN, RECKON_BILL, RECKON_TALON, packets=2, variant=variant)
+    if variant == "auction":
+        run(p, [Bid(BILL, bid), Bid(ANN, "pass")])
+    return run(p, RECKON_EXCHANGE)
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
+def test_cavendish_calling_younger_answers_with_her_best_sequence_shown_after_a_lower_one(variant: str) -> None:
+    p = reckon_deal(variant)
+    run(p, ["Bill declare point -", "Ann declare point -", "Bill declare sequences AS KS QS", TIERCE_THEN_QUART])
+    # Her quart beats his tierce: "Not good", and nobody asks "How high?" (a longer sequence is better).
+    assert says(p)[-2:] == [TIERCE_CALLED[variant], "Not good."]
+    assert p.view(BILL).announcements[-1].answer == "not good"
+    run(p, ["Bill declare sets -", "Ann declare sets -", "Bill play AS"])
+    # She counts the quart and the tierce minor (4 + 3), and Bill's tierce major counts nothing.
+    assert points(p, ScoreCategory.SEQUENCES, ANN) == 7 and points(p, ScoreCategory.SEQUENCES, BILL) == 0
+    assert p.view(BILL).revealed[ANN] == cs("9H 8H 7H JD TD 9D 8D")
+
+
+def test_cavendish_calling_in_an_auction_minus_contract_younger_shows_all_in_any_order() -> None:
+    # Lunn: nothing may be sunk in a minus contract; Ann shows both sequences, the lower first, and her quart wins
+    # the category, which Bill scores (the opponent of the holder scores in a minus contract).
+    p = reckon_deal("auction", "7-")
+    run(p, ["Bill declare point AS KS QS 9S 7S", "Ann declare point KH QH 9H 8H 7H", "Bill declare sequences AS KS QS"])
+    assert p.can(parse_action(TIERCE_THEN_QUART))
+    run(p, [TIERCE_THEN_QUART])
+    assert says(p)[-2:] == ["Tierce.", "Not good."]
+    assert p.view(BILL).announcements[-1].answer == "not good"
+    run(p, ["Bill declare sets AS AH AC", "Ann declare sets -", "Bill play AS"])
+    assert points(p, ScoreCategory.SEQUENCES, BILL) == 7 and points(p, ScoreCategory.SEQUENCES, ANN) == 0
+    # Elder is still bound to call his best first: a lower point first is refused.
+    q = reckon_deal("auction", "7-")
+    with pytest.raises(IllegalActionError, match="nothing may be sunk"):
+        q.push(Declare(BILL, Category.POINT, (cs("AC JC 9C 7C"),)))
+
+
+def sets_in(variant: str) -> Partie:
+    """:func:`sets_deal` (the ten of spades unknown to Bill, drawn by Ann) in ``variant``, by twos: Ann holds three
+    queens, three knaves and fourteen tens; in Auction Piquet Bill holds a plus contract."""
+    p = dealt("AC QH QD QC JH JD JC TH TD TC 9H 9D", "AS AH AD KS KH KD KC QS JS 9S 8S 7S",
+              "9C TS 8H 8D 8C 7H 7D 7C", packets=2, variant=variant)
+    if variant == "auction":
+        run(p, [Bid(BILL, "7+"), Bid(ANN, "pass")])
+    return run(p, ["Bill exchange 8S", "Ann exchange 9D"])
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
+def test_cavendish_calling_younger_answers_with_her_best_set_shown_after_a_lower_one(variant: str) -> None:
+    p = sets_in(variant)
+    run(p, ["Bill declare point -", "Ann declare point -", "Bill declare sequences -", "Ann declare sequences -",
+            "Bill declare sets KS KH KD KC", "Ann declare sets QH QD QC | TS TH TD TC | JH JD JC"])
+    # Against fourteen kings her best, fourteen tens, is worse wherever she shows it: "Good", and Bill scores.
+    assert says(p)[-1] == "Good."
+    run(p, ["Bill play AS"])
+    assert points(p, ScoreCategory.SETS, BILL) == 14 and points(p, ScoreCategory.SETS, ANN) == 0
+    q = sets_in(variant)
+    run(q, ["Bill declare point -", "Ann declare point -", "Bill declare sequences -", "Ann declare sequences -",
+            "Bill declare sets KS KH KD", "Ann declare sets QH QD QC | TS TH TD TC | JH JD JC"])
+    # Against three kings (a trio, less than he holds) her fourteen tens, shown second, are "Not good" for him:
+    # she counts the tens and both her trios, 14 + 3 + 3.
+    assert says(q)[-1] == "Not good."
+    run(q, ["Bill play AS"])
+    assert points(q, ScoreCategory.SETS, ANN) == 20 and points(q, ScoreCategory.SETS, BILL) == 0
+
+
+def test_law_63_younger_s_equal_sequence_shown_after_a_lower_one_cancels_the_category() -> None:
+    # Bill calls a tierce to the queen (sinking the rest of his sixième); Ann shows a tierce minor, then a tierce
+    # to the queen: equal (Law 63), so neither scores, her tierce minor with the rest, and only the equal
+    # combinations are open to inspection (Law 55).
+    p = base()
+    run(p, ["Bill declare point -", "Ann declare point -", "Bill declare sequences QS JS TS",
+            "Ann declare sequences 9H 8H 7H | QD JD TD"])
+    assert says(p)[-4:] == ["Tierce.", "How high?", "To the queen.", "Equal."]
+    run(p, ["Bill declare sets -", "Ann declare sets -", "Bill play AS"])
+    assert points(p, ScoreCategory.SEQUENCES, BILL) == points(p, ScoreCategory.SEQUENCES, ANN) == 0
+    assert p.view(BILL).revealed == (cs("QD JD TD"), cs("QS JS TS"))
+
+
+def test_cavendish_calling_younger_s_lower_combination_alone_is_her_answer() -> None:
+    # Sinking her quart, Ann shows the tierce minor only: that is all she reckons, so Bill's tierce major is good.
+    p = reckon_deal("rubicon")
+    run(p, ["Bill declare point -", "Ann declare point -", "Bill declare sequences AS KS QS",
+            "Ann declare sequences 9H 8H 7H"])
+    assert says(p)[-4:] == ["Tierce.", "How high?", "Major.", "Good."]
+    run(p, ["Bill declare sets -", "Ann declare sets -", "Bill play AS"])
+    assert points(p, ScoreCategory.SEQUENCES, BILL) == 3 and points(p, ScoreCategory.SEQUENCES, ANN) == 0
 
 
 # ---------------------------------------------------------------- finding the combinations (Laws 62-64)

@@ -13,6 +13,12 @@ from helpers import (
     BILL_ACES,
     BILL_KINGS,
     BILL_POINT6,
+    THIRTY_ANN,
+    THIRTY_BILL,
+    THIRTY_DECLARE,
+    THIRTY_TALON,
+    TWENTY_NINE_DECLARE,
+    TWENTY_NINE_TALON,
     base,
     card,
     dealt,
@@ -185,6 +191,48 @@ def test_law_69_elder_pique_on_reaching_30_in_hand_and_play() -> None:
     p.push(Play(BILL, card("AD")))   # the eighth lead makes 30
     assert [(e.player, e.points) for e in events_of(p, ScoreCategory.PIQUE)] == [(BILL, 30)]
     assert not events_of(p, ScoreCategory.REPIQUE)
+
+
+# Law 68: a repique "is obtained on the score of thirty being made"; Law 69: a pique likewise, "when he leads the
+# card which makes him thirty". The bonus stands in the order of reckoning where the thirty was made (what decides
+# a game of Piquet au Cent, see test_au_cent.py); in Rubicon Piquet that changes the order only, never a total.
+def test_law_68_the_repique_stands_where_the_thirty_was_made_and_the_totals_are_unchanged() -> None:
+    p = dealt(THIRTY_ANN, THIRTY_BILL, THIRTY_TALON, {"younger_may_stand_pat": True})
+    run(p, [*THIRTY_DECLARE, "Bill play AS"])
+    assert [(e.player, e.category) for e in p.events][:9] == [
+        (BILL, ScoreCategory.POINT), (BILL, ScoreCategory.SEQUENCES), (BILL, ScoreCategory.SEQUENCES),
+        (BILL, ScoreCategory.REPIQUE), *[(ANN, ScoreCategory.SETS)] * 4, (BILL, ScoreCategory.PLAY)]
+    play_out(p)
+    scores = p.deal_scores[-1]
+    assert (scores.by_category[BILL]["repique"], scores.by_category[ANN]["sets"]) == (60, 12)
+    assert scores.totals == (sum(e.points for e in p.view(None).events if e.player == ANN),
+                             sum(e.points for e in p.view(None).events if e.player == BILL))
+
+
+def test_law_68_younger_s_repique_stands_at_her_thirty_before_elder_s_sets() -> None:
+    p = base()
+    run(p, ["Bill declare point -", f"Ann declare point {ANN_HEARTS}", "Bill declare sequences -",
+            f"Ann declare sequences {ANN_HEARTS} | {ANN_DIAMONDS}", f"Bill declare sets {BILL_ACES} | {BILL_KINGS}",
+            "Ann declare sets -", "Bill play AS"])
+    # Her point (6) and two sixièmes (32) make her thirty before Bill's sets are reckoned: the repique is hers
+    # there, and his quatorzes follow it.
+    assert [(e.player, e.category) for e in p.events] == [
+        (ANN, ScoreCategory.POINT), (ANN, ScoreCategory.SEQUENCES), (ANN, ScoreCategory.SEQUENCES),
+        (ANN, ScoreCategory.REPIQUE), (BILL, ScoreCategory.SETS), (BILL, ScoreCategory.SETS),
+        (BILL, ScoreCategory.PLAY)]
+
+
+def test_law_69_the_pique_stands_at_the_lead_that_makes_thirty() -> None:
+    p = dealt(THIRTY_ANN, THIRTY_BILL, TWENTY_NINE_TALON, {"younger_may_stand_pat": True})
+    run(p, [*TWENTY_NINE_DECLARE, "Bill play TH"])
+    assert [(e.player, e.points, e.category) for e in p.events][-2:] == [
+        (BILL, 1, ScoreCategory.PLAY), (BILL, 30, ScoreCategory.PIQUE)]
+    run(p, ["Ann play AH", "Ann play KH"])
+    # What is scored after the pique stands after it.
+    assert [(e.player, e.category) for e in p.events][-3:] == [
+        (BILL, ScoreCategory.PIQUE), (ANN, ScoreCategory.PLAY), (ANN, ScoreCategory.PLAY)]
+    play_out(p)
+    assert p.deal_scores[-1].by_category[BILL]["pique"] == 30
 
 
 def test_law_69_no_pique_once_younger_scored_in_hand() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 from helpers import (
@@ -25,6 +26,7 @@ from helpers import (
     dealt,
     declare_nothing,
     first_legal,
+    load_tool,
     make_deal,
     parse_action,
     points,
@@ -58,13 +60,39 @@ def test_options_the_variants_offer_exactly_these_options() -> None:
                                                      "younger_may_stand_pat", "deal_in_threes_only",
                                                      "carte_blanche", "elder_sees_cards_left",
                                                      "redouble_counts_as_double"}
-    assert {"concession_may_be_declined", "carte_rouge", "ten_for_the_last_trick"} <= set(
-        VARIANTS["rubicon"].OPTION_NAMES)
+    assert {"concession_may_be_declined", "carte_rouge", "ten_for_the_last_trick", "calls_shown_at_once",
+            "calls_named_unless_good"} <= set(VARIANTS["rubicon"].OPTION_NAMES)
     assert "fresh_cut_each_game" in VARIANTS["au-cent"].OPTION_NAMES
     assert "points_ending_in_four_count_one_less" not in VARIANTS["rubicon"].OPTION_NAMES
     assert {"low_cards_score_nothing_in_play", "points_ending_in_four_count_one_less"} <= set(
         VARIANTS["au-cent"].OPTION_NAMES)
     assert "four_deal_partie" not in VARIANTS["au-cent"].OPTION_NAMES
+    assert {"play_ceases_at_the_target", "game_of_101", "calls_shown_at_once"} <= set(
+        VARIANTS["au-cent"].OPTION_NAMES)
+
+
+def test_options_the_docs_list_every_option_as_variants_py_says() -> None:
+    # One home: each option's meaning and source are written in piquet/engine/variants.py; the tables of
+    # piquet/data/rules.md and docs/record-format.md are written from it by tools/options_table.py.
+    tool = load_tool("options_table")
+    for path, text in tool.expected().items():
+        assert path.read_text(encoding="utf-8") == text, \
+            f"{path.name}: its table of options differs from OPTIONS: run python3 tools/options_table.py --write"
+    table = tool.rules_table()
+    for option in OPTIONS.values():
+        assert f"| `{option.name}` |" in table and option.description in table and option.source in table
+
+
+def test_options_the_schema_knows_every_option_with_its_type() -> None:
+    schema = json.loads((Path(__file__).parent.parent / "piquet" / "data" / "record.schema.json").read_text())
+    known = schema["properties"]["options"]["properties"]
+    assert set(known) == set(OPTIONS)
+    for name, option in OPTIONS.items():
+        if isinstance(option.default, bool):
+            assert known[name]["type"] == "boolean", name
+        else:
+            assert (known[name]["type"], known[name]["minimum"], known[name]["maximum"]) == (
+                "integer", option.minimum, option.maximum), name
 
 
 @pytest.mark.parametrize(("variant", "name"), NOT_OFFERED)
@@ -126,6 +154,10 @@ def test_option_cards_count_toward_pique_the_cards_are_scored_at_the_seventh_tri
         assert bool(early) is flag
         if flag:
             assert early[0].points == 10
+            # Scored at the seventh trick, it stands there in the order of reckoning, before the rest of the play
+            # (in Piquet au Cent it counts toward the hundred at that moment).
+            order = [e.category for e in p.events]
+            assert ScoreCategory.PLAY in order[order.index(ScoreCategory.CARDS):]
 
 
 # ---------------------------------------------------------------- exchanges

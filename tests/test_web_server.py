@@ -414,14 +414,18 @@ def test_undo_against_the_computer_returns_to_the_players_decision_and_the_store
         ann.undo()
         back = ann.recv_state()
         assert back["table"]["taken_back"] == 1  # free takebacks are written down
-        assert {**back, "table": {**back["table"], "taken_back": 0}} == decision
-        assert (back["version"], back["prompt"], back["view"]["hand"]) == \
-               (decision["version"], decision["prompt"], decision["view"]["hand"])
+        # The same state as at the decision, but for its version, which moves on (it never recurs): what was sent
+        # at the decision answers a state the table has left.
+        assert {**back, "table": {**back["table"], "taken_back": 0}, "version": decision["version"]} == decision
+        assert back["version"] == later["version"] + 1
+        assert (back["prompt"], back["view"]["hand"]) == (decision["prompt"], decision["view"]["hand"])
+        ann.send({"type": "action", "action": choose(decision, rng), "version": decision["version"]})
+        error(ann, "stale")
     with TestClient(create_app(db(tmp_path))) as http, ExitStack() as stack:
         again = connect(http, stack, table, f"token={table['token']}")
-        assert again.current == back
+        assert again.current == back  # the version is kept with the table
         again.act(choose(decision, rng))
-        assert again.recv_state()["version"] == decision["version"] + 1
+        assert again.recv_state()["version"] == back["version"] + 1
 
 
 # ---------------------------------------------------------------- HTTP

@@ -21,8 +21,14 @@ import argparse
 import hashlib
 import json
 import random
+import sys
 from collections.abc import Callable
 from dataclasses import fields
+from pathlib import Path
+
+# The engine of the checkout this tool lives in, not whichever piquet is installed: a fingerprint measures
+# the tree it is run from.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from piquet.ai.agent import RandomAgent, play_partie
 from piquet.engine import record

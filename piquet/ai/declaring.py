@@ -38,7 +38,7 @@ from piquet.ai.exchange import elder_pique
 from piquet.ai.inference import Inference, World
 from piquet.engine.actions import Declare
 from piquet.engine.cards import CardSet
-from piquet.engine.combinations import Category, candidates, key
+from piquet.engine.combinations import Category, best_shown, candidates, key
 from piquet.engine.partie import LegalActions, Phase
 from piquet.engine.scoring import ScoreCategory
 from piquet.engine.variants import Contract, Rules
@@ -73,10 +73,12 @@ def _called_so(category: Category, hand: CardSet, heard: Announcement, minimum: 
 def declared_points(calls: Sequence[tuple[Calls, Calls]], rules: Rules, before: tuple[int, int] = (0, 0),
                     contract: Contract | None = None) -> tuple[int, int]:
     """What elder and younger score in hand for the declarations ``calls`` (elder's and
-    younger's, by category in :class:`~piquet.engine.combinations.Category` order): the better call of a
-    category scores every combination its player showed, an equal one nothing; then a repique
-    (Law 68, elder's declarations reckoned before younger's). ``before``: what each scored in hand
-    before the declarations (a carte blanche).
+    younger's, by category in :class:`~piquet.engine.combinations.Category` order): elder's call (his first
+    combination) against the best younger shows, as the engine judges them; the better scores every
+    combination its player showed (for its holder, or in an Auction minus contract his opponent), an equal one
+    nothing; then a repique (Law 68) to the player whose points reach the rules' threshold while the other has
+    nothing, reckoned in the order carte blanche, point, sequences, sets (Law 67). ``before``: what each scored
+    in hand before the declarations (a carte blanche).
 
     >>> from piquet.engine.cards import CardSet
     >>> from piquet.engine.variants import make_rules
@@ -101,22 +103,31 @@ def declared_by_category(calls: Sequence[tuple[Calls, Calls]], rules: Rules, bef
     >>> quint, aces = CardSet.parse("AS KS QS JS TS"), CardSet.parse("AS AH AD AC")
     >>> declared_by_category([((quint,), ()), ((quint,), ()), ((aces,), ())], make_rules("rubicon"))
     ((0, 5, 15, 14, 60), (0, 0, 0, 0, 0))
+    >>> tierce, quart = CardSet.parse("9H 8H 7H"), CardSet.parse("JD TD 9D 8D")   # younger's best shown last
+    >>> declared_by_category([((), ()), ((CardSet.parse("AS KS QS"),), (tierce, quart)), ((), ())],
+    ...                      make_rules("rubicon"))
+    ((0, 0, 0, 0, 0), (0, 0, 7, 0, 0))
     """
     parts = [[before[0], 0, 0, 0, 0], [before[1], 0, 0, 0, 0]]
+    scored = [before[0], before[1]]
+    threshold = rules.repique_threshold(contract)
+    repique: int | None = None
     for n, (category, (e, y)) in enumerate(zip(Category, calls, strict=False), start=1):
-        if e and (not y or key(category, e[0]) > key(category, y[0])):
-            winner, shown = 0, e
-        elif y and (not e or key(category, y[0]) > key(category, e[0])):
-            winner, shown = 1, y
+        called, answer = (e[0] if e else None), best_shown(category, y)
+        if called is not None and (answer is None or key(category, called) > key(category, answer)):
+            holder, shown = 0, e
+        elif answer is not None and (called is None or key(category, answer) > key(category, called)):
+            holder, shown = 1, y
         else:
             continue
-        parts[winner][n] += sum(rules.combination_points(category, c) for c in shown)
-    scored = [sum(parts[0]), sum(parts[1])]
-    threshold = rules.repique_threshold(contract)
-    if scored[0] >= threshold and before[1] == 0:
-        parts[0][4] = rules.repique_points
-    elif scored[1] >= threshold and scored[0] == 0:
-        parts[1][4] = rules.repique_points
+        scorer = rules.combination_scorer(holder, contract)
+        points = sum(rules.combination_points(category, c) for c in shown)
+        parts[scorer][n] += points
+        scored[scorer] += points
+        if repique is None and scored[scorer] >= threshold and scored[1 - scorer] == 0:
+            repique = scorer
+    if repique is not None:
+        parts[repique][4] = rules.repique_points
     return tuple(parts[0]), tuple(parts[1])
 
 

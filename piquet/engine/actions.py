@@ -185,8 +185,10 @@ class Exchange:
 
 @dataclass(frozen=True, slots=True)
 class Declare:
-    """A declaration in one category: the call first, then any further combinations
-    shown if the call wins. No combinations: elder sinks, or younger answers "good".
+    """A declaration in one category. Elder's first combination is his call (Laws 46-49), any further ones
+    those he shows if his call wins. Younger's combinations are what she reckons, in any order: her answer to
+    elder's call rests on the best of them (Cavendish, *Calling*: "the younger is only reckoning"; see
+    :func:`~piquet.engine.combinations.best_shown`). No combinations: elder sinks, or younger answers "good".
     """
 
     player: int
@@ -195,6 +197,7 @@ class Declare:
 
     @property
     def called(self) -> CardSet | None:
+        """The first combination: elder's call (younger's answer is her best, not her first)."""
         return self.combinations[0] if self.combinations else None
 
     def describe(self, names: tuple[str, str]) -> str:
@@ -339,7 +342,7 @@ def parse_action(text: str, player: int) -> Action:
             return CarteBlanche(player, False)
         if not rest:
             return CarteBlanche(player, True)
-        if len(rest) == 1 and rest[0].isdigit():
+        if len(rest) == 1 and rest[0].isascii() and rest[0].isdigit():
             return CarteBlanche(player, True, int(rest[0]))
     if verb == "bid" and len(rest) == 1:
         return Bid(player, rest[0].lower())

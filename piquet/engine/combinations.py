@@ -20,7 +20,7 @@ Two combinations of one category compare by :func:`key`:
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations as _subsets
 from typing import Final
 
@@ -34,6 +34,7 @@ __all__ = [
     "Category",
     "best",
     "best_key",
+    "best_shown",
     "call",
     "candidate_codes",
     "candidate_masks",
@@ -397,6 +398,21 @@ def best(category: Category, hand: CardSet, minimum_point: int = 1) -> CardSet |
     """The best combination of the category in the hand, or ``None``."""
     found = maximal(category, hand, minimum_point)
     return found[0] if found else None
+
+
+def best_shown(category: Category, shown: Sequence[CardSet]) -> CardSet | None:
+    """The best of the combinations ``shown`` in a declaration (``None`` if none): what younger's reply to
+    elder's call rests on. Elder's call is his first combination; younger, who "is only reckoning", may show
+    hers in any order (Cavendish, *Calling*: "The younger hand is not bound to call his best sequence first").
+
+    >>> str(best_shown(Category.SEQUENCES, [CardSet.parse("9S 8S 7S"), CardSet.parse("JH TH 9H 8H")]))
+    'JH TH 9H 8H'
+    >>> best_shown(Category.SETS, []) is None
+    True
+    """
+    if len(shown) < 2:
+        return shown[0] if shown else None
+    return max(shown, key=lambda cards: key(category, cards))
 
 
 def good_against_the_cards(category: Category, cards: CardSet, possible: CardSet) -> bool:

@@ -52,6 +52,7 @@ from piquet.engine.combinations import (
     COMBINATION_CARDS,
     Category,
     best_key,
+    best_shown,
     call,
     candidate_codes,
     good_against_the_cards,
@@ -359,33 +360,37 @@ _RANKS: tuple[Rank, ...] = tuple(Rank)
 
 #: Each score category's place in the order of reckoning.
 _ORDER: dict[ScoreCategory, int] = {category: i for i, category in enumerate(CATEGORY_ORDER)}
-_PLAY_ORDER = _ORDER[ScoreCategory.PLAY]
 
 
-def _repique_in_order(events: Iterable[ScoreEvent], rules: Rules, contract: Contract | None) -> int | None:
+def _repique_in_order(events: Iterable[ScoreEvent], rules: Rules,
+                      contract: Contract | None) -> tuple[int, int] | None:
     """The seat whose points in hand reach the repique's threshold while the other has nothing, reckoned in
-    the order of ``events`` (Laws 67-68); ``None`` if neither."""
+    the order of ``events`` (Laws 67-68), and where the repique stands among them: just after the event that
+    made the thirty, since it "is obtained on the score of thirty being made" (Law 68; Cavendish counts the
+    sixty at once: "Instead of counting 'Thirty-four,' he counts 'Ninety-four'"). ``None`` if neither."""
     totals = [0, 0]
     threshold = rules.repique_threshold(contract)
-    for event in events:
+    for at, event in enumerate(events, start=1):
         if not event.category.in_hand:
             continue
         p = event.player
         totals[p] += event.points
         if totals[p] >= threshold and totals[1 - p] == 0:
-            return p
+            return p, at
     return None
 
 
 def _pique_in_order(events: Iterable[ScoreEvent], rules: Rules, contract: Contract | None,
-                    elder: int) -> tuple[int | None, ScoreEvent | None]:
+                    elder: int) -> tuple[int | None, ScoreEvent | None, int]:
     """Law 69 reckoned strictly in the order of ``events`` (Law 67; Lunn: "Point, Sequence, Set"): the first to
-    reach the pique's threshold while the other has nothing has the pique. ``(seat, None)`` for the seat that
-    has it; ``(None, event)`` where both had scored by ``event`` first (no pique from there); ``(None, None)``
-    where neither has happened."""
+    reach the pique's threshold while the other has nothing has the pique. ``(seat, None, at)`` for the seat that
+    has it, the pique standing at ``at`` among the events, just after the one that made the thirty (Law 69: "obtained
+    on the score of thirty being made"; "when he leads the card which makes him thirty ... counts sixty");
+    ``(None, event, 0)`` where both had scored by ``event`` first (no pique from there); ``(None, None, 0)`` where
+    neither has happened."""
     totals = [0, 0]
     threshold = rules.pique_threshold(contract)
-    for event in events:
+    for at, event in enumerate(events, start=1):
         if event.category is _SCORE_CONTRACT or (
             event.category is _SCORE_CARDS and not rules.cards_count_toward_pique
         ):
@@ -394,11 +399,11 @@ def _pique_in_order(events: Iterable[ScoreEvent], rules: Rules, contract: Contra
         totals[p] += event.points
         if totals[1 - p]:
             if totals[p]:
-                return None, event
+                return None, event, 0
             continue
         if totals[p] >= threshold and rules.may_pique(p, elder, contract):
-            return p, None
-    return None, None
+            return p, None, at
+    return None, None, 0
 
 
 def reckoning_at_first_lead(view: PlayerView) -> tuple[ScoreEvent, ...]:
@@ -437,10 +442,10 @@ def decided_in_hand(events: Iterable[ScoreEvent], rules: Rules, contract: Contra
     True
     """
     events = tuple(events)
-    p = _repique_in_order(events, rules, contract)
-    if p is not None:
-        return ScoreEvent(p, rules.repique_points, ScoreCategory.REPIQUE, "repique")
-    p, _ = _pique_in_order(events, rules, contract, elder)
+    repique = _repique_in_order(events, rules, contract)
+    if repique is not None:
+        return ScoreEvent(repique[0], rules.repique_points, ScoreCategory.REPIQUE, "repique")
+    p, _, _ = _pique_in_order(events, rules, contract, elder)
     if p is not None:
         return ScoreEvent(p, rules.pique_points, ScoreCategory.PIQUE, "pique")
     return None
@@ -506,6 +511,8 @@ class Partie:
                 raise ValueError(f"first_dealer must be seat 0 or 1, not {first_dealer!r}")
             self._s = _State(_PHASE_DEAL, first_dealer, dealer=first_dealer)
         self._stack: list[_Undo] = []
+        #: The option play_ceases_at_the_target: any action may end the deal (see _play_ceases).
+        self._ceases = self.rules.play_ceases_at_target
         #: Whether the present state is this partie's alone (made by its own push, or changed back in place by
         #: its own pop), so that a card played may change it in place; a state taken back from the stack, or
         #: shared with a copy, is not (see push).
@@ -572,7 +579,8 @@ class Partie:
 
     @property
     def events(self) -> tuple[ScoreEvent, ...]:
-        """This deal's score events so far, in the order of reckoning (Law 67)."""
+        """This deal's score events so far, in the order of reckoning (Law 67), a repique or a pique where its
+        thirty was made (Laws 68-69)."""
         return self._s.deal.events
 
     @property
@@ -684,10 +692,10 @@ class Partie:
         d = before.deal
         self._serial += 1
         self._private = None
-        if type(action) is Play and self._owned and not (d.trick and len(d.tricks) == 11):
+        if type(action) is Play and self._owned and not (d.trick and len(d.tricks) == 11) and not self._ceases:
             # A card that does not end the deal changes only the deal record and the seat to act: they are
             # changed in this partie's own state, and the stack keeps what they were (the common step, without
-            # a copy of the state to keep).
+            # a copy of the state to keep). With the option play_ceases_at_the_target any card may end it.
             to_act = before.to_act
             try:
                 self._apply_play(action)
@@ -713,6 +721,8 @@ class Partie:
                     self._apply_play(action)  # without _apply's dispatch
                 else:
                     self._apply(action)
+                if self._ceases:
+                    self._play_ceases()
             except BaseException:
                 self._s = before
                 raise
@@ -852,6 +862,8 @@ class Partie:
                 return "both players cannot cut the same card"
             return None
         if action.player != s.to_act:
+            if isinstance(action, Deal):
+                return self.why_not_dealer(action.player)
             return f"it is {self.player_name(s.to_act)}'s turn"
         if isinstance(action, ChooseDealer):
             return f"there is no seat {action.dealer!r}" if action.dealer not in (0, 1) else None
@@ -868,6 +880,36 @@ class Partie:
         if isinstance(action, Play):
             return self._why_not_play(action)
         return None
+
+    def why_not_dealer(self, seat: int) -> str | None:
+        """Why ``seat`` may not deal now: the law that makes the other player the dealer (the lower cut, the
+        cut's winner's choice, an annulled deal dealt again, the deal alternating), or ``None`` if ``seat`` deals.
+
+        >>> p = Partie(("Ann", "Bill"), "au-cent")
+        >>> _ = p.push(Cut(0, (Card.parse("KS"), Card.parse("9H"))))
+        >>> p.why_not_dealer(0)
+        'Bill cut the lower card, and in Piquet au Cent the lower cut deals (Laws of Piquet au Cent)'
+        """
+        s = self._s
+        if s.phase is not _PHASE_DEAL or s.dealer is None:
+            return f"no deal is due: it is the {s.phase.value}"
+        if seat == s.dealer:
+            return None
+        dealer = self.player_name(s.dealer)
+        log = s.deal.log
+        last = log[-1] if log else None
+        if isinstance(last, CutMade) and last.dealer is not None:
+            again = " for the new game (option fresh_cut_each_game)" if s.deal_number else ""
+            return (f"{dealer} cut the lower card{again}, and in {self.rules.title} the lower cut deals "
+                    f"(Laws of {self.rules.title})")
+        if isinstance(last, DealerChosen):
+            chooser = self.player_name(last.player)
+            return f"{chooser}, who cut the higher card, chose {dealer} to deal (Law 4)"
+        if isinstance(last, DealAnnulled):
+            return f"the deal was annulled, and the same dealer, {dealer}, deals again (Lunn)"
+        if s.deal_number == 0:
+            return f"{dealer} deals first"
+        return f"the deal alternates ({self.rules.alternate_deal_source}), and it is {dealer}'s deal"
 
     def _why_not_deal(self, action: Deal) -> str | None:
         s = self._s
@@ -1008,7 +1050,7 @@ class Partie:
                 return f"{CardSet(used & cards.mask)} shown in two {category.value}"
             used |= cards.mask
         if self.rules.must_declare_in_full(d.contract):
-            reason = self._why_not_in_full(action, category, CardSet(hand))
+            reason = self._why_not_in_full(action, category, CardSet(hand), seat == d.elder)
             if reason:
                 return reason
         if len(combos) > 1 and seat == d.elder:
@@ -1024,9 +1066,9 @@ class Partie:
         return None
 
 
-    def _why_not_in_full(self, action: Declare, category: Category, hand: CardSet) -> str | None:
+    def _why_not_in_full(self, action: Declare, category: Category, hand: CardSet, elder: bool) -> str | None:
         """Auction minus contracts: no sinking; the best combination is called and every other
-        that can score is shown (Lunn)."""
+        that can score is shown (Lunn). Younger, who is only reckoning, may show hers in any order."""
         full = maximal(category, hand, self.rules.minimum_point)
         combos = action.combinations
         if not full:
@@ -1034,7 +1076,7 @@ class Partie:
         what = f"{call(category, full[0]).lower()}" + (
             f" and show {'; '.join(str(c) for c in full[1:])}" if len(full) > 1 else "")
         reason = f"in a minus contract nothing may be sunk: declare {what}"
-        if not combos or key(category, combos[0]) != key(category, full[0]):
+        if not combos or ((elder or category is _CAT_POINT) and key(category, combos[0]) != key(category, full[0])):
             return reason
         if category is _CAT_POINT:
             if combos[0] != hand.suit(combos[0].cards()[0].suit):
@@ -1306,11 +1348,20 @@ class Partie:
             return
         s.deal = self._evolve(deal, log=deal.log + (event,))
 
-    def _score(self, event: ScoreEvent, announce: bool = True) -> None:
-        """Add an event in its place in the order of reckoning (Law 67)."""
+    def _score(self, event: ScoreEvent, announce: bool = True, at: int | None = None) -> None:
+        """Add an event in its place in the order of reckoning (Law 67): a point scored in hand among those of
+        its category (younger reckons hers after they are said), one scored since the hand was reckoned (the play,
+        the cards, a concession) after all, and a repique or a pique ``at`` the place the thirty was made."""
         s = self._s
         d = s.deal
-        s.deal = self._evolve(d, events=_placed(d.events, event), log=d.log + (event,) if announce else d.log)
+        events = d.events
+        if at is not None:
+            events = (*events[:at], event, *events[at:])
+        elif event.category.in_hand:
+            events = _placed(events, event)
+        else:
+            events = events + (event,)
+        s.deal = self._evolve(d, events=events, log=d.log + (event,) if announce else d.log)
 
     def _apply(self, action: Action) -> None:
         if type(action) is Play:
@@ -1538,7 +1589,12 @@ class Partie:
                 if self._memo_for is not contract:
                     memo = self._play_memo(contract)
                 first = combinations[0]
-                told = memo.calls.get((elder, category, first.mask)) or memo.call(elder, category, first)
+                # Law 48 by the letter (option calls_named_unless_good): a call good against the cards gives its
+                # length alone.
+                good = (memo.names_unless_good and category is not _CAT_POINT
+                        and good_against_the_cards(category, first, CardSet(FULL_PACK & ~d.hands[elder]
+                                                                            & ~d.discards[elder])))
+                told = memo.calls.get((elder, category, first.mask, good)) or memo.call(elder, category, first, good)
                 heard, said, named = told
                 revealed = d.revealed if not named else _set(d.revealed, elder, d.revealed[elder] | named)
                 s.deal = self._evolve(d, calls=calls, declaration_step=step, revealed=revealed,
@@ -1554,12 +1610,14 @@ class Partie:
             s.to_act = elder if next_is_elder else younger
 
     def _resolve(self, category: Category, elder_call: Declare | None, answer: Declare) -> None:
-        """Younger's answer to elder's call: good, not good or equal (the rulings, 10)."""
+        """Younger's answer to elder's call: good, not good or equal (the rulings, 10). Elder's call is his first
+        combination; younger's answer rests on the best she shows, in whatever order she shows them: she "is only
+        reckoning" (Cavendish, *Calling*: "The younger hand is not bound to call his best sequence first")."""
         s = self._s
         d = s.deal
         elder, younger = d.elder, 1 - d.elder
         e = elder_call.combinations[0] if elder_call is not None and elder_call.combinations else None
-        y = answer.combinations[0] if answer.combinations else None
+        y = best_shown(category, answer.combinations)
         winner: int | None
         heard = d.announcements[-1]
         log = d.log
@@ -1584,8 +1642,16 @@ class Partie:
             heard = _heard(heard, answer=reply)
             winner = elder if ke > ky else younger if ke < ky else None
         announcements = (*d.announcements[:-1], heard)
+        at_once = self.rules.calls_shown_at_once
         if e is not None and y is not None and winner is None:
-            # An exact tie cancels the category; both combinations are open to inspection (Law 55).
+            # An exact tie cancels the category; both combinations are open to inspection (Law 55): elder's at
+            # once with the option calls_shown_at_once, younger's (and by default elder's) once elder has led.
+            if at_once:
+                pending = d.pending_reveal[younger] | y.mask
+                s.deal = self._evolve(d, log=log, announcements=announcements,
+                                      revealed=_set(d.revealed, elder, d.revealed[elder] | e.mask),
+                                      pending_reveal=_set(d.pending_reveal, younger, pending))
+                return
             s.deal = self._evolve(d, log=log, announcements=announcements, pending_reveal=(
                 d.pending_reveal[0] | (e.mask if elder == 0 else y.mask),
                 d.pending_reveal[1] | (e.mask if elder == 1 else y.mask)))
@@ -1616,6 +1682,12 @@ class Partie:
             else:
                 # Younger reckons what she won after elder's lead (the rulings, 10 and 12).
                 later = later + (event,)
+        if winner == elder and at_once:
+            # The option calls_shown_at_once (Law 55: shown "at any time they are asked for"): at once.
+            s.deal = self._evolve(d, log=log, announcements=announcements, events=events, pending_events=later,
+                                  scored_cards=_set(d.scored_cards, winner, scored),
+                                  revealed=_set(d.revealed, winner, d.revealed[winner] | reveal))
+            return
         s.deal = self._evolve(d, log=log, announcements=announcements, events=events, pending_events=later,
                               scored_cards=_set(d.scored_cards, winner, scored),
                               pending_reveal=_set(d.pending_reveal, winner, reveal))
@@ -1645,13 +1717,48 @@ class Partie:
                 if s.deal.hands[seat] and not s.deal.hands[seat] & ~s.deal.scored_cards[seat]:
                     self._score(ScoreEvent(seat, self.rules.carte_rouge_points, _SCORE_CARTE_ROUGE,
                                            "carte rouge"))
-        p = _repique_in_order(s.deal.events, self.rules, s.deal.contract)
-        if p is not None:
+        repique = _repique_in_order(s.deal.events, self.rules, s.deal.contract)
+        if repique is not None:
+            p, at = repique
             s.deal = self._evolve(s.deal, repique=p)
-            self._score(ScoreEvent(p, self.rules.repique_points, _SCORE_REPIQUE, "repique"))
+            self._score(ScoreEvent(p, self.rules.repique_points, _SCORE_REPIQUE, "repique"), at=at)
         # Where the pique needs less than the repique (Auction plus contracts: 29), the hand alone
         # may reach it before the opponent scores.
         self._check_pique()
+
+    def _play_ceases(self) -> None:
+        """The option play_ceases_at_the_target (Parlett: "play ceases the moment one player reaches that total,
+        leaving the rest of the hand unplayed"): once a player has reached the game's target in the order of
+        reckoning (:meth:`_target_reached`), the hand is reckoned (younger's points won, the repique) and the
+        deal ends there."""
+        if self._s.phase in (_PHASE_CARTE_BLANCHE, _PHASE_EXCHANGE, _PHASE_DECLARE, _PHASE_PLAY) \
+                and self._target_reached():
+            self._reckon_hand(lead=False)
+            self._end_deal()
+
+    def _target_reached(self) -> bool:
+        """Whether a player has reached the game's target by what is decided so far of the deal, in the order of
+        reckoning: every category both have declared (younger's points in their place, a repique at its thirty),
+        then the play as it is scored. What is declared or played later stands after them (Law 67), so it could
+        not have come first."""
+        s = self._s
+        d = s.deal
+        events = d.events
+        if not d.hand_reckoned:
+            for event in d.pending_events:
+                events = _placed(events, event)
+            repique = _repique_in_order(events, self.rules, d.contract)
+            if repique is not None:
+                events = (*events[:repique[1]], ScoreEvent(repique[0], self.rules.repique_points, _SCORE_REPIQUE,
+                                                           "repique"), *events[repique[1]:])
+        target = self.rules.game_target or 0
+        times = self.rules.deal_multiplier(self._counted_deals() + 1)
+        scores = [s.totals[0] - s.game_start[0], s.totals[1] - s.game_start[1]]
+        for event in events:
+            scores[event.player] += times * event.points
+            if scores[event.player] >= target:
+                return True
+        return False
 
     def _check_pique(self) -> None:
         """Law 69: thirty in hand and play before the opponent scores; never with a repique (ruling 13)."""
@@ -1659,14 +1766,14 @@ class Partie:
         d = s.deal
         if d.pique is not None or d.repique is not None or d.pique_closed:
             return
-        p, closing = _pique_in_order(d.events, self.rules, d.contract, d.elder)
+        p, closing, at = _pique_in_order(d.events, self.rules, d.contract, d.elder)
         if p is not None:
             s.deal = self._evolve(d, pique=p)
-            self._score(ScoreEvent(p, self.rules.pique_points, _SCORE_PIQUE, "pique"))
-        elif closing is not None and d.hand_reckoned and _ORDER[closing.category] <= _PLAY_ORDER:
+            self._score(ScoreEvent(p, self.rules.pique_points, _SCORE_PIQUE, "pique"), at=at)
+        elif closing is not None and d.hand_reckoned:
             # Both have scored (points are never negative): no pique from here on. Once the hand is reckoned,
-            # what is scored later (the play, the cards, the contract) takes its place after this event, which
-            # is of the play or before: so it stays so for the deal.
+            # what is scored later (the play, the cards, the contract) takes its place after every event
+            # (see _score): so it stays so for the deal.
             s.deal = self._evolve(d, pique_closed=True)
 
     def _apply_play(self, action: Play) -> None:
@@ -1700,9 +1807,7 @@ class Partie:
             if scored is None:
                 fields["log"] = d.log + (played,)
             else:
-                events = d.events
-                fields["events"] = (events + (scored,) if not events or _ORDER[events[-1].category] <= _PLAY_ORDER
-                                    else _placed(events, scored))
+                fields["events"] = d.events + (scored,)  # after all: the hand is reckoned (see _score)
                 fields["log"] = d.log + (played, scored)
                 if new.pique is None and new.repique is None and not new.pique_closed:
                     self._check_pique()
@@ -1722,9 +1827,7 @@ class Partie:
         if len(awards) == 1:
             # The usual trick: its one award goes into the same new record.
             scored = awards[0]
-            events = d.events
-            fields["events"] = (events + (scored,) if not events or _ORDER[events[-1].category] <= _PLAY_ORDER
-                                else _placed(events, scored))
+            fields["events"] = d.events + (scored,)
             fields["log"] = d.log + (played, scored)
             if new.pique is None and new.repique is None and not new.pique_closed:
                 self._check_pique()
@@ -1735,7 +1838,10 @@ class Partie:
                 self._check_pique()
         if len(tricks) < 12 and not memo.early_cards:
             return  # the common trick
-        early_cards = memo.early_cards and won[winner] == 7
+        # With the option play_ceases_at_the_target nothing more is scored once the target is reached (push then
+        # ends the deal): the trick's points, the last trick's with them (Law 65: "scores two instead of one"),
+        # but not the cards.
+        early_cards = memo.early_cards and won[winner] == 7 and not (self._ceases and self._target_reached())
         last = memo.last_trick if len(tricks) == 12 else 0
         if last:
             self._score(ScoreEvent(winner, last, _SCORE_PLAY, "the last trick"))
@@ -1744,7 +1850,7 @@ class Partie:
             self._score(ScoreEvent(winner, self.rules.cards_points, _SCORE_CARDS, "the cards"))
         if last or early_cards:
             self._check_pique()  # every other score was checked as it was made
-        if len(s.deal.tricks) == 12:
+        if len(s.deal.tricks) == 12 and not (self._ceases and self._target_reached()):
             cards = self.rules.cards_awards(s.deal.tricks_won, s.deal.contract)
             if not cards:
                 self._tell(CardsDivided())
@@ -2082,7 +2188,8 @@ class _PlayMemo:
     (all immutable, so shared by every deal that plays the same cards).
     The rules themselves stay in :class:`~piquet.engine.variants.Rules`; this only remembers their answers."""
 
-    __slots__ = ("calls", "contract", "early_cards", "last_trick", "leads", "rules", "scores", "tricks")
+    __slots__ = ("calls", "contract", "early_cards", "last_trick", "leads", "names_unless_good", "rules", "scores",
+                 "tricks")
 
     def __init__(self, rules: Rules, contract: Contract | None) -> None:
         self.rules = rules
@@ -2093,9 +2200,13 @@ class _PlayMemo:
         self.last_trick = rules.last_trick_points(contract)
         self.leads: dict[int, tuple[CardPlayed, ScoreEvent | None]] = {}
         self.tricks: dict[int, tuple[int, CardPlayed, Trick, tuple[ScoreEvent, ...]]] = {}
-        #: Elder's call of a combination, by seat, category and mask: what both hear of it, the event that says
-        #: it and the cards it names (a quatorze's four), if any.
-        self.calls: dict[tuple[int, Category, int], tuple[Announcement, Declared, int]] = {}
+        #: Elder's call of a combination, by seat, category, mask and whether it is good against the cards (see
+        #: names_unless_good): what both hear of it, the event that says it and the cards it names (a quatorze's
+        #: four), if any.
+        self.calls: dict[tuple[int, Category, int, bool], tuple[Announcement, Declared, int]] = {}
+        #: Law 48 by the letter (option calls_named_unless_good): whether a call good against the cards gives its
+        #: length alone, and so whether a call's goodness is to be found.
+        self.names_unless_good = rules.calls_named_unless_good
         #: A combination scored, by its holder, category and mask (when its holder scores it; otherwise its
         #: words name him, and it is made each time).
         self.scores: dict[tuple[int, Category, int], ScoreEvent] = {}
@@ -2109,10 +2220,12 @@ class _PlayMemo:
             found = self.leads[seat << 5 | card] = (CardPlayed(seat, card), scored)
         return found
 
-    def call(self, elder: int, category: Category, first: CardSet) -> tuple[Announcement, Declared, int]:
+    def call(self, elder: int, category: Category, first: CardSet,
+             good: bool = False) -> tuple[Announcement, Declared, int]:
         """Elder's call of ``first``: what both players hear of it, the event, and the cards it names (Laws
-        46-48: the length, and what the rules have told at once; "fourteen aces" names all four)."""
-        at_once = self.rules.told_at_once(category, self.contract)
+        46-48: the length, and what the rules have told at once, unless the call is ``good`` against the cards
+        and the rules let such a call give its length alone; "fourteen aces" names all four)."""
+        at_once = self.rules.call_names(category, self.contract, good)
         rank = first.cards()[0].rank if category is _CAT_SETS and at_once else None
         said = key(category, first)[1] if at_once else 0
         detail = said if at_once and category is not _CAT_SETS else None
@@ -2121,7 +2234,7 @@ class _PlayMemo:
         named = first.mask if category is _CAT_SETS and len(first) == 4 and at_once else 0
         told = (Announcement(category, len(first), rank, detail),
                 Declared(elder, category, len(first), at_once, pips, top), named)
-        self.calls[elder, category, first.mask] = told
+        self.calls[elder, category, first.mask, good] = told
         return told
 
     def score(self, holder: int, category: Category, cards: CardSet, players: tuple[str, str]) -> ScoreEvent:

@@ -662,9 +662,9 @@ def annotated_from_data(data: object) -> tuple[Partie, Annotations | None]:
         if partie.phase is not Phase.DEAL:
             raise RecordError(where, f"the previous deal is unfinished (it is the {partie.phase.value})")
         dealer = reader.seat(deal.get("dealer"), where)
-        if dealer != partie.dealer:
-            raise RecordError(where, f"{names[dealer]} cannot deal: the deal alternates and it is "
-                                     f"{partie.player_name(partie.dealer)}'s")
+        reason = partie.why_not_dealer(dealer)
+        if reason is not None:
+            raise RecordError(where, f"{names[dealer]} cannot deal: {reason}")
         packets = deal.get("packets")
         if packets is not None and (isinstance(packets, bool) or not isinstance(packets, int)):
             raise RecordError(where, f"packets is 2 or 3, not {packets!r}")

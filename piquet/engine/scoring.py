@@ -3,8 +3,9 @@
 Every point scored in a deal is a :class:`ScoreEvent`: who, how many, in which
 category and why. The deal's log is kept in the order of reckoning of Law 67
 (carte blanche, point, sequences, sets, play, the cards), whoever scored and
-whenever it was announced; the scores by category, the deal totals, pique and
-repique and the partie result are all derived from it.
+whenever it was announced, a repique or a pique where its thirty was made
+(Laws 68-69); the scores by category, the deal totals, pique and repique and
+the partie result are all derived from it.
 
 >>> events = (ScoreEvent(0, 6, ScoreCategory.POINT, "point of six"),
 ...           ScoreEvent(1, 3, ScoreCategory.SETS, "three kings"))
@@ -31,10 +32,10 @@ __all__ = ["CombinationScored", "DealScore", "ScoreCategory", "ScoreEvent", "Set
 
 
 class ScoreCategory(enum.Enum):
-    """Where points come from, in the order of reckoning of Law 67.
+    """Where points come from, in the order of reckoning of Law 67 (the order a deal's count lists them in).
 
-    Repique is reckoned when the hand's combinations are complete, pique when
-    it happens in the play; both stand in their place in that order.
+    A repique or a pique is "obtained on the score of thirty being made" (Laws 68-69): in a deal's events it
+    stands just after the score that made the thirty, whatever its category's place here.
     """
 
     CARTE_BLANCHE = "carte_blanche"

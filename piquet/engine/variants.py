@@ -91,7 +91,8 @@ OPTIONS: dict[str, RuleOption] = {
         ),
         RuleOption(
             "cards_count_toward_pique", False,
-            "The ten for the cards is scored as soon as a player has won seven tricks, and counts toward a pique.",
+            "The ten for the cards is scored as soon as a player has won seven tricks, and counts toward a pique "
+            "(and in Piquet au Cent toward the hundred, at that moment).",
             "The reading of Law 69 that pagat's Piquet page describes as a misinterpretation (rules/000, "
             "Variations); Law 67 reckons the cards after the play.",
         ),
@@ -117,17 +118,21 @@ OPTIONS: dict[str, RuleOption] = {
         RuleOption(
             "low_cards_score_nothing_in_play", False,
             "Nines, eights and sevens score nothing when led or when they win a trick (younger can then pique).",
-            "Cavendish's Laws of Piquet au Cent, 'by agreement'; pagat's Variations (rules/000).",
+            "Cavendish's Laws of Piquet au Cent, \"by agreement\"; Hoyle's Games, Improved and Enlarged (\"counting "
+            "one for each, except it be a nine or an inferior card\"); pagat's Variations (rules/000).",
         ),
         RuleOption(
             "points_ending_in_four_count_one_less", False,
             "A point whose pips end in four (44, 54, ...) scores one less than its number of cards.",
-            "Cavendish's Laws of Piquet au Cent, 'by agreement'.",
+            "Cavendish's Laws of Piquet au Cent, \"by agreement\".",
         ),
         RuleOption(
             "four_deal_partie", False,
-            "A partie of four deals, the first and the last counting double.",
-            "A short form listed among the alternatives in the project's rulings, 16.",
+            "A partie of four deals, the first and the last counting double; after a tie each deals once more, "
+            "the extra deals counting single.",
+            "Cavendish's note to Law 71: \"By agreement, a partie may consist of four deals, the score in the "
+            "first and last deals counting double. In case of a tie, each deals once more, the scores in the extra "
+            "deals counting single\" (the project's rulings, 16).",
         ),
         RuleOption(
             "deal_in_threes_only", False, "The dealer must deal in packets of three.",
@@ -137,14 +142,15 @@ OPTIONS: dict[str, RuleOption] = {
             "concession_may_be_declined", False,
             "The opponent of a player who concedes the last deal may decline the concession and play on "
             "(for a capot).",
-            "Cavendish's treatise (Case XXII) lets the adversary decline and play for a capot; the project's "
-            "rulings, 18, make the concession final by default.",
+            "Cavendish's treatise, Scoring: of the player who concedes, \"Or, his adversary may play for a "
+            "capot\"; the project's rulings, 18, make the concession final by default.",
         ),
         RuleOption(
             "carte_blanche", True,
             "A hand dealt without king, queen or knave may be announced as carte blanche and scores 10.",
-            "Cavendish's Laws 18-20 (Rubicon and au Cent); Lunn's Auction laws do not mention it, so it is off "
-            "in Auction Piquet by default.",
+            "Cavendish's Laws 18-20 (always in Rubicon Piquet and Piquet au Cent); Lunn's Auction laws do not "
+            "mention it, so it is off in Auction Piquet by default. With it there, that it is announced once the "
+            "auction is over and scores for its holder in a minus contract too are ours.",
         ),
         RuleOption(
             "elder_sees_cards_left", True,
@@ -160,9 +166,10 @@ OPTIONS: dict[str, RuleOption] = {
         ),
         RuleOption(
             "fresh_cut_each_game", False,
-            "The players cut again for the deal at the start of every game; the lower cut deals.",
-            "A house rule for Piquet au Cent; Cavendish's Laws of Piquet au Cent have the deal alternate through "
-            "the partie.",
+            "The players cut again for the deal at the start of every game after the first; the lower cut deals.",
+            "Hoyle's Games, Improved and Enlarged (Piquet): \"When you begin another game, the cards must be cut "
+            "afresh for the deal, unless it be agreed upon at first, that the deal shall go on\". Cavendish's Laws "
+            "of Piquet au Cent do not mention it: by default the deal alternates through the partie (Law 16).",
         ),
         RuleOption(
             "carte_rouge", False,
@@ -178,6 +185,45 @@ OPTIONS: dict[str, RuleOption] = {
             "there is no ten for the cards (a capot still scores 40).",
             "Parlett (The Penguin Book of Card Games, Piquet, Variations, \"10 for last\"); the capot's 40 is "
             "ours: the source does not say.",
+        ),
+        RuleOption(
+            "play_ceases_at_the_target", False,
+            "The deal stops the moment a player reaches the game's target in the order of reckoning: the "
+            "declaration or the card that reaches it is scored (with a repique or pique it makes), and the rest of "
+            "the hand is neither declared nor played, and scores nothing.",
+            "Parlett (Historic Card Games, Piquet, How to play it: \"If you are playing up to a target score, play "
+            "ceases the moment one player reaches that total, leaving the rest of the hand unplayed\"; he adds "
+            "that no source he consulted is explicit on the point). Cavendish's Laws of Piquet au Cent give no way "
+            "to break a deal off, so by default it is played to its end.",
+        ),
+        RuleOption(
+            "game_of_101", False,
+            "A game is 101 up, not 100 (a double game still if the loser has under 50 when the winner reaches it).",
+            "Hoffmann, Hoyle's Games Modernized (Piquet, The final score): \"Hoyle adhered to this [100], but at "
+            "some later period the 100 was altered to 101. This was also the ordinary way of playing the game in "
+            "France\"; Hoyle's Games, Improved and Enlarged: \"The game consists of 101 points\". That the double "
+            "game stays under 50 is ours: the sources do not say.",
+        ),
+        RuleOption(
+            "calls_named_unless_good", False,
+            "Elder calls a sequence with its top card (\"Quart to the king\") and a trio or quatorze with its rank "
+            "(\"Three kings\"), unless the call is good against the cards, when he says its length alone (\"Quart\", "
+            "\"Set of three\"); nobody asks \"How high?\". By default a sequence is called by its length, its top "
+            "card said only when younger asks at an equal length, and a set always with its rank.",
+            "Cavendish's Law 48: \"It is sufficient to call the number of cards of a sequence if the call be good "
+            "against the cards. If not good against the cards, the elder hand is bound to state to what card his "
+            "sequence is. And similarly, in calling a quatorze or trio, the elder hand is bound to state the value "
+            "of the cards of which it consists, unless the call is good against the cards\". The default is the "
+            "project's rulings, 11.",
+        ),
+        RuleOption(
+            "calls_shown_at_once", False,
+            "Elder's combinations allowed good or equal are shown as soon as younger has answered, before he "
+            "leads (younger's still once he has led); by default both are shown once he has led.",
+            "Cavendish's Law 55: a player \"must show the cards called at any time they are asked for, or in the "
+            "case of the younger hand, at any time after the elder hand has led a card\": with the option younger "
+            "always asks at once. The Laws of Piquet au Cent: elder \"must show the cards called, except in the "
+            "case of quatorzes and trios. If he lead a card without showing his call, he cannot reckon it\".",
         ),
         RuleOption(
             "carte_blanche_must_be_announced", False,
@@ -227,7 +273,8 @@ def parse_bid(text: str) -> str:
     t = text.replace(" ", "").lower() if isinstance(text, str) else ""
     if t in ("pass", "double", "redouble"):
         return t
-    if len(t) >= 2 and t[-1] in "+-" and t[:-1].isdigit() and 7 <= int(t[:-1]) <= 12:
+    # ASCII digits only: "٨+" is not read as 8+, nor "²+" handed to int().
+    if len(t) >= 2 and t[-1] in "+-" and t[:-1].isascii() and t[:-1].isdigit() and 7 <= int(t[:-1]) <= 12:
         return f"{int(t[:-1])}{t[-1]}"
     raise ValueError(f"not a bid: {text!r} (bid 7 to 12 with + or -, e.g. '8+', or pass, double, redouble)")
 
@@ -284,7 +331,8 @@ class Rules:
         "minimum_point", "cards_count_toward_pique", "elder_may_stand_pat", "younger_may_stand_pat",
         "lead_point_only_if_won", "points_for_winning_opponents_lead", "low_cards_score_nothing_in_play",
         "four_deal_partie", "deal_in_threes_only", "carte_blanche_must_be_announced",
-        "concession_may_be_declined", "carte_rouge", "ten_for_the_last_trick",
+        "concession_may_be_declined", "carte_rouge", "ten_for_the_last_trick", "calls_shown_at_once",
+        "calls_named_unless_good",
     )
     DEFAULTS: ClassVar[dict[str, bool | int]] = {}
 
@@ -302,9 +350,11 @@ class Rules:
     #: Piquet au Cent: the partie is played in games, won by the first to win ``games_to_win``.
     plays_games: ClassVar[bool] = False
     games_to_win: ClassVar[int] = 0
-    #: Piquet au Cent: the points a game is played to (``None``: no games).
-    game_target: ClassVar[int | None] = None
+    #: Piquet au Cent: the points a game is played to (``None``: no games); with the option ``game_of_101``, 101.
+    game_target: int | None = None
 
+    #: The law that has the players deal alternately (cited when the wrong player deals).
+    alternate_deal_source: ClassVar[str] = "Law 16"
     deals_after_tie: ClassVar[int] = 2
     rubicon: ClassVar[int] = 100
     settlement_bonus: ClassVar[int] = 100
@@ -375,6 +425,23 @@ class Rules:
         return bool(self.option("fresh_cut_each_game"))
 
     @property
+    def play_ceases_at_target(self) -> bool:
+        """Piquet au Cent, option ``play_ceases_at_the_target`` (Parlett): the deal stops the moment a player reaches
+        the game's target."""
+        return bool(self.option("play_ceases_at_the_target"))
+
+    @property
+    def calls_named_unless_good(self) -> bool:
+        """Law 48 by the letter, option ``calls_named_unless_good``: see :meth:`call_names`."""
+        return bool(self.option("calls_named_unless_good"))
+
+    @property
+    def calls_shown_at_once(self) -> bool:
+        """Law 55, option ``calls_shown_at_once``: elder's combinations allowed good or equal are shown as soon as
+        younger answers, not at his lead."""
+        return bool(self.option("calls_shown_at_once"))
+
+    @property
     def carte_blanche_compulsory(self) -> bool:
         return bool(self.option("carte_blanche_must_be_announced"))
 
@@ -396,9 +463,16 @@ class Rules:
 
     # ---------------------------------------------------------------- declarations
     def told_at_once(self, category: Category, contract: Contract | None) -> bool:
-        """Whether elder's first call settles the comparison (pips, top card or rank said at once);
-        otherwise he names the length and is asked at an equal length (Laws 46-48)."""
-        return category is _SETS
+        """Whether elder's first call settles the comparison (pips, top card or rank said at once, or a call good
+        against the cards); otherwise he names the length and is asked at an equal length (Laws 46-48)."""
+        return category is _SETS or (category is not _POINT and self.calls_named_unless_good)
+
+    def call_names(self, category: Category, contract: Contract | None, good: bool) -> bool:
+        """Whether elder's call says at once what decides it (the pips, the top card, the rank), as
+        :meth:`told_at_once` has it; with the option ``calls_named_unless_good`` (Law 48) a sequence or set call
+        that is ``good`` against the cards says its length alone."""
+        return self.told_at_once(category, contract) and not (
+            good and category is not _POINT and self.calls_named_unless_good)
 
     def must_declare_in_full(self, contract: Contract | None) -> bool:
         """No sinking: each player declares his best and shows every other combination."""
@@ -520,6 +594,7 @@ class Auction(Rules):
     }
     uses_bidding = True
     allows_concession = False
+    alternate_deal_source = "Lunn"
     rubicon = 150
     settlement_bonus = 150
 
@@ -597,7 +672,8 @@ class AuCent(Rules):
     OPTION_NAMES = (
         "minimum_point", "cards_count_toward_pique", "elder_may_stand_pat", "younger_may_stand_pat",
         "low_cards_score_nothing_in_play", "points_ending_in_four_count_one_less",
-        "carte_blanche_must_be_announced", "fresh_cut_each_game",
+        "carte_blanche_must_be_announced", "fresh_cut_each_game", "play_ceases_at_the_target", "game_of_101",
+        "calls_shown_at_once",
     )
     DEFAULTS: ClassVar[dict[str, bool | int]] = {"younger_may_stand_pat": True}
     lower_cut_deals = True
@@ -605,9 +681,14 @@ class AuCent(Rules):
     shows_sets = False
     younger_carte_blanche_after_elder_discards = True
     plays_games = True
-    game_target: ClassVar[int] = 100
+    game_target: int | None = 100
     double_game_below: ClassVar[int] = 50
     games_to_win = 3
+
+    def __init__(self, options: Mapping[str, object] | None = None) -> None:
+        super().__init__(options)
+        if self.option("game_of_101"):
+            self.game_target = 101
 
     def packet_sizes(self) -> tuple[int, ...]:
         return (2,)
@@ -625,17 +706,19 @@ class AuCent(Rules):
         return False
 
     def game_over(self, before: tuple[int, int], events: Sequence[tuple[int, int]]) -> GameResult | None:
-        """The first to reach 100 in the order of reckoning wins the game; a double game if the
-        other then has under 50. The deal's later points stand but decide nothing.
+        """The first to reach 100 (101 with the option ``game_of_101``) in the order of reckoning wins the game;
+        a double game if the other then has under 50. The deal's later points stand but decide nothing (unless
+        the option ``play_ceases_at_the_target`` ends the deal there).
 
         >>> AuCent().game_over((90, 40), [(1, 6), (0, 4), (0, 13), (1, 12)])
         GameResult(winner=0, double=True, scores=(107, 58), reached=(107, 46), deal=0)
         """
         scores = list(before)
         reached: GameResult | None = None
+        target = self.game_target or 100
         for seat, points in events:
             scores[seat] += points
-            if reached is None and scores[seat] >= self.game_target:
+            if reached is None and scores[seat] >= target:
                 reached = GameResult(seat, scores[1 - seat] < self.double_game_below, (0, 0),
                                      (scores[0], scores[1]))
         if reached is None:
@@ -667,7 +750,7 @@ def parse_options(items: Sequence[str]) -> dict[str, object]:
             value = True
         elif raw.lower() in ("false", "no", "off"):
             value = False
-        elif re.fullmatch(r"-?\d+", raw):
+        elif re.fullmatch(r"-?[0-9]+", raw):
             value = int(raw)
         options[name] = value
     return options

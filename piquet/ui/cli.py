@@ -9,6 +9,8 @@ import errno
 import importlib.metadata
 import json
 import os
+import re
+import stat
 import sys
 import urllib.parse
 from collections.abc import Callable, Sequence
@@ -184,24 +186,63 @@ def _read_record(path: str, command: str) -> Partie | int:
         return 1
 
 
+#: What a record's text may not put on a terminal: the C0 and C1 controls (escape sequences that move the cursor,
+#: retitle the window, rewrite the screen) and the bidirectional controls that reorder what is shown.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """``text`` as it may be shown on a terminal: tabs and line ends as spaces, every other control character left
+    out.
+
+    >>> printable("Ann\x1b]0;pwned\x07\u202e")
+    'Ann]0;pwned'
+    """
+    return _UNPRINTABLE.sub(lambda m: " " if m.group() in "\t\n\r" else "", text)
+
+
+def _printable_strings(value: Any) -> Any:
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, list):
+        return [_printable_strings(v) for v in value]
+    if isinstance(value, dict):
+        return {printable(k): _printable_strings(v) for k, v in value.items()}
+    return value
+
+
 def _read_text(path: str, command: str) -> str | int:
-    """The text of the record at ``path``, or the exit status after saying why it cannot be read."""
+    """The text of the record at ``path``, or the exit status after saying why it cannot be read. Only a regular
+    file is read (a FIFO or a device would block, or never end); every string in it is made :func:`printable`, so
+    nothing a record holds (a player's name, above all) can send a terminal its control sequences."""
     try:
-        with open(path, "rb") as fp:
-            data = fp.read(MAX_RECORD_BYTES + 1)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as e:
         print(f"piquet {command}: cannot read {path}: {e.strerror}", file=sys.stderr)
         return 2
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        print(f"piquet {command}: {path} is not a regular file (a record is one), so it is not read", file=sys.stderr)
+        return 1
+    with os.fdopen(fd, "rb") as fp:
+        data = fp.read(MAX_RECORD_BYTES + 1)
     if len(data) > MAX_RECORD_BYTES:
         print(f"piquet {command}: {path} is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MiB, and not read: a "
               "record of a whole partie is a few tens of KiB, so this is not one", file=sys.stderr)
         return 1
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         print(f"piquet {command}: {path} is not UTF-8 text (byte {e.start} is 0x{data[e.start]:02x}), so not a "
               "record", file=sys.stderr)
         return 1
+    if not _UNPRINTABLE.search(text.replace("\n", "").replace("\t", "").replace("\r", "")) and "\\u" not in text:
+        return text
+    try:
+        data_read = json.loads(text)
+    except (ValueError, RecursionError):  # not JSON: the record's reader says where and why
+        return text
+    return json.dumps(_printable_strings(data_read), ensure_ascii=False, indent=1)
 
 
 def _analyse(args: argparse.Namespace) -> int:
@@ -478,7 +519,14 @@ def _serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from piquet.ui.web.app import create_app
-        from piquet.ui.web.guard import install_log_limit, listen, raise_file_limit, server_config
+        from piquet.ui.web.guard import (
+            ConnectionLedger,
+            Forwarded,
+            install_log_limit,
+            listen,
+            raise_file_limit,
+            server_config,
+        )
         from piquet.ui.web.store import StoreError
     except ImportError as e:
         print(f"piquet serve needs the web extra ({e.name} is missing): "
@@ -486,6 +534,14 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     if args.workers is not None and args.workers < 0:
         print(f"piquet serve: --workers is 0 or more, not {args.workers}", file=sys.stderr)
+        return 2
+    if args.max_connections is not None and args.max_connections < 1:
+        print(f"piquet serve: --max-connections is 1 or more, not {args.max_connections}", file=sys.stderr)
+        return 2
+    try:
+        forwarded = Forwarded(p for proxies in args.trust_proxy for p in proxies.split(","))
+    except ValueError as e:
+        print(f"piquet serve: --trust-proxy: {e}", file=sys.stderr)
         return 2
     try:
         app = create_app(args.db, workers=args.workers, max_budget=args.max_budget)
@@ -505,7 +561,10 @@ def _serve(args: argparse.Namespace) -> int:
           f"{solver_words()}", flush=True)
     # The server counts its connections below the limit on open files (piquet.ui.web.guard), lifted first.
     raise_file_limit()
-    config = server_config(app, host=args.host, port=args.port, log_level=args.log_level)
+    ledger = ConnectionLedger(forwarded=forwarded)
+    if args.max_connections is not None:
+        ledger.max_connections = min(ledger.max_connections, args.max_connections)
+    config = server_config(app, host=args.host, port=args.port, log_level=args.log_level, ledger=ledger)
     install_log_limit()  # after the configuration, which sets the loggers up
     with listening, contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn has shut down and re-raised it
         uvicorn.Server(config).run(sockets=[listening])
@@ -665,6 +724,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the most CPU time a table may give the computer and its hints for each decision "
                           "(default 5; a table's creator chooses up to it, 1 by default); 0: no cap, and a "
                           "table may let the computer think without a limit")
+    srv.add_argument("--trust-proxy", action="append", default=[], metavar="ADDRESS",
+                     help="a reverse proxy in front of the server (an address or a network, e.g. 127.0.0.1 or "
+                          "10.0.0.0/8; may be repeated): its connections are not limited by address, and the client's "
+                          "address is read from the X-Forwarded-For header it sets (from no other peer)")
+    srv.add_argument("--max-connections", type=int, default=None, metavar="N",
+                     help="connections open at once (default 4096, or fewer to stay under the limit on open files)")
     srv.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"],
                      help="how much the server logs (default warning)")
     srv.set_defaults(func=_serve)

@@ -700,7 +700,7 @@ class _Game:
 
         def parse(text: str) -> None:
             t = text.strip() or "3"
-            if not t.isdigit() or int(t) not in sizes:
+            if not (t.isascii() and t.isdigit()) or int(t) not in sizes:
                 raise _BadInput(f"deal in packets of {' or '.join(map(str, sizes))}")
             chosen.append(int(t))
 
@@ -803,7 +803,7 @@ class _Game:
             parts = text.strip().lower().split()
             if not parts:
                 parts = ["y"]
-            if parts[0].isdigit():
+            if parts[0].isascii() and parts[0].isdigit():
                 parts = ["y", parts[0]]
             yes = _yes_no(parts[0], True)
             if not yes:
@@ -812,7 +812,7 @@ class _Game:
                 return CarteBlanche(HUMAN, True)
             n = hi
             if len(parts) > 1:
-                if not parts[1].isdigit():
+                if not (parts[1].isascii() and parts[1].isdigit()):
                     raise _BadInput(f"say how many cards you will exchange, {lo} to {hi}")
                 n = int(parts[1])
             return CarteBlanche(HUMAN, True, n)
@@ -909,7 +909,7 @@ class _Game:
             t = text.strip()
             if not t:
                 return menu[0]
-            if t.isdigit():
+            if t.isascii() and t.isdigit():
                 i = int(t)
                 if not 1 <= i <= len(menu):
                     raise _BadInput(f"choose 1 to {len(menu)}")

@@ -479,6 +479,11 @@ def read_message(text: str | bytes) -> ClientMessage:
     """A client's message, checked for size, JSON, type and fields (not yet for legality)."""
     if len(text) > MAX_MESSAGE:
         raise ProtocolError("too_large", f"a message may be at most {MAX_MESSAGE} characters, not {len(text)}")
+    if isinstance(text, bytes):  # UTF-8 only (json.loads would take a byte order mark for UTF-16 or 32)
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ProtocolError("malformed", f"not UTF-8 text: byte {e.start}") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
