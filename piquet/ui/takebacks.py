@@ -38,8 +38,8 @@ the deal's number, whoever deals and in whatever packets (:meth:`~piquet.engine.
 ([False, True], True)
 >>> target(partie, steps, 0, "free"), target(partie, steps, 0, "fair")
 (1, None)
->>> print(refusal(partie, steps, 0, "fair"))
-a fair takeback stops where you were shown something new (a card the computer played or showed, cards drawn, a \\
+>>> print(refusal(partie, steps, 0, "fair"))  # doctest: +NORMALIZE_WHITESPACE
+a fair takeback stops where you were shown something new (a card the computer played or showed, cards drawn, a
 deal, the hands reckoned at the first lead): that decision is final
 >>> entry(partie.actions, 1, "Ann")
 {'player': 'Ann', 'deal': 1, 'action': 0, 'undone': 1}
