@@ -6,12 +6,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+import importlib.metadata
 import json
 import os
 import re
 import stat
 import sys
+import urllib.parse
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from piquet.ai.annotate import annotated_record
@@ -23,9 +26,10 @@ from piquet.engine import record
 from piquet.engine.partie import Partie
 from piquet.engine.scoring import ScoreCategory
 from piquet.engine.variants import VARIANTS
-from piquet.engine.words import partie_lines
+from piquet.engine.words import partie_lines, second_person
+from piquet.ui.takebacks import TAKEBACKS
 
-__all__ = ["MAX_RECORD_BYTES", "main", "replay_summary"]
+__all__ = ["MAX_RECORD_BYTES", "main", "replay_summary", "solver_words"]
 
 #: The largest file ``piquet replay`` reads: a whole partie's record is some tens of KiB.
 MAX_RECORD_BYTES = 4 * 1024 * 1024
@@ -135,15 +139,16 @@ def _replay(args: argparse.Namespace) -> int:
         json.dump(replay_summary(partie), sys.stdout, indent=1, ensure_ascii=False)
         print()
         return 0
-    for line in partie_lines(partie.logs(), partie.players):
+    names = partie.players
+    for line in partie_lines(partie.logs(), names):
         print(line)
     print()
     for line in _score_table(partie):
-        print(line)
+        print(second_person(line, names))
     if notes is not None and notes.notes:
         print()
-        for line in _annotation_lines(notes, partie.players):
-            print(line)
+        for line in _annotation_lines(notes, names):
+            print(second_person(line, names))
     return 0
 
 
@@ -279,7 +284,7 @@ def _analyse(args: argparse.Namespace) -> int:
         print()
         return 0
     for line in _review_lines(review):
-        print(line)
+        print(second_person(line, review.players))
     return 0
 
 
@@ -332,7 +337,7 @@ def _review_lines(review: PartieReview) -> list[str]:
         for seat in (0, 1):
             s = review.summary(seat, kind)
             counts = ", ".join(f"{s.marks[sign]} {sign}" for _, sign in reversed(MARKS))
-            lines.append(f"  {names[seat]:<{width}}  {s.loss:.1f} in {s.choices} choices "
+            lines.append(f"  {names[seat]:<{width}}  {s.loss:.1f} in {s.choices} choice{'' if s.choices == 1 else 's'} "
                          f"({s.loss_per_choice:.2f} a choice; {counts})")
     if review.actions:
         deals = len({r.deal for r in review.actions})
@@ -552,8 +557,8 @@ def _serve(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     host = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
-    print(f"Piquet is served at http://{host}:{args.port}/ (stop it with Ctrl-C); games are kept in {args.db}",
-          flush=True)
+    print(f"Piquet is served at http://{host}:{args.port}/ (stop it with Ctrl-C); games are kept in {args.db}; "
+          f"{solver_words()}", flush=True)
     # The server counts its connections below the limit on open files (piquet.ui.web.guard), lifted first.
     raise_file_limit()
     ledger = ConnectionLedger(forwarded=forwarded)
@@ -566,12 +571,54 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="piquet", description="Piquet, the classic game for two.")
-    from piquet import __version__
-    from piquet.ai.solver import SOLVER
+def _installed_kernels() -> list[Path]:
+    """The compiled kernels the installed distributions of piquet built: in an install's files, or in the source
+    tree of an editable install (``pip install -e``, which builds it there)."""
+    found: list[Path] = []
+    for dist in importlib.metadata.distributions(name="piquet"):
+        for file in dist.files or ():
+            if file.name.startswith("_kernel.") and file.suffix in (".so", ".pyd"):
+                found.append(Path(str(dist.locate_file(file))))
+        try:
+            direct = json.loads(dist.read_text("direct_url.json") or "{}")
+        except json.JSONDecodeError:
+            continue
+        if not isinstance(direct, dict):
+            continue
+        url = str(direct.get("url", ""))
+        if (direct.get("dir_info") or {}).get("editable") and url.startswith("file://"):
+            found += (Path(urllib.parse.unquote(urllib.parse.urlparse(url).path)) / "piquet" / "ai").glob("_kernel.*")
+    return [p for p in found if p.is_file()]
 
-    parser.add_argument("--version", action="version", version=f"piquet {__version__} (solver: {SOLVER})")
+
+def solver_words() -> str:
+    """Which search the strongest levels solve with, said plainly (``piquet --version``, and ``piquet serve``'s first
+    line): above all when a compiled kernel was built but this run does not use it, because it imports the package
+    from a source tree that has none (``python3 -m piquet`` run inside a checkout)."""
+    from piquet.ai import solver
+
+    if solver.SOLVER == "compiled kernel":
+        return "solver: compiled kernel"
+    if os.environ.get("PIQUET_PURE_SOLVER", "") not in ("", "0"):
+        return "solver: pure Python, as PIQUET_PURE_SOLVER asks"
+    here = Path(solver.__file__).resolve().parent
+    elsewhere = [p for p in _installed_kernels() if p.resolve().parent != here]
+    if elsewhere:
+        return (f"solver: pure Python, NOT the compiled kernel built at install: this runs the source tree "
+                f"{here.parent.parent}, which has no kernel, and not the installed package in "
+                f"{elsewhere[0].resolve().parent.parent.parent} (the strongest levels think more slowly); run the "
+                "installed `piquet` command instead, or build the kernel in this tree with "
+                "`python3 -m pip install -e .`")
+    return "solver: pure Python (no compiled kernel was built: no C compiler where piquet was installed)"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    # The description and the version as written (the version's one line is not wrapped).
+    parser = argparse.ArgumentParser(prog="piquet", description="Piquet, the classic game for two.",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    from piquet import __version__
+
+    parser.add_argument("--version", action="version", version=f"piquet {__version__} ({solver_words()})")
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play a partie against the computer")
     play.add_argument("--variant", default="rubicon", choices=sorted(VARIANTS),
@@ -590,6 +637,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--tutor", type=_points, nargs="?", const=TUTOR_THRESHOLD, metavar="POINTS",
                       help="the tutor: before a choice that loses POINTS or more on average (default "
                            f"{TUTOR_THRESHOLD:g}, the review's '?' mark), say so and why, and offer to think again")
+    play.add_argument("--takebacks", choices=TAKEBACKS, default="fair",
+                      help="what 'undo' may take back: fair (the default: never back past something you had not "
+                           "seen, a card the computer played, cards drawn, a deal), off, or free (for practice: "
+                           "any decision, each one noted in the record), as at the browser's tables")
     play.add_argument("--record", metavar="FILE", help="save the game record to FILE (JSON)")
     play.add_argument("--name", default="You", help="your name at the table")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
