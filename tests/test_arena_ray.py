@@ -12,6 +12,8 @@ import pytest
 from piquet.ai import arena
 from piquet.ai.sprt import Sprt
 
+pytestmark = pytest.mark.research
+
 ray = pytest.importorskip("ray")
 
 

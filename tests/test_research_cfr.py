@@ -16,6 +16,8 @@ from piquet.engine.partie import Partie, Phase
 from piquet.research.examples.cfr import IN_FULL, SINK, DeclarationSubgame, SubgameAgent, quick, solve
 from piquet.research.openspiel import state_from_view
 
+pytestmark = pytest.mark.research
+
 
 def _at_elder_s_first_call(seed: int) -> Partie:
     p = Partie(("Ann", "Bill"), first_dealer=seed % 2)

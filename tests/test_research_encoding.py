@@ -29,6 +29,8 @@ from piquet.research.encoding import (
     legal_ids,
 )
 
+pytestmark = pytest.mark.research
+
 
 def _positions(variant: str, seed: int, count: int) -> list[Partie]:
     """Copies of a partie at each decision of a few deals played by the books' players."""

@@ -22,6 +22,8 @@ from piquet.research.gymnasium import PiquetEnv, PiquetVectorEnv
 from piquet.research.openspiel import tensor_from_scratch
 from piquet.research.pettingzoo import PiquetAEC
 
+pytestmark = pytest.mark.research
+
 
 @pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
 def test_pettingzoo_api_test_passes(variant: str) -> None:

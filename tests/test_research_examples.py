@@ -17,6 +17,8 @@ from piquet.engine.partie import Partie, Phase
 from piquet.research.examples.ismcts import ISMCTSAgent, quick
 from piquet.research.openspiel import state_from_view
 
+pytestmark = pytest.mark.research
+
 
 def test_a_state_built_from_a_view_offers_the_player_his_own_legal_actions() -> None:
     rng = random.Random(8)

@@ -15,6 +15,8 @@ from open_spiel.python.observation import make_observation  # noqa: E402
 from piquet.research import openspiel  # noqa: E402  (registers python_piquet)
 from piquet.research.encoding import NUM_ACTIONS  # noqa: E402
 
+pytestmark = pytest.mark.research
+
 VARIANTS = ["rubicon", "auction", "au-cent"]
 
 

@@ -28,6 +28,8 @@ PlaywrightTimeout = sync_api.TimeoutError
 from piquet.engine import record  # noqa: E402
 from piquet.ui.web.app import create_app  # noqa: E402
 
+pytestmark = pytest.mark.browser
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 if not os.path.exists(CHROMIUM):
     if os.environ.get("PIQUET_REQUIRE_BROWSER"):

@@ -14,6 +14,8 @@ import pytest
 from test_web_axe import VIEWPORTS
 from test_web_browser import WAIT, LiveServer, _create, _data, _goto, _open, _ready, _reload, browser, server  # noqa: F401
 
+pytestmark = pytest.mark.browser
+
 #: The most clicks or key presses a deal may take on average (the issue's mark).
 CLICKS_A_DEAL = 15
 
