@@ -117,7 +117,7 @@ def test_undo_with_declare_my_best_goes_back_past_the_declarations_made_for_the_
     clicks: list[str] = []
     for _ in range(3000):  # to a card of Ann's whose last decision with a choice before it was a declaration
         if _data(page, "prompt") == "play" and not _data(page, "pending"):
-            chosen = [a for a, step in zip(table.partie.actions, table._steps, strict=True) if step.choice
+            chosen = [a for a, step in zip(table.partie.actions, table.takebacks.steps, strict=True) if step.choice
                       and a.player == 0]
             if chosen and type(chosen[-1]).__name__ == "Declare":
                 break

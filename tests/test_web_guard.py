@@ -24,6 +24,7 @@ from guard_helpers import WAIT, RawSocket, frame, get_status, post, serving
 from web_helpers import Client, create
 
 from piquet.ui.cli import main
+from piquet.ui.web import clients as clients_module
 from piquet.ui.web import guard
 from piquet.ui.web import store as store_module
 from piquet.ui.web import tables as tables_module
@@ -120,14 +121,14 @@ async def waiting_room(tmp_path: Path) -> tuple[Tables, Table]:
 
 def test_a_spectator_who_never_reads_is_dropped_and_the_room_goes_on(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tables_module, "SEND_TIMEOUT", 0.2)
+    monkeypatch.setattr(clients_module, "SEND_TIMEOUT", 0.2)
 
     async def scenario() -> None:
         _, table = await waiting_room(tmp_path)
         stalled, reader = Stalled(None), Stalled(0.0)
         dropped: list[str] = []
-        spectator = tables_module.Client(None, stalled.send, on_drop=lambda _c, reason: dropped.append(reason))
-        player = tables_module.Client(0, reader.send)
+        spectator = clients_module.Client(None, stalled.send, on_drop=lambda _c, reason: dropped.append(reason))
+        player = clients_module.Client(0, reader.send)
         table.clients |= {spectator, player}
         for _ in range(3):  # a broadcast never waits on a socket
             await asyncio.wait_for(table.broadcast(), 1.0)
@@ -148,11 +149,11 @@ def test_a_spectator_who_never_reads_is_dropped_and_the_room_goes_on(
 
 def test_a_slow_reader_is_sent_only_the_latest_state_and_a_client_far_behind_is_dropped(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tables_module, "CLIENT_QUEUE", 4)
+    monkeypatch.setattr(clients_module, "CLIENT_QUEUE", 4)
 
     async def scenario() -> None:
         slow = Stalled(0.05)
-        client = tables_module.Client(0, slow.send)
+        client = clients_module.Client(0, slow.send)
         client.post(json.dumps({"type": "state", "version": 0}), state=True)
         await asyncio.sleep(0)  # the writer takes it: on its way
         for version in range(1, 20):

@@ -30,8 +30,8 @@ from web_helpers import (
     seed_tables,
 )
 
+from piquet.ui.web import advice as advice_module
 from piquet.ui.web import protocol
-from piquet.ui.web import tables as tables_module
 from piquet.ui.web.app import create_app
 from piquet.ui.web.protocol import (
     ClientMessage,
@@ -123,7 +123,7 @@ def _messages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str
     """Real messages: the setup, a room from its waiting to the end of a short partie (with its seat, move and error
     messages), and tables against the computer in every variant (a hint asked at each)."""
     seed_tables(monkeypatch, 3)
-    monkeypatch.setattr(tables_module, "HINT_LEVEL", 1)  # the hint's message is the same at any level; level 1 is quick
+    monkeypatch.setattr(advice_module, "HINT_LEVEL", 1)  # the hint's message is the same at any level; level 1 is quick
     rng = random.Random(5)
     clients: list[Client] = []
     with TestClient(create_app(db(tmp_path), workers=0)) as http, ExitStack() as stack:

@@ -48,7 +48,7 @@ from web_helpers import (
 
 from piquet.engine import record
 from piquet.ui.cli import main
-from piquet.ui.web import tables as tables_module
+from piquet.ui.web import seats as seats_module
 from piquet.ui.web.app import create_app
 
 SCHEMA = json.loads((Path(__file__).parent.parent / "piquet" / "data" / "record.schema.json").read_text())
@@ -105,7 +105,7 @@ def test_a_seat_moves_to_another_device_with_a_one_time_link_and_leaves_the_old_
         error(spectator, "not_allowed")
         bill.send({"type": "move"})
         moved = bill.until(lambda m: m["type"] != "state")
-        assert moved["type"] == "move" and moved["expires_in"] == tables_module.MOVE_SECONDS
+        assert moved["type"] == "move" and moved["expires_in"] == seats_module.MOVE_SECONDS
         assert moved["link"].startswith(f"/t/{table['id']}#move=")
         with http.websocket_connect(f"/ws/{table['id']}?{query(moved['link'])}") as ws:
             phone = Client(ws, "Bill's phone")
@@ -121,7 +121,7 @@ def test_a_seat_moves_to_another_device_with_a_one_time_link_and_leaves_the_old_
 
 
 def test_a_link_to_move_a_seat_expires(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tables_module, "MOVE_SECONDS", -1)
+    monkeypatch.setattr(seats_module, "MOVE_SECONDS", -1)
     with TestClient(create_app(db(tmp_path))) as http, ExitStack() as stack:
         table = create(http, "computer", name="Ann")
         ann = connect(http, stack, table, f"token={table['token']}")
