@@ -10,10 +10,10 @@ from helpers import agents
 
 pytest.importorskip("pyspiel")
 
-from piquet.ai import arena
 from piquet.ai.agent import play_deal
 from piquet.ai.levels import make_agent
 from piquet.engine.partie import Partie, Phase
+from piquet.measure import arena
 from piquet.research.examples.ismcts import ISMCTSAgent, quick
 from piquet.research.openspiel import state_from_view
 

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from piquet.ai import arena
-from piquet.ai.sprt import MIN_SAMPLES, Sprt, SprtStream, elo_score, parse_bounds
+from piquet.measure import arena
+from piquet.measure.sprt import MIN_SAMPLES, Sprt, SprtStream, elo_score, parse_bounds
 from piquet.ui.cli import main
 
 
