@@ -30,13 +30,13 @@ from typing import Final
 from piquet.ai.books import SimpleAgent, choose_bid, discard_choice, minus_discards, minus_tricks, plus_tricks
 from piquet.ai.budget import Deadline
 from piquet.ai.exchange import (
-    _younger_takes,
     best_discard,
     candidate_discards,
     contract_declarations,
     drawn,
     play_features,
     worlds_after_elder,
+    younger_takes,
 )
 from piquet.ai.inference import Inference, World
 from piquet.ai.solver import PlayPosition, solve
@@ -371,7 +371,7 @@ def contract_discards(view: PlayerView, limit: int) -> list[CardSet]:
 def _answer(opponent: int, rest: Sequence[Card], minus: bool) -> int:
     """Her hand after her exchange as the books make it, the cards the holder left before her."""
     if not minus:
-        return _younger_takes(opponent, rest)
+        return younger_takes(opponent, rest)
     return drawn(opponent, minus_discards(CardSet(opponent), 0, len(rest)), rest)
 
 
