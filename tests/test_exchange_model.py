@@ -137,6 +137,35 @@ def test_the_remembered_orders_are_bounded() -> None:
     assert 0 < len(books._ORDERS) <= books._ORDER_LIMIT
 
 
+def _plain_top_tricks(ranks: list[int]) -> float:
+    """A card no missing card beats counts one; one beaten by a single missing card, with a smaller card to
+    guard it, a half."""
+    ranks = sorted(ranks, reverse=True)
+    count = 0.0
+    for i, r in enumerate(ranks):
+        higher_out = sum(1 for above in range(r + 1, 8) if above not in ranks)
+        if higher_out == 0:
+            count += 1
+        elif higher_out == 1 and len(ranks) >= i + 2:
+            count += 0.5
+    return count
+
+
+@given(_hands)
+def test_the_books_count_of_tricks_is_reckoned_suit_by_suit(hand: CardSet) -> None:
+    """Auction's books: the tricks a hand expects to win (its top cards, a half for each card past the fourth)
+    and to lose (its bottom cards, mirrored; a half for a void; no more than some 3/5 of the cards out)."""
+    plus = 0.0
+    minus = 0.0
+    for suit in Suit:
+        ranks = [c.rank for c in hand.suit(suit)]
+        top = _plain_top_tricks(ranks)
+        plus += top + min(max(0, len(ranks) - 4) * 0.5, len(ranks) - top)
+        minus += (min(_plain_top_tricks([7 - r for r in ranks]), 0.6 * (8 - len(ranks)) + 0.5) if ranks else 0.5)
+    assert books.plus_tricks(hand) == plus
+    assert books.minus_tricks(hand) == min(minus, 12.0)
+
+
 # ---------------------------------------------------------------- the valuation, plainly
 def _plain_summary(hand: CardSet, rules: Rules) -> list[tuple[tuple[int, int], int]]:
     """For the point, the sequences and the sets: the best combination's key (``(0, 0)``: none) and what the

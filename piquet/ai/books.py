@@ -368,13 +368,30 @@ def _suit_winners(ranks: list[int]) -> float:
     return count + min(long, len(ranks) - count)
 
 
+def _suit_losers(ranks: list[int]) -> float:
+    """Tricks a suit should lose when low cards lose (:func:`minus_tricks`): ``ranks`` held, 0 (seven) to 7 (ace).
+
+    Mirrored, a seven loses as surely as an ace wins; a void gives a half (a high card can be thrown on it); a
+    suit loses no more tricks than the opponent can take in it, some 3/5 of the cards out."""
+    if not ranks:
+        return 0.5
+    return min(_top_tricks([7 - r for r in ranks]), 0.6 * (8 - len(ranks)) + 0.5)
+
+
+#: :func:`_suit_winners` and :func:`_suit_losers` of one suit, by its 8-bit rank mask.
+_SUIT_WINNERS: Final = tuple(_suit_winners(list(_HELD[byte])) for byte in range(256))
+_SUIT_LOSERS: Final = tuple(_suit_losers(list(_HELD[byte])) for byte in range(256))
+
+
 def plus_tricks(hand: CardSet) -> float:
-    """The tricks a hand expects to win playing to win them, before any exchange.
+    """The tricks a hand expects to win playing to win them, before any exchange (:func:`_suit_winners`, suit
+    by suit).
 
     >>> plus_tricks(CardSet.parse("AS KS QS JS TS AH KH AD KD AC 7C 8C"))
     10.0
     """
-    return sum(_suit_winners([c.rank for c in hand.suit(s)]) for s in Suit)
+    mask = hand.mask
+    return sum(_SUIT_WINNERS[mask >> shift & 0xFF] for shift in (0, 8, 16, 24))
 
 
 def minus_tricks(hand: CardSet) -> float:
@@ -382,21 +399,15 @@ def minus_tricks(hand: CardSet) -> float:
 
     The mirror of :func:`plus_tricks` (a seven is a sure loser as an ace is a sure winner),
     without the bonus of a long suit (the last cards of a long low suit win), and with a
-    half for each void (a high card can be thrown on it).
+    half for each void (a high card can be thrown on it); at most twelve (:func:`_suit_losers`, suit by suit).
 
     >>> minus_tricks(CardSet.parse("7S 8S 9S 7H 8H 9H 7D 8D 9D 7C 8C 9C"))
     12.0
     """
+    mask = hand.mask
     total = 0.0
-    for suit in Suit:
-        # Mirrored ranks: a seven loses as surely as an ace wins.
-        ranks = [7 - c.rank for c in hand.suit(suit)]
-        if not ranks:
-            total += 0.5
-            continue
-        losers = _top_tricks(ranks)
-        # A suit loses no more tricks than the opponent can take in it: some 3/5 of the cards out.
-        total += min(losers, 0.6 * (8 - len(ranks)) + 0.5)
+    for shift in (0, 8, 16, 24):
+        total += _SUIT_LOSERS[mask >> shift & 0xFF]
     return min(total, 12.0)
 
 

@@ -136,6 +136,9 @@ def _suit_pairs() -> list[int]:
     return table
 
 
+_IN_HAND_CATEGORIES: Final = (ScoreCategory.POINT, ScoreCategory.SEQUENCES, ScoreCategory.SETS)
+
+
 class Valuation:
     """What a deal is worth once both players have exchanged, by their two hands (masks, elder's first), as the
     exchange reckons it under ``rules`` and ``contract``: the declarations exactly, both declaring in full (by
@@ -174,6 +177,8 @@ class Valuation:
         self.elder_may_pique = rules.may_pique(0, 0, contract)
         self.pique_threshold = rules.pique_threshold(contract)
         self.pique_points = rules.pique_points
+        self._decided: dict[tuple[tuple[int, int] | None, tuple[int, int] | None, tuple[int, int] | None,
+                                  tuple[int, int]], ScoreEvent | None] = {}
         self._elder = (-1, self.hand(0))
         self._younger = (-1, self.hand(0))
 
@@ -244,6 +249,28 @@ class Valuation:
                     hers[3] = self.repique_points
                     repique = True
         return (mine[0], mine[1], mine[2], mine[3]), (hers[0], hers[1], hers[2], hers[3])
+
+    def decided(self, elder: int, younger: int, before: tuple[int, int] = (0, 0)) -> ScoreEvent | None:
+        """The repique or pique the two hands decide once both have declared in full (:func:`decided_by_hands`),
+        as the engine reckons it (:func:`piquet.engine.partie.decided_in_hand`); remembered by who scores what
+        in each category, which is all it depends on."""
+        e, y = (hand[0] for hand in self.hands(elder, younger))
+        scored: list[tuple[int, int] | None] = []
+        for i in (0, 2, 4):
+            better, points = (0, e[i + 1]) if e[i] > y[i] else (1, y[i + 1]) if y[i] > e[i] else (0, 0)
+            scored.append((1 - better if self.swapped else better, points) if points else None)
+        key = (scored[0], scored[1], scored[2], before)
+        if key in self._decided:
+            return self._decided[key]
+        events = [ScoreEvent(seat, points, ScoreCategory.CARTE_BLANCHE, "carte blanche")
+                  for seat, points in enumerate(before) if points]
+        for category, found in zip(_IN_HAND_CATEGORIES, scored, strict=True):
+            if found is not None:
+                events.append(ScoreEvent(found[0], found[1], category, category.label))
+        if len(self._decided) >= 4096:
+            self._decided.clear()
+        decided = self._decided[key] = decided_in_hand(events, self.rules, self.contract, 0)
+        return decided
 
     def declarations(self, elder: int, younger: int) -> tuple[int, int]:
         """What elder and younger score for their combinations and the repique (:meth:`by_category`, summed)."""
@@ -326,8 +353,6 @@ def declarations_by_category(elder: int, younger: int, rules: Rules | None = Non
     return valuation(rules or _RUBICON, contract).by_category(elder, younger, before)
 
 
-_IN_HAND_CATEGORIES: Final = (ScoreCategory.POINT, ScoreCategory.SEQUENCES, ScoreCategory.SETS)
-
 
 def decided_by_hands(elder: int, younger: int, rules: Rules, contract: Contract | None,
                      before: tuple[int, int] = (0, 0)) -> ScoreEvent | None:
@@ -351,18 +376,7 @@ def decided_by_hands(elder: int, younger: int, rules: Rules, contract: Contract 
     >>> decided_by_hands(elder, younger, make_rules("rubicon"), None) is None   # thirty needed, and she scores
     True
     """
-    value = valuation(rules, contract)
-    e, y = (hand[0] for hand in value.hands(elder, younger))
-    swapped = value.swapped
-    events = [ScoreEvent(seat, points, ScoreCategory.CARTE_BLANCHE, "carte blanche")
-              for seat, points in enumerate(before) if points]
-    for category, i in zip(_IN_HAND_CATEGORIES, (0, 2, 4), strict=True):
-        if e[i] == y[i]:
-            continue
-        better, points = (0, e[i + 1]) if e[i] > y[i] else (1, y[i + 1])
-        if points:
-            events.append(ScoreEvent(1 - better if swapped else better, points, category, category.label))
-    return decided_in_hand(events, rules, contract, 0)
+    return valuation(rules, contract).decided(elder, younger, before)
 
 
 def contract_declarations(elder: int, younger: int, rules: Rules, contract: Contract | None) -> tuple[int, int]:
