@@ -25,7 +25,7 @@ from typing import Final
 
 from piquet.ai.books import discard_choice, discard_order, keep_values
 from piquet.ai.budget import Deadline
-from piquet.ai.inference import Inference, World
+from piquet.ai.inference import CHECK_EVERY, Inference, World
 from piquet.engine.actions import Exchange
 from piquet.engine.cards import FULL_PACK, SUIT_PIPS, Card, CardSet, Rank
 from piquet.engine.combinations import SET_RANKS, Category, runs, sequence_value, set_value
@@ -100,7 +100,6 @@ assert set(SET_RANKS) <= set(_HIGH_RANKS)
 _HIGH_RANK_MASKS: Final = tuple(_RANK_MASKS[r] for r in _HIGH_RANKS)
 
 
-@functools.cache
 def _rank_count_tables() -> tuple[tuple[int, ...], list[tuple[int, int, int, int, int] | None],
                                   list[tuple[int, int] | None]]:
     """How many tens to aces a hand holds, as one number: a suit's high ranks (its rank mask shifted down to the
@@ -122,18 +121,23 @@ def _rank_count_tables() -> tuple[tuple[int, ...], list[tuple[int, int, int, int
     return spread, counts, sets
 
 
-@functools.cache
 def _suit_pairs() -> list[int]:
     """For each pair of rank masks of one suit, elder's first (``elder << 8 | younger``): elder's sure winners in
     it, younger's, and by how many cards elder's is the longer and younger's, in four bytes of one number that
     add up over the four suits (:func:`play_features`)."""
-    table = [0] * 65536
+    table: list[int] = []
+    youngers = [(y, y.bit_length(), y.bit_count()) for y in range(256)]
     for e in range(256):
-        for y in range(256):
-            d = e.bit_count() - y.bit_count()
-            table[e << 8 | y] = ((e >> y.bit_length()).bit_count() | (y >> e.bit_length()).bit_count() << 8
-                                 | max(d, 0) << 16 | max(-d, 0) << 24)
+        top, length = e.bit_length(), e.bit_count()
+        table += [(e >> y_top).bit_count() | (y >> top).bit_count() << 8
+                  | (length - y_length << 16 if length > y_length else y_length - length << 24)
+                  for y, y_top, y_length in youngers]
     return table
+
+
+# Built once, with the module (some 10 ms), rather than in the first decision that values a deal.
+_RANK_COUNTS: Final = _rank_count_tables()
+_SUIT_PAIRS: Final = _suit_pairs()
 
 
 _IN_HAND_CATEGORIES: Final = (ScoreCategory.POINT, ScoreCategory.SEQUENCES, ScoreCategory.SETS)
@@ -168,8 +172,8 @@ class Valuation:
             (b.bit_count() * 128 + SUIT_PIPS[b] if b and b.bit_count() >= minimum else 0,
              rules.combination_points(Category.POINT, CardSet(b)) if b else 0, *_SEQUENCE_TABLE[b])
             for b in range(256))
-        self._rank_counts = _rank_count_tables()
-        self._suit_pairs = _suit_pairs()
+        self._rank_counts = _RANK_COUNTS
+        self._suit_pairs = _SUIT_PAIRS
         self.repique_threshold = rules.repique_threshold(contract)
         self.repique_points = rules.repique_points
         #: Whether the better combination scores for its holder's opponent (an Auction minus contract).
@@ -494,13 +498,15 @@ def younger_takes(hand: int, rest: Sequence[Card]) -> int:
 
 def worlds_after_elder(view: PlayerView, rng: random.Random, count: int,
                        discard: Callable[[CardSet, int], CardSet] | None = None,
-                       weigh: Callable[[CardSet, Sequence[Card]], float] | None = None) -> list[World] | None:
+                       weigh: Callable[[CardSet, Sequence[Card]], float] | None = None,
+                       deadline: Deadline | None = None) -> list[World] | None:
     """For younger at her exchange, ``count`` deals drawn as the books' elder makes them: his
     twelve cards and the talon dealt at random from the cards she cannot see, and his discard
     his least useful cards (:func:`~piquet.ai.books.discard_choice`) of the number he took, or
     ``discard(his twelve cards, the number)``. ``weigh(his twelve cards, the talon)``, if given,
     is each deal's weight (how well it explains what he has said). ``None`` if the view holds more
-    than the exchange count (cards shown or seen), which this does not model.
+    than the exchange count (cards shown or seen), which this does not model; fewer deals where the
+    ``deadline``'s wall-clock cap comes first (asked every :data:`~piquet.ai.inference.CHECK_EVERY`).
     """
     seat = view.seat
     if seat is None or seat == view.elder or view.phase is not Phase.EXCHANGE:
@@ -510,8 +516,10 @@ def worlds_after_elder(view: PlayerView, rng: random.Random, count: int,
     if taken is None or len(known) != 12:
         return None
     unseen = list(CardSet(FULL_PACK & ~known.mask))
-    out = []
-    for _ in range(count):
+    out: list[World] = []
+    for k in range(count):
+        if deadline is not None and not k % CHECK_EVERY and deadline.overdue():
+            break
         rng.shuffle(unseen)
         dealt = CardSet(unseen[:12])
         talon: list[Card] = unseen[12:]
@@ -559,9 +567,11 @@ def best_discard(hand: int, options: Sequence[CardSet], worlds: Sequence[World],
     The worlds are taken in rounds (:data:`ROUND_WORLDS`, then doubling), and after each round a
     discard whose average trails the leader's by more than :data:`DROP_MARGIN` standard errors of
     their difference (paired, world by world) is tried no more: successive elimination, which
-    spends the worlds on the discards still in contention. A ``deadline`` spent stops the rounds;
-    the discards are then judged on the worlds tried. Without a deadline, or with one of no
-    budget, every discard is tried on every world (nothing dropped)."""
+    spends the worlds on the discards still in contention. A ``deadline`` spent stops the rounds,
+    and its wall-clock cap stops a round too (asked every :data:`~piquet.ai.inference.CHECK_EVERY`
+    worlds); the discards are then judged on the worlds tried (the first of ``options`` where there
+    was none). Without a deadline, or with one of no budget, every discard is tried on every world
+    (nothing dropped)."""
     racing = deadline is not None and deadline.seconds > 0
     count = len(options)
     alive = list(range(count))
@@ -573,10 +583,14 @@ def best_discard(hand: int, options: Sequence[CardSet], worlds: Sequence[World],
     sizes = [len(discard) for discard in options]
     most = max(sizes, default=0)
     start, size = 0, ROUND_WORLDS
-    while start < len(worlds) and len(alive) > 1:
+    overdue = False
+    while start < len(worlds) and len(alive) > 1 and not overdue:
         if start and deadline is not None and deadline.spent():
             break
-        for world in worlds[start:start + size]:
+        for k, world in enumerate(worlds[start:start + size]):
+            if deadline is not None and not k % CHECK_EVERY and deadline.overdue():
+                overdue = True
+                break
             opponent = world.opponent_hand.mask
             talon = world.talon
             tops = talon_tops(talon, most)
@@ -591,7 +605,7 @@ def best_discard(hand: int, options: Sequence[CardSet], worlds: Sequence[World],
                 totals[i] += world.weight * value
         start += size
         size = max(ROUND_WORLDS, start)
-        if racing and start < len(worlds):
+        if racing and start < len(worlds) and not overdue:
             alive = _contenders(alive, totals, scores, weights)
     if len(alive) == 1:
         return options[alive[0]]
@@ -628,7 +642,8 @@ def choose_exchange(view: PlayerView, rules: Rules, rng: random.Random, worlds: 
     ``candidates`` likely ones, a point of the player's worth ``worth[0]`` and one of the
     opponent's ``worth[1]`` (the score difference unless the partie's last deal makes it
     otherwise); ``None`` where this method does not apply (Auction Piquet, a carte blanche,
-    nothing to choose) and the caller should use its own. ``deadline``: :func:`best_discard`."""
+    nothing to choose) and the caller should use its own. ``deadline``: :func:`best_discard`; its
+    wall-clock cap stops the drawing of the worlds too."""
     seat = view.seat
     if (seat is None or view.exchange_range is None or rules.uses_bidding
             or any(view.carte_blanche) or view.will_exchange is not None):
@@ -637,9 +652,9 @@ def choose_exchange(view: PlayerView, rules: Rules, rng: random.Random, worlds: 
     if len(options) < 2:
         return None
     elder = seat == view.elder
-    sampled = None if elder else worlds_after_elder(view, rng, worlds)
+    sampled = None if elder else worlds_after_elder(view, rng, worlds, deadline=deadline)
     if sampled is None:
-        sampled = Inference(view).sample(rng, worlds)
+        sampled = Inference(view).sample(rng, worlds, deadline=deadline)
     if not sampled:
         return None
     hand = view.hand.mask
