@@ -29,13 +29,12 @@ best cards (:data:`SOLVER` says which).
 
 from __future__ import annotations
 
-import importlib
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Protocol
 
+from piquet.ai.kernel import KERNEL as _kernel  # the compiled search, or None: the pure one below
+from piquet.ai.kernel import SOLVER
 from piquet.engine.cards import CARDS, Card, CardSet
 from piquet.engine.partie import reckoning_at_first_lead
 from piquet.engine.scoring import ScoreCategory
@@ -45,22 +44,6 @@ from piquet.engine.view import PlayerView
 __all__ = ["SOLVER", "PlayPosition", "Solution", "pique_possible", "position_from_partie", "position_from_view",
            "solve"]
 
-
-def _load_kernel() -> ModuleType | None:
-    """The compiled search, unless ``PIQUET_PURE_SOLVER`` is set or it was not built (no C
-    compiler where the package was installed): then the pure-Python search, with the same results."""
-    if os.environ.get("PIQUET_PURE_SOLVER", "") not in ("", "0"):
-        return None
-    try:
-        return importlib.import_module("piquet.ai._kernel")
-    except ImportError:
-        return None
-
-
-_kernel = _load_kernel()
-
-#: Which search solves: ``"compiled kernel"`` or ``"pure Python"`` (``piquet --version`` says it).
-SOLVER = "compiled kernel" if _kernel is not None else "pure Python"
 
 _SUIT_MASKS = (0xFF, 0xFF00, 0xFF0000, 0xFF000000)
 _INF = 1 << 20
