@@ -222,8 +222,23 @@ static inline int32_t score_trick(const ModelObject *m, int leader, const Trick 
     return leader == 0 ? u : -u;
 }
 
+/* The search's two recursive functions are compiled twice, for baseline x86-64 and for processors with the
+   POPCNT instruction, and the dynamic loader picks one for the processor it runs on (target_clones: an ifunc
+   resolved once, by cpuid). With POPCNT, __builtin_popcount is one instruction instead of a call into libgcc;
+   older processors run the baseline. Elsewhere (no ifunc, another architecture) one baseline copy. */
+#if defined(__x86_64__) && defined(__linux__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define SEARCH_CLONES __attribute__((target_clones("popcnt", "default")))
+#endif
+#endif
+#ifndef SEARCH_CLONES
+#define SEARCH_CLONES
+#endif
+
+SEARCH_CLONES
 static int value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int won0, int32_t pk, int alpha, int beta);
 
+SEARCH_CLONES
 static int lead_value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int won0, int32_t pk, int lead,
                       int alpha, int beta) {
     const ModelObject *m = s->model;
@@ -264,6 +279,7 @@ static int lead_value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int
     return worst;
 }
 
+SEARCH_CLONES
 static int value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int won0, int32_t pk, int alpha, int beta) {
     const ModelObject *m = s->model;
     if (!(h0 | h1)) {
