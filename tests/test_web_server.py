@@ -482,6 +482,18 @@ def test_table_pages_setup_and_rules_over_http(http: TestClient) -> None:
     assert http.get("/rules/whist").status_code == 404
 
 
+def test_every_page_names_its_icon_so_no_browser_asks_for_one_that_is_not_there(http: TestClient) -> None:
+    """The guides and the laws (issue 32, item 11) as every page: the site's icon named in the page, and there."""
+    table = create(http, "computer", name="Ann", level=1)
+    pages = ["/", f"/t/{table['id']}", f"/t/{table['id']}/review", "/guide", "/guide/rubicon", "/guide/whist",
+             "/rules", "/rules/rubicon", "/t/no-such-table"]
+    for path in pages:
+        page = http.get(path)
+        assert page.headers["content-type"].startswith("text/html"), path
+        assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in page.text, path
+    assert http.get("/static/favicon.svg").status_code == 200
+
+
 def test_the_lobby_names_the_levels_by_how_they_play_not_by_their_method(tmp_path: Path) -> None:
     with TestClient(create_app(db(tmp_path), workers=0)) as http:
         levels = http.get("/api/setup").json()["levels"]

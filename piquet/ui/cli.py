@@ -11,7 +11,9 @@ import os
 import re
 import stat
 import sys
+import urllib.parse
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 # Each command imports what it uses, in its own function: piquet --version loads neither the engine nor the
@@ -21,7 +23,7 @@ if TYPE_CHECKING:
     from piquet.engine import record
     from piquet.engine.partie import Partie
 
-__all__ = ["MAX_RECORD_BYTES", "main", "replay_summary"]
+__all__ = ["MAX_RECORD_BYTES", "main", "replay_summary", "solver_words"]
 
 #: The largest file ``piquet replay`` reads: a whole partie's record is some tens of KiB.
 MAX_RECORD_BYTES = 4 * 1024 * 1024
@@ -122,7 +124,7 @@ _points = _zero_or_more("points", "the tutor's threshold")
 
 def _replay(args: argparse.Namespace) -> int:
     from piquet.engine import record
-    from piquet.engine.words import partie_lines
+    from piquet.engine.words import partie_lines, second_person
 
     text = _read_text(args.file, "replay")
     if isinstance(text, int):
@@ -136,15 +138,16 @@ def _replay(args: argparse.Namespace) -> int:
         json.dump(replay_summary(partie), sys.stdout, indent=1, ensure_ascii=False)
         print()
         return 0
-    for line in partie_lines(partie.logs(), partie.players):
+    names = partie.players
+    for line in partie_lines(partie.logs(), names):
         print(line)
     print()
     for line in _score_table(partie):
-        print(line)
+        print(second_person(line, names))
     if notes is not None and notes.notes:
         print()
-        for line in _annotation_lines(notes, partie.players):
-            print(line)
+        for line in _annotation_lines(notes, names):
+            print(second_person(line, names))
     return 0
 
 
@@ -247,6 +250,7 @@ def _analyse(args: argparse.Namespace) -> int:
     from piquet.ai.annotate import annotated_record
     from piquet.ai.review import Lens, review_partie
     from piquet.engine import record
+    from piquet.engine.words import second_person
 
     if args.worlds < 1:
         print(f"piquet analyse: --worlds is at least 1, not {args.worlds}", file=sys.stderr)
@@ -286,7 +290,7 @@ def _analyse(args: argparse.Namespace) -> int:
         print()
         return 0
     for line in _review_lines(review):
-        print(line)
+        print(second_person(line, review.players))
     return 0
 
 
@@ -343,7 +347,7 @@ def _review_lines(review: PartieReview) -> list[str]:
         for seat in (0, 1):
             s = review.summary(seat, kind)
             counts = ", ".join(f"{s.marks[sign]} {sign}" for _, sign in reversed(MARKS))
-            lines.append(f"  {names[seat]:<{width}}  {s.loss:.1f} in {s.choices} choices "
+            lines.append(f"  {names[seat]:<{width}}  {s.loss:.1f} in {s.choices} choice{'' if s.choices == 1 else 's'} "
                          f"({s.loss_per_choice:.2f} a choice; {counts})")
     if review.actions:
         deals = len({r.deal for r in review.actions})
@@ -564,8 +568,8 @@ def _serve(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     host = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
-    print(f"Piquet is served at http://{host}:{args.port}/ (stop it with Ctrl-C); games are kept in {args.db}",
-          flush=True)
+    print(f"Piquet is served at http://{host}:{args.port}/ (stop it with Ctrl-C); games are kept in {args.db}; "
+          f"{solver_words()}", flush=True)
     # The server counts its connections below the limit on open files (piquet.ui.web.guard), lifted first.
     raise_file_limit()
     ledger = ConnectionLedger(forwarded=forwarded)
@@ -578,10 +582,54 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _installed_kernels() -> list[Path]:
+    """The compiled kernels the installed distributions of piquet built: in an install's files, or in the source
+    tree of an editable install (``pip install -e``, which builds it there)."""
+    import importlib.metadata
+
+    found: list[Path] = []
+    for dist in importlib.metadata.distributions(name="piquet"):
+        for file in dist.files or ():
+            if file.name.startswith("_kernel.") and file.suffix in (".so", ".pyd"):
+                found.append(Path(str(dist.locate_file(file))))
+        try:
+            direct = json.loads(dist.read_text("direct_url.json") or "{}")
+        except json.JSONDecodeError:
+            continue
+        if not isinstance(direct, dict):
+            continue
+        url = str(direct.get("url", ""))
+        if (direct.get("dir_info") or {}).get("editable") and url.startswith("file://"):
+            found += (Path(urllib.parse.unquote(urllib.parse.urlparse(url).path)) / "piquet" / "ai").glob("_kernel.*")
+    return [p for p in found if p.is_file()]
+
+
+def solver_words() -> str:
+    """Which search the strongest levels solve with, said plainly (``piquet --version``, and ``piquet serve``'s first
+    line): above all when a compiled kernel was built but this run does not use it, because it imports the package
+    from a source tree that has none (``python3 -m piquet`` run inside a checkout)."""
+    from piquet.ai import kernel
+
+    if kernel.SOLVER == "compiled kernel":
+        return "solver: compiled kernel"
+    if os.environ.get("PIQUET_PURE_SOLVER", "") not in ("", "0"):
+        return "solver: pure Python, as PIQUET_PURE_SOLVER asks"
+    here = Path(kernel.__file__).resolve().parent
+    elsewhere = [p for p in _installed_kernels() if p.resolve().parent != here]
+    if elsewhere:
+        return (f"solver: pure Python, NOT the compiled kernel built at install: this runs the source tree "
+                f"{here.parent.parent}, which has no kernel, and not the installed package in "
+                f"{elsewhere[0].resolve().parent.parent.parent} (the strongest levels think more slowly); run the "
+                "installed `piquet` command instead, or build the kernel in this tree with "
+                "`python3 -m pip install -e .`")
+    return "solver: pure Python (no compiled kernel was built: no C compiler where piquet was installed)"
+
+
 def _play_arguments(play: argparse.ArgumentParser) -> None:
     from piquet.ai.hints import TUTOR_THRESHOLD
     from piquet.ai.levels import LEVEL_NAMES
     from piquet.engine.variants import VARIANTS
+    from piquet.ui.takebacks import TAKEBACKS
 
     play.add_argument("--variant", default="rubicon", choices=sorted(VARIANTS),
                       help="rubicon (the default), auction (Auction Piquet) or au-cent (Piquet au Cent)")
@@ -599,6 +647,10 @@ def _play_arguments(play: argparse.ArgumentParser) -> None:
     play.add_argument("--tutor", type=_points, nargs="?", const=TUTOR_THRESHOLD, metavar="POINTS",
                       help="the tutor: before a choice that loses POINTS or more on average (default "
                            f"{TUTOR_THRESHOLD:g}, the review's '?' mark), say so and why, and offer to think again")
+    play.add_argument("--takebacks", choices=TAKEBACKS, default="fair",
+                      help="what 'undo' may take back: fair (the default: never back past something you had not "
+                           "seen, a card the computer played, cards drawn, a deal), off, or free (for practice: "
+                           "any decision, each one noted in the record), as at the browser's tables")
     play.add_argument("--record", metavar="FILE", help="save the game record to FILE (JSON)")
     play.add_argument("--name", default="You", help="your name at the table")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
@@ -722,11 +774,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The ``piquet`` command's parser. Each subcommand's arguments take their defaults and help from the
     modules that run it, imported then: with ``command``, only that subcommand's are filled in (none where it
     names no subcommand, as for ``piquet --version``), so that a command loads only what it uses."""
-    parser = argparse.ArgumentParser(prog="piquet", description="Piquet, the classic game for two.")
+    # The description and the version as written (the version's one line is not wrapped).
+    parser = argparse.ArgumentParser(prog="piquet", description="Piquet, the classic game for two.",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     from piquet import __version__
-    from piquet.ai.kernel import SOLVER
 
-    parser.add_argument("--version", action="version", version=f"piquet {__version__} (solver: {SOLVER})")
+    parser.add_argument("--version", action="version", version=f"piquet {__version__} ({solver_words()})")
     sub = parser.add_subparsers(dest="command", required=True)
     for name, (summary, fill) in _COMMANDS.items():
         subparser = sub.add_parser(name, help=summary)

@@ -34,6 +34,7 @@ from piquet.ai.levels import LEVEL_NAMES
 from piquet.engine import record
 from piquet.engine.language import LANGUAGES
 from piquet.engine.variants import VARIANTS, OptionError
+from piquet.ui.takebacks import Takebacks
 from piquet.ui.web.guard import TokenBucket, prefix_of
 from piquet.ui.web.guide import GUIDE_HEAD, guide_html, guide_index_html, unknown_guide_html
 from piquet.ui.web.protocol import (
@@ -46,7 +47,6 @@ from piquet.ui.web.protocol import (
     ServerMessage,
     SetupAnswer,
     TableKind,
-    Takebacks,
     VariantSetup,
     read_message,
 )
@@ -143,11 +143,14 @@ def _rules_html() -> str:
     return markdown.markdown(text, extensions=["tables", "toc"]).replace("<table>", '<table tabindex="0">')
 
 
-def _page(title: str, body: str, head: str = "") -> str:
+def _page(title: str, body: str, head: str = "", scripted: bool = False) -> str:
+    """A page of text (the guides, the laws), with the site's icon and style. ``scripted``: ``head`` loads a script,
+    which says when the page is ready (``data-ready``, the signal every page gives); without one it is at once."""
     return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
             f'<link rel="stylesheet" href="/static/style.css">{head}</head>'
-            f'<body class="page"><main class="doc">{body}</main></body></html>')
+            f'<body class="page" data-ready="{"" if scripted else "1"}"><main class="doc">{body}</main></body></html>')
 
 
 def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | None = None,
@@ -225,7 +228,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
     async def guide_of(variant: str) -> HTMLResponse:
         if variant not in guides:
             return HTMLResponse(_page("No such guide", unknown_guide_html(variant)), status_code=404)
-        return HTMLResponse(_page(f"How to play {VARIANTS[variant].title}", guides[variant], GUIDE_HEAD))
+        return HTMLResponse(_page(f"How to play {VARIANTS[variant].title}", guides[variant], GUIDE_HEAD, scripted=True))
 
     # response_model=None: the answer's type is the protocol's TypedDict, not a model FastAPI should build.
     @app.get("/api/setup", response_model=None)
@@ -445,7 +448,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
             elif message["type"] == "hint":
                 client.post(_json(await table.hint(client.seat, client.lang, client.address)))
             elif message["type"] == "undo":
-                await table.undo(client.seat, message["version"])
+                await table.undo(client.seat, message["version"], message.get("declare_best", False))
             elif message["type"] == "move":
                 client.post(_json(await table.move_link(client.seat)))
             elif message["type"] == "join":

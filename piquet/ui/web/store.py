@@ -36,10 +36,12 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from piquet.ui.takebacks import Takeback, Takebacks
 
 if TYPE_CHECKING:
-    from piquet.ui.web.protocol import TableKind, Takebacks
+    from piquet.ui.web.protocol import TableKind
 
 __all__ = ["AsyncStore", "InThread", "SQLiteStore", "Store", "StoreError", "StoreUnavailable", "TableInfo", "Takeback"]
 
@@ -56,16 +58,6 @@ class StoreError(RuntimeError):
 class StoreUnavailable(StoreError):
     """The store could not save now (its database is locked by another process, the disk is full...): nothing
     was written, and the same call may succeed later."""
-
-
-class Takeback(TypedDict):
-    """A takeback as the record writes it (``docs/record-format.md``): who took back, where the first action
-    taken back is (the deal from 1, its index in that deal's actions from 0) and how many actions were."""
-
-    player: str
-    deal: int
-    action: int
-    undone: int
 
 
 @dataclass

@@ -15,9 +15,10 @@ device gets a fresh secret and the old one's is revoked.
 
 Takebacks against the computer are ``off``, ``fair`` (the default: never back past
 something the player did not know at that decision: a card the computer played or
-showed, a card drawn, a deal) or ``free`` (for practice; every takeback is written
-down, in the record and on the score sheet). Every deal's cards are fixed by the
-table's seed and the deal's number, so no takeback deals a hand anew.
+showed, a card drawn, the hands reckoned at the first lead, a deal) or ``free`` (for practice; every takeback is written
+down, in the record and on the score sheet): the one policy of every interface,
+:mod:`piquet.ui.takebacks`. Every deal's cards are fixed by the table's seed and the
+deal's number, so no takeback deals a hand anew.
 
 The computer at a table and its hints think for a budget of CPU seconds per decision
 (:mod:`piquet.ai.budget`): the level's own unless the table's creator set one, within the
@@ -35,7 +36,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import itertools
 import json
 import logging
 import math
@@ -45,16 +45,18 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypedDict, TypeVar, cast, get_args
+from typing import Any, TypedDict, TypeVar, cast
 
 from piquet.ai import hints
 from piquet.ai.agent import Agent
 from piquet.ai.levels import LEVELS as LEVEL_SETTINGS
 from piquet.ai.levels import make_agent
-from piquet.engine.actions import Action, ChooseDealer, Concede, Cut, Deal, Exchange
+from piquet.engine.actions import Action, ChooseDealer, Concede, Deal, Declare
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.record import action_from_data, action_to_data
 from piquet.engine.variants import VARIANTS, make_rules
+from piquet.ui import takebacks as policy
+from piquet.ui.takebacks import TAKEBACKS, Takeback, Takebacks
 from piquet.ui.web.guard import TokenBucket, prefix_of
 from piquet.ui.web.names import BadName, clean_name, imitates
 from piquet.ui.web.protocol import (
@@ -68,7 +70,6 @@ from piquet.ui.web.protocol import (
     StateMessage,
     TableKind,
     TableStatus,
-    Takebacks,
     TutorMessage,
     ViewData,
     hint_message,
@@ -79,7 +80,7 @@ from piquet.ui.web.protocol import (
     tutor_message,
     view_data,
 )
-from piquet.ui.web.store import AsyncStore, InThread, Store, StoreUnavailable, TableInfo, Takeback
+from piquet.ui.web.store import AsyncStore, InThread, Store, StoreUnavailable, TableInfo
 from piquet.ui.web.thinking import Thinker, ThinkingFailed, reviewed
 
 __all__ = ["MAX_BUDGET", "MIN_BUDGET", "Client", "SeatRefused", "Table", "Tables", "check_budget", "check_tutor",
@@ -98,8 +99,6 @@ MIN_BUDGET = 0.1
 #: The budget of a table that sets none, where its level does not search (levels 1 and 2: only its hints think).
 DEFAULT_BUDGET = LEVEL_SETTINGS[HINT_LEVEL].budget
 COMPUTER_NAME = "Computer"
-#: What a table against the computer allows to take back (``fair``: until something new is seen).
-TAKEBACKS: tuple[Takebacks, ...] = get_args(Takebacks)
 #: Random bytes in a seat secret, an invite, a one-time link and a spectator secret (128 bits).
 SECRET_BYTES = 16
 #: How long a one-time link to move a seat to another device stays valid, in seconds.
@@ -334,9 +333,9 @@ class Table:
         self.partie: Partie | None = None
         self._driver: asyncio.Task[None] | None = None
         self._states: dict[tuple[int | None, str], str] = {}
-        #: For each action applied, whether it was a person's decision with a choice (the cut, a deal, the
-        #: choice of dealer and a forced card are not: a takeback never stops at them).
-        self._choices: list[bool] = []
+        #: For each action applied, what a takeback needs to know of it (:class:`piquet.ui.takebacks.Step`:
+        #: whether it was a person's decision with a choice, whether it showed its player cards).
+        self._steps: list[policy.Step] = []
         self._hinting = False
         #: Each seat's allowance of hints, (table, seat): kept by the server (:class:`Tables`), not the connection.
         self._hints = allowances if allowances is not None else {}
@@ -402,20 +401,15 @@ class Table:
         """Create the partie and re-play the stored actions (after a restart, exactly where it was)."""
         names = self.names
         self.partie = Partie(names, self.info.variant, self.info.options)
-        self._choices = []
+        self._steps = []
         for i, data in enumerate(self.info.actions):
             self._apply(action_from_data(data, names, f"table {self.id}, action {i}"))
 
     def _apply(self, action: Action) -> None:
-        """Apply an action (already verified), noting whether it was a decision with a choice."""
+        """Apply an action (already verified), noting what a takeback needs to know of it."""
         partie = self.partie
         assert partie is not None
-        choice = False
-        if not isinstance(action, (Cut, Deal, ChooseDealer)):
-            legal = partie.legal_actions(action.player)
-            choice = isinstance(action, Exchange) or len(list(itertools.islice(iter(legal), 2))) > 1
-        partie.push(action)
-        self._choices.append(choice)
+        self._steps.append(policy.push(partie, action))
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token holds; raises ``KeyError`` for a token that holds none."""
@@ -491,24 +485,22 @@ class Table:
             invite = f"{base}#invite={self.info.invite}"
         return {"invite": invite, "spectate": f"{base}#spectate={self.info.spectate}"}
 
-    def can_undo(self, seat: int | None) -> bool:
-        return self._undo_target(seat) is not None
+    def can_hint(self, seat: int | None) -> bool:
+        """Whether ``seat`` may ask for hints (and the page offers them): a player's seat at a table against the
+        computer. Between two people the computer gives none, and a spectator asks for nothing."""
+        return self.info.computer is not None and seat is not None and seat != self.info.computer
 
-    def _undo_target(self, seat: int | None) -> int | None:
+    def can_undo(self, seat: int | None, declare_best: bool = False) -> bool:
+        return self._undo_target(seat, declare_best) is not None
+
+    def _undo_target(self, seat: int | None, declare_best: bool = False) -> int | None:
         """How many actions to keep to take back ``seat``'s last decision with a choice (against the computer
-        only, as the table's takebacks allow; with ``fair``, only if nothing since it showed him anything new)."""
-        if (self.partie is None or self.partie.is_over or self.info.computer is None or seat is None
-                or seat == self.info.computer or self.info.takebacks == "off"):
+        only, as the table's takebacks allow: :func:`piquet.ui.takebacks.target`). ``declare_best``: the page
+        declares for him ("Declare my best"), and the takeback goes past his declarations to the decision before."""
+        if self.partie is None or self.info.computer is None or seat is None or seat == self.info.computer:
             return None
-        actions = self.partie.actions
-        for i in range(len(actions) - 1, -1, -1):
-            if actions[i].player == seat and self._choices[i]:
-                break
-        else:
-            return None
-        if self.info.takebacks == "fair" and any(_shows_something_new(a, seat) for a in actions[i:]):
-            return None
-        return i
+        return policy.target(self.partie, self._steps, seat, self.info.takebacks,
+                             _declaration if declare_best else None)
 
     def state(self, seat: int | None, lang: str = "en") -> str:
         """The ``state`` message for ``seat`` (``None``: a spectator), as JSON text, its words in ``lang``."""
@@ -536,7 +528,9 @@ class Table:
             "seat": seat,
             "players": list(self.info.players),
             "computer": self.info.computer,
+            "can_hint": self.can_hint(seat),
             "can_undo": self.can_undo(seat),
+            "can_undo_declare_best": self.can_undo(seat, declare_best=True),
             "can_concede": partie is not None and seat is not None and partie.can(Concede(seat)),
             "version": self.version,
             "view": view,
@@ -737,25 +731,22 @@ class Table:
         await self.broadcast()
         self.kick()
 
-    async def undo(self, seat: int | None, version: int | None = None) -> None:
+    async def undo(self, seat: int | None, version: int | None = None, declare_best: bool = False) -> None:
+        """Take back ``seat``'s last decision with a choice, as the table's takebacks allow (``declare_best``: past
+        the declarations the page made for him); raises ``not_allowed`` with the reason where none may be."""
         async with self.lock:
             if self.info.computer is None:
                 raise ProtocolError("not_allowed", "moves are taken back only against the computer")
             partie = self._require_playing(seat)
             self._require_version(version)
-            if self.info.takebacks == "off":
-                raise ProtocolError("not_allowed", "this table allows no takebacks (chosen when it was created)")
-            target = self._undo_target(seat)
+            assert seat is not None
+            target = self._undo_target(seat, declare_best)
             if target is None:
-                why = ("there is nothing of yours to take back (and nothing once the partie is over)"
-                       if self.info.takebacks == "free" or self._last_choice(seat) is None else
-                       "a fair takeback stops where you were shown something new (a card the computer played or "
-                       "showed, cards drawn, a deal): that decision is final")
-                raise ProtocolError("not_allowed", why)
+                raise ProtocolError("not_allowed", policy.refusal(partie, self._steps, seat, self.info.takebacks,
+                                                                  _declaration if declare_best else None))
             takeback = None
             if self.info.takebacks == "free":
-                assert seat is not None
-                takeback = _takeback_entry(partie.actions, target, self.names[seat])
+                takeback = policy.entry(partie.actions, target, self.names[seat])
             version = self.version + 1
             await store_call(self.store.take_back(self.id, target, takeback, version))
             self.info.version = version
@@ -763,17 +754,9 @@ class Table:
                 self.info.taken_back.append(takeback)
             while partie.ply > target:
                 partie.pop()
-                self._choices.pop()
+                self._steps.pop()
         await self.broadcast()
         self.kick()
-
-    def _last_choice(self, seat: int | None) -> int | None:
-        partie = self.partie
-        if partie is None or partie.is_over:
-            return None
-        actions = partie.actions
-        return next((i for i in range(len(actions) - 1, -1, -1) if actions[i].player == seat and self._choices[i]),
-                    None)
 
     async def _tell(self, data: ServerMessage) -> None:
         """Send every client at the table the same message."""
@@ -1076,20 +1059,9 @@ class Tables:
         return table
 
 
-def _shows_something_new(action: Action, seat: int) -> bool:
-    """Whether ``action`` showed ``seat`` something he did not know before it: any move of the other player (a
-    card, a declaration, a bid, an exchange), a cut or a deal, or his own exchange (the cards drawn)."""
-    return isinstance(action, (Cut, Deal, Exchange)) or action.player != seat
-
-
-def _takeback_entry(actions: list[Action], target: int, player: str) -> Takeback:
-    """A takeback as the record writes it: who, where the first action taken back is (deal from 1, its index
-    in that deal's actions from 0, as ``piquet replay`` numbers them) and how many actions were taken back."""
-    deal, start = 0, 0
-    for i, action in enumerate(actions[:target]):
-        if isinstance(action, Deal):
-            deal, start = deal + 1, i + 1
-    return {"player": player, "deal": deal, "action": target - start, "undone": len(actions) - target}
+def _declaration(action: Action) -> bool:
+    """A declaration: what the page makes for a player with "Declare my best" (a takeback goes past it)."""
+    return isinstance(action, Declare)
 
 
 def _note_takebacks(sheet: list[SheetRow], taken_back: list[Takeback], names: tuple[str, str]) -> None:
