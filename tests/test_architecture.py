@@ -115,8 +115,8 @@ def test_play_loads_nothing_of_the_web_the_arena_or_research() -> None:
     loaded = _loaded_after("from piquet.ui import cli\ncli.build_parser(cli._command(['play'])).parse_args(['play'])\n"
                            "import piquet.ui.terminal")
     assert {"piquet.ui.terminal", "piquet.ai.levels", "rich"} <= loaded
-    assert _under(loaded, "piquet.ui.web", "fastapi", "starlette", "uvicorn", "piquet.ai.arena", "piquet.ai.arena_ray",
-                  "piquet.ai.sprt", "piquet.ai.annotate", "piquet.ai.exercises", "piquet.ui.exercises",
+    assert _under(loaded, "piquet.ui.web", "fastapi", "starlette", "uvicorn", "piquet.measure",
+                  "piquet.ai.annotate", "piquet.ai.exercises", "piquet.ui.exercises",
                   "piquet.research", "sqlite3", "multiprocessing") == []
 
 
@@ -125,8 +125,8 @@ def test_serve_loads_nothing_of_the_terminal_the_arena_or_research() -> None:
                            "cli.build_parser(cli._command(['serve'])).parse_args(['serve'])\nimport uvicorn\n"
                            "import piquet.ui.web.app, piquet.ui.web.guard, piquet.ui.web.store")
     assert {"piquet.ui.web.app", "fastapi"} <= loaded
-    assert _under(loaded, "piquet.ui.terminal", "piquet.ui.exercises", "rich", "piquet.ai.arena",
-                  "piquet.ai.arena_ray", "piquet.ai.sprt", "piquet.ai.annotate", "piquet.ai.exercises",
+    assert _under(loaded, "piquet.ui.terminal", "piquet.ui.exercises", "rich", "piquet.measure",
+                  "piquet.ai.annotate", "piquet.ai.exercises",
                   "piquet.research") == []
 
 
