@@ -210,8 +210,9 @@ def test_the_web_extra_declares_every_package_the_server_imports() -> None:
 def test_the_web_extra_bounds_what_it_builds_on_and_ci_installs_its_lower_bounds() -> None:
     """Every requirement has a lower bound, the one CI tests (``tools/lowest.py``, ``.ci/run``); uvicorn and
     websockets, whose internals ``piquet.ui.web.guard`` subclasses and reads, an upper bound too."""
-    from tools.lowest import lowest
+    from helpers import load_tool
 
+    lowest = load_tool("lowest").lowest
     declared = _web_extra()
     assert len(lowest(list(declared.values()))) == len(declared)
     for name in ("uvicorn", "websockets"):

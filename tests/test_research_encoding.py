@@ -37,7 +37,7 @@ def _positions(variant: str, seed: int, count: int) -> list[Partie]:
     rng = random.Random(seed)
     ag = agents(seed)
     p = Partie(("Ann", "Bill"), variant, first_dealer=seed % 2)
-    found = []
+    found: list[Partie] = []
     while len(found) < count and not p.is_over:
         if p.phase is Phase.DEAL:
             p.push(p.random_deal(rng))

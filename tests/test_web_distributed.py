@@ -63,7 +63,7 @@ def test_every_connection_sends_at_once_with_tcp_nodelay(tmp_path: Path) -> None
             connections = list(server.server_state.connections)
             assert len(connections) >= 2
             for protocol in connections:
-                held = protocol.transport.get_extra_info("socket")  # type: ignore[attr-defined]
+                held = protocol.transport.get_extra_info("socket")
                 assert held.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1, protocol
         ws.close()
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import resource
 import signal
 import socket
 import sqlite3
@@ -69,7 +70,7 @@ def test_connections_of_one_address_share_a_bucket_and_the_one_that_overdraws_it
     assert per_socket < MESSAGE_BURST and 4 * per_socket < guard.MESSAGE_BURST_PER_ADDRESS
     with serving(create_app(db(tmp_path))) as port:
         path = room_path(port)
-        codes = []
+        codes: list[int | None] = []
         for _ in range(16):  # 880 frames: more than the address's burst and what it refills in a few seconds
             client = RawSocket(port, path)
             client.send(frame(b'{"type": "hint"}') * per_socket)
@@ -109,7 +110,8 @@ class Stalled:
     async def send(self, text: str) -> None:
         if self.delay is None:
             await asyncio.Event().wait()
-        await asyncio.sleep(self.delay)
+        else:
+            await asyncio.sleep(self.delay)
         self.sent.append(text)
 
 
@@ -249,7 +251,7 @@ def test_one_address_holds_at_most_its_share_of_connections() -> None:
 
 
 def test_the_connection_limit_stays_below_the_open_file_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(guard.resource, "getrlimit", lambda _which: (1024, 4096))
+    monkeypatch.setattr(resource, "getrlimit", lambda _which: (1024, 4096))
     assert guard.connection_limit() == 1024 - guard.RESERVED_FILES
 
 

@@ -16,8 +16,10 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -246,7 +248,9 @@ def test_the_same_bid_sent_twice_is_applied_once_and_the_second_is_refused_as_st
     with TestClient(create_app(db(tmp_path))) as http, ExitStack() as stack:
         table, ann, bill = room(http, stack, "auction")
         players = [ann, bill]
-        bidding = lambda s: s["prompt"] is not None and s["prompt"]["kind"] == "bid"  # noqa: E731
+        def bidding(s: dict[str, Any]) -> bool:
+            return s["prompt"] is not None and s["prompt"]["kind"] == "bid"
+
         state = play_room(players, random.Random(2), stop=lambda s: any(bidding(c.current) for c in players))
         mover = next(c for c in players if bidding(c.current))
         other = bill if mover is ann else ann
@@ -268,8 +272,10 @@ def test_a_stale_action_or_undo_changes_nothing_and_the_client_gets_the_current_
         table = create(http, "computer", name="Ann", takebacks="free")
         ann = connect(http, stack, table, f"token={table['token']}")
         state = play_computer(ann, random.Random(3), stop=lambda s: s["prompt"] is not None and s["can_undo"])
-        for send in (lambda: ann.act(choose(state, random.Random(3)), state["version"] - 1),
-                     lambda: ann.undo(state["version"] + 1)):
+        sends: tuple[Callable[[], None], ...] = (
+            lambda: ann.act(choose(state, random.Random(3)), state["version"] - 1),
+            lambda: ann.undo(state["version"] + 1))
+        for send in sends:
             send()
             assert ann.recv()["code"] == "stale"
             assert ann.recv_state() == state
