@@ -57,6 +57,7 @@ from piquet.engine.record import action_from_data, action_to_data
 from piquet.engine.variants import VARIANTS, make_rules
 from piquet.ui import takebacks as policy
 from piquet.ui.takebacks import TAKEBACKS, Takeback, Takebacks
+from piquet.ui.web.events import event
 from piquet.ui.web.guard import TokenBucket, prefix_of
 from piquet.ui.web.names import BadName, clean_name, imitates
 from piquet.ui.web.protocol import (
@@ -223,13 +224,15 @@ T = TypeVar("T")
 _REPLAY_THREAD = ThreadPoolExecutor(1, thread_name_prefix="piquet-replay")
 
 
-async def store_call(call: Coroutine[Any, Any, T]) -> T:
+async def store_call(call: Coroutine[Any, Any, T], table: str = "", seat: int | None = None) -> T:
     """A change of the store awaited (never on the event loop: :class:`~piquet.ui.web.store.AsyncStore`); a
-    :class:`ProtocolError` ``not_saved`` if the store could not make it."""
+    :class:`ProtocolError` ``not_saved`` if the store could not make it (logged as the table's event)."""
     try:
         return await call
     except StoreUnavailable as e:
         log.warning("the store could not save: %s", e)
+        event("not_saved", table, seat=seat, severity=logging.WARNING,
+              change=getattr(call, "__qualname__", "").rpartition(".")[2] or None)
         raise ProtocolError("not_saved", NOT_SAVED) from None
 
 
@@ -446,7 +449,8 @@ class Table:
                     token = secrets.token_urlsafe(SECRET_BYTES)
                     self.info.moves[seat] = None  # spent at once: the link opened twice finds it gone
                     try:
-                        await store_call(self.store.set_token(self.id, seat, token))
+                        await store_call(self.store.set_token(self.id, seat, token), self.id, seat)
+                        event("moved", self.id, seat=seat)
                     except ProtocolError:
                         self.info.moves[seat] = move
                         raise
@@ -473,7 +477,8 @@ class Table:
             raise ProtocolError("not_allowed", "this seat has no secret yet: join the room first")
         secret = secrets.token_urlsafe(SECRET_BYTES)
         move = [secret, time.time() + MOVE_SECONDS]
-        await store_call(self.store.set_move(self.id, seat, move))
+        await store_call(self.store.set_move(self.id, seat, move), self.id, seat)
+        event("move_link", self.id, seat=seat)
         self.info.moves[seat] = move
         return {"type": "move", "link": f"/t/{self.id}#move={secret}", "expires_in": MOVE_SECONDS}
 
@@ -550,15 +555,21 @@ class Table:
                 client.post(self.state(client.seat, client.lang), state=True)
 
     # ------------------------------------------------------------ changes
-    async def _push(self, action: Action) -> None:
-        """Commit the action to the store, then apply it (already verified by the engine)."""
+    async def _push(self, action: Action, started: float | None = None, thought: float | None = None) -> None:
+        """Commit the action to the store, then apply it (already verified by the engine); logged as the table's
+        event with the time since ``started`` (the message's arrival; else now) and the computer's ``thought``."""
+        started = time.perf_counter() if started is None else started
         partie = self.partie
         assert partie is not None
         partie.verify(action)
         version = self.version + 1
-        await store_call(self.store.append(self.id, partie.ply, action_to_data(action, self.names), version))
+        seat = getattr(action, "player", None)
+        await store_call(self.store.append(self.id, partie.ply, action_to_data(action, self.names), version), self.id,
+                         seat)
         self._apply(action)
         self.info.version = version
+        event("action", self.id, seat=seat, action=type(action).__name__, ms=(time.perf_counter() - started) * 1000,
+              version=version, think_ms=None if thought is None else round(thought * 1000, 2))
 
     def _deal(self, packets: int) -> Deal:
         """The deal due now, its cards fixed by the table's seed and the deal's number: dealt again after a
@@ -610,18 +621,22 @@ class Table:
         while True:
             async with self.lock:
                 action = self._automatic()
+                thought: float | None = None
                 if action is None and self._computer_to_act():
                     try:
+                        began = time.perf_counter()
                         action = await self._think()
+                        thought = time.perf_counter() - began
                     except ThinkingFailed as e:
                         _log.warning("table %s: %s", self.id, e)
+                        event("computer_failed", self.id, seat=self.info.computer, severity=logging.WARNING)
                         await self._tell(ProtocolError("computer_failed", "the computer could not decide: "
                                                        "reload the page to ask it again").to_data())
                         return
                 if action is None:
                     return
                 try:
-                    await self._push(action)
+                    await self._push(action, thought=thought)
                 except ProtocolError as e:  # the store refused (locked by another process): try again shortly
                     log.warning("table %s: %s", self.id, e.message)
                     asyncio.get_running_loop().call_later(STORE_RETRY, self.kick)
@@ -644,6 +659,7 @@ class Table:
         is not his to make or not legal, or (``version`` given) answers a state that is not the table's now.
         With the tutor, a choice that loses its threshold or more is not applied: the warning is returned,
         for the client (``confirm``: the player was warned and plays it anyway)."""
+        started = time.perf_counter()
         async with self.lock:
             partie = self._require_playing(seat)
             self._require_version(version)
@@ -657,7 +673,7 @@ class Table:
                 if warning is not None:
                     assert isinstance(data, dict)
                     return tutor_message(warning, data, self.names, self.version, lang)
-            await self._push(action)
+            await self._push(action, started)
         await self.broadcast()
         self.kick()
         return None
@@ -713,7 +729,8 @@ class Table:
                 raise ProtocolError("not_allowed", f"{clean!r} looks like the other player's name or the "
                                                    "computer's: choose another")
             token = secrets.token_urlsafe(SECRET_BYTES)
-            await store_call(self.store.join(self.id, seat, clean, token))
+            await store_call(self.store.join(self.id, seat, clean, token), self.id, seat)
+            event("joined", self.id, seat=seat)
             self.info.players[seat] = clean
             self.info.tokens[seat] = token
             self.info.invite = None
@@ -748,7 +765,8 @@ class Table:
             if self.info.takebacks == "free":
                 takeback = policy.entry(partie.actions, target, self.names[seat])
             version = self.version + 1
-            await store_call(self.store.take_back(self.id, target, takeback, version))
+            await store_call(self.store.take_back(self.id, target, takeback, version), self.id, seat)
+            event("takeback", self.id, seat=seat, version=version, undone=partie.ply - target)
             self.info.version = version
             if takeback is not None:
                 self.info.taken_back.append(takeback)
@@ -926,7 +944,8 @@ class Tables:
         ``budget``: the computer's CPU seconds a decision (:func:`check_budget`; ``None``: the level's own).
         ``tutor``: the tutor's threshold (:func:`check_tutor`; against the computer only)."""
         info = self._new(kind, variant, options, level, name, takebacks, budget, tutor)
-        await store_call(self.store.create(info))
+        await store_call(self.store.create(info), info.id)
+        event("created", info.id, kind=kind, variant=variant, level=info.level)
         return self._opened(info)
 
     def _opened(self, info: TableInfo) -> tuple[Table, str]:
@@ -985,7 +1004,8 @@ class Tables:
                 info = table.info
                 new = self._new(info.kind, info.variant, info.options, info.level, info.players[seat] or "Player",
                                 info.takebacks, info.budget, info.tutor)
-                await store_call(self.store.create(new))
+                await store_call(self.store.create(new), new.id)
+                event("created", new.id, kind=new.kind, variant=new.variant, level=new.level, rematch_of=table.id)
                 self._opened(new)
                 table.rematch, table.rematch_by = new, seat
             if seat == table.rematch_by:
@@ -1050,8 +1070,11 @@ class Tables:
                         if info is None:
                             raise SeatRefused(4404, "no such table")
                         check_link(info, kind, secret)
+                        began = time.perf_counter()
                         built = await asyncio.get_running_loop().run_in_executor(_REPLAY_THREAD, self._table, info)
                         table = self._keep(built)
+                        event("opened", table_id, ms=(time.perf_counter() - began) * 1000, actions=len(info.actions),
+                              version=info.version)
             finally:
                 if self._opening.get(table_id) is lock and not lock.locked():
                     del self._opening[table_id]

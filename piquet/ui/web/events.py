@@ -1,0 +1,67 @@
+"""The server's log of what happens at its tables: one structured line per table event and per error.
+
+Each line names the table, the seat (0 or 1; none for the table as a whole), the action's kind (``Discard``,
+``Declaration``...: its class, never its cards), how long it took in milliseconds, and what the event adds (a
+version, a variant). Never a secret (a seat's, an invite's, a spectator's, a one-time link's), never a card, never
+a player's name: what a line says anyone reading the log may know. ``piquet serve`` writes them to its standard
+error as JSON, one object a line (:class:`JSONLines`), for a log collector to read.
+
+>>> import io, logging
+>>> out = io.StringIO(); handler = install(logging.StreamHandler(out))
+>>> event("action", "Tx3", seat=0, action="Discard", ms=1.234, version=7)
+>>> line = json.loads(out.getvalue()); del line["time"]; line
+{'level': 'info', 'event': 'action', 'table': 'Tx3', 'seat': 0, 'action': 'Discard', 'ms': 1.23, 'version': 7}
+>>> log.removeHandler(handler); log.propagate = True; log.setLevel(logging.NOTSET)
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+__all__ = ["JSONLines", "event", "install", "log"]
+
+log = logging.getLogger("piquet.events")
+
+
+def event(name: str, table: str, *, seat: int | None = None, action: str | None = None, ms: float | None = None,
+          severity: int = logging.INFO, **more: str | int | float | bool | None) -> None:
+    """Log the event ``name`` of ``table`` (``more``: further fields, plain values only)."""
+    if not log.isEnabledFor(severity):
+        return
+    fields: dict[str, Any] = {"event": name, "table": table}
+    if seat is not None:
+        fields["seat"] = seat
+    if action is not None:
+        fields["action"] = action
+    if ms is not None:
+        fields["ms"] = round(ms, 2)
+    fields.update((k, v) for k, v in more.items() if v is not None)
+    log.log(severity, "%s", json.dumps(fields, separators=(",", ":")), extra={"fields": fields})
+
+
+class JSONLines(logging.Formatter):
+    """Each record as one JSON object: its time (UTC, ISO 8601), its level, and a table event's fields (any other
+    record's logger and message)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        when = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z"
+        line: dict[str, Any] = {"time": when, "level": record.levelname.lower()}
+        fields = getattr(record, "fields", None)
+        if isinstance(fields, dict):
+            line.update(fields)
+        else:
+            line.update(logger=record.name, message=record.getMessage())
+        return json.dumps(line, separators=(",", ":"), ensure_ascii=False)
+
+
+def install(handler: logging.Handler) -> logging.Handler:
+    """Write the table events to ``handler`` as :class:`JSONLines` (and only there: they do not reach the root
+    logger's handlers too)."""
+    handler.setFormatter(JSONLines())
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False
+    return handler
