@@ -720,9 +720,10 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--host", default="127.0.0.1",
                      help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 for all)")
     srv.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
-    srv.add_argument("--db", default="piquet.sqlite3", metavar="PATH|URL",
+    srv.add_argument("--db", default=os.environ.get("PIQUET_DB", "piquet.sqlite3"), metavar="PATH|URL",
                      help="where every game is kept: a SQLite file (default piquet.sqlite3), or a PostgreSQL "
-                          "database's URL, postgresql://user:password@host/dbname (needs piquet[postgres])")
+                          "database's URL, postgresql://user@host/dbname (needs piquet[postgres]; the password from "
+                          "PGPASSWORD or ~/.pgpass rather than the URL); default: PIQUET_DB if set")
     srv.add_argument("--workers", type=int, default=None, metavar="N",
                      help="worker processes where the computer's levels 4-5 and hints think (default: one per core "
                           "but one; level 3 has one of its own); 0: in threads of the server")
