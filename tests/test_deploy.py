@@ -272,3 +272,9 @@ def test_the_compose_file_is_what_docker_compose_reads_where_it_is_installed(tmp
     done = subprocess.run([docker, "compose", "--file", str(ROOT / "compose.yaml"), "config", "--quiet"], env=env,
                           capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_document_shows_the_caddyfile_as_it_is() -> None:
+    shown = re.search(r"```caddyfile\n(.*?)```", DOC.read_text(), re.S)
+    assert shown is not None, "docs/deploy.md shows no Caddyfile"
+    assert shown.group(1) == CADDYFILE.read_text()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import subprocess
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
@@ -251,3 +252,30 @@ def test_an_unreachable_database_is_said_so_naming_its_url_without_the_password(
     with pytest.raises(StoreError, match="piquet_missing") as missing:  # the server is there, the database is not
         open_store(postgres_cluster.url("piquet_missing").replace("piquet@", "piquet:hunter2@"))
     assert "hunter2" not in str(missing.value)
+
+
+def test_a_pg_dump_restored_into_a_new_database_holds_every_table_and_plays_on(postgres_cluster: Cluster,
+                                                                               tmp_path: Path) -> None:
+    """docs/deploy.md's backup and restore: pg_dump's custom format, pg_restore into another database."""
+    from piquet.ui.web.postgres import PostgresStore
+
+    source = postgres_cluster.new_database()
+    store = PostgresStore(source)
+    store.create(info(actions=[{"player": "Ann ♠ Zoë", "cut": ["7S", "AD"]}], version=1))
+    store.close()
+    dump = tmp_path / "piquet.dump"
+    binaries = postgres_cluster.binaries
+    with dump.open("wb") as out:
+        subprocess.run([str(binaries / "pg_dump"), "--format", "custom", "--dbname", source], stdout=out, check=True,
+                       timeout=120)
+    target = postgres_cluster.new_database()
+    subprocess.run([str(binaries / "pg_restore"), "--dbname", target, "--clean", "--if-exists", str(dump)],
+                   check=True, timeout=120)
+    restored = PostgresStore(target)
+    try:
+        assert restored.load("t1") == info(actions=[{"player": "Ann ♠ Zoë", "cut": ["7S", "AD"]}], version=1)
+        assert applied(restored) == [(m.number, m.title) for m in MIGRATIONS]
+        restored.append("t1", 1, {"player": "Bill", "cut": ["KH", "8C"]}, version=2)
+        assert (restored.load("t1") or info()).version == 2
+    finally:
+        restored.close()
