@@ -279,3 +279,116 @@ def test_a_pg_dump_restored_into_a_new_database_holds_every_table_and_plays_on(p
         assert (restored.load("t1") or info()).version == 2
     finally:
         restored.close()
+
+
+# ---------------------------------------------------------------- piquet serve --db, and the store unreachable
+def test_serve_says_a_database_it_cannot_reach_and_never_its_password(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("psycopg")
+    from piquet.ui.cli import main
+
+    url = f"postgresql://club:hunter2@/piquet?host={tmp_path}&port=5999"
+    assert main(["serve", "--db", url, "--port", "1"]) == 2
+    err = capsys.readouterr().err
+    assert f"the store postgresql://club@/piquet?host={tmp_path}&port=5999 cannot be reached" in err
+    assert "hunter2" not in err and "Traceback" not in err
+
+
+def test_readiness_follows_a_postgresql_that_stops_answering_and_comes_back(postgres_cluster: Cluster) -> None:
+    """The database refuses connections and drops the server's: /readyz says so (503) and an action is not
+    acknowledged (not saved, nothing applied); once it answers again, so does /readyz, and the game plays on."""
+    import psycopg
+
+    from piquet.ui.web.postgres import PostgresStore
+
+    url = postgres_cluster.new_database()
+    name = url.partition("@/")[2].partition("?")[0]
+    admin = psycopg.connect(postgres_cluster.url(), autocommit=True)
+
+    def answering(yes: bool) -> None:
+        admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS {'true' if yes else 'false'}")
+        if not yes:
+            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+
+    try:
+        with TestClient(create_app(PostgresStore(url, pool_size=2), workers=0)) as http, ExitStack() as stack:
+            assert http.get("/readyz").status_code == 200
+            table = create(http, "room", name="Ann")
+            ann = connect(http, stack, table, f"token={table['token']}", "Ann")
+            answering(False)
+            assert http.get("/readyz").json() == {"status": "unavailable", "store": "unreachable"}
+            ann.send({"type": "move"})  # a change to store: refused, nothing changed
+            assert ann.until(lambda m: m["type"] in ("error", "move"))["code"] == "not_saved"
+            answering(True)
+            deadline = time.monotonic() + 3 * WAIT  # the pool reconnects with a backoff of a few seconds
+            while http.get("/readyz").status_code != 200:
+                assert time.monotonic() < deadline, "the store did not come back"
+                time.sleep(0.1)
+            ann.send({"type": "move"})
+            assert ann.until(lambda m: m["type"] in ("error", "move"))["type"] == "move"
+    finally:
+        answering(True)
+        admin.close()
+
+
+def test_a_sqlite_file_from_before_the_numbered_migrations_is_adopted_at_migration_one(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = str(tmp_path / "old.sqlite3")
+    SQLiteStore(path).close()
+    with sqlite3.connect(path) as old:  # as a release before the migrations wrote it
+        old.execute("DROP TABLE schema_version")
+        old.execute("ALTER TABLE tables DROP COLUMN tutor")
+        old.execute("INSERT INTO tables (id, kind, variant, options, level, players, tokens, spectate, computer, "
+                    "created, seed) VALUES ('t1', 'computer', 'rubicon', '{}', 3, '[\"Ann\", \"Computer\"]', "
+                    "'[\"s\", null]', 'sp', 1, 1.0, 5)")
+    store = SQLiteStore(path)
+    try:
+        assert applied(store) == [(m.number, m.title) for m in MIGRATIONS]
+        table = store.load("t1")
+        assert table is not None and table.tutor is None and table.players == ["Ann", "Computer"]
+    finally:
+        store.close()
+
+
+def test_piquet_serve_on_postgresql_logs_json_lines_and_shows_no_password(postgres_cluster: Cluster) -> None:
+    """``piquet serve --db postgresql://...`` as an administrator runs it: its first line names the database
+    without the password, a table created is stored there, and its standard error has the table's event."""
+    import json
+    import socket
+    import sys
+    import urllib.request
+
+    url = postgres_cluster.new_database().replace("piquet@", "piquet:hunter2@")  # trust: any password is taken
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "piquet", "serve", "--db", url, "--port", str(port),
+                               "--workers", "0"], cwd=Path(__file__).parent.parent, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        first = server.stdout.readline()  # written once the port is listening
+        assert first.startswith("Piquet is served at") and "hunter2" not in first, first
+        assert url.replace(":hunter2", "") in first
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/tables", data=b'{"kind": "room"}',
+                                         headers={"Content-Type": "application/json"})
+        with opener.open(request, timeout=WAIT) as answer:
+            table = json.load(answer)
+        with opener.open(f"http://127.0.0.1:{port}/readyz", timeout=WAIT) as answer:
+            assert json.load(answer) == {"status": "ok", "store": "ok"}
+    finally:
+        server.terminate()
+        _, err = server.communicate(timeout=WAIT)
+    from piquet.ui.web.postgres import PostgresStore
+
+    store = PostgresStore(url)
+    try:
+        assert store.exists(table["id"])
+    finally:
+        store.close()
+    lines = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
+    created = [e for e in lines if e.get("event") == "created"]
+    assert created and created[0]["table"] == table["id"] and created[0]["kind"] == "room"
+    assert "hunter2" not in err and table["token"] not in err

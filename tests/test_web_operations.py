@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from web_helpers import FOUR_DEALS, connect, db, play_room, query, room, seed_tables
 
 from piquet.engine.cards import CARDS
+from piquet.ui.web import events
 from piquet.ui.web.app import create_app
 
 
@@ -44,7 +45,7 @@ def test_a_played_game_logs_one_json_line_per_event_with_no_secret_no_name_and_n
         watcher = connect(http, stack, table, query(table["links"]["spectate"]))
         ann.send({"type": "move"})  # a one-time link to another device: a secret of its own
         move = ann.until(lambda m: m["type"] == "move")
-        ann.send({"type": "action", "action": {"nonsense": True}})  # a refusal is an event too
+        ann.send({"type": "action", "action": {"nonsense": True}})  # refused: nothing changed, nothing logged
         assert ann.until(lambda m: m["type"] == "error")["code"] in ("malformed", "illegal")
         play_room([ann, bill], random.Random(4))
         secrets_ = [table["token"], table["guest"], query(table["links"]["invite"]).partition("=")[2],
@@ -53,7 +54,7 @@ def test_a_played_game_logs_one_json_line_per_event_with_no_secret_no_name_and_n
     lines = [r for r in caplog.records if r.name == "piquet.events"]
     events = [json.loads(r.getMessage()) for r in lines]
     kinds = [e["event"] for e in events]
-    assert kinds[0] == "created" and "joined" in kinds and "move_link" in kinds and "refused" in kinds
+    assert kinds[0] == "created" and "joined" in kinds and "move_link" in kinds and "refused" not in kinds
     actions = [e for e in events if e["event"] == "action"]
     # Every action of the partie, in order, each with its table, its seat, its kind and how long it took.
     assert [e["version"] for e in actions] == list(range(1, len(actions) + 1)) and len(actions) > 50
@@ -65,3 +66,20 @@ def test_a_played_game_logs_one_json_line_per_event_with_no_secret_no_name_and_n
     assert "Ann" not in text and "Bill" not in text
     cards = [c for c in CARDS if re.search(rf"\b{re.escape(str(c))}\b", text)]
     assert cards == [], f"cards in the log: {cards}"
+
+
+def test_a_fault_repeated_again_and_again_is_logged_a_bounded_number_of_times(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    now = [1000.0]
+    monkeypatch.setattr(events.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(events, "_faults", {})
+    caplog.set_level(logging.INFO, logger="piquet.events")
+    for _ in range(events.FAULT_BURST + 30):
+        events.event("error", "t1", seat=0, severity=logging.ERROR, error="KeyError")
+        events.event("action", "t1", seat=0, action="Play", ms=1.0)  # the game's own events are never dropped
+    lines = [json.loads(r.getMessage()) for r in caplog.records]
+    assert sum(1 for e in lines if e["event"] == "error") == events.FAULT_BURST
+    assert sum(1 for e in lines if e["event"] == "action") == events.FAULT_BURST + 30
+    now[0] += events.FAULT_WINDOW
+    events.event("error", "t1", seat=0, severity=logging.ERROR, error="KeyError")
+    assert json.loads(caplog.records[-1].getMessage())["not_logged_before"] == 30

@@ -476,7 +476,6 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
             else:
                 assert_never(message)
         except ProtocolError as e:
-            event("refused", table.id, seat=client.seat, code=e.code)
             client.post(_json(e.to_data()))
             if e.code == "stale":  # the client answered an old state: here is the table's now
                 client.post(table.state(client.seat, client.lang), state=True)

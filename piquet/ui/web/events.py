@@ -21,16 +21,44 @@ import logging
 import time
 from typing import Any
 
-__all__ = ["JSONLines", "event", "install", "log"]
+__all__ = ["FAULT_BURST", "FAULT_WINDOW", "JSONLines", "event", "install", "log"]
 
 log = logging.getLogger("piquet.events")
 
 
+#: The most warnings and errors of one event written in :data:`FAULT_WINDOW` seconds (a fault a client can cause
+#: again and again cannot flood the log); the rest are counted, and the count is told with the next one written.
+FAULT_BURST = 20
+FAULT_WINDOW = 60.0
+_faults: dict[str, list[float]] = {}  # event: [window start, written, suppressed]
+
+
+def _fault_allowed(name: str, now: float) -> int | None:
+    """``None`` if a fault ``name`` is not to be written now, else how many like it were not written before it."""
+    entry = _faults.get(name)
+    if entry is None or now - entry[0] >= FAULT_WINDOW:
+        suppressed = int(entry[2]) if entry is not None else 0
+        entry = _faults[name] = [now, 0, 0]
+        entry[1] += 1
+        return suppressed
+    if entry[1] >= FAULT_BURST:
+        entry[2] += 1
+        return None
+    entry[1] += 1
+    return 0
+
+
 def event(name: str, table: str, *, seat: int | None = None, action: str | None = None, ms: float | None = None,
           severity: int = logging.INFO, **more: str | int | float | bool | None) -> None:
-    """Log the event ``name`` of ``table`` (``more``: further fields, plain values only)."""
+    """Log the event ``name`` of ``table`` (``more``: further fields, plain values only). Warnings and errors are
+    limited to :data:`FAULT_BURST` of each event a :data:`FAULT_WINDOW`."""
     if not log.isEnabledFor(severity):
         return
+    if severity >= logging.WARNING:
+        suppressed = _fault_allowed(name, time.monotonic())
+        if suppressed is None:
+            return
+        more = {**more, "not_logged_before": suppressed or None}
     fields: dict[str, Any] = {"event": name, "table": table}
     if seat is not None:
         fields["seat"] = seat
