@@ -30,7 +30,7 @@ import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from piquet.ui.web.store import InThread, SQLStore, TableInfo, open_store  # noqa: E402
+from piquet.ui.web.store import InThread, SQLStore, TableInfo, open_store
 
 ACTION = {"player": "Ann", "play": "AS"}
 
