@@ -39,6 +39,7 @@ def test_healthz_answers_and_readyz_says_whether_the_store_answers(tmp_path: Pat
 def test_a_played_game_logs_one_json_line_per_event_with_no_secret_no_name_and_no_card(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     seed_tables(monkeypatch, 11)
+    monkeypatch.setattr(events.log, "propagate", True)  # as piquet serve may have left it, to caplog's handler
     caplog.set_level(logging.INFO, logger="piquet.events")
     with TestClient(create_app(db(tmp_path), workers=0)) as http, ExitStack() as stack:
         table, ann, bill = room(http, stack, options=FOUR_DEALS)
@@ -52,15 +53,15 @@ def test_a_played_game_logs_one_json_line_per_event_with_no_secret_no_name_and_n
                     query(table["links"]["spectate"]).partition("=")[2], move["link"].partition("#move=")[2]]
         assert watcher is not None
     lines = [r for r in caplog.records if r.name == "piquet.events"]
-    events = [json.loads(r.getMessage()) for r in lines]
-    kinds = [e["event"] for e in events]
+    logged = [json.loads(r.getMessage()) for r in lines]
+    kinds = [e["event"] for e in logged]
     assert kinds[0] == "created" and "joined" in kinds and "move_link" in kinds and "refused" not in kinds
-    actions = [e for e in events if e["event"] == "action"]
+    actions = [e for e in logged if e["event"] == "action"]
     # Every action of the partie, in order, each with its table, its seat, its kind and how long it took.
     assert [e["version"] for e in actions] == list(range(1, len(actions) + 1)) and len(actions) > 50
     assert all(e["table"] == table["id"] and e["seat"] in (0, 1) and e["ms"] >= 0 for e in actions)
     assert {"Cut", "Deal", "Exchange", "Play"} <= {e["action"] for e in actions}
-    text = "\n".join(json.dumps({k: v for k, v in e.items() if k != "table"}) for e in events)
+    text = "\n".join(json.dumps({k: v for k, v in e.items() if k != "table"}) for e in logged)
     for secret in secrets_:
         assert secret and secret not in text
     assert "Ann" not in text and "Bill" not in text
@@ -73,6 +74,7 @@ def test_a_fault_repeated_again_and_again_is_logged_a_bounded_number_of_times(
     now = [1000.0]
     monkeypatch.setattr(events.time, "monotonic", lambda: now[0])
     monkeypatch.setattr(events, "_faults", {})
+    monkeypatch.setattr(events.log, "propagate", True)
     caplog.set_level(logging.INFO, logger="piquet.events")
     for _ in range(events.FAULT_BURST + 30):
         events.event("error", "t1", seat=0, severity=logging.ERROR, error="KeyError")

@@ -45,6 +45,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
+from time import perf_counter  # how long a table's event took (apart from its clock, time.monotonic)
 from typing import Any, TypedDict, TypeVar, cast
 
 from piquet.ai import hints
@@ -558,7 +559,7 @@ class Table:
     async def _push(self, action: Action, started: float | None = None, thought: float | None = None) -> None:
         """Commit the action to the store, then apply it (already verified by the engine); logged as the table's
         event with the time since ``started`` (the message's arrival; else now) and the computer's ``thought``."""
-        started = time.perf_counter() if started is None else started
+        started = perf_counter() if started is None else started
         partie = self.partie
         assert partie is not None
         partie.verify(action)
@@ -568,7 +569,7 @@ class Table:
                          seat)
         self._apply(action)
         self.info.version = version
-        event("action", self.id, seat=seat, action=type(action).__name__, ms=(time.perf_counter() - started) * 1000,
+        event("action", self.id, seat=seat, action=type(action).__name__, ms=(perf_counter() - started) * 1000,
               version=version, think_ms=None if thought is None else round(thought * 1000, 2))
 
     def _deal(self, packets: int) -> Deal:
@@ -624,9 +625,9 @@ class Table:
                 thought: float | None = None
                 if action is None and self._computer_to_act():
                     try:
-                        began = time.perf_counter()
+                        began = perf_counter()
                         action = await self._think()
-                        thought = time.perf_counter() - began
+                        thought = perf_counter() - began
                     except ThinkingFailed as e:
                         _log.warning("table %s: %s", self.id, e)
                         event("computer_failed", self.id, seat=self.info.computer, severity=logging.WARNING)
@@ -659,7 +660,7 @@ class Table:
         is not his to make or not legal, or (``version`` given) answers a state that is not the table's now.
         With the tutor, a choice that loses its threshold or more is not applied: the warning is returned,
         for the client (``confirm``: the player was warned and plays it anyway)."""
-        started = time.perf_counter()
+        started = perf_counter()
         async with self.lock:
             partie = self._require_playing(seat)
             self._require_version(version)
@@ -1070,10 +1071,10 @@ class Tables:
                         if info is None:
                             raise SeatRefused(4404, "no such table")
                         check_link(info, kind, secret)
-                        began = time.perf_counter()
+                        began = perf_counter()
                         built = await asyncio.get_running_loop().run_in_executor(_REPLAY_THREAD, self._table, info)
                         table = self._keep(built)
-                        event("opened", table_id, ms=(time.perf_counter() - began) * 1000, actions=len(info.actions),
+                        event("opened", table_id, ms=(perf_counter() - began) * 1000, actions=len(info.actions),
                               version=info.version)
             finally:
                 if self._opening.get(table_id) is lock and not lock.locked():
