@@ -13,3 +13,6 @@ settings.register_profile(
     "piquet", deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=False
 )
 settings.load_profile("piquet")
+
+# A real PostgreSQL server, started by the tests that need one (tests/postgres_helpers.py).
+from postgres_helpers import postgres_cluster, postgres_url  # noqa: E402, F401

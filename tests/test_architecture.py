@@ -183,11 +183,11 @@ def test_every_browser_test_acts_on_a_page_only_once_it_says_it_is_ready() -> No
 
 
 # ---------------------------------------------------------------- what the web extra declares (issue 32, item 4)
-def _web_extra() -> dict[str, str]:
+def _web_extra(name: str = "web") -> dict[str, str]:
     import tomllib
 
     extra = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))["project"][
-        "optional-dependencies"]["web"]
+        "optional-dependencies"][name]
     return {re.split(r"[\[<>=!~ ;]", r, maxsplit=1)[0].lower(): r for r in extra}
 
 
@@ -195,16 +195,19 @@ def test_the_web_extra_declares_every_package_the_server_imports() -> None:
     import importlib.metadata
 
     owners = importlib.metadata.packages_distributions()
-    imported = set()
-    for path in (PACKAGE / "ui" / "web").glob("*.py"):
-        for _, module in imports(path):
-            top = module.split(".")[0]
-            if top != "piquet" and top not in sys.stdlib_module_names and top != "__future__":
-                imported.add(top)
-    declared = _web_extra()
-    missing = sorted(f"{top} ({', '.join(owners.get(top, ['?']))})" for top in imported
-                     if not any(d.lower() in declared for d in owners.get(top, [top])))
-    assert not missing, f"imported by piquet.ui.web but not declared in the web extra: {missing}"
+    # The PostgreSQL store (piquet.ui.web.postgres) is the postgres extra's, beside the web extra's.
+    for extra, paths in (("web", [p for p in (PACKAGE / "ui" / "web").glob("*.py") if p.name != "postgres.py"]),
+                         ("postgres", [PACKAGE / "ui" / "web" / "postgres.py"])):
+        imported = set()
+        for path in paths:
+            for _, module in imports(path):
+                top = module.split(".")[0]
+                if top != "piquet" and top not in sys.stdlib_module_names and top != "__future__":
+                    imported.add(top)
+        declared = _web_extra() | _web_extra(extra)
+        missing = sorted(f"{top} ({', '.join(owners.get(top, ['?']))})" for top in imported
+                         if not any(d.lower() in declared for d in owners.get(top, [top])))
+        assert not missing, f"imported by piquet.ui.web but not declared in the {extra} extra: {missing}"
 
 
 def test_the_web_extra_bounds_what_it_builds_on_and_ci_installs_its_lower_bounds() -> None:

@@ -7,6 +7,7 @@ import argparse
 import contextlib
 import errno
 import json
+import logging
 import os
 import re
 import stat
@@ -529,6 +530,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
+        from piquet.ui.web import events
         from piquet.ui.web.app import create_app
         from piquet.ui.web.guard import (
             ConnectionLedger,
@@ -538,7 +540,7 @@ def _serve(args: argparse.Namespace) -> int:
             raise_file_limit,
             server_config,
         )
-        from piquet.ui.web.store import StoreError
+        from piquet.ui.web.store import StoreError, redacted
     except ImportError as e:
         print(f"piquet serve needs the web extra ({e.name} is missing): "
               "python3 -m pip install 'piquet[web]'", file=sys.stderr)
@@ -568,7 +570,8 @@ def _serve(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     host = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
-    print(f"Piquet is served at http://{host}:{args.port}/ (stop it with Ctrl-C); games are kept in {args.db}; "
+    print(f"Piquet is served at http://{host}:{args.port}/ (stop it with Ctrl-C); games are kept in "
+          f"{redacted(args.db)}; "
           f"{solver_words()}", flush=True)
     # The server counts its connections below the limit on open files (piquet.ui.web.guard), lifted first.
     raise_file_limit()
@@ -576,6 +579,8 @@ def _serve(args: argparse.Namespace) -> int:
     if args.max_connections is not None:
         ledger.max_connections = min(ledger.max_connections, args.max_connections)
     config = server_config(app, host=args.host, port=args.port, log_level=args.log_level, ledger=ledger)
+    if args.events:  # one JSON line per table event and error, on standard error
+        events.install(logging.StreamHandler(sys.stderr))
     install_log_limit()  # after the configuration, which sets the loggers up
     with listening, contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn has shut down and re-raised it
         uvicorn.Server(config).run(sockets=[listening])
@@ -737,8 +742,10 @@ def _serve_arguments(srv: argparse.ArgumentParser) -> None:
     srv.add_argument("--host", default="127.0.0.1",
                      help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 for all)")
     srv.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
-    srv.add_argument("--db", default="piquet.sqlite3", metavar="PATH",
-                     help="the SQLite file that keeps every game (default piquet.sqlite3)")
+    srv.add_argument("--db", default=os.environ.get("PIQUET_DB", "piquet.sqlite3"), metavar="PATH|URL",
+                     help="where every game is kept: a SQLite file (default piquet.sqlite3), or a PostgreSQL "
+                          "database's URL, postgresql://user@host/dbname (needs piquet[postgres]; the password from "
+                          "PGPASSWORD or ~/.pgpass rather than the URL); default: PIQUET_DB if set")
     srv.add_argument("--workers", type=int, default=None, metavar="N",
                      help="worker processes where the computer's levels 4-5 and hints think (default: one per core "
                           "but one; level 3 has one of its own); 0: in threads of the server")
@@ -754,6 +761,9 @@ def _serve_arguments(srv: argparse.ArgumentParser) -> None:
                      help="connections open at once (default 4096, or fewer to stay under the limit on open files)")
     srv.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"],
                      help="how much the server logs (default warning)")
+    srv.add_argument("--events", action=argparse.BooleanOptionalAction, default=True,
+                     help="log one JSON line per table event and error on standard error: the table, the seat, the "
+                          "action's kind, how long it took; never a secret nor a card (default: on)")
     srv.set_defaults(func=_serve)
 
 

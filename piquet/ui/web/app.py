@@ -36,6 +36,7 @@ from piquet.engine.language import LANGUAGES
 from piquet.engine.variants import VARIANTS, OptionError
 from piquet.ui.takebacks import Takebacks
 from piquet.ui.web.clients import Client
+from piquet.ui.web.events import event
 from piquet.ui.web.guard import TokenBucket, prefix_of
 from piquet.ui.web.guide import GUIDE_HEAD, guide_html, guide_index_html, unknown_guide_html
 from piquet.ui.web.protocol import (
@@ -53,7 +54,7 @@ from piquet.ui.web.protocol import (
 )
 from piquet.ui.web.reviews import REVIEW_WORKERS, LensName, ReviewRefused, Reviews, for_viewer
 from piquet.ui.web.seats import SeatRefused
-from piquet.ui.web.store import AsyncStore, SQLiteStore, Store, StoreUnavailable
+from piquet.ui.web.store import AsyncStore, Store, StoreUnavailable, open_store
 from piquet.ui.web.tables import (
     DEFAULT_BUDGET,
     LEVELS,
@@ -76,6 +77,8 @@ TABLES_PER_MINUTE_PER_PREFIX = 60.0
 TABLE_BURST_PER_PREFIX = 90.0
 #: The close code of a client dropped because it did not take its messages in time.
 CLOSE_SLOW = 4408
+#: Seconds the readiness answer waits for the store before it says the store is not reachable.
+READY_TIMEOUT = 2.0
 
 log = logging.getLogger("piquet.ui.web")
 
@@ -105,7 +108,7 @@ _SECRET = re.compile(r"""((?:token|spectate|invite|move)(?:=|%3D|["']\s*:\s*["']
 #: The loggers that may see a URL or a frame: uvicorn's access log (the path and query of each request),
 #: its error log (each WebSocket's path and query; at debug level the frames), the ASGI trace log (each scope).
 _LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi", "websockets", "websockets.server",
-            "piquet")
+            "piquet", "piquet.events")
 
 
 def _redact(value: object) -> object:
@@ -155,7 +158,8 @@ def _page(title: str, body: str, head: str = "", scripted: bool = False) -> str:
 
 def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | None = None,
                max_budget: float = MAX_BUDGET, review_workers: int = REVIEW_WORKERS) -> FastAPI:
-    """The server's application; ``db`` is a SQLite file's path (``":memory:"``) or any :class:`Store`.
+    """The server's application; ``db`` is a SQLite file's path (``":memory:"``), a PostgreSQL URL
+    (``postgresql://...``: :func:`~piquet.ui.web.store.open_store`) or any :class:`Store`.
     ``workers``: the computer's worker processes for levels 4-5 and hints (:class:`~piquet.ui.web.thinking.Thinker`;
     ``None``: one per core but one; 0: none, the computer thinks in threads of the server). They start when first
     needed and end when the application shuts down. ``max_budget``: the most CPU seconds a table may give the
@@ -164,7 +168,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
     redact_secrets_in_logs()
     if not 0 <= max_budget < math.inf:
         raise ValueError(f"the cap on the computer's thinking is 0 (none) or more seconds, not {max_budget!r}")
-    store: Store | AsyncStore = SQLiteStore(db) if isinstance(db, str) else db
+    store: Store | AsyncStore = open_store(db) if isinstance(db, str) else db
     thinker = Thinker(workers)
     tables = Tables(store, thinker, max_budget=max_budget)
     reviews = Reviews(review_workers)
@@ -185,6 +189,22 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
     app.state.reviews = reviews
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     rules_html = _rules_html()
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> JSONResponse:
+        """Liveness: the server answers (its event loop runs). Nothing is read."""
+        return JSONResponse({"status": "ok"}, headers={"Cache-Control": "no-store"})
+
+    @app.get("/readyz", include_in_schema=False)
+    async def readyz() -> JSONResponse:
+        """Readiness: whether the store answers now (503 if not: a proxy or an orchestrator sends no one here)."""
+        try:
+            await asyncio.wait_for(tables.store.ping(), READY_TIMEOUT)
+        except (StoreUnavailable, TimeoutError) as e:
+            log.warning("not ready: the store does not answer (%s)", e or "no answer in time")
+            return JSONResponse({"status": "unavailable", "store": "unreachable"}, status_code=503,
+                                headers={"Cache-Control": "no-store"})
+        return JSONResponse({"status": "ok", "store": "ok"}, headers={"Cache-Control": "no-store"})
 
     @app.get("/", include_in_schema=False)
     async def lobby() -> FileResponse:
@@ -461,6 +481,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
                 client.post(table.state(client.seat, client.lang), state=True)
         except Exception as error:  # a fault of the server's: the client is told no more, the log has the details
             log.error("table %s: a message could not be handled (%s)", table.id, type(error).__name__)
+            event("error", table.id, seat=client.seat, severity=logging.ERROR, error=type(error).__name__)
             log.debug("the message's traceback", exc_info=True)
             client.post(_json(ProtocolError("internal", "the server could not handle that message").to_data()))
 

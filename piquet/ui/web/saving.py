@@ -12,6 +12,7 @@ import logging
 from collections.abc import Coroutine
 from typing import Any, TypeVar, cast
 
+from piquet.ui.web.events import event
 from piquet.ui.web.protocol import ProtocolError
 from piquet.ui.web.store import AsyncStore, InThread, Store, StoreUnavailable
 
@@ -24,13 +25,15 @@ T = TypeVar("T")
 NOT_SAVED = "the table could not be saved; try again"
 
 
-async def store_call(call: Coroutine[Any, Any, T]) -> T:
+async def store_call(call: Coroutine[Any, Any, T], table: str = "", seat: int | None = None) -> T:
     """A change of the store awaited (never on the event loop: :class:`~piquet.ui.web.store.AsyncStore`); a
-    :class:`ProtocolError` ``not_saved`` if the store could not make it."""
+    :class:`ProtocolError` ``not_saved`` if the store could not make it (logged as the table's event)."""
     try:
         return await call
     except StoreUnavailable as e:
         log.warning("the store could not save: %s", e)
+        event("not_saved", table, seat=seat, severity=logging.WARNING,
+              change=getattr(call, "__qualname__", "").rpartition(".")[2] or None)
         raise ProtocolError("not_saved", NOT_SAVED) from None
 
 

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import TypedDict
 
 from piquet.ui.web.clients import Client
+from piquet.ui.web.events import event
 from piquet.ui.web.names import BadName, clean_name, imitates
 from piquet.ui.web.protocol import LinkKind, MoveMessage, ProtocolError
 from piquet.ui.web.saving import store_call
@@ -146,7 +147,8 @@ class Seats:
                     token = secrets.token_urlsafe(SECRET_BYTES)
                     info.moves[seat] = None  # spent at once: the link opened twice finds it gone
                     try:
-                        await store_call(self.store.set_token(info.id, seat, token))
+                        await store_call(self.store.set_token(info.id, seat, token), info.id, seat)
+                        event("moved", info.id, seat=seat)
                     except ProtocolError:
                         info.moves[seat] = move
                         raise
@@ -163,7 +165,8 @@ class Seats:
             raise ProtocolError("not_allowed", "this seat has no secret yet: join the room first")
         secret = secrets.token_urlsafe(SECRET_BYTES)
         move = [secret, time.time() + MOVE_SECONDS]
-        await store_call(self.store.set_move(self.info.id, seat, move))
+        await store_call(self.store.set_move(self.info.id, seat, move), self.info.id, seat)
+        event("move_link", self.info.id, seat=seat)
         self.info.moves[seat] = move
         return {"type": "move", "link": f"/t/{self.info.id}#move={secret}", "expires_in": MOVE_SECONDS}
 
@@ -184,7 +187,8 @@ class Seats:
             raise ProtocolError("not_allowed", f"{clean!r} looks like the other player's name or the "
                                                "computer's: choose another")
         token = secrets.token_urlsafe(SECRET_BYTES)
-        await store_call(self.store.join(info.id, seat, clean, token))
+        await store_call(self.store.join(info.id, seat, clean, token), info.id, seat)
+        event("joined", info.id, seat=seat)
         info.players[seat] = clean
         info.tokens[seat] = token
         info.invite = None

@@ -1,15 +1,24 @@
 """Where the server keeps its tables: every game as its record's actions, one row per action.
 
 :class:`Store` is the interface a store implements; :class:`SQLiteStore` is the
-default, an embedded SQLite file (nothing to install or start). Every call
+default, an embedded SQLite file (nothing to install or start), and
+:class:`~piquet.ui.web.postgres.PostgresStore` keeps them in a PostgreSQL database
+(``piquet serve --db postgresql://...``, the ``postgres`` extra). Both are a :class:`SQLStore`:
+the same statements, on the layout the numbered migrations of :mod:`piquet.ui.web.migrations`
+make (one home for both). Every call
 that changes something is committed before it returns, so the server
 acknowledges an action only once it is on disk, and a server killed and
 restarted resumes every game where it was.
 
 The server never calls a store on its event loop: it awaits an :class:`AsyncStore`, the one seam
 between the tables and their storage. :class:`InThread` makes one of a :class:`Store`, each call
-made in a thread of its own, one at a time (SQLite has one writer); a store with an asynchronous
-driver would implement :class:`AsyncStore` itself.
+made in a thread of the store's own, as many at once as the store takes (one for SQLite, which has one
+writer; a pool's size for PostgreSQL, where writes to different tables commit concurrently); a store with
+an asynchronous driver would implement :class:`AsyncStore` itself.
+
+A store knows tables and their actions, not which server process holds a table: that ownership is the
+server's to keep (in memory today, one process per store), so that one may be taken by a lease later
+without the store's calls changing.
 
 Each table keeps a **version**, a counter that every change of its game (an action, a takeback)
 moves on by one, written in the same transaction as the change: it never goes back and never
@@ -32,18 +41,21 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+import urllib.parse
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from piquet.ui.takebacks import Takeback, Takebacks
+from piquet.ui.web.migrations import MIGRATIONS, SQLITE, Dialect, Execute, Migration, SchemaTooNew, migrate
 
 if TYPE_CHECKING:
     from piquet.ui.web.protocol import TableKind
 
-__all__ = ["AsyncStore", "InThread", "SQLiteStore", "Store", "StoreError", "StoreUnavailable", "TableInfo", "Takeback"]
+__all__ = ["AsyncStore", "InThread", "SQLStore", "SQLiteStore", "Store", "StoreError", "StoreUnavailable", "TableInfo",
+           "Takeback", "is_postgres_url", "open_store", "redacted"]
 
 T = TypeVar("T")
 
@@ -99,7 +111,13 @@ class TableInfo:
 
 class Store(Protocol):
     """A store as it is written: each call returns once it is done (committed, for a change). The server reaches
-    it only through an :class:`AsyncStore` (:class:`InThread` for this one)."""
+    it only through an :class:`AsyncStore` (:class:`InThread` for this one). ``where`` names it in messages and
+    logs (a path; a URL without its password); ``threads``: how many calls it takes at once."""
+
+    where: str
+    threads: int
+
+    def ping(self) -> None: ...
 
     def create(self, info: TableInfo) -> None: ...
 
@@ -124,7 +142,10 @@ class Store(Protocol):
 
 class AsyncStore(Protocol):
     """The store as the server awaits it: the calls of :class:`Store`, none of them made on the event loop.
-    :class:`StoreUnavailable` says the store could not do it now (nothing was written)."""
+    :class:`StoreUnavailable` says the store could not do it now (nothing was written). :meth:`ping` answers
+    whether the store is reachable now (the server's readiness), raising :class:`StoreUnavailable` if not."""
+
+    async def ping(self) -> None: ...
 
     async def create(self, info: TableInfo) -> None: ...
 
@@ -146,16 +167,19 @@ class AsyncStore(Protocol):
 
 
 class InThread:
-    """A :class:`Store` awaited as an :class:`AsyncStore`: each call made in the store's own thread, one at a time,
-    never on the event loop (a store that is slow, or locked by another process, holds up the tables that wait
-    for it, never the server). ``store`` is the store itself."""
+    """A :class:`Store` awaited as an :class:`AsyncStore`: each call made in one of the store's own threads (as many
+    as it takes calls at once: ``store.threads``), never on the event loop (a store that is slow, or locked by
+    another process, holds up the tables that wait for it, never the server). ``store`` is the store itself."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._thread = ThreadPoolExecutor(1, thread_name_prefix="piquet-store")
+        self._thread = ThreadPoolExecutor(max(1, getattr(store, "threads", 1)), thread_name_prefix="piquet-store")
 
     async def _call(self, call: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._thread, call, *args)
+
+    async def ping(self) -> None:
+        await self._call(self.store.ping)
 
     async def create(self, info: TableInfo) -> None:
         await self._call(self.store.create, info)
@@ -189,6 +213,9 @@ class InThread:
 #: How far past its actions (stored and written-down takebacks) a table stored before the version counter starts it.
 _MIGRATED_MARGIN = 1000
 
+_COLUMNS = ("id, kind, variant, options, level, players, tokens, spectate, computer, created, invite, moves, seed, "
+            "takebacks, taken_back, budget, tutor, version")
+
 
 def _read_only(error: sqlite3.Error) -> bool:
     """Whether SQLite refused because it may not write (the file or its folder read-only), rather than damage."""
@@ -197,47 +224,136 @@ def _read_only(error: sqlite3.Error) -> bool:
         8, 264, 520, 776, 1032, 1288)  # SQLITE_READONLY and its extended codes
 
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    kind TEXT NOT NULL,
-    variant TEXT NOT NULL,
-    options TEXT NOT NULL,
-    level INTEGER,
-    players TEXT NOT NULL,
-    tokens TEXT NOT NULL,
-    spectate TEXT NOT NULL,
-    computer INTEGER,
-    created REAL NOT NULL,
-    invite TEXT,
-    moves TEXT NOT NULL DEFAULT '[null, null]',
-    seed INTEGER,
-    takebacks TEXT NOT NULL DEFAULT 'fair',
-    taken_back TEXT NOT NULL DEFAULT '[]',
-    budget REAL,
-    tutor REAL,
-    version INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS actions (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    idx INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    PRIMARY KEY (table_id, idx)
-);
-"""
+class SQLStore:
+    """What every SQL store does the same way: its statements, on the layout :mod:`piquet.ui.web.migrations`
+    makes. A store gives each call its connection, in a transaction (:meth:`_writing`, :meth:`_reading`: each
+    yields how to run a statement, ``?`` for each parameter), and says which errors of its driver are a
+    broken constraint. ``where`` names the store in messages (never with a password); ``threads`` is how
+    many calls it takes at once (:class:`InThread` makes as many threads)."""
+
+    where: str
+    threads: int = 1
+    dialect: Dialect
+    _constraint_errors: tuple[type[Exception], ...]
+
+    def _writing(self) -> AbstractContextManager[Execute]:
+        raise NotImplementedError
+
+    def _reading(self, snapshot: bool = False) -> AbstractContextManager[Execute]:
+        """A read; ``snapshot``: its statements see one moment of the database (a transaction)."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def ping(self) -> None:
+        """Nothing if the store answers now, else :class:`StoreUnavailable` (the server's readiness)."""
+        with self._reading() as execute:
+            execute("SELECT 1").fetchone()
+
+    def create(self, info: TableInfo) -> None:
+        try:
+            with self._writing() as execute:
+                execute(f"INSERT INTO tables ({_COLUMNS}) VALUES ({', '.join(['?'] * 18)})",
+                        (info.id, info.kind, info.variant, json.dumps(info.options), info.level,
+                         json.dumps(info.players), json.dumps(info.tokens), info.spectate, info.computer, info.created,
+                         info.invite, json.dumps(info.moves), info.seed, info.takebacks, json.dumps(info.taken_back),
+                         info.budget, info.tutor, info.version))
+                for i, action in enumerate(info.actions):
+                    execute("INSERT INTO actions (table_id, idx, action) VALUES (?, ?, ?)",
+                            (info.id, i, json.dumps(action)))
+        except self._constraint_errors:
+            raise StoreError(f"a table {info.id!r} is already stored") from None
+
+    def load(self, table_id: str) -> TableInfo | None:
+        # One transaction that sees one moment of the database: the table's version and its actions agree.
+        with self._reading(snapshot=True) as execute:
+            row = execute(f"SELECT {_COLUMNS} FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if row is None:
+                return None
+            actions = [json.loads(a) for (a,) in execute(
+                "SELECT action FROM actions WHERE table_id = ? ORDER BY idx", (table_id,)).fetchall()]
+        return TableInfo(row[0], row[1], row[2], json.loads(row[3]), row[4], json.loads(row[5]), json.loads(row[6]),
+                         row[7], row[8], row[9], actions, row[10], json.loads(row[11]), row[12], row[13],
+                         json.loads(row[14]), row[15], row[16], row[17])
+
+    def exists(self, table_id: str) -> bool:
+        """Whether the store holds the table ``table_id`` (its row alone is read, not its actions)."""
+        with self._reading() as execute:
+            return execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is not None
+
+    def _set_seat(self, table_id: str, seat: int, values: dict[str, Any], also: str = "") -> None:
+        """Set ``seat``'s entry in each of the per-seat JSON columns named in ``values``, in one transaction
+        (``also``: further assignments of the same ``UPDATE``)."""
+        columns = list(values)
+        with self._writing() as execute:
+            row = execute(f"SELECT {', '.join(columns)} FROM tables WHERE id = ?{self.dialect.row_lock}",
+                          (table_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"no table {table_id!r}")
+            lists = [json.loads(text) for text in row]
+            for pair, column in zip(lists, columns, strict=True):
+                pair[seat] = values[column]
+            assignments = ", ".join([*(f"{column} = ?" for column in columns), *([also] if also else [])])
+            execute(f"UPDATE tables SET {assignments} WHERE id = ?", (*(json.dumps(pair) for pair in lists), table_id))
+
+    def set_player(self, table_id: str, seat: int, name: str) -> None:
+        self._set_seat(table_id, seat, {"players": name})
+
+    def join(self, table_id: str, seat: int, name: str, token: str) -> None:
+        """A room's guest takes his seat: his name and his own seat secret; the invite is spent."""
+        self._set_seat(table_id, seat, {"players": name, "tokens": token}, also="invite = NULL")
+
+    def set_token(self, table_id: str, seat: int, token: str) -> None:
+        """A seat's new secret (the player moved to another device); its one-time link is spent."""
+        self._set_seat(table_id, seat, {"tokens": token, "moves": None})
+
+    def set_move(self, table_id: str, seat: int, move: list[Any] | None) -> None:
+        self._set_seat(table_id, seat, {"moves": move})
+
+    def append(self, table_id: str, index: int, action: dict[str, Any], version: int) -> None:
+        """Store the action ``index`` of the table and, in the same transaction, its new ``version``."""
+        # The table's row first (an unknown table is said so, and its row held until the commit); then the action,
+        # which the primary key refuses at an index already taken (the server appends in order).
+        try:
+            with self._writing() as execute:
+                _set_version(execute, table_id, version)
+                execute("INSERT INTO actions (table_id, idx, action) VALUES (?, ?, ?)",
+                        (table_id, index, json.dumps(action)))
+        except self._constraint_errors:
+            raise StoreError(f"table {table_id!r} already has an action {index} stored") from None
+
+    def take_back(self, table_id: str, length: int, takeback: Takeback | None, version: int) -> None:
+        """Keep the first ``length`` actions and, in the same transaction, note the takeback (``None``: a
+        takeback the table does not write down) and the table's new ``version``."""
+        with self._writing() as execute:
+            _set_version(execute, table_id, version)
+            execute("DELETE FROM actions WHERE table_id = ? AND idx >= ?", (table_id, length))
+            if takeback is not None:
+                row = execute("SELECT taken_back FROM tables WHERE id = ?", (table_id,)).fetchone()
+                execute("UPDATE tables SET taken_back = ? WHERE id = ?",
+                        (json.dumps([*json.loads(row[0]), takeback]), table_id))
 
 
-class SQLiteStore:
+def _set_version(execute: Execute, table_id: str, version: int) -> None:
+    if execute("UPDATE tables SET version = ? WHERE id = ?", (version, table_id)).rowcount != 1:
+        raise StoreError(f"no table {table_id!r}")
+
+
+class SQLiteStore(SQLStore):
     """The default store: one SQLite file (``":memory:"`` for a throwaway one), in WAL mode.
 
     Safe to call from several threads (one connection, behind a lock). The file (and its write-ahead log) are
     watched: if either is deleted or replaced while the server runs (SQLite would go on writing to a file no one
     can open again, and lose it at the next start), every later call raises :class:`StoreUnavailable` and nothing
-    more is acknowledged.
+    more is acknowledged. ``migrations``: the layout the file is brought to (:mod:`piquet.ui.web.migrations`).
     """
 
-    def __init__(self, path: str) -> None:
-        self.path = path
+    dialect = SQLITE
+    _constraint_errors = (sqlite3.IntegrityError,)
+
+    def __init__(self, path: str, migrations: Sequence[Migration] = MIGRATIONS) -> None:
+        self.path = self.where = path
         # A new store is a file that does not exist yet (SQLite creates it, empty, then writes the schema). A file
         # that exists and is empty, or that SQLite cannot read, is something else: the server stops rather than
         # start an empty store over it.
@@ -261,8 +377,7 @@ class SQLiteStore:
                 self._db.execute("PRAGMA journal_mode=WAL")
             # WAL with synchronous=NORMAL survives the server process being killed at any moment.
             self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.executescript(_SCHEMA)
-            self._migrate()
+            self._migrate(migrations)
         except sqlite3.Error as e:
             self._db.close()
             if _read_only(e):
@@ -270,6 +385,9 @@ class SQLiteStore:
                                  "it; make the file and its folder writable, or name another file") from None
             raise StoreError(f"the store {path} is damaged or not a SQLite database ({e}): move it away, or "
                              "name another file") from None
+        except SchemaTooNew as e:
+            self._db.close()
+            raise StoreError(f"the store {path} cannot be opened: {e}") from None
         except StoreError:
             self._db.close()
             raise
@@ -325,7 +443,7 @@ class SQLiteStore:
                              f"{', '.join(sorted(names))}): name another file")
 
     @contextmanager
-    def _writing(self) -> Iterator[None]:
+    def _writing(self) -> Iterator[Execute]:
         """One write, committed or rolled back whole; :class:`StoreUnavailable` if SQLite could not do it now, or the
         store's files are no longer the ones it opened (checked before and after: an action committed to a deleted
         file is not acknowledged)."""
@@ -333,23 +451,40 @@ class SQLiteStore:
             with self._lock:
                 self._watch()
                 with self._db:
-                    yield
+                    self._db.execute("BEGIN IMMEDIATE")
+                    yield self._db.execute
                 self._watch()
         except sqlite3.OperationalError as e:  # locked by another process, disk full, read-only...
             raise StoreUnavailable(f"{self.path}: {e}") from None
 
     @contextmanager
-    def _reading(self) -> Iterator[None]:
+    def _reading(self, snapshot: bool = False) -> Iterator[Execute]:
         try:
             with self._lock:
                 self._watch()
-                yield
+                if not snapshot:
+                    yield self._db.execute
+                    return
+                with self._db:
+                    self._db.execute("BEGIN")
+                    yield self._db.execute
         except sqlite3.OperationalError as e:
             raise StoreUnavailable(f"{self.path}: {e}") from None
 
-    def _migrate(self) -> None:
-        """Bring a file written by an earlier release to this layout (in one transaction, so a file is
-        either migrated whole or left as it was).
+    def _migrate(self, migrations: Sequence[Migration]) -> None:
+        """Bring the file to the last migration (:func:`piquet.ui.web.migrations.migrate`), in one transaction: a
+        file is either migrated whole or left as it was. A file written before the migrations were numbered (it has
+        tables but no ``schema_version``) is first brought to the layout of migration 1 (:meth:`_adopt`)."""
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            names = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if "tables" in names and "schema_version" not in names:
+                self._adopt()
+            migrate(self._db.execute, SQLITE, migrations)
+
+    def _adopt(self) -> None:
+        """Bring a file written before the numbered migrations to the layout of migration 1 (in the caller's
+        transaction).
 
         The columns added since the first layout are added; a room still waiting for its guest had
         its guest's seat secret in ``tokens[1]``, which was also its invite link: it becomes the
@@ -364,125 +499,69 @@ class SQLiteStore:
             ("seed", "seed INTEGER"), ("takebacks", "takebacks TEXT NOT NULL DEFAULT 'fair'"),
             ("taken_back", "taken_back TEXT NOT NULL DEFAULT '[]'"), ("budget", "budget REAL"),
             ("tutor", "tutor REAL"), ("version", "version INTEGER NOT NULL DEFAULT 0")) if name not in columns]
-        with self._lock, self._db:
-            self._db.execute("BEGIN")
-            for _, sql in added:
-                self._db.execute(f"ALTER TABLE tables ADD COLUMN {sql}")
-            if any(name == "takebacks" for name, _ in added):  # two people take nothing back
-                self._db.execute("UPDATE tables SET takebacks = 'off' WHERE kind = 'room'")
-            if any(name == "invite" for name, _ in added):
-                rows = self._db.execute("SELECT id, players, tokens FROM tables WHERE kind = 'room'").fetchall()
-                for table_id, players, tokens in rows:
-                    seats, secrets_ = json.loads(players), json.loads(tokens)
-                    if seats[1] is None and secrets_[1] is not None:
-                        self._db.execute("UPDATE tables SET invite = ?, tokens = ? WHERE id = ?",
-                                         (secrets_[1], json.dumps([secrets_[0], None]), table_id))
-            for (table_id,) in self._db.execute("SELECT id FROM tables WHERE seed IS NULL").fetchall():
-                self._db.execute("UPDATE tables SET seed = ? WHERE id = ?", (secrets.randbits(63), table_id))
-            if any(name == "version" for name, _ in added):
-                # Before the counter, a table's version was its number of actions, which a takeback brought down:
-                # the counter starts past any number of actions the table has had (the actions stored and those
-                # taken back and written down), and a takeback not written down is one of the last few at most.
-                rows = self._db.execute("SELECT id, taken_back, (SELECT COUNT(*) FROM actions WHERE table_id = id) "
-                                        "FROM tables").fetchall()
-                for table_id, taken_back, count in rows:
-                    undone = sum(int(t.get("undone", 0)) for t in json.loads(taken_back))
-                    self._db.execute("UPDATE tables SET version = ? WHERE id = ?",
-                                     (count + undone + _MIGRATED_MARGIN, table_id))
-
-    def create(self, info: TableInfo) -> None:
-        with self._writing():
-            self._db.execute("BEGIN")
-            self._db.execute(
-                "INSERT INTO tables (id, kind, variant, options, level, players, tokens, spectate, computer, created, "
-                "invite, moves, seed, takebacks, taken_back, budget, tutor, version) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (info.id, info.kind, info.variant, json.dumps(info.options), info.level, json.dumps(info.players),
-                 json.dumps(info.tokens), info.spectate, info.computer, info.created, info.invite,
-                 json.dumps(info.moves), info.seed, info.takebacks, json.dumps(info.taken_back), info.budget,
-                 info.tutor, info.version),
-            )
-            for i, action in enumerate(info.actions):
-                self._db.execute("INSERT INTO actions VALUES (?, ?, ?)", (info.id, i, json.dumps(action)))
-
-    def load(self, table_id: str) -> TableInfo | None:
-        with self._reading():
-            row = self._db.execute(
-                "SELECT id, kind, variant, options, level, players, tokens, spectate, computer, created, invite, "
-                "moves, seed, takebacks, taken_back, budget, tutor, version FROM tables WHERE id = ?",
-                (table_id,)).fetchone()
-            if row is None:
-                return None
-            actions = [json.loads(a) for (a,) in self._db.execute(
-                "SELECT action FROM actions WHERE table_id = ? ORDER BY idx", (table_id,))]
-        return TableInfo(row[0], row[1], row[2], json.loads(row[3]), row[4], json.loads(row[5]), json.loads(row[6]),
-                         row[7], row[8], row[9], actions, row[10], json.loads(row[11]), row[12], row[13],
-                         json.loads(row[14]), row[15], row[16], row[17])
-
-    def exists(self, table_id: str) -> bool:
-        """Whether the store holds the table ``table_id`` (its row alone is read, not its actions)."""
-        with self._reading():
-            return self._db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is not None
-
-    def _set_seat(self, table_id: str, seat: int, values: dict[str, Any], also: str = "") -> None:
-        """Set ``seat``'s entry in each of the per-seat JSON columns named in ``values``, in one transaction
-        (``also``: further assignments of the same ``UPDATE``)."""
-        columns = list(values)
-        with self._writing():
-            self._db.execute("BEGIN")
-            row = self._db.execute(f"SELECT {', '.join(columns)} FROM tables WHERE id = ?", (table_id,)).fetchone()
-            if row is None:
-                raise StoreError(f"no table {table_id!r}")
-            lists = [json.loads(text) for text in row]
-            for pair, column in zip(lists, columns, strict=True):
-                pair[seat] = values[column]
-            assignments = ", ".join([*(f"{column} = ?" for column in columns), *([also] if also else [])])
-            self._db.execute(f"UPDATE tables SET {assignments} WHERE id = ?",
-                             (*(json.dumps(pair) for pair in lists), table_id))
-
-    def set_player(self, table_id: str, seat: int, name: str) -> None:
-        self._set_seat(table_id, seat, {"players": name})
-
-    def join(self, table_id: str, seat: int, name: str, token: str) -> None:
-        """A room's guest takes his seat: his name and his own seat secret; the invite is spent."""
-        self._set_seat(table_id, seat, {"players": name, "tokens": token}, also="invite = NULL")
-
-    def set_token(self, table_id: str, seat: int, token: str) -> None:
-        """A seat's new secret (the player moved to another device); its one-time link is spent."""
-        self._set_seat(table_id, seat, {"tokens": token, "moves": None})
-
-    def set_move(self, table_id: str, seat: int, move: list[Any] | None) -> None:
-        self._set_seat(table_id, seat, {"moves": move})
-
-    def append(self, table_id: str, index: int, action: dict[str, Any], version: int) -> None:
-        """Store the action ``index`` of the table and, in the same transaction, its new ``version``."""
-        # The primary key refuses a second action at the same index; the server appends in order.
-        try:
-            with self._writing():
-                self._db.execute("BEGIN")
-                self._db.execute("INSERT INTO actions VALUES (?, ?, ?)", (table_id, index, json.dumps(action)))
-                self._set_version(table_id, version)
-        except sqlite3.IntegrityError:
-            raise StoreError(f"table {table_id!r} already has an action {index} stored") from None
-
-    def _set_version(self, table_id: str, version: int) -> None:
-        if self._db.execute("UPDATE tables SET version = ? WHERE id = ?", (version, table_id)).rowcount != 1:
-            raise StoreError(f"no table {table_id!r}")
-
-    def take_back(self, table_id: str, length: int, takeback: Takeback | None, version: int) -> None:
-        """Keep the first ``length`` actions and, in the same transaction, note the takeback (``None``: a
-        takeback the table does not write down) and the table's new ``version``."""
-        with self._writing():
-            self._db.execute("BEGIN")
-            self._db.execute("DELETE FROM actions WHERE table_id = ? AND idx >= ?", (table_id, length))
-            self._set_version(table_id, version)
-            if takeback is not None:
-                row = self._db.execute("SELECT taken_back FROM tables WHERE id = ?", (table_id,)).fetchone()
-                if row is None:
-                    raise StoreError(f"no table {table_id!r}")
-                self._db.execute("UPDATE tables SET taken_back = ? WHERE id = ?",
-                                 (json.dumps([*json.loads(row[0]), takeback]), table_id))
+        for _, sql in added:
+            self._db.execute(f"ALTER TABLE tables ADD COLUMN {sql}")
+        if any(name == "takebacks" for name, _ in added):  # two people take nothing back
+            self._db.execute("UPDATE tables SET takebacks = 'off' WHERE kind = 'room'")
+        if any(name == "invite" for name, _ in added):
+            rows = self._db.execute("SELECT id, players, tokens FROM tables WHERE kind = 'room'").fetchall()
+            for table_id, players, tokens in rows:
+                seats, secrets_ = json.loads(players), json.loads(tokens)
+                if seats[1] is None and secrets_[1] is not None:
+                    self._db.execute("UPDATE tables SET invite = ?, tokens = ? WHERE id = ?",
+                                     (secrets_[1], json.dumps([secrets_[0], None]), table_id))
+        for (table_id,) in self._db.execute("SELECT id FROM tables WHERE seed IS NULL").fetchall():
+            self._db.execute("UPDATE tables SET seed = ? WHERE id = ?", (secrets.randbits(63), table_id))
+        if any(name == "version" for name, _ in added):
+            # Before the counter, a table's version was its number of actions, which a takeback brought down:
+            # the counter starts past any number of actions the table has had (the actions stored and those
+            # taken back and written down), and a takeback not written down is one of the last few at most.
+            rows = self._db.execute("SELECT id, taken_back, (SELECT COUNT(*) FROM actions WHERE table_id = id) "
+                                    "FROM tables").fetchall()
+            for table_id, taken_back, count in rows:
+                undone = sum(int(t.get("undone", 0)) for t in json.loads(taken_back))
+                self._db.execute("UPDATE tables SET version = ? WHERE id = ?",
+                                 (count + undone + _MIGRATED_MARGIN, table_id))
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def redacted(url: str) -> str:
+    """``url`` without its password (in its user part, or as a ``password`` parameter of its query); a SQLite file's
+    path as it is.
+
+    >>> redacted("postgresql://piquet:s3cret@db.example.org:5432/piquet?sslmode=require&password=x")
+    'postgresql://piquet@db.example.org:5432/piquet?sslmode=require'
+    >>> redacted("postgresql:///piquet?host=/run/postgresql")
+    'postgresql:///piquet?host=/run/postgresql'
+    """
+    if not is_postgres_url(url):
+        return url
+    parts = urllib.parse.urlsplit(url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        user, _, host = netloc.rpartition("@")
+        netloc = f"{user.partition(':')[0]}@{host}"
+    query = urllib.parse.urlencode([(k, v) for k, v in urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
+                                    if k.lower() != "password"], safe="/")
+    return f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "")
+
+
+def is_postgres_url(db: str) -> bool:
+    """Whether ``--db`` names a PostgreSQL database (a ``postgresql://`` or ``postgres://`` URL), not a file."""
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def open_store(db: str) -> SQLStore:
+    """The store ``--db`` names: a PostgreSQL URL (:class:`~piquet.ui.web.postgres.PostgresStore`, the ``postgres``
+    extra), else a SQLite file's path (:class:`SQLiteStore`). :class:`StoreError` if it cannot be opened."""
+    if is_postgres_url(db):
+        try:
+            from piquet.ui.web.postgres import PostgresStore
+        except ImportError as e:
+            raise StoreError(f"a PostgreSQL store needs the postgres extra ({e.name} is missing): python3 -m pip "
+                             "install 'piquet[postgres]'") from None
+        return PostgresStore(db)
+    return SQLiteStore(db)

@@ -30,6 +30,7 @@ import secrets
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from time import perf_counter  # how long a table's event took (apart from its clock, time.monotonic)
 from typing import Any
 
 from piquet.ai.agent import Agent
@@ -42,6 +43,7 @@ from piquet.engine.variants import VARIANTS, make_rules
 from piquet.ui.takebacks import TAKEBACKS, Takebacks
 from piquet.ui.web.advice import HINT_LEVEL, Advice, check_tutor
 from piquet.ui.web.clients import Client
+from piquet.ui.web.events import event
 from piquet.ui.web.guard import TokenBucket, prefix_of
 from piquet.ui.web.names import clean_name, imitates
 from piquet.ui.web.protocol import (
@@ -337,15 +339,21 @@ class Table:
         for i, data in enumerate(self.info.actions):
             self.takebacks.apply(self.partie, action_from_data(data, names, f"table {self.id}, action {i}"))
 
-    async def _push(self, action: Action) -> None:
-        """Commit the action to the store, then apply it (already verified by the engine)."""
+    async def _push(self, action: Action, started: float | None = None, thought: float | None = None) -> None:
+        """Commit the action to the store, then apply it (already verified by the engine); logged as the table's
+        event with the time since ``started`` (the message's arrival; else now) and the computer's ``thought``."""
+        started = perf_counter() if started is None else started
         partie = self.partie
         assert partie is not None
         partie.verify(action)
         version = self.version + 1
-        await store_call(self.store.append(self.id, partie.ply, action_to_data(action, self.names), version))
+        seat = getattr(action, "player", None)
+        await store_call(self.store.append(self.id, partie.ply, action_to_data(action, self.names), version), self.id,
+                         seat)
         self.takebacks.apply(partie, action)
         self.info.version = version
+        event("action", self.id, seat=seat, action=type(action).__name__, ms=(perf_counter() - started) * 1000,
+              version=version, think_ms=None if thought is None else round(thought * 1000, 2))
 
     def _deal(self, packets: int) -> Deal:
         """The deal due now, its cards fixed by the table's seed and the deal's number: dealt again after a
@@ -397,18 +405,22 @@ class Table:
         while True:
             async with self.lock:
                 action = self._automatic()
+                thought: float | None = None
                 if action is None and self._computer_to_act():
                     try:
+                        began = perf_counter()
                         action = await self._think()
+                        thought = perf_counter() - began
                     except ThinkingFailed as e:
                         _log.warning("table %s: %s", self.id, e)
+                        event("computer_failed", self.id, seat=self.info.computer, severity=logging.WARNING)
                         await self._tell(ProtocolError("computer_failed", "the computer could not decide: "
                                                        "reload the page to ask it again").to_data())
                         return
                 if action is None:
                     return
                 try:
-                    await self._push(action)
+                    await self._push(action, thought=thought)
                 except ProtocolError as e:  # the store refused (locked by another process): try again shortly
                     log.warning("table %s: %s", self.id, e.message)
                     asyncio.get_running_loop().call_later(STORE_RETRY, self.kick)
@@ -440,6 +452,7 @@ class Table:
         is not his to make or not legal, or (``version`` given) answers a state that is not the table's now.
         With the tutor, a choice that loses its threshold or more is not applied: the warning is returned,
         for the client (``confirm``: the player was warned and plays it anyway)."""
+        started = perf_counter()
         async with self.lock:
             partie = self.require_playing(seat)
             self._require_version(version)
@@ -452,7 +465,7 @@ class Table:
                 if warning is not None:
                     assert isinstance(data, dict)
                     return tutor_message(warning, data, self.names, self.version, lang)
-            await self._push(action)
+            await self._push(action, started)
         await self.broadcast()
         self.kick()
         return None
@@ -551,7 +564,8 @@ class Tables:
         ``budget``: the computer's CPU seconds a decision (:func:`check_budget`; ``None``: the level's own).
         ``tutor``: the tutor's threshold (:func:`check_tutor`; against the computer only)."""
         info = self._new(kind, variant, options, level, name, takebacks, budget, tutor)
-        await store_call(self.store.create(info))
+        await store_call(self.store.create(info), info.id)
+        event("created", info.id, kind=kind, variant=variant, level=info.level)
         return self._opened(info)
 
     def _opened(self, info: TableInfo) -> tuple[Table, str]:
@@ -610,7 +624,8 @@ class Tables:
                 info = table.info
                 new = self._new(info.kind, info.variant, info.options, info.level, info.players[seat] or "Player",
                                 info.takebacks, info.budget, info.tutor)
-                await store_call(self.store.create(new))
+                await store_call(self.store.create(new), new.id)
+                event("created", new.id, kind=new.kind, variant=new.variant, level=new.level, rematch_of=table.id)
                 self._opened(new)
                 table.rematch, table.rematch_by = new, seat
             if seat == table.rematch_by:
@@ -675,8 +690,11 @@ class Tables:
                         if info is None:
                             raise SeatRefused(4404, "no such table")
                         check_link(info, kind, secret)
+                        began = perf_counter()
                         built = await asyncio.get_running_loop().run_in_executor(_REPLAY_THREAD, self._table, info)
                         table = self._keep(built)
+                        event("opened", table_id, ms=(perf_counter() - began) * 1000, actions=len(info.actions),
+                              version=info.version)
             finally:
                 if self._opening.get(table_id) is lock and not lock.locked():
                     del self._opening[table_id]

@@ -14,6 +14,7 @@ from piquet.engine.actions import Action, Declare
 from piquet.engine.partie import Partie
 from piquet.ui import takebacks as policy
 from piquet.ui.takebacks import Takeback
+from piquet.ui.web.events import event
 from piquet.ui.web.protocol import ProtocolError, SheetRow
 from piquet.ui.web.saving import store_call
 from piquet.ui.web.store import AsyncStore, TableInfo
@@ -71,7 +72,8 @@ class Undo:
         if self.info.takebacks == "free":
             takeback = policy.entry(partie.actions, target, names[seat])
         version = self.info.version + 1
-        await store_call(self.store.take_back(self.info.id, target, takeback, version))
+        await store_call(self.store.take_back(self.info.id, target, takeback, version), self.info.id, seat)
+        event("takeback", self.info.id, seat=seat, version=version, undone=partie.ply - target)
         self.info.version = version
         if takeback is not None:
             self.info.taken_back.append(takeback)
