@@ -615,6 +615,40 @@ static PyObject *Search_value(SearchObject *s, PyObject *const *args, Py_ssize_t
     return s->stopped ? NULL : PyLong_FromLong(v);
 }
 
+/* The exact value by a sequence of null-window searches (Plaat's MTD(f)), the table kept across them: each
+   pass tests whether the value is at least beta, and narrows the bounds until they meet. */
+static int mtdf(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int won0, int32_t pk, int guess) {
+    int lower = -INF, upper = INF, g = guess;
+    while (lower < upper) {
+        int beta = g == lower ? g + 1 : g;
+        g = value(s, h0, h1, leader, won0, pk, beta - 1, beta);
+        if (s->stopped) return 0;
+        if (g < beta) upper = g;
+        else lower = g;
+    }
+    return g;
+}
+
+/* mtdf(h0, h1, leader, won0, pk, guess): the best net score for the leader, exactly */
+static PyObject *Search_mtdf(SearchObject *s, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "mtdf() takes 6 arguments");
+        return NULL;
+    }
+    unsigned long h0 = PyLong_AsUnsignedLong(args[0]), h1 = PyLong_AsUnsignedLong(args[1]);
+    long leader = PyLong_AsLong(args[2]), won0 = PyLong_AsLong(args[3]), guess = PyLong_AsLong(args[5]);
+    int32_t pk;
+    if (PyErr_Occurred() || read_pk(args[4], &pk) < 0) return NULL;
+    if (check_position((uint32_t)h0, (uint32_t)h1, leader, won0) < 0) return NULL;
+    if (guess <= -INF || guess >= INF) {
+        PyErr_SetString(PyExc_ValueError, "the first guess is out of range");
+        return NULL;
+    }
+    s->stopped = 0;
+    int v = mtdf(s, (uint32_t)h0, (uint32_t)h1, (int)leader, (int)won0, pk, (int)guess);
+    return s->stopped ? NULL : PyLong_FromLong(v);
+}
+
 /* lead_value(h0, h1, leader, won0, pk, lead, alpha, beta): the net score for the leader of this lead */
 static PyObject *Search_lead_value(SearchObject *s, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 8) {
@@ -645,6 +679,9 @@ static PyObject *Search_get_nodes(SearchObject *s, void *closure) {
 static PyMethodDef Search_methods[] = {
     {"value", (PyCFunction)(void (*)(void))Search_value, METH_FASTCALL,
      "value(h0, h1, leader, won0, pique, alpha, beta): the best net score for the leader from the start of a trick"},
+    {"mtdf", (PyCFunction)(void (*)(void))Search_mtdf, METH_FASTCALL,
+     "mtdf(h0, h1, leader, won0, pique, guess): the exact best net score for the leader from the start of a trick, "
+     "by null-window searches from guess"},
     {"lead_value", (PyCFunction)(void (*)(void))Search_lead_value, METH_FASTCALL,
      "lead_value(h0, h1, leader, won0, pique, lead, alpha, beta): the net score for the leader of leading lead"},
     {NULL, NULL, 0, NULL},

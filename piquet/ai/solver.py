@@ -526,6 +526,10 @@ class _Search:
         """The net score for ``leader`` of leading ``lead``, the opponent answering as well as he can."""
         return self.value(h0, h1, leader, won0, pk, alpha, beta, lead)
 
+    def mtdf(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None, guess: int) -> int:
+        """The exact best net score for ``leader`` from the start of a trick (:func:`_mtdf` from ``guess``)."""
+        return _mtdf(lambda alpha, beta: self.value(h0, h1, leader, won0, pk, alpha, beta), guess)
+
 
 def _rank_of(i: int) -> int:
     return i & 7
@@ -570,6 +574,8 @@ class _Searcher(Protocol):
 
     def lead_value(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None, lead: int,
                    alpha: int, beta: int) -> int: ...
+
+    def mtdf(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None, guess: int) -> int: ...
 
 
 def solve(position: PlayPosition, rules: Rules, all_values: bool = False, all_best: bool = True,
@@ -619,8 +625,8 @@ def _solve(position: PlayPosition, rules: Rules, all_values: bool, all_best: boo
         best_value = max(values.values())
     else:
         if position.lead is None:
-            # MTD(f): null-window searches home in on the value, sharing the table.
-            best_value = _mtdf(lambda a, b: search.value(h0, h1, me, won0, pk, a, b), 0)
+            # MTD(f): null-window searches home in on the value, sharing the table (in the kernel, one call).
+            best_value = search.mtdf(h0, h1, me, won0, pk, 0)
         else:
             best_value = -_INF
             for card in moves:
