@@ -111,10 +111,11 @@ static inline uint64_t canonical_key(uint32_t h0, uint32_t h1) {
 
 /* ------------------------------------------------------------------ moves by bit operations */
 
-/* One representative (the highest) of each run of touching cards of `mine` in one suit, high to
-   low: a run is broken by a card of `barrier` and where `split` says two ranks score differently. */
-static inline int runs(uint32_t mine, uint32_t barrier, uint32_t split, int base, int *out) {
-    int n = 0, prev = -1;
+/* The representatives (the highest) of the runs of touching cards of `mine` in one suit, as a mask of
+   ranks: a run is broken by a card of `barrier` and where `split` says two ranks score differently. */
+static uint32_t runs(uint32_t mine, uint32_t barrier, uint32_t split) {
+    uint32_t out = 0;
+    int prev = -1;
     uint32_t present = mine | barrier;
     while (present) {
         int r = 31 - __builtin_clz(present);
@@ -128,58 +129,87 @@ static inline int runs(uint32_t mine, uint32_t barrier, uint32_t split, int base
             prev = r;
             continue;
         }
-        out[n++] = base + r;
+        out |= 1u << r;
         prev = r;
     }
-    return n;
+    return out;
 }
 
-static inline int groups(const ModelObject *m, uint32_t hand, uint32_t other, int lead, int *out) {
-    int n = 0;
-    for (int s = 0; s < 4; s++) {
-        uint32_t mine = (hand >> (8 * s)) & 0xFF;
-        if (!mine) continue;
-        uint32_t barrier = (other >> (8 * s)) & 0xFF;
-        if (lead >= 0 && (lead >> 3) == s) barrier |= 1u << (lead & 7);
-        n += runs(mine, barrier, m->split[s], 8 * s, out + n);
-    }
-    return n;
+static uint8_t heads_table[256 * 256]; /* [mine << 8 | barrier]: runs() where no two ranks score differently */
+
+static inline uint32_t heads(uint32_t mine, uint32_t barrier, uint32_t split) {
+    return split ? runs(mine, barrier, split) : heads_table[mine << 8 | barrier];
 }
 
-/* Leads: sure winners first (nothing of the opponent's above them), then the rest. */
-static inline int lead_order(const ModelObject *m, uint32_t mine, uint32_t theirs, int *out) {
-    int reps[16], sure[16], rest[16], ns = 0, nr = 0;
-    int n = groups(m, mine, theirs, -1, reps);
-    for (int i = 0; i < n; i++) {
-        if (theirs & above[reps[i]]) rest[nr++] = reps[i];
-        else sure[ns++] = reps[i];
-    }
-    memcpy(out, sure, ns * sizeof(int));
-    memcpy(out + ns, rest, nr * sizeof(int));
-    return n;
-}
-
-/* Answers: the cheapest winner first, then the losers from the lowest, then the other winners. */
-static inline int follow_order(const ModelObject *m, uint32_t cards, uint32_t leader_left, int lead, int *out) {
-    int reps[16], win[16], lose[16], nw = 0, nl = 0;
-    int n = groups(m, cards, leader_left, lead, reps);
-    for (int i = 0; i < n; i++) {
-        if (above[lead] >> reps[i] & 1) win[nw++] = reps[i];
-        else lose[nl++] = reps[i];
-    }
-    /* losers by rank, lowest first (a stable insertion sort keeps the suit order within a rank) */
-    for (int i = 1; i < nl; i++) {
-        int c = lose[i], j = i - 1;
-        while (j >= 0 && (lose[j] & 7) > (c & 7)) {
-            lose[j + 1] = lose[j];
-            j--;
+/* Emits the cards of a mask of representatives, suit by suit from the first, each suit from its highest. */
+static inline int emit_high_first(uint32_t mask, int *out, int n) {
+    for (int sh = 0; sh < 32; sh += 8) {
+        uint32_t suit = mask & (0xFFu << sh);
+        while (suit) {
+            int c = 31 - __builtin_clz(suit);
+            suit &= ~(1u << c);
+            out[n++] = c;
         }
-        lose[j + 1] = c;
     }
-    int k = 0;
-    if (nw) out[k++] = win[nw - 1];
-    for (int i = 0; i < nl; i++) out[k++] = lose[i];
-    for (int i = 0; i < nw - 1; i++) out[k++] = win[i];
+    return n;
+}
+
+/* Leads: sure winners first (nothing of the opponent's above them), then the rest; each suit by suit, from the
+   highest. */
+static inline int lead_order(const ModelObject *m, uint32_t mine, uint32_t theirs, int *out) {
+    uint32_t sure = 0, rest = 0;
+    for (int s = 0; s < 4; s++) {
+        uint32_t my = (mine >> (8 * s)) & 0xFF;
+        if (!my) continue;
+        uint32_t their = (theirs >> (8 * s)) & 0xFF;
+        uint32_t h = heads(my, their, m->split[s]);
+        uint32_t top = their ? h >> (32 - __builtin_clz(their)) << (32 - __builtin_clz(their)) : h;
+        sure |= top << (8 * s);
+        rest |= (h & ~top) << (8 * s);
+    }
+    return emit_high_first(rest, out, emit_high_first(sure, out, 0));
+}
+
+/* Answers: the cheapest winner first, then the losers from the lowest (a discard: by rank, then suit), then
+   the other winners from the highest. `cards` are the follower's cards of the suit led, or all of them. */
+static inline int follow_order(const ModelObject *m, uint32_t cards, uint32_t leader_left, int lead, int *out) {
+    int ls = lead >> 3, k = 0;
+    if (cards & (0xFFu << (8 * ls))) {
+        uint32_t barrier = ((leader_left >> (8 * ls)) & 0xFF) | 1u << (lead & 7);
+        uint32_t h = heads((cards >> (8 * ls)) & 0xFF, barrier, m->split[ls]) << (8 * ls);
+        uint32_t win = h & above[lead], lose = h & ~win;
+        if (win) {
+            out[k++] = __builtin_ctz(win);
+            win &= win - 1;
+        }
+        while (lose) {
+            out[k++] = __builtin_ctz(lose);
+            lose &= lose - 1;
+        }
+        while (win) {
+            int c = 31 - __builtin_clz(win);
+            win &= ~(1u << c);
+            out[k++] = c;
+        }
+        return k;
+    }
+    /* a discard: no card wins; by rank from the lowest, then by suit */
+    uint32_t by_rank = 0;
+    for (int s = 0; s < 4; s++) {
+        uint32_t my = (cards >> (8 * s)) & 0xFF;
+        if (!my) continue;
+        uint32_t h = heads(my, (leader_left >> (8 * s)) & 0xFF, m->split[s]);
+        while (h) {
+            int r = __builtin_ctz(h);
+            h &= h - 1;
+            by_rank |= 1u << (4 * r + s);
+        }
+    }
+    while (by_rank) {
+        int b = __builtin_ctz(by_rank);
+        by_rank &= by_rank - 1;
+        out[k++] = 8 * (b & 3) + (b >> 2);
+    }
     return k;
 }
 
@@ -724,6 +754,9 @@ PyMODINIT_FUNC PyInit__kernel(void) {
             compress_table[present][mine] = (uint8_t)out;
         }
     }
+    for (int mine = 0; mine < 256; mine++)
+        for (int barrier = 0; barrier < 256; barrier++)
+            heads_table[mine << 8 | barrier] = (uint8_t)(mine & barrier ? 0 : runs((uint32_t)mine, (uint32_t)barrier, 0));
     for (int i = 0; i < 32; i++) above[i] = (0xFFu << (8 * (i >> 3))) & ~((2u << i) - 1);
     if (PyType_Ready(&ModelType) < 0 || PyType_Ready(&SearchType) < 0) return NULL;
     PyObject *mod = PyModule_Create(&kernel_module);
