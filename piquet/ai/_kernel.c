@@ -679,6 +679,63 @@ static PyObject *Search_mtdf(SearchObject *s, PyObject *const *args, Py_ssize_t 
     return s->stopped ? NULL : PyLong_FromLong(v);
 }
 
+/* The cards of `mine` that the representative `c` stands for: those below it in its suit down to a card of
+   `theirs` or the next representative. */
+static uint32_t run_of(const ModelObject *m, uint32_t mine, uint32_t theirs, int c) {
+    int sh = 8 * (c >> 3), r = c & 7;
+    uint32_t my = (mine >> sh) & 0xFF, their = (theirs >> sh) & 0xFF;
+    uint32_t stop = (their | (heads(my, their, m->split[c >> 3]) & ~(1u << r))) & ((1u << r) - 1);
+    uint32_t floor = stop ? (2u << (31 - __builtin_clz(stop))) - 1 : 0; /* the stop and below */
+    return (my & ((2u << r) - 1) & ~floor) << sh;
+}
+
+/* best_leads(h0, h1, leader, won0, pk, guess, all_best): the exact best net score for the leader (MTD(f) from
+   guess), and the leads that secure it in the order of the search, each as the mask of the cards it stands for
+   (with all_best false, the first only). */
+static PyObject *Search_best_leads(SearchObject *s, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "best_leads() takes 7 arguments");
+        return NULL;
+    }
+    unsigned long h0 = PyLong_AsUnsignedLong(args[0]), h1 = PyLong_AsUnsignedLong(args[1]);
+    long leader = PyLong_AsLong(args[2]), won0 = PyLong_AsLong(args[3]), guess = PyLong_AsLong(args[5]);
+    int all_best = PyObject_IsTrue(args[6]);
+    int32_t pk;
+    if (PyErr_Occurred() || all_best < 0 || read_pk(args[4], &pk) < 0) return NULL;
+    if (check_position((uint32_t)h0, (uint32_t)h1, leader, won0) < 0) return NULL;
+    if (guess <= -INF || guess >= INF) {
+        PyErr_SetString(PyExc_ValueError, "the first guess is out of range");
+        return NULL;
+    }
+    s->stopped = 0;
+    int v = mtdf(s, (uint32_t)h0, (uint32_t)h1, (int)leader, (int)won0, pk, (int)guess);
+    if (s->stopped) return NULL;
+    uint32_t mine = leader ? (uint32_t)h1 : (uint32_t)h0, theirs = leader ? (uint32_t)h0 : (uint32_t)h1;
+    int moves[16];
+    int n = lead_order(s->model, mine, theirs, moves);
+    uint32_t masks[16];
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        int w = lead_value(s, (uint32_t)h0, (uint32_t)h1, (int)leader, (int)won0, pk, moves[i], v - 1, v);
+        if (s->stopped) return NULL;
+        if (w >= v) {
+            masks[k++] = run_of(s->model, mine, theirs, moves[i]);
+            if (!all_best) break;
+        }
+    }
+    PyObject *leads = PyTuple_New(k);
+    if (!leads) return NULL;
+    for (int i = 0; i < k; i++) {
+        PyObject *mask = PyLong_FromUnsignedLong(masks[i]);
+        if (!mask) {
+            Py_DECREF(leads);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(leads, i, mask);
+    }
+    return Py_BuildValue("(iN)", v, leads);
+}
+
 /* lead_value(h0, h1, leader, won0, pk, lead, alpha, beta): the net score for the leader of this lead */
 static PyObject *Search_lead_value(SearchObject *s, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 8) {
@@ -712,6 +769,9 @@ static PyMethodDef Search_methods[] = {
     {"mtdf", (PyCFunction)(void (*)(void))Search_mtdf, METH_FASTCALL,
      "mtdf(h0, h1, leader, won0, pique, guess): the exact best net score for the leader from the start of a trick, "
      "by null-window searches from guess"},
+    {"best_leads", (PyCFunction)(void (*)(void))Search_best_leads, METH_FASTCALL,
+     "best_leads(h0, h1, leader, won0, pique, guess, all_best): the exact best net score for the leader from the "
+     "start of a trick, and the leads that secure it (each a mask of the cards it stands for)"},
     {"lead_value", (PyCFunction)(void (*)(void))Search_lead_value, METH_FASTCALL,
      "lead_value(h0, h1, leader, won0, pique, lead, alpha, beta): the net score for the leader of leading lead"},
     {NULL, NULL, 0, NULL},

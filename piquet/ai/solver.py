@@ -530,6 +530,22 @@ class _Search:
         """The exact best net score for ``leader`` from the start of a trick (:func:`_mtdf` from ``guess``)."""
         return _mtdf(lambda alpha, beta: self.value(h0, h1, leader, won0, pk, alpha, beta), guess)
 
+    def best_leads(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None, guess: int,
+                   all_best: bool) -> tuple[int, tuple[int, ...]]:
+        """The exact best net score for ``leader`` from the start of a trick, and the leads that secure it in
+        the search's order, each as the mask of the cards it stands for (without ``all_best``, the first)."""
+        value = self.mtdf(h0, h1, leader, won0, pk, guess)
+        mine, theirs = (h0, h1) if leader == 0 else (h1, h0)
+        merged = _expand(mine, theirs, None, self.model)
+        leads = []
+        for card in _lead_order(self.model, mine, theirs):
+            # A null-window test: does this card secure the best value too?
+            if self.lead_value(h0, h1, leader, won0, pk, card, value - 1, value) >= value:
+                leads.append(sum(1 << same for same in merged[card]))
+                if not all_best:
+                    break
+        return value, tuple(leads)
+
 
 def _rank_of(i: int) -> int:
     return i & 7
@@ -577,6 +593,9 @@ class _Searcher(Protocol):
 
     def mtdf(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None, guess: int) -> int: ...
 
+    def best_leads(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None, guess: int,
+                   all_best: bool) -> tuple[int, tuple[int, ...]]: ...
+
 
 def solve(position: PlayPosition, rules: Rules, all_values: bool = False, all_best: bool = True,
           check: Callable[[], object] | None = None) -> Solution:
@@ -601,6 +620,12 @@ def _solve(position: PlayPosition, rules: Rules, all_values: bool, all_best: boo
     me = position.to_act
     won0 = position.tricks_won[0]
     pk = model.pique_key(position.scores, position.pique_done)
+    if position.lead is None and not all_values:
+        # The value by MTD(f), then which leads secure it: all in one call.
+        best_value, leads = search.best_leads(h0, h1, me, won0, pk, 0, all_best)
+        best = sorted((CARDS[i] for mask in leads for i in range(32) if mask >> i & 1),
+                      key=lambda c: (-(c & 7), c >> 3))
+        return Solution(best_value, best, dict.fromkeys(best, best_value), search.nodes)
     mine, theirs = (h0, h1) if me == 0 else (h1, h0)
     moves: list[int] | tuple[int, ...]
     if position.lead is None:
@@ -624,15 +649,11 @@ def _solve(position: PlayPosition, rules: Rules, all_values: bool, all_best: boo
             values[card] = worth(card, -_INF, _INF)
         best_value = max(values.values())
     else:
-        if position.lead is None:
-            # MTD(f): null-window searches home in on the value, sharing the table (in the kernel, one call).
-            best_value = search.mtdf(h0, h1, me, won0, pk, 0)
-        else:
-            best_value = -_INF
-            for card in moves:
-                v = worth(card, best_value, _INF)
-                if v > best_value:
-                    best_value = v
+        best_value = -_INF
+        for card in moves:
+            v = worth(card, best_value, _INF)
+            if v > best_value:
+                best_value = v
         for card in moves:
             # A null-window test: does this card secure the best value too?
             if worth(card, best_value - 1, best_value) >= best_value:
