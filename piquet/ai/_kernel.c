@@ -111,6 +111,15 @@ static inline uint64_t canonical_key(uint32_t h0, uint32_t h1) {
 
 /* ------------------------------------------------------------------ moves by bit operations */
 
+/* Each suit's highest card of `cards` and every rank below it, in all four suits at once (the bits smeared
+   downwards, kept within their byte). */
+static inline uint32_t below_highest(uint32_t cards) {
+    cards |= (cards >> 1) & 0x7F7F7F7Fu;
+    cards |= (cards >> 2) & 0x3F3F3F3Fu;
+    cards |= (cards >> 4) & 0x0F0F0F0Fu;
+    return cards;
+}
+
 /* The representatives (the highest) of the runs of touching cards of `mine` in one suit, as a mask of
    ranks: a run is broken by a card of `barrier` and where `split` says two ranks score differently. */
 static uint32_t runs(uint32_t mine, uint32_t barrier, uint32_t split) {
@@ -157,17 +166,13 @@ static inline int emit_high_first(uint32_t mask, int *out, int n) {
 /* Leads: sure winners first (nothing of the opponent's above them), then the rest; each suit by suit, from the
    highest. */
 static inline int lead_order(const ModelObject *m, uint32_t mine, uint32_t theirs, int *out) {
-    uint32_t sure = 0, rest = 0;
+    uint32_t h = 0;
     for (int s = 0; s < 4; s++) {
         uint32_t my = (mine >> (8 * s)) & 0xFF;
-        if (!my) continue;
-        uint32_t their = (theirs >> (8 * s)) & 0xFF;
-        uint32_t h = heads(my, their, m->split[s]);
-        uint32_t top = their ? h >> (32 - __builtin_clz(their)) << (32 - __builtin_clz(their)) : h;
-        sure |= top << (8 * s);
-        rest |= (h & ~top) << (8 * s);
+        if (my) h |= heads(my, (theirs >> (8 * s)) & 0xFF, m->split[s]) << (8 * s);
     }
-    return emit_high_first(rest, out, emit_high_first(sure, out, 0));
+    uint32_t covered = below_highest(theirs);
+    return emit_high_first(h & covered, out, emit_high_first(h & ~covered, out, 0));
 }
 
 /* Answers: the cheapest winner first, then the losers from the lowest (a discard: by rank, then suit), then
@@ -331,11 +336,7 @@ static int value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int won0
         /* Quick tricks: the leader's cards above all of the other's in their suit can be cashed one
            after another, so he can win that many; each trick is worth at least (at most) the least
            (most) any is, the cards at least (at most) what the tricks he may end with bring. */
-        int q = 0;
-        for (int sh = 0; sh < 32; sh += 8) {
-            uint32_t my = (mine >> sh) & 0xFF, their = (theirs >> sh) & 0xFF;
-            q += __builtin_popcount(their ? my >> (32 - __builtin_clz(their)) : my);
-        }
+        int q = __builtin_popcount(mine & ~below_highest(theirs));
         int n = __builtin_popcount(mine);
         int won = leader == 0 ? won0 : 12 - n - won0;
         int lower;
