@@ -74,22 +74,27 @@ static int pool_count = 0;
    unwinds without storing anything more in its table, and the call into the kernel raises it. */
 #define CHECK_EVERY 4096
 
-/* A table, zeroed. On Linux in memory aligned to 2 MB and marked for transparent huge pages: the table is
+/* A table, zeroed. On Linux mapped at a 2 MB boundary and marked for transparent huge pages: the table is
    larger than the processor's page map covers in 4 kB pages, and a probe that also misses there waits twice
    (a page walk, then the line); in two huge pages it does not. Where huge pages are not enabled, the same
-   table in small pages. */
-static Entry *new_table(void) {
-    size_t bytes = TT_SIZE * sizeof(Entry);
+   table in small pages. Fresh pages come zeroed from the system, touched only when first probed. */
+#define TT_BYTES ((size_t)TT_SIZE * sizeof(Entry))
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    void *tt = NULL;
-    if (posix_memalign(&tt, (size_t)1 << 21, bytes) != 0) return NULL;
-    madvise(tt, bytes, MADV_HUGEPAGE); /* advice: a failure leaves small pages */
-    memset(tt, 0, bytes);
-    return tt;
-#else
-    return calloc(TT_SIZE, sizeof(Entry));
-#endif
+#define HUGE_PAGE ((size_t)1 << 21)
+static Entry *new_table(void) {
+    char *raw = mmap(NULL, TT_BYTES + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) return NULL;
+    char *tt = (char *)(((uintptr_t)raw + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    if (tt > raw) munmap(raw, (size_t)(tt - raw));
+    if (tt + TT_BYTES < raw + TT_BYTES + HUGE_PAGE) munmap(tt + TT_BYTES, (size_t)(raw + HUGE_PAGE - tt));
+    madvise(tt, TT_BYTES, MADV_HUGEPAGE); /* advice: a refusal leaves small pages */
+    return (Entry *)tt;
 }
+static void free_table(Entry *tt) { munmap(tt, TT_BYTES); }
+#else
+static Entry *new_table(void) { return calloc(TT_SIZE, sizeof(Entry)); }
+static void free_table(Entry *tt) { free(tt); }
+#endif
 
 typedef struct {
     PyObject_HEAD
@@ -617,7 +622,7 @@ static void Search_dealloc(SearchObject *s) {
             pool_gens[pool_count] = s->gen;
             pool_count++;
         } else {
-            free(s->tt);
+            free_table(s->tt);
         }
     }
     Py_XDECREF(s->model);
