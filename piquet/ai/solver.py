@@ -623,8 +623,10 @@ def _solve(position: PlayPosition, rules: Rules, all_values: bool, all_best: boo
     if position.lead is None and not all_values:
         # The value by MTD(f), then which leads secure it: all in one call.
         best_value, leads = search.best_leads(h0, h1, me, won0, pk, 0, all_best)
-        best = sorted((CARDS[i] for mask in leads for i in range(32) if mask >> i & 1),
-                      key=lambda c: (-(c & 7), c >> 3))
+        cards = 0
+        for mask in leads:
+            cards |= mask
+        best = [CARDS[i] for i in _HIGH_FIRST if cards >> i & 1]
         return Solution(best_value, best, dict.fromkeys(best, best_value), search.nodes)
     mine, theirs = (h0, h1) if me == 0 else (h1, h0)
     moves: list[int] | tuple[int, ...]
@@ -666,6 +668,10 @@ def _solve(position: PlayPosition, rules: Rules, all_values: bool, all_best: boo
             out[CARDS[same]] = v
     best = sorted((c for c, v in out.items() if v == best_value), key=lambda c: (-(c & 7), c >> 3))
     return Solution(best_value, best, out, search.nodes)
+
+
+#: The cards in the order a solution lists its best: by rank from the ace, then by suit.
+_HIGH_FIRST = tuple(sorted(range(32), key=lambda i: (-(i & 7), i >> 3)))
 
 
 _MODELS: dict[tuple[object, ...], _Model] = {}
