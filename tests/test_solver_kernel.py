@@ -134,6 +134,30 @@ def test_kernel_rejects_what_is_not_a_position() -> None:
     with pytest.raises(ValueError, match="not in the leader's hand"):
         search.lead_value(0b1, 0b10, 0, 0, None, 5, -100, 100)
     assert search.value(0b1 << 7, 0b1, 0, 6, None, -100, 100) == 1 + 1 + 10  # lead, last trick, the cards
+    with pytest.raises(ValueError, match="not a position"):
+        search.mtdf(0b11, 0b1, 0, 0, None, 0)
+    with pytest.raises(ValueError, match="not a position"):
+        search.best_leads(0b11, 0b1, 0, 0, None, 0, True)
+    assert search.mtdf(0b1 << 7, 0b1, 0, 6, None, 0) == 12
+    # The ace and king of spades touch (the other holds neither): one lead standing for both.
+    # Two leads (a point each), the last trick and the cards (seven tricks to five).
+    assert search.best_leads(0b11 << 6, 0b11, 0, 5, None, 0, True) == (1 + 1 + 1 + 10, (0b11 << 6,))
+
+
+@requires_kernel
+@settings(max_examples=40, deadline=None)
+@given(cases())
+def test_kernel_s_best_leads_are_the_pure_search_s(case: Case) -> None:
+    """The root of a solve in one kernel call (MTD(f), then each lead's null-window test) gives the pure search's
+    value and the same leads, each as the mask of the cards it stands for."""
+    position = case.position
+    if position.lead is not None:
+        return
+    model = solver._model(case.rules, position.contract, position.elder, position.utility)
+    pk = model.pique_key(position.scores, position.pique_done)
+    args = (*position.hands, position.to_act, position.tricks_won[0], pk, 0, True)
+    assert solver._kernel is not None
+    assert solver._kernel.Search(model.kernel()).best_leads(*args) == solver._Search(model).best_leads(*args)
 
 
 def test_solver_falls_back_to_pure_python_without_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:

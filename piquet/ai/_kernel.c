@@ -17,6 +17,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #define INF (1 << 20)
 #define MAXSTEPS 4
@@ -71,6 +74,28 @@ static int pool_count = 0;
    unwinds without storing anything more in its table, and the call into the kernel raises it. */
 #define CHECK_EVERY 4096
 
+/* A table, zeroed. On Linux mapped at a 2 MB boundary and marked for transparent huge pages: the table is
+   larger than the processor's page map covers in 4 kB pages, and a probe that also misses there waits twice
+   (a page walk, then the line); in two huge pages it does not. Where huge pages are not enabled, the same
+   table in small pages. Fresh pages come zeroed from the system, touched only when first probed. */
+#define TT_BYTES ((size_t)TT_SIZE * sizeof(Entry))
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+#define HUGE_PAGE ((size_t)1 << 21)
+static Entry *new_table(void) {
+    char *raw = mmap(NULL, TT_BYTES + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) return NULL;
+    char *tt = (char *)(((uintptr_t)raw + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    if (tt > raw) munmap(raw, (size_t)(tt - raw));
+    if (tt + TT_BYTES < raw + TT_BYTES + HUGE_PAGE) munmap(tt + TT_BYTES, (size_t)(raw + HUGE_PAGE - tt));
+    madvise(tt, TT_BYTES, MADV_HUGEPAGE); /* advice: a refusal leaves small pages */
+    return (Entry *)tt;
+}
+static void free_table(Entry *tt) { munmap(tt, TT_BYTES); }
+#else
+static Entry *new_table(void) { return calloc(TT_SIZE, sizeof(Entry)); }
+static void free_table(Entry *tt) { free(tt); }
+#endif
+
 typedef struct {
     PyObject_HEAD
     ModelObject *model;
@@ -111,10 +136,20 @@ static inline uint64_t canonical_key(uint32_t h0, uint32_t h1) {
 
 /* ------------------------------------------------------------------ moves by bit operations */
 
-/* One representative (the highest) of each run of touching cards of `mine` in one suit, high to
-   low: a run is broken by a card of `barrier` and where `split` says two ranks score differently. */
-static inline int runs(uint32_t mine, uint32_t barrier, uint32_t split, int base, int *out) {
-    int n = 0, prev = -1;
+/* Each suit's highest card of `cards` and every rank below it, in all four suits at once (the bits smeared
+   downwards, kept within their byte). */
+static inline uint32_t below_highest(uint32_t cards) {
+    cards |= (cards >> 1) & 0x7F7F7F7Fu;
+    cards |= (cards >> 2) & 0x3F3F3F3Fu;
+    cards |= (cards >> 4) & 0x0F0F0F0Fu;
+    return cards;
+}
+
+/* The representatives (the highest) of the runs of touching cards of `mine` in one suit, as a mask of
+   ranks: a run is broken by a card of `barrier` and where `split` says two ranks score differently. */
+static uint32_t runs(uint32_t mine, uint32_t barrier, uint32_t split) {
+    uint32_t out = 0;
+    int prev = -1;
     uint32_t present = mine | barrier;
     while (present) {
         int r = 31 - __builtin_clz(present);
@@ -128,58 +163,83 @@ static inline int runs(uint32_t mine, uint32_t barrier, uint32_t split, int base
             prev = r;
             continue;
         }
-        out[n++] = base + r;
+        out |= 1u << r;
         prev = r;
     }
-    return n;
+    return out;
 }
 
-static inline int groups(const ModelObject *m, uint32_t hand, uint32_t other, int lead, int *out) {
-    int n = 0;
-    for (int s = 0; s < 4; s++) {
-        uint32_t mine = (hand >> (8 * s)) & 0xFF;
-        if (!mine) continue;
-        uint32_t barrier = (other >> (8 * s)) & 0xFF;
-        if (lead >= 0 && (lead >> 3) == s) barrier |= 1u << (lead & 7);
-        n += runs(mine, barrier, m->split[s], 8 * s, out + n);
-    }
-    return n;
+static uint8_t heads_table[256 * 256]; /* [mine << 8 | barrier]: runs() where no two ranks score differently */
+
+static inline uint32_t heads(uint32_t mine, uint32_t barrier, uint32_t split) {
+    return split ? runs(mine, barrier, split) : heads_table[mine << 8 | barrier];
 }
 
-/* Leads: sure winners first (nothing of the opponent's above them), then the rest. */
-static inline int lead_order(const ModelObject *m, uint32_t mine, uint32_t theirs, int *out) {
-    int reps[16], sure[16], rest[16], ns = 0, nr = 0;
-    int n = groups(m, mine, theirs, -1, reps);
-    for (int i = 0; i < n; i++) {
-        if (theirs & above[reps[i]]) rest[nr++] = reps[i];
-        else sure[ns++] = reps[i];
-    }
-    memcpy(out, sure, ns * sizeof(int));
-    memcpy(out + ns, rest, nr * sizeof(int));
-    return n;
-}
-
-/* Answers: the cheapest winner first, then the losers from the lowest, then the other winners. */
-static inline int follow_order(const ModelObject *m, uint32_t cards, uint32_t leader_left, int lead, int *out) {
-    int reps[16], win[16], lose[16], nw = 0, nl = 0;
-    int n = groups(m, cards, leader_left, lead, reps);
-    for (int i = 0; i < n; i++) {
-        if (above[lead] >> reps[i] & 1) win[nw++] = reps[i];
-        else lose[nl++] = reps[i];
-    }
-    /* losers by rank, lowest first (a stable insertion sort keeps the suit order within a rank) */
-    for (int i = 1; i < nl; i++) {
-        int c = lose[i], j = i - 1;
-        while (j >= 0 && (lose[j] & 7) > (c & 7)) {
-            lose[j + 1] = lose[j];
-            j--;
+/* Emits the cards of a mask of representatives, suit by suit from the first, each suit from its highest. */
+static inline int emit_high_first(uint32_t mask, int *out, int n) {
+    for (int sh = 0; sh < 32; sh += 8) {
+        uint32_t suit = mask & (0xFFu << sh);
+        while (suit) {
+            int c = 31 - __builtin_clz(suit);
+            suit &= ~(1u << c);
+            out[n++] = c;
         }
-        lose[j + 1] = c;
     }
-    int k = 0;
-    if (nw) out[k++] = win[nw - 1];
-    for (int i = 0; i < nl; i++) out[k++] = lose[i];
-    for (int i = 0; i < nw - 1; i++) out[k++] = win[i];
+    return n;
+}
+
+/* Leads: sure winners first (nothing of the opponent's above them), then the rest; each suit by suit, from the
+   highest. */
+static inline int lead_order(const ModelObject *m, uint32_t mine, uint32_t theirs, int *out) {
+    uint32_t h = 0;
+    for (int s = 0; s < 4; s++) {
+        uint32_t my = (mine >> (8 * s)) & 0xFF;
+        if (my) h |= heads(my, (theirs >> (8 * s)) & 0xFF, m->split[s]) << (8 * s);
+    }
+    uint32_t covered = below_highest(theirs);
+    return emit_high_first(h & covered, out, emit_high_first(h & ~covered, out, 0));
+}
+
+/* Answers: the cheapest winner first, then the losers from the lowest (a discard: by rank, then suit), then
+   the other winners from the highest. `cards` are the follower's cards of the suit led, or all of them. */
+static inline int follow_order(const ModelObject *m, uint32_t cards, uint32_t leader_left, int lead, int *out) {
+    int ls = lead >> 3, k = 0;
+    if (cards & (0xFFu << (8 * ls))) {
+        uint32_t barrier = ((leader_left >> (8 * ls)) & 0xFF) | 1u << (lead & 7);
+        uint32_t h = heads((cards >> (8 * ls)) & 0xFF, barrier, m->split[ls]) << (8 * ls);
+        uint32_t win = h & above[lead], lose = h & ~win;
+        if (win) {
+            out[k++] = __builtin_ctz(win);
+            win &= win - 1;
+        }
+        while (lose) {
+            out[k++] = __builtin_ctz(lose);
+            lose &= lose - 1;
+        }
+        while (win) {
+            int c = 31 - __builtin_clz(win);
+            win &= ~(1u << c);
+            out[k++] = c;
+        }
+        return k;
+    }
+    /* a discard: no card wins; by rank from the lowest, then by suit */
+    uint32_t by_rank = 0;
+    for (int s = 0; s < 4; s++) {
+        uint32_t my = (cards >> (8 * s)) & 0xFF;
+        if (!my) continue;
+        uint32_t h = heads(my, (leader_left >> (8 * s)) & 0xFF, m->split[s]);
+        while (h) {
+            int r = __builtin_ctz(h);
+            h &= h - 1;
+            by_rank |= 1u << (4 * r + s);
+        }
+    }
+    while (by_rank) {
+        int b = __builtin_ctz(by_rank);
+        by_rank &= by_rank - 1;
+        out[k++] = 8 * (b & 3) + (b >> 2);
+    }
     return k;
 }
 
@@ -301,11 +361,7 @@ static int value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int won0
         /* Quick tricks: the leader's cards above all of the other's in their suit can be cashed one
            after another, so he can win that many; each trick is worth at least (at most) the least
            (most) any is, the cards at least (at most) what the tricks he may end with bring. */
-        int q = 0;
-        for (int sh = 0; sh < 32; sh += 8) {
-            uint32_t my = (mine >> sh) & 0xFF, their = (theirs >> sh) & 0xFF;
-            q += __builtin_popcount(their ? my >> (32 - __builtin_clz(their)) : my);
-        }
+        int q = __builtin_popcount(mine & ~below_highest(theirs));
         int n = __builtin_popcount(mine);
         int won = leader == 0 ? won0 : 12 - n - won0;
         int lower;
@@ -543,7 +599,7 @@ static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
             s->gen = 1;
         }
     } else {
-        s->tt = calloc(TT_SIZE, sizeof(Entry));
+        s->tt = new_table();
         s->gen = 1;
         if (!s->tt) {
             Py_DECREF(s);
@@ -566,7 +622,7 @@ static void Search_dealloc(SearchObject *s) {
             pool_gens[pool_count] = s->gen;
             pool_count++;
         } else {
-            free(s->tt);
+            free_table(s->tt);
         }
     }
     Py_XDECREF(s->model);
@@ -615,6 +671,97 @@ static PyObject *Search_value(SearchObject *s, PyObject *const *args, Py_ssize_t
     return s->stopped ? NULL : PyLong_FromLong(v);
 }
 
+/* The exact value by a sequence of null-window searches (Plaat's MTD(f)), the table kept across them: each
+   pass tests whether the value is at least beta, and narrows the bounds until they meet. */
+static int mtdf(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int won0, int32_t pk, int guess) {
+    int lower = -INF, upper = INF, g = guess;
+    while (lower < upper) {
+        int beta = g == lower ? g + 1 : g;
+        g = value(s, h0, h1, leader, won0, pk, beta - 1, beta);
+        if (s->stopped) return 0;
+        if (g < beta) upper = g;
+        else lower = g;
+    }
+    return g;
+}
+
+/* mtdf(h0, h1, leader, won0, pk, guess): the best net score for the leader, exactly */
+static PyObject *Search_mtdf(SearchObject *s, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "mtdf() takes 6 arguments");
+        return NULL;
+    }
+    unsigned long h0 = PyLong_AsUnsignedLong(args[0]), h1 = PyLong_AsUnsignedLong(args[1]);
+    long leader = PyLong_AsLong(args[2]), won0 = PyLong_AsLong(args[3]), guess = PyLong_AsLong(args[5]);
+    int32_t pk;
+    if (PyErr_Occurred() || read_pk(args[4], &pk) < 0) return NULL;
+    if (check_position((uint32_t)h0, (uint32_t)h1, leader, won0) < 0) return NULL;
+    if (guess <= -INF || guess >= INF) {
+        PyErr_SetString(PyExc_ValueError, "the first guess is out of range");
+        return NULL;
+    }
+    s->stopped = 0;
+    int v = mtdf(s, (uint32_t)h0, (uint32_t)h1, (int)leader, (int)won0, pk, (int)guess);
+    return s->stopped ? NULL : PyLong_FromLong(v);
+}
+
+/* The cards of `mine` that the representative `c` stands for: those below it in its suit down to a card of
+   `theirs` or the next representative. */
+static uint32_t run_of(const ModelObject *m, uint32_t mine, uint32_t theirs, int c) {
+    int sh = 8 * (c >> 3), r = c & 7;
+    uint32_t my = (mine >> sh) & 0xFF, their = (theirs >> sh) & 0xFF;
+    uint32_t stop = (their | (heads(my, their, m->split[c >> 3]) & ~(1u << r))) & ((1u << r) - 1);
+    uint32_t floor = stop ? (2u << (31 - __builtin_clz(stop))) - 1 : 0; /* the stop and below */
+    return (my & ((2u << r) - 1) & ~floor) << sh;
+}
+
+/* best_leads(h0, h1, leader, won0, pk, guess, all_best): the exact best net score for the leader (MTD(f) from
+   guess), and the leads that secure it in the order of the search, each as the mask of the cards it stands for
+   (with all_best false, the first only). */
+static PyObject *Search_best_leads(SearchObject *s, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "best_leads() takes 7 arguments");
+        return NULL;
+    }
+    unsigned long h0 = PyLong_AsUnsignedLong(args[0]), h1 = PyLong_AsUnsignedLong(args[1]);
+    long leader = PyLong_AsLong(args[2]), won0 = PyLong_AsLong(args[3]), guess = PyLong_AsLong(args[5]);
+    int all_best = PyObject_IsTrue(args[6]);
+    int32_t pk;
+    if (PyErr_Occurred() || all_best < 0 || read_pk(args[4], &pk) < 0) return NULL;
+    if (check_position((uint32_t)h0, (uint32_t)h1, leader, won0) < 0) return NULL;
+    if (guess <= -INF || guess >= INF) {
+        PyErr_SetString(PyExc_ValueError, "the first guess is out of range");
+        return NULL;
+    }
+    s->stopped = 0;
+    int v = mtdf(s, (uint32_t)h0, (uint32_t)h1, (int)leader, (int)won0, pk, (int)guess);
+    if (s->stopped) return NULL;
+    uint32_t mine = leader ? (uint32_t)h1 : (uint32_t)h0, theirs = leader ? (uint32_t)h0 : (uint32_t)h1;
+    int moves[16];
+    int n = lead_order(s->model, mine, theirs, moves);
+    uint32_t masks[16];
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        int w = lead_value(s, (uint32_t)h0, (uint32_t)h1, (int)leader, (int)won0, pk, moves[i], v - 1, v);
+        if (s->stopped) return NULL;
+        if (w >= v) {
+            masks[k++] = run_of(s->model, mine, theirs, moves[i]);
+            if (!all_best) break;
+        }
+    }
+    PyObject *leads = PyTuple_New(k);
+    if (!leads) return NULL;
+    for (int i = 0; i < k; i++) {
+        PyObject *mask = PyLong_FromUnsignedLong(masks[i]);
+        if (!mask) {
+            Py_DECREF(leads);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(leads, i, mask);
+    }
+    return Py_BuildValue("(iN)", v, leads);
+}
+
 /* lead_value(h0, h1, leader, won0, pk, lead, alpha, beta): the net score for the leader of this lead */
 static PyObject *Search_lead_value(SearchObject *s, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 8) {
@@ -645,6 +792,12 @@ static PyObject *Search_get_nodes(SearchObject *s, void *closure) {
 static PyMethodDef Search_methods[] = {
     {"value", (PyCFunction)(void (*)(void))Search_value, METH_FASTCALL,
      "value(h0, h1, leader, won0, pique, alpha, beta): the best net score for the leader from the start of a trick"},
+    {"mtdf", (PyCFunction)(void (*)(void))Search_mtdf, METH_FASTCALL,
+     "mtdf(h0, h1, leader, won0, pique, guess): the exact best net score for the leader from the start of a trick, "
+     "by null-window searches from guess"},
+    {"best_leads", (PyCFunction)(void (*)(void))Search_best_leads, METH_FASTCALL,
+     "best_leads(h0, h1, leader, won0, pique, guess, all_best): the exact best net score for the leader from the "
+     "start of a trick, and the leads that secure it (each a mask of the cards it stands for)"},
     {"lead_value", (PyCFunction)(void (*)(void))Search_lead_value, METH_FASTCALL,
      "lead_value(h0, h1, leader, won0, pique, lead, alpha, beta): the net score for the leader of leading lead"},
     {NULL, NULL, 0, NULL},
@@ -687,6 +840,9 @@ PyMODINIT_FUNC PyInit__kernel(void) {
             compress_table[present][mine] = (uint8_t)out;
         }
     }
+    for (int mine = 0; mine < 256; mine++)
+        for (int barrier = 0; barrier < 256; barrier++)
+            heads_table[mine << 8 | barrier] = (uint8_t)(mine & barrier ? 0 : runs((uint32_t)mine, (uint32_t)barrier, 0));
     for (int i = 0; i < 32; i++) above[i] = (0xFFu << (8 * (i >> 3))) & ~((2u << i) - 1);
     if (PyType_Ready(&ModelType) < 0 || PyType_Ready(&SearchType) < 0) return NULL;
     PyObject *mod = PyModule_Create(&kernel_module);

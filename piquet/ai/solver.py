@@ -526,6 +526,26 @@ class _Search:
         """The net score for ``leader`` of leading ``lead``, the opponent answering as well as he can."""
         return self.value(h0, h1, leader, won0, pk, alpha, beta, lead)
 
+    def mtdf(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None, guess: int) -> int:
+        """The exact best net score for ``leader`` from the start of a trick (:func:`_mtdf` from ``guess``)."""
+        return _mtdf(lambda alpha, beta: self.value(h0, h1, leader, won0, pk, alpha, beta), guess)
+
+    def best_leads(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None, guess: int,
+                   all_best: bool) -> tuple[int, tuple[int, ...]]:
+        """The exact best net score for ``leader`` from the start of a trick, and the leads that secure it in
+        the search's order, each as the mask of the cards it stands for (without ``all_best``, the first)."""
+        value = self.mtdf(h0, h1, leader, won0, pk, guess)
+        mine, theirs = (h0, h1) if leader == 0 else (h1, h0)
+        merged = _expand(mine, theirs, None, self.model)
+        leads = []
+        for card in _lead_order(self.model, mine, theirs):
+            # A null-window test: does this card secure the best value too?
+            if self.lead_value(h0, h1, leader, won0, pk, card, value - 1, value) >= value:
+                leads.append(sum(1 << same for same in merged[card]))
+                if not all_best:
+                    break
+        return value, tuple(leads)
+
 
 def _rank_of(i: int) -> int:
     return i & 7
@@ -571,6 +591,11 @@ class _Searcher(Protocol):
     def lead_value(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None, lead: int,
                    alpha: int, beta: int) -> int: ...
 
+    def mtdf(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None, guess: int) -> int: ...
+
+    def best_leads(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None, guess: int,
+                   all_best: bool) -> tuple[int, tuple[int, ...]]: ...
+
 
 def solve(position: PlayPosition, rules: Rules, all_values: bool = False, all_best: bool = True,
           check: Callable[[], object] | None = None) -> Solution:
@@ -595,6 +620,14 @@ def _solve(position: PlayPosition, rules: Rules, all_values: bool, all_best: boo
     me = position.to_act
     won0 = position.tricks_won[0]
     pk = model.pique_key(position.scores, position.pique_done)
+    if position.lead is None and not all_values:
+        # The value by MTD(f), then which leads secure it: all in one call.
+        best_value, leads = search.best_leads(h0, h1, me, won0, pk, 0, all_best)
+        cards = 0
+        for mask in leads:
+            cards |= mask
+        best = [CARDS[i] for i in _HIGH_FIRST if cards >> i & 1]
+        return Solution(best_value, best, dict.fromkeys(best, best_value), search.nodes)
     mine, theirs = (h0, h1) if me == 0 else (h1, h0)
     moves: list[int] | tuple[int, ...]
     if position.lead is None:
@@ -618,15 +651,11 @@ def _solve(position: PlayPosition, rules: Rules, all_values: bool, all_best: boo
             values[card] = worth(card, -_INF, _INF)
         best_value = max(values.values())
     else:
-        if position.lead is None:
-            # MTD(f): null-window searches home in on the value, sharing the table.
-            best_value = _mtdf(lambda a, b: search.value(h0, h1, me, won0, pk, a, b), 0)
-        else:
-            best_value = -_INF
-            for card in moves:
-                v = worth(card, best_value, _INF)
-                if v > best_value:
-                    best_value = v
+        best_value = -_INF
+        for card in moves:
+            v = worth(card, best_value, _INF)
+            if v > best_value:
+                best_value = v
         for card in moves:
             # A null-window test: does this card secure the best value too?
             if worth(card, best_value - 1, best_value) >= best_value:
@@ -639,6 +668,10 @@ def _solve(position: PlayPosition, rules: Rules, all_values: bool, all_best: boo
             out[CARDS[same]] = v
     best = sorted((c for c, v in out.items() if v == best_value), key=lambda c: (-(c & 7), c >> 3))
     return Solution(best_value, best, out, search.nodes)
+
+
+#: The cards in the order a solution lists its best: by rank from the ace, then by suit.
+_HIGH_FIRST = tuple(sorted(range(32), key=lambda i: (-(i & 7), i >> 3)))
 
 
 _MODELS: dict[tuple[object, ...], _Model] = {}
