@@ -136,13 +136,15 @@ def _go_on(page: Any) -> bool:
     return True
 
 
-def _decide(page: Any, touch: bool = False, go_on: bool = True) -> bool:
+def _decide(page: Any, touch: bool = False, go_on: bool = True, done: Any = None) -> bool:
     """Make this page's player's decision by clicking (by tapping, with ``touch``: a touch screen's page), if
-    it has one (going on past a deal's count first, unless ``go_on`` is false); ``False`` if it has none now."""
+    it has one (going on past a deal's count first, unless ``go_on`` is false); ``False`` if it has none now.
+    ``done``: the caller's condition to stop at, asked again once the decision is read, so that a decision that
+    came after the caller last asked it (the page moved on in between) is left to the caller, not made."""
     if go_on and _go_on(page):
         return True
     kind = _data(page, "prompt")
-    if not kind:
+    if not kind or (done is not None and done()):
         return False
     version = _data(page, "version")
 
@@ -199,7 +201,7 @@ def _play_until(pages: list[Any], done: Any, limit: int = 2000, go_on: bool = Tr
             return
         acted = False
         for page in pages:
-            acted = _decide(page, go_on=go_on) or acted
+            acted = _decide(page, go_on=go_on, done=done) or acted
         if not acted:
             pages[0].wait_for_timeout(50)
     raise AssertionError("the game did not end")
