@@ -5,6 +5,8 @@ inside a function too."""
 from __future__ import annotations
 
 import ast
+import enum
+import importlib
 import subprocess
 import sys
 from pathlib import Path
@@ -80,3 +82,87 @@ def test_the_core_and_the_interfaces_load_without_the_research_frameworks() -> N
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=PACKAGE.parent)
     assert out.stdout.strip() == "[]"
+
+
+# ---------------------------------------------------------------- the engine in plain Python
+#: The longest a module of the engine may be: a reader takes one in at a sitting.
+ENGINE_MODULE_LINES = 900
+
+
+def _engine_sources() -> list[tuple[Path, ast.Module]]:
+    return [(path, ast.parse(path.read_text(encoding="utf-8"))) for path in sorted((PACKAGE / "engine").glob("*.py"))]
+
+
+def interpreter_tricks(path: Path, tree: ast.Module) -> list[str]:
+    """What in ``tree`` (the source of ``path``) rests on how one interpreter runs Python rather than on the
+    language: an object made without its constructor (``object.__new__``), an instance's ``__dict__`` read or
+    written (a frozen record changed behind its back, a dict swapped in for speed), an enum member bound to a
+    module name (a second spelling of it), a property whose getter is an ``attrgetter``."""
+    found = []
+    enums = _enum_names(tree)
+    for node in ast.walk(tree):
+        where = f"{path.name}:{getattr(node, 'lineno', 0)}"
+        if isinstance(node, ast.Attribute) and node.attr == "__new__" and isinstance(node.value, ast.Name) \
+                and node.value.id == "object":
+            found.append(f"{where} object.__new__")
+        if isinstance(node, ast.Attribute) and node.attr == "__dict__":
+            found.append(f"{where} .__dict__")
+        if isinstance(node, ast.Constant) and node.value == "__dict__":
+            found.append(f"{where} '__dict__'")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "property" \
+                and node.args and isinstance(node.args[0], ast.Call) and isinstance(node.args[0].func, ast.Name) \
+                and node.args[0].func.id == "attrgetter":
+            found.append(f"{where} property(attrgetter(...))")
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign | ast.AnnAssign) and statement.value is not None:
+            values = statement.value.elts if isinstance(statement.value, ast.Tuple) else [statement.value]
+            for value in values:
+                if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id in enums:
+                    found.append(f"{path.name}:{statement.lineno} {value.value.id}.{value.attr} bound to a module name")
+    return found
+
+
+def _enum_names(tree: ast.Module) -> set[str]:
+    """The names in ``tree`` that are enum classes: those it defines as enums, and those it imports from the
+    package."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and any("Enum" in ast.unparse(base) for base in node.bases):
+            names.add(node.name)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("piquet."):
+            source = importlib.import_module(node.module)
+            for alias in node.names:
+                value = getattr(source, alias.name, None)
+                if isinstance(value, type) and issubclass(value, enum.Enum):
+                    names.add(alias.asname or alias.name)
+    return names
+
+
+def test_the_engine_is_plain_python_without_interpreter_tricks() -> None:
+    found = []
+    for path, tree in _engine_sources():
+        found += interpreter_tricks(path, tree)
+    assert found == []
+
+
+def test_the_trick_check_sees_each_trick(tmp_path: Path) -> None:
+    bad = tmp_path / "engine" / "bad.py"
+    bad.parent.mkdir()
+    bad.write_text(
+        "import enum\nfrom operator import attrgetter\nfrom piquet.engine.state import Phase\n"
+        "class Colour(enum.Enum):\n    RED = 1\n"
+        "_RED = Colour.RED\n_PLAY, _OVER = Phase.PLAY, Phase.OVER\n"
+        "def make(cls):\n    new = object.__new__(cls)\n    new.__dict__.update(a=1)\n"
+        "    object.__setattr__(new, '__dict__', {})\n    return new\n"
+        "class A:\n    phase = property(attrgetter('_s.phase'))\n",
+        encoding="utf-8")
+    kinds = sorted(t.split(" ", 1)[1] for t in interpreter_tricks(bad, ast.parse(bad.read_text(encoding="utf-8"))))
+    assert kinds == ["'__dict__'", ".__dict__", "Colour.RED bound to a module name",
+                     "Phase.OVER bound to a module name", "Phase.PLAY bound to a module name", "object.__new__",
+                     "property(attrgetter(...))"]
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "engine").glob("*.py")), ids=lambda p: p.name)
+def test_every_module_of_the_engine_reads_at_a_sitting(path: Path) -> None:
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines < ENGINE_MODULE_LINES, f"{path.name} has {lines} lines"

@@ -41,7 +41,7 @@ from piquet.engine.actions import CarteBlanche, ChooseDealer, Cut, Deal, Declare
 from piquet.engine.combinations import Category
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.record import RecordError, dumps, loads
-from piquet.engine.scoring import ScoreCategory, ScoreEvent, Settlement
+from piquet.engine.scoring import ScoreCategory, ScoreEvent, Settlement, TrickReason
 from piquet.engine.variants import AuCent, GameResult, make_rules
 
 
@@ -471,7 +471,7 @@ def test_au_cent_by_agreement_a_nine_winning_a_trick_scores_nothing() -> None:
     rules = AuCent({"low_cards_score_nothing_in_play": True})
     assert rules.lead_points(card("9S"), None) == 0 and rules.lead_points(card("TS"), None) == 1
     assert rules.trick_awards(0, (card("8S"), card("9S")), 1, None) == []
-    assert rules.trick_awards(0, (card("8S"), card("TS")), 1, None) == [(1, 1, "wins the 8S with the TS")]
+    assert rules.trick_awards(0, (card("8S"), card("TS")), 1, None) == [(1, 1, TrickReason(card("8S"), card("TS")))]
 
 
 # Bill (elder) holds a point of five making forty-four; Ann's longest suit is four.

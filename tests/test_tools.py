@@ -176,10 +176,10 @@ def test_fingerprint_is_the_same_twice_and_moves_when_the_engine_says_something_
 
 
 def test_fingerprint_writes_a_score_event_as_its_words_and_anything_else_as_its_repr() -> None:
-    from piquet.engine.scoring import ScoreCategory, ScoreEvent
+    from piquet.engine.scoring import PlainReason, ScoreCategory, ScoreEvent
 
     fingerprint = _load("fingerprint")
-    event = ScoreEvent(1, 30, ScoreCategory.PIQUE, "pique")
+    event = ScoreEvent(1, 30, ScoreCategory.PIQUE, PlainReason.PIQUE)
     value = [("events", (event,)), ("totals", (3, 4)), ("options", {"minimum_point": 4}), ("trick", ())]
     assert fingerprint._text(value) == (
         "[('events', (ScoreEvent(player=1, points=30, category=<ScoreCategory.PIQUE: 'pique'>, reason='pique'),)), "

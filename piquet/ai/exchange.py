@@ -27,7 +27,8 @@ from piquet.ai.inference import Inference, World
 from piquet.engine.actions import Exchange
 from piquet.engine.cards import FULL_PACK, SUIT_PIPS, Card, CardSet, Rank
 from piquet.engine.combinations import SET_RANKS, Category, runs, sequence_value, set_value
-from piquet.engine.partie import Phase, decided_in_hand
+from piquet.engine.partie import Phase
+from piquet.engine.reckoning import Points, decided_in_hand
 from piquet.engine.scoring import ScoreCategory, ScoreEvent
 from piquet.engine.variants import Contract, Rubicon, Rules
 from piquet.engine.view import PlayerView
@@ -207,7 +208,7 @@ _IN_HAND_CATEGORIES: Final = (ScoreCategory.POINT, ScoreCategory.SEQUENCES, Scor
 def decided_by_hands(elder: int, younger: int, rules: Rules, contract: Contract | None,
                      before: tuple[int, int] = (0, 0)) -> ScoreEvent | None:
     """The repique or pique that the combinations of ``elder`` and ``younger`` (masks) decide once both have
-    declared in full, as the engine reckons it at elder's first lead (:func:`piquet.engine.partie.decided_in_hand`,
+    declared in full, as the engine reckons it at elder's first lead (:func:`piquet.engine.reckoning.decided_in_hand`,
     the one home of Laws 67-69: strictly in the order point, sequences, sets, so that in Auction Piquet a plus
     contract's 29 reached before younger's sets is a pique); seat 0 is elder's. ``before``: elder's and younger's
     points for a carte blanche. ``None`` if neither.
@@ -219,8 +220,8 @@ def decided_by_hands(elder: int, younger: int, rules: Rules, contract: Contract 
     >>> plus = Contract(0, 7, False)
     >>> declarations(elder, younger, make_rules("auction"), plus)
     (29, 6)
-    >>> decided_by_hands(elder, younger, make_rules("auction"), plus)
-    ScoreEvent(player=0, points=30, category=<ScoreCategory.PIQUE: 'pique'>, reason='pique')
+    >>> decided_by_hands(elder, younger, make_rules("auction"), plus).reason
+    'pique'
     >>> contract_declarations(elder, younger, make_rules("auction"), plus)
     (59, 6)
     >>> decided_by_hands(elder, younger, make_rules("rubicon"), None) is None   # thirty needed, and she scores
@@ -230,14 +231,13 @@ def decided_by_hands(elder: int, younger: int, rules: Rules, contract: Contract 
     e = _summary(elder, rules.minimum_point, point_values)
     y = _summary(younger, rules.minimum_point, point_values)
     swapped = rules.combination_scorer(0, contract) != 0
-    events = [ScoreEvent(seat, points, ScoreCategory.CARTE_BLANCHE, "carte blanche")
-              for seat, points in enumerate(before) if points]
+    events = [Points(seat, points, ScoreCategory.CARTE_BLANCHE) for seat, points in enumerate(before) if points]
     for category, i in zip(_IN_HAND_CATEGORIES, (0, 2, 4), strict=True):
         if e[i] == y[i]:
             continue
         better, points = (0, e[i + 1]) if e[i] > y[i] else (1, y[i + 1])
         if points:
-            events.append(ScoreEvent(1 - better if swapped else better, points, category, category.label))
+            events.append(Points(1 - better if swapped else better, points, category))
     return decided_in_hand(events, rules, contract, 0)
 
 
