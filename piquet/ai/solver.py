@@ -37,13 +37,13 @@ from types import ModuleType
 from typing import Protocol
 
 from piquet.engine.cards import CARDS, Card, CardSet
-from piquet.engine.partie import reckoning_at_first_lead
-from piquet.engine.scoring import ScoreCategory
+from piquet.engine.reckoning import PiqueRule, reckoning_at_first_lead, scoring_for
+from piquet.engine.scoring import PlainReason, ScoreCategory, ScoreEvent
 from piquet.engine.variants import Contract, Rules
 from piquet.engine.view import PlayerView
 
-__all__ = ["SOLVER", "PlayPosition", "Solution", "pique_possible", "position_from_partie", "position_from_view",
-           "solve"]
+__all__ = ["SOLVER", "PlayPosition", "Solution", "pique_possible", "play", "position_from_partie",
+           "position_from_view", "solve"]
 
 
 def _load_kernel() -> ModuleType | None:
@@ -90,6 +90,16 @@ class PlayPosition:
     #: opposite way): ``(1, -1)``, the score difference, by default; ``(1, 1)`` when seat 0 wants
     #: the sum of both scores (a winner whose opponent stays under the rubicon, Law 73).
     utility: tuple[int, int] = (1, -1)
+    #: Piquet au Cent with the option ``play_ceases_at_the_target``: the points of the deal each seat still needs
+    #: to reach the game's target, every point counting; the deal ends as soon as one needs none (``None``: it
+    #: is played to its end).
+    target: tuple[int, int] | None = None
+
+    @property
+    def over(self) -> bool:
+        """Whether the deal is over: every card played, or the game's target reached (:attr:`target`)."""
+        return not (self.hands[0] or self.hands[1]) or (
+            self.target is not None and (self.target[0] <= 0 or self.target[1] <= 0))
 
 
 @dataclass
@@ -103,32 +113,41 @@ class Solution:
     nodes: int = 0
 
 
+def _points(event: ScoreEvent | None) -> int:
+    return 0 if event is None else event.points
+
+
 class _Model:
-    """The variant's scoring in the play, compiled to tables for the search."""
+    """The variant's scoring in the play, compiled to tables for the search: made from the engine's own
+    (:class:`piquet.engine.reckoning.PlayScoring`, the one home of what the play scores and in which order, and its
+    :class:`~piquet.engine.reckoning.PiqueRule`), never written again here."""
 
     def __init__(self, rules: Rules, contract: Contract | None, elder: int,
                  utility: tuple[int, int] = (1, -1)) -> None:
         self.utility = utility
-        self.lead_points = [rules.lead_points(CARDS[i], contract) for i in range(32)]
-        # Points for the trick's winner or loser by (leader wins?, lead card, second card).
         self.rules = rules
         self.contract = contract
-        self._tricks: dict[tuple[int, int, int, bool, bool], tuple[int, tuple[tuple[int, int], ...]]] = {}
         self.elder = elder
-        self.last = rules.last_trick_points(contract)
+        scoring = self.scoring = scoring_for(rules, contract)
+        self.lead_points = [_points(scoring.lead(0, CARDS[i])[1]) for i in range(32)]
+        self._tricks: dict[tuple[int, int, int, bool, bool], tuple[int, tuple[tuple[int, int], ...]]] = {}
+        self.last = scoring.last_trick
+        #: What the cards score when a player wins his seventh trick (option cards_count_toward_pique; 0: at the
+        #: end, with capot), which may make a pique.
+        self.early = scoring.early_cards
         self.cards_table: dict[tuple[int, int], int] = {}  # seat-0 net points by tricks won
         for a in range(13):
-            net = 0
-            for who, points, _ in rules.cards_awards((a, 12 - a), contract):
-                net += points * utility[who]
-            for who, points, _ in rules.contract_awards((a, 12 - a), contract):
-                net += points * utility[who]
-            self.cards_table[(a, 12 - a)] = net
+            won = (a, 12 - a)
+            net = sum(e.points * utility[e.player] for e in scoring.deal_end(won))
+            if self.early and max(won) >= 7:
+                net += self.early * utility[0 if a >= 7 else 1]  # scored at the seventh trick
+            self.cards_table[won] = net
         #: The same by the tricks seat 0 has won alone.
         self.cards_net = [self.cards_table[(a, 12 - a)] for a in range(13)]
-        self.pique_threshold = rules.pique_threshold(contract)
-        self.pique_points = rules.pique_points
-        self.may_pique = (rules.may_pique(0, elder, contract), rules.may_pique(1, elder, contract))
+        self.pique: PiqueRule = scoring.pique_rule(elder)
+        self.pique_threshold = self.pique.threshold
+        self.pique_points = self.pique.points
+        self.may_pique = self.pique.may
         # Whether two cards of one suit score alike in the play (for merging touching cards):
         # bit r of split[suit] set when ranks r and r-1 score differently.
         self.score_class = [self._class(i) for i in range(32)]
@@ -165,23 +184,28 @@ class _Model:
 
     def trick(self, leader: int, lead: int, follow: int, last: bool,
               lead_scored: bool = False) -> tuple[int, tuple[tuple[int, int], ...]]:
-        """The winner of a trick and its points in the order they are scored: the lead
-        (unless ``lead_scored`` already), the trick, the last trick (the order matters for a pique)."""
+        """The winner of a trick and its points in the order they are scored: the lead (unless ``lead_scored``
+        already), the trick, the last trick (the order matters for a pique); the cards a seventh trick may score are
+        the search's to add (:meth:`seventh`)."""
         key = (leader, lead, follow, last, lead_scored)
         cached = self._tricks.get(key)
         if cached is not None:
             return cached
-        winner = 1 - leader if CARDS[follow].beats(lead) else leader
+        done = self.scoring.trick(leader, CARDS[lead], CARDS[follow])
         steps = []
         if self.lead_points[lead] and not lead_scored:
             steps.append((leader, self.lead_points[lead]))
-        for who, points, _ in self.rules.trick_awards(leader, (CARDS[lead], CARDS[follow]), winner, self.contract):
-            steps.append((who, points))
-        if last and self.last:
-            steps.append((winner, self.last))
-        result = (winner, tuple(steps))
+        steps += [(e.player, e.points) for e in done.awards]
+        steps += [(e.player, e.points) for e in self.scoring.after_trick(done.winner, 12 if last else 0, False)]
+        result = (done.winner, tuple(steps))
         self._tricks[key] = result
         return result
+
+    def seventh(self, winner: int, won: int) -> int | None:
+        """``winner``, where the trick gives him his seventh (``won``) and the cards, scored then (option
+        cards_count_toward_pique), count toward a pique; else ``None``. (Their points are valued with the cards
+        at the end, :attr:`cards_net`.)"""
+        return winner if self.early and won == 7 else None
 
     def flat_trick(self, leader: int, lead: int, follow: int, last: bool) -> tuple[int, int]:
         """The winner of a trick and its worth to its leader, where no pique is possible."""
@@ -237,30 +261,26 @@ class _Model:
             return (0, b)
         return None
 
-    def score_trick(self, scores: tuple[int, int] | None,
-                    steps: tuple[tuple[int, int], ...]) -> tuple[int, int, tuple[int, int] | None]:
-        """A trick's points for each seat, with a pique if one fires: a player reaching the
-        threshold while the other has nothing (Law 69). Also the new pique key."""
+    def score_trick(self, scores: tuple[int, int] | None, steps: tuple[tuple[int, int], ...],
+                    seventh: int | None = None) -> tuple[int, int, tuple[int, int] | None]:
+        """A trick's points for each seat, with a pique if one fires (Law 69, :class:`PiqueRule`: a player reaching
+        the threshold while the other has nothing), from the part of the scores that still matters (``scores``,
+        :meth:`pique_key`; ``None``: no pique can come); ``seventh``: the seat whose seventh trick this is, where the
+        cards then count toward the pique after the trick's points (:meth:`seventh`). Also the new pique key."""
         p = [0, 0]
         for who, points in steps:
             p[who] += points
         if scores is None:
             return p[0], p[1], None
-        a, b = scores
-        for who, points in steps:
-            if who == 0:
-                a += points
-                if b == 0 and a >= self.pique_threshold and self.may_pique[0]:
-                    return p[0] + self.pique_points, p[1], None
-            else:
-                b += points
-                if a == 0 and b >= self.pique_threshold and self.may_pique[1]:
-                    return p[0], p[1] + self.pique_points, None
-        if (a and b) or (a and not self.may_pique[0]) or (b and not self.may_pique[1]):
-            return p[0], p[1], None
-        if not a and not b and not self.may_pique[0] and not self.may_pique[1]:
-            return p[0], p[1], None
-        return p[0], p[1], (a, b)
+        totals = [scores[0], scores[1]]
+        rule = self.pique
+        counted = steps if seventh is None else (*steps, (seventh, self.early))
+        for who, points in counted:
+            totals[who] += points
+            if rule.reached(totals, who):
+                p[who] += rule.points
+                return p[0], p[1], None
+        return p[0], p[1], self.pique_key((totals[0], totals[1]), False)
 
     def uniform(self) -> bool:
         """Whether every card scores alike in the play: a trick's points depend only on who
@@ -285,7 +305,7 @@ class _Model:
             tricks = [self.trick(leader, lead, follow, bool(last)) for leader in (0, 1) for last in (0, 1)
                       for lead in range(32) for follow in range(32)]
             self._kernel = _kernel.Model(tricks, self.cards_net, self.utility, self.pique_threshold,
-                                         self.pique_points, self.may_pique, self.split, self.canonical)
+                                         self.pique_points, self.may_pique, self.split, self.canonical, self.early)
         return self._kernel
 
 
@@ -406,7 +426,8 @@ class _Search:
                 winner, gain = found
             else:
                 winner, steps = m.trick(leader, lead, follow, True)
-                p0, p1, _ = m.score_trick(pk, steps)
+                won = won0 + 1 if winner == 0 else 12 - won0  # the last trick: 11 played before it
+                p0, p1, _ = m.score_trick(pk, steps, m.seventh(winner, won))
                 u = m.utility[0] * p0 + m.utility[1] * p1
                 gain = u if leader == 0 else -u
             net0 = m.cards_net[won0 + (winner == 0)]
@@ -496,7 +517,8 @@ class _Search:
                     winner, gain = flat.get(lead << 5 | follow) or m.flat_trick(leader, lead, follow, last_trick)
                 else:
                     winner, steps = m.trick(leader, lead, follow, last_trick)
-                    p0, p1, npk = m.score_trick(pk, steps)
+                    won = won0 + 1 if winner == 0 else 13 - mine.bit_count() - won0  # 12 - n played before it
+                    p0, p1, npk = m.score_trick(pk, steps, m.seventh(winner, won))
                     u = m.utility[0] * p0 + m.utility[1] * p1
                     gain = u if leader == 0 else -u
                 gone = ~(lead_bit | 1 << follow)
@@ -663,6 +685,89 @@ def _model(rules: Rules, contract: Contract | None, elder: int, utility: tuple[i
     return model
 
 
+def play(position: PlayPosition, card: Card, rules: Rules) -> tuple[PlayPosition, tuple[ScoreEvent, ...]]:
+    """The position after the player to act plays ``card``, and what it scores, in the order the engine scores it
+    (:class:`piquet.engine.reckoning.PlayScoring`): the lead's point; or the trick's points, the last trick and, with
+    the option ``cards_count_toward_pique``, the cards at a seventh trick; a pique, where the search sees one made
+    (:meth:`_Model.score_trick`); after the last trick the cards (or capot) and the contract. Where play ceases at
+    the game's target (:attr:`PlayPosition.target`), nothing more once it is reached. A line of play scored so adds
+    up to the solver's value of its first card.
+
+    >>> from piquet.engine.variants import make_rules
+    >>> p = PlayPosition((CardSet.parse("AS").mask, CardSet.parse("KS").mask), 0, 0, (6, 5), (20, 20))
+    >>> q, scored = play(p, Card.parse("AS"), make_rules("rubicon"))
+    >>> q.to_act, str(q.lead), [e.reason for e in scored]
+    (1, 'AS', ['lead of AS'])
+    >>> r, scored = play(q, Card.parse("KS"), make_rules("rubicon"))
+    >>> r.tricks_won, r.over, [(e.player, e.points, e.reason) for e in scored]
+    ((7, 5), True, [(0, 1, 'the last trick'), (0, 10, 'the cards')])
+    """
+    me = position.to_act
+    if position.over:
+        raise ValueError("the deal is over")
+    if not position.hands[me] >> card & 1:
+        raise ValueError(f"{card} is not in the hand of seat {me}")
+    model = _model(rules, position.contract, position.elder, position.utility)
+    scoring = model.scoring
+    hands = [position.hands[0], position.hands[1]]
+    hands[me] &= ~card.mask
+    won = [position.tricks_won[0], position.tricks_won[1]]
+    lead = position.lead
+    pk = model.pique_key(position.scores, position.pique_done)
+    events: tuple[ScoreEvent, ...]
+    if lead is None:
+        point = scoring.lead(me, card)[1]
+        events = _piqued(model, pk, () if point is None else (point,))
+        to_act, led = 1 - me, card
+    else:
+        if position.hands[me] & _SUIT_MASKS[lead.suit] and card.suit != lead.suit:
+            raise ValueError(f"{card} does not follow the {lead}")
+        done = scoring.trick(1 - me, lead, card)
+        winner = done.winner
+        won[winner] += 1
+        # The cards at a seventh trick, unless play has ceased at the target by the trick's points.
+        seventh = won[winner] == 7 and not _reached(position.target, _piqued(model, pk, done.awards))
+        events = _piqued(model, pk, done.awards + scoring.after_trick(winner, won[0] + won[1], seventh))
+        to_act, led = winner, None
+    target = _less(position.target, events)
+    if not hands[0] and not hands[1] and not _reached(position.target, events):
+        events += scoring.deal_end((won[0], won[1]))
+        target = _less(position.target, events)
+    scores = [position.scores[0], position.scores[1]]
+    for e in events:
+        if model.pique.counts(e):
+            scores[e.player] += e.points
+    piqued = any(e.category is ScoreCategory.PIQUE for e in events)
+    return PlayPosition((hands[0], hands[1]), to_act, position.elder, (won[0], won[1]), (scores[0], scores[1]), led,
+                        position.pique_done or piqued, position.contract, position.utility, target), events
+
+
+def _piqued(model: _Model, pk: tuple[int, int] | None, events: tuple[ScoreEvent, ...]) -> tuple[ScoreEvent, ...]:
+    """``events`` and the pique they make, if they make one (as :meth:`_Model.score_trick` reckons it)."""
+    p0, p1, _ = model.score_trick(pk, tuple((e.player, e.points) for e in events))
+    for seat, points in ((0, p0), (1, p1)):
+        extra = points - sum(e.points for e in events if e.player == seat)
+        if extra:
+            return (*events, ScoreEvent(seat, extra, ScoreCategory.PIQUE, PlainReason.PIQUE))
+    return events
+
+
+def _less(target: tuple[int, int] | None, events: tuple[ScoreEvent, ...]) -> tuple[int, int] | None:
+    """What each seat still needs to reach the target once ``events`` are scored (``None``: no target)."""
+    if target is None:
+        return None
+    need = [target[0], target[1]]
+    for e in events:
+        need[e.player] -= e.points
+    return need[0], need[1]
+
+
+def _reached(target: tuple[int, int] | None, events: tuple[ScoreEvent, ...]) -> bool:
+    """Whether ``events`` bring a seat to the target (``None``: there is none)."""
+    need = _less(target, events)
+    return need is not None and (need[0] <= 0 or need[1] <= 0)
+
+
 def pique_possible(position: PlayPosition, rules: Rules) -> bool:
     """Whether a pique may still come in the play from ``position``, as the search reckons it:
     none scored yet, one player still with nothing and the other, allowed one, short of it."""
@@ -692,10 +797,11 @@ def _answer(search: _Searcher, model: _Model, h0: int, h1: int, leader: int, won
     n0, n1 = h0 & gone, h1 & gone
     # The lead was scored when it was led: it is in the position's scores already.
     winner, steps = model.trick(leader, lead, follow, not (n0 | n1), lead_scored=True)
-    p0, p1, npk = model.score_trick(pk, steps)
+    nwon0 = won0 + (winner == 0)
+    won = nwon0 if winner == 0 else 12 - n0.bit_count() - nwon0  # the tricks played so far, this one with them
+    p0, p1, npk = model.score_trick(pk, steps, model.seventh(winner, won))
     u = model.utility[0] * p0 + model.utility[1] * p1
     gain = u if leader == 0 else -u
-    nwon0 = won0 + (winner == 0)
     if winner == leader:
         return gain + search.value(n0, n1, winner, nwon0, npk, alpha - gain, beta - gain)
     return gain - search.value(n0, n1, winner, nwon0, npk, gain - beta, gain - alpha)
@@ -729,23 +835,34 @@ def _expand(hand: int, other: int, lead: int | None, model: _Model) -> dict[int,
 def position_from_view(view: PlayerView, opponent_hand: CardSet, utility: tuple[int, int] = (1, -1)) -> PlayPosition:
     """The card play as the solver takes it, from the view of the player to act, the opponent
     holding ``opponent_hand``: the hands, the card led, the tricks won, and the points scored so
-    far in the deal (the cards and a contract left out; what elder's first lead will reckon counted:
-    younger's points won in the declarations, and a repique or a pique the hand decides,
-    :func:`piquet.engine.partie.reckoning_at_first_lead`), which matter while a pique may come. The one place a play
-    position is made from a game."""
+    far in the deal that count toward a pique (:meth:`PiqueRule.counts <piquet.engine.reckoning.PiqueRule.counts>`:
+    not a contract's, nor the cards' unless they are scored at the seventh trick; what elder's first lead will
+    reckon counted: younger's points won in the declarations, and a repique or a pique the hand decides,
+    :func:`piquet.engine.reckoning.reckoning_at_first_lead`), which matter while a pique may come. The one place a
+    play position is made from a game."""
     seat = view.seat
     assert seat is not None
+    rules = view.rules
+    rule = scoring_for(rules, view.contract).pique_rule(view.elder)
     scores = [0, 0]
+    deal = [0, 0]
     pique_done = False
     for e in (*view.events, *reckoning_at_first_lead(view)):
         if e.category in (ScoreCategory.PIQUE, ScoreCategory.REPIQUE):
             pique_done = True
-        if e.category not in (ScoreCategory.CARDS, ScoreCategory.CONTRACT):
+        if rule.counts(e):
             scores[e.player] += e.points
+        deal[e.player] += e.points
+    target = None
+    if rules.play_ceases_at_target and rules.game_target is not None:
+        # Every point of the deal counts, as many times as the deal does (in points of the deal).
+        times = rules.deal_multiplier(view.counted_deals + 1)
+        need = [-(-(rules.game_target - view.game_scores[seat]) // times) - deal[seat] for seat in (0, 1)]
+        target = (need[0], need[1])
     hands = (view.hand.mask, opponent_hand.mask) if seat == 0 else (opponent_hand.mask, view.hand.mask)
     lead = view.trick[0] if view.trick else None
     return PlayPosition(hands, seat, view.elder, view.tricks_won, (scores[0], scores[1]), lead,
-                        pique_done, view.contract, utility)
+                        pique_done, view.contract, utility, target)
 
 
 def position_from_partie(partie: object, utility: tuple[int, int] = (1, -1)) -> PlayPosition:
