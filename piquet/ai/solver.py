@@ -169,6 +169,8 @@ class _Model:
         self.lo_win_last: list[int] = []
         self.lo_any_last: list[int] = []
         self.hi_any_last: list[int] = []
+        #: The most points one step of a trick scores (see may_cease), found once.
+        self._most: int | None = None
 
     @property
     def canonical(self) -> bool:
@@ -297,6 +299,22 @@ class _Model:
                         if seen.setdefault(winner, steps) != steps:
                             return False
         return True
+
+    def may_cease(self, position: PlayPosition) -> bool:
+        """Whether the deal may stop at the game's target from ``position`` (:attr:`PlayPosition.target`): a seat
+        still needs no more than the rest of the deal could bring him (a point of each trick and the last, a pique
+        while one may come, the cards or capot)."""
+        target = position.target
+        if target is None:
+            return False
+        if self._most is None:
+            self._most = max(sum(points for who, points in self.trick(leader, lead, follow, False)[1] if who == seat)
+                             for leader in (0, 1) for lead in range(32) for follow in range(32) if lead != follow
+                             for seat in (0, 1))
+        tricks = 12 - position.tricks_won[0] - position.tricks_won[1]
+        cards = max((e.points for a in range(13) for e in self.scoring.deal_end((a, 12 - a))), default=0)
+        most = tricks * self._most + self.last + self.pique_points + cards + self.early
+        return min(target) <= most
 
     def kernel(self) -> object:
         """The compiled kernel's model of this scoring (built once)."""
@@ -589,6 +607,72 @@ _QUICK = [(mine & ~((1 << (theirs & 0xFF).bit_length()) - 1)).bit_count() for mi
 _ABOVE = tuple(sum(1 << j for j in range(32) if CARDS[j].beats(CARDS[i])) for i in range(32))
 
 
+class _ToTarget:
+    """The search where the deal may stop at the game's target (Piquet au Cent, option
+    ``play_ceases_at_the_target``): what is still needed to reach it changes the value of everything after, so the
+    search goes card by card, each scored by the step (:func:`play`), and a position's whole state keys its
+    table. Pure Python (the kernel searches by tricks, where the deal is played to its end)."""
+
+    def __init__(self, model: _Model) -> None:
+        self.model = model
+        self.table: dict[PlayPosition, tuple[int, int]] = {}
+        self.nodes = 0
+
+    def card_value(self, position: PlayPosition, card: int, alpha: int, beta: int) -> int:
+        """The net score for the player to act of playing ``card``, the best play following."""
+        me = position.to_act
+        after, events = _step(self.model, position, CARDS[card])
+        utility = self.model.utility
+        u = sum(utility[e.player] * e.points for e in events)
+        gain = u if me == 0 else -u
+        if after.over:
+            return gain
+        if after.to_act == me:
+            return gain + self.value(after, alpha - gain, beta - gain)
+        return gain - self.value(after, gain - beta, gain - alpha)
+
+    def value(self, position: PlayPosition, alpha: int, beta: int) -> int:
+        """The best net score for the player to act from ``position`` (a bound outside the window)."""
+        entry = self.table.get(position)
+        if entry is not None:
+            lo, hi = entry
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo == hi:
+                return lo
+            alpha, beta = max(alpha, lo), min(beta, hi)
+        self.nodes += 1
+        m = self.model
+        me = position.to_act
+        mine, theirs = position.hands[me], position.hands[1 - me]
+        moves: list[int] | tuple[int, ...]
+        if position.lead is None:
+            moves = _lead_order(m, mine, theirs)
+        else:
+            moves = _follow_order(m, mine & _SUIT_MASKS[position.lead >> 3] or mine, theirs, position.lead)
+        a0 = alpha
+        best = -_INF
+        for card in moves:
+            v = self.card_value(position, card, alpha, beta)
+            if v > best:
+                best = v
+                if best > alpha:
+                    alpha = best
+                    if alpha >= beta:
+                        break
+        lo, hi = (-_INF, _INF) if entry is None else entry
+        if best <= a0:
+            hi = min(hi, best)
+        elif best >= beta:
+            lo = max(lo, best)
+        else:
+            lo = hi = best
+        self.table[position] = (lo, hi)
+        return best
+
+
 class _Searcher(Protocol):
     """What the root of a solve asks of a search, pure or compiled."""
 
@@ -614,7 +698,6 @@ def solve(position: PlayPosition, rules: Rules, all_values: bool = False, all_be
 
 def _solve(position: PlayPosition, rules: Rules, all_values: bool, all_best: bool, compiled: bool) -> Solution:
     model = _model(rules, position.contract, position.elder, position.utility)
-    search: _Searcher = _kernel.Search(model.kernel()) if compiled and _kernel is not None else _Search(model)
     h0, h1 = position.hands
     me = position.to_act
     won0 = position.tricks_won[0]
@@ -624,18 +707,35 @@ def _solve(position: PlayPosition, rules: Rules, all_values: bool, all_best: boo
     if position.lead is None:
         moves = _lead_order(model, mine, theirs)
         merged = _expand(mine, theirs, None, model)
-
-        def worth(card: int, alpha: int, beta: int) -> int:
-            return search.lead_value(h0, h1, me, won0, pk, card, alpha, beta)
     else:
-        lead = int(position.lead)
-        follow_cards = mine & _SUIT_MASKS[lead >> 3] or mine
-        moves = _follow_order(model, follow_cards, theirs, lead)
-        merged = _expand(follow_cards, theirs, lead, model)
+        follow_cards = mine & _SUIT_MASKS[position.lead >> 3] or mine
+        moves = _follow_order(model, follow_cards, theirs, position.lead)
+        merged = _expand(follow_cards, theirs, position.lead, model)
+    search: _Searcher | _ToTarget
+    if model.may_cease(position):
+        # Where the deal may stop at the game's target, the search by cards, scored by the step.
+        search = to_target = _ToTarget(model)
+
+        def root(alpha: int, beta: int) -> int:
+            return to_target.value(position, alpha, beta)
 
         def worth(card: int, alpha: int, beta: int) -> int:
-            # The leader's value of this one answer, seen from the follower's side.
-            return -_answer(search, model, h0, h1, 1 - me, won0, pk, lead, card, -beta, -alpha)
+            return to_target.card_value(position, card, alpha, beta)
+    else:
+        search = by_trick = _kernel.Search(model.kernel()) if compiled and _kernel is not None else _Search(model)
+
+        def root(alpha: int, beta: int) -> int:
+            return by_trick.value(h0, h1, me, won0, pk, alpha, beta)
+
+        if position.lead is None:
+            def worth(card: int, alpha: int, beta: int) -> int:
+                return by_trick.lead_value(h0, h1, me, won0, pk, card, alpha, beta)
+        else:
+            lead = int(position.lead)
+
+            def worth(card: int, alpha: int, beta: int) -> int:
+                # The leader's value of this one answer, seen from the follower's side.
+                return -_answer(by_trick, model, h0, h1, 1 - me, won0, pk, lead, card, -beta, -alpha)
     values: dict[int, int] = {}
     if all_values:
         for card in moves:
@@ -644,7 +744,7 @@ def _solve(position: PlayPosition, rules: Rules, all_values: bool, all_best: boo
     else:
         if position.lead is None:
             # MTD(f): null-window searches home in on the value, sharing the table.
-            best_value = _mtdf(lambda a, b: search.value(h0, h1, me, won0, pk, a, b), 0)
+            best_value = _mtdf(root, 0)
         else:
             best_value = -_INF
             for card in moves:
@@ -702,12 +802,16 @@ def play(position: PlayPosition, card: Card, rules: Rules) -> tuple[PlayPosition
     >>> r.tricks_won, r.over, [(e.player, e.points, e.reason) for e in scored]
     ((7, 5), True, [(0, 1, 'the last trick'), (0, 10, 'the cards')])
     """
+    return _step(_model(rules, position.contract, position.elder, position.utility), position, card)
+
+
+def _step(model: _Model, position: PlayPosition, card: Card) -> tuple[PlayPosition, tuple[ScoreEvent, ...]]:
+    """:func:`play` by ``model``."""
     me = position.to_act
     if position.over:
         raise ValueError("the deal is over")
     if not position.hands[me] >> card & 1:
         raise ValueError(f"{card} is not in the hand of seat {me}")
-    model = _model(rules, position.contract, position.elder, position.utility)
     scoring = model.scoring
     hands = [position.hands[0], position.hands[1]]
     hands[me] &= ~card.mask
