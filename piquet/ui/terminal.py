@@ -43,7 +43,9 @@ from piquet.engine.actions import (
     Deal,
     Declare,
     Exchange,
+    NotationError,
     Play,
+    parse_action,
 )
 from piquet.engine.cards import Card, CardError, CardSet, Suit, shuffled_pack
 from piquet.engine.combinations import Category, number_word
@@ -66,12 +68,22 @@ _CARD_TOKEN = re.compile(r"\b[AKQJT987][SHDC]\b|(?<![\w])(?:10|[AKQJ987])[♠♥
 _HELP = """\
 Type your answer at each prompt. Cards are written rank then suit, in any case:
   AS  KH  QD  JC  10S (or TS)  9h  8♦  7♣
+Any decision may also be typed in the game's notation:
+  QS (play)  x 7D 8C (discard)  point AS KS QS  sets AS AH AD | KS KH KD  cb 3  bid 8+  concede
 Commands, at any prompt:
   hint   the best choice here, why, and by how much it beats the next
   undo   take back your last decision
   score  the score sheet
   help   this help
   quit   stop (the record is saved if you gave --record)"""
+
+
+def _in_notation(text: str) -> Action | None:
+    """The person's action written in the game's notation, or ``None`` if ``text`` is not one."""
+    try:
+        return parse_action(text, HUMAN)
+    except (NotationError, CardError):
+        return None
 
 
 class _Quit(Exception):
@@ -480,7 +492,13 @@ class _Game:
                 self.show_hint(decision)
                 continue
             try:
-                action = decision.parse(text)
+                try:
+                    action = decision.parse(text)
+                except (_BadInput, CardError):
+                    # The game's notation (piquet.engine.actions.parse_action), where the prompt's own reading fails.
+                    action = _in_notation(text)
+                    if action is None:
+                        raise
                 if action is not None:
                     self.partie.verify(action)
             except (_BadInput, CardError) as e:
