@@ -28,7 +28,7 @@ def test_views_leak_nothing_during_random_play(data: st.DataObject, opt: dict[st
 @given(data=st.data())
 def test_views_leak_nothing_with_carte_blanche(who: str, data: st.DataObject) -> None:
     p = dealt(CB_ANN, CB_BILL, CB_TALON) if who == "Bill" else dealt(CB_BILL, CB_ANN, CB_TALON)
-    run(p, [f"{who} carte_blanche yes" + (" 3" if who == "Bill" else "")])
+    run(p, [f"{who}: cb" + (" 3" if who == "Bill" else "")])
     check_no_leak(p)
     drive(Drawn(data), partie=p, max_deals=1, after=lambda q: None if q.phase is Phase.DEAL else check_no_leak(q))
     assert p.deal_scores
