@@ -10,7 +10,7 @@ fill as in a long run, then for ``--deals`` more under a trace that counts every
 code (``sys.settrace`` with ``f_trace_opcodes``; code in C, the interpreter's own, is not counted). The count
 is exact and the same on every run of one tree; it is what the interpreter's dispatch pays for, step by step,
 and it follows the CPU time of two engines more closely than the machine instructions do (see
-``docs/performance.md``). The trace makes the run some fifty times slower: a few hundred deals are enough.
+``docs/notes/engine-speed.md``). The trace makes the run some fifty times slower: a few hundred deals are enough.
 """
 
 from __future__ import annotations

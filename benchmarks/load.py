@@ -36,7 +36,7 @@ each with one player in a third process who thinks as the rooms' players do
 (``--think``; with ``--hints`` she asks for a hint after thinking, then answers
 at once; a ``busy`` answer is counted and the decision made without the hint),
 a new partie when one ends, until the rooms are done (each player from a
-loopback address of her own, 127.1L.x.y for level L, waiting if the server's
+loopback address of her own, 127.1L.y.1 for level L, waiting if the server's
 limit on new tables by address refuses her next one). Reported beside the
 rooms' latency: for each level, the computer's reply time (from a player's
 action to her next prompt: the computer's moves in between included), the
@@ -49,8 +49,9 @@ Any ``error`` message, a game with no new state for ``--timeout`` seconds, or
 a server that dies, fails the run (non-zero exit).
 
 The server is this checkout's ``piquet`` (whatever else is installed). Each room
-connects from a loopback address of its own (127.1.x.y: Linux routes all of
-127/8 to loopback), as the server's limits by address expect of households.
+connects from a loopback address of its own, on a /24 of its own (127.20.y.1 on:
+Linux routes all of 127/8 to loopback), as the server's limits by address and by
+network expect of households.
 
 Attacks (``docs/security.md``), run by another process from addresses of their
 own while the rooms play: ``--flood`` (one client sending 820 KiB of 8-byte
@@ -60,6 +61,24 @@ level-5 computer, their player answering at once, one partie each, apart from
 ``--computer-tables``, which may be given too). ``--compare`` plays the same
 rooms quiet first (no attack and no computer table) and prints the two runs'
 latencies and memory side by side.
+
+The distributed attacks, from many addresses each within its own limits, run by a
+process of their own: ``--distributed-flood N`` (N addresses, each on a /24 of its
+own, each with 4 spectators' sockets sending 110 frames a second in all, refused
+messages of four kinds), ``--slow-connections N`` (N addresses, each holding 32
+connections that never finish a request, opened again as the server closes them;
+``--max-connections 1024`` starts the server with the cap of a server under the
+common limit of 1,024 open files), ``--hint-storm N`` (N tables against the level-5
+computer whose player asks a hint at every decision, on a new connection whenever
+refused) and ``--visitors R`` (R new visitors a second from addresses never seen:
+the table's page, then its socket's first state, each timed). Reported beside the
+rooms' latency: what each attack did and what the server answered, the visitors'
+times and failures, and the CPU the load generators took (their own, not the
+server's). ``--computer-tables 1:N`` reports how soon the computer's move follows
+the state before it; ``--computer-budget`` sets the computer tables' budget.
+
+    python benchmarks/load.py --games 50 --think 0.5 --deals 2 --computer-tables 5:1 --distributed-flood 40 \
+        --slow-connections 100 --hint-storm 4 --visitors 2 --max-connections 1024 --compare
 """
 
 from __future__ import annotations
@@ -134,16 +153,20 @@ def raise_file_limit() -> None:
 class Server:
     """``python -m piquet serve`` in its own process, its output kept in a log file."""
 
-    def __init__(self, directory: Path, port: int) -> None:
+    def __init__(self, directory: Path, port: int, extra: list[str] | None = None, nice: int = 0) -> None:
         self.port = port
         self.db = directory / "load.sqlite3"
         self.log_path = directory / "server.log"
-        self.command = [sys.executable, "-m", "piquet", "serve", "--port", str(port), "--db", str(self.db)]
+        self.command = [sys.executable, "-m", "piquet", "serve", "--port", str(port), "--db", str(self.db),
+                        *(extra or [])]
         self._log = self.log_path.open("wb")
         # The piquet of this checkout (the one code_version names), whatever else is installed.
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+        # ``nice``: the server's priority against the rest of the machine (its workers keep theirs below it): on a
+        # shared machine, as a server on a machine of its own, which no other work takes the processor from.
         self.process = subprocess.Popen(self.command, stdout=self._log, stderr=subprocess.STDOUT,
-                                        stdin=subprocess.DEVNULL, cwd=directory, env=env)
+                                        stdin=subprocess.DEVNULL, cwd=directory, env=env,
+                                        preexec_fn=(lambda: os.nice(nice)) if nice else None)
 
     @property
     def base(self) -> str:
@@ -216,9 +239,10 @@ def machine_cpu_seconds() -> float:
 
 
 def source_address(index: int) -> str:
-    """The loopback address room ``index`` connects from (127.1.x.y): each room is a household of its own, as
-    the server's limits by address expect (all 127/8 is loopback on Linux)."""
-    return f"127.1.{index // 250}.{index % 250 + 1}"
+    """The loopback address room ``index`` connects from (127.1x.y.1): each room is a household of its own, on a
+    network (/24) of its own, as the server's limits by address and by network expect (all 127/8 is loopback on
+    Linux)."""
+    return f"127.{20 + index // 250}.{index % 250}.1"
 
 
 def post_json(port: int, path: str, body: dict[str, Any], source: str) -> dict[str, Any]:
@@ -481,6 +505,9 @@ class ComputerFigures:
     """What the players at the computer's tables measured, by level."""
 
     replies: dict[str, list[float]] = field(default_factory=dict)  # level: seconds from an action to the next prompt
+    #: level: seconds from the state that acknowledged the player's action (the computer to move) to the next state
+    #: (the computer's move): how soon a move follows the message before it
+    gaps: dict[str, list[float]] = field(default_factory=dict)
     hints: dict[str, list[float]] = field(default_factory=dict)  # level: seconds from asking to the hint
     busy: dict[str, int] = field(default_factory=dict)  # level: hints refused busy
     parties: int = 0
@@ -490,17 +517,22 @@ class ComputerFigures:
 
 def computer_address(level: int, index: int) -> str:
     """The loopback address the ``index``-th player at the level-``level`` computer tables connects from
-    (127.1x.y.z): a household of her own, apart from the rooms' (127.1.x.y) and the attackers' (127.2-4)."""
-    return f"127.{10 + level}.{index // 250}.{index % 250 + 1}"
+    (127.1L.y.1): a household of her own on a network of her own, apart from the rooms' (127.20-) and the
+    attackers' (127.2-9)."""
+    return f"127.{10 + level}.{index % 250}.1"
 
 
-def create_computer_table(port: int, level: int, name: str, source: str) -> tuple[str, str]:
-    data = post_json(port, "/api/tables", {"kind": "computer", "level": level, "name": name}, source)
+def create_computer_table(port: int, level: int, name: str, source: str,
+                          budget: float | None = None) -> tuple[str, str]:
+    body: dict[str, Any] = {"kind": "computer", "level": level, "name": name}
+    if budget is not None:
+        body["budget"] = budget
+    data = post_json(port, "/api/tables", body, source)
     return data["id"], data["token"]
 
 
 async def computer_player(port: int, level: int, index: int, hints: bool, timeout: float,
-                          think: float, stop: Event, figures: ComputerFigures) -> None:
+                          think: float, stop: Event, figures: ComputerFigures, budget: float | None = None) -> None:
     """One player against the computer at ``level``: parties one after another until ``stop``."""
     rng = random.Random(f"computer {level}/{index}")
     key = str(level)
@@ -508,7 +540,7 @@ async def computer_player(port: int, level: int, index: int, hints: bool, timeou
     while not stop.is_set():
         try:
             table_id, token = await asyncio.to_thread(create_computer_table, port, level, f"Player {level}/{index}",
-                                                      source)
+                                                      source, budget)
         except TooManyTables as e:  # the server's limit on new tables by address: the next partie waits
             figures.tables_refused += 1
             await asyncio.to_thread(stop.wait, e.retry_after)
@@ -518,6 +550,7 @@ async def computer_player(port: int, level: int, index: int, hints: bool, timeou
             sent: float | None = None  # when the last action went
             asked: tuple[int, float] | None = None  # the version a hint was asked at, when
             answered = -1
+            acked: float | None = None  # when the state acknowledging the action came, the computer to move
             state: dict[str, Any] | None = None
             while not stop.is_set():
                 try:
@@ -537,6 +570,12 @@ async def computer_player(port: int, level: int, index: int, hints: bool, timeou
                     figures.hints.setdefault(key, []).append(now - asked[1])
                 else:
                     state = message
+                    if acked is not None:
+                        figures.gaps.setdefault(key, []).append(now - acked)
+                        acked = None
+                    elif sent is not None and state["version"] > answered and state["prompt"] is None \
+                            and state["view"]["to_act"] == state["computer"]:
+                        acked = now
                     if state["table"]["status"] == "over":
                         figures.parties += 1
                         break
@@ -564,7 +603,8 @@ async def computer_player(port: int, level: int, index: int, hints: bool, timeou
 
 
 def computer_process(port: int, tables: list[tuple[int, int]], hints: bool, timeout: float,
-                     think: float, go: Event, stop: Event, results: Queue[dict[str, Any]]) -> None:
+                     think: float, go: Event, stop: Event, results: Queue[dict[str, Any]],
+                     budget: float | None = None) -> None:
     """The players of the computer's tables: start with the rooms, play until the rooms are done, report."""
     raise_file_limit()
     figures = ComputerFigures()
@@ -574,7 +614,8 @@ def computer_process(port: int, tables: list[tuple[int, int]], hints: bool, time
         async with asyncio.TaskGroup() as group:
             for level, count in tables:
                 for i in range(count):
-                    group.create_task(computer_player(port, level, i, hints, timeout, think, stop, figures))
+                    group.create_task(computer_player(port, level, i, hints, timeout, think, stop, figures,
+                                                      budget))
 
     try:
         asyncio.run(everyone())
@@ -637,6 +678,7 @@ def computer_summary(figures: ComputerFigures) -> dict[str, Any]:
     levels = sorted(set(figures.replies) | set(figures.hints), key=int)
     return {"parties_finished": figures.parties, "tables_refused": figures.tables_refused,
             "by_level": {level: {"replies": latency_summary(figures.replies.get(level, [])),
+                                 "gaps": latency_summary(figures.gaps.get(level, [])),
                                  "hints": latency_summary(figures.hints.get(level, [])),
                                  "hints_refused_busy": figures.busy.get(level, 0)} for level in levels}}
 
@@ -765,6 +807,275 @@ def attacker_process(port: int, spectate: list[str], flood_on: bool, slow: int, 
     results.put(asdict(figures))
 
 
+# ---------------------------------------------------------------- the distributed attacks
+#: Frames a flooding address sends a second, over its connections: within the server's limits by address (120) and,
+#: over FLOOD_CONNECTIONS, by connection (30 each).
+FLOOD_RATE = 110.0
+FLOOD_CONNECTIONS = 4
+#: Slow connections each slow address holds (the server's most by address).
+SLOW_PER_ADDRESS = 32
+#: What the flooders send, by turns: refused at once, each answered with an error.
+FLOOD_MESSAGES = (b'{"type": "hint"}', b'{"type": "undo", "version": 0}',
+                  b'{"type": "action", "action": {"play": "QS"}, "version": 0}', b"{")
+
+
+@dataclass
+class DistributedFigures:
+    """What the distributed attacks did and saw."""
+
+    flood_addresses: int = 0
+    flood_connections: int = 0  # WebSockets opened (reopened when closed)
+    flood_frames: int = 0  # frames written
+    flood_reply_bytes: int = 0  # bytes the server answered them with
+    flood_closed: int = 0  # connections the server closed
+    flood_refused: int = 0  # connections refused (a limit by address or network)
+    slow_addresses: int = 0
+    slow_opened: int = 0  # slow connections opened
+    slow_closed: int = 0  # closed by the server (timed out, or closed to make room)
+    slow_refused: int = 0  # answered 503
+    storm_tables: int = 0
+    storm_asked: int = 0  # hints asked
+    storm_hints: int = 0  # hints answered
+    storm_busy: int = 0  # hints refused busy
+    storm_reconnects: int = 0  # new connections to ask again
+    visits: int = 0
+    visit_pages: list[float] = field(default_factory=list)  # seconds to get a table's page, by a new visitor
+    visit_sockets: list[float] = field(default_factory=list)  # seconds to a new visitor's first state
+    visit_failures: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+
+def flood_address(index: int) -> str:
+    return f"127.5.{index}.1"  # a network (/24) of its own
+
+
+def slow_address(index: int) -> str:
+    return f"127.6.{index}.1"
+
+
+async def flood_connection(port: int, path: str, source: str, rate: float, figures: DistributedFigures,
+                           stop: asyncio.Event) -> None:
+    """One flooding WebSocket: frames at ``rate`` a second (three at a time), reconnecting when closed."""
+    frames = [ws_frame(m) if len(m) < 126 else b"" for m in FLOOD_MESSAGES]
+    turn = 0
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+        except OSError:
+            await asyncio.sleep(0.1)
+            continue
+        try:
+            writer.write(handshake(path))
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+            if b" 101 " not in head.split(b"\r\n", 1)[0]:
+                figures.flood_refused += 1
+                await asyncio.sleep(0.5)
+                continue
+            figures.flood_connections += 1
+
+            reading = asyncio.ensure_future(count_replies(reader, figures))
+            while not stop.is_set() and not reading.done():
+                batch = b"".join(frames[(turn + k) % len(frames)] for k in range(3))
+                turn += 3
+                writer.write(batch)
+                figures.flood_frames += 3
+                await writer.drain()  # the server reads no more than its budget: TCP holds us back
+                await asyncio.sleep(3 / rate)
+            if reading.done():
+                figures.flood_closed += 1
+            reading.cancel()
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError):
+            figures.flood_closed += 1
+        finally:
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+
+
+async def count_replies(reader: asyncio.StreamReader, figures: DistributedFigures) -> None:
+    while data := await reader.read(65536):
+        figures.flood_reply_bytes += len(data)
+
+
+async def slow_connections(port: int, source: str, figures: DistributedFigures, stop: asyncio.Event) -> None:
+    """An address holding its most connections, each an unfinished request (a header byte every few seconds); one
+    the server closes is opened again, at the address's rate."""
+
+    async def hold() -> None:
+        while not stop.is_set():
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+            except OSError:
+                await asyncio.sleep(0.2)
+                continue
+            figures.slow_opened += 1
+            refused = False
+            try:
+                writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+                while not stop.is_set():
+                    try:
+                        data = await asyncio.wait_for(reader.read(1024), 3)
+                    except TimeoutError:
+                        writer.write(b"a")
+                        continue
+                    refused = data.startswith(b"HTTP/1.1 503")
+                    if refused:
+                        figures.slow_refused += 1
+                    else:
+                        figures.slow_closed += 1
+                    break
+            except OSError:
+                figures.slow_closed += 1
+            finally:
+                writer.close()
+                with contextlib.suppress(OSError):
+                    await writer.wait_closed()
+            # Closed (timed out, or to make room): again at once; refused: again a second later.
+            await asyncio.sleep((1.0 if refused else 0.1) + random.random() * 0.2)
+
+    await asyncio.gather(*(hold() for _ in range(SLOW_PER_ADDRESS)))
+
+
+async def hint_storm(port: int, index: int, figures: DistributedFigures, timeout: float, stop: asyncio.Event) -> None:
+    """A table against the level-5 computer whose player asks a hint at every decision, again on a new connection
+    whenever refused (as if a reconnection gave the allowance back), and plays once answered or thrice refused."""
+    rng = random.Random(f"storm {index}")
+    source = f"127.7.{index}.1"
+    while not stop.is_set():
+        try:
+            table_id, token = await asyncio.to_thread(create_computer_table, port, 5, f"Storm {index}", source)
+        except TooManyTables as e:
+            await asyncio.sleep(e.retry_after)
+            continue
+        url = f"ws://127.0.0.1:{port}/ws/{table_id}?token={token}"
+        refused_here = 0
+        over = False
+        while not stop.is_set() and not over:
+            async with await open_seat(url, False, timeout, source) as ws:
+                state: dict[str, Any] | None = None
+                asked_at = -1
+                while not stop.is_set():
+                    message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+                    if message["type"] == "state":
+                        state = message
+                        if state["table"]["status"] == "over":
+                            over = True
+                            break
+                    elif message["type"] == "hint":
+                        figures.storm_hints += 1
+                        refused_here = 3
+                    elif message["type"] == "error":
+                        if message["code"] not in ("busy", "stale", "not_your_turn", "computer_failed"):
+                            raise LoadError(f"hint storm: error {message['code']}: {message['message']}")
+                        figures.storm_busy += message["code"] == "busy"
+                        refused_here += 1
+                        if refused_here < 3:
+                            figures.storm_reconnects += 1
+                            break  # a new connection, to ask again
+                    if state is None or state["prompt"] is None:
+                        continue
+                    version = state["version"]
+                    if state["prompt"]["kind"] != "packets" and asked_at != version and refused_here < 3:
+                        asked_at = version
+                        figures.storm_asked += 1
+                        await ws.send(json.dumps({"type": "hint"}))
+                        continue
+                    if asked_at == version and refused_here < 3:
+                        continue  # waiting for the hint
+                    refused_here = 0
+                    await ws.send(json.dumps({"type": "action", "action": choose(state["prompt"], state["view"], rng),
+                                              "version": version}))
+                    asked_at = -1
+
+
+async def visitor(port: int, index: int, table_id: str, spectate: str, figures: DistributedFigures,
+                  timeout: float) -> None:
+    """A new visitor from an address never seen: the table's page, then its WebSocket's first state."""
+    source = f"127.8.{index // 250 % 250}.{index % 250 + 1}"
+    began = time.perf_counter()
+    try:
+        status = await asyncio.to_thread(get_page, port, f"/t/{table_id}", source)
+        if status != 200:
+            figures.visit_failures.append(f"the page answered {status}")
+            return
+        figures.visit_pages.append(time.perf_counter() - began)
+        began = time.perf_counter()
+        async with await open_seat(f"ws://127.0.0.1:{port}/ws/{table_id}?spectate={spectate}", False, timeout,
+                                   source) as ws:
+            first = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+            if first.get("type") != "state":
+                figures.visit_failures.append(f"the first message was {first.get('type')}")
+                return
+        figures.visit_sockets.append(time.perf_counter() - began)
+    except (OSError, TimeoutError, ConnectionClosed, http.client.HTTPException) as e:
+        figures.visit_failures.append(f"{type(e).__name__}: {e}")
+    finally:
+        figures.visits += 1
+
+
+def get_page(port: int, path: str, source: str) -> int:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(source, 0))
+    try:
+        connection.request("GET", path)
+        answer = connection.getresponse()
+        answer.read()
+        return answer.status
+    finally:
+        connection.close()
+
+
+async def distributed(port: int, rooms: list[tuple[str, str]], flooders: int, slow: int, storms: int,
+                      visits_per_second: float, timeout: float, ready: Queue[str], go: Event,
+                      stop: Event) -> DistributedFigures:
+    figures = DistributedFigures(flood_addresses=flooders, slow_addresses=slow, storm_tables=storms)
+    ready.put("ready")
+    await asyncio.to_thread(go.wait)
+    stopped = asyncio.Event()
+    tasks = []
+    for i in range(flooders):
+        for k in range(FLOOD_CONNECTIONS):
+            table_id, spectate = rooms[(i * FLOOD_CONNECTIONS + k) % len(rooms)]
+            tasks.append(asyncio.create_task(flood_connection(port, f"/ws/{table_id}?spectate={spectate}",
+                                                              flood_address(i), FLOOD_RATE / FLOOD_CONNECTIONS,
+                                                              figures, stopped)))
+    for i in range(slow):
+        tasks.append(asyncio.create_task(slow_connections(port, slow_address(i), figures, stopped)))
+    for i in range(storms):
+        tasks.append(asyncio.create_task(hint_storm(port, i, figures, timeout, stopped)))
+    visits = []
+    if visits_per_second > 0:
+        await asyncio.sleep(2.0)  # the attacks under way
+        n = 0
+        while not stop.is_set():
+            table_id, spectate = rooms[n % len(rooms)]
+            visits.append(asyncio.create_task(visitor(port, n, table_id, spectate, figures, timeout)))
+            n += 1
+            await asyncio.sleep(1 / visits_per_second)
+    else:
+        await asyncio.to_thread(stop.wait)
+    stopped.set()
+    await asyncio.gather(*visits, return_exceptions=True)
+    for task in tasks:
+        task.cancel()
+    for result in await asyncio.gather(*tasks, return_exceptions=True):
+        if isinstance(result, LoadError):
+            figures.failures.append(str(result))
+    return figures
+
+
+def distributed_process(port: int, rooms: list[tuple[str, str]], flooders: int, slow: int, storms: int,
+                        visits_per_second: float, timeout: float, ready: Queue[str], go: Event, stop: Event,
+                        results: Queue[dict[str, Any]]) -> None:
+    raise_file_limit()
+    try:
+        figures = asyncio.run(distributed(port, rooms, flooders, slow, storms, visits_per_second, timeout, ready, go,
+                                          stop))
+    except Exception as e:
+        figures = DistributedFigures(failures=[f"distributed attacks: {type(e).__name__}: {e}"])
+        ready.put("failed")
+    results.put(asdict(figures))
+
+
 # ---------------------------------------------------------------- the run
 def percentile(values: list[float], q: float) -> float:
     """The nearest-rank percentile of sorted ``values``."""
@@ -779,9 +1090,14 @@ def latency_summary(values: list[float]) -> dict[str, float]:
             "p99_ms": 1000 * percentile(values, 0.99), "max_ms": 1000 * values[-1]}
 
 
-def stored_actions(db: Path) -> int:
+def stored_actions(db: Path, tables: list[str]) -> int:
+    """The actions the store holds for ``tables`` (the rooms': the computer tables' and the attackers' are not
+    counted by the rooms' clients)."""
     with contextlib.closing(sqlite3.connect(db)) as connection:
-        (count,) = connection.execute("SELECT COUNT(*) FROM actions").fetchone()
+        connection.execute("CREATE TEMP TABLE rooms (id TEXT PRIMARY KEY)")
+        connection.executemany("INSERT INTO rooms VALUES (?)", [(t,) for t in tables])
+        (count,) = connection.execute("SELECT COUNT(*) FROM actions WHERE table_id IN (SELECT id FROM rooms)"
+                                      ).fetchone()
     return int(count)
 
 
@@ -789,12 +1105,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     raise_file_limit()
     context = multiprocessing.get_context("spawn")
     with tempfile.TemporaryDirectory(prefix="piquet-load-") as directory:
-        server = Server(Path(directory), free_port())
+        extra = ["--max-connections", str(args.max_connections)] if args.max_connections else []
+        server = Server(Path(directory), free_port(), extra, args.server_nice)
         figures: list[Figures] = []
         workers: list[multiprocessing.process.BaseProcess] = []
         helpers: list[multiprocessing.process.BaseProcess] = []  # the computer tables' players
         computer = ComputerFigures()
         attack = AttackFigures()
+        spread = DistributedFigures()
         memory = Memory(server.process.pid)
         try:
             server.wait_ready()
@@ -812,9 +1130,25 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             if args.computer_tables:
                 process = context.Process(target=computer_process, name="load-computer-tables",
                                           args=(server.port, args.computer_tables, args.hints, args.timeout,
-                                                args.think, go, stop, computer_results))
+                                                args.think, go, stop, computer_results, args.computer_budget))
                 process.start()
                 helpers.append(process)
+            spreading = bool(args.distributed_flood or args.slow_connections or args.hint_storm or args.visitors)
+            spread_ready: Queue[str] = context.Queue()
+            spread_results: Queue[dict[str, Any]] = context.Queue()
+            if spreading:
+                targets = [(room.id, room.spectate) for room in rooms]
+                process = context.Process(target=distributed_process, name="load-distributed",
+                                          args=(server.port, targets, args.distributed_flood, args.slow_connections,
+                                                args.hint_storm, args.visitors, args.timeout, spread_ready, go, stop,
+                                                spread_results))
+                process.start()
+                helpers.append(process)
+                try:
+                    if spread_ready.get(timeout=args.timeout + 120) != "ready":
+                        raise LoadError("the distributed attacks could not start")
+                except queue.Empty:
+                    raise LoadError("the distributed attacks did not start in time") from None
             attacking = args.flood or args.slow_readers or args.thinking
             attack_results: Queue[dict[str, Any]] = context.Queue()
             if attacking:
@@ -841,6 +1175,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             server_cpu = server.cpu_seconds()
             memory.sample()
             workers_cpu_before = sum(memory.workers_cpu.values())
+            # The processes that play the computer tables and the attacks: load, not the server's.
+            generators = helpers + (workers[:1] if args.flood or args.slow_readers or args.thinking else [])
+            generators_cpu = sum(cpu_of(p.pid) for p in generators if p.pid is not None)
             machine_cpu, began = machine_cpu_seconds(), time.monotonic()
             go.set()
             client_workers = workers[1:] if attacking else workers
@@ -855,17 +1192,23 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             memory.sample()
             server_cpu = server.cpu_seconds() - server_cpu
             machine_cpu, span = machine_cpu_seconds() - machine_cpu, time.monotonic() - began
+            generators_cpu = sum(cpu_of(p.pid) for p in generators if p.pid is not None) - generators_cpu
             stop.set()  # the attacks and the computer tables' players end with the rooms
             if attacking:
                 try:
                     attack = AttackFigures(**attack_results.get(timeout=60))
                 except queue.Empty:
                     raise LoadError("the attacking process did not report") from None
-            if helpers:
+            if args.computer_tables:
                 try:
                     computer = ComputerFigures(**computer_results.get(timeout=args.timeout + 30))
                 except queue.Empty:
                     raise LoadError("the computer tables' players did not report") from None
+            if spreading:
+                try:
+                    spread = DistributedFigures(**spread_results.get(timeout=args.timeout + 60))
+                except queue.Empty:
+                    raise LoadError("the distributed attacks did not report") from None
             peak_rss = server.peak_rss_mb()
             for worker in workers + helpers:
                 worker.join(timeout=30)
@@ -877,7 +1220,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             if args.server_log:
                 with open(args.server_log, "ab") as out:
                     out.write(server.log_path.read_bytes())
-        failures = [f for fig in figures for f in fig.failures] + attack.failures + computer.failures
+        failures = [f for fig in figures for f in fig.failures] + attack.failures + computer.failures + spread.failures
         if failures:
             shown = "\n  ".join(failures[:10])
             more = f"\n  ... and {len(failures) - 10} more" if len(failures) > 10 else ""
@@ -885,7 +1228,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         unclean = None
         if code not in (0, -signal.SIGINT, 128 + signal.SIGINT):
             unclean = f"the server did not shut down cleanly (exit code {code}):\n{server.log_tail()}"
-        stored = stored_actions(server.db)
+        stored = stored_actions(server.db, [room.id for room in rooms])
         seen = sum(fig.final_versions for fig in figures)
         if stored != seen if args.deals is None else stored < seen:
             raise LoadError(f"the store holds {stored} actions, the clients saw {seen} acknowledged")
@@ -901,6 +1244,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "games": args.games,
         "attack": {"flood": args.flood, "slow_readers": args.slow_readers, "thinking_tables": args.thinking,
                    **asdict(attack)},
+        "distributed": distributed_summary(spread) if spreading else None,
+        "max_connections": args.max_connections,
+        "server_nice": args.server_nice,
         "variant": args.variant,
         "deals": args.deals,
         "client_processes": args.clients_processes,
@@ -923,11 +1269,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "workers_cpu_seconds": sum(memory.workers_cpu.values()) - workers_cpu_before,
         "computer_tables": [f"{level}:{count}" for level, count in args.computer_tables],
         "hints": args.hints,
+        "computer_budget": args.computer_budget,
         "computer": computer_summary(computer),
         "client_cpu_seconds": [fig.cpu for fig in figures],
         "client_cpu_percent": [100 * fig.cpu / busy for fig in figures],
         # Everything else the machine ran meanwhile: if it is large, other work disturbed the figures.
-        "other_cpu_percent": 100 * max(0.0, machine_cpu - server_cpu - sum(fig.cpu for fig in figures)
+        "generators_cpu_percent": 100 * generators_cpu / span,
+        "other_cpu_percent": 100 * max(0.0, machine_cpu - server_cpu - sum(fig.cpu for fig in figures) - generators_cpu
                                        - (sum(memory.workers_cpu.values()) - workers_cpu_before)) / span,
         "states_received": states,
         "state_mean_bytes": sum(fig.state_bytes for fig in figures) / max(1, states),
@@ -938,6 +1286,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "server_command": shlex.join(["python3", "-m", "piquet", "serve", "--port", "P", "--db", "TMPFILE"]),
         "command": shlex.join(["python", *sys.argv]),
     }
+
+
+def distributed_summary(figures: DistributedFigures) -> dict[str, Any]:
+    out: dict[str, Any] = {k: v for k, v in asdict(figures).items()
+                           if k not in ("visit_pages", "visit_sockets", "visit_failures", "failures")}
+    out["visit_pages"] = latency_summary(figures.visit_pages)
+    out["visit_sockets"] = latency_summary(figures.visit_sockets)
+    out["visit_failures"] = len(figures.visit_failures)
+    out["visit_failure_examples"] = figures.visit_failures[:5]
+    return out
 
 
 def code_version() -> str | None:
@@ -978,10 +1336,11 @@ def report(figures: dict[str, Any]) -> None:
               f"{'a hint asked before each decision' if figures['hints'] else 'no hints'}; "
               f"{figures['computer']['parties_finished']} parties finished")
         for level, s in figures["computer"]["by_level"].items():
-            for what in ("replies", "hints"):
+            for what, label in (("replies", "replies"), ("gaps", "move after the state before it"),
+                                ("hints", "hints")):
                 t = s[what]
                 if t["count"]:
-                    print(f"  level {level} {what:>7}: {t['count']:5d}, p50 {t['p50_ms']:7.1f} ms, "
+                    print(f"  level {level} {label}: {t['count']:5d}, p50 {t['p50_ms']:7.1f} ms, "
                           f"p99 {t['p99_ms']:7.1f} ms, max {t['max_ms']:7.1f} ms")
             if s["hints_refused_busy"]:
                 print(f"  level {level} hints refused busy: {s['hints_refused_busy']}")
@@ -994,6 +1353,7 @@ def report(figures: dict[str, Any]) -> None:
     clients = ", ".join(f"{c:.1f} s ({p:.0f}%)" for c, p in zip(figures["client_cpu_seconds"],
                                                                figures["client_cpu_percent"], strict=True))
     print(f"client CPU per process: {clients} of one core")
+    print(f"the computer tables' players and the attackers: {figures['generators_cpu_percent']:.0f}% of one core")
     other = figures["other_cpu_percent"]
     warning = " (other work shared the machine: the figures are disturbed)" if other > 15 else ""
     print(f"other processes' CPU meanwhile: {other:.0f}% of one core{warning}")
@@ -1006,6 +1366,25 @@ def report(figures: dict[str, Any]) -> None:
               f"closed with 4429, {attack['flood_refused']} refused); {attack['slow_readers']} spectators that never "
               f"read; {attack['thinking_tables']} level-5 computer tables ({attack['thinking_actions']} of their "
               "player's actions acknowledged)")
+    spread = figures.get("distributed")
+    if spread:
+        print(f"distributed attacks: {spread['flood_addresses']} flooding addresses ({FLOOD_CONNECTIONS} sockets "
+              f"each, {FLOOD_RATE:g} frames a second; {spread['flood_frames']:,} frames written, "
+              f"{spread['flood_reply_bytes'] // 1024:,} KiB answered, {spread['flood_closed']} closed, "
+              f"{spread['flood_refused']} refused); {spread['slow_addresses']} addresses of slow connections "
+              f"({SLOW_PER_ADDRESS} each: {spread['slow_opened']:,} opened, {spread['slow_closed']:,} closed by the "
+              f"server, {spread['slow_refused']:,} refused); {spread['storm_tables']} tables storming hints "
+              f"({spread['storm_asked']} asked, {spread['storm_hints']} answered, {spread['storm_busy']} busy, "
+              f"{spread['storm_reconnects']} reconnections)")
+        pages, sockets = spread["visit_pages"], spread["visit_sockets"]
+        if spread["visits"]:
+            print(f"  new visitors: {spread['visits']}, {spread['visit_failures']} failed; the page p50 "
+                  f"{pages.get('p50_ms', math.nan):.1f} ms, p99 {pages.get('p99_ms', math.nan):.1f} ms; the first "
+                  f"state p50 {sockets.get('p50_ms', math.nan):.1f} ms, p99 {sockets.get('p99_ms', math.nan):.1f} ms"
+                  + (f" (e.g. {spread['visit_failure_examples'][0]})" if spread["visit_failures"] else ""))
+    if figures.get("server_nice"):
+        print(f"the server ran at niceness {figures['server_nice']} (its workers {figures['server_nice'] + 10} and "
+              f"{figures['server_nice'] + 15})")
     print(f"machine: {figures['machine']}, {figures['python']}, {figures['cpus']} CPUs; "
           f"piquet at {figures['code'] or 'an unknown commit'}")
     print(f"command: {figures['command']}")
@@ -1036,6 +1415,8 @@ def main() -> None:
     parser.add_argument("--computer-tables", action="append", default=[], type=level_count, metavar="LEVEL:N",
                         help="also N tables against the computer at LEVEL, played at once by a third process "
                              "(may be repeated; 5:4 is the scenario 'level-5 tables thinking')")
+    parser.add_argument("--computer-budget", type=float, metavar="SECONDS",
+                        help="the computer tables' thinking budget, for their moves and hints (default: the level's)")
     parser.add_argument("--hints", action="store_true",
                         help="the players at the computer's tables ask for a hint before each decision")
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
@@ -1047,6 +1428,22 @@ def main() -> None:
                          help="N spectators, spread over the rooms, whose sockets never read")
     attacks.add_argument("--thinking", type=int, default=0, metavar="N",
                          help="N tables against the level-5 computer, their player answering at once")
+    attacks.add_argument("--distributed-flood", type=int, default=0, metavar="N",
+                         help=f"N addresses, each on a network of its own, flooding within their limits: "
+                              f"{FLOOD_CONNECTIONS} spectators' sockets sending {FLOOD_RATE:g} frames a second in all")
+    attacks.add_argument("--slow-connections", type=int, default=0, metavar="N",
+                         help=f"N addresses, each holding {SLOW_PER_ADDRESS} connections that never finish a request")
+    attacks.add_argument("--hint-storm", type=int, default=0, metavar="N",
+                         help="N tables against the level-5 computer whose player asks a hint at every decision, "
+                              "reconnecting to ask again when refused")
+    attacks.add_argument("--visitors", type=float, default=0.0, metavar="PER_SECOND",
+                         help="new visitors a second, each from a new address: the table's page, then its socket")
+    attacks.add_argument("--max-connections", type=int, default=None, metavar="N",
+                         help="start the server with --max-connections N (1024 less the server's reserve is the "
+                              "cap of a server under the common default limit of 1,024 open files)")
+    attacks.add_argument("--server-nice", type=int, default=0, metavar="N",
+                         help="start the server at niceness N (e.g. -10, as root): on a machine shared with other "
+                              "work, the server as on a machine of its own")
     attacks.add_argument("--compare", action="store_true",
                          help="run the same rooms quiet first (no attack, no computer table), then with the "
                               "attacks and the computer tables asked for, and compare their p99 and memory")
@@ -1061,7 +1458,8 @@ def main() -> None:
     try:
         if args.compare:  # the rooms alone: no attack, no computer table
             quiet = argparse.Namespace(**{**vars(args), "flood": False, "slow_readers": 0, "thinking": 0,
-                                          "computer_tables": [], "hints": False})
+                                          "computer_tables": [], "hints": False, "distributed_flood": 0,
+                                          "slow_connections": 0, "hint_storm": 0, "visitors": 0.0})
             runs.append(run(quiet))
             report(runs[-1])
             print()

@@ -28,6 +28,14 @@ _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 @contextmanager
 def serving(app: Any, ledger: ConnectionLedger | None = None) -> Iterator[int]:
     """The app served as ``piquet serve`` serves it, on a free port of 127.0.0.1; the port."""
+    with serving_server(app, ledger) as (_server, port):
+        yield port
+
+
+@contextmanager
+def serving_server(app: Any, ledger: ConnectionLedger | None = None) -> Iterator[tuple[uvicorn.Server, int]]:
+    """:func:`serving`, and the server itself (its ``server_state.connections`` are the protocols of its
+    connections)."""
     server = uvicorn.Server(server_config(app, host="127.0.0.1", port=0, log_level="warning", ledger=ledger))
     thread = threading.Thread(target=server.run, name="piquet-test-server", daemon=True)
     thread.start()
@@ -37,7 +45,7 @@ def serving(app: Any, ledger: ConnectionLedger | None = None) -> Iterator[int]:
         time.sleep(0.01)
     port: int = server.servers[0].sockets[0].getsockname()[1]
     try:
-        yield port
+        yield server, port
     finally:
         server.should_exit = True
         server.force_exit = True
@@ -84,15 +92,17 @@ def _mask(payload: bytes, mask: bytes) -> bytes:
 class RawSocket:
     """A WebSocket client on a plain socket: the handshake, then frames in and out as the test says."""
 
-    def __init__(self, port: int, path: str, receive_buffer: int | None = None) -> None:
+    def __init__(self, port: int, path: str, receive_buffer: int | None = None, source: str = "127.0.0.1",
+                 headers: str = "") -> None:
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         if receive_buffer is not None:
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
         self.sock.settimeout(WAIT)
+        self.sock.bind((source, 0))
         self.sock.connect(("127.0.0.1", port))
         key = base64.b64encode(os.urandom(16)).decode()
         self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                          f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
+                          f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n{headers}\r\n".encode())
         self.buffer = b""
         while b"\r\n\r\n" not in self.buffer:
             self._read()

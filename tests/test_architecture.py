@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import enum
 import importlib
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -166,3 +167,85 @@ def test_the_trick_check_sees_each_trick(tmp_path: Path) -> None:
 def test_every_module_of_the_engine_reads_at_a_sitting(path: Path) -> None:
     lines = len(path.read_text(encoding="utf-8").splitlines())
     assert lines < ENGINE_MODULE_LINES, f"{path.name} has {lines} lines"
+
+
+# ---------------------------------------------------------------- the page's "ready" signal (issue 32, item 10)
+TESTS = Path(__file__).resolve().parent
+STATIC = PACKAGE / "ui" / "web" / "static"
+#: Where each page's script says it is ready: once it listens (the table's, once its first state is drawn).
+READY_SET = {"index.html": "lobby/main.js", "table.html": "table/render.js", "review.html": "review/main.js"}
+#: What once stood for "the page is there" and is not: the attribute is in the HTML before any script runs.
+NOT_READY = ("dataset.version !== undefined", "!!document.body.dataset.version", 'dataset.version", timeout')
+
+
+def _browser_tests() -> list[Path]:
+    return sorted(p for p in TESTS.glob("test_*.py") if p.name != Path(__file__).name and (
+        "test_web_browser" in p.read_text(encoding="utf-8") or "sync_playwright" in p.read_text(encoding="utf-8")))
+
+
+def test_every_page_says_when_it_is_ready() -> None:
+    sets = re.compile(r'(dataset|\bb)\.ready = "1"')
+    for page, script in READY_SET.items():
+        assert 'data-ready=""' in (STATIC / page).read_text(encoding="utf-8"), page
+        assert sets.search((STATIC / script).read_text(encoding="utf-8")), script
+    assert sets.search((STATIC / "guide.js").read_text(encoding="utf-8"))  # the guide's pages
+
+
+def test_every_browser_test_acts_on_a_page_only_once_it_says_it_is_ready() -> None:
+    """Pages are loaded through test_web_browser's ``_open``, ``_goto`` and ``_reload``, which wait for the page's
+    ready signal (``<body data-ready="1">``), never by ``page.goto`` or ``page.reload`` alone (but in the test of
+    the signal itself, which looks at a page before it is ready, and says so on the line)."""
+    found = _browser_tests()
+    assert len(found) >= 10
+    wrong = []
+    for path in found:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        helpers = {n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name in ("_goto", "_reload")}
+        allowed = {id(c) for h in helpers for c in ast.walk(h)}
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("goto", "reload") and id(node) not in allowed
+                    and "on purpose, before the page is ready" not in lines[node.lineno - 1]):
+                wrong.append(f"{path.name}:{node.lineno}: {node.func.attr}() without waiting for the page")
+        text = path.read_text(encoding="utf-8")
+        wrong += [f"{path.name}: waits on {bad!r}" for bad in NOT_READY if bad in text]
+    assert not wrong, "\n".join(wrong)
+
+
+# ---------------------------------------------------------------- what the web extra declares (issue 32, item 4)
+def _web_extra() -> dict[str, str]:
+    import tomllib
+
+    extra = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"]["web"]
+    return {re.split(r"[\[<>=!~ ;]", r, maxsplit=1)[0].lower(): r for r in extra}
+
+
+def test_the_web_extra_declares_every_package_the_server_imports() -> None:
+    import importlib.metadata
+
+    owners = importlib.metadata.packages_distributions()
+    imported = set()
+    for path in (PACKAGE / "ui" / "web").glob("*.py"):
+        for _, module in imports(path):
+            top = module.split(".")[0]
+            if top != "piquet" and top not in sys.stdlib_module_names and top != "__future__":
+                imported.add(top)
+    declared = _web_extra()
+    missing = sorted(f"{top} ({', '.join(owners.get(top, ['?']))})" for top in imported
+                     if not any(d.lower() in declared for d in owners.get(top, [top])))
+    assert not missing, f"imported by piquet.ui.web but not declared in the web extra: {missing}"
+
+
+def test_the_web_extra_bounds_what_it_builds_on_and_ci_installs_its_lower_bounds() -> None:
+    """Every requirement has a lower bound, the one CI tests (``tools/lowest.py``, ``.ci/run``); uvicorn and
+    websockets, whose internals ``piquet.ui.web.guard`` subclasses and reads, an upper bound too."""
+    from tools.lowest import lowest
+
+    declared = _web_extra()
+    assert len(lowest(list(declared.values()))) == len(declared)
+    for name in ("uvicorn", "websockets"):
+        assert "<" in declared[name], declared[name]
+    ci = (PACKAGE.parent / ".ci" / "run").read_text(encoding="utf-8")
+    assert "tools/lowest.py web" in ci and "tests/test_web_*.py" in ci

@@ -7,7 +7,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_web_browser import WAIT, LiveServer, _create, _decide, browser, server  # noqa: F401 - their fixtures
+from test_web_browser import (  # noqa: F401 - their fixtures
+    WAIT,
+    LiveServer,
+    _create,
+    _decide,
+    _open,
+    _ready,
+    browser,
+    server,
+)
 
 VIEWPORTS = [pytest.param({"width": 1280, "height": 800}, id="desktop"),
              pytest.param({"width": 390, "height": 844}, id="phone")]
@@ -27,10 +36,8 @@ def chromium(request: pytest.FixtureRequest) -> Any:
 
 
 def _page(driver: Any, viewport: dict[str, int], url: str) -> Any:
-    context = driver.new_context(viewport=viewport)
-    page = context.new_page()
-    page.goto(url)
-    return page
+    """A page at ``viewport``'s size at ``url``, ready."""
+    return _open(driver, url, viewport=viewport)
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
@@ -61,7 +68,6 @@ def test_a_table_s_what_is_link_opens_the_guide_at_the_term(
         live: LiveServer, chromium: Any, viewport: dict[str, int]) -> None:
     created = _create(live, kind="computer", level=1, name="Ann")
     page = _page(chromium, viewport, live.url + created["links"]["play"])
-    page.wait_for_function("!!document.body.dataset.version", timeout=WAIT)
     link = page.locator("#prompt a.whatis")
     for _ in range(20):  # the cut, the deal and what follows, up to a decision the guide explains
         if link.count():
@@ -74,8 +80,7 @@ def test_a_table_s_what_is_link_opens_the_guide_at_the_term(
     assert link.get_attribute("target") == "_blank" and link.inner_text().endswith("?")
     with page.context.expect_page() as opened:
         link.click()
-    guide = opened.value
-    guide.wait_for_load_state()
+    guide = _ready(opened.value)
     assert guide.url.startswith(f"{live.url}/guide/rubicon#") and guide.url.endswith("#" + anchor)
     term = guide.locator(f"#{anchor}")
     assert term.count() == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 
 import pytest
 from helpers import dealt, declare_nothing, run
@@ -12,9 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from piquet.ai.hints import DISCARDS_SHOWN, TUTOR_THRESHOLD, check, hint
-from piquet.ai.review import MARKS, mark
+from piquet.ai.review import DECLARATION_PARTS, MARKS, DeclarationReview, Lens, explain_declaration, mark
 from piquet.engine.actions import ChooseDealer, Concede, Declare, Exchange, Play
 from piquet.engine.cards import Card, CardSet
+from piquet.engine.combinations import Category
 from piquet.engine.partie import Partie, Phase
 
 #: Few worlds for the tests (hands for the play, talons for the exchange, deals for the calls): quick, and enough
@@ -216,3 +218,36 @@ def test_a_spent_budget_values_one_world_and_no_more() -> None:
 def test_a_budget_not_spent_values_every_world() -> None:
     advice = hint(_at_the_king_of_hearts(), seed=3, budget=1.0, worlds=FEW, clock=lambda: 0.0)
     assert advice is not None and advice.worlds == FEW[0]
+
+
+# ---------------------------------------------------------------- the words of an explanation (issue 32, item 9)
+_POINT_DECLARATIONS = (Declare(0, Category.POINT, (CardSet.parse("AS KS QS JS"),)), Declare(0, Category.POINT, ()))
+_SIGNED = re.compile(r"\(([−+])(\d+(?:\.\d)?)")
+
+
+@settings(max_examples=200)
+@given(st.lists(st.floats(-3, 3, allow_nan=False), min_size=6, max_size=6),
+       st.lists(st.floats(-3, 3, allow_nan=False), min_size=6, max_size=6), st.booleans())
+def test_the_parts_an_explanation_names_add_up_to_the_total_it_explains(
+        mine: list[float], other: list[float], chose_the_best: bool) -> None:
+    """A declaration's review in words names the parts its value differs by (the point, the repique...): they add
+    up to the margin or the loss it states, to the tenths it shows them in; and a best choice is never "the best, by
+    0 points" (it is as good as the next, to a tenth of a point)."""
+    a, b = _POINT_DECLARATIONS
+    parts = {a: dict(zip(DECLARATION_PARTS, mine, strict=True)), b: dict(zip(DECLARATION_PARTS, other, strict=True))}
+    values = {o: sum(parts[o].values()) for o in (a, b)}
+    best, worse = sorted((a, b), key=lambda o: -values[o])
+    if values[best] - values[worse] < 1e-6:
+        return
+    choice = best if chose_the_best else worse
+    review = DeclarationReview(0, Lens.FAIR, 50, (1, -1), choice, best, values[best] - values[choice],
+                               tuple((o, values[o]) for o in (best, worse)), parts)
+    text = explain_declaration(review, ("Ann", "Bill"))
+    assert "by 0 points" not in text and "costs Ann 0 points" not in text, text
+    total = re.search(r"(?:the best, by|costs Ann) (\d+(?:\.\d)?) points?", text)
+    if total is None:
+        assert "to a tenth of a point" in text, text
+        return
+    named = [(1 if sign == "+" else -1) * float(x) for sign, x in _SIGNED.findall(text)]
+    stated = float(total.group(1)) * (1 if choice == best else -1)
+    assert named and abs(sum(named) - stated) <= 0.05 * (len(named) + 1) + 1e-9, text

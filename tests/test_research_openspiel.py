@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
+
+from open_spiel.python.observation import make_observation  # noqa: E402
 
 from piquet.research import openspiel  # noqa: E402  (registers python_piquet)
 from piquet.research.encoding import NUM_ACTIONS  # noqa: E402
@@ -144,3 +147,80 @@ def test_resampling_keeps_what_the_player_knows_and_changes_what_he_does_not() -
             kept += 1
             changed += other.partie.hand(1 - me) != state.partie.hand(1 - me)  # type: ignore[attr-defined]
     assert kept >= 12 and changed >= kept // 2
+
+
+# ---------------------------------------------------------------- tensors kept step by step
+def _compare_tensors_over_random_games(variant: str, scope: str, games: int, seed: int) -> int:
+    """Random games of ``variant``; after each step a random choice of the players' tensors is read, through
+    observers shared by both players and observers of one player each (and, now and then, a clone, and
+    OpenSpiel's own ``information_state_tensor``), and each must equal the tensor made from scratch. Returns
+    the number of tensors compared."""
+    game = pyspiel.load_game("python_piquet", {"variant": variant, "scope": scope, "first_dealer": -1})
+    rng = random.Random(seed)
+    shared = {recall: make_observation(game, pyspiel.IIGObservationType(perfect_recall=recall))
+              for recall in (False, True)}
+    own = {(recall, player): make_observation(game, pyspiel.IIGObservationType(perfect_recall=recall))
+           for recall in (False, True) for player in (0, 1)}
+    compared = 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            if rng.random() < 0.02:
+                state = state.clone()  # a copy: another state to the observers, its tensors as the original's
+            for player in rng.sample((0, 1), rng.randint(0, 2)):
+                for recall in (False, True):
+                    expected = openspiel.tensor_from_scratch(state, player, recall)
+                    for observer in (shared[recall], own[recall, player]):
+                        observer.set_from(state, player)
+                        assert np.array_equal(observer.tensor, expected), (variant, state.history())
+                        compared += 1
+                    if rng.random() < 0.01:
+                        listed = (state.information_state_tensor(player) if recall
+                                  else state.observation_tensor(player))
+                        assert np.array_equal(np.asarray(listed, np.float32), expected)
+    return compared
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_tensors_kept_step_by_step_equal_those_made_from_scratch(variant: str) -> None:
+    """The observer writes only what changed, from what the state keeps up to date (a speed change, not a
+    change of the tensors): in every variant, at every kind of step, it writes what the tensor made anew from
+    the player's view, selection and ids holds."""
+    compared = _compare_tensors_over_random_games(variant, "deal", 6, 1)
+    compared += _compare_tensors_over_random_games(variant, "partie", 1, 2)
+    assert compared > 1_000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_tensors_kept_step_by_step_equal_those_made_from_scratch_over_many_games(variant: str) -> None:
+    compared = _compare_tensors_over_random_games(variant, "deal", 80, 11)
+    compared += _compare_tensors_over_random_games(variant, "partie", 4, 12)
+    assert compared > 20_000
+
+
+def test_a_clone_and_a_deserialized_state_see_what_the_original_sees() -> None:
+    """What a state remembers only to save work is not copied (a copy makes it again); what it keeps up to date
+    is, so a clone and a state read back from its serialization have its tensors, strings and legal ids, and
+    play on as it does."""
+    game = pyspiel.load_game("python_piquet", {"variant": "auction"})
+    observer = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    for seed in range(4):
+        state = _play(game, seed, stop=0.3)
+        if state.is_terminal():
+            continue
+        observer.set_from(state, 0)  # the original's tensor made, then the copies'
+        for other in (state.clone(), game.deserialize_state(state.serialize())):
+            assert other.legal_actions() == state.legal_actions()
+            for player in (0, 1):
+                observer.set_from(other, player)
+                assert np.array_equal(observer.tensor, openspiel.tensor_from_scratch(state, player, True))
+                assert other.information_state_string(player) == state.information_state_string(player)
+                assert other.observation_string(player) == state.observation_string(player)
+            action = state.legal_actions()[0]
+            other.apply_action(action)
+            assert other.history() == state.history() + [action]

@@ -93,7 +93,7 @@ def test_piquet_analyse_lists_the_carte_blanche_decision_and_what_it_lost() -> N
     lines = _review_lines(review_partie(partie, Lens.OPEN, deal=1, luck=False))
     assert any("Announcing carte blanche and 5 cards to exchange rather than" in line for line in lines)
     at = lines.index("Points lost in carte blanche (with open hands):")
-    assert lines[at + 2].startswith("  Bill") and "in 1 choices" in lines[at + 2]
+    assert lines[at + 2].startswith("  Bill") and "in 1 choice (" in lines[at + 2]
 
 
 SCHEMA = json.loads((Path(__file__).parent.parent / "piquet" / "data" / "record.schema.json").read_text())

@@ -7,8 +7,10 @@ unless ``PIQUET_REQUIRE_KERNEL`` is set (CI sets it), when they fail.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 from typing import NamedTuple
 
 import pytest
@@ -161,3 +163,52 @@ def test_version_says_which_solver_is_in_use(capsys: pytest.CaptureFixture[str])
     with pytest.raises(SystemExit):
         build_parser().parse_args(["--version"])
     assert f"solver: {solver.SOLVER}" in capsys.readouterr().out
+
+
+def _version_in(tree: Path, site: Path) -> str:
+    """``python3 -m piquet --version`` run in the checkout ``tree``, with ``site`` the only site of installed
+    packages (Python's own left out: ``-S``)."""
+    env = {**os.environ, "PYTHONPATH": f"{tree}{os.pathsep}{site}"}
+    env.pop("PIQUET_PURE_SOLVER", None)
+    return subprocess.run([sys.executable, "-S", "-m", "piquet", "--version"], env=env, capture_output=True,
+                          text=True, check=True, cwd=tree).stdout
+
+
+def test_version_says_plainly_when_a_source_tree_shadows_the_compiled_kernel(tmp_path: Path) -> None:
+    """``python3 -m piquet`` in a checkout imports the checkout's package: where the kernel was built only in the
+    installed package, the strongest levels solve in pure Python, and ``--version`` says so and what to do
+    (issue 32, item 1: a third of the speed from the README's own command, said nowhere)."""
+    tree = tmp_path / "checkout"
+    shutil.copytree(Path(ROOT) / "piquet", tree / "piquet",
+                    ignore=shutil.ignore_patterns("_kernel.*.so", "_kernel.*.pyd", "__pycache__"))
+    site = tmp_path / "site"
+    kernel = site / "piquet" / "ai" / "_kernel.cpython-311-x86_64-linux-gnu.so"
+    kernel.parent.mkdir(parents=True)
+    kernel.write_bytes(b"built at install")  # never imported: the checkout's package is the one imported
+    info = site / "piquet-0.1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: piquet\nVersion: 0.1.0\n")
+    (info / "RECORD").write_text(f"piquet/ai/{kernel.name},,\npiquet-0.1.0.dist-info/METADATA,,\n")
+    said = _version_in(tree, site)
+    assert "solver: pure Python, NOT the compiled kernel built at install" in said, said
+    assert str(tree) in said and str(site) in said and "`piquet` command" in said and "pip install -e ." in said
+    kernel.unlink()  # nothing built anywhere: pure Python, and no word of a kernel elsewhere
+    assert "solver: pure Python (no compiled kernel was built" in _version_in(tree, site)
+
+
+def test_the_server_s_first_line_says_which_solver(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("uvicorn")
+    import contextlib
+    import socket
+
+    import uvicorn
+
+    from piquet.ui import cli
+    from piquet.ui.web import guard
+
+    monkeypatch.setattr(guard, "listen", lambda host, port: contextlib.closing(socket.socket()))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    assert cli.main(["serve", "--db", str(tmp_path / "db.sqlite3"), "--workers", "0"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("Piquet is served at http://localhost:8000/") and first.endswith(cli.solver_words())

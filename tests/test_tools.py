@@ -4,6 +4,7 @@ leaves the game exactly as it found it while it looks ahead."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 from pathlib import Path
@@ -150,13 +151,22 @@ def test_the_screenshots_tool_names_one_test_for_each_picture_of_the_docs() -> N
     shots = _load("screenshots")
     docs = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
     assert {p.name for p in docs.glob("*.png")} <= set(shots.PICTURES)
-    for test in shots.selections([]):
-        listed = subprocess.run(shots.command(test, collect_only=True), cwd=shots.ROOT, capture_output=True,
-                                text=True, check=False).stdout
-        assert len([line for line in listed.splitlines() if "::" in line]) == 1, (test, listed)
     assert shots.selections(["french"]) == [("tests/test_web_french.py", "desktop")]
     with pytest.raises(SystemExit):
         shots.main(["nonesuch"])
+    # A browser test's module skips itself where chromium, Playwright or axe-core (npm ci) is missing, as on a
+    # fresh clone: its tests cannot be collected there. Where the browser tests must run (CI), they must be.
+    unchecked = []
+    for test in shots.selections([]):
+        listed = subprocess.run([*shots.command(test, collect_only=True), "-rs"], cwd=shots.ROOT, capture_output=True,
+                                text=True, check=False).stdout
+        found = [line for line in listed.splitlines() if "::" in line]
+        if not found and "SKIPPED" in listed and not os.environ.get("PIQUET_REQUIRE_BROWSER"):
+            unchecked.append(f"{test[0]}: {listed.strip().splitlines()[-2]}")
+            continue
+        assert len(found) == 1, (test, listed)
+    if unchecked:
+        pytest.skip("browser tests skipped here, their selection unchecked: " + "; ".join(unchecked))
 
 
 def test_reckoning_worlds_tool_finds_no_world_against_what_she_scored(capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
-from test_web_browser import WAIT, LiveServer, _create, _data, _decide, browser, server  # noqa: F401
+from test_web_browser import WAIT, LiveServer, _create, _data, _decide, _goto, _open, browser, server  # noqa: F401
 
 AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
 if not AXE.exists():
@@ -43,10 +43,7 @@ def _live(request: pytest.FixtureRequest) -> tuple[LiveServer, Any]:
 
 def _page(chromium: Any, url: str, viewport: str) -> Any:
     # Reduced motion: what fades in (a card, a notice) is checked as it stands, not half-transparent mid-fade.
-    context = chromium.new_context(viewport=VIEWPORTS[viewport], reduced_motion="reduce")
-    page = context.new_page()
-    page.goto(url)
-    return page
+    return _open(chromium, url, viewport=VIEWPORTS[viewport], reduced_motion="reduce")
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
@@ -56,7 +53,7 @@ def test_axe_finds_nothing_on_the_lobby_the_guides_and_the_laws(request: pytest.
     page.get_by_test_id("create-computer").wait_for(timeout=WAIT)
     assert violations(page) == []
     for path in ("/rules/rubicon", "/guide/rubicon", "/guide/auction", "/guide/au-cent"):
-        page.goto(live.url + path)
+        _goto(page, live.url + path)
         assert violations(page) == [], path
     page.context.close()
 
@@ -67,7 +64,6 @@ def test_axe_finds_nothing_on_the_table_in_any_phase(request: pytest.FixtureRequ
     live, chromium = _live(request)
     created = _create(live, kind="computer", level=1, name="Ann")
     page = _page(chromium, live.url + created["links"]["play"], viewport)
-    page.wait_for_function("!!document.body.dataset.version", timeout=WAIT)
     page.get_by_test_id("declare-best").uncheck()  # each declaration's menu shown, to be checked
     checked: dict[str, list[str]] = {}
     # Each kind of prompt once (the cut, the packets, the exchange, each declaration's menu, the play), and

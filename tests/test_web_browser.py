@@ -58,7 +58,9 @@ class LiveServer:
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
-        config = uvicorn.Config(create_app(str(self.db)), host="127.0.0.1", port=self.port, log_level="warning")
+        #: The application served (a test may look at a table in it: ``app.state.tables.get(id)``).
+        self.app = create_app(str(self.db))
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, daemon=True)
         self._thread.start()
@@ -163,12 +165,30 @@ def _decide(page: Any, touch: bool = False, go_on: bool = True) -> bool:
     return True
 
 
-def _open(browser: Any, url: str) -> Any:
-    context = browser.new_context()
-    page = context.new_page()
-    page.goto(url)
-    page.wait_for_function("document.body.dataset.version !== undefined", timeout=WAIT)  # the page is there
+def _ready(page: Any) -> Any:
+    """Wait until the page says it is ready, the one signal every page gives and every browser test waits on after
+    a page loads (``tests/test_architecture.py`` holds them to it): ``<body data-ready="1">``, set by the page's
+    script once it listens (the table's, once its first state is drawn; a page of text without a script, at once).
+    Nothing here acts before it: a click before the script listens would be lost."""
+    page.wait_for_function("document.body.dataset.ready === '1'", timeout=WAIT)
     return page
+
+
+def _goto(page: Any, url: str) -> Any:
+    """Load ``url`` in ``page`` and wait until it is ready."""
+    page.goto(url)
+    return _ready(page)
+
+
+def _reload(page: Any) -> Any:
+    """Load the page again and wait until it is ready."""
+    page.reload()
+    return _ready(page)
+
+
+def _open(browser: Any, url: str, **context: Any) -> Any:
+    """A new page (in a browser context of its own, with ``context``'s options) at ``url``, ready."""
+    return _goto(browser.new_context(**context).new_page(), url)
 
 
 def _play_until(pages: list[Any], done: Any, limit: int = 2000, go_on: bool = True) -> None:
@@ -193,7 +213,7 @@ def test_a_whole_partie_against_the_computer_by_clicking(server: LiveServer, bro
     page.get_by_label("Your name").fill("Ann")
     page.get_by_test_id("create-computer").click()
     page.wait_for_url("**/t/**")
-    page.wait_for_function("!!document.body.dataset.version", timeout=WAIT)
+    _ready(page)
     _play_until([page], lambda: _over(page))
     assert "wins" in page.get_by_test_id("result").inner_text() or "drawn" in page.get_by_test_id("result").inner_text()
     # The record downloads, and replays through the engine to the same scores.
@@ -204,7 +224,7 @@ def test_a_whole_partie_against_the_computer_by_clicking(server: LiveServer, bro
     # A rematch: a new table with the same settings, the player in his seat there.
     old = page.url
     page.get_by_test_id("rematch").click()
-    page.wait_for_function("u => location.href !== u && !!document.body.dataset.version "
+    page.wait_for_function("u => location.href !== u && document.body.dataset.ready === '1' "
                            "&& document.body.dataset.phase !== 'over'", arg=old, timeout=WAIT)
     assert "/t/" in page.url and page.url.split("#")[0] != old.split("#")[0]
     page.context.close()
@@ -249,7 +269,7 @@ def _in_the_play(server: LiveServer, browser: Any) -> tuple[dict[str, Any], Any,
 
 def test_a_reload_in_the_middle_puts_the_player_back_in_his_seat(server: LiveServer, browser: Any) -> None:
     created, page, hand, version = _in_the_play(server, browser)
-    page.goto(server.url + f"/t/{created['id']}")  # no token in the link: the page remembers it
+    _goto(page, server.url + f"/t/{created['id']}")  # no token in the link: the page remembers it
     page.wait_for_function("v => document.body.dataset.version === v", arg=version, timeout=WAIT)
     assert _hand(page) == hand
     _play_until([page], lambda: int(_data(page, "version") or 0) > int(version) + 10)
@@ -392,7 +412,6 @@ def test_the_lobby_offers_the_server_s_variants_options_and_levels_and_creates_t
     from piquet.ui.web.tables import LEVELS
 
     page = _open(browser, server.url + "/")
-    page.wait_for_function("document.body.dataset.ready === '1'", timeout=WAIT)
     assert page.locator("[data-testid=variant] option").all_inner_texts() == [c.title for c in VARIANTS.values()]
     assert page.locator("[data-testid=level] option").count() == len(LEVELS)
     page.get_by_test_id("variant").select_option("auction")
@@ -408,12 +427,12 @@ def test_the_lobby_offers_the_server_s_variants_options_and_levels_and_creates_t
     page.get_by_label("Four deal partie").check()
     page.get_by_test_id("create-room").click()
     page.wait_for_url("**/t/**")
-    page.wait_for_function("document.body.dataset.status === 'waiting'", timeout=WAIT)
+    _ready(page)
+    assert _data(page, "status") == "waiting"
     table = page.evaluate("window.piquetTable.state.table")
     assert (table["variant"], table["kind"], table["options"]) == (
         "rubicon", "room", {"minimum_point": 4, "four_deal_partie": True})
-    page.goto(server.url + "/")
-    page.wait_for_function("document.body.dataset.ready === '1'", timeout=WAIT)
+    _goto(page, server.url + "/")
     assert page.locator("#recent li").first.inner_text().startswith("Rubicon Piquet (room)")
     page.context.close()
 
@@ -421,7 +440,6 @@ def test_the_lobby_offers_the_server_s_variants_options_and_levels_and_creates_t
 def test_the_lobby_sets_the_computer_s_thinking_time_within_the_server_s_cap_and_the_table_shows_it(
         server: LiveServer, browser: Any) -> None:
     page = _open(browser, server.url + "/")
-    page.wait_for_function("document.body.dataset.ready === '1'", timeout=WAIT)
     budget = page.get_by_test_id("budget")
     assert budget.input_value() == "1" and "0.1 to 5 s" in page.locator("#budget-help").inner_text()
     page.get_by_label("Your name").fill("Ann")
@@ -434,13 +452,13 @@ def test_the_lobby_sets_the_computer_s_thinking_time_within_the_server_s_cap_and
     budget.fill("2.5")
     page.get_by_test_id("create-computer").click()
     page.wait_for_url("**/t/**")
+    _ready(page)
     shown = page.get_by_test_id("budget")
     shown.wait_for(state="visible", timeout=WAIT)
     assert shown.inner_text() == "thinks up to 2.5 s"
     assert page.evaluate("window.piquetTable.state.table.budget") == 2.5
     assert "thinks up to 2.5 s" in (page.get_by_test_id("hint").get_attribute("title") or "")
-    page.goto(server.url + "/")  # the lobby offers the time chosen last
-    page.wait_for_function("document.body.dataset.ready === '1'", timeout=WAIT)
+    _goto(page, server.url + "/")  # the lobby offers the time chosen last
     assert page.get_by_test_id("budget").input_value() == "2.5"
     page.context.close()
 
@@ -464,15 +482,13 @@ def test_the_tutor_warns_of_a_costly_exchange_and_the_player_thinks_again_or_pla
         server: LiveServer, browser: Any) -> None:
     page = _open(browser, server.url + "/")
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.wait_for_function("document.body.dataset.ready === '1'", timeout=WAIT)
     page.get_by_label("Your name").fill("Ann")
     page.get_by_test_id("level").select_option("1")
     page.get_by_test_id("tutor-option").check()
     assert "loses 5 points or more" in page.locator("#tutor-help").inner_text()
     page.get_by_test_id("create-computer").click()
     page.wait_for_url("**/t/**")
-    # The table's first state (its version is empty until then: the page's own attribute).
-    page.wait_for_function("!!document.body.dataset.version", timeout=WAIT)
+    _ready(page)  # the table's first state drawn
     assert page.evaluate("window.piquetTable.state.table.tutor") == 5
     _play_until([page], lambda: _data(page, "prompt") == "exchange")
     version = _data(page, "version")
@@ -508,3 +524,65 @@ def test_the_tutor_warns_of_a_costly_exchange_and_the_player_thinks_again_or_pla
     assert warning.is_hidden()
     assert not set(worst) & set(_hand(page))
     page.context.close()
+
+
+def test_a_reason_the_server_gives_is_shown_as_a_sentence(server: LiveServer, browser: Any) -> None:
+    """The server gives its reasons as clauses ("moves are taken back only against the computer"); the pages show
+    them as their own messages are, sentences (issue 32, item 9)."""
+    created = _create(server, kind="room", name="Ann")
+    ann = _open(browser, server.url + created["links"]["play"])
+    ann.evaluate("piquetTable.ws.send(JSON.stringify({type: 'undo', version: piquetTable.state.version}))")
+    error = ann.locator("#error-text")
+    error.wait_for(state="visible", timeout=WAIT)
+    assert error.inner_text() == "Moves are taken back only against the computer."
+    lobby = _open(browser, server.url + "/")
+    lobby.get_by_label("Your name").fill("Computer")
+    lobby.get_by_test_id("create-computer").click()
+    refused = lobby.get_by_test_id("error")
+    refused.wait_for(state="visible", timeout=WAIT)
+    assert refused.inner_text().startswith("The name ") and refused.inner_text().endswith(": choose another.")
+    for page in (ann, lobby):
+        page.context.close()
+
+
+def test_a_hint_asked_for_is_shown_on_the_screen_of_a_laptop(server: LiveServer, browser: Any) -> None:
+    """At 1280x800 the table is taller than the screen and the hint's box sits under the decision's panel: asked
+    for, the hint is brought on screen, whole (issue 32, item 6; it appeared below the screen's edge)."""
+    created = _create(server, kind="computer", level=1, name="Ann")
+    page = _open(browser, server.url + created["links"]["play"], viewport={"width": 1280, "height": 800})
+    _play_until([page], lambda: _data(page, "prompt") == "exchange")  # the longest hint: three discards, and why
+    page.get_by_test_id("hint").click()
+    page.get_by_test_id("hint-why").wait_for(state="visible", timeout=WAIT)
+    page.wait_for_function("""() => { const box = document.getElementById('hint-box').getBoundingClientRect();
+                                      return box.top >= -1 && box.bottom <= innerHeight + 1 && box.height > 100; }""",
+                           timeout=WAIT)
+    page.context.close()
+
+
+def test_a_room_offers_no_hint_and_a_spectator_none_of_a_player_s_settings(server: LiveServer, browser: Any) -> None:
+    """Between two people the computer gives no hints: a room's page offers neither Hint nor "Declare for me",
+    which the server would refuse; a spectator is shown neither "Play forced cards automatically" nor "Declare my
+    best", a player's own settings (issue 32, item 7). Against the computer a player is offered both."""
+    created = _create(server, kind="room", name="Ann")
+    ann = _open(browser, server.url + created["links"]["play"])
+    bob = _open(browser, server.url + created["links"]["invite"])
+    bob.get_by_test_id("join-name").fill("Bob")
+    bob.get_by_test_id("join-submit").click()
+    watcher = _open(browser, server.url + created["links"]["spectate"])
+    for page in (ann, bob):
+        page.get_by_test_id("declare-best").set_checked(False)
+    _play_until([ann, bob], lambda: "declare" in (_data(ann, "prompt"), _data(bob, "prompt")))
+    asked = ann if _data(ann, "prompt") == "declare" else bob
+    assert asked.get_by_test_id("choice").count() >= 1
+    for page in (ann, bob):
+        assert not page.get_by_test_id("hint").is_visible() and page.get_by_test_id("declare-for-me").count() == 0
+        assert page.get_by_test_id("declare-best").is_visible() and page.get_by_test_id("auto-play").is_visible()
+    assert watcher.evaluate("piquetTable.state.seat") is None
+    for toggle in ("declare-best", "auto-play", "hint"):
+        assert not watcher.get_by_test_id(toggle).is_visible(), toggle
+    alone = _open(browser, server.url + _create(server, kind="computer", level=1, name="Cy")["links"]["play"])
+    alone.get_by_test_id("declare-best").set_checked(False)
+    _play_until([alone], lambda: _data(alone, "prompt") == "declare")
+    assert alone.get_by_test_id("hint").is_visible() and alone.get_by_test_id("declare-for-me").is_visible()
+    for page in (ann, bob, watcher, alone):
+        page.context.close()

@@ -177,10 +177,11 @@ def test_the_computer_and_its_hints_think_in_the_workers_with_the_tables_budget(
     reviewed: list[tuple[str, float]] = []
     run = Thinker._run
 
-    async def recording_run(self: Thinker, lane: Any, task: Any, *args: Any) -> Any:
+    async def recording_run(self: Thinker, lane: Any, group: Any, table: Any, limit: Any, task: Any,
+                            *args: Any) -> Any:
         if task is thinking._hint:
             reviewed.append((lane, args[-1]))
-        return await run(self, lane, task, *args)
+        return await run(self, lane, group, table, limit, task, *args)
 
     monkeypatch.setattr(Thinker, "_run", recording_run)
     with TestClient(create_app(db(tmp_path), workers=1)) as http, ExitStack() as stack:
@@ -196,12 +197,12 @@ def test_the_computer_and_its_hints_think_in_the_workers_with_the_tables_budget(
         assert hint["reason"]  # the review's, from the worker
         at = http.app.state.tables.get(table["id"])  # type: ignore[attr-defined]
         # What came back from the workers: the computer's player (level 3, the quick lane), as it decided there, away
-        # from the server, with the table's 0.3 s, not the levels' 1 s; the review's hints in the deep lane with the
+        # from the server, with the table's 0.3 s, not the levels' 1 s; the review's hints in the hints lane with the
         # same 0.3 s, and the strongest level's (for who deals, a carte blanche, ...) if one was asked.
         agent = at.agent
         assert isinstance(agent, Recorder) and agent.inner.level == 3 and agent.seen
         assert all(pid != os.getpid() and seconds == 0.3 for pid, seconds in agent.seen), agent.seen
-        assert reviewed and all(r == ("deep", 0.3) for r in reviewed), reviewed
+        assert reviewed and all(r == ("hints", 0.3) for r in reviewed), reviewed
         adviser = at.adviser
         if adviser is not None:
             assert isinstance(adviser, Recorder) and adviser.inner.level == 5

@@ -15,7 +15,19 @@ import pytest
 
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
 from test_web_axe import VIEWPORTS, violations
-from test_web_browser import WAIT, LiveServer, _create, _data, _go_on, _open, _play_until, browser, server  # noqa: F401
+from test_web_browser import (  # noqa: F401
+    WAIT,
+    LiveServer,
+    _create,
+    _data,
+    _go_on,
+    _goto,
+    _open,
+    _play_until,
+    _reload,
+    browser,
+    server,
+)
 
 
 def _live(request: pytest.FixtureRequest) -> tuple[LiveServer, Any]:
@@ -79,8 +91,8 @@ def test_a_deal_scored_shows_its_count_and_the_sheet_until_the_player_goes_on(
     finished = deal_one.text_content()
     assert finished and finished.startswith("Deal 1") and page.locator("#log details.old-deal").count() == 2
     version = _data(page, "version")
-    page.reload()
-    page.wait_for_function("v => document.body.dataset.version === v", arg=version, timeout=WAIT)
+    _reload(page)
+    assert _data(page, "version") == version
     assert deal_one.text_content() == finished and page.locator("#log details.old-deal").count() == 2
     page.context.close()
 
@@ -134,9 +146,8 @@ def test_a_reload_keeps_the_deal_s_talk_and_the_cards_selected_for_the_exchange(
     cards.nth(0).click()
     cards.nth(2).click()
     version = _data(page, "version")
-    page.goto(url)
-    page.wait_for_function("v => document.body.dataset.version === v && document.body.dataset.prompt === 'exchange'",
-                           arg=version, timeout=WAIT)
+    _goto(page, url)
+    assert _data(page, "version") == version and _data(page, "prompt") == "exchange"
     selected = page.locator("[data-testid=hand] [data-card].selected").evaluate_all("cs => cs.map(c => c.dataset.card)")
     assert sorted(selected) == sorted(chosen)
     assert page.get_by_test_id("exchange-count").inner_text().startswith("2 selected")
@@ -149,8 +160,8 @@ def test_a_reload_keeps_the_deal_s_talk_and_the_cards_selected_for_the_exchange(
     _play_until([page], lambda: _data(page, "prompt") == "play" and page.locator("#log li.play").count() >= 2)
     talk, version = _talk(page), _data(page, "version")
     assert "Nothing said yet" not in talk
-    page.goto(url)
-    page.wait_for_function("v => document.body.dataset.version === v", arg=version, timeout=WAIT)
+    _goto(page, url)
+    assert _data(page, "version") == version
     assert _talk(page) == talk
     assert violations(page) == []
     page.context.close()

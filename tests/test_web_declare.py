@@ -12,7 +12,7 @@ import pytest
 
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
 from test_web_axe import VIEWPORTS
-from test_web_browser import WAIT, LiveServer, _create, _data, _open, browser, server  # noqa: F401
+from test_web_browser import WAIT, LiveServer, _create, _data, _goto, _open, _ready, _reload, browser, server  # noqa: F401
 
 #: The most clicks or key presses a deal may take on average (the issue's mark).
 CLICKS_A_DEAL = 15
@@ -97,8 +97,63 @@ def test_unticked_every_declaration_is_asked_and_a_sink_is_one_click(
     # Asked whenever there was a choice; a menu of one (nothing held) was made without asking.
     assert asked and all(n > 1 for n in asked)
     # Kept in the browser: another table of this browser's has it unticked too.
-    other = page.context.new_page()
-    other.goto(live.url + _create(live, kind="computer", level=1, name="Ann")["links"]["play"])
-    other.wait_for_function("!!document.body.dataset.version", timeout=WAIT)
+    another = _create(live, kind="computer", level=1, name="Ann")
+    other = _goto(page.context.new_page(), live.url + another["links"]["play"])
     assert not other.get_by_test_id("declare-best").is_checked()
+    page.context.close()
+
+
+def test_undo_with_declare_my_best_goes_back_past_the_declarations_made_for_the_player(
+        request: pytest.FixtureRequest) -> None:
+    """Free takebacks and "Declare my best" (issue 32, item 5): in the play, Undo takes back the player's last own
+    decision, the exchange, past the declarations the page made for him; one takeback, noted once. (Taking back
+    a declaration the page makes again at once changed nothing, was counted, and never reached the exchange.)"""
+    live, chromium = _live(request)
+    created = _create(live, kind="computer", level=1, name="Ann", takebacks="free")
+    page = _open(chromium, live.url + created["links"]["play"])
+    table = live.app.state.tables.get(created["id"])
+    clicks: list[str] = []
+    for _ in range(3000):  # to a card of Ann's whose last decision with a choice before it was a declaration
+        if _data(page, "prompt") == "play" and not _data(page, "pending"):
+            chosen = [a for a, step in zip(table.partie.actions, table._steps, strict=True) if step.choice
+                      and a.player == 0]
+            if chosen and type(chosen[-1]).__name__ == "Declare":
+                break
+        assert _data(page, "phase") != "over", "no declaration of Ann's with a choice in the whole partie"
+        if not _move(page, clicks):
+            page.wait_for_timeout(50)
+    deal = page.evaluate("piquetTable.state.view.deal_number")
+    undo = page.get_by_test_id("undo")
+    assert undo.is_visible()
+    undo.click()
+    page.wait_for_function("document.body.dataset.prompt === 'exchange'", timeout=WAIT)
+    assert page.evaluate("piquetTable.state.view.deal_number") == deal
+    assert page.evaluate("piquetTable.state.table.taken_back") == 1
+    assert undo.inner_text() == "Undo (1 so far)"
+    page.context.close()
+
+
+def test_the_page_is_ready_only_once_its_script_listens(request: pytest.FixtureRequest) -> None:
+    """The one "the page is ready" signal (issue 32, item 10). On a loaded machine the page's script may run well
+    after its HTML is there: here its words are held back, and its script waits for them. The body's data-version
+    (in the HTML from the start, what the tests once took for the page being there) is there while nothing
+    listens, and a box unticked then is lost; data-ready comes only once the script listens and the first state
+    is drawn, and what is done after it is heard."""
+    live, chromium = _live(request)
+    created = _create(live, kind="computer", level=1, name="Ann")
+    page = chromium.new_context().new_page()
+    held: list[Any] = []
+    page.route("**/static/i18n/en.json", lambda route: held.append(route))
+    with page.expect_request("**/static/i18n/en.json"):
+        page.goto(live.url + created["links"]["play"], wait_until="commit")  # on purpose, before the page is ready
+    page.wait_for_function("document.body !== null")  # the page's HTML, under way (and the held words' route seen)
+    assert held and page.evaluate("document.body.dataset.version") == "" and _data(page, "ready") == ""
+    page.unroute("**/static/i18n/en.json")
+    held[0].fallback()
+    _ready(page)
+    box = page.get_by_test_id("declare-best")
+    assert box.is_checked()  # on against the computer, drawn with the first state
+    box.uncheck()
+    _reload(page)
+    assert not page.get_by_test_id("declare-best").is_checked()  # heard, and kept in the browser
     page.context.close()

@@ -16,7 +16,7 @@ import pytest
 from test_web_axe import VIEWPORTS, violations
 
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
-from test_web_browser import WAIT, LiveServer, _create, _data, _decide, browser, server  # noqa: F401
+from test_web_browser import WAIT, LiveServer, _create, _data, _decide, _goto, _reload, browser, server  # noqa: F401
 
 #: The suits' ink as the page computes it: two colours, four, and four in high contrast.
 TWO = {"S": "rgb(23, 23, 28)", "H": "rgb(196, 18, 47)", "D": "rgb(196, 18, 47)", "C": "rgb(23, 23, 28)"}
@@ -38,9 +38,7 @@ def _inks(page: Any) -> dict[str, str]:
 
 def _to_the_exchange(live: LiveServer, chromium: Any, context: Any) -> Any:
     created = _create(live, kind="computer", level=1, name="Ann")
-    page = context.new_page()
-    page.goto(live.url + created["links"]["play"])
-    page.wait_for_function("!!document.body.dataset.version", timeout=WAIT)
+    page = _goto(context.new_page(), live.url + created["links"]["play"])
     for _ in range(100):
         if _data(page, "prompt") == "exchange":
             return page
@@ -55,8 +53,7 @@ def test_the_four_colour_deck_and_high_contrast_are_chosen_in_the_lobby_and_kept
     live: LiveServer = request.getfixturevalue("server")
     chromium = request.getfixturevalue("browser")
     context = chromium.new_context(viewport=VIEWPORTS[viewport])
-    lobby = context.new_page()
-    lobby.goto(live.url + "/")
+    lobby = _goto(context.new_page(), live.url + "/")
     four = lobby.get_by_label("Four-colour deck")
     four.wait_for(timeout=WAIT)
     assert not four.is_checked() and lobby.evaluate("document.documentElement.dataset.deck") == "two"
@@ -66,18 +63,18 @@ def test_the_four_colour_deck_and_high_contrast_are_chosen_in_the_lobby_and_kept
 
     four.check()
     assert lobby.evaluate("document.documentElement.dataset.deck") == "four"
-    table.reload()
+    _reload(table)
     table.wait_for_function("document.body.dataset.prompt === 'exchange'", timeout=WAIT)
     held = _inks(table)
     assert all(FOUR[s] == ink for s, ink in held.items())
     # Remembered: a new visit to the lobby shows it chosen.
-    lobby.reload()
+    _reload(lobby)
     assert lobby.get_by_label("Four-colour deck").is_checked()
     if os.environ.get("PIQUET_SCREENSHOTS") and viewport == "desktop":
         table.screenshot(path=str(Path(os.environ["PIQUET_SCREENSHOTS"]) / "four-colour.png"))
 
     lobby.get_by_label("High contrast").check()
-    table.reload()
+    _reload(table)
     table.wait_for_function("document.body.dataset.prompt === 'exchange'", timeout=WAIT)
     assert table.evaluate("document.documentElement.dataset.contrast") == "high"
     assert all(FOUR_HIGH[s] == ink for s, ink in _inks(table).items())
@@ -92,12 +89,12 @@ def test_high_contrast_follows_the_system_s_more_contrast_until_the_player_choos
     context = chromium.new_context()
     page = context.new_page()
     page.emulate_media(contrast="more")
-    page.goto(live.url + "/")
+    _goto(page, live.url + "/")
     high = page.get_by_label("High contrast")
     high.wait_for(timeout=WAIT)
     assert high.is_checked() and page.evaluate("document.documentElement.dataset.contrast") == "high"
     high.uncheck()
-    page.reload()
+    _reload(page)
     assert not page.get_by_label("High contrast").is_checked()
     assert page.evaluate("document.documentElement.dataset.contrast") == "normal"
     context.close()

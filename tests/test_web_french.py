@@ -14,7 +14,7 @@ import pytest
 from test_web_axe import VIEWPORTS, violations
 
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
-from test_web_browser import WAIT, LiveServer, _data, _decide, browser, server  # noqa: F401
+from test_web_browser import WAIT, LiveServer, _data, _decide, _goto, _ready, browser, server  # noqa: F401
 from test_web_screenshots import keep
 
 from piquet.engine.language import french_number
@@ -34,9 +34,7 @@ def test_french_chosen_in_the_lobby_is_kept_and_the_table_talks_french(request: 
     live: LiveServer = request.getfixturevalue("server")
     chromium = request.getfixturevalue("browser")
     context = chromium.new_context(viewport=VIEWPORTS[viewport], reduced_motion="reduce")
-    lobby = context.new_page()
-    lobby.goto(live.url + "/")
-    lobby.wait_for_function("document.body.dataset.ready === '1'", timeout=WAIT)
+    lobby = _goto(context.new_page(), live.url + "/")
     assert lobby.evaluate("document.documentElement.lang") == "en"
     lobby.get_by_label("Language", exact=True).select_option("fr")  # the page reloads in French
     lobby.wait_for_function("document.documentElement.lang === 'fr' && document.body.dataset.ready === '1'",
@@ -46,8 +44,8 @@ def test_french_chosen_in_the_lobby_is_kept_and_the_table_talks_french(request: 
     assert lobby.get_by_label("Niveau de l'ordinateur").is_visible()
     assert violations(lobby) == []
     # The guide is English (and says so) whatever the table's language; the lobby is French again after it.
-    lobby.goto(live.url + "/guide/rubicon")
-    lobby.wait_for_function("document.querySelector('.card svg') !== null", timeout=WAIT)  # its script ran
+    _goto(lobby, live.url + "/guide/rubicon")
+    assert lobby.evaluate("document.querySelector('.card svg') !== null")  # its script drew the cards
     assert lobby.evaluate("document.documentElement.lang") == "en"
     lobby.go_back()
     lobby.wait_for_function("document.documentElement.lang === 'fr' && document.body.dataset.ready === '1'",
@@ -58,7 +56,7 @@ def test_french_chosen_in_the_lobby_is_kept_and_the_table_talks_french(request: 
     lobby.get_by_role("button", name="Jouer contre l'ordinateur").click()
     page = lobby  # the lobby goes to the table it set
     page.wait_for_url(re.compile(r"/t/"), timeout=WAIT)
-    page.wait_for_function("document.body.dataset.version", timeout=WAIT)
+    _ready(page)
     assert page.evaluate("document.documentElement.lang") == "fr"
     assert page.get_by_role("group", name="Votre main").count() == 1
     assert page.get_by_role("heading", name="Les annonces").is_visible() or viewport == "phone"
@@ -91,10 +89,10 @@ def test_french_chosen_in_the_lobby_is_kept_and_the_table_talks_french(request: 
 
     # Back to English, at the table itself: the choice is kept for the lobby too.
     page.get_by_label("Langue", exact=True).select_option("en")
-    page.wait_for_function("document.documentElement.lang === 'en' && document.body.dataset.version", timeout=WAIT)
+    page.wait_for_function("document.documentElement.lang === 'en' && document.body.dataset.ready === '1'",
+                           timeout=WAIT)
     page.wait_for_function("/Point of|No point/.test(document.querySelector('[data-testid=log]').innerText)",
                            timeout=WAIT)
-    page.goto(live.url + "/")
-    page.wait_for_function("document.body.dataset.ready === '1'", timeout=WAIT)
+    _goto(page, live.url + "/")
     assert page.get_by_role("heading", name="New game").is_visible()
     context.close()

@@ -112,9 +112,9 @@ class Stalled:
         self.sent.append(text)
 
 
-def waiting_room(tmp_path: Path) -> tuple[Tables, Table]:
+async def waiting_room(tmp_path: Path) -> tuple[Tables, Table]:
     tables = Tables(SQLiteStore(db(tmp_path)))
-    table, _ = tables.create("room", name="Ann")
+    table, _ = await tables.create("room", name="Ann")
     return tables, table
 
 
@@ -123,7 +123,7 @@ def test_a_spectator_who_never_reads_is_dropped_and_the_room_goes_on(
     monkeypatch.setattr(tables_module, "SEND_TIMEOUT", 0.2)
 
     async def scenario() -> None:
-        _, table = waiting_room(tmp_path)
+        _, table = await waiting_room(tmp_path)
         stalled, reader = Stalled(None), Stalled(0.0)
         dropped: list[str] = []
         spectator = tables_module.Client(None, stalled.send, on_drop=lambda _c, reason: dropped.append(reason))
@@ -182,21 +182,24 @@ def test_creating_tables_is_rate_limited_per_address_with_a_clear_429(tmp_path: 
 
 
 def test_a_table_never_opened_leaves_memory_after_the_idle_time_and_its_link_still_loads_it(tmp_path: Path) -> None:
-    now = [1000.0]
-    tables = Tables(SQLiteStore(db(tmp_path)), clock=lambda: now[0])
-    table, _ = tables.create("room", name="Ann")
-    now[0] += tables_module.IDLE_TABLE_SECONDS - 1
-    tables.sweep(force=True)
-    assert len(tables) == 1
-    now[0] += 2
-    tables.sweep(force=True)
-    assert len(tables) == 0
-    again = tables.get(table.id)  # the store kept it
-    assert again is not None and again.id == table.id and again is not table
-    for _ in range(3):  # and creating tables sweeps by itself, once a minute
-        now[0] += tables_module.IDLE_TABLE_SECONDS
-        tables.create("room", name="Ann")
-    assert len(tables) == 1
+    async def scenario() -> None:
+        now = [1000.0]
+        tables = Tables(SQLiteStore(db(tmp_path)), clock=lambda: now[0])
+        table, token = await tables.create("room", name="Ann")
+        now[0] += tables_module.IDLE_TABLE_SECONDS - 1
+        tables.sweep(force=True)
+        assert len(tables) == 1
+        now[0] += 2
+        tables.sweep(force=True)
+        assert len(tables) == 0 and tables.get(table.id) is None
+        again = await tables.open(table.id, "token", token)  # the store kept it
+        assert again.id == table.id and again is not table
+        for _ in range(3):  # and creating tables sweeps by itself, once a minute
+            now[0] += tables_module.IDLE_TABLE_SECONDS
+            await tables.create("room", name="Ann")
+        assert len(tables) == 1
+
+    asyncio.run(scenario())
 
 
 @pytest.mark.parametrize("sent", [b"", b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ",
@@ -212,14 +215,15 @@ def test_a_connection_that_sends_no_whole_request_is_closed_after_the_request_ti
 
 
 def test_connections_beyond_the_limits_are_refused_and_freed_connections_count_again(tmp_path: Path) -> None:
+    """The server full of connections that finished their handshake (WebSockets: none is closed to make room): a
+    new connection is answered 503; once one is freed, connections are served again."""
     ledger = ConnectionLedger(max_connections=4)
-    with serving(create_app(db(tmp_path)), ledger) as port, ExitStack() as stack:
-        held = [stack.enter_context(socket.create_connection(("127.0.0.1", port))) for _ in range(4)]
-        for _ in range(50):
-            if len(ledger.open) == 4:
-                break
-            time.sleep(0.02)
-        assert len(ledger.open) == 4
+    with serving(create_app(db(tmp_path)), ledger) as port:
+        path = room_path(port)
+        held = [RawSocket(port, path) for _ in range(4)]
+        for client in held:
+            assert client.next_message()["type"] == "state"
+        assert len(ledger.open) == 4 and not ledger.unfinished
         with socket.create_connection(("127.0.0.1", port)) as refused:
             refused.settimeout(WAIT)
             assert refused.recv(1024).startswith(b"HTTP/1.1 503")
@@ -229,6 +233,8 @@ def test_connections_beyond_the_limits_are_refused_and_freed_connections_count_a
                 break
             time.sleep(0.02)
         assert get_status(port, "/api/setup") == 200
+        for client in held[1:]:
+            client.close()
 
 
 def test_one_address_holds_at_most_its_share_of_connections() -> None:
@@ -295,7 +301,7 @@ def test_the_store_writes_off_the_event_loop(tmp_path: Path) -> None:
 
     async def scenario() -> None:
         tables = Tables(SlowStore(db(tmp_path)))
-        table, _ = tables.create("room", name="Ann")
+        table, _ = await tables.create("room", name="Ann")
         ticks = 0
 
         async def ticker() -> None:
@@ -436,7 +442,7 @@ def test_the_log_limit_writes_a_kind_of_record_at_most_its_burst_a_minute_and_dr
 
 def test_a_fault_of_the_server_is_one_line_in_the_log_and_tells_the_client_nothing_of_its_internals(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    async def broken(self: Table, seat: int | None, lang: str = "en") -> dict[str, Any]:
+    async def broken(self: Table, seat: int | None, lang: str = "en", address: str = "") -> dict[str, Any]:
         raise RuntimeError("secret internals /some/path line 42")
 
     monkeypatch.setattr(Table, "hint", broken)

@@ -11,17 +11,15 @@ import pytest
 
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
 from test_web_axe import VIEWPORTS
-from test_web_browser import WAIT, LiveServer, _create, _data, _decide, browser, server  # noqa: F401
+from test_web_browser import WAIT, LiveServer, _create, _data, _decide, _goto, browser, server  # noqa: F401
 
 
 def _play_some_tricks(live: LiveServer, chromium: Any, motion: str, viewport: str) -> tuple[int, int]:
     """A table against the computer played by clicking until a few tricks are won: the movements the page made,
     and the most card animations seen running at once."""
     context = chromium.new_context(reduced_motion=motion, viewport=VIEWPORTS[viewport])
-    page = context.new_page()
     created = _create(live, kind="computer", level=1, name="Ann")
-    page.goto(live.url + created["links"]["play"])
-    page.wait_for_function("!!document.body.dataset.version", timeout=WAIT)
+    page = _goto(context.new_page(), live.url + created["links"]["play"])
     running = 0
     for _ in range(600):
         running = max(running, page.evaluate(

@@ -19,7 +19,7 @@ import pytest
 from test_web_axe import violations
 
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
-from test_web_browser import WAIT, LiveServer, _create, _data, _decide, browser, server  # noqa: F401
+from test_web_browser import WAIT, LiveServer, _create, _data, _decide, _goto, _ready, browser, server  # noqa: F401
 
 #: Phones upright (a large and a small one) and on its side, in CSS pixels.
 PHONES = {"390x844": (390, 844), "360x740": (360, 740), "844x390": (844, 390)}
@@ -100,9 +100,7 @@ def _play_a_deal(live: LiveServer, context: Any, touch: bool, screenshot: Path |
     """A deal (or two) against the computer played by tapping (or clicking), the table checked (and axe run)
     once at each kind of prompt: what was wrong, by kind."""
     created = _create(live, kind="computer", level=1, name="Ann")
-    page = context.new_page()
-    page.goto(live.url + created["links"]["play"])
-    page.wait_for_function("!!document.body.dataset.version", timeout=WAIT)
+    page = _goto(context.new_page(), live.url + created["links"]["play"])
     page.get_by_test_id("declare-best").set_checked(False)  # each declaration's menu shown, to be checked
     checked: dict[str, list[str]] = {}
     for _ in range(800):
@@ -131,6 +129,7 @@ def _review_of_the_first_deal(page: Any) -> list[str]:
     """The review of the first deal opened from the score sheet: what is wrong with it on this screen."""
     page.get_by_role("link", name="Review deal 1").tap()
     page.wait_for_url("**/t/**/review?deal=1**")
+    _ready(page)
     page.wait_for_function("document.body.dataset.status === 'done'", timeout=REVIEW_WAIT)
     width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
     wrong = [f"review: the page is {width[0]} px wide on a screen of {width[1]}"] if width[0] > width[1] else []
@@ -171,9 +170,7 @@ def test_no_page_scrolls_sideways_on_a_phone(request: pytest.FixtureRequest, siz
     created = _create(live, kind="computer", level=1, name="Ann")
     page = context.new_page()
     for path in ("/", created["links"]["play"], "/guide/rubicon", "/rules/rubicon"):
-        page.goto(live.url + path)
-        page.wait_for_load_state("load")
-        page.wait_for_timeout(200)
+        _goto(page, live.url + path)
         width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
         assert width[0] <= width[1], f"{path}: {width[0]} px wide on a screen of {width[1]}"
     context.close()

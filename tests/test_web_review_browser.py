@@ -17,7 +17,7 @@ import pytest
 
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
 from test_web_axe import violations
-from test_web_browser import LiveServer, _create, _data, _open, _play_until, browser, server  # noqa: F401
+from test_web_browser import LiveServer, _create, _data, _goto, _open, _play_until, _ready, browser, server  # noqa: F401
 
 #: The longest the review of a deal may take here (ms): some seconds of CPU in the worker, on a busy machine.
 REVIEW_WAIT = 180_000
@@ -50,6 +50,7 @@ def test_a_finished_deal_is_reviewed_in_the_browser_decision_by_decision(request
     assert page.get_by_role("link", name="Review deal 2").count() == 0
     link.click()
     page.wait_for_url("**/t/**/review?deal=1**")
+    _ready(page)
     # While the worker reviews, the page says how far it has gone; then the first decision of Ann's.
     page.wait_for_function("['running', 'queued', 'done'].includes(document.body.dataset.status)", timeout=WAIT)
     page.wait_for_function("document.body.dataset.status === 'done'", timeout=REVIEW_WAIT)
@@ -134,7 +135,7 @@ def test_playing_on_where_the_loser_might_have_conceded_is_a_decision_of_his_own
     page = _open(chromium, live.url + created["links"]["play"])
     done = {"id": "r1", "status": "done", "done": 1, "total": 1, "seat": 0, "result": result}
     page.route("**/api/tables/*/reviews?*", lambda route: route.fulfill(status=202, json=done))
-    page.goto(live.url + f"/t/{created['id']}/review?deal=6&lens=open-hands")
+    _goto(page, live.url + f"/t/{created['id']}/review?deal=6&lens=open-hands")
     page.wait_for_function("document.body.dataset.status === 'done'", timeout=WAIT)
     total = len(result["decisions"])
     for _ in range(at):
@@ -176,7 +177,7 @@ def _reviewed(request: pytest.FixtureRequest, name: str, deal: int, over: bool) 
     page.set_viewport_size({"width": 1280, "height": 900})
     done = {"id": "r1", "status": "done", "done": 1, "total": 1, "seat": 0, "result": result}
     page.route("**/api/tables/*/reviews?*", lambda route: route.fulfill(status=202, json=done))
-    page.goto(live.url + f"/t/{created['id']}/review?deal={deal}&lens=open-hands")
+    _goto(page, live.url + f"/t/{created['id']}/review?deal={deal}&lens=open-hands")
     page.wait_for_function("document.body.dataset.status === 'done'", timeout=WAIT)
     return page, result["review"]
 
@@ -231,8 +232,5 @@ def _live(request: pytest.FixtureRequest) -> tuple[LiveServer, Any]:
 
 
 def _open_plain(chromium: Any, url: str) -> Any:
-    """A page in a fresh browser context (nothing kept of any table)."""
-    context = chromium.new_context()
-    page = context.new_page()
-    page.goto(url)
-    return page
+    """A page in a fresh browser context (nothing kept of any table), ready."""
+    return _open(chromium, url)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
-from test_web_browser import WAIT, LiveServer, _create, _data, _decide, browser, server  # noqa: F401
+from test_web_browser import WAIT, LiveServer, _create, _data, _decide, _goto, browser, server  # noqa: F401
 
 DESKTOP = {"width": 1280, "height": 860}
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -41,15 +41,12 @@ def test_the_docs_pictures_of_the_lobby_and_each_phase_of_a_deal(request: pytest
     live: LiveServer = request.getfixturevalue("server")
     chromium = request.getfixturevalue("browser")
     context = chromium.new_context(viewport=DESKTOP, reduced_motion="reduce")
-    page = context.new_page()
-    page.goto(live.url + "/")
-    page.wait_for_function("document.body.dataset.ready === '1'", timeout=WAIT)
+    page = _goto(context.new_page(), live.url + "/")
     page.get_by_label("Your name").fill("Ann")
     keep(page, "lobby.png", tmp_path, full_page=True)
 
     created = _create(live, kind="computer", level=1, name="Ann")
-    page.goto(live.url + created["links"]["play"])
-    page.wait_for_function("!!document.body.dataset.version", timeout=WAIT)
+    _goto(page, live.url + created["links"]["play"])
     page.get_by_test_id("declare-best").uncheck()  # the declarations' menus shown
     taken: set[str] = set()
     for _ in range(600):

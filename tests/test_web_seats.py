@@ -320,11 +320,13 @@ def test_a_fair_takeback_is_offered_only_when_the_player_has_seen_nothing_new_si
             state = play_computer(ann, rng, stop=lambda s: s["prompt"] is not None and s["can_undo"])
             assert state["table"]["status"] != "over", f"only {checked} fair takebacks were offered in a partie"
             text = record_now(http.app, table)  # type: ignore[arg-type]
+            at = http.app.state.tables.get(table["id"]).partie.ply  # type: ignore[attr-defined]
             ann.undo()
             back = ann.recv_state()
-            assert back["version"] < state["version"] and back["prompt"] is not None
-            known = knowledge_by_version(text, {back["version"], state["version"]})
-            assert known[back["version"]][0] == known[state["version"]][0]
+            went_back = http.app.state.tables.get(table["id"]).partie.ply  # type: ignore[attr-defined]
+            assert went_back < at and back["version"] > state["version"] and back["prompt"] is not None
+            known = knowledge_by_version(text, {went_back, at})  # by the number of actions applied
+            assert known[went_back][0] == known[at][0]
             checked += 1
             ann.acted = back["version"]
             ann.act(choose(back, rng))
@@ -380,12 +382,14 @@ def test_a_takeback_never_stops_at_a_forced_card(tmp_path: Path) -> None:
         for _ in range(LIMIT):
             state = ann.current
             if state["prompt"] is not None and state["version"] != ann.acted:
+                ply = http.app.state.tables.get(table["id"]).partie.ply  # type: ignore[attr-defined]
                 if forced_at is not None and state["can_undo"]:
                     ann.undo()
                     back = ann.recv_state()
-                    assert back["version"] < forced_at and back["prompt"] is not None and not _forced(back)
+                    went_back = http.app.state.tables.get(table["id"]).partie.ply  # type: ignore[attr-defined]
+                    assert went_back < forced_at and back["prompt"] is not None and not _forced(back)
                     return
-                forced_at = state["version"] if _forced(state) else None
+                forced_at = ply if _forced(state) else None
                 ann.acted = state["version"]
                 ann.act(choose(state, rng))
             ann.recv_state()

@@ -414,14 +414,18 @@ def test_undo_against_the_computer_returns_to_the_players_decision_and_the_store
         ann.undo()
         back = ann.recv_state()
         assert back["table"]["taken_back"] == 1  # free takebacks are written down
-        assert {**back, "table": {**back["table"], "taken_back": 0}} == decision
-        assert (back["version"], back["prompt"], back["view"]["hand"]) == \
-               (decision["version"], decision["prompt"], decision["view"]["hand"])
+        # The same state as at the decision, but for its version, which moves on (it never recurs): what was sent
+        # at the decision answers a state the table has left.
+        assert {**back, "table": {**back["table"], "taken_back": 0}, "version": decision["version"]} == decision
+        assert back["version"] == later["version"] + 1
+        assert (back["prompt"], back["view"]["hand"]) == (decision["prompt"], decision["view"]["hand"])
+        ann.send({"type": "action", "action": choose(decision, rng), "version": decision["version"]})
+        error(ann, "stale")
     with TestClient(create_app(db(tmp_path))) as http, ExitStack() as stack:
         again = connect(http, stack, table, f"token={table['token']}")
-        assert again.current == back
+        assert again.current == back  # the version is kept with the table
         again.act(choose(decision, rng))
-        assert again.recv_state()["version"] == decision["version"] + 1
+        assert again.recv_state()["version"] == back["version"] + 1
 
 
 # ---------------------------------------------------------------- HTTP
@@ -476,6 +480,18 @@ def test_table_pages_setup_and_rules_over_http(http: TestClient) -> None:
     assert rules.status_code == 200 and rules.headers["content-type"].startswith("text/html")
     assert "Auction Piquet" in rules.text
     assert http.get("/rules/whist").status_code == 404
+
+
+def test_every_page_names_its_icon_so_no_browser_asks_for_one_that_is_not_there(http: TestClient) -> None:
+    """The guides and the laws (issue 32, item 11) as every page: the site's icon named in the page, and there."""
+    table = create(http, "computer", name="Ann", level=1)
+    pages = ["/", f"/t/{table['id']}", f"/t/{table['id']}/review", "/guide", "/guide/rubicon", "/guide/whist",
+             "/rules", "/rules/rubicon", "/t/no-such-table"]
+    for path in pages:
+        page = http.get(path)
+        assert page.headers["content-type"].startswith("text/html"), path
+        assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in page.text, path
+    assert http.get("/static/favicon.svg").status_code == 200
 
 
 def test_the_lobby_names_the_levels_by_how_they_play_not_by_their_method(tmp_path: Path) -> None:

@@ -14,12 +14,14 @@ import threading
 import time
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from fastapi.testclient import TestClient
+from guard_helpers import WAIT
 from web_helpers import Client, choose, create, play_computer, seed_tables
 
+from piquet.ai import hints
 from piquet.ai.agent import Agent, RandomAgent
 from piquet.ai.levels import make_agent
 from piquet.engine.actions import Action, Bid, ChooseDealer, Concede, Declare, Exchange, Play
@@ -31,6 +33,8 @@ from piquet.ui.web import thinking
 from piquet.ui.web.app import create_app
 from piquet.ui.web.thinking import Legal, Thinker, ThinkingFailed
 
+#: The worlds a review draws here: few, to keep the tests quick.
+FEW = (4, 30, 4)
 #: A level-5 agent that samples little, to keep the tests quick (the deep lane all the same).
 LIGHT_LEVEL5 = "level5:play=3,exchange=20,candidates=3,bids=4"
 
@@ -151,6 +155,79 @@ def test_the_legal_actions_a_worker_gets_are_the_engines_answer_in_alike_and_car
     assert checked > 50
 
 
+@pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
+def test_a_hint_and_a_check_cross_as_the_seats_view_and_give_what_the_partie_would(variant: str) -> None:
+    """What a hint or a tutor's check sends a worker: the seat's view and legal actions, nothing that names the partie
+    or the memo every partie with the same rules shares; and the review made from them is the partie's own."""
+    rng = random.Random(variant)
+    players = [make_agent("level2", 1), make_agent("level2", 2)]
+    partie = Partie(("Ann", "Bill"), variant)
+    checked = 0
+    while checked < 4 and not partie.is_over:
+        if partie.phase is Phase.CUT:
+            partie.push(partie.random_cut(rng))
+            continue
+        seat = partie.to_act
+        assert seat is not None
+        if partie.phase is Phase.DEAL:
+            partie.push(partie.random_deal(rng))
+            continue
+        legal = partie.legal_actions(seat)
+        if thinking.reviewed(partie.phase) and len(legal) > 1 and rng.random() < 0.4:
+            view = partie.view(seat)
+            choice = legal.list()[-1]
+            for task, args in ((thinking._hint, (view, Legal(legal), 5, 0.0)),
+                               (thinking._check, (view, Legal(legal), choice, 0.0, 5, 0.0))):
+                sent = pickle.dumps((task, args))
+                assert b"Partie" not in sent and b"_PlayMemo" not in sent and b"LegalActions" not in sent
+                assert len(sent) < 200_000
+            crossed_view, crossed_legal = pickle.loads(pickle.dumps((view, Legal(legal))))
+            decision = cast(Partie, thinking.SeatDecision(crossed_view, crossed_legal))
+            assert hints.hint(decision, 5, 0.0, worlds=FEW) == hints.hint(partie, 5, 0.0, worlds=FEW)
+            assert hints.check(decision, choice, 0.0, 5, 0.0, worlds=FEW) == \
+                hints.check(partie, choice, 0.0, 5, 0.0, worlds=FEW)
+            checked += 1
+        partie.push(players[seat].choose(partie.view(seat), legal))
+    assert checked == 4
+
+
+def test_hints_made_in_a_worker_while_the_loop_plays_other_parties_all_come_back(thinker: Thinker) -> None:
+    """The memo of leads and tricks that parties with the same rules share grows while hints are sent (it made
+    pickling the partie fail under load): what crosses now is the view, pickled on the loop, and no hint fails."""
+    rng = random.Random(4)
+
+    async def run() -> None:
+        stop = asyncio.Event()
+
+        async def play() -> None:  # other tables, on the loop
+            while not stop.is_set():
+                other = Partie(("Cy", "Di"), first_dealer=0)
+                other.push(other.random_deal(rng))
+                while not other.deal_scores and not stop.is_set():
+                    seat = other.to_act
+                    assert seat is not None
+                    other.push(rng.choice(other.legal_actions(seat).list()))
+                    await asyncio.sleep(0)
+
+        player = asyncio.ensure_future(play())
+        partie = Partie(("Ann", "Bill"), first_dealer=0)
+        partie.push(partie.random_deal(rng))
+        asked = 0
+        while not partie.deal_scores:
+            seat = partie.to_act
+            assert seat is not None
+            legal = partie.legal_actions(seat)
+            if thinking.reviewed(partie.phase):
+                await thinker.hint(partie.view(seat), legal, asked, 0.05, table="t", address="a")
+                asked += 1
+            partie.push(rng.choice(legal.list()))
+        stop.set()
+        await player
+        assert asked > 10
+
+    asyncio.run(run())
+
+
 @pytest.mark.parametrize(("spec", "level"), [("level3", 3), (LIGHT_LEVEL5, 5)])
 def test_a_worker_decides_as_the_agent_would_in_the_server_and_moves_its_state_on_alike(
         thinker: Thinker, spec: str, level: int) -> None:
@@ -239,21 +316,139 @@ def test_the_workers_are_replaced_by_fresh_ones_after_their_allowance_of_decisio
     assert pids[0] == pids[1] != pids[2] == pids[3] != pids[4]
 
 
-def test_a_hint_is_refused_busy_only_once_the_deep_lane_has_its_queue_full(thinker: Thinker, tmp_path: Path) -> None:
+class NotingAgent(WhereAgent):
+    """Notes its name in the file ``log`` (one line, appended) when it decides, and waits for ``until`` first."""
+
+    def __init__(self, name: str, log: Path, until: Path | None = None) -> None:
+        super().__init__()
+        self.name = name
+        self.log = log
+        self.until = until
+
+    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
+        while self.until is not None and not self.until.exists():
+            time.sleep(0.01)
+        with self.log.open("a") as out:
+            out.write(self.name + "\n")
+        return super().choose(view, legal)
+
+
+def test_a_hint_is_refused_busy_once_the_hints_lane_or_its_address_has_its_queue_full(
+        thinker: Thinker, tmp_path: Path) -> None:
+    """Hints wait in a lane of their own: the computer's moves filling theirs make no hint wait, and a hint is refused
+    once HINT_QUEUE wait, or HINT_QUEUE_PER_ADDRESS from the asking address."""
     view, legal = decision()
     go = tmp_path / "go"
 
     async def run() -> None:
-        waiting = [asyncio.ensure_future(thinker.choose(WaitingAgent(go), view, legal, 5))
-                   for _ in range(thinker.lanes["deep"].workers + thinking.HINT_QUEUE - 1)]
+        moves = [asyncio.ensure_future(thinker.choose(WaitingAgent(go), view, legal, 5, table=f"t{i}"))
+                 for i in range(thinking.HINT_QUEUE + 2)]
         await asyncio.sleep(0)
-        assert not thinker.busy(5)
-        waiting.append(asyncio.ensure_future(thinker.choose(WaitingAgent(go), view, legal, 4)))
-        await asyncio.sleep(0)
-        assert thinker.busy(5) and thinker.busy(4) and not thinker.busy(3) and not thinker.busy(1)
+        assert not thinker.busy("10.0.0.1")  # the deep lane is full; the hints lane is empty
+        asked = [asyncio.ensure_future(thinker.choose(WaitingAgent(go), view, legal, 5, table="a",
+                                                      hint_for="10.0.0.1"))
+                 for _ in range(1 + thinking.HINT_QUEUE_PER_ADDRESS)]  # one thought about, the rest waiting
+        await asyncio.sleep(0.05)
+        assert thinker.busy("10.0.0.1") and not thinker.busy("10.0.0.2")
+        asked += [asyncio.ensure_future(thinker.choose(WaitingAgent(go), view, legal, 5, table=f"b{i}",
+                                                       hint_for=f"10.0.{i}.2"))
+                  for i in range(thinking.HINT_QUEUE - thinking.HINT_QUEUE_PER_ADDRESS)]
+        await asyncio.sleep(0.05)
+        assert thinker.busy("10.0.99.3")
+        go.touch()
+        await asyncio.gather(*moves, *asked)
+        assert not thinker.busy("10.0.0.1")
+
+    asyncio.run(run())
+
+
+def test_the_computers_move_never_waits_behind_hints(thinker: Thinker, tmp_path: Path) -> None:
+    view, legal = decision()
+    go = tmp_path / "go"
+
+    async def run() -> None:
+        waiting = [asyncio.ensure_future(thinker.choose(WaitingAgent(go), view, legal, 5, table=f"h{i}",
+                                                      hint_for=f"10.0.{i}.1")) for i in range(4)]
+        await asyncio.sleep(0.05)
+        action, agent = await asyncio.wait_for(thinker.choose(WhereAgent(), view, legal, 5, table="victim"), WAIT)
+        assert action in legal and isinstance(agent, WhereAgent) and not any(h.done() for h in waiting)
         go.touch()
         await asyncio.gather(*waiting)
-        assert not thinker.busy(5)
+
+    asyncio.run(run())
+
+
+def test_each_lane_serves_its_tables_by_turns(thinker: Thinker, tmp_path: Path) -> None:
+    """One table asks for three decisions, another for one, while the lane's worker is held: the other table's comes
+    second, not after the first table's three."""
+    view, legal = decision()
+    log, go = tmp_path / "log", tmp_path / "go"
+
+    async def run() -> None:
+        held = asyncio.ensure_future(thinker.choose(NotingAgent("held", log, go), view, legal, 5, table="a"))
+        await asyncio.sleep(0.05)
+        queued = [asyncio.ensure_future(thinker.choose(NotingAgent(f"a{i}", log), view, legal, 5, table="a"))
+                  for i in range(3)]
+        queued.append(asyncio.ensure_future(thinker.choose(NotingAgent("b", log), view, legal, 5, table="b")))
+        await asyncio.sleep(0)
+        go.touch()
+        await asyncio.gather(held, *queued)
+
+    asyncio.run(run())
+    assert log.read_text().split() == ["held", "a0", "b", "a1", "a2"]
+
+
+def test_the_hints_lane_serves_its_addresses_by_turns_whatever_their_tables(thinker: Thinker, tmp_path: Path) -> None:
+    """One address asks hints at three tables, another at one, while the lane's worker is held: the other address's
+    hint comes second."""
+    view, legal = decision()
+    log, go = tmp_path / "log", tmp_path / "go"
+
+    def hint(name: str, table: str, address: str, until: Path | None = None) -> Any:
+        return asyncio.ensure_future(thinker.choose(NotingAgent(name, log, until), view, legal, 5, table=table,
+                                                    hint_for=address))
+
+    async def run() -> None:
+        held = hint("held", "t0", "10.0.0.1", go)
+        await asyncio.sleep(0.05)
+        queued = [hint(f"a{i}", f"t{i}", "10.0.0.1") for i in range(1, 3)] + [hint("b", "u", "10.0.1.1")]
+        await asyncio.sleep(0)
+        go.touch()
+        await asyncio.gather(held, *queued)
+
+    asyncio.run(run())
+    assert log.read_text().split() == ["held", "a1", "b", "a2"]
+
+
+def test_a_task_past_its_hard_limit_is_stopped_and_fails_alone(thinker: Thinker, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(thinking, "JOB_GRACE", 0.5)
+    view, legal = decision()
+
+    async def run() -> None:
+        stuck = asyncio.ensure_future(thinker.choose(WaitingAgent(tmp_path / "never"), view, legal, 5, table="a",
+                                                     budget=0.1))
+        behind = asyncio.ensure_future(thinker.choose(WhereAgent(), view, legal, 5, table="b"))
+        with pytest.raises(ThinkingFailed, match="longer than its limit"):
+            await asyncio.wait_for(stuck, WAIT)
+        action, _ = await asyncio.wait_for(behind, WAIT)
+        assert action in legal
+
+    asyncio.run(run())
+
+
+def test_a_decision_that_kills_its_worker_twice_fails_alone_and_those_queued_behind_it_are_made(
+        thinker: Thinker, tmp_path: Path) -> None:
+    view, legal = decision()
+
+    async def run() -> None:
+        dying = asyncio.ensure_future(thinker.choose(DyingAgent(tmp_path, 10), view, legal, 5, table="a"))
+        behind = [asyncio.ensure_future(thinker.choose(WhereAgent(), view, legal, 5, table=f"b{i}"))
+                  for i in range(3)]
+        with pytest.raises(ThinkingFailed, match="died twice"):
+            await asyncio.wait_for(dying, WAIT)
+        for action, _ in await asyncio.wait_for(asyncio.gather(*behind), WAIT):
+            assert action in legal
 
     asyncio.run(run())
 

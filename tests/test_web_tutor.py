@@ -146,7 +146,7 @@ def test_a_hint_at_the_exchange_gives_the_reason_the_next_best_the_margin_and_th
 def test_the_tutor_does_not_question_the_choice_the_hint_gave(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     seed_tables(monkeypatch, 4)
 
-    def always(partie: Any, action: Any, *args: Any) -> TutorWarning:  # a tutor that warns of everything
+    def always(view: Any, legal: Any, action: Any, *args: Any) -> TutorWarning:  # a tutor that warns of everything
         return TutorWarning(0, "exchange", action, 9.0, action, "a warning of everything")
 
     monkeypatch.setattr(thinking, "_check", always)

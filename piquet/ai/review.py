@@ -502,8 +502,9 @@ def _signed(x: float, lens: Lens | None) -> str:
 
 def differences(review: PlayReview) -> list[tuple[Part, float]]:
     """What the choice brings, part by part, less what the best brings: the parts an explanation names,
-    largest first. A part is named when it differs by half a point or more; the largest difference always.
-    Where the capot differs, the cards' difference is counted in it (a capot is scored instead of the cards).
+    largest first (:func:`_named`: those that differ by half a point or more, and as many more as it takes for the
+    parts named to add up to the whole difference as the lens shows it). Where the capot differs, the cards'
+    difference is counted in it (a capot is scored instead of the cards).
 
     >>> from piquet.ai.solver import PlayPosition
     >>> from piquet.engine.variants import make_rules
@@ -519,9 +520,12 @@ def differences(review: PlayReview) -> list[tuple[Part, float]]:
         # A capot is scored instead of the cards: what it costs or brings is its own less the cards'.
         diffs[Part.CAPOT] += diffs[Part.CARDS]
         diffs[Part.CARDS] = 0.0
-    order = sorted(PLAY_PARTS, key=lambda p: (-abs(diffs[p]), PLAY_PARTS.index(p)))
-    named = [p for p in order if abs(diffs[p]) >= 0.5] or order[:1]
-    return [(p, diffs[p]) for p in named]
+    return _named(diffs, review.lens)
+
+
+def _unit(lens: Lens | None) -> str:
+    """What a number of points is given to in the lens (:func:`_number`)."""
+    return "a point" if lens is Lens.OPEN else "a tenth of a point"
 
 
 def _plural(text: str, word: str) -> str:
@@ -552,6 +556,8 @@ def explain(review: PlayReview, names: tuple[str, str]) -> str:
     choice, best = review.worth(review.choice), review.worth(review.best)
     average = (" on average" if lens is Lens.FAIR else "") + stakes(review.utility)
     card = review.choice.pretty()
+    if _number(review.loss, lens) == "0" and review.loss >= _EPSILON:  # less than the lens shows
+        return f"{verb} the {card}: as good as the best, the {review.best.pretty()}, to {_unit(lens)}{average}."
     if review.loss < _EPSILON:
         others = [w for w in review.cards if w.card != review.choice]
         if not others:
@@ -561,8 +567,11 @@ def explain(review: PlayReview, names: tuple[str, str]) -> str:
             return f"{verb} the {card}: one of {len(ties) + 1} cards as good as any."
         if ties:
             return f"{verb} the {card}: as good as the {_listed(ties)}."
-        margin = _plural(_number(choice.value - others[0].value, lens), "point")
-        return f"{verb} the {card}: the best, by {margin}{average} over the {others[0].card.pretty()}."
+        margin = _number(choice.value - others[0].value, lens)
+        other = others[0].card.pretty()
+        if margin == "0":
+            return f"{verb} the {card}: as good as the {other}, to {_unit(lens)}{average}."
+        return f"{verb} the {card}: the best, by {_plural(margin, 'point')}{average} over the {other}."
     lost: list[str] = []
     gained: list[str] = []
     for part, x in differences(review):
@@ -664,13 +673,13 @@ def review_declaration(partie: Partie, choice: Declare, lens: Lens = Lens.FAIR, 
 
 def declaration_differences(review: DeclarationReview) -> list[tuple[Part, float]]:
     """What the choice brings, part by part, less what the best brings (for a best choice: less what the next
-    brings), the parts that differ by half a point or more, largest first (the largest always)."""
+    brings), the parts an explanation names (:func:`_named`), largest first."""
     compared = review.best if review.best != review.choice else next(
         (o for o, _ in review.options if o != review.choice), review.choice)
     mine, other = review.parts.get(review.choice), review.parts.get(compared)
     if mine is None or other is None:
         return []
-    return _named({part: mine[part] - other[part] for part in DECLARATION_PARTS})
+    return _named({part: mine[part] - other[part] for part in DECLARATION_PARTS}, review.lens)
 
 
 def parts_clauses(diffs: Sequence[tuple[Part, float]], lens: Lens | None) -> str:
@@ -687,11 +696,26 @@ def parts_clauses(diffs: Sequence[tuple[Part, float]], lens: Lens | None) -> str
     return " ".join(clauses)
 
 
-def _named(diffs: Mapping[Part, float]) -> list[tuple[Part, float]]:
-    """The parts an explanation names: those differing by half a point or more, largest first (the largest
-    always)."""
+def _named(diffs: Mapping[Part, float], lens: Lens | None) -> list[tuple[Part, float]]:
+    """The parts an explanation names, largest first (ties in the order given): those differing by half a point or
+    more (the largest always), then the next largest for as long as the parts named leave out something the lens
+    shows of the whole difference (a tenth of a point in the fair lens, a point with open hands), so that the
+    parts an explanation names add up to the total it explains.
+
+    >>> [(p.value, x) for p, x in _named({Part.POINT: -1.0, Part.REPIQUE: 0.6, Part.PIQUE: 0.43}, Lens.FAIR)]
+    [('point', -1.0), ('repique', 0.6), ('pique', 0.43)]
+    >>> [(p.value, x) for p, x in _named({Part.POINT: -1.0, Part.REPIQUE: 0.6, Part.PIQUE: 0.02}, Lens.FAIR)]
+    [('point', -1.0), ('repique', 0.6)]
+    """
     order = sorted(diffs, key=lambda p: -abs(diffs[p]))
-    return [(p, diffs[p]) for p in ([p for p in order if abs(diffs[p]) >= 0.5] or order[:1])]
+    named = [p for p in order if abs(diffs[p]) >= 0.5] or order[:1]
+    half_a_unit = 0.5 if lens is Lens.OPEN else 0.05
+    total = sum(diffs.values())
+    for part in order[len(named):]:
+        if abs(total - sum(diffs[p] for p in named)) < half_a_unit:
+            break
+        named.append(part)
+    return [(p, diffs[p]) for p in named]
 
 
 def _declaration_effects(review: DeclarationReview) -> str:
@@ -714,16 +738,22 @@ def explain_declaration(review: DeclarationReview, names: tuple[str, str]) -> st
     said_stakes = stakes(review.utility)
     average = " on average" if review.lens is Lens.FAIR else ""
     if review.loss < _EPSILON:
-        others = [v for o, v in review.options if o != review.choice]
+        others = [(o, v) for o, v in review.options if o != review.choice]
         value = dict(review.options)[review.choice]
         if not others:
             return f"Declaring {_declared(review.choice)}: the only declaration."
-        if value - others[0] < _EPSILON:
+        if value - others[0][1] < _EPSILON:
             return f"Declaring {_declared(review.choice)}: as good as any{said_stakes}."
-        margin = _plural(f"{value - others[0]:.1f}".removesuffix(".0"), "point")
-        return (f"Declaring {_declared(review.choice)}: the best, by {margin}{average}{said_stakes}"
+        margin = _number(value - others[0][1], review.lens)
+        if margin == "0":
+            return (f"Declaring {_declared(review.choice)}: as good as {_declared(others[0][0])}, to "
+                    f"{_unit(review.lens)}{average}{said_stakes}.")
+        return (f"Declaring {_declared(review.choice)}: the best, by {_plural(margin, 'point')}{average}{said_stakes}"
                 f"{_declaration_effects(review)}.")
-    loss = _plural(f"{review.loss:.1f}".removesuffix(".0"), "point")
+    if _number(review.loss, review.lens) == "0":  # less than the lens shows
+        return (f"Declaring {_declared(review.choice)}: as good as the best, {_declared(review.best)}, to "
+                f"{_unit(review.lens)}{average}{said_stakes}.")
+    loss = _plural(_number(review.loss, review.lens), "point")
     return (f"Declaring {_declared(review.choice)} rather than {_declared(review.best)} costs "
             f"{names[review.seat]} {loss}{average}{said_stakes} in what the declarations score"
             f"{_declaration_effects(review)}.")
@@ -1031,13 +1061,11 @@ _CATEGORY_OF: Final = {Part.POINT: Category.POINT, Part.SEQUENCES: Category.SEQU
 
 def exchange_differences(review: ExchangeReview) -> list[tuple[Part, float]]:
     """What the choice brings, part by part, less what the discard it is compared with (the best, or the next
-    where the choice is the best) brings: the parts an exchange's explanation names, largest first (those that
-    differ by half a point or more; the largest always)."""
+    where the choice is the best) brings: the parts an exchange's explanation names, largest first (:func:`_named`:
+    those that differ by half a point or more, and as many more as it takes to add up to the whole difference)."""
     choice, other = review.worth(review.choice), review.worth(review.compared)
-    diffs = {part: choice.parts[part] - other.parts[part] for part in review.parts}
-    order = sorted(review.parts, key=lambda p: (-abs(diffs[p]), EXCHANGE_PARTS.index(p)))
-    named = [p for p in order if abs(diffs[p]) >= 0.5] or order[:1]
-    return [(p, diffs[p]) for p in named]
+    diffs = {part: choice.parts[part] - other.parts[part] for part in sorted(review.parts, key=EXCHANGE_PARTS.index)}
+    return _named(diffs, review.lens)
 
 
 def explain_exchange(review: ExchangeReview, names: tuple[str, str]) -> str:
@@ -1058,9 +1086,12 @@ def explain_exchange(review: ExchangeReview, names: tuple[str, str]) -> str:
         ties = [w for w in review.options if w.discard != review.choice and choice.value - w.value < _EPSILON]
         if ties:
             return f"{verb}: as good as {_plural(str(len(ties)), 'other discard')} valued."
-        margin = _plural(_number(choice.value - review.worth(review.compared).value, lens), "point")
+        margin = _number(choice.value - review.worth(review.compared).value, lens)
+        if margin == "0":
+            return f"{verb}: as good as the {other}, to {_unit(lens)}{average}."
         effects, combinations = _exchange_effects(review)
-        return f"{verb}: the best, by {margin}{average}{said_stakes} over the {other}: {effects}.{combinations}"
+        return (f"{verb}: the best, by {_plural(margin, 'point')}{average}{said_stakes} over the {other}: "
+                f"{effects}.{combinations}")
     loss = _number(review.loss, lens)
     if loss == "0":  # a loss of less than a twentieth of a point
         return f"{verb}: as good as the best, the {other}, to a tenth of a point{average}."
@@ -1406,13 +1437,18 @@ def explain_carte_blanche(review: CarteBlancheReview, names: tuple[str, str]) ->
         (o for o, _ in review.options if o != review.choice), review.choice)
     mine, other = review.parts[review.choice], review.parts[compared]
     diffs = {p: mine.get(p, 0.0) - other.get(p, 0.0) for p in dict.fromkeys([*mine, *other])}
-    clauses = parts_clauses(_named(diffs), lens)
+    clauses = parts_clauses(_named(diffs, lens), lens)
     verb = _carte_blanche_words(review.choice)
     verb = verb[0].upper() + verb[1:]
     values = dict(review.options)
     if review.loss < _EPSILON:
-        margin = _plural(_number(values[review.choice] - values[compared], lens), "point")
-        return f"{verb}: the best, by {margin}{average} over {_carte_blanche_words(compared)}: {clauses}."
+        margin = _number(values[review.choice] - values[compared], lens)
+        if margin == "0":
+            return f"{verb}: as good as {_carte_blanche_words(compared)}, to {_unit(lens)}{average}."
+        return (f"{verb}: the best, by {_plural(margin, 'point')}{average} over {_carte_blanche_words(compared)}: "
+                f"{clauses}.")
+    if _number(review.loss, lens) == "0":  # less than the lens shows
+        return f"{verb}: as good as the best, {_carte_blanche_words(compared)}, to {_unit(lens)}{average}."
     loss = _plural(_number(review.loss, lens), "point")
     return (f"{verb} rather than {_carte_blanche_words(compared)} costs {names[review.seat]} {loss}{average}: "
             f"{clauses}.")
@@ -1513,12 +1549,16 @@ def explain_concession(review: ConcessionReview, names: tuple[str, str]) -> str:
     compared = review.best if review.best != review.choice else other
     diffs = {part: review.parts[review.choice].get(part, 0.0) - review.parts[compared].get(part, 0.0)
              for part in (*PLAY_PARTS, Part.PLAY)}
-    clauses = parts_clauses(_named(diffs), lens)
+    clauses = parts_clauses(_named(diffs, lens), lens)
     verb = _CONCESSION_WORDS[review.choice]
     against = _CONCESSION_WORDS[compared].lower()
     if review.loss < _EPSILON:
-        margin = _plural(_number(review.values[review.choice] - review.values[other], lens), "point")
-        return f"{verb}: the best, by {margin}{average} over {against}: {clauses}."
+        margin = _number(review.values[review.choice] - review.values[other], lens)
+        if margin == "0":
+            return f"{verb}: as good as {against}, to {_unit(lens)}{average}."
+        return f"{verb}: the best, by {_plural(margin, 'point')}{average} over {against}: {clauses}."
+    if _number(review.loss, lens) == "0":  # less than the lens shows
+        return f"{verb}: as good as the best, {against}, to {_unit(lens)}{average}."
     loss = _plural(_number(review.loss, lens), "point")
     return f"{verb} rather than {against} costs {names[review.seat]} {loss}{average}: {clauses}."
 

@@ -278,7 +278,8 @@ def parse_bid(text: str) -> str:
     t = text.replace(" ", "").lower() if isinstance(text, str) else ""
     if t in ("pass", "double", "redouble"):
         return t
-    if len(t) >= 2 and t[-1] in "+-" and t[:-1].isdigit() and 7 <= int(t[:-1]) <= 12:
+    # ASCII digits only: "٨+" is not read as 8+, nor "²+" handed to int().
+    if len(t) >= 2 and t[-1] in "+-" and t[:-1].isascii() and t[:-1].isdigit() and 7 <= int(t[:-1]) <= 12:
         return f"{int(t[:-1])}{t[-1]}"
     raise ValueError(f"not a bid: {text!r} (bid 7 to 12 with + or -, e.g. '8+', or pass, double, redouble)")
 
@@ -758,7 +759,7 @@ def parse_options(items: Sequence[str]) -> dict[str, object]:
             value = True
         elif raw.lower() in ("false", "no", "off"):
             value = False
-        elif re.fullmatch(r"-?\d+", raw):
+        elif re.fullmatch(r"-?[0-9]+", raw):
             value = int(raw)
         options[name] = value
     return options

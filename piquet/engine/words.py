@@ -25,6 +25,7 @@ Bill: "Sixteen, twenty-one, and three, twenty-four." [sixième to the king 16; t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal, assert_never
@@ -72,7 +73,7 @@ from piquet.engine.scoring import (
     TrickReason,
 )
 
-__all__ = ["Speech", "bid_words", "card_words", "deal_lines", "partie_lines", "reason_words", "said"]
+__all__ = ["Speech", "bid_words", "card_words", "deal_lines", "partie_lines", "reason_words", "said", "second_person"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,8 +313,50 @@ def _reckoning(events: Sequence[ScoreEvent], before: int) -> str:
     return ", ".join(words) + "."
 
 
+#: The verbs of the narration, as they read after "You".
+_SECOND_PERSON = {
+    "accepts": "accept", "announces": "announce", "bids": "bid", "chooses": "choose", "concedes": "concede",
+    "cuts": "cut", "deals": "deal", "declares": "declare", "declines": "decline", "does": "do",
+    "exchanges": "exchange", "has": "have", "holds": "hold", "is": "are", "leads": "lead", "looks": "look",
+    "plays": "play", "reaches": "reach", "scores": "score", "stands": "stand", "takes": "take", "was": "were",
+    "wins": "win",
+}
+
+
+def second_person(text: str, names: Sequence[str]) -> str:
+    """The narration is in the third person; a player called "You" (the terminal's default name) reads it in the
+    second: every interface and command that prints it goes through here.
+
+    >>> second_person("You exchanges three, leaving two, and looks at what he left.", ("You", "Computer"))
+    'You exchange three, leaving two, and look at what you left.'
+    >>> second_person("Trick 1: Computer leads 7♣, You plays J♣; You wins. You 1, Computer 0.", ("You", "Computer"))
+    'Trick 1: Computer leads 7♣, You play J♣; You win. You 1, Computer 0.'
+    >>> second_person("Computer: 'Six.' [You's point of six 6]", ("You", "Computer"))
+    "Computer: 'Six.' [your point of six 6]"
+    """
+    for name in names:
+        if name.lower() != "you":
+            continue
+        text = re.sub(rf"\b{re.escape(name)} (\w+)\b",
+                      lambda m: f"{m.group(0).split()[0]} {_SECOND_PERSON.get(m.group(1), m.group(1))}", text)
+        # Auction's minus contracts: "You's point of six", scored by the opponent.
+        text = text.replace(f"{name}'s ", "your ")
+        if text.startswith("your "):
+            text = "Y" + text[1:]
+        if text.startswith(f"{name} "):
+            text = text.replace("looks at what he left", "look at what you left").replace(" and scores ", " and score ")
+            text = text.replace(", and is elder", ", and are elder").replace(" lower and deals", " lower and deal")
+    return text
+
+
 def deal_lines(log: Iterable[LogEntry], names: tuple[str, str]) -> Iterator[str]:
-    """The lines of one deal's commentary: the calls as said, then a line per trick."""
+    """The lines of one deal's commentary: the calls as said, then a line per trick (a player called "You" in the
+    second person: :func:`second_person`)."""
+    for line in _deal_lines(log, names):
+        yield second_person(line, names)
+
+
+def _deal_lines(log: Iterable[LogEntry], names: tuple[str, str]) -> Iterator[str]:
     totals = [0, 0]
     pending: list[ScoreEvent] = []
     trick: list[CardPlayed] = []

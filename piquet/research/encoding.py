@@ -54,7 +54,7 @@ from piquet.engine.actions import (
     Exchange,
     Play,
 )
-from piquet.engine.cards import Card
+from piquet.engine.cards import Card, CardSet
 from piquet.engine.partie import Partie, Phase
 
 __all__ = [
@@ -75,6 +75,7 @@ __all__ = [
     "NO_CARTE_BLANCHE",
     "NUM_ACTIONS",
     "SINK",
+    "Decision",
     "EncodingError",
     "Selection",
     "action_name",
@@ -207,35 +208,149 @@ def _top(mask: int) -> int:
     return mask.bit_length() - 1
 
 
-def _candidates(legal: Sequence[Action], selection: Selection) -> list[tuple[Action, tuple[int, ...]]]:
-    """The legal card-by-card actions the selection is a start of: those that hold its finished combinations,
-    then the cards chosen and none below the highest of them."""
-    k = len(selection.done)
+def _cards(mask: int) -> list[int]:
+    """The ids of the cards of ``mask``, in increasing order."""
     found = []
-    floor = (1 << (_top(selection.cards) + 1)) - 1
-    for action in legal:
-        masks = _masks(action)
-        if (masks is None or len(masks) <= k or masks[:k] != selection.done
-                or masks[k] & floor != selection.cards):
-            continue
-        found.append((action, masks))
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
     return found
 
 
-#: The last legal list made: (the partie, its ply, its last action, the list). A selection of an exchange
-#: asks for the same list at each card (elder's lists some 1,600 exchanges), so it is made once.
-_LAST: list[tuple[Partie, int, Action | None, list[Action]]] = []
+class Decision:
+    """The decision of the player to act at one position of a partie: the ids he may choose, given his
+    selection so far, and the engine action an id completes. Made once per position and asked at every id
+    of a selection (:class:`~piquet.research.openspiel.PiquetState` keeps one until the partie moves on);
+    :func:`legal_ids` and :func:`apply_id` make one at each call.
 
+    The engine decides what is legal. At every phase but the exchange the decision is its list of legal
+    actions (:meth:`Partie.legal_actions`: a few cards, calls or declarations), each action its ids. The
+    exchange is not listed: elder's list has some 1,600 actions, every set of his hand of a size he may
+    exchange, and younger's each twice (with and without showing the rest of the talon). The view gives the
+    fewest and most cards the player may exchange (``PlayerView.exchange_range``, Laws 21 and 22, and 20 after
+    carte blanche) and every set of his hand of such a size is a legal exchange, as the engine lists them (the
+    tests hold the two equal), so a card is offered when the selection with it can still grow to a legal size.
+    Whether younger may show the rest of the talon after the cards chosen, and the actions a player may take
+    out of his turn's list (a concession, Piquet au Cent's younger's carte blanche), are asked of the engine
+    (:meth:`Partie.can`), and the exchange completed is checked by it when it is pushed.
+    """
 
-def _legal(partie: Partie, seat: int) -> list[Action]:
-    last = partie.peek() if partie.ply else None
-    if _LAST:
-        held, ply, action, legal = _LAST[0]
-        if held is partie and ply == partie.ply and action is last:
-            return legal
-    legal = partie.legal_actions(seat).list()
-    _LAST[:] = [(partie, partie.ply, last, legal)]
-    return legal
+    __slots__ = ("_actions", "_by_masks", "_exchange", "_last", "_selections", "_singles", "partie", "phase", "seat")
+
+    def __init__(self, partie: Partie) -> None:
+        seat = partie.to_act
+        phase = partie.phase
+        if seat is None or phase in (Phase.CUT, Phase.DEAL):
+            raise EncodingError(f"no player is to act ({phase.value}): there is no decision to make")
+        self.partie = partie
+        self.seat = seat
+        self.phase = phase
+        #: The engine actions an id may complete, by index: the legal actions (a listing, whose actions taken by
+        #: index the engine applies without checking them again), or at the exchange those taken out of turn.
+        self._actions: Sequence[Action]
+        #: The ids that are an action on their own (a card played, a call, a sink...): id -> index in _actions.
+        self._singles: dict[int, int] = {}
+        #: The actions made card by card (declarations of combinations): their masks, and the index.
+        self._selections: list[tuple[tuple[int, ...], int]] = []
+        self._by_masks: dict[tuple[int, ...], int] = {}
+        #: At the exchange: the hand (a mask) and the fewest and most cards the player may exchange.
+        self._exchange: tuple[int, int, int] | None = None
+        #: The last selection asked about, and its ids.
+        self._last: tuple[Selection, list[int]] | None = None
+        if phase is Phase.EXCHANGE:
+            view = partie.view(seat)
+            limits = view.exchange_range
+            assert limits is not None  # the player to act at the exchange has one
+            self._exchange = (view.hand.mask, limits[0], limits[1])
+            others: list[Action] = [a for a in (CarteBlanche(seat, True), CarteBlanche(seat, False), Concede(seat))
+                                    if partie.can(a)]
+            self._actions = others
+            for i, action in enumerate(others):
+                self._singles[encode(action)[0]] = i
+            return
+        legal = partie.legal_actions(seat)
+        self._actions = legal
+        listing = legal.list()
+        # The play past the first lead (the common decision): only cards, each its own id.
+        plays = {int(a.card): i for i, a in enumerate(listing) if type(a) is Play} if (
+            listing and type(listing[0]) is Play) else {}
+        if plays and len(plays) == len(listing):
+            self._singles = plays
+        else:
+            for i, action in enumerate(listing):
+                masks = _masks(action)
+                if masks is None:
+                    self._singles[encode(action)[0]] = i
+                else:
+                    self._selections.append((masks, i))
+                    self._by_masks[masks] = i
+        if not self._selections:
+            self._last = (EMPTY, sorted(self._singles))
+
+    def ids(self, selection: Selection = EMPTY) -> list[int]:
+        """The ids the player may choose now, in increasing order, given his selection so far (the same list
+        at each call for the same selection: do not change it)."""
+        last = self._last
+        if last is not None and (last[0] is selection or last[0] == selection):
+            return last[1]
+        ids = self._exchange_ids(selection) if self._exchange is not None else self._listed_ids(selection)
+        self._last = (selection, ids)
+        return ids
+
+    def _listed_ids(self, selection: Selection) -> list[int]:
+        found: set[int] = set(self._singles) if selection.empty else set()
+        if self._selections:
+            k = len(selection.done)
+            cards = selection.cards
+            floor = (1 << cards.bit_length()) - 1  # the cards up to the highest chosen
+            for masks, _ in self._selections:
+                # The declarations the selection is a start of: those that hold its finished combinations, then
+                # the cards chosen and none below the highest of them.
+                if len(masks) <= k or masks[:k] != selection.done or masks[k] & floor != cards:
+                    continue
+                rest = masks[k] & ~cards
+                if rest:
+                    found.add(_top(rest & -rest))  # its lowest: a combination's cards come in increasing order
+                if masks[k] == cards and cards:
+                    found.add(COMBINATION_DONE if len(masks) > k + 1 else DECLARATION_DONE)
+        return sorted(found)
+
+    def _exchange_ids(self, selection: Selection) -> list[int]:
+        assert self._exchange is not None
+        hand, lo, hi = self._exchange
+        chosen = selection.cards
+        found = list(self._singles) if selection.empty else []
+        k = chosen.bit_count()
+        if k < hi:
+            # A card of the hand above the highest chosen, if enough cards are left above it to reach ``lo``.
+            above = _cards(hand & ~((1 << chosen.bit_length()) - 1))
+            short = lo - k - 1
+            found += above[:len(above) - short] if short > 0 else above
+        if lo <= k <= hi:
+            found.append(EXCHANGE_DONE)
+            if self.partie.can(Exchange(self.seat, CardSet(chosen), True)):
+                found.append(EXCHANGE_SHOW_REST)
+        return sorted(found)
+
+    def apply(self, selection: Selection, action_id: int) -> tuple[Selection, Action | None]:
+        """The selection after ``action_id`` and the engine action it completes (``None`` while a selection goes
+        on). The partie is not changed: the caller pushes the action. An id that is not legal raises
+        :class:`EncodingError` naming the id, the player and the reason."""
+        if action_id not in self.ids(selection):
+            name = action_name(action_id) if 0 <= action_id < NUM_ACTIONS else repr(action_id)
+            raise EncodingError(f"{self.partie.player_name(self.seat)} cannot choose {name} now: no legal action "
+                                f"in the {self.phase.value} extends the selection so far with it")
+        if selection.empty and action_id in self._singles:
+            return EMPTY, self._actions[self._singles[action_id]]
+        if action_id < 32:
+            return Selection(selection.done, selection.cards | 1 << action_id), None
+        if action_id in (EXCHANGE_DONE, EXCHANGE_SHOW_REST):
+            return EMPTY, Exchange(self.seat, CardSet(selection.cards), action_id == EXCHANGE_SHOW_REST)
+        if action_id == COMBINATION_DONE:
+            return Selection((*selection.done, selection.cards)), None
+        # DECLARATION_DONE: the only id left that a legal selection can take.
+        return EMPTY, self._actions[self._by_masks[(*selection.done, selection.cards)]]
 
 
 def legal_ids(partie: Partie, selection: Selection) -> list[int]:
@@ -244,56 +359,15 @@ def legal_ids(partie: Partie, selection: Selection) -> list[int]:
     Only the player to act is offered ids (the adapters are turn by turn: a concession or Piquet au
     Cent's carte blanche out of turn waits for the player's turn). Empty when no one is to act.
     """
-    seat = partie.to_act
-    if seat is None or partie.phase in (Phase.CUT, Phase.DEAL):
+    if partie.to_act is None or partie.phase in (Phase.CUT, Phase.DEAL):
         return []
-    legal = _legal(partie, seat)
-    ids: set[int] = set()
-    if selection.empty:
-        for action in legal:
-            if _masks(action) is None:
-                ids.update(encode(action))
-    k = len(selection.done)
-    for action, masks in _candidates(legal, selection):
-        rest = masks[k] & ~selection.cards
-        if rest:
-            ids.add(_top(rest & -rest))  # its lowest card: the cards of a combination come in increasing order
-        if masks[k] == selection.cards and selection.cards:
-            if isinstance(action, Exchange):
-                ids.add(EXCHANGE_SHOW_REST if action.show_rest else EXCHANGE_DONE)
-            else:
-                ids.add(COMBINATION_DONE if len(masks) > k + 1 else DECLARATION_DONE)
-    if selection.empty:
-        for action in legal:
-            if isinstance(action, Exchange) and not action.discards:
-                ids.add(EXCHANGE_SHOW_REST if action.show_rest else EXCHANGE_DONE)
-    return sorted(ids)
+    return list(Decision(partie).ids(selection))
 
 
 def apply_id(partie: Partie, selection: Selection, action_id: int) -> tuple[Selection, Action | None]:
     """The selection after ``action_id`` and the engine action it completes (``None`` while a
     selection goes on). The partie is not changed: the caller pushes the action. An id that is not
     legal raises :class:`EncodingError` naming the id, the player and the reason."""
-    seat = partie.to_act
-    if seat is None or partie.phase in (Phase.CUT, Phase.DEAL):
+    if partie.to_act is None or partie.phase in (Phase.CUT, Phase.DEAL):
         raise EncodingError(f"no player is to act ({partie.phase.value}): id {action_id!r} cannot be taken")
-    if action_id not in legal_ids(partie, selection):
-        name = action_name(action_id) if 0 <= action_id < NUM_ACTIONS else repr(action_id)
-        raise EncodingError(f"{partie.player_name(seat)} cannot choose {name} now: no legal action in the "
-                            f"{partie.phase.value} extends the selection so far with it")
-    legal = _legal(partie, seat)
-    if action_id < 32:
-        grown = Selection(selection.done, selection.cards | 1 << action_id)
-        if partie.phase is Phase.PLAY:
-            return EMPTY, next(a for a in legal if isinstance(a, Play) and int(a.card) == action_id)
-        return grown, None
-    if action_id in (EXCHANGE_DONE, EXCHANGE_SHOW_REST):
-        show = action_id == EXCHANGE_SHOW_REST
-        return EMPTY, next(a for a in legal if isinstance(a, Exchange) and a.discards.mask == selection.cards
-                           and a.show_rest == show)
-    if action_id == COMBINATION_DONE:
-        return Selection((*selection.done, selection.cards)), None
-    if action_id == DECLARATION_DONE:
-        want = (*selection.done, selection.cards)
-        return EMPTY, next(a for a in legal if _masks(a) == want and isinstance(a, Declare))
-    return EMPTY, next(a for a in legal if _masks(a) is None and encode(a) == [action_id])
+    return Decision(partie).apply(selection, action_id)

@@ -23,14 +23,17 @@ first), and so is the cut of a partie (two cards); every decision is made with t
 
 from __future__ import annotations
 
+import copy
 import random
+from array import array
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 import pyspiel
 
 from piquet.ai.inference import Inference, World
-from piquet.engine.actions import Cut, Deal, Declare, Exchange
+from piquet.engine.actions import Cut, Deal, Declare, Exchange, Play
 from piquet.engine.cards import Card, CardSet
 from piquet.engine.combinations import Category
 from piquet.engine.events import FirstLead
@@ -43,15 +46,14 @@ from piquet.research.encoding import (
     EMPTY,
     NUM_ACTIONS,
     SINK,
+    Decision,
     Selection,
     action_name,
-    apply_id,
     encode,
-    legal_ids,
 )
 
 __all__ = ["DEFAULT_PARAMS", "GAME_TYPE", "HISTORY", "PiquetGame", "PiquetObserver", "PiquetState", "resample",
-           "state_from_view"]
+           "state_from_view", "tensor_from_scratch"]
 
 #: Each parameter and its default.
 DEFAULT_PARAMS: dict[str, Any] = {"variant": "rubicon", "options": "", "scope": "deal", "first_dealer": 0}
@@ -82,12 +84,24 @@ GAME_TYPE = pyspiel.GameType(
 )
 
 _CHANCE_PHASES = (Phase.CUT, Phase.DEAL)
+#: The phases between deals (a deal's scores and the partie's totals change as one ends).
+_BETWEEN_DEALS = (Phase.CUT, Phase.CHOOSE_DEALER, Phase.DEAL, Phase.OVER)
 _PHASES = tuple(Phase)
 _CATEGORIES = tuple(Category)
 _ANSWERS = ("good", "not good", "equal")
 #: The ids the opponent does not see: the cards, and how the selection of an exchange or a declaration
 #: ends (what both learn of it, the log says).
 _HIDDEN_BELOW = SINK + 1
+#: The phases whose decisions are selections (their card ids are the opponent's secret).
+_SELECTING = (Phase.EXCHANGE, Phase.DECLARE)
+#: Each id's name, and the chance cards' words in the information state, made once.
+_ID_NAMES = tuple(action_name(i) for i in range(NUM_ACTIONS))
+_DEALT_TEXT = tuple(f"dealt {Card(c)}" for c in range(32))
+_CUT_TEXT = tuple(f"cut {Card(c)}" for c in range(32))
+#: Each card as a chance outcome when ``n`` cards have been drawn: (card, 1 / (32 - n)), made once.
+_OUTCOMES = tuple(tuple((c, 1.0 / (32 - n)) for c in range(32)) for n in range(32))
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 def _game_info(scope: str) -> pyspiel.GameInfo:
@@ -137,77 +151,90 @@ class PiquetGame(pyspiel.Game):  # type: ignore[misc]
 
 class PiquetState(pyspiel.State):  # type: ignore[misc]
     """A state: the engine's partie, the selection being made, the chance cards of a deal not yet whole,
-    and what each player has seen, in order (his information state)."""
+    and what each player has seen, in order (his information state).
+
+    All of it is a :class:`_Run`, the state's one attribute: each of OpenSpiel's calls reads it once and goes on
+    in a plain object (an attribute of an OpenSpiel state, a pybind11 object, costs a few times one of a plain
+    object to read, and a step reads dozens). ``partie``, ``selection``, ``drawn``, ``seen`` and ``deal_ids``
+    read the run's."""
 
     def __init__(self, game: PiquetGame) -> None:
         super().__init__(game)
-        self.scope = game.scope
         first = None if game.first_dealer < 0 else game.first_dealer
-        self.partie = Partie(("North", "South"), game.variant, game.options, first_dealer=first)
-        self.selection: Selection = EMPTY
-        #: The cards chance has drawn for the cut or the deal being made.
-        self.drawn: list[int] = []
-        #: What each player has seen, in order: his information state.
-        self.seen: tuple[list[str], list[str]] = ([], [])
-        #: Each player's ids in this deal as he saw them: (who, id), ``who`` 0 for himself.
-        self.deal_ids: tuple[list[tuple[int, int]], list[tuple[int, int]]] = ([], [])
-        self._log_seen = (0, 0)
-        self._private = ["", ""]
+        self._run = _Run(Partie(("North", "South"), game.variant, game.options, first_dealer=first), game.scope)
+
+    @property
+    def partie(self) -> Partie:
+        return self._run.partie
+
+    @property
+    def scope(self) -> str:
+        return self._run.scope
+
+    @property
+    def selection(self) -> Selection:
+        return self._run.selection
+
+    @property
+    def drawn(self) -> list[int]:
+        """The cards chance has drawn for the cut or the deal being made."""
+        return self._run.drawn
+
+    @property
+    def seen(self) -> tuple[list[object], list[object]]:
+        """What each player has seen, in order: his information state (each item's ``str`` is its words)."""
+        return self._run.seen
+
+    @property
+    def deal_ids(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        """Each player's ids in this deal as he saw them: (who, id), ``who`` 0 for himself."""
+        return self._run.deal_ids
 
     # ------------------------------------------------------------------ the API
     def current_player(self) -> int:
-        if self.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        if self.partie.phase in _CHANCE_PHASES:
-            return int(pyspiel.PlayerId.CHANCE)
-        seat = self.partie.to_act
-        assert seat is not None
-        return seat
+        return self._run.player
 
     def is_terminal(self) -> bool:
-        if self.partie.is_over:
-            return True
-        return self.scope == "deal" and bool(self.partie.deal_scores)
+        return self._run.terminal
+
+    def is_chance_node(self) -> bool:
+        # OpenSpiel's own asks current_player of the Python state: answered here at once, the same answer.
+        return self._run.player == _CHANCE
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal ids of ``player`` (by default the player to act), or at a chance node the cards chance may
+        draw, as OpenSpiel's ``legal_actions`` gives them, answered here without its calls back into the state
+        (each of which crosses from C++ into Python)."""
+        return self._run.legal_actions(player)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self._run.legal_actions(player)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        run = self._run
+        drawn = run.drawn_mask
+        outcomes = _OUTCOMES[len(run.drawn)]
+        return [outcomes[c] for c in range(32) if not drawn >> c & 1]
+
+    def _apply_action(self, action: int) -> None:
+        self._run.apply(int(action))
 
     def returns(self) -> list[float]:
-        if not self.is_terminal():
+        run = self._run
+        if not run.terminal:
             return [0.0, 0.0]
-        if self.scope == "deal":
-            score = self.partie.deal_scores[0]
+        if run.scope == "deal":
+            score = run.partie.deal_scores[0]
             if score.annulled:
                 return [0.0, 0.0]
             diff = float(score.multiplier * (score.totals[0] - score.totals[1]))
             return [diff, -diff]
-        result = self.partie.result
+        result = run.partie.result
         assert result is not None
         if result.winner is None:
             return [0.0, 0.0]
         won = float(result.points)
         return [won, -won] if result.winner == 0 else [-won, won]
-
-    def _legal_actions(self, player: int) -> list[int]:
-        if player != self.partie.to_act or self.is_terminal():
-            return []
-        return legal_ids(self.partie, self.selection)
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        left = [c for c in range(32) if c not in self.drawn]
-        return [(c, 1.0 / len(left)) for c in left]
-
-    def _apply_action(self, action: int) -> None:
-        if self.partie.phase in _CHANCE_PHASES:
-            self._draw(int(action))
-            return
-        seat = self.partie.to_act
-        assert seat is not None
-        phase = self.partie.phase
-        self.selection, done = apply_id(self.partie, self.selection, int(action))
-        self.seen[seat].append(action_name(int(action)))
-        self.deal_ids[seat].append((0, int(action)))
-        if not (phase in (Phase.EXCHANGE, Phase.DECLARE) and action < _HIDDEN_BELOW):
-            self.deal_ids[1 - seat].append((1, int(action)))
-        if done is not None:
-            self._push(done)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -229,56 +256,270 @@ class PiquetState(pyspiel.State):  # type: ignore[misc]
         seed = int(float(probability_sampler()) * 2**31)
         return resample(self, player_id, random.Random(seed))
 
-    # ------------------------------------------------------------------ chance and the engine
-    def _draw(self, card: int) -> None:
+
+class _Run:
+    """What a state of ``python_piquet`` is: the partie, the selection under way, the chance cards of a cut or a
+    deal not yet whole, what each player has seen, and what the tensors are made of, kept up to date as the
+    state moves on rather than read again from the whole deal at each step: each player's ids of the deal (the
+    history), the cards each has played, and a version that changes whenever a tensor may.
+
+    A copy (OpenSpiel's ``clone``) or a pickle carries all that; what the run keeps only to save work (the
+    decision under way, both players' tensors but their history as of the last engine action: a :class:`_Memo`)
+    is made again when first needed."""
+
+    __slots__ = ("deal_ids", "drawn", "drawn_mask", "log_seen", "memo", "partie", "played", "player", "private",
+                 "pushes", "rows", "scope", "seen", "selection", "settled", "terminal", "token", "version")
+
+    def __init__(self, partie: Partie, scope: str) -> None:
+        self.partie = partie
+        self.scope = scope
+        self.selection: Selection = EMPTY
+        #: The cards chance has drawn for the cut or the deal being made (and as a mask).
+        self.drawn: list[int] = []
+        self.drawn_mask = 0
+        #: What each player has seen, in order (each item's ``str`` is its words).
+        self.seen: tuple[list[object], list[object]] = ([], [])
+        #: Each player's ids in this deal as he saw them: (who, id), ``who`` 0 for himself; and where each is
+        #: in the information-state tensor (its history row and column, flat). Only ever added to; a new deal
+        #: starts new lists (so an observer that wrote a list's start writes only what was added since).
+        self.deal_ids: tuple[list[tuple[int, int]], list[tuple[int, int]]] = ([], [])
+        self.rows: tuple[list[int], list[int]] = ([], [])
+        #: The deal and the length of its log when the players last heard it; each player's own cards then.
+        self.log_seen = (0, 0)
+        self.private: list[_Private | None] = [None, None]
+        #: The cards each player has played in this deal (masks).
+        self.played = [0, 0]
+        #: How many engine actions the run has pushed, and how many it had after the last one that was not a
+        #: card played on in the play, after the first lead (such a card changes a few pieces of the tensors
+        #: only, see _Scene).
+        self.pushes = 0
+        self.settled = 0
+        #: Changes whenever a tensor may: at each engine action and each id of a selection (not at a chance
+        #: card before the deal is whole: the players see nothing of it until then).
+        self.version = 0
+        #: Who this run is, to an observer that wrote it last (a copy is another).
+        self.token = object()
+        self.memo = _Memo()
+        #: Whether the game is over, and whose turn it is (OpenSpiel's current player), found at each engine
+        #: action.
+        self.terminal = False
+        self.player = self._whose_turn()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Run:
+        other = copy.copy(self)
+        other.partie = self.partie.copy()
+        other.drawn = list(self.drawn)
+        other.seen = (list(self.seen[0]), list(self.seen[1]))  # their items never change: shared
+        other.deal_ids = (list(self.deal_ids[0]), list(self.deal_ids[1]))
+        other.rows = (list(self.rows[0]), list(self.rows[1]))
+        other.private = list(self.private)
+        other.played = list(self.played)
+        other.token = object()
+        other.memo = _Memo()
+        return other
+
+    def _whose_turn(self) -> int:
         p = self.partie
-        if card in self.drawn or not 0 <= card < 32:
+        phase = p.phase
+        # A deal's scores come only as it ends, when the next is due or the partie is over.
+        self.terminal = phase is Phase.OVER or (self.scope == "deal" and phase in _CHANCE_PHASES
+                                                 and bool(p.deal_scores))
+        if self.terminal:
+            return _TERMINAL
+        if phase in _CHANCE_PHASES:
+            return _CHANCE
+        seat = p.to_act
+        assert seat is not None
+        return seat
+
+    def legal_actions(self, player: int | None) -> list[int]:
+        if self.terminal:
+            return []
+        if self.player == _CHANCE:
+            drawn = self.drawn_mask
+            return [c for c in range(32) if not drawn >> c & 1]
+        if player is None:
+            player = self.player
+        elif player < 0:
+            raise ValueError(f"python_piquet: legal actions asked for pseudo-player {player}")
+        if player != self.player:
+            return []
+        return list(self.decision().ids(self.selection))
+
+    def decision(self) -> Decision:
+        """The decision of the player to act, made once per position."""
+        memo = self.memo
+        if memo.decided != self.pushes:
+            memo.decision = Decision(self.partie)
+            memo.decided = self.pushes
+        assert memo.decision is not None
+        return memo.decision
+
+    def apply(self, action: int) -> None:
+        seat = self.player
+        if seat == _CHANCE:
+            self._draw(action)
+            return
+        if self.terminal:
+            raise ValueError(f"python_piquet: the game is over: action {action!r} cannot be applied")
+        decision = self.decision()
+        self.selection, done = decision.apply(self.selection, action)
+        self.seen[seat].append(_ID_NAMES[action])
+        ids = self.deal_ids[seat]
+        self.rows[seat].append((2 * len(ids)) * NUM_ACTIONS + action)
+        ids.append((0, action))
+        if not (action < _HIDDEN_BELOW and decision.phase in _SELECTING):
+            ids = self.deal_ids[1 - seat]
+            self.rows[1 - seat].append((2 * len(ids) + 1) * NUM_ACTIONS + action)
+            ids.append((1, action))
+        self.version += 1
+        if done is not None:
+            self._push(done)
+
+    def _draw(self, card: int) -> None:
+        if not 0 <= card < 32 or self.drawn_mask >> card & 1:
             raise ValueError(f"chance cannot draw card {card!r} now (drawn so far: {self.drawn})")
-        self.drawn.append(card)
+        p = self.partie
+        drawn = self.drawn
+        drawn.append(card)
+        self.drawn_mask |= 1 << card
         if p.phase is Phase.CUT:
             for seat in (0, 1):
-                self.seen[seat].append(f"cut {Card(card)}")
-            if len(self.drawn) == 2:
-                cut = Cut(0, (Card(self.drawn[0]), Card(self.drawn[1])))
+                self.seen[seat].append(_CUT_TEXT[card])
+            if len(drawn) == 2:
+                cut = Cut(0, (Card(drawn[0]), Card(drawn[1])))
                 self.drawn = []
+                self.drawn_mask = 0
                 self._push(cut)
             return
         dealer = p.dealer
         assert dealer is not None
-        position = len(self.drawn) - 1
-        receiver = 1 - dealer if position < 12 else dealer if position < 24 else None
-        if receiver is not None:
-            self.seen[receiver].append(f"dealt {Card(card)}")
-        if len(self.drawn) == 32:
+        position = len(drawn) - 1
+        if position < 24:
+            self.seen[1 - dealer if position < 12 else dealer].append(_DEALT_TEXT[card])
+        elif position == 31:
             hands = [CardSet(), CardSet()]
-            hands[1 - dealer] = CardSet(Card(c) for c in self.drawn[:12])
-            hands[dealer] = CardSet(Card(c) for c in self.drawn[12:24])
-            deal = Deal(dealer, (hands[0], hands[1]), tuple(Card(c) for c in self.drawn[24:]))
+            hands[1 - dealer] = CardSet(drawn[:12])
+            hands[dealer] = CardSet(drawn[12:24])
+            deal = Deal(dealer, (hands[0], hands[1]), tuple(Card(c) for c in drawn[24:]))
             self.drawn = []
-            self.deal_ids[0].clear()
-            self.deal_ids[1].clear()
+            self.drawn_mask = 0
+            self.deal_ids = ([], [])
+            self.rows = ([], [])
+            self.played = [0, 0]
             self._push(deal)
 
     def _push(self, action: Any) -> None:
-        self.partie.push(action)
-        self._observe()
-
-    def _observe(self) -> None:
-        """Each player's new sight after an engine action: the log's new entries (what both heard or saw)
-        and his own cards where they changed."""
         p = self.partie
-        log = p.logs()[-1] if p.logs() else ()
-        number, count = self._log_seen
-        new = log if p.deal_number != number else log[count:]
-        self._log_seen = (p.deal_number, len(log))
-        said = [repr(entry) for entry in new]
+        p.push(action)
+        self.pushes += 1
+        self.version += 1
+        self.player = self._whose_turn()
+        if type(action) is Play:
+            played = self.played
+            first = not (played[0] | played[1])  # elder's first lead: younger reckons, the rest may be shown
+            played[action.player] |= 1 << action.card
+            if not first and self.player >= 0:
+                # A card played on (the play going on) changes, of what the players see, the log, its player's
+                # hand (the card leaves it) and what _Scene.play reads again.
+                self._hear()
+                before = self.private[action.player]
+                assert before is not None
+                hand, discards, peeked, rest = before.masks
+                private = self.private[action.player] = _Private(hand & ~(1 << action.card), discards, peeked, rest)
+                self.seen[action.player].append(private)
+                return
+        self.settled = self.pushes
+        self._hear()
+        views = (p.view(0), p.view(1))
+        self.memo.views = (self.pushes, views)  # for _Scene, if a tensor is read before the partie moves on
         for seat in (0, 1):
-            self.seen[seat].extend(said)
-            view = p.view(seat)
-            private = f"hand {view.hand} discards {view.discards} peeked {view.peeked} rest {view.rest}"
-            if private != self._private[seat]:
-                self._private[seat] = private
+            view = views[seat]
+            private = _Private(view.hand.mask, view.discards.mask, view.peeked.mask, view.rest.mask)
+            if private != self.private[seat]:
+                self.private[seat] = private
                 self.seen[seat].append(private)
+
+    def _hear(self) -> None:
+        """The log's new entries, which both players heard or saw, added to what each has seen."""
+        p = self.partie
+        logs = p.logs()
+        log = logs[-1] if logs else ()
+        number, count = self.log_seen
+        new = log if p.deal_number != number else log[count:]
+        self.log_seen = (p.deal_number, len(log))
+        if new:
+            said = _Said(new)
+            self.seen[0].append(said)
+            self.seen[1].append(said)
+
+    def scene(self) -> _Scene:
+        """Both players' fixed tensor parts as of the last engine action: made anew after any action but a card
+        played on in the play, after which only what a card changes is read again."""
+        scene = self.memo.scene
+        if scene is None:
+            scene = self.memo.scene = _Scene()
+        if scene.pushes < self.settled:
+            scene.settle(self)
+        elif scene.pushes != self.pushes:
+            scene.play(self)
+        return scene
+
+
+class _Said:
+    """New entries of a deal's log, as a player saw them: their words (``repr``), made when read. Never changed,
+    so a copy of the state shares it."""
+
+    __slots__ = ("entries",)
+
+    def __init__(self, entries: tuple[Any, ...]) -> None:
+        self.entries = entries
+
+    def __str__(self) -> str:
+        return "; ".join(repr(entry) for entry in self.entries)
+
+    def __reduce__(self) -> tuple[type[_Said], tuple[tuple[Any, ...]]]:
+        return _Said, (self.entries,)
+
+
+class _Private:
+    """A player's own cards where they changed (hand, discards, the talon's cards he looked at, the rest
+    shown), as masks: their words made when read. Never changed, so a copy of the state shares it."""
+
+    __slots__ = ("masks",)
+
+    def __init__(self, hand: int, discards: int, peeked: int, rest: int) -> None:
+        self.masks = (hand, discards, peeked, rest)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Private) and self.masks == other.masks
+
+    def __hash__(self) -> int:
+        return hash(self.masks)
+
+    def __str__(self) -> str:
+        hand, discards, peeked, rest = (CardSet(m) for m in self.masks)
+        return f"hand {hand} discards {discards} peeked {peeked} rest {rest}"
+
+    def __reduce__(self) -> tuple[type[_Private], tuple[int, int, int, int]]:
+        return _Private, self.masks
+
+
+class _Memo:
+    """What a run keeps only to save work: the decision under way (made once per position), the players' views
+    made after the last engine action (but a card played on) and their :class:`_Scene`. A copy or a pickle
+    starts with none: a decision made for one partie is not the copy's."""
+
+    __slots__ = ("decided", "decision", "scene", "views")
+
+    def __init__(self) -> None:
+        self.decision: Decision | None = None
+        self.decided = -1
+        self.scene: _Scene | None = None
+        self.views: tuple[int, tuple[PlayerView, PlayerView]] | None = None
+
+    def __reduce__(self) -> tuple[type[_Memo], tuple[()]]:
+        return _Memo, ()
 
 
 def _selection_text(selection: Selection) -> str:
@@ -307,67 +548,280 @@ def _pieces(perfect_recall: bool) -> list[tuple[str, tuple[int, ...]]]:
 _CARD_PLANES = ("hand", "dealt", "discards", "peeked", "rest", "opponent shown dealt", "revealed by me",
                 "revealed by opponent", "played by me", "played by opponent", "trick", "selection",
                 "selection done")
+#: Where the card planes begin and end in the tensor, and where the tensor's fixed part ends (the counts,
+#: scores, announcements and bids follow the planes; then, in the information state, the history).
+_PLANES_AT = 2 + len(_PHASES) + 3
+_PLANES_END = _PLANES_AT + 32 * len(_CARD_PLANES)
+_FIXED_END = _PLANES_END + 8 + 7 + 3 * (2 + len(_ANSWERS)) + 2 * len(CALLS)
+#: Where some figures are in the tensor: the roles (to act first), the counts (tricks won first), the scores
+#: (the deal's points first).
+_ROLES = 2 + len(_PHASES)
+_COUNTS = _PLANES_END
+_SCORES = _COUNTS + 8
+#: The selection's two planes (the combination under way, the combinations finished), the last: where they are.
+_SELECTION_PLANE = _CARD_PLANES.index("selection")
+_SELECTION_AT = _PLANES_AT + 32 * _SELECTION_PLANE
+
+
+def _layout(perfect_recall: bool, out: np.ndarray[Any, Any] | None = None,
+            ) -> tuple[np.ndarray[Any, Any], dict[str, np.ndarray[Any, Any]]]:
+    """A zero tensor (``out``, zeroed, if given) and its named pieces (views of it)."""
+    pieces = _pieces(perfect_recall)
+    size = sum(int(np.prod(shape)) for _, shape in pieces)
+    if out is None:
+        tensor = np.zeros(size, np.float32)
+    else:
+        if out.shape != (size,) or out.dtype != np.float32 or not out.flags.c_contiguous or not out.flags.writeable:
+            raise ValueError(f"python_piquet's observer writes into a writeable, contiguous float32 array of {size} "
+                             f"floats, not {out.dtype} of shape {out.shape}")
+        tensor = out
+        tensor.fill(0)
+    named: dict[str, np.ndarray[Any, Any]] = {}
+    index = 0
+    for name, shape in pieces:
+        size = int(np.prod(shape))
+        named[name] = tensor[index:index + size].reshape(shape)
+        index += size
+    return tensor, named
+
+
+def _trick_mask(trick: tuple[Card, ...]) -> int:
+    mask = 0
+    for card in trick:
+        mask |= 1 << card
+    return mask
+
+
+def _write_bits(out: np.ndarray[Any, Any] | array[float], at: int, mask: int, value: float) -> None:
+    """``value`` at ``out[at + card]`` for each card of ``mask``."""
+    while mask:
+        low = mask & -mask
+        out[at + low.bit_length() - 1] = value
+        mask ^= low
+
+
+class _Scene:
+    """What each player sees of the partie after an engine action, but his selection and his history: the fixed
+    part of his tensor (player, phase, roles, the card planes but the selection's, counts, scores, announcements
+    and bids), a row each (``rows``, as plain float arrays, and ``arrays``, numpy's views of them, which
+    :class:`PiquetObserver` copies), with the masks of its eleven card planes.
+
+    Kept by a run for the whole of it, and brought up to date, writing only what changed: from the players'
+    views after any engine action but a card played on (after the first lead, the play going on), the public
+    part read once for both (:meth:`settle`); after such cards, only what a card changes (:meth:`play`): the
+    hands, the cards played, the trick, who is to act, the tricks won and the deal's points. The tests hold the
+    tensors to :func:`tensor_from_scratch` over many random games."""
+
+    __slots__ = ("arrays", "deal", "each_deal", "masks", "pushes", "rows")
+
+    def __init__(self) -> None:
+        self.rows = (array("f", bytes(4 * _FIXED_END)), array("f", bytes(4 * _FIXED_END)))
+        self.arrays = (np.frombuffer(self.rows[0], np.float32), np.frombuffer(self.rows[1], np.float32))
+        self.masks = ([0] * _SELECTION_PLANE, [0] * _SELECTION_PLANE)
+        #: The run's engine actions when it was last brought up to date.
+        self.pushes = -1
+        #: What changes only as a deal begins or ends (the dealer, the partie's totals and game scores, the deal's
+        #: number, the hands as dealt), and the number of the deal they are of.
+        self.deal = -1
+        self.each_deal: tuple[Any, ...] = ()
+
+    def settle(self, run: _Run) -> None:
+        """Brought up to date from the players' views."""
+        made = run.memo.views
+        p = run.partie
+        views = made[1] if made is not None and made[0] == run.pushes else (p.view(0), p.view(1))
+        public = views[0]  # what both players see alike, read once
+        phase = 2 + _PHASES.index(public.phase)
+        to_act, elder = public.to_act, public.elder  # (elder: Auction Piquet's contract may change him)
+        # What changes only as a deal begins or ends, read then (and between deals: the cut, the dealer chosen).
+        if p.deal_number != self.deal or public.phase in _BETWEEN_DEALS:
+            self.deal = p.deal_number
+            self.each_deal = (public.dealer, public.totals, public.game_scores, public.deal_number / 12,
+                              (views[0].dealt.mask, views[1].dealt.mask))
+        dealer, totals, games, deal_number, dealt = self.each_deal
+        exchanged = [x if x is not None else 0 for x in public.exchanged]
+        will_exchange = (public.will_exchange or 0) / 5
+        blanche = public.carte_blanche
+        won = public.tricks_won
+        talon_left = public.talon_left / 8
+        points = public.deal_points
+        rest = public.rest.mask
+        shown = [s.mask for s in public.shown_dealt]
+        revealed = [r.mask for r in public.revealed]
+        trick = _trick_mask(public.trick)
+        played = run.played
+        announcements = [0.0] * (3 * (2 + len(_ANSWERS)))
+        for a in public.announcements:
+            at = (2 + len(_ANSWERS)) * _CATEGORIES.index(a.category)
+            announcements[at] = a.length is not None
+            announcements[at + 1] = (a.length or 0) / 8
+            if a.answer is not None:
+                announcements[at + 2 + _ANSWERS.index(a.answer)] = 1.0
+        calls = ([0.0] * len(CALLS), [0.0] * len(CALLS))
+        for bid in public.bids:
+            calls[bid.player][CALLS.index(bid.call)] = 1.0
+        for me in (0, 1):
+            opp = 1 - me
+            head = [0.0] * _PLANES_AT
+            head[me] = 1.0
+            head[phase] = 1.0
+            head[_ROLES:_ROLES + 3] = (to_act == me, elder == me, dealer == me)
+            tail = [won[me] / 12, won[opp] / 12, talon_left, exchanged[me] / 8, exchanged[opp] / 8, will_exchange,
+                    blanche[me], blanche[opp], points[me] / 100, points[opp] / 100, totals[me] / 100,
+                    totals[opp] / 100, games[me] / 100, games[opp] / 100, deal_number,
+                    *announcements, *calls[me], *calls[opp]]
+            row = self.rows[me]
+            row[:_PLANES_AT] = array("f", head)
+            row[_PLANES_END:] = array("f", tail)
+            view = views[me]
+            self._planes(me, enumerate((view.hand.mask, dealt[me], view.discards.mask, view.peeked.mask, rest,
+                                        shown[opp], revealed[me], revealed[opp], played[me], played[opp], trick)))
+        self.pushes = run.pushes
+
+    def play(self, run: _Run) -> None:
+        """Brought up to date after cards played on in the play (and nothing else) since it was last. What a card
+        changes for both players is public, read from the partie's own public figures (as every view has them):
+        the trick, the tricks won, the deal's score events; the hands and the cards played, the run keeps."""
+        p = run.partie
+        trick = _trick_mask(p.trick)
+        to_act = run.player
+        won = p.tricks_won
+        points = [0, 0]  # the deal's points (PlayerView.deal_points), in one pass over its events
+        for event in p.events:
+            points[event.player] += event.points
+        played = run.played
+        for me in (0, 1):
+            opp = 1 - me
+            own = run.private[me]
+            assert own is not None
+            self._planes(me, ((0, own.masks[0]), (8, played[me]), (9, played[opp]), (10, trick)))
+            row = self.rows[me]
+            row[_ROLES] = to_act == me
+            row[_COUNTS] = won[me] / 12
+            row[_COUNTS + 1] = won[opp] / 12
+            row[_SCORES] = points[me] / 100
+            row[_SCORES + 1] = points[opp] / 100
+        self.pushes = run.pushes
+
+    def _planes(self, me: int, masks: Iterable[tuple[int, int]]) -> None:
+        """Card planes of ``me``'s row, (plane, mask) each: the cards that changed since they were written."""
+        row = self.rows[me]
+        old = self.masks[me]
+        for plane, now in masks:
+            was = old[plane]
+            if was != now:
+                at = _PLANES_AT + 32 * plane
+                _write_bits(row, at, was & ~now, 0.0)
+                _write_bits(row, at, now & ~was, 1.0)
+                old[plane] = now
 
 
 class PiquetObserver:
     """OpenSpiel's Python observer: a flat float tensor with named views (``dict``) and a string, for a
     player at a state. With perfect recall (the information state) the tensor adds the deal's history of
-    ids as the player saw them, and the string is everything he has seen, in order."""
+    ids as the player saw them, and the string is everything he has seen, in order.
 
-    def __init__(self, perfect_recall: bool) -> None:
+    ``set_from`` builds nothing from the whole deal: it copies the tensor's fixed part as the state keeps it up
+    to date (a few hundred floats), writes the selection's cards, and of the history only the ids added since
+    it last wrote the same player of the same state (all of them when it wrote another); asked again of the same
+    state, player and step, it writes nothing. So the tensor is the observer's own: read it or copy it, never
+    write into it (as OpenSpiel says of its observations, it is updated in place). One observer for each player
+    read at every step writes least. ``out``, if given, is the array it writes into (a row of a batch), which
+    it zeroes."""
+
+    def __init__(self, perfect_recall: bool, out: np.ndarray[Any, Any] | None = None) -> None:
         self.perfect_recall = perfect_recall
-        pieces = _pieces(perfect_recall)
-        self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in pieces), np.float32)
-        self.dict: dict[str, np.ndarray[Any, Any]] = {}
-        index = 0
-        for name, shape in pieces:
-            size = int(np.prod(shape))
-            self.dict[name] = self.tensor[index:index + size].reshape(shape)
-            index += size
+        self.tensor, self.dict = _layout(perfect_recall, out)
+        self._fixed = self.tensor[:_FIXED_END]
+        self._history = self.dict["history"].reshape(-1) if perfect_recall else None
+        #: What the tensor holds: the state (its token), player and version written last; the history's flat
+        #: indices written from (a state's list, only ever added to) and how many of them are set.
+        self._written: tuple[object, int, int] | None = None
+        self._rows: list[int] = []
+        self._count = 0
 
     def set_from(self, state: PiquetState, player: int) -> None:
-        self.tensor.fill(0)
-        d = self.dict
-        view = state.partie.view(player)
-        me, opp = player, 1 - player
-        d["player"][player] = 1
-        d["phase"][_PHASES.index(view.phase)] = 1
-        d["roles"][:] = (view.to_act == me, view.elder == me, view.dealer == me)
-        planes = d["cards"]
-        played = [_played_by(view, 0), _played_by(view, 1)]
-        own = state.selection if view.to_act == me else EMPTY
-        masks = (view.hand.mask, view.dealt.mask, view.discards.mask, view.peeked.mask, view.rest.mask,
-                 view.shown_dealt[opp].mask, view.revealed[me].mask, view.revealed[opp].mask, played[me],
-                 played[opp], CardSet(view.trick).mask, own.cards, own.chosen & ~own.cards)
-        for row, mask in enumerate(masks):
-            for card in range(32):
-                if mask >> card & 1:
-                    planes[row, card] = 1
-        exchanged = [x if x is not None else 0 for x in (view.exchanged[me], view.exchanged[opp])]
-        d["counts"][:] = (view.tricks_won[me] / 12, view.tricks_won[opp] / 12, view.talon_left / 8,
-                          exchanged[0] / 8, exchanged[1] / 8, (view.will_exchange or 0) / 5,
-                          view.carte_blanche[me], view.carte_blanche[opp])
-        points = view.deal_points
-        d["scores"][:] = (points[me] / 100, points[opp] / 100, view.totals[me] / 100, view.totals[opp] / 100,
-                          view.game_scores[me] / 100, view.game_scores[opp] / 100, view.deal_number / 12)
-        for a in view.announcements:
-            row = d["announcements"][_CATEGORIES.index(a.category)]
-            row[0] = a.length is not None
-            row[1] = (a.length or 0) / 8
-            if a.answer is not None:
-                row[2 + _ANSWERS.index(a.answer)] = 1
-        for bid in view.bids:
-            d["bids"][0 if bid.player == me else 1, CALLS.index(bid.call)] = 1
-        if self.perfect_recall:
-            history = d["history"]
-            for step, (who, action) in enumerate(state.deal_ids[player][-HISTORY:]):
-                history[step, who, action] = 1
+        run = state._run
+        written = (run.token, player, run.version)
+        if written == self._written:
+            return
+        self._fixed[:] = run.scene().arrays[player]
+        selection = run.selection
+        if selection.cards | selection.chosen and run.player == player:
+            _write_bits(self._fixed, _SELECTION_AT, selection.cards, 1.0)
+            _write_bits(self._fixed, _SELECTION_AT + 32, selection.chosen & ~selection.cards, 1.0)
+        if self._history is not None:
+            self._write_history(run, player)
+        self._written = written
+
+    def _write_history(self, run: _Run, player: int) -> None:
+        """The history's rows: the ids added to the list written last, or all of them anew."""
+        flat = self._history
+        assert flat is not None
+        rows = run.rows[player]
+        count = self._count
+        if rows is self._rows and count <= len(rows) <= HISTORY:
+            if len(rows) == count + 1:
+                flat[rows[count]] = 1.0  # the common step: one id more
+            elif len(rows) > count:
+                flat[rows[count:]] = 1.0
+        else:
+            flat[self._rows[:count]] = 0.0
+            if len(rows) > HISTORY:
+                # A window that slid: its rows made anew, and written anew at each call.
+                rows = [(2 * step + who) * NUM_ACTIONS + action
+                        for step, (who, action) in enumerate(run.deal_ids[player][-HISTORY:])]
+            flat[rows] = 1.0
+        self._rows = rows
+        self._count = len(rows)
 
     def string_from(self, state: PiquetState, player: int) -> str:
         if self.perfect_recall:
-            return f"p{player}: " + "; ".join(state.seen[player])
+            return f"p{player}: " + "; ".join(str(item) for item in state.seen[player])
         return observation_text(state.partie.view(player), state.selection if state.partie.to_act == player
                                 else EMPTY)
+
+
+def tensor_from_scratch(state: PiquetState, player: int, perfect_recall: bool) -> np.ndarray[Any, Any]:
+    """The tensor of ``player`` at ``state`` (the information state with ``perfect_recall``), read from his view,
+    his selection and the deal's ids alone, every piece written anew: what :class:`PiquetObserver` keeps up to
+    date step by step, and what the tests hold it to."""
+    tensor, d = _layout(perfect_recall)
+    view = state.partie.view(player)
+    me, opp = player, 1 - player
+    d["player"][player] = 1
+    d["phase"][_PHASES.index(view.phase)] = 1
+    d["roles"][:] = (view.to_act == me, view.elder == me, view.dealer == me)
+    planes = d["cards"]
+    played = [_played_by(view, 0), _played_by(view, 1)]
+    own = state.selection if view.to_act == me else EMPTY
+    masks = (view.hand.mask, view.dealt.mask, view.discards.mask, view.peeked.mask, view.rest.mask,
+             view.shown_dealt[opp].mask, view.revealed[me].mask, view.revealed[opp].mask, played[me],
+             played[opp], CardSet(view.trick).mask, own.cards, own.chosen & ~own.cards)
+    for row, mask in enumerate(masks):
+        for card in range(32):
+            if mask >> card & 1:
+                planes[row, card] = 1
+    exchanged = [x if x is not None else 0 for x in (view.exchanged[me], view.exchanged[opp])]
+    d["counts"][:] = (view.tricks_won[me] / 12, view.tricks_won[opp] / 12, view.talon_left / 8,
+                      exchanged[0] / 8, exchanged[1] / 8, (view.will_exchange or 0) / 5,
+                      view.carte_blanche[me], view.carte_blanche[opp])
+    points = view.deal_points
+    d["scores"][:] = (points[me] / 100, points[opp] / 100, view.totals[me] / 100, view.totals[opp] / 100,
+                      view.game_scores[me] / 100, view.game_scores[opp] / 100, view.deal_number / 12)
+    for a in view.announcements:
+        row = d["announcements"][_CATEGORIES.index(a.category)]
+        row[0] = a.length is not None
+        row[1] = (a.length or 0) / 8
+        if a.answer is not None:
+            row[2 + _ANSWERS.index(a.answer)] = 1
+    for bid in view.bids:
+        d["bids"][0 if bid.player == me else 1, CALLS.index(bid.call)] = 1
+    if perfect_recall:
+        history = d["history"]
+        for step, (who, action) in enumerate(state.deal_ids[player][-HISTORY:]):
+            history[step, who, action] = 1
+    return tensor
 
 
 def observation_text(view: PlayerView, selection: Selection) -> str:

@@ -21,8 +21,8 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from piquet.research import openspiel as _registers  # noqa: F401  (registers python_piquet)
 from piquet.research.encoding import NUM_ACTIONS
+from piquet.research.openspiel import PiquetObserver
 
 __all__ = ["PiquetAEC", "env"]
 
@@ -41,9 +41,10 @@ class PiquetAEC(AECEnv):  # type: ignore[misc]
         self.game = pyspiel.load_game("python_piquet", {"variant": variant, "scope": scope, "options": options,
                                                         "first_dealer": first_dealer})
         self.perfect_recall = perfect_recall
+        #: Each player's observer (each writes only what changed for its player since it last wrote).
+        self._observers = (PiquetObserver(perfect_recall), PiquetObserver(perfect_recall))
         self.possible_agents = ["player_0", "player_1"]
-        shape = (self.game.information_state_tensor_size() if perfect_recall
-                 else self.game.observation_tensor_size(),)
+        shape = self._observers[0].tensor.shape
         self._observation_spaces = {
             agent: spaces.Dict({
                 "observation": spaces.Box(-100.0, 100.0, shape, np.float32),
@@ -89,12 +90,12 @@ class PiquetAEC(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         player = self.possible_agents.index(agent)
         state = self.state
-        tensor = (state.information_state_tensor(player) if self.perfect_recall
-                  else state.observation_tensor(player))
+        observer = self._observers[player]
+        observer.set_from(state, player)
         mask = np.zeros(NUM_ACTIONS, np.int8)
         if not state.is_terminal() and state.current_player() == player:
             mask[state.legal_actions(player)] = 1
-        return {"observation": np.asarray(tensor, np.float32), "action_mask": mask}
+        return {"observation": observer.tensor.copy(), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection

@@ -6,10 +6,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+import importlib.metadata
 import json
 import os
+import re
+import stat
 import sys
+import urllib.parse
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from piquet.ai.annotate import annotated_record
@@ -21,9 +26,10 @@ from piquet.engine import record
 from piquet.engine.partie import Partie
 from piquet.engine.scoring import ScoreCategory
 from piquet.engine.variants import VARIANTS
-from piquet.engine.words import partie_lines
+from piquet.engine.words import partie_lines, second_person
+from piquet.ui.takebacks import TAKEBACKS
 
-__all__ = ["MAX_RECORD_BYTES", "main", "replay_summary"]
+__all__ = ["MAX_RECORD_BYTES", "main", "replay_summary", "solver_words"]
 
 #: The largest file ``piquet replay`` reads: a whole partie's record is some tens of KiB.
 MAX_RECORD_BYTES = 4 * 1024 * 1024
@@ -133,15 +139,16 @@ def _replay(args: argparse.Namespace) -> int:
         json.dump(replay_summary(partie), sys.stdout, indent=1, ensure_ascii=False)
         print()
         return 0
-    for line in partie_lines(partie.logs(), partie.players):
+    names = partie.players
+    for line in partie_lines(partie.logs(), names):
         print(line)
     print()
     for line in _score_table(partie):
-        print(line)
+        print(second_person(line, names))
     if notes is not None and notes.notes:
         print()
-        for line in _annotation_lines(notes, partie.players):
-            print(line)
+        for line in _annotation_lines(notes, names):
+            print(second_person(line, names))
     return 0
 
 
@@ -179,24 +186,63 @@ def _read_record(path: str, command: str) -> Partie | int:
         return 1
 
 
+#: What a record's text may not put on a terminal: the C0 and C1 controls (escape sequences that move the cursor,
+#: retitle the window, rewrite the screen) and the bidirectional controls that reorder what is shown.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """``text`` as it may be shown on a terminal: tabs and line ends as spaces, every other control character left
+    out.
+
+    >>> printable("Ann\x1b]0;pwned\x07\u202e")
+    'Ann]0;pwned'
+    """
+    return _UNPRINTABLE.sub(lambda m: " " if m.group() in "\t\n\r" else "", text)
+
+
+def _printable_strings(value: Any) -> Any:
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, list):
+        return [_printable_strings(v) for v in value]
+    if isinstance(value, dict):
+        return {printable(k): _printable_strings(v) for k, v in value.items()}
+    return value
+
+
 def _read_text(path: str, command: str) -> str | int:
-    """The text of the record at ``path``, or the exit status after saying why it cannot be read."""
+    """The text of the record at ``path``, or the exit status after saying why it cannot be read. Only a regular
+    file is read (a FIFO or a device would block, or never end); every string in it is made :func:`printable`, so
+    nothing a record holds (a player's name, above all) can send a terminal its control sequences."""
     try:
-        with open(path, "rb") as fp:
-            data = fp.read(MAX_RECORD_BYTES + 1)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as e:
         print(f"piquet {command}: cannot read {path}: {e.strerror}", file=sys.stderr)
         return 2
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        print(f"piquet {command}: {path} is not a regular file (a record is one), so it is not read", file=sys.stderr)
+        return 1
+    with os.fdopen(fd, "rb") as fp:
+        data = fp.read(MAX_RECORD_BYTES + 1)
     if len(data) > MAX_RECORD_BYTES:
         print(f"piquet {command}: {path} is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MiB, and not read: a "
               "record of a whole partie is a few tens of KiB, so this is not one", file=sys.stderr)
         return 1
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         print(f"piquet {command}: {path} is not UTF-8 text (byte {e.start} is 0x{data[e.start]:02x}), so not a "
               "record", file=sys.stderr)
         return 1
+    if not _UNPRINTABLE.search(text.replace("\n", "").replace("\t", "").replace("\r", "")) and "\\u" not in text:
+        return text
+    try:
+        data_read = json.loads(text)
+    except (ValueError, RecursionError):  # not JSON: the record's reader says where and why
+        return text
+    return json.dumps(_printable_strings(data_read), ensure_ascii=False, indent=1)
 
 
 def _analyse(args: argparse.Namespace) -> int:
@@ -238,7 +284,7 @@ def _analyse(args: argparse.Namespace) -> int:
         print()
         return 0
     for line in _review_lines(review):
-        print(line)
+        print(second_person(line, review.players))
     return 0
 
 
@@ -291,7 +337,7 @@ def _review_lines(review: PartieReview) -> list[str]:
         for seat in (0, 1):
             s = review.summary(seat, kind)
             counts = ", ".join(f"{s.marks[sign]} {sign}" for _, sign in reversed(MARKS))
-            lines.append(f"  {names[seat]:<{width}}  {s.loss:.1f} in {s.choices} choices "
+            lines.append(f"  {names[seat]:<{width}}  {s.loss:.1f} in {s.choices} choice{'' if s.choices == 1 else 's'} "
                          f"({s.loss_per_choice:.2f} a choice; {counts})")
     if review.actions:
         deals = len({r.deal for r in review.actions})
@@ -473,7 +519,14 @@ def _serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from piquet.ui.web.app import create_app
-        from piquet.ui.web.guard import install_log_limit, listen, raise_file_limit, server_config
+        from piquet.ui.web.guard import (
+            ConnectionLedger,
+            Forwarded,
+            install_log_limit,
+            listen,
+            raise_file_limit,
+            server_config,
+        )
         from piquet.ui.web.store import StoreError
     except ImportError as e:
         print(f"piquet serve needs the web extra ({e.name} is missing): "
@@ -481,6 +534,14 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     if args.workers is not None and args.workers < 0:
         print(f"piquet serve: --workers is 0 or more, not {args.workers}", file=sys.stderr)
+        return 2
+    if args.max_connections is not None and args.max_connections < 1:
+        print(f"piquet serve: --max-connections is 1 or more, not {args.max_connections}", file=sys.stderr)
+        return 2
+    try:
+        forwarded = Forwarded(p for proxies in args.trust_proxy for p in proxies.split(","))
+    except ValueError as e:
+        print(f"piquet serve: --trust-proxy: {e}", file=sys.stderr)
         return 2
     try:
         app = create_app(args.db, workers=args.workers, max_budget=args.max_budget)
@@ -496,23 +557,68 @@ def _serve(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     host = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
-    print(f"Piquet is served at http://{host}:{args.port}/ (stop it with Ctrl-C); games are kept in {args.db}",
-          flush=True)
+    print(f"Piquet is served at http://{host}:{args.port}/ (stop it with Ctrl-C); games are kept in {args.db}; "
+          f"{solver_words()}", flush=True)
     # The server counts its connections below the limit on open files (piquet.ui.web.guard), lifted first.
     raise_file_limit()
-    config = server_config(app, host=args.host, port=args.port, log_level=args.log_level)
+    ledger = ConnectionLedger(forwarded=forwarded)
+    if args.max_connections is not None:
+        ledger.max_connections = min(ledger.max_connections, args.max_connections)
+    config = server_config(app, host=args.host, port=args.port, log_level=args.log_level, ledger=ledger)
     install_log_limit()  # after the configuration, which sets the loggers up
     with listening, contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn has shut down and re-raised it
         uvicorn.Server(config).run(sockets=[listening])
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="piquet", description="Piquet, the classic game for two.")
-    from piquet import __version__
-    from piquet.ai.solver import SOLVER
+def _installed_kernels() -> list[Path]:
+    """The compiled kernels the installed distributions of piquet built: in an install's files, or in the source
+    tree of an editable install (``pip install -e``, which builds it there)."""
+    found: list[Path] = []
+    for dist in importlib.metadata.distributions(name="piquet"):
+        for file in dist.files or ():
+            if file.name.startswith("_kernel.") and file.suffix in (".so", ".pyd"):
+                found.append(Path(str(dist.locate_file(file))))
+        try:
+            direct = json.loads(dist.read_text("direct_url.json") or "{}")
+        except json.JSONDecodeError:
+            continue
+        if not isinstance(direct, dict):
+            continue
+        url = str(direct.get("url", ""))
+        if (direct.get("dir_info") or {}).get("editable") and url.startswith("file://"):
+            found += (Path(urllib.parse.unquote(urllib.parse.urlparse(url).path)) / "piquet" / "ai").glob("_kernel.*")
+    return [p for p in found if p.is_file()]
 
-    parser.add_argument("--version", action="version", version=f"piquet {__version__} (solver: {SOLVER})")
+
+def solver_words() -> str:
+    """Which search the strongest levels solve with, said plainly (``piquet --version``, and ``piquet serve``'s first
+    line): above all when a compiled kernel was built but this run does not use it, because it imports the package
+    from a source tree that has none (``python3 -m piquet`` run inside a checkout)."""
+    from piquet.ai import solver
+
+    if solver.SOLVER == "compiled kernel":
+        return "solver: compiled kernel"
+    if os.environ.get("PIQUET_PURE_SOLVER", "") not in ("", "0"):
+        return "solver: pure Python, as PIQUET_PURE_SOLVER asks"
+    here = Path(solver.__file__).resolve().parent
+    elsewhere = [p for p in _installed_kernels() if p.resolve().parent != here]
+    if elsewhere:
+        return (f"solver: pure Python, NOT the compiled kernel built at install: this runs the source tree "
+                f"{here.parent.parent}, which has no kernel, and not the installed package in "
+                f"{elsewhere[0].resolve().parent.parent.parent} (the strongest levels think more slowly); run the "
+                "installed `piquet` command instead, or build the kernel in this tree with "
+                "`python3 -m pip install -e .`")
+    return "solver: pure Python (no compiled kernel was built: no C compiler where piquet was installed)"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    # The description and the version as written (the version's one line is not wrapped).
+    parser = argparse.ArgumentParser(prog="piquet", description="Piquet, the classic game for two.",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    from piquet import __version__
+
+    parser.add_argument("--version", action="version", version=f"piquet {__version__} ({solver_words()})")
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play a partie against the computer")
     play.add_argument("--variant", default="rubicon", choices=sorted(VARIANTS),
@@ -531,6 +637,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--tutor", type=_points, nargs="?", const=TUTOR_THRESHOLD, metavar="POINTS",
                       help="the tutor: before a choice that loses POINTS or more on average (default "
                            f"{TUTOR_THRESHOLD:g}, the review's '?' mark), say so and why, and offer to think again")
+    play.add_argument("--takebacks", choices=TAKEBACKS, default="fair",
+                      help="what 'undo' may take back: fair (the default: never back past something you had not "
+                           "seen, a card the computer played, cards drawn, a deal), off, or free (for practice: "
+                           "any decision, each one noted in the record), as at the browser's tables")
     play.add_argument("--record", metavar="FILE", help="save the game record to FILE (JSON)")
     play.add_argument("--name", default="You", help="your name at the table")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
@@ -614,6 +724,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the most CPU time a table may give the computer and its hints for each decision "
                           "(default 5; a table's creator chooses up to it, 1 by default); 0: no cap, and a "
                           "table may let the computer think without a limit")
+    srv.add_argument("--trust-proxy", action="append", default=[], metavar="ADDRESS",
+                     help="a reverse proxy in front of the server (an address or a network, e.g. 127.0.0.1 or "
+                          "10.0.0.0/8; may be repeated): its connections are not limited by address, and the client's "
+                          "address is read from the X-Forwarded-For header it sets (from no other peer)")
+    srv.add_argument("--max-connections", type=int, default=None, metavar="N",
+                     help="connections open at once (default 4096, or fewer to stay under the limit on open files)")
     srv.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"],
                      help="how much the server logs (default warning)")
     srv.set_defaults(func=_serve)

@@ -100,7 +100,7 @@ def _read(exercise: Exercise, text: str) -> Action:
     """The answer typed: a declaration's number in the list, or the record's notation."""
     menu = _menu(exercise)
     t = text.strip()
-    if menu and t.isdigit():
+    if menu and t.isascii() and t.isdigit():
         if not 1 <= int(t) <= len(menu):
             raise AnswerError(f"choose 1 to {len(menu)}, or type the cards")
         return menu[int(t) - 1]

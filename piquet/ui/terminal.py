@@ -7,8 +7,9 @@ the first to win three).
 The person plays seat 0 against a computer opponent of the chosen level (:mod:`piquet.ai.levels`). The
 table is drawn with ``rich`` (the ``terminal`` extra; the only module of the
 package that needs it). Every decision is a prompt; at any prompt ``hint``,
-``undo``, ``score``, ``help`` and ``quit`` work too. Input and output are
-injectable, so tests drive a whole partie with scripted answers::
+``undo``, ``score``, ``help`` and ``quit`` work too (``undo`` as ``--takebacks`` allows: ``fair`` by default,
+never back past something the person had not seen; the browser's policy, :mod:`piquet.ui.takebacks`). Input and
+output are injectable, so tests drive a whole partie with scripted answers::
 
     run(args, console=Console(file=io.StringIO()), input_fn=answers)
 """
@@ -54,8 +55,10 @@ from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.scoring import ScoreEvent
 from piquet.engine.variants import Contract, OptionError, parse_bid, parse_options
 from piquet.engine.view import PlayerView
-from piquet.engine.words import said
+from piquet.engine.words import said, second_person
+from piquet.ui import takebacks as policy
 from piquet.ui.menus import declaration_menu, describe_declaration, nothing_words, result_text
+from piquet.ui.takebacks import Takeback, Takebacks
 
 __all__ = ["InputFn", "parse_options", "run"]
 
@@ -72,7 +75,7 @@ Any decision may also be typed in the game's notation:
   QS (play)  x 7D 8C (discard)  point AS KS QS  sets AS AH AD | KS KH KD  cb 3  bid 8+  concede
 Commands, at any prompt:
   hint   the best choice here, why, and by how much it beats the next
-  undo   take back your last decision
+  undo   take back your last decision (as --takebacks allows: fair, off or free)
   score  the score sheet
   help   this help
   quit   stop (the record is saved if you gave --record)"""
@@ -143,28 +146,13 @@ def _pretty_tokens(text: str) -> Text:
     return out
 
 
-_SECOND_PERSON = {
-    "announces": "announce", "bids": "bid", "chooses": "choose", "concedes": "concede", "cuts": "cut",
-    "deals": "deal", "does": "do", "exchanges": "exchange", "holds": "hold", "is": "are", "leads": "lead",
-    "plays": "play", "scores": "score", "stands": "stand", "wins": "win",
-}
+#: The narration in the second person for a player called "You" (the engine's words, one home for every command).
+_grammar = second_person
 
 
-def _grammar(text: str, names: Sequence[str]) -> str:
-    """The engine narrates in the third person; a player called "You" reads it in the second.
-
-    >>> _grammar("You exchanges three, leaving two, and looks at what he left.", ("You", "Computer"))
-    'You exchange three, leaving two, and look at what you left.'
-    """
-    for name in names:
-        if name.lower() != "you":
-            continue
-        text = re.sub(rf"\b{re.escape(name)} (\w+)\b",
-                      lambda m: f"{m.group(0).split()[0]} {_SECOND_PERSON.get(m.group(1), m.group(1))}", text)
-        if text.startswith(f"{name} "):
-            text = text.replace("looks at what he left", "look at what you left").replace(" and scores ", " and score ")
-            text = text.replace(", and is elder", ", and are elder").replace(" lower and deals", " lower and deal")
-    return text
+def _sentence(reason: str) -> str:
+    """A reason given as a clause (``"there is nothing ..."``) as a sentence."""
+    return reason[:1].upper() + reason[1:] + ("" if reason.endswith((".", "!", "?")) else ".")
 
 
 def _reckon(points: int, total: int) -> str:
@@ -313,7 +301,7 @@ def status_panel(view: PlayerView, names: tuple[str, str]) -> Panel:
 class _Game:
     def __init__(self, console: Console, input_fn: InputFn, partie: Partie, seed: int,
                  record_path: str | None, level: int = 2, hint_level: int = 2,
-                 budget: float | None = None, tutor: float | None = None) -> None:
+                 budget: float | None = None, tutor: float | None = None, takebacks: Takebacks = "fair") -> None:
         self.console = console
         self.input_fn = input_fn
         self.partie = partie
@@ -332,9 +320,14 @@ class _Game:
         self.record_path = record_path
         self.names = partie.players
         self.computer = 1 - HUMAN
-        #: Stack lengths at which the person was asked for a decision (where ``undo`` goes back to).
-        self.checkpoints: list[int] = []
-        #: Chance events already drawn, so an undone deal comes again the same.
+        #: What ``undo`` may take back (:mod:`piquet.ui.takebacks`, the browser's policy too): ``off``, ``fair`` or
+        #: ``free``; for each action applied, what a takeback needs to know of it (whether it was a decision with a
+        #: choice, where a takeback goes back to); and the takebacks written down (free ones, in the record and
+        #: under the score sheet).
+        self.takebacks: Takebacks = takebacks
+        self.steps: list[policy.Step] = []
+        self.taken_back: list[Takeback] = []
+        #: Chance events already drawn, so an undone deal comes again the same (its cards whatever the packets).
         self.packs: dict[int, list[Card]] = {}
         self.cuts: dict[int, Cut] = {}
         self.concession_offered: set[int] = set()
@@ -365,12 +358,7 @@ class _Game:
         if isinstance(entry, ScoreEvent):
             total = sum(e.points for e in log[: i + 1] if isinstance(e, ScoreEvent) and e.player == entry.player)
             line = Text(f'  {names[entry.player]}: "{_reckon(entry.points, total)}"', style="yellow")
-            reason = entry.reason
-            for name in names:
-                if name.lower() == "you":
-                    # Auction minus contracts: "You's point of six", scored by the opponent.
-                    reason = reason.replace(f"{name}'s ", "your ")
-            line.append(f" [{reason} {entry.points}]", style="dim")
+            line.append(second_person(f" [{entry.reason} {entry.points}]", names), style="dim")
             self.say(line)
             return
         if isinstance(entry, CardPlayed):
@@ -429,6 +417,12 @@ class _Game:
                 cells.append(game)
             table.add_row(*cells)
         self.console.print(table)
+        if self.taken_back:
+            by_deal: dict[int, int] = {}
+            for taken in self.taken_back:
+                by_deal[taken["deal"]] = by_deal.get(taken["deal"], 0) + 1
+            listed = "; ".join(f"deal {deal}: {n}" for deal, n in by_deal.items())
+            self.say(f"Takebacks by {names[HUMAN]}, noted in the record: {listed}.", style="dim")
         if rules.plays_games:
             won = partie.games_won()
             game_scores = partie.view(HUMAN).game_scores
@@ -462,7 +456,8 @@ class _Game:
         if not self.record_path:
             return
         text = record.dumps(self.partie, meta={"program": "piquet play", "seed": self.seed,
-                                               "computer": f"level {self.level}"})
+                                               "computer": f"level {self.level}", "takebacks": self.takebacks},
+                            takebacks=self.taken_back)
         tmp = self.record_path + ".tmp"
         with open(tmp, "w", encoding="utf-8") as fp:
             fp.write(text)
@@ -629,21 +624,32 @@ class _Game:
                     self.scored_deals = len(self.partie.deal_scores)
                     return
 
+    def push(self, action: Action) -> None:
+        """Apply an action (verified by the engine), noting what a takeback needs to know of it."""
+        self.steps.append(policy.push(self.partie, action))
+
     def undo(self) -> bool:
+        """Take back the person's last decision with a choice, as ``--takebacks`` allows (the browser's policy,
+        :mod:`piquet.ui.takebacks`); a free one is written down, in the record."""
         partie = self.partie
-        here = len(partie.actions)
-        earlier = [c for c in self.checkpoints if c < here]
-        if not earlier:
-            self.say("Nothing to undo.", style="red")
+        keep = policy.target(partie, self.steps, HUMAN, self.takebacks)
+        if keep is None:
+            self.say(_sentence(policy.refusal(partie, self.steps, HUMAN, self.takebacks)), style="red")
             return False
-        target = earlier[-1]
-        while len(partie.actions) > target:
+        if self.takebacks == "free":
+            self.taken_back.append(policy.entry(partie.actions, keep, self.names[HUMAN]))
+        while len(partie.actions) > keep:
             partie.pop()
-        self.checkpoints = [c for c in self.checkpoints if c < target]
+            self.steps.pop()
         self.scored_deals = len(partie.deal_scores)
         self.log_deal, self.log_count = partie.deal_number, len(partie.view(HUMAN).log)
         self.contract_shown = -1
-        self.say("Taken back: your previous decision again.", style="magenta")
+        noted = ""
+        if self.taken_back:
+            count = len(self.taken_back)
+            noted = f" ({count} takeback{'s' if count > 1 else ''} so far, noted in the record)"
+        self.say(f"Taken back: your previous decision again{noted}.", style="magenta")
+        self.save()
         return True
 
     def step(self) -> None:
@@ -653,7 +659,7 @@ class _Game:
             number = sum(1 for a in partie.actions if isinstance(a, Cut))
             if number not in self.cuts:
                 self.cuts[number] = partie.random_cut(self.rng)
-            partie.push(self.cuts[number])
+            self.push(self.cuts[number])
             return
         seat = partie.to_act
         assert seat is not None
@@ -662,28 +668,26 @@ class _Game:
             if len(sizes) == 1:
                 packets = sizes[0]
             elif seat == HUMAN:
-                self.checkpoint()
                 packets = self.ask_packets(sizes)
             else:
                 packets = self.agent.choose_packets(partie.view(seat), sizes)
             number = partie.deal_number + 1
             if number not in self.packs:
                 self.packs[number] = shuffled_pack(self.rng)
-            partie.push(Deal.from_pack(seat, self.packs[number], packets))
+            # The same cards whoever deals and in whatever packets: no takeback deals a hand anew.
+            self.push(Deal.from_pack(seat, self.packs[number], packets, in_packets=False))
             return
         if seat != HUMAN:
             if (phase is Phase.PLAY and partie.deal_number not in self.concession_offered
                     and partie.can(Concede(HUMAN))):
                 # The rulings, 18: either player may concede before the first card, in turn or not.
                 self.concession_offered.add(partie.deal_number)
-                self.checkpoint()
                 self.flush_log()
                 if self.offer_concession():
-                    partie.push(Concede(HUMAN))
+                    self.push(Concede(HUMAN))
                     return
-            partie.push(self._agent_action(seat))
+            self.push(self._agent_action(seat))
             return
-        self.checkpoint()
         self.flush_log()
         decision = {
             Phase.CHOOSE_DEALER: self.choose_dealer,
@@ -701,12 +705,7 @@ class _Game:
             if self.tutor_allows(action):
                 break
             self.say("Think again.", style="magenta")
-        partie.push(action)
-
-    def checkpoint(self) -> None:
-        here = len(self.partie.actions)
-        if not self.checkpoints or self.checkpoints[-1] < here:
-            self.checkpoints.append(here)
+        self.push(action)
 
     def must(self, decision: _Decision) -> Action:
         action = self.ask(decision)
@@ -719,7 +718,7 @@ class _Game:
 
         def parse(text: str) -> None:
             t = text.strip() or "3"
-            if not t.isdigit() or int(t) not in sizes:
+            if not (t.isascii() and t.isdigit()) or int(t) not in sizes:
                 raise _BadInput(f"deal in packets of {' or '.join(map(str, sizes))}")
             chosen.append(int(t))
 
@@ -822,7 +821,7 @@ class _Game:
             parts = text.strip().lower().split()
             if not parts:
                 parts = ["y"]
-            if parts[0].isdigit():
+            if parts[0].isascii() and parts[0].isdigit():
                 parts = ["y", parts[0]]
             yes = _yes_no(parts[0], True)
             if not yes:
@@ -831,7 +830,7 @@ class _Game:
                 return CarteBlanche(HUMAN, True)
             n = hi
             if len(parts) > 1:
-                if not parts[1].isdigit():
+                if not (parts[1].isascii() and parts[1].isdigit()):
                     raise _BadInput(f"say how many cards you will exchange, {lo} to {hi}")
                 n = int(parts[1])
             return CarteBlanche(HUMAN, True, n)
@@ -928,7 +927,7 @@ class _Game:
             t = text.strip()
             if not t:
                 return menu[0]
-            if t.isdigit():
+            if t.isascii() and t.isdigit():
                 i = int(t)
                 if not 1 <= i <= len(menu):
                     raise _BadInput(f"choose 1 to {len(menu)}")
@@ -1013,7 +1012,8 @@ def run(args: argparse.Namespace, console: Console | None = None, input_fn: Inpu
     level = getattr(args, "level", None) or 2
     hint_level = getattr(args, "hint_level", None) or 2
     game = _Game(console, input_fn or ask_console, partie, seed, getattr(args, "record", None), level, hint_level,
-                 getattr(args, "budget", None), getattr(args, "tutor", None))
+                 getattr(args, "budget", None), getattr(args, "tutor", None),
+                 getattr(args, "takebacks", None) or "fair")
     with contextlib.suppress(BrokenPipeError):
         return game.play()
     return 0

@@ -34,7 +34,8 @@ from piquet.ai.levels import LEVEL_NAMES
 from piquet.engine import record
 from piquet.engine.language import LANGUAGES
 from piquet.engine.variants import VARIANTS, OptionError
-from piquet.ui.web.guard import TokenBucket
+from piquet.ui.takebacks import Takebacks
+from piquet.ui.web.guard import TokenBucket, prefix_of
 from piquet.ui.web.guide import GUIDE_HEAD, guide_html, guide_index_html, unknown_guide_html
 from piquet.ui.web.protocol import (
     BudgetSetup,
@@ -46,21 +47,33 @@ from piquet.ui.web.protocol import (
     ServerMessage,
     SetupAnswer,
     TableKind,
-    Takebacks,
     VariantSetup,
     read_message,
 )
 from piquet.ui.web.reviews import REVIEW_WORKERS, LensName, ReviewRefused, Reviews, for_viewer
-from piquet.ui.web.store import SQLiteStore, Store, StoreUnavailable
-from piquet.ui.web.tables import DEFAULT_BUDGET, LEVELS, MAX_BUDGET, MIN_BUDGET, Client, SeatRefused, Table, Tables
+from piquet.ui.web.store import AsyncStore, SQLiteStore, Store, StoreUnavailable
+from piquet.ui.web.tables import (
+    DEFAULT_BUDGET,
+    LEVELS,
+    MAX_BUDGET,
+    MIN_BUDGET,
+    Client,
+    OpenRefused,
+    SeatRefused,
+    Table,
+    Tables,
+)
 from piquet.ui.web.thinking import Thinker
 
 __all__ = ["RedactSecrets", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
-#: New tables one address may create a minute, on average, and in a burst.
+#: New tables one address may create a minute, on average, and in a burst; and one network (an IPv4 /24, an IPv6
+#: /64: :func:`piquet.ui.web.guard.prefix_of`).
 TABLES_PER_MINUTE_PER_ADDRESS = 20.0
 TABLE_BURST_PER_ADDRESS = 30.0
+TABLES_PER_MINUTE_PER_PREFIX = 60.0
+TABLE_BURST_PER_PREFIX = 90.0
 #: The close code of a client dropped because it did not take its messages in time.
 CLOSE_SLOW = 4408
 
@@ -130,14 +143,17 @@ def _rules_html() -> str:
     return markdown.markdown(text, extensions=["tables", "toc"]).replace("<table>", '<table tabindex="0">')
 
 
-def _page(title: str, body: str, head: str = "") -> str:
+def _page(title: str, body: str, head: str = "", scripted: bool = False) -> str:
+    """A page of text (the guides, the laws), with the site's icon and style. ``scripted``: ``head`` loads a script,
+    which says when the page is ready (``data-ready``, the signal every page gives); without one it is at once."""
     return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
             f'<link rel="stylesheet" href="/static/style.css">{head}</head>'
-            f'<body class="page"><main class="doc">{body}</main></body></html>')
+            f'<body class="page" data-ready="{"" if scripted else "1"}"><main class="doc">{body}</main></body></html>')
 
 
-def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
+def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | None = None,
                max_budget: float = MAX_BUDGET, review_workers: int = REVIEW_WORKERS) -> FastAPI:
     """The server's application; ``db`` is a SQLite file's path (``":memory:"``) or any :class:`Store`.
     ``workers``: the computer's worker processes for levels 4-5 and hints (:class:`~piquet.ui.web.thinking.Thinker`;
@@ -148,7 +164,7 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
     redact_secrets_in_logs()
     if not 0 <= max_budget < math.inf:
         raise ValueError(f"the cap on the computer's thinking is 0 (none) or more seconds, not {max_budget!r}")
-    store: Store = SQLiteStore(db) if isinstance(db, str) else db
+    store: Store | AsyncStore = SQLiteStore(db) if isinstance(db, str) else db
     thinker = Thinker(workers)
     tables = Tables(store, thinker, max_budget=max_budget)
     reviews = Reviews(review_workers)
@@ -174,16 +190,17 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
     async def lobby() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
-    def table_file(table_id: str, name: str) -> Response:
-        """The page ``name`` of a table (the table's page, its review), or a page saying there is no such table."""
-        if tables.get(table_id) is None:
+    async def table_file(table_id: str, name: str) -> Response:
+        """The page ``name`` of a table (the table's page, its review), or a page saying there is no such table (the
+        table's row is looked for; nothing is replayed)."""
+        if not await tables.exists(table_id):
             return HTMLResponse(_page("No such table", "<h1>No such table</h1><p>This link holds no table "
                                       "on this server. <a href='/'>Start a new one</a>.</p>"), status_code=404)
         return FileResponse(STATIC / name)
 
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> Response:
-        return table_file(table_id, "table.html")
+        return await table_file(table_id, "table.html")
 
     @app.get("/rules", include_in_schema=False)
     async def rules() -> HTMLResponse:
@@ -211,7 +228,7 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
     async def guide_of(variant: str) -> HTMLResponse:
         if variant not in guides:
             return HTMLResponse(_page("No such guide", unknown_guide_html(variant)), status_code=404)
-        return HTMLResponse(_page(f"How to play {VARIANTS[variant].title}", guides[variant], GUIDE_HEAD))
+        return HTMLResponse(_page(f"How to play {VARIANTS[variant].title}", guides[variant], GUIDE_HEAD, scripted=True))
 
     # response_model=None: the answer's type is the protocol's TypedDict, not a model FastAPI should build.
     @app.get("/api/setup", response_model=None)
@@ -232,26 +249,38 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
 
     creations: dict[str, TokenBucket] = {}
 
+    def creation_refused(address: str) -> JSONResponse | None:
+        """``None`` if ``address`` and its network may create a table now (counting it), else the 429 answer."""
+        now = time.monotonic()
+        if len(creations) > 10_000:  # forget the addresses whose buckets are full again
+            for key in [k for k, b in creations.items() if b.full(now)]:
+                del creations[key]
+        limits = ((address, TABLES_PER_MINUTE_PER_ADDRESS, TABLE_BURST_PER_ADDRESS, "one address"),
+                  ("net " + prefix_of(address), TABLES_PER_MINUTE_PER_PREFIX, TABLE_BURST_PER_PREFIX, "one network"))
+        buckets = []
+        for key, per_minute, burst, whose in limits:
+            bucket = creations.get(key)
+            if bucket is None:
+                bucket = creations[key] = TokenBucket(per_minute / 60, burst, now)
+            buckets.append(bucket)
+            if bucket.available(now) < 1:
+                wait = math.ceil((1 - bucket.available(now)) / bucket.rate)
+                return JSONResponse({"detail": f"at most {per_minute:g} new tables a minute from {whose}: try again "
+                                               f"in {wait} s"}, status_code=429, headers={"Retry-After": str(wait)})
+        for bucket in buckets:
+            bucket.take(now)
+        return None
+
     @app.post("/api/tables")
     async def create(body: CreateTable, request: Request) -> Response:
         """Create a table; the answer holds the creator's secret link (the secrets after ``#``, which a browser
         never sends to a server)."""
-        address = request.client.host if request.client is not None else "unknown"
-        now = time.monotonic()
-        bucket = creations.get(address)
-        if bucket is None:
-            if len(creations) > 10_000:  # forget the addresses whose buckets are full again
-                for key in [k for k, b in creations.items() if b.full(now)]:
-                    del creations[key]
-            bucket = creations[address] = TokenBucket(TABLES_PER_MINUTE_PER_ADDRESS / 60, TABLE_BURST_PER_ADDRESS, now)
-        if not bucket.take(now):
-            wait = math.ceil((1 - bucket.tokens) / bucket.rate)
-            return JSONResponse({"detail": f"at most {TABLES_PER_MINUTE_PER_ADDRESS:g} new tables a minute from one "
-                                           f"address: try again in {wait} s"},
-                                status_code=429, headers={"Retry-After": str(wait)})
+        refused = creation_refused(request.client.host if request.client is not None else "unknown")
+        if refused is not None:
+            return refused
         try:
-            table, token = await tables.create_saved(body.kind, body.variant, body.options, body.level, body.name,
-                                                     body.takebacks, body.budget, body.tutor)
+            table, token = await tables.create(body.kind, body.variant, body.options, body.level, body.name,
+                                               body.takebacks, body.budget, body.tutor)
         except ProtocolError:  # not saved: the handler below answers 503
             raise
         except (ValueError, OptionError) as e:
@@ -262,11 +291,18 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
                                            "spectate": links["spectate"]}}
         return JSONResponse(created)
 
-    def viewer(table_id: str, token: str) -> tuple[Table, int | None]:
-        """The table and the seat ``token`` holds there (``None``: the table's spectator secret); 404 or 403."""
-        table = tables.get(table_id)
-        if table is None:
-            raise HTTPException(404, "no such table")
+    async def viewer(table_id: str, token: str, request: Request) -> tuple[Table, int | None]:
+        """The table and the seat ``token`` holds there (``None``: the table's spectator secret); 404, 403 or 429.
+        A table not in memory is read from the store and replayed only once ``token`` is found to hold a place."""
+        address = request.client.host if request.client is not None else "unknown"
+        try:
+            table = await tables.open(table_id, None, token, address)
+        except SeatRefused as e:
+            if e.code == 4404:
+                raise HTTPException(404, "no such table") from None
+            raise HTTPException(403, "that token holds no seat at this table") from None
+        except OpenRefused as e:
+            raise HTTPException(429, e.reason, headers={"Retry-After": str(math.ceil(e.retry_after))}) from None
         if table.is_spectator(token):
             return table, None
         try:
@@ -275,9 +311,9 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
             raise HTTPException(403, "that token holds no seat at this table") from None
 
     @app.get("/api/tables/{table_id}/record")
-    async def download(table_id: str, token: str) -> Response:
+    async def download(table_id: str, token: str, request: Request) -> Response:
         """A finished game's record (``piquet replay`` reads it)."""
-        table, _seat = viewer(table_id, token)
+        table, _seat = await viewer(table_id, token, request)
         if table.partie is None or not table.partie.is_over:
             raise HTTPException(403, "the record is given once the partie is over: before, it would show "
                                      "the cards still hidden")
@@ -285,9 +321,9 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
                         headers={"Content-Disposition": f'attachment; filename="piquet-{table_id}.json"'})
 
     @app.post("/api/tables/{table_id}/rematch")
-    async def rematch(table_id: str, token: str) -> JSONResponse:
+    async def rematch(table_id: str, token: str, request: Request) -> JSONResponse:
         """Another partie with the same settings (:meth:`Tables.rematch`): the new table and the asker's link."""
-        table, seat = viewer(table_id, token)
+        table, seat = await viewer(table_id, token, request)
         if seat is None:
             raise HTTPException(403, "a spectator watches; he cannot ask for a rematch")
         try:
@@ -299,12 +335,12 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
 
     @app.get("/t/{table_id}/review", include_in_schema=False)
     async def review_page(table_id: str) -> Response:
-        return table_file(table_id, "review.html")
+        return await table_file(table_id, "review.html")
 
     @app.post("/api/tables/{table_id}/reviews", status_code=202)
-    async def ask_review(table_id: str, body: AskReview, token: str) -> JSONResponse:
+    async def ask_review(table_id: str, body: AskReview, token: str, request: Request) -> JSONResponse:
         """Queue the review of a finished deal (or of the whole partie, once over); the answer is its progress."""
-        table, seat = viewer(table_id, token)
+        table, seat = await viewer(table_id, token, request)
         if table.partie is None:
             raise HTTPException(409, "the partie has not begun: there is no deal to review")
         if body.lens == "open-hands" and not table.partie.is_over:
@@ -319,9 +355,9 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
         return JSONResponse(job.progress(), status_code=200 if job.status == "done" else 202)
 
     @app.get("/api/tables/{table_id}/reviews/{review_id}")
-    async def review_progress(table_id: str, review_id: str, token: str) -> JSONResponse:
+    async def review_progress(table_id: str, review_id: str, token: str, request: Request) -> JSONResponse:
         """A review's progress, and once done its result, as this seat (or spectator) may see it."""
-        table, seat = viewer(table_id, token)
+        table, seat = await viewer(table_id, token, request)
         job = reviews.get(table.id, review_id)
         if job is None:
             raise HTTPException(404, "no such review of this table (a review is kept an hour after it is made)")
@@ -337,44 +373,47 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
 
     @app.websocket("/ws/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
-        try:
-            table = tables.get(table_id)
-        except StoreUnavailable as e:
-            log.warning("the store could not be read: %s", e)
-            await ws.accept()
-            await ws.close(code=1013, reason="the table could not be read; try again")
-            return
         link: tuple[LinkKind, str] = next(((k, ws.query_params[k]) for k in get_args(LinkKind)
                                            if k in ws.query_params), ("token", ""))
         kind, secret = link
         lang = ws.query_params.get("lang", "en")
+        address = ws.client.host if ws.client is not None else "unknown"
         # Accepted before it is closed: a socket closed during the handshake fails with HTTP 403 instead, and the
         # page never sees the close code that tells an unknown table (4404) from an unknown token (4403) or a spent
         # invite (4410).
         await ws.accept()
-        if table is None:
-            await ws.close(code=4404, reason="no such table")
-            return
         if lang not in LANGUAGES:
             reason = f"language {lang[:20]!r} is not one the table speaks ({', '.join(LANGUAGES)})"
-            await ws.close(code=4400, reason=reason)
+            await ws.close(code=4400, reason=close_reason(reason))
             return
         try:
+            table = await tables.open(table_id, kind, secret, address)
             seat, new_token = await table.admit(kind, secret)
+        except StoreUnavailable as e:
+            log.warning("the store could not be read: %s", e)
+            await ws.close(code=1013, reason="the table could not be read; try again")
+            return
+        except OpenRefused as e:
+            await ws.close(code=1013, reason=close_reason(e.reason))
+            return
         except SeatRefused as e:
-            await ws.close(code=e.code, reason=e.reason)
+            await ws.close(code=e.code, reason=close_reason(e.reason))
             return
         except ProtocolError as e:  # not_saved: the store could not take the seat's new secret
-            await ws.close(code=1013, reason=e.message)
+            await ws.close(code=1013, reason=close_reason(e.message))
             return
 
         async def hang_up(code: int, reason: str) -> None:
             with contextlib.suppress(Exception):  # already closed
-                await ws.close(code=code, reason=reason)
+                await ws.close(code=code, reason=close_reason(reason))
 
         abort: Callable[[], None] | None = ws.scope.get("piquet.abort")
         client = Client(seat, ws.send_text, on_drop=lambda _client, _reason: _hang_up(ws, abort), hang_up=hang_up,
-                        invite=secret if kind == "invite" else None, lang=lang)
+                        invite=secret if kind == "invite" else None, lang=lang, address=address)
+        if seat is not None:  # a seated player's frames are the game's: served before any other's
+            prioritise: Callable[[], None] | None = ws.scope.get("piquet.seated")
+            if prioritise is not None:
+                prioritise()
         if new_token is not None and seat is not None:  # moved here: the old device's secret no longer holds it
             client.post(_json({"type": "seat", "seat": seat, "token": new_token}))
             await table.moved(seat, client)
@@ -403,13 +442,13 @@ def create_app(db: str | Store = "piquet.sqlite3", workers: int | None = None,
             message = read_message(text)
             if message["type"] == "action":
                 warning = await table.act(client.seat, message["action"], message["version"],
-                                          message.get("confirm", False), client.lang)
+                                          message.get("confirm", False), client.lang, client.address)
                 if warning is not None:
                     client.post(_json(warning))
             elif message["type"] == "hint":
-                client.post(_json(await table.hint(client.seat, client.lang)))
+                client.post(_json(await table.hint(client.seat, client.lang, client.address)))
             elif message["type"] == "undo":
-                await table.undo(client.seat, message["version"])
+                await table.undo(client.seat, message["version"], message.get("declare_best", False))
             elif message["type"] == "move":
                 client.post(_json(await table.move_link(client.seat)))
             elif message["type"] == "join":
@@ -468,6 +507,15 @@ def _hang_up(ws: WebSocket, abort: Callable[[], None] | None) -> None:
 
 
 _background: set[asyncio.Task[None]] = set()
+
+
+def close_reason(text: str) -> str:
+    """``text`` cut to what a WebSocket's close frame carries (123 bytes of UTF-8), at a character's end: a longer
+    reason (a language's name a client sent, repeated in it) would fail the close itself."""
+    data = text.encode("utf-8")
+    if len(data) <= 123:
+        return text
+    return data[:120].decode("utf-8", "ignore") + "..."
 
 
 def _json(data: ServerMessage) -> str:

@@ -1,40 +1,55 @@
-"""The server's guards at the socket: limits that keep one client from stalling the others (``docs/security.md``).
+"""The server's guards at the socket: limits that keep clients, one or many, from stalling the others
+(``docs/security.md``).
 
-``piquet serve`` runs uvicorn with the two protocol classes made here:
+``piquet serve`` runs uvicorn with the two protocol classes made here (:func:`guarded_protocols`), every socket with
+``TCP_NODELAY`` (a message is sent at once, never held back waiting for the client's acknowledgement of the one
+before).
 
-- :func:`guarded_protocols` gives an HTTP protocol that refuses connections beyond
-  :data:`MAX_CONNECTIONS` (in all) and :data:`MAX_CONNECTIONS_PER_ADDRESS` (from one address) and
-  new ones beyond :data:`CONNECTIONS_PER_SECOND_PER_ADDRESS`, and closes a connection whose request
-  is not complete :data:`REQUEST_TIMEOUT` seconds after the connection or the previous answer (an
-  unfinished request holds a file descriptor: "slowloris"); and a WebSocket protocol that reads
-  each frame's header before the WebSocket library parses it, so that
+- Connections are counted in all (:data:`MAX_CONNECTIONS`), by address (:data:`MAX_CONNECTIONS_PER_ADDRESS`) and by
+  network (:func:`prefix_of`: an IPv4 /24, an IPv6 /64; :data:`MAX_CONNECTIONS_PER_PREFIX`), and new ones by address
+  and by network a second; past a limit a new connection is answered 503 and closed. When the connections near the
+  cap (:data:`EVICT_AT`), a new connection makes room: the oldest connection that has not finished a request (nor
+  become a WebSocket) of the network holding the most such is closed, and a network that holds
+  :data:`UNFINISHED_NEAR_CAP` such already is refused instead: a flood of slow connections cannot keep a new visitor
+  out. A connection whose request is not
+  complete :data:`REQUEST_TIMEOUT` seconds after the connection or the previous answer is closed ("slowloris").
+- A WebSocket's frames are read by their header before the WebSocket library parses them:
 
-  - a frame over :data:`MAX_FRAME` bytes is never buffered: its payload is skipped as it arrives and
-    the client is answered with the protocol's ``too_large`` error, the socket kept open;
-  - every frame costs a token from the connection's bucket (:data:`MESSAGES_PER_SECOND`, burst
-    :data:`MESSAGE_BURST`) and from its address's (:data:`MESSAGES_PER_SECOND_PER_ADDRESS`, burst
-    :data:`MESSAGE_BURST_PER_ADDRESS`); a client out of tokens is closed with code
-    :data:`CLOSE_FLOOD` and the rest of what it sent is never parsed, so a burst of 100,000 tiny frames
-    costs the server a few hundred of them.
+  - a frame over :data:`MAX_FRAME` bytes is never buffered: its payload is skipped as it arrives and the client is
+    answered with the protocol's ``too_large`` error, the socket kept open;
+  - every frame costs a token from the connection's bucket (:data:`MESSAGES_PER_SECOND`), its address's and its
+    network's; a client out of tokens is closed with :data:`CLOSE_FLOOD` and the rest of what it sent is never
+    parsed, so a burst of 100,000 tiny frames costs the server a few hundred of them;
+  - the frames of all the connections together have a budget a second (:data:`FRAMES_PER_SECOND`, and
+    :data:`BYTES_PER_SECOND` of their bytes): the seated players' frames, at a household's pace
+    (:data:`SEATED_FRAMES_PER_SECOND_PER_ADDRESS`, and by network), never wait for it; once it is spent, every other
+    connection waits, unread (TCP holds back its sender), and the waiting connections are read by turns, a few
+    frames each, as it refills. So many addresses, each within its own limits, cannot take the server's time from
+    the game.
 
-- The application may drop a client that does not read (``scope["piquet.abort"]``): the socket is
-  aborted, with no closing handshake to wait for.
+- The application may drop a client that does not read (``scope["piquet.abort"]``): the socket is aborted, with no
+  closing handshake to wait for; and marks a seated player's connection (``scope["piquet.seated"]``).
 
-Every limit is a named constant here (their values are in ``docs/security.md``). The guards count
-connections by the address of the socket's peer: behind a reverse proxy every connection comes from
-the proxy, which should then do the limiting.
+Behind a reverse proxy every connection comes from the proxy: a proxy named as trusted (``piquet serve
+--trust-proxy``) is exempt from the limits by address, and the client's address is taken from the
+``X-Forwarded-For`` header it sets (the last address in it that is not itself a trusted proxy), for the
+application's limits and for each WebSocket's; from any other peer that header is ignored. Every limit is a named
+constant here (their values are in ``docs/security.md``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import ipaddress
 import json
 import logging
 import resource
 import socket
 import time
-from collections.abc import Callable
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import h11
@@ -48,8 +63,10 @@ from piquet.ui.web.protocol import MAX_MESSAGE, ProtocolError
 __all__ = [
     "CLOSE_FLOOD",
     "ConnectionLedger",
+    "Forwarded",
     "TokenBucket",
     "guarded_protocols",
+    "prefix_of",
     "server_config",
 ]
 
@@ -64,16 +81,45 @@ MESSAGE_BURST = 60.0
 #: Frames all the connections of one address may send a second, on average, and in a burst.
 MESSAGES_PER_SECOND_PER_ADDRESS = 120.0
 MESSAGE_BURST_PER_ADDRESS = 240.0
+#: Frames all the connections of one network (:func:`prefix_of`) may send a second, on average, and in a burst.
+MESSAGES_PER_SECOND_PER_PREFIX = 480.0
+MESSAGE_BURST_PER_PREFIX = 960.0
+#: Frames, and their bytes, all the connections together are read a second (beyond a seated player's own), on
+#: average and in a burst: the server's time for anything but the game. Past them, the busiest networks wait.
+FRAMES_PER_SECOND = 1000.0
+FRAME_BURST = 2000.0
+BYTES_PER_SECOND = 4 * 1024 * 1024.0
+BYTE_BURST = 8 * 1024 * 1024.0
+#: The seated players' frames that pass before anything else, a second and at once, of one address and of one
+#: network (the players of a household, at a person's pace; beyond, their frames are read as any other's).
+SEATED_FRAMES_PER_SECOND_PER_ADDRESS = 10.0
+SEATED_FRAME_BURST_PER_ADDRESS = 30.0
+SEATED_FRAMES_PER_SECOND_PER_PREFIX = 40.0
+SEATED_FRAME_BURST_PER_PREFIX = 120.0
+#: Frames a waiting connection is read at its turn, once the shared budget has refilled: the waiting connections
+#: are read by turns, a few frames each, every TURN_SECONDS.
+FRAMES_A_TURN = 4
+TURN_SECONDS = 0.02
+#: Bytes of a waiting connection held unread at most; past them it is closed as a flood.
+MAX_HELD = 1024 * 1024
 #: The close code of a connection that sent more than its buckets allow (4429: as HTTP's 429, too many requests).
 CLOSE_FLOOD = 4429
 #: Seconds a connection closed for flooding is read (and what it sends thrown away) before it is cut.
 FLOOD_LINGER = 2.0
-#: Connections open at once, in all and from one address.
+#: Connections open at once, in all, from one address and from one network.
 MAX_CONNECTIONS = 4096
 MAX_CONNECTIONS_PER_ADDRESS = 32
-#: New connections one address may open a second, on average, and in a burst.
+MAX_CONNECTIONS_PER_PREFIX = 256
+#: The share of :data:`MAX_CONNECTIONS` from which a new connection makes room by closing the oldest connection
+#: that has not finished a request; but a network that holds this many such already is refused instead (a browser
+#: opens a few at once).
+EVICT_AT = 0.9
+UNFINISHED_NEAR_CAP = 8
+#: New connections one address may open a second, on average, and in a burst; and one network.
 CONNECTIONS_PER_SECOND_PER_ADDRESS = 10.0
 CONNECTION_BURST_PER_ADDRESS = 60.0
+CONNECTIONS_PER_SECOND_PER_PREFIX = 40.0
+CONNECTION_BURST_PER_PREFIX = 240.0
 #: Seconds a client has to send a whole HTTP request (headers and body), from its connection or the
 #: previous answer.
 REQUEST_TIMEOUT = 10.0
@@ -84,6 +130,24 @@ PING_INTERVAL = 20.0
 PING_TIMEOUT = 20.0
 #: File descriptors kept free for the store, the logs and the server's own files (below ``RLIMIT_NOFILE``).
 RESERVED_FILES = 128
+
+
+@functools.lru_cache(maxsize=65536)
+def prefix_of(host: str) -> str:
+    """The network of an address, as the limits by network count it: an IPv4 address's /24, an IPv6 address's /64 (an
+    IPv4 address mapped into IPv6 as IPv4); anything else (a Unix socket, a name) is its own.
+
+    >>> prefix_of("203.0.113.7"), prefix_of("2001:db8:1:2:3:4:5:6"), prefix_of("::ffff:198.51.100.9")
+    ('203.0.113.0/24', '2001:db8:1:2::/64', '198.51.100.0/24')
+    """
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    bits = 24 if isinstance(address, ipaddress.IPv4Address) else 64
+    return str(ipaddress.ip_network(f"{address}/{bits}", strict=False))
 
 
 class TokenBucket:
@@ -97,12 +161,16 @@ class TokenBucket:
         self.tokens = burst
         self.stamp = now
 
-    def take(self, now: float, cost: float = 1.0) -> bool:
-        """Spend ``cost`` tokens if there are that many; whether there were."""
+    def available(self, now: float) -> float:
+        """The tokens there are now (nothing spent)."""
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens >= cost:
-            self.tokens -= cost
+        return self.tokens
+
+    def take(self, now: float, cost: float = 1.0) -> bool:
+        """Spend ``cost`` tokens if there are that many; whether there were."""
+        if self.available(now) >= cost - 1e-9:  # a whole token, to the rounding of the refill
+            self.tokens = max(0.0, self.tokens - cost)
             return True
         return False
 
@@ -111,54 +179,215 @@ class TokenBucket:
 
 
 class _Address:
-    __slots__ = ("connections", "messages", "opened")
+    """An address's or a network's count of connections and its buckets."""
 
-    def __init__(self, now: float) -> None:
+    __slots__ = ("connections", "messages", "opened", "seated")
+
+    def __init__(self, now: float, network: bool = False) -> None:
         self.connections = 0
-        self.opened = TokenBucket(CONNECTIONS_PER_SECOND_PER_ADDRESS, CONNECTION_BURST_PER_ADDRESS, now)
-        self.messages = TokenBucket(MESSAGES_PER_SECOND_PER_ADDRESS, MESSAGE_BURST_PER_ADDRESS, now)
+        if network:
+            self.opened = TokenBucket(CONNECTIONS_PER_SECOND_PER_PREFIX, CONNECTION_BURST_PER_PREFIX, now)
+            self.messages = TokenBucket(MESSAGES_PER_SECOND_PER_PREFIX, MESSAGE_BURST_PER_PREFIX, now)
+            self.seated = TokenBucket(SEATED_FRAMES_PER_SECOND_PER_PREFIX, SEATED_FRAME_BURST_PER_PREFIX, now)
+        else:
+            self.opened = TokenBucket(CONNECTIONS_PER_SECOND_PER_ADDRESS, CONNECTION_BURST_PER_ADDRESS, now)
+            self.messages = TokenBucket(MESSAGES_PER_SECOND_PER_ADDRESS, MESSAGE_BURST_PER_ADDRESS, now)
+            self.seated = TokenBucket(SEATED_FRAMES_PER_SECOND_PER_ADDRESS, SEATED_FRAME_BURST_PER_ADDRESS, now)
+
+    def idle(self, now: float) -> bool:
+        return (self.connections == 0 and self.opened.full(now) and self.messages.full(now)
+                and self.seated.full(now))
+
+
+class Forwarded:
+    """The reverse proxies trusted to say who their client is (addresses or networks, ``"127.0.0.1"``,
+    ``"10.0.0.0/8"``), and how the client's address is read from what one of them forwards."""
+
+    def __init__(self, proxies: Iterable[str] = ()) -> None:
+        self.networks = [ipaddress.ip_network(p.strip(), strict=False) for p in proxies if p.strip()]
+
+    def __bool__(self) -> bool:
+        return bool(self.networks)
+
+    def trusted(self, host: str | None) -> bool:
+        if not self.networks or host is None:
+            return False
+        try:
+            address = ipaddress.ip_address(host.split("%", 1)[0])
+        except ValueError:
+            return False
+        return any(address in network for network in self.networks)
+
+    def client(self, peer: str, headers: Iterable[tuple[bytes, bytes]]) -> str:
+        """The client's address: ``peer``'s own, unless ``peer`` is a trusted proxy and its ``X-Forwarded-For``
+        header names one (the last address in it that is not a trusted proxy: the one the trusted proxies saw)."""
+        if not self.trusted(peer):
+            return peer
+        forwarded = [value.decode("latin-1") for name, value in headers if name.lower() == b"x-forwarded-for"]
+        hops = [hop.strip() for hop in ",".join(forwarded).split(",") if hop.strip()]
+        for hop in reversed(hops):
+            host = hop[1:hop.index("]")] if hop.startswith("[") and "]" in hop else (
+                hop.rsplit(":", 1)[0] if hop.count(":") == 1 else hop)
+            try:
+                ipaddress.ip_address(host)
+            except ValueError:
+                return peer  # not an address: the header is not to be believed
+            if not self.trusted(host):
+                return host
+        return peer
 
 
 class ConnectionLedger:
-    """The server's open connections, counted in all and by address, and each address's buckets."""
+    """The server's open connections, counted in all, by address and by network, each address's and network's
+    buckets, the connections that may be closed to make room, and the budget of frames all the connections share.
+    ``forwarded``: the trusted proxies (their connections are not limited by address; their clients are)."""
 
-    def __init__(self, max_connections: int | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, max_connections: int | None = None, clock: Callable[[], float] = time.monotonic,
+                 forwarded: Forwarded | None = None) -> None:
         self.max_connections = max_connections if max_connections is not None else connection_limit()
         self.clock = clock
+        self.forwarded = forwarded or Forwarded()
         self.open: dict[int, str] = {}  # id(transport) -> address
         self._addresses: dict[str, _Address] = {}
+        self._networks: dict[str, _Address] = {}
+        #: Connections that have not finished a request: key -> how to close it; and by network, oldest first.
+        self.unfinished: dict[int, Callable[[], None]] = {}
+        self._unfinished_by_network: dict[str, OrderedDict[int, None]] = {}
+        self._unfinished_network: dict[int, str] = {}
+        now = clock()
+        self.frames = TokenBucket(FRAMES_PER_SECOND, FRAME_BURST, now)
+        self.bytes = TokenBucket(BYTES_PER_SECOND, BYTE_BURST, now)
+        self.evicted = 0
+        #: The connections waiting for the shared budget, in turn (each is read a few frames, then goes to the back).
+        self.waiting: deque[Any] = deque()
+        self._turns: asyncio.TimerHandle | None = None
 
-    def address(self, host: str) -> _Address:
-        entry = self._addresses.get(host)
+    def wait_turn(self, connection: Any, loop: asyncio.AbstractEventLoop) -> None:
+        """``connection`` holds frames the shared budget could not read: it is read at its turn (its ``_turn()``)."""
+        self.waiting.append(connection)
+        if self._turns is None:
+            self._turns = loop.call_later(TURN_SECONDS, self._give_turns, loop)
+
+    def _give_turns(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Give the waiting connections their turns, in order, while the shared budget has frames to read."""
+        for _ in range(len(self.waiting)):  # (a connection that still holds frames goes to the back: not this time)
+            if self.frames.available(self.clock()) < 1:
+                break
+            self.waiting.popleft()._turn_now()
+        self._turns = loop.call_later(TURN_SECONDS, self._give_turns, loop) if self.waiting else None
+
+    def _entry(self, table: dict[str, _Address], key: str, network: bool) -> _Address:
+        entry = table.get(key)
         if entry is None:
-            if len(self._addresses) > 4 * self.max_connections:
-                self._forget_idle()
-            entry = self._addresses[host] = _Address(self.clock())
+            if len(table) > 4 * self.max_connections:
+                now = self.clock()
+                for k in [k for k, e in table.items() if e.idle(now)]:
+                    del table[k]
+            entry = table[key] = _Address(self.clock(), network)
         return entry
 
-    def _forget_idle(self) -> None:
-        now = self.clock()
-        for host, entry in list(self._addresses.items()):
-            if entry.connections == 0 and entry.opened.full(now) and entry.messages.full(now):
-                del self._addresses[host]
+    def address(self, host: str) -> _Address:
+        return self._entry(self._addresses, host, False)
+
+    def network(self, host: str) -> _Address:
+        return self._entry(self._networks, prefix_of(host), True)
 
     def admit(self, key: int, host: str) -> str | None:
-        """Count a new connection; the reason it is refused (``None``: admitted)."""
+        """Count a new connection; the reason it is refused (``None``: admitted). A trusted proxy's connection is
+        counted in all only (its clients are counted by :meth:`reassign`). Near the cap, a connection from a network
+        that already holds :data:`UNFINISHED_NEAR_CAP` connections not finished is refused (let it finish those
+        first); any other makes room by closing the oldest connection that has not finished a request."""
+        if len(self.open) >= EVICT_AT * self.max_connections:
+            if (not self.forwarded.trusted(host)
+                    and len(self._unfinished_by_network.get(prefix_of(host), ())) >= UNFINISHED_NEAR_CAP):
+                return (f"the server is nearly full, and this network holds {UNFINISHED_NEAR_CAP} or more connections "
+                        "that have not finished a request")
+            self._make_room()
         if len(self.open) >= self.max_connections:
             return f"the server holds its most connections ({self.max_connections})"
-        entry = self.address(host)
-        if entry.connections >= MAX_CONNECTIONS_PER_ADDRESS:
-            return f"at most {MAX_CONNECTIONS_PER_ADDRESS} connections from one address"
-        if not entry.opened.take(self.clock()):
-            return f"at most {CONNECTIONS_PER_SECOND_PER_ADDRESS:g} new connections a second from one address"
-        entry.connections += 1
+        if not self.forwarded.trusted(host):
+            refusal = self._count(host)
+            if refusal is not None:
+                return refusal
         self.open[key] = host
         return None
 
+    def _count(self, host: str) -> str | None:
+        entry, network = self.address(host), self.network(host)
+        if entry.connections >= MAX_CONNECTIONS_PER_ADDRESS:
+            return f"at most {MAX_CONNECTIONS_PER_ADDRESS} connections from one address"
+        if network.connections >= MAX_CONNECTIONS_PER_PREFIX:
+            return f"at most {MAX_CONNECTIONS_PER_PREFIX} connections from one network"
+        now = self.clock()
+        if entry.opened.available(now) < 1:
+            return f"at most {CONNECTIONS_PER_SECOND_PER_ADDRESS:g} new connections a second from one address"
+        if network.opened.available(now) < 1:
+            return f"at most {CONNECTIONS_PER_SECOND_PER_PREFIX:g} new connections a second from one network"
+        entry.opened.take(now)
+        network.opened.take(now)
+        entry.connections += 1
+        network.connections += 1
+        return None
+
+    def _uncount(self, host: str) -> None:
+        if self.forwarded.trusted(host):
+            return
+        for table, key in ((self._addresses, host), (self._networks, prefix_of(host))):
+            entry = table.get(key)
+            if entry is not None:
+                entry.connections -= 1
+
+    def reassign(self, key: int, host: str) -> str | None:
+        """A connection of a trusted proxy is a client's (``host``, from the header the proxy set): count it as his;
+        the reason it is refused (``None``: counted)."""
+        previous = self.open.get(key)
+        if previous is None or previous == host:
+            return None
+        refusal = self._count(host)
+        if refusal is None:
+            self._uncount(previous)
+            self.open[key] = host
+        return refusal
+
+    def _make_room(self) -> None:
+        """Close the oldest connection that has not finished a request of the network that holds the most such, if
+        there is one (a new visitor's own is never the one closed while slow connections hold more)."""
+        while self._unfinished_by_network:
+            keys = max(self._unfinished_by_network.values(), key=len)
+            key = next(iter(keys))
+            close = self.unfinished[key]
+            self.finished(key)
+            if key in self.open:
+                self.evicted += 1
+                log.info("closed a connection from %s that had not finished its request, to make room",
+                         self.open.get(key))
+                self.release(key)  # its room is free now, not once the loop has seen it close
+                close()
+                return
+
+    def unfinished_from(self, key: int, close: Callable[[], None]) -> None:
+        """The connection ``key`` has no request finished (just made, or between two requests): it may be closed to
+        make room."""
+        if key not in self.unfinished:
+            network = prefix_of(self.open.get(key, ""))
+            self._unfinished_network[key] = network
+            self._unfinished_by_network.setdefault(network, OrderedDict())[key] = None
+        self.unfinished[key] = close
+
+    def finished(self, key: int) -> None:
+        """The connection ``key`` finished a request, or became a WebSocket: it is not closed to make room."""
+        if self.unfinished.pop(key, None) is not None:
+            network = self._unfinished_network.pop(key)
+            keys = self._unfinished_by_network[network]
+            del keys[key]
+            if not keys:
+                del self._unfinished_by_network[network]
+
     def release(self, key: int) -> None:
+        self.finished(key)
         host = self.open.pop(key, None)
         if host is not None:
-            self._addresses[host].connections -= 1
+            self._uncount(host)
 
     def connections_from(self, host: str) -> int:
         entry = self._addresses.get(host)
@@ -189,6 +418,15 @@ def _host(transport: asyncio.BaseTransport) -> str:
     return "unix" if peer else "unknown"
 
 
+def no_delay(transport: asyncio.BaseTransport) -> None:
+    """Send each write at once (``TCP_NODELAY``): a message is not held back until the client acknowledges the one
+    before (some 40 ms of delayed acknowledgement, for the second of two messages)."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
 _TOO_LARGE = ProtocolError("too_large", f"a message may be at most {MAX_MESSAGE} characters; this frame held more "
                                         f"than {MAX_FRAME} bytes and was not read")
 _TOO_LARGE_TEXT = json.dumps(_TOO_LARGE.to_data(), separators=(",", ":")).encode()
@@ -204,6 +442,7 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            no_delay(transport)
             refusal = ledger.admit(id(transport), _host(transport))
             if refusal is not None:
                 log.warning("refused a connection from %s: %s", _host(transport), refusal)
@@ -213,7 +452,11 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
                 transport.close()
                 return
             self._admitted = True
+            ledger.unfinished_from(id(transport), self._evict)
             self._arm()
+
+        def _evict(self) -> None:
+            self.transport.close()
 
         def _arm(self) -> None:
             if self._request_timer is not None:
@@ -233,10 +476,13 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
             if not self._admitted:
                 return
             super().data_received(data)
+            if self.conn.their_state is h11.DONE and not self._upgraded:
+                ledger.finished(id(self.transport))
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
             if not self.transport.is_closing():
+                ledger.unfinished_from(id(self.transport), self._evict)  # between two requests
                 self._arm()
 
         def handle_websocket_upgrade(self, event: h11.Request) -> None:
@@ -244,6 +490,7 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
                 self._request_timer.cancel()
                 self._request_timer = None
             self._upgraded = True
+            ledger.finished(id(self.transport))
             super().handle_websocket_upgrade(event)
 
         def connection_lost(self, exc: Exception | None) -> None:
@@ -262,23 +509,72 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
             self._left = 0  # payload bytes of the current frame still to come
             self._skipping = False  # whether the current frame is being skipped (too large)
             self._flooded = False
+            self._flood_reason = ""
             self._messages: TokenBucket | None = None
+            self._seated = False  # a seated player's connection: its frames pass first, at a person's pace
+            self._held = b""  # what was read while the shared budget was spent, not yet parsed
+            self._waiting = False  # in the ledger's queue of connections waiting for the shared budget
+            self._turn = 0  # frames still to read at this turn (while ``_rationed``: reading what waited)
+            self._rationed = False
             self._host = "unknown"
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             super().connection_made(transport)
             self._host = _host(transport)
             self._messages = TokenBucket(MESSAGES_PER_SECOND, MESSAGE_BURST, ledger.clock())
+            self._entries = (ledger.address(self._host), ledger.network(self._host))
 
         def connection_lost(self, exc: Exception | None) -> None:
             ledger.release(id(self.transport))
             super().connection_lost(exc)
 
         def handle_connect(self, event: Any) -> None:
+            if ledger.forwarded.trusted(self._host):  # a proxy's connection: its client is named in the request
+                client = ledger.forwarded.client(self._host, ((k.encode("latin-1"), v.encode("latin-1"))
+                                                              for k, v in event.headers.raw_items()))
+                refusal = ledger.reassign(id(self.transport), client)
+                if refusal is not None:
+                    log.warning("refused a connection from %s (through %s): %s", client, self._host, refusal)
+                    self.transport.close()
+                    return
+                self._host = client
+                self._entries = (ledger.address(client), ledger.network(client))
             super().handle_connect(event)
             scope = getattr(self, "scope", None)
             if scope is not None:
                 scope["piquet.abort"] = self.transport.abort
+                scope["piquet.seated"] = self._seat
+
+        def send_receive_event_to_app(self) -> None:
+            # A text message that is not UTF-8 is handed on as bytes, which the application answers as it answers
+            # any bytes that are not UTF-8 text (``malformed``), the socket kept open; the library would log a
+            # traceback for it and close the connection.
+            data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+            self.frames = []
+            if self.close_sent:
+                return
+            text: str | None = None
+            if self.curr_msg_data_type == "text":
+                with contextlib.suppress(UnicodeDecodeError):
+                    text = data.decode()
+            if text is not None:
+                self.queue.put_nowait({"type": "websocket.receive", "text": text})
+            else:
+                self.queue.put_nowait({"type": "websocket.receive", "bytes": data})
+            if not self.read_paused:
+                self.read_paused = True
+                self.transport.pause_reading()
+
+        async def receive(self) -> Any:
+            # uvicorn's, but reading is not resumed while frames wait for the shared budget (their turn resumes it).
+            message = await self.queue.get()
+            if self.read_paused and self.queue.empty() and not self._held:
+                self.read_paused = False
+                self.transport.resume_reading()
+            return message
+
+        def _seat(self) -> None:
+            self._seated = True
 
         def data_received(self, data: bytes) -> None:
             if self._flooded:
@@ -287,26 +583,68 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
                 self._handshake_read = True
                 super().data_received(data)
                 return
+            if self._held:  # waiting for the shared budget: held, unread
+                self._hold(data)
+                return
+            self._parse(data)
+
+        def _parse(self, data: bytes) -> None:
             if self._head:
                 data = self._head + data
                 self._head = b""
-            runs = self._scan(data)
+            runs, rest = self._scan(data)
             for start, end in runs:
                 if self.transport.is_closing():
                     return
                 super().data_received(data[start:end])
             if self._flooded:
                 self._close_flood()
+            elif rest:
+                self._hold(rest)
 
-        def _scan(self, data: bytes) -> list[tuple[int, int]]:
-            """The spans of ``data`` to hand to the WebSocket library: whole frames within the buckets, none of a
-            frame too large; sets ``_flooded`` at the first frame over the buckets."""
+        def _hold(self, data: bytes) -> None:
+            """Keep ``data`` unread and stop reading until this connection's turn (the shared budget spent)."""
+            self._held += data
+            if len(self._held) > MAX_HELD:
+                self._held = b""
+                self._flooded = True
+                self._flood_reason = f"more than {MAX_HELD // 1024} KiB waiting to be read"
+                self._close_flood()
+                return
+            if not self.read_paused:
+                self.read_paused = True
+                self.transport.pause_reading()
+            if not self._waiting:
+                self._waiting = True
+                ledger.wait_turn(self, self.loop)
+
+        def _turn_now(self) -> None:
+            """This connection's turn: a few of the frames it holds are read."""
+            self._waiting = False
+            if self.transport.is_closing() or not self._held:
+                return
+            held, self._held = self._held, b""
+            self._turn = FRAMES_A_TURN
+            self._rationed = True
+            try:
+                self._parse(held)
+            finally:
+                self._rationed = False
+            if not self._held and self.read_paused and self.queue.empty():
+                self.read_paused = False
+                self.transport.resume_reading()
+
+        def _scan(self, data: bytes) -> tuple[list[tuple[int, int]], bytes]:
+            """The spans of ``data`` to hand to the WebSocket library (whole frames within the buckets, none of a
+            frame too large), and what must wait for the shared budget; sets ``_flooded`` at the first frame over
+            the connection's, address's or network's bucket."""
             runs: list[tuple[int, int]] = []
             start = pos = 0
             n = len(data)
             bucket = self._messages
             assert bucket is not None
-            address = ledger.address(self._host).messages
+            address, network = self._entries
+            rest = b""
             while pos < n:
                 if self._left:
                     take = min(self._left, n - pos)
@@ -333,8 +671,25 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
                 elif length == 127:
                     length = int.from_bytes(data[pos + 2:pos + 10], "big")
                 now = ledger.clock()
-                if not (bucket.take(now) and address.take(now)):
+                first = self._seated and address.seated.take(now) and network.seated.take(now)
+                if not first and not self._shared(now, size + min(length, MAX_FRAME)):
+                    rest = data[pos:]
+                    n = pos
+                    break
+                if self._rationed and min(bucket.available(now), address.messages.available(now),
+                                          network.messages.available(now)) < 1:
+                    # What waited was sent within its limits (it is read at our pace, not its sender's): it waits
+                    # for its buckets too, rather than be taken for a flood.
+                    ledger.frames.tokens += 1
+                    ledger.bytes.tokens += size + min(length, MAX_FRAME)
+                    rest = data[pos:]
+                    n = pos
+                    break
+                over = ("one connection" if not bucket.take(now) else "one address" if not address.messages.take(now)
+                        else "one network" if not network.messages.take(now) else None)
+                if over is not None:
                     self._flooded = True
+                    self._flood_reason = over
                     n = pos
                     break
                 if length > MAX_FRAME and data[pos] & 0x0F in (0x0, 0x1, 0x2):
@@ -351,7 +706,20 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
             end = n if not self._skipping else start
             if end > start:
                 runs.append((start, end))
-            return runs
+            return runs, rest
+
+        def _shared(self, now: float, size: int) -> bool:
+            """Whether a frame of ``size`` bytes may be read now within the budget all connections share (spent if
+            so); a connection that waited for it is read a few frames at its turn (:data:`FRAMES_A_TURN`), so that
+            the waiting connections are read by turns, whatever each one holds."""
+            if self._rationed and self._turn <= 0:
+                return False
+            if ledger.frames.available(now) >= 1 and ledger.bytes.available(now) >= size:
+                ledger.frames.take(now)
+                ledger.bytes.take(now, size)
+                self._turn -= 1
+                return True
+            return False
 
         def _answer_too_large(self) -> None:
             if self.conn.state is State.OPEN and not self.close_sent:
@@ -359,8 +727,8 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
                 self.transport.write(b"".join(self.conn.data_to_send()))
 
         def _close_flood(self) -> None:
-            log.warning("closed a WebSocket from %s: more than %g messages a second (code %d)", self._host,
-                        MESSAGES_PER_SECOND, CLOSE_FLOOD)
+            log.warning("closed a WebSocket from %s: too many messages (%s; code %d)", self._host, self._flood_reason,
+                        CLOSE_FLOOD)
             if self.conn.state is State.OPEN and not self.close_sent:
                 self.conn.send_close(CLOSE_FLOOD, "too many messages: slow down")
                 self.transport.write(b"".join(self.conn.data_to_send()))
@@ -436,7 +804,9 @@ def listen(host: str, port: int) -> socket.socket:
     announced waits in the queue until the server accepts. An :class:`OSError` says why it cannot be had,
     the port busy above all.
     """
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets made so (the accepted ones take the listening
+    # socket's protocol); the guarded protocols set it on every connection all the same.
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
@@ -448,10 +818,29 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+class ForwardedFor:
+    """The application as a trusted proxy's clients reach it: the request's client is the one the proxy names
+    (:meth:`Forwarded.client`); from any other peer, the peer."""
+
+    def __init__(self, app: Any, forwarded: Forwarded) -> None:
+        self.app = app
+        self.forwarded = forwarded
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        client = scope.get("client")
+        if scope["type"] in ("http", "websocket") and client and self.forwarded.trusted(client[0]):
+            scope = {**scope, "client": (self.forwarded.client(client[0], scope.get("headers", ())), 0)}
+        await self.app(scope, receive, send)
+
+
 def server_config(app: Any, host: str = "127.0.0.1", port: int = 8000, log_level: str = "warning",
                   ledger: ConnectionLedger | None = None) -> Config:
-    """uvicorn's configuration for ``piquet serve``: the guarded protocols and the timeouts above."""
-    http, ws = guarded_protocols(ledger or ConnectionLedger())
+    """uvicorn's configuration for ``piquet serve``: the guarded protocols and the timeouts above, and the clients of
+    the ledger's trusted proxies (if any) named by them."""
+    ledger = ledger or ConnectionLedger()
+    http, ws = guarded_protocols(ledger)
+    if ledger.forwarded:
+        app = ForwardedFor(app, ledger.forwarded)
     # A state is a few KiB: compressing it costs the server more (a fifth of its time, measured with
     # benchmarks/load.py) than it saves on any network a game is played over.
     return Config(app, host=host, port=port, log_level=log_level, http=http, ws=ws, ws_max_size=MAX_FRAME,

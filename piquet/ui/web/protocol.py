@@ -54,6 +54,7 @@ from piquet.engine.variants import rules_for
 from piquet.engine.view import PlayerView
 from piquet.engine.words import reason_words, said
 from piquet.ui.menus import declaration_menu, describe_declaration, nothing_words, result_text
+from piquet.ui.takebacks import Takebacks
 
 __all__ = [
     "MAX_MESSAGE",
@@ -90,8 +91,6 @@ DeclareCategory = Literal["point", "sequences", "sets"]
 TableKind = Literal["computer", "room"]
 #: A table's status: a room waiting for its guest, a partie in play, or over.
 TableStatus = Literal["waiting", "playing", "over"]
-#: What a table against the computer allows to take back.
-Takebacks = Literal["off", "fair", "free"]
 #: The secret a link to a table holds (``/t/{id}#token=...``): a seat's, a spectator's, a room's invite, or a
 #: one-time link that moves a seat to another device.
 LinkKind = Literal["token", "spectate", "invite", "move"]
@@ -122,9 +121,13 @@ class HintRequest(TypedDict):
     type: Literal["hint"]
 
 
-class UndoMessage(TypedDict):
+class _UndoFields(TypedDict):
     type: Literal["undo"]
     version: int
+
+
+class UndoMessage(_UndoFields, total=False):
+    declare_best: bool  # true: the page declares for the player ("Declare my best"): go past his declarations
 
 
 class MoveRequest(TypedDict):
@@ -321,7 +324,9 @@ class StateMessage(TypedDict):
     seat: int | None
     players: list[str | None]
     computer: int | None
+    can_hint: bool  # this seat may ask for hints: a player against the computer (never in a room)
     can_undo: bool
+    can_undo_declare_best: bool  # the same, where the page declares for the player (an undo with declare_best)
     can_concede: bool
     version: int
     view: ViewData | None
@@ -474,6 +479,11 @@ def read_message(text: str | bytes) -> ClientMessage:
     """A client's message, checked for size, JSON, type and fields (not yet for legality)."""
     if len(text) > MAX_MESSAGE:
         raise ProtocolError("too_large", f"a message may be at most {MAX_MESSAGE} characters, not {len(text)}")
+    if isinstance(text, bytes):  # UTF-8 only (json.loads would take a byte order mark for UTF-16 or 32)
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ProtocolError("malformed", f"not UTF-8 text: byte {e.start}") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
@@ -495,6 +505,10 @@ def read_message(text: str | bytes) -> ClientMessage:
         if not isinstance(data["confirm"], bool):
             raise ProtocolError("malformed", f"confirm is true or false, not {_shown(data['confirm'])}")
         fields.discard("confirm")
+    if kind == "undo" and "declare_best" in data:
+        if not isinstance(data["declare_best"], bool):
+            raise ProtocolError("malformed", f"declare_best is true or false, not {_shown(data['declare_best'])}")
+        fields.discard("declare_best")
     if "version" in _MESSAGE_FIELDS[kind]:
         if "version" not in data:
             raise ProtocolError("malformed", f"missing version: an {kind} message names the version of the state it "
@@ -515,6 +529,8 @@ def read_message(text: str | bytes) -> ClientMessage:
             return {"type": "action", "action": data["action"], "version": data["version"], "confirm": data["confirm"]}
         return {"type": "action", "action": data["action"], "version": data["version"]}
     if kind == "undo":
+        if data.get("declare_best"):
+            return {"type": "undo", "version": data["version"], "declare_best": True}
         return {"type": "undo", "version": data["version"]}
     return {"type": "hint"} if kind == "hint" else {"type": "move"}
 

@@ -1,35 +1,51 @@
 """Where the server keeps its tables: every game as its record's actions, one row per action.
 
-:class:`Store` is the interface the server uses; :class:`SQLiteStore` is the
+:class:`Store` is the interface a store implements; :class:`SQLiteStore` is the
 default, an embedded SQLite file (nothing to install or start). Every call
 that changes something is committed before it returns, so the server
 acknowledges an action only once it is on disk, and a server killed and
 restarted resumes every game where it was.
 
+The server never calls a store on its event loop: it awaits an :class:`AsyncStore`, the one seam
+between the tables and their storage. :class:`InThread` makes one of a :class:`Store`, each call
+made in a thread of its own, one at a time (SQLite has one writer); a store with an asynchronous
+driver would implement :class:`AsyncStore` itself.
+
+Each table keeps a **version**, a counter that every change of its game (an action, a takeback)
+moves on by one, written in the same transaction as the change: it never goes back and never
+recurs, so a message that answers a state the table has left (before a takeback, above all) is
+told from one that answers the state it is in.
+
 >>> store = SQLiteStore(":memory:")
 >>> store.create(TableInfo("t1", "computer", "rubicon", {}, 3, ["Ann", "Computer"], ["a", None], "s", 1))
->>> store.append("t1", 0, {"player": "Ann", "cut": ["7S", "AD"]})
->>> store.load("t1").actions
-[{'player': 'Ann', 'cut': ['7S', 'AD']}]
+>>> store.append("t1", 0, {"player": "Ann", "cut": ["7S", "AD"]}, version=1)
+>>> store.load("t1").actions, store.load("t1").version
+([{'player': 'Ann', 'cut': ['7S', 'AD']}], 1)
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, TypedDict
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from piquet.ui.takebacks import Takeback, Takebacks
 
 if TYPE_CHECKING:
-    from piquet.ui.web.protocol import TableKind, Takebacks
+    from piquet.ui.web.protocol import TableKind
 
-__all__ = ["SQLiteStore", "Store", "StoreError", "StoreUnavailable", "TableInfo", "Takeback"]
+__all__ = ["AsyncStore", "InThread", "SQLiteStore", "Store", "StoreError", "StoreUnavailable", "TableInfo", "Takeback"]
+
+T = TypeVar("T")
 
 #: Seconds a write waits for a database locked by another process before it gives up.
 BUSY_TIMEOUT = 2.0
@@ -42,16 +58,6 @@ class StoreError(RuntimeError):
 class StoreUnavailable(StoreError):
     """The store could not save now (its database is locked by another process, the disk is full...): nothing
     was written, and the same call may succeed later."""
-
-
-class Takeback(TypedDict):
-    """A takeback as the record writes it (``docs/record-format.md``): who took back, where the first action
-    taken back is (the deal from 1, its index in that deal's actions from 0) and how many actions were."""
-
-    player: str
-    deal: int
-    action: int
-    undone: int
 
 
 @dataclass
@@ -87,14 +93,19 @@ class TableInfo:
     budget: float | None = None
     #: The tutor's threshold in points of the deal (``None``: no tutor).
     tutor: float | None = None
+    #: The table's version: moved on by one at each change of its game (an action, a takeback), never back.
+    version: int = 0
 
 
 class Store(Protocol):
-    """The server's store: a SQLite file by default; a server database may replace it."""
+    """A store as it is written: each call returns once it is done (committed, for a change). The server reaches
+    it only through an :class:`AsyncStore` (:class:`InThread` for this one)."""
 
     def create(self, info: TableInfo) -> None: ...
 
     def load(self, table_id: str) -> TableInfo | None: ...
+
+    def exists(self, table_id: str) -> bool: ...
 
     def set_player(self, table_id: str, seat: int, name: str) -> None: ...
 
@@ -104,13 +115,86 @@ class Store(Protocol):
 
     def set_move(self, table_id: str, seat: int, move: list[Any] | None) -> None: ...
 
-    def take_back(self, table_id: str, length: int, takeback: Takeback | None) -> None: ...
+    def take_back(self, table_id: str, length: int, takeback: Takeback | None, version: int) -> None: ...
 
-    def append(self, table_id: str, index: int, action: dict[str, Any]) -> None: ...
-
-    def truncate(self, table_id: str, length: int) -> None: ...
+    def append(self, table_id: str, index: int, action: dict[str, Any], version: int) -> None: ...
 
     def close(self) -> None: ...
+
+
+class AsyncStore(Protocol):
+    """The store as the server awaits it: the calls of :class:`Store`, none of them made on the event loop.
+    :class:`StoreUnavailable` says the store could not do it now (nothing was written)."""
+
+    async def create(self, info: TableInfo) -> None: ...
+
+    async def load(self, table_id: str) -> TableInfo | None: ...
+
+    async def exists(self, table_id: str) -> bool: ...
+
+    async def join(self, table_id: str, seat: int, name: str, token: str) -> None: ...
+
+    async def set_token(self, table_id: str, seat: int, token: str) -> None: ...
+
+    async def set_move(self, table_id: str, seat: int, move: list[Any] | None) -> None: ...
+
+    async def take_back(self, table_id: str, length: int, takeback: Takeback | None, version: int) -> None: ...
+
+    async def append(self, table_id: str, index: int, action: dict[str, Any], version: int) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class InThread:
+    """A :class:`Store` awaited as an :class:`AsyncStore`: each call made in the store's own thread, one at a time,
+    never on the event loop (a store that is slow, or locked by another process, holds up the tables that wait
+    for it, never the server). ``store`` is the store itself."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="piquet-store")
+
+    async def _call(self, call: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._thread, call, *args)
+
+    async def create(self, info: TableInfo) -> None:
+        await self._call(self.store.create, info)
+
+    async def load(self, table_id: str) -> TableInfo | None:
+        return await self._call(self.store.load, table_id)
+
+    async def exists(self, table_id: str) -> bool:
+        return await self._call(self.store.exists, table_id)
+
+    async def join(self, table_id: str, seat: int, name: str, token: str) -> None:
+        await self._call(self.store.join, table_id, seat, name, token)
+
+    async def set_token(self, table_id: str, seat: int, token: str) -> None:
+        await self._call(self.store.set_token, table_id, seat, token)
+
+    async def set_move(self, table_id: str, seat: int, move: list[Any] | None) -> None:
+        await self._call(self.store.set_move, table_id, seat, move)
+
+    async def take_back(self, table_id: str, length: int, takeback: Takeback | None, version: int) -> None:
+        await self._call(self.store.take_back, table_id, length, takeback, version)
+
+    async def append(self, table_id: str, index: int, action: dict[str, Any], version: int) -> None:
+        await self._call(self.store.append, table_id, index, action, version)
+
+    def close(self) -> None:
+        self._thread.shutdown(wait=True)
+        self.store.close()
+
+
+#: How far past its actions (stored and written-down takebacks) a table stored before the version counter starts it.
+_MIGRATED_MARGIN = 1000
+
+
+def _read_only(error: sqlite3.Error) -> bool:
+    """Whether SQLite refused because it may not write (the file or its folder read-only), rather than damage."""
+    text = str(error).lower()
+    return "readonly" in text or "read-only" in text or getattr(error, "sqlite_errorcode", None) in (
+        8, 264, 520, 776, 1032, 1288)  # SQLITE_READONLY and its extended codes
 
 
 _SCHEMA = """
@@ -131,7 +215,8 @@ CREATE TABLE IF NOT EXISTS tables (
     takebacks TEXT NOT NULL DEFAULT 'fair',
     taken_back TEXT NOT NULL DEFAULT '[]',
     budget REAL,
-    tutor REAL
+    tutor REAL,
+    version INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -145,7 +230,10 @@ CREATE TABLE IF NOT EXISTS actions (
 class SQLiteStore:
     """The default store: one SQLite file (``":memory:"`` for a throwaway one), in WAL mode.
 
-    Safe to call from several threads (one connection, behind a lock).
+    Safe to call from several threads (one connection, behind a lock). The file (and its write-ahead log) are
+    watched: if either is deleted or replaced while the server runs (SQLite would go on writing to a file no one
+    can open again, and lose it at the next start), every later call raises :class:`StoreUnavailable` and nothing
+    more is acknowledged.
     """
 
     def __init__(self, path: str) -> None:
@@ -157,7 +245,11 @@ class SQLiteStore:
         if existed and os.path.isfile(path) and os.path.getsize(path) == 0:
             raise StoreError(f"the store {path} is an empty file (0 bytes), not a piquet store: move it away, or "
                              "name another file")
+        if existed:
+            self._refuse_read_only()
         self._lock = threading.Lock()
+        self._files: dict[str, tuple[int, int]] = {}  # path: (device, inode) of the store's files when opened
+        self._lost: str | None = None  # why the store's files can no longer be trusted
         try:
             self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT)
         except sqlite3.Error as e:
@@ -173,11 +265,53 @@ class SQLiteStore:
             self._migrate()
         except sqlite3.Error as e:
             self._db.close()
+            if _read_only(e):
+                raise StoreError(f"the store {path} cannot be written ({e}): piquet serve writes every action to "
+                                 "it; make the file and its folder writable, or name another file") from None
             raise StoreError(f"the store {path} is damaged or not a SQLite database ({e}): move it away, or "
                              "name another file") from None
         except StoreError:
             self._db.close()
             raise
+        if path != ":memory:":
+            for name in (path, path + "-wal"):
+                self._note(name)
+
+    def _refuse_read_only(self) -> None:
+        """A file the server may not write, or in a folder where SQLite may not make its log: a clear refusal (it is
+        not damaged)."""
+        folder = os.path.dirname(os.path.abspath(self.path))
+        for name, what in ((self.path, "the file"), (folder, "its folder")):
+            if not os.access(name, os.W_OK):
+                raise StoreError(f"the store {self.path} cannot be written ({what} is read-only to this user): piquet "
+                                 "serve writes every action to it; make the file and its folder writable, or name "
+                                 "another file")
+
+    def _note(self, name: str) -> None:
+        """Remember which file ``name`` is (its device and inode), if it exists."""
+        try:
+            found = os.stat(name)
+        except FileNotFoundError:
+            return
+        self._files[name] = (found.st_dev, found.st_ino)
+
+    def _watch(self) -> None:
+        """Raise :class:`StoreUnavailable` if the store's files are gone or replaced since they were opened (then and
+        from then on: what SQLite writes now would be lost)."""
+        if self._lost is None and self.path != ":memory:":
+            if self.path + "-wal" not in self._files:
+                self._note(self.path + "-wal")  # made by SQLite at the first write
+            for name, known in self._files.items():
+                try:
+                    found = os.stat(name)
+                    same = (found.st_dev, found.st_ino) == known
+                except OSError:
+                    same = False
+                if not same:
+                    self._lost = (f"{name} was deleted or replaced while the server ran: nothing more is saved or "
+                                  "acknowledged (restart the server to open the store again)")
+        if self._lost is not None:
+            raise StoreUnavailable(f"{self.path}: {self._lost}")
 
     def _check(self) -> None:
         """An existing file: SQLite reads it whole without finding damage, and any tables in it are the store's."""
@@ -192,10 +326,15 @@ class SQLiteStore:
 
     @contextmanager
     def _writing(self) -> Iterator[None]:
-        """One write, committed or rolled back whole; :class:`StoreUnavailable` if SQLite could not do it now."""
+        """One write, committed or rolled back whole; :class:`StoreUnavailable` if SQLite could not do it now, or the
+        store's files are no longer the ones it opened (checked before and after: an action committed to a deleted
+        file is not acknowledged)."""
         try:
-            with self._lock, self._db:
-                yield
+            with self._lock:
+                self._watch()
+                with self._db:
+                    yield
+                self._watch()
         except sqlite3.OperationalError as e:  # locked by another process, disk full, read-only...
             raise StoreUnavailable(f"{self.path}: {e}") from None
 
@@ -203,6 +342,7 @@ class SQLiteStore:
     def _reading(self) -> Iterator[None]:
         try:
             with self._lock:
+                self._watch()
                 yield
         except sqlite3.OperationalError as e:
             raise StoreUnavailable(f"{self.path}: {e}") from None
@@ -216,13 +356,14 @@ class SQLiteStore:
         room's ``invite`` (spent when the guest joins) and the seat has no secret until then. A
         room already joined keeps the guest's secret (his browser holds it). Tables without a
         ``seed`` get one (their deals so far are in their actions). Tables without a ``budget`` think
-        as their level does by default (``NULL``), and have no tutor (``NULL``)."""
+        as their level does by default (``NULL``), and have no tutor (``NULL``). Tables without a ``version``
+        start their counter past every version they may have shown (see the code)."""
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
         added = [(name, sql) for name, sql in (
             ("invite", "invite TEXT"), ("moves", "moves TEXT NOT NULL DEFAULT '[null, null]'"),
             ("seed", "seed INTEGER"), ("takebacks", "takebacks TEXT NOT NULL DEFAULT 'fair'"),
             ("taken_back", "taken_back TEXT NOT NULL DEFAULT '[]'"), ("budget", "budget REAL"),
-            ("tutor", "tutor REAL")) if name not in columns]
+            ("tutor", "tutor REAL"), ("version", "version INTEGER NOT NULL DEFAULT 0")) if name not in columns]
         with self._lock, self._db:
             self._db.execute("BEGIN")
             for _, sql in added:
@@ -238,18 +379,28 @@ class SQLiteStore:
                                          (secrets_[1], json.dumps([secrets_[0], None]), table_id))
             for (table_id,) in self._db.execute("SELECT id FROM tables WHERE seed IS NULL").fetchall():
                 self._db.execute("UPDATE tables SET seed = ? WHERE id = ?", (secrets.randbits(63), table_id))
+            if any(name == "version" for name, _ in added):
+                # Before the counter, a table's version was its number of actions, which a takeback brought down:
+                # the counter starts past any number of actions the table has had (the actions stored and those
+                # taken back and written down), and a takeback not written down is one of the last few at most.
+                rows = self._db.execute("SELECT id, taken_back, (SELECT COUNT(*) FROM actions WHERE table_id = id) "
+                                        "FROM tables").fetchall()
+                for table_id, taken_back, count in rows:
+                    undone = sum(int(t.get("undone", 0)) for t in json.loads(taken_back))
+                    self._db.execute("UPDATE tables SET version = ? WHERE id = ?",
+                                     (count + undone + _MIGRATED_MARGIN, table_id))
 
     def create(self, info: TableInfo) -> None:
         with self._writing():
             self._db.execute("BEGIN")
             self._db.execute(
                 "INSERT INTO tables (id, kind, variant, options, level, players, tokens, spectate, computer, created, "
-                "invite, moves, seed, takebacks, taken_back, budget, tutor) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "invite, moves, seed, takebacks, taken_back, budget, tutor, version) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (info.id, info.kind, info.variant, json.dumps(info.options), info.level, json.dumps(info.players),
                  json.dumps(info.tokens), info.spectate, info.computer, info.created, info.invite,
                  json.dumps(info.moves), info.seed, info.takebacks, json.dumps(info.taken_back), info.budget,
-                 info.tutor),
+                 info.tutor, info.version),
             )
             for i, action in enumerate(info.actions):
                 self._db.execute("INSERT INTO actions VALUES (?, ?, ?)", (info.id, i, json.dumps(action)))
@@ -258,14 +409,20 @@ class SQLiteStore:
         with self._reading():
             row = self._db.execute(
                 "SELECT id, kind, variant, options, level, players, tokens, spectate, computer, created, invite, "
-                "moves, seed, takebacks, taken_back, budget, tutor FROM tables WHERE id = ?", (table_id,)).fetchone()
+                "moves, seed, takebacks, taken_back, budget, tutor, version FROM tables WHERE id = ?",
+                (table_id,)).fetchone()
             if row is None:
                 return None
             actions = [json.loads(a) for (a,) in self._db.execute(
                 "SELECT action FROM actions WHERE table_id = ? ORDER BY idx", (table_id,))]
         return TableInfo(row[0], row[1], row[2], json.loads(row[3]), row[4], json.loads(row[5]), json.loads(row[6]),
                          row[7], row[8], row[9], actions, row[10], json.loads(row[11]), row[12], row[13],
-                         json.loads(row[14]), row[15], row[16])
+                         json.loads(row[14]), row[15], row[16], row[17])
+
+    def exists(self, table_id: str) -> bool:
+        """Whether the store holds the table ``table_id`` (its row alone is read, not its actions)."""
+        with self._reading():
+            return self._db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is not None
 
     def _set_seat(self, table_id: str, seat: int, values: dict[str, Any], also: str = "") -> None:
         """Set ``seat``'s entry in each of the per-seat JSON columns named in ``values``, in one transaction
@@ -297,25 +454,28 @@ class SQLiteStore:
     def set_move(self, table_id: str, seat: int, move: list[Any] | None) -> None:
         self._set_seat(table_id, seat, {"moves": move})
 
-    def append(self, table_id: str, index: int, action: dict[str, Any]) -> None:
+    def append(self, table_id: str, index: int, action: dict[str, Any], version: int) -> None:
+        """Store the action ``index`` of the table and, in the same transaction, its new ``version``."""
         # The primary key refuses a second action at the same index; the server appends in order.
         try:
             with self._writing():
+                self._db.execute("BEGIN")
                 self._db.execute("INSERT INTO actions VALUES (?, ?, ?)", (table_id, index, json.dumps(action)))
+                self._set_version(table_id, version)
         except sqlite3.IntegrityError:
             raise StoreError(f"table {table_id!r} already has an action {index} stored") from None
 
-    def truncate(self, table_id: str, length: int) -> None:
-        with self._writing():
-            self._db.execute("BEGIN")
-            self._db.execute("DELETE FROM actions WHERE table_id = ? AND idx >= ?", (table_id, length))
+    def _set_version(self, table_id: str, version: int) -> None:
+        if self._db.execute("UPDATE tables SET version = ? WHERE id = ?", (version, table_id)).rowcount != 1:
+            raise StoreError(f"no table {table_id!r}")
 
-    def take_back(self, table_id: str, length: int, takeback: Takeback | None) -> None:
+    def take_back(self, table_id: str, length: int, takeback: Takeback | None, version: int) -> None:
         """Keep the first ``length`` actions and, in the same transaction, note the takeback (``None``: a
-        takeback the table does not write down)."""
+        takeback the table does not write down) and the table's new ``version``."""
         with self._writing():
             self._db.execute("BEGIN")
             self._db.execute("DELETE FROM actions WHERE table_id = ? AND idx >= ?", (table_id, length))
+            self._set_version(table_id, version)
             if takeback is not None:
                 row = self._db.execute("SELECT taken_back FROM tables WHERE id = ?", (table_id,)).fetchone()
                 if row is None:

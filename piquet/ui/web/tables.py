@@ -15,9 +15,10 @@ device gets a fresh secret and the old one's is revoked.
 
 Takebacks against the computer are ``off``, ``fair`` (the default: never back past
 something the player did not know at that decision: a card the computer played or
-showed, a card drawn, a deal) or ``free`` (for practice; every takeback is written
-down, in the record and on the score sheet). Every deal's cards are fixed by the
-table's seed and the deal's number, so no takeback deals a hand anew.
+showed, a card drawn, the hands reckoned at the first lead, a deal) or ``free`` (for practice; every takeback is written
+down, in the record and on the score sheet): the one policy of every interface,
+:mod:`piquet.ui.takebacks`. Every deal's cards are fixed by the table's seed and the
+deal's number, so no takeback deals a hand anew.
 
 The computer at a table and its hints think for a budget of CPU seconds per decision
 (:mod:`piquet.ai.budget`): the level's own unless the table's creator set one, within the
@@ -35,7 +36,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import itertools
 import json
 import logging
 import math
@@ -43,18 +43,21 @@ import random
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypedDict, TypeVar, get_args
+from typing import Any, TypedDict, TypeVar, cast
 
 from piquet.ai import hints
 from piquet.ai.agent import Agent
 from piquet.ai.levels import LEVELS as LEVEL_SETTINGS
 from piquet.ai.levels import make_agent
-from piquet.engine.actions import Action, ChooseDealer, Concede, Cut, Deal, Exchange
+from piquet.engine.actions import Action, ChooseDealer, Concede, Deal, Declare
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.record import action_from_data, action_to_data
 from piquet.engine.variants import VARIANTS, make_rules
+from piquet.ui import takebacks as policy
+from piquet.ui.takebacks import TAKEBACKS, Takeback, Takebacks
+from piquet.ui.web.guard import TokenBucket, prefix_of
 from piquet.ui.web.names import BadName, clean_name, imitates
 from piquet.ui.web.protocol import (
     HintMessage,
@@ -67,7 +70,6 @@ from piquet.ui.web.protocol import (
     StateMessage,
     TableKind,
     TableStatus,
-    Takebacks,
     TutorMessage,
     ViewData,
     hint_message,
@@ -78,8 +80,8 @@ from piquet.ui.web.protocol import (
     tutor_message,
     view_data,
 )
-from piquet.ui.web.store import Store, StoreUnavailable, TableInfo, Takeback
-from piquet.ui.web.thinking import Thinker, ThinkingFailed
+from piquet.ui.web.store import AsyncStore, InThread, Store, StoreUnavailable, TableInfo
+from piquet.ui.web.thinking import Thinker, ThinkingFailed, reviewed
 
 __all__ = ["MAX_BUDGET", "MIN_BUDGET", "Client", "SeatRefused", "Table", "Tables", "check_budget", "check_tutor",
            "same_secret"]
@@ -97,8 +99,6 @@ MIN_BUDGET = 0.1
 #: The budget of a table that sets none, where its level does not search (levels 1 and 2: only its hints think).
 DEFAULT_BUDGET = LEVEL_SETTINGS[HINT_LEVEL].budget
 COMPUTER_NAME = "Computer"
-#: What a table against the computer allows to take back (``fair``: until something new is seen).
-TAKEBACKS: tuple[Takebacks, ...] = get_args(Takebacks)
 #: Random bytes in a seat secret, an invite, a one-time link and a spectator secret (128 bits).
 SECRET_BYTES = 16
 #: How long a one-time link to move a seat to another device stays valid, in seconds.
@@ -188,9 +188,16 @@ class SeatRefused(Exception):
 
 
 #: Hints a seat may ask at once; then one more every :data:`HINT_INTERVAL` seconds (a level-5 hint
-#: costs a worker up to the table's budget of CPU time, a second by default).
+#: costs a worker up to the table's budget of CPU time, a second by default). The allowance is the seat's, kept by
+#: the server (:class:`Tables`) whether or not the table is in memory: a new connection does not refill it.
 HINT_BURST = 5
 HINT_INTERVAL = 6.0
+#: Tables one address (and one network: see :func:`piquet.ui.web.guard.prefix_of`) may have read from the store
+#: and replayed a minute, on average, and at once: a table not in memory costs its reading and its replay.
+OPENS_PER_MINUTE_PER_ADDRESS = 30.0
+OPEN_BURST_PER_ADDRESS = 30.0
+OPENS_PER_MINUTE_PER_PREFIX = 120.0
+OPEN_BURST_PER_PREFIX = 120.0
 
 _log = logging.getLogger(__name__)
 
@@ -212,15 +219,15 @@ NOT_SAVED = "the table could not be saved; try again"
 log = logging.getLogger("piquet.ui.web")
 T = TypeVar("T")
 
-#: The store's writes run here, one at a time, off the event loop: a store that is slow or locked by another
-#: process holds up the tables that write, never the server.
-_STORE_THREAD = ThreadPoolExecutor(1, thread_name_prefix="piquet-store")
+#: A table read from the store is replayed here, off the event loop, one at a time.
+_REPLAY_THREAD = ThreadPoolExecutor(1, thread_name_prefix="piquet-replay")
 
 
-async def store_call(call: Callable[..., T], *args: Any) -> T:
-    """``call(*args)`` in the store's thread; a :class:`ProtocolError` ``not_saved`` if the store could not do it."""
+async def store_call(call: Coroutine[Any, Any, T]) -> T:
+    """A change of the store awaited (never on the event loop: :class:`~piquet.ui.web.store.AsyncStore`); a
+    :class:`ProtocolError` ``not_saved`` if the store could not make it."""
     try:
-        return await asyncio.get_running_loop().run_in_executor(_STORE_THREAD, call, *args)
+        return await call
     except StoreUnavailable as e:
         log.warning("the store could not save: %s", e)
         raise ProtocolError("not_saved", NOT_SAVED) from None
@@ -242,9 +249,11 @@ class Client:
     def __init__(self, seat: int | None, send: Callable[[str], Awaitable[None]],
                  on_drop: Callable[[Client, str], None] | None = None,
                  hang_up: Callable[[int, str], Awaitable[None]] | None = None, invite: str | None = None,
-                 lang: str = "en") -> None:
+                 lang: str = "en", address: str = "") -> None:
         self.seat = seat
         self.lang = lang
+        #: The client's address (its network's, for the fair turns of the hints).
+        self.address = address
         self.send = send
         self.on_drop = on_drop
         self.hang_up = hang_up
@@ -280,7 +289,8 @@ class Client:
                 continue
             _, text = self._queue.popleft()
             try:
-                await asyncio.wait_for(self.send(text), SEND_TIMEOUT)
+                async with asyncio.timeout(SEND_TIMEOUT):  # no task of its own a message, as wait_for makes one
+                    await self.send(text)
             except TimeoutError:
                 self.drop(f"a message not taken in {SEND_TIMEOUT:g} s")
             except Exception:  # the connection is gone
@@ -309,10 +319,10 @@ class Table:
     """One game at the server. ``max_budget`` is the server's cap on the computer's thinking per decision (0: none):
     a table stored with more, or with no limit, thinks for the cap."""
 
-    def __init__(self, info: TableInfo, store: Store, thinker: Thinker | None = None,
-                 max_budget: float = MAX_BUDGET) -> None:
+    def __init__(self, info: TableInfo, store: AsyncStore | Store, thinker: Thinker | None = None,
+                 max_budget: float = MAX_BUDGET, allowances: dict[tuple[str, int], TokenBucket] | None = None) -> None:
         self.info = info
-        self.store = store
+        self.store = _awaited(store)
         self.thinker = thinker if thinker is not None else Thinker(workers=0)
         self.max_budget = max_budget
         self.lock = asyncio.Lock()
@@ -323,11 +333,12 @@ class Table:
         self.partie: Partie | None = None
         self._driver: asyncio.Task[None] | None = None
         self._states: dict[tuple[int | None, str], str] = {}
-        #: For each action applied, whether it was a person's decision with a choice (the cut, a deal, the
-        #: choice of dealer and a forced card are not: a takeback never stops at them).
-        self._choices: list[bool] = []
+        #: For each action applied, what a takeback needs to know of it (:class:`piquet.ui.takebacks.Step`:
+        #: whether it was a person's decision with a choice, whether it showed its player cards).
+        self._steps: list[policy.Step] = []
         self._hinting = False
-        self._hints: dict[int, tuple[float, float]] = {}  # seat: (hints he may still ask, when that was counted)
+        #: Each seat's allowance of hints, (table, seat): kept by the server (:class:`Tables`), not the connection.
+        self._hints = allowances if allowances is not None else {}
         self._advised: dict[int, tuple[int, Action]] = {}  # seat: (the version, the review's hint's best choice)
         #: The table of the rematch once one is asked for (in memory: a server restarted forgets it, and the next
         #: asker opens another).
@@ -350,7 +361,8 @@ class Table:
 
     @property
     def version(self) -> int:
-        return self.partie.ply if self.partie is not None else 0
+        """The table's version: moved on by one at each action and takeback, never back (stored with the table)."""
+        return self.info.version
 
     def budget_for(self, level: int) -> float:
         """The CPU seconds a computer player of ``level`` thinks for one decision at this table (0: no limit): the
@@ -389,20 +401,15 @@ class Table:
         """Create the partie and re-play the stored actions (after a restart, exactly where it was)."""
         names = self.names
         self.partie = Partie(names, self.info.variant, self.info.options)
-        self._choices = []
+        self._steps = []
         for i, data in enumerate(self.info.actions):
             self._apply(action_from_data(data, names, f"table {self.id}, action {i}"))
 
     def _apply(self, action: Action) -> None:
-        """Apply an action (already verified), noting whether it was a decision with a choice."""
+        """Apply an action (already verified), noting what a takeback needs to know of it."""
         partie = self.partie
         assert partie is not None
-        choice = False
-        if not isinstance(action, (Cut, Deal, ChooseDealer)):
-            legal = partie.legal_actions(action.player)
-            choice = isinstance(action, Exchange) or len(list(itertools.islice(iter(legal), 2))) > 1
-        partie.push(action)
-        self._choices.append(choice)
+        self._steps.append(policy.push(partie, action))
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token holds; raises ``KeyError`` for a token that holds none."""
@@ -439,7 +446,7 @@ class Table:
                     token = secrets.token_urlsafe(SECRET_BYTES)
                     self.info.moves[seat] = None  # spent at once: the link opened twice finds it gone
                     try:
-                        await store_call(self.store.set_token, self.id, seat, token)
+                        await store_call(self.store.set_token(self.id, seat, token))
                     except ProtocolError:
                         self.info.moves[seat] = move
                         raise
@@ -466,7 +473,7 @@ class Table:
             raise ProtocolError("not_allowed", "this seat has no secret yet: join the room first")
         secret = secrets.token_urlsafe(SECRET_BYTES)
         move = [secret, time.time() + MOVE_SECONDS]
-        await store_call(self.store.set_move, self.id, seat, move)
+        await store_call(self.store.set_move(self.id, seat, move))
         self.info.moves[seat] = move
         return {"type": "move", "link": f"/t/{self.id}#move={secret}", "expires_in": MOVE_SECONDS}
 
@@ -478,24 +485,22 @@ class Table:
             invite = f"{base}#invite={self.info.invite}"
         return {"invite": invite, "spectate": f"{base}#spectate={self.info.spectate}"}
 
-    def can_undo(self, seat: int | None) -> bool:
-        return self._undo_target(seat) is not None
+    def can_hint(self, seat: int | None) -> bool:
+        """Whether ``seat`` may ask for hints (and the page offers them): a player's seat at a table against the
+        computer. Between two people the computer gives none, and a spectator asks for nothing."""
+        return self.info.computer is not None and seat is not None and seat != self.info.computer
 
-    def _undo_target(self, seat: int | None) -> int | None:
+    def can_undo(self, seat: int | None, declare_best: bool = False) -> bool:
+        return self._undo_target(seat, declare_best) is not None
+
+    def _undo_target(self, seat: int | None, declare_best: bool = False) -> int | None:
         """How many actions to keep to take back ``seat``'s last decision with a choice (against the computer
-        only, as the table's takebacks allow; with ``fair``, only if nothing since it showed him anything new)."""
-        if (self.partie is None or self.partie.is_over or self.info.computer is None or seat is None
-                or seat == self.info.computer or self.info.takebacks == "off"):
+        only, as the table's takebacks allow: :func:`piquet.ui.takebacks.target`). ``declare_best``: the page
+        declares for him ("Declare my best"), and the takeback goes past his declarations to the decision before."""
+        if self.partie is None or self.info.computer is None or seat is None or seat == self.info.computer:
             return None
-        actions = self.partie.actions
-        for i in range(len(actions) - 1, -1, -1):
-            if actions[i].player == seat and self._choices[i]:
-                break
-        else:
-            return None
-        if self.info.takebacks == "fair" and any(_shows_something_new(a, seat) for a in actions[i:]):
-            return None
-        return i
+        return policy.target(self.partie, self._steps, seat, self.info.takebacks,
+                             _declaration if declare_best else None)
 
     def state(self, seat: int | None, lang: str = "en") -> str:
         """The ``state`` message for ``seat`` (``None``: a spectator), as JSON text, its words in ``lang``."""
@@ -523,7 +528,9 @@ class Table:
             "seat": seat,
             "players": list(self.info.players),
             "computer": self.info.computer,
+            "can_hint": self.can_hint(seat),
             "can_undo": self.can_undo(seat),
+            "can_undo_declare_best": self.can_undo(seat, declare_best=True),
             "can_concede": partie is not None and seat is not None and partie.can(Concede(seat)),
             "version": self.version,
             "view": view,
@@ -548,8 +555,10 @@ class Table:
         partie = self.partie
         assert partie is not None
         partie.verify(action)
-        await store_call(self.store.append, self.id, partie.ply, action_to_data(action, self.names))
+        version = self.version + 1
+        await store_call(self.store.append(self.id, partie.ply, action_to_data(action, self.names), version))
         self._apply(action)
+        self.info.version = version
 
     def _deal(self, packets: int) -> Deal:
         """The deal due now, its cards fixed by the table's seed and the deal's number: dealt again after a
@@ -589,7 +598,9 @@ class Table:
         if partie.phase is Phase.DEAL:
             sizes = partie.legal_packets()
             return self._deal(agent.choose_packets(view, sizes) if len(sizes) > 1 else sizes[0])
-        choice, self.agent = await self.thinker.choose(agent, view, partie.legal_actions(seat), self.info.level or 3)
+        level = self.info.level or 3
+        choice, self.agent = await self.thinker.choose(agent, view, partie.legal_actions(seat), level, table=self.id,
+                                                       budget=self.budget_for(level))
         if partie.phase is Phase.CHOOSE_DEALER and not isinstance(choice, ChooseDealer):
             return ChooseDealer(seat, 1 - seat)
         return choice
@@ -628,7 +639,7 @@ class Table:
                                          f"{self.version}: the current state follows")
 
     async def act(self, seat: int | None, data: object, version: int | None = None,
-                  confirm: bool = False, lang: str = "en") -> TutorMessage | None:
+                  confirm: bool = False, lang: str = "en", address: str = "") -> TutorMessage | None:
         """A player's action from a client; raises :class:`ProtocolError` and changes nothing if it
         is not his to make or not legal, or (``version`` given) answers a state that is not the table's now.
         With the tutor, a choice that loses its threshold or more is not applied: the warning is returned,
@@ -640,9 +651,9 @@ class Table:
             action = read_action(data, partie, seat)
             if isinstance(action, int):
                 action = self._deal(action)
-            elif (not confirm and self._tutors(seat) and hints.questioned(partie, seat)
+            elif (not confirm and self._tutors(seat) and reviewed(partie.phase) and hints.questioned(partie, seat)
                   and not self._was_advised(seat, action)):
-                warning = await self._check(partie, action)
+                warning = await self._check(partie, action, address)
                 if warning is not None:
                     assert isinstance(data, dict)
                     return tutor_message(warning, data, self.names, self.version, lang)
@@ -663,15 +674,17 @@ class Table:
 
     def _seed(self) -> int:
         """The seed of a hint's and a tutor's check's worlds: the table's and the decision's place."""
-        return self.info.seed * 1_000_003 + self.version
+        return self.info.seed * 1_000_003 + (self.partie.ply if self.partie is not None else 0)
 
-    async def _check(self, partie: Partie, action: Action) -> hints.TutorWarning | None:
-        """The tutor's check of ``action``, in a worker within the hints' budget (``computer_failed`` if it cannot
-        be had: nothing is applied)."""
-        assert self.info.tutor is not None
+    async def _check(self, partie: Partie, action: Action, address: str = "") -> hints.TutorWarning | None:
+        """The tutor's check of ``action``, in a worker within the hints' budget, from the seat's view and legal
+        actions (``computer_failed`` if it cannot be had: nothing is applied)."""
+        assert self.info.tutor is not None and partie.to_act is not None
+        seat = partie.to_act
         try:
-            return await self.thinker.check(partie, action, self.info.tutor, self._seed(),
-                                            self.budget_for(HINT_LEVEL))
+            return await self.thinker.check(partie.view(seat), partie.legal_actions(seat), action, self.info.tutor,
+                                            self._seed(), self.budget_for(HINT_LEVEL), table=self.id,
+                                            address=prefix_of(address))
         except ThinkingFailed as e:
             _log.warning("table %s, tutor: %s", self.id, e)
             raise ProtocolError("computer_failed", "the tutor could not check your choice: send it again") from None
@@ -700,7 +713,7 @@ class Table:
                 raise ProtocolError("not_allowed", f"{clean!r} looks like the other player's name or the "
                                                    "computer's: choose another")
             token = secrets.token_urlsafe(SECRET_BYTES)
-            await store_call(self.store.join, self.id, seat, clean, token)
+            await store_call(self.store.join(self.id, seat, clean, token))
             self.info.players[seat] = clean
             self.info.tokens[seat] = token
             self.info.invite = None
@@ -718,41 +731,32 @@ class Table:
         await self.broadcast()
         self.kick()
 
-    async def undo(self, seat: int | None, version: int | None = None) -> None:
+    async def undo(self, seat: int | None, version: int | None = None, declare_best: bool = False) -> None:
+        """Take back ``seat``'s last decision with a choice, as the table's takebacks allow (``declare_best``: past
+        the declarations the page made for him); raises ``not_allowed`` with the reason where none may be."""
         async with self.lock:
             if self.info.computer is None:
                 raise ProtocolError("not_allowed", "moves are taken back only against the computer")
             partie = self._require_playing(seat)
             self._require_version(version)
-            if self.info.takebacks == "off":
-                raise ProtocolError("not_allowed", "this table allows no takebacks (chosen when it was created)")
-            target = self._undo_target(seat)
+            assert seat is not None
+            target = self._undo_target(seat, declare_best)
             if target is None:
-                why = ("there is nothing of yours to take back (and nothing once the partie is over)"
-                       if self.info.takebacks == "free" or self._last_choice(seat) is None else
-                       "a fair takeback stops where you were shown something new (a card the computer played or "
-                       "showed, cards drawn, a deal): that decision is final")
-                raise ProtocolError("not_allowed", why)
+                raise ProtocolError("not_allowed", policy.refusal(partie, self._steps, seat, self.info.takebacks,
+                                                                  _declaration if declare_best else None))
             takeback = None
             if self.info.takebacks == "free":
-                assert seat is not None
-                takeback = _takeback_entry(partie.actions, target, self.names[seat])
-            await store_call(self.store.take_back, self.id, target, takeback)
+                takeback = policy.entry(partie.actions, target, self.names[seat])
+            version = self.version + 1
+            await store_call(self.store.take_back(self.id, target, takeback, version))
+            self.info.version = version
             if takeback is not None:
                 self.info.taken_back.append(takeback)
             while partie.ply > target:
                 partie.pop()
-                self._choices.pop()
+                self._steps.pop()
         await self.broadcast()
         self.kick()
-
-    def _last_choice(self, seat: int | None) -> int | None:
-        partie = self.partie
-        if partie is None or partie.is_over:
-            return None
-        actions = partie.actions
-        return next((i for i in range(len(actions) - 1, -1, -1) if actions[i].player == seat and self._choices[i]),
-                    None)
 
     async def _tell(self, data: ServerMessage) -> None:
         """Send every client at the table the same message."""
@@ -767,19 +771,19 @@ class Table:
         """Count a hint against the seat's allowance (:data:`HINT_BURST`, one more every :data:`HINT_INTERVAL`
         seconds); raises ``busy`` if none is left."""
         now = time.monotonic()
-        left, since = self._hints.get(seat, (float(HINT_BURST), now))
-        left = min(float(HINT_BURST), left + (now - since) / HINT_INTERVAL)
-        if left < 1:
-            wait = (1 - left) * HINT_INTERVAL
+        bucket = self._hints.get((self.id, seat))
+        if bucket is None:
+            bucket = self._hints[self.id, seat] = TokenBucket(1 / HINT_INTERVAL, HINT_BURST, now)
+        if not bucket.take(now):
+            wait = (1 - bucket.tokens) * HINT_INTERVAL
             raise ProtocolError("busy", f"hints are limited to {HINT_BURST} at once and one every "
                                         f"{HINT_INTERVAL:g} s: ask again in {wait:.0f} s")
-        self._hints[seat] = (left - 1, now)
 
-    async def hint(self, seat: int | None, lang: str = "en") -> HintMessage:
+    async def hint(self, seat: int | None, lang: str = "en", address: str = "") -> HintMessage:
         """The review's hint for ``seat``'s decision (where the review values nothing, the strongest level's choice).
         One hint at a time per table: another asked while
         the computer thinks about one is refused (``busy``), as is a hint past the seat's allowance or while the
-        computer's workers are loaded."""
+        computer's workers are loaded. ``address``: the asking client's (the hints lane serves addresses by turns)."""
         if self.info.computer is None:
             raise ProtocolError("not_allowed", "between two people the computer gives no hints")
         if self._hinting:
@@ -789,7 +793,8 @@ class Table:
             assert seat is not None
             if partie.to_act != seat or partie.is_over:
                 raise ProtocolError("not_your_turn", "a hint is for a decision of yours, and it is not your turn")
-            if self.thinker.busy(HINT_LEVEL):
+            network = prefix_of(address)  # the hints lane serves networks by turns
+            if self.thinker.busy(network):
                 raise ProtocolError("busy", "the computer is busy with other tables: ask for a hint again shortly")
             self._count_hint(seat)
             if self.adviser is None:
@@ -799,14 +804,17 @@ class Table:
             if partie.phase is Phase.DEAL:
                 return hint_message(adviser.choose_packets(view, partie.legal_packets()), self.names, lang)
             legal = partie.legal_actions(seat)
+            budget = self.budget_for(HINT_LEVEL)
             self._hinting = True
             try:
-                if hints.valued(partie.phase):
-                    advice = await self.thinker.hint(partie, self._seed(), self.budget_for(HINT_LEVEL))
+                if reviewed(partie.phase):
+                    advice = await self.thinker.hint(view, legal, self._seed(), budget, table=self.id,
+                                                     address=network)
                     if advice is not None:
                         self._advised[seat] = (self.version, advice.best)
                         return hint_message(advice, self.names, lang)
-                action, self.adviser = await self.thinker.choose(adviser, view, legal, HINT_LEVEL)
+                action, self.adviser = await self.thinker.choose(adviser, view, legal, HINT_LEVEL, table=self.id,
+                                                                 budget=budget, hint_for=network)
             except ThinkingFailed as e:
                 _log.warning("table %s, hint: %s", self.id, e)
                 raise ProtocolError("computer_failed", "the computer could not think of a hint: ask again") from None
@@ -815,14 +823,53 @@ class Table:
             return hint_message(action, self.names, lang)
 
 
-class Tables:
-    """Every table of the server, created here or reloaded from the store when first asked for."""
+class OpenRefused(Exception):
+    """Too many tables read from the store for one address (or its network) lately: try again in ``retry_after``
+    seconds."""
 
-    def __init__(self, store: Store, thinker: Thinker | None = None,
+    def __init__(self, reason: str, retry_after: float) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.retry_after = retry_after
+
+
+def check_link(info: TableInfo, kind: LinkKind | None, secret: str) -> None:
+    """Raise :class:`SeatRefused` unless ``secret`` gives a place at the table ``info`` as a link of ``kind`` would
+    (``None``: a seat's secret or the spectators', as the HTTP routes take them); changes nothing, replays nothing."""
+    if kind in ("spectate", None) and same_secret(info.spectate, secret):
+        return
+    if kind in ("token", None) and any(same_secret(token, secret) for token in info.tokens):
+        return
+    if kind == "invite" and info.kind == "room":
+        if same_secret(info.invite, secret):
+            return
+        raise SeatRefused(4410, "this invitation has been used: the seat is taken (ask for the watch link "
+                                "to follow the game)")
+    if kind == "move":
+        if any(move is not None and same_secret(move[0], secret) and time.time() <= move[1] for move in info.moves):
+            return
+        raise SeatRefused(4410, "this link to move a seat has been used or has expired: ask for a new one "
+                                "on the device that holds the seat")
+    raise SeatRefused(4403, "that link holds no seat at this table")
+
+
+def _awaited(store: AsyncStore | Store) -> AsyncStore:
+    """``store`` as the server awaits it: itself if it is an :class:`~piquet.ui.web.store.AsyncStore`, else called in
+    a thread of its own (:class:`~piquet.ui.web.store.InThread`)."""
+    if asyncio.iscoroutinefunction(getattr(store, "append", None)):
+        return cast(AsyncStore, store)
+    return InThread(cast(Store, store))
+
+
+class Tables:
+    """Every table of the server, created here or reloaded from the store when first asked for. ``store``: the
+    store, awaited (a :class:`~piquet.ui.web.store.Store` is called in a thread of its own: :class:`InThread`)."""
+
+    def __init__(self, store: AsyncStore | Store, thinker: Thinker | None = None,
                  clock: Callable[[], float] = time.monotonic, max_budget: float = MAX_BUDGET) -> None:
         if not 0 <= max_budget < math.inf:
             raise ValueError(f"the cap on the computer's thinking is 0 (none) or more seconds, not {max_budget!r}")
-        self.store = store
+        self.store = _awaited(store)
         #: The most CPU seconds a table may give the computer for one decision (0: no cap, and no limit allowed).
         self.max_budget = max_budget
         #: Where the computers of every table think (``None``: in threads of the server, as before the workers).
@@ -831,11 +878,20 @@ class Tables:
         self._tables: dict[str, Table] = {}
         self._since: dict[str, float] = {}  # when each table in memory was created or loaded
         self._swept = clock()
+        #: Each seat's allowance of hints, by (table, seat), whether or not its table is in memory.
+        self.allowances: dict[tuple[str, int], TokenBucket] = {}
+        self._opens: dict[str, TokenBucket] = {}  # by address, and by network ("net " + prefix)
+        self._opening: dict[str, asyncio.Lock] = {}
 
-    def _keep(self, table: Table) -> None:
-        self._tables[table.id] = table
-        self._since[table.id] = self.clock()
+    def _keep(self, table: Table) -> Table:
+        """Keep ``table`` in memory (or the one already there with its id); the table kept."""
+        kept = self._tables.setdefault(table.id, table)
+        self._since.setdefault(table.id, self.clock())
         self.sweep()
+        return kept
+
+    def _table(self, info: TableInfo) -> Table:
+        return Table(info, self.store, self.thinker, self.max_budget, self.allowances)
 
     def sweep(self, force: bool = False) -> int:
         """Forget the tables that have been in memory :data:`IDLE_TABLE_SECONDS` with nobody at them and nothing
@@ -850,6 +906,9 @@ class Tables:
         for table in gone:
             self._tables.pop(table.id, None)
             self._since.pop(table.id, None)
+        for buckets in (self.allowances, self._opens):
+            for key in [k for k, bucket in buckets.items() if bucket.full(now)]:
+                del buckets[key]  # type: ignore[arg-type]
         return len(gone)
 
     @staticmethod
@@ -859,27 +918,19 @@ class Tables:
     def __len__(self) -> int:
         return len(self._tables)
 
-    def create(self, kind: TableKind, variant: str = "rubicon", options: dict[str, Any] | None = None,
-               level: int | None = 3, name: str = "Player", takebacks: Takebacks = "fair",
-               budget: float | None = None, tutor: object = None) -> tuple[Table, str]:
-        """A new table, and the token of its creator's seat (seat 0). Raises ``ValueError`` on bad settings.
+    async def create(self, kind: TableKind, variant: str = "rubicon", options: dict[str, Any] | None = None,
+                     level: int | None = 3, name: str = "Player", takebacks: Takebacks = "fair",
+                     budget: float | None = None, tutor: object = None) -> tuple[Table, str]:
+        """A new table, and the token of its creator's seat (seat 0). Raises ``ValueError`` on bad settings, and
+        ``not_saved`` (:func:`store_call`) if the store could not take it.
         ``budget``: the computer's CPU seconds a decision (:func:`check_budget`; ``None``: the level's own).
         ``tutor``: the tutor's threshold (:func:`check_tutor`; against the computer only)."""
         info = self._new(kind, variant, options, level, name, takebacks, budget, tutor)
-        self.store.create(info)
-        return self._opened(info)
-
-    async def create_saved(self, kind: TableKind, variant: str = "rubicon", options: dict[str, Any] | None = None,
-                           level: int | None = 3, name: str = "Player", takebacks: Takebacks = "fair",
-                           budget: float | None = None, tutor: object = None) -> tuple[Table, str]:
-        """:meth:`create`, the store written in its thread (:func:`store_call`: ``not_saved`` if it cannot be)."""
-        info = self._new(kind, variant, options, level, name, takebacks, budget, tutor)
-        await store_call(self.store.create, info)
+        await store_call(self.store.create(info))
         return self._opened(info)
 
     def _opened(self, info: TableInfo) -> tuple[Table, str]:
-        table = Table(info, self.store, self.thinker, self.max_budget)
-        self._keep(table)
+        table = self._keep(self._table(info))
         token = info.tokens[0]
         assert token is not None
         return table, token
@@ -934,7 +985,7 @@ class Tables:
                 info = table.info
                 new = self._new(info.kind, info.variant, info.options, info.level, info.players[seat] or "Player",
                                 info.takebacks, info.budget, info.tutor)
-                await store_call(self.store.create, new)
+                await store_call(self.store.create(new))
                 self._opened(new)
                 table.rematch, table.rematch_by = new, seat
             if seat == table.rematch_by:
@@ -954,30 +1005,63 @@ class Tables:
             self._since.pop(table.id, None)
 
     def get(self, table_id: str) -> Table | None:
+        """The table ``table_id`` if it is in memory (:meth:`open` reads one from the store)."""
+        return self._tables.get(table_id)
+
+    async def exists(self, table_id: str) -> bool:
+        """Whether the server holds the table ``table_id``, in memory or in the store (its row alone read)."""
+        return table_id in self._tables or await self.store.exists(table_id)
+
+    def _spend_open(self, address: str) -> None:
+        """Count a table read from the store against ``address``'s allowance and its network's; raises
+        :class:`OpenRefused` when one is spent."""
+        now = self.clock()
+        limits = ((address, OPENS_PER_MINUTE_PER_ADDRESS, OPEN_BURST_PER_ADDRESS, "one address"),
+                  ("net " + prefix_of(address), OPENS_PER_MINUTE_PER_PREFIX, OPEN_BURST_PER_PREFIX, "one network"))
+        buckets = []
+        for key, per_minute, burst, whose in limits:
+            bucket = self._opens.get(key)
+            if bucket is None:
+                bucket = self._opens[key] = TokenBucket(per_minute / 60, burst, now)
+            buckets.append((bucket, per_minute, whose))
+        for bucket, per_minute, whose in buckets:
+            if bucket.available(now) < 1:
+                wait = math.ceil((1 - bucket.tokens) / bucket.rate)
+                raise OpenRefused(f"at most {per_minute:g} tables opened a minute from {whose} (a table not in "
+                                  f"memory is read and replayed): try again in {wait} s", wait)
+        for bucket, _, _ in buckets:
+            bucket.take(now)
+
+    async def open(self, table_id: str, kind: LinkKind | None, secret: str, address: str = "") -> Table:
+        """The table ``table_id``, for a link of ``kind`` with ``secret`` (``None``: a seat's or the spectators'
+        secret): read from the store and replayed if it is not in memory, and only once the secret is found to hold
+        a place there (:func:`check_link`); the replay runs off the event loop. Raises :class:`SeatRefused` (4404:
+        no such table, or 4403/4410 as :func:`check_link`), :class:`OpenRefused` when ``address`` has read too
+        many tables lately, or :class:`~piquet.ui.web.store.StoreUnavailable`."""
         table = self._tables.get(table_id)
         if table is None:
-            info = self.store.load(table_id)
-            if info is None:
-                return None
-            table = Table(info, self.store, self.thinker, self.max_budget)
-            self._keep(table)
+            self._spend_open(address)
+            lock = self._opening.setdefault(table_id, asyncio.Lock())
+            try:
+                async with lock:
+                    table = self._tables.get(table_id)
+                    if table is None:
+                        info = await self.store.load(table_id)
+                        if info is None:
+                            raise SeatRefused(4404, "no such table")
+                        check_link(info, kind, secret)
+                        built = await asyncio.get_running_loop().run_in_executor(_REPLAY_THREAD, self._table, info)
+                        table = self._keep(built)
+            finally:
+                if self._opening.get(table_id) is lock and not lock.locked():
+                    del self._opening[table_id]
+        check_link(table.info, kind, secret)
         return table
 
 
-def _shows_something_new(action: Action, seat: int) -> bool:
-    """Whether ``action`` showed ``seat`` something he did not know before it: any move of the other player (a
-    card, a declaration, a bid, an exchange), a cut or a deal, or his own exchange (the cards drawn)."""
-    return isinstance(action, (Cut, Deal, Exchange)) or action.player != seat
-
-
-def _takeback_entry(actions: list[Action], target: int, player: str) -> Takeback:
-    """A takeback as the record writes it: who, where the first action taken back is (deal from 1, its index
-    in that deal's actions from 0, as ``piquet replay`` numbers them) and how many actions were taken back."""
-    deal, start = 0, 0
-    for i, action in enumerate(actions[:target]):
-        if isinstance(action, Deal):
-            deal, start = deal + 1, i + 1
-    return {"player": player, "deal": deal, "action": target - start, "undone": len(actions) - target}
+def _declaration(action: Action) -> bool:
+    """A declaration: what the page makes for a player with "Declare my best" (a takeback goes past it)."""
+    return isinstance(action, Declare)
 
 
 def _note_takebacks(sheet: list[SheetRow], taken_back: list[Takeback], names: tuple[str, str]) -> None:

@@ -17,3 +17,5 @@ export function drawCards(root = document) {
 }
 
 drawCards();
+// The page is ready: its cards are drawn (the tests wait on this signal, as on every page's).
+document.body.dataset.ready = "1";

@@ -53,6 +53,18 @@ export function t(key, params = {}) {
 }
 
 /**
+ * A reason the server gives (an error's message, a refusal's detail: a clause, "this table allows no takebacks")
+ * as the page shows it, a sentence like its own: its first letter a capital, a full stop at its end.
+ * @param {string} reason
+ * @returns {string}
+ */
+export function sentence(reason) {
+  const text = reason.trim();
+  if (!text) return text;
+  return text[0].toUpperCase() + text.slice(1) + (/[.!?…]$/.test(text) ? "" : ".");
+}
+
+/**
  * Fill the marked text and attributes of ``root`` in the chosen language, and name the document's language.
  * @param {ParentNode} [root]
  */

@@ -2,7 +2,7 @@
 // Creating a table (POST /api/tables): the form's body, the server's answer or its reason for refusing, and the
 // creator's seat secret kept in this browser before the page goes to the table.
 
-import { t } from "../i18n.js";
+import { sentence, t } from "../i18n.js";
 import { store } from "../storage.js";
 import { $ } from "../table/dom.js";
 import { chosenBudget, chosenOptions, currentVariant, inputEl, selectEl } from "./form.js";
@@ -31,7 +31,7 @@ export function showError(text) {
  */
 export function serverReason(data, status) {
   const why = data && typeof data === "object" && "detail" in data ? data.detail : null;
-  return typeof why === "string" && why ? why : t("create.refused", { status });
+  return typeof why === "string" && why ? sentence(why) : t("create.refused", { status });
 }
 
 /**

@@ -7,6 +7,7 @@
 
 import { cardElement, ensureSprite, prettyText } from "../cards.js";
 import "../display.js"; // the cards and colours this browser chose (applied at once)
+import { sentence } from "../i18n.js";
 import { $, h } from "../table/dom.js";
 import { readCredentials } from "../table/state.js";
 import { signed } from "./format.js";
@@ -100,6 +101,7 @@ function fail(text) {
   $("error-text").textContent = text;
   $("error").hidden = false;
   document.body.dataset.status = "failed";
+  document.body.dataset.ready = "1";
 }
 
 /** @param {string | string[] | string[][] | undefined} what */
@@ -136,6 +138,7 @@ export function start() {
   $("prev").addEventListener("click", () => show(page.at - 1));
   $("next").addEventListener("click", () => show(page.at + 1));
   document.addEventListener("keydown", onKey);
+  document.body.dataset.ready = "1"; // the page listens; the review follows (data-status says how far it is)
   ask(deal, lens);
 }
 
@@ -160,14 +163,14 @@ async function ask(deal, lens) {
   }).catch(() => null);
   if (!answer) return fail("The server could not be reached: reload the page to try again.");
   const data = await answer.json().catch(() => ({}));
-  if (!answer.ok) return fail(data.detail || `The review was refused (${answer.status}).`);
+  if (!answer.ok) return fail(data.detail ? sentence(data.detail) : `The review was refused (${answer.status}).`);
   follow(/** @type {Progress} */ (data));
 }
 
 /** @param {Progress} data */
 async function follow(data) {
   document.body.dataset.status = data.status;
-  if (data.status === "failed") return fail(data.error || "The review could not be made: ask again.");
+  if (data.status === "failed") return fail(data.error ? sentence(data.error) : "The review could not be made: ask again.");
   if (data.status === "done" && data.result) {
     $("progress-box").hidden = true;
     if (data.seat === 0 || data.seat === 1) page.me = data.seat;
@@ -185,7 +188,7 @@ async function follow(data) {
     const answer = await fetch(`/api/tables/${encodeURIComponent(page.id)}/reviews/${encodeURIComponent(data.id)}?token=${encodeURIComponent(page.token)}`).catch(() => null);
     if (!answer) return follow(data); // the connection failed for a moment: ask again
     const next = await answer.json().catch(() => ({}));
-    if (!answer.ok) return fail(next.detail || `The review was lost (${answer.status}).`);
+    if (!answer.ok) return fail(next.detail ? sentence(next.detail) : `The review was lost (${answer.status}).`);
     follow(/** @type {Progress} */ (next));
   }, 400);
 }

@@ -8,7 +8,7 @@ import { languageChoice } from "../i18n.js";
 import { store } from "../storage.js";
 import { $, copyLink } from "./dom.js";
 import { activateCard, scheduleForcedPlay } from "./prompt.js";
-import { clearError, hideTutor, renderPending, showError } from "./render.js";
+import { clearError, hideTutor, render, renderPending, showError } from "./render.js";
 import { app, readCredentials } from "./state.js";
 import { connect, fatal, reconnectNow, requestHint, requestMove, requestUndo, sendAction } from "./transport.js";
 
@@ -28,10 +28,7 @@ export function start() {
   const best = /** @type {HTMLInputElement} */ ($("declare-best"));
   best.addEventListener("change", () => {
     store.set("piquet.declareBest", best.checked ? "1" : "0");
-    if (app.state) {
-      scheduleForcedPlay();
-      renderPending();
-    }
+    if (app.state) render(); // the declaration made for him, and the Undo button (which goes past it)
   });
   $("error-close").addEventListener("click", clearError);
   $("hint-button").addEventListener("click", requestHint);

@@ -1,7 +1,7 @@
 // @ts-check
 // What the server sends on the socket, and what the page does with each message.
 
-import { t } from "../i18n.js";
+import { sentence, t } from "../i18n.js";
 import { $, absolute } from "./dom.js";
 import { keepTalk, keptTalk, noticeScoredDeal } from "./dealend.js";
 import { clearError, hideHint, hideTutor, render, showError, showHint, showTutor } from "./render.js";
@@ -99,7 +99,7 @@ export function onError(msg) {
     if (app.state) render();
     return;
   }
-  showError(msg.message || msg.code || t("error.generic"));
+  showError(msg.message ? sentence(msg.message) : t("error.generic"));
   if (app.state) render();
 }
 

@@ -15,7 +15,7 @@ const DURATION = 260;
  *   plates: [DOMRect | null, DOMRect | null], me: number, elements: Map<string, HTMLElement>}} Snapshot
  */
 
-function reduced() {
+export function reduced() {
   return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 

@@ -6,8 +6,7 @@ import { keepSelection } from "./dealend.js";
 import { promptLink } from "./glossary.js";
 import { $, h } from "./dom.js";
 import { renderPending } from "./render.js";
-import { store } from "../storage.js";
-import { app, handOrder, names, rulesOf, seats } from "./state.js";
+import { app, declaresBest, handOrder, names, rulesOf, seats } from "./state.js";
 import { send, sendAction } from "./transport.js";
 import { t } from "../i18n.js";
 import { numberWord } from "./words.js";
@@ -184,7 +183,7 @@ export function renderPrompt(st) {
         choices.append(btn);
       });
       if (p.in_full_only) extra.append(h("p", { className: "prompt-note", text: t("declare.in_full") }));
-      extra.append(h("button", {
+      if (st.can_hint) extra.append(h("button", {
         type: "button",
         className: "secondary",
         "data-testid": "declare-for-me",
@@ -406,16 +405,6 @@ export function activateCard(code) {
  * pause when the toggle is on. Until then the page counts as busy: body data-prompt is ""
  * and data-pending "1", as after an action sent, so nothing else answers that prompt.
  */
-/**
- * Whether this player's declarations are made for him in full ("Declare my best", the table's top bar): his
- * choice, kept in this browser; until he makes it, on against the computer and off in a room.
- */
-export function declaresBest() {
-  const kept = store.get("piquet.declareBest");
-  if (kept !== null) return kept === "1";
-  return !!app.state && !!app.state.table && app.state.table.kind === "computer";
-}
-
 /**
  * The action the page makes by itself at this prompt, if any: a card that is the only one the law allows
  * ("Play forced cards automatically"), a declaration where the menu holds one choice (nothing held, or a

@@ -37,7 +37,7 @@
  * @typedef {{type: "join", name: string}
  *   | {type: "action", action: Action, version: number, confirm?: boolean}
  *   | {type: "hint"}
- *   | {type: "undo", version: number}
+ *   | {type: "undo", version: number, declare_best?: boolean}
  *   | {type: "move"}} ClientMessage
  */
 
@@ -130,7 +130,8 @@
 /**
  * The whole table as this client may see it; `view` is null until the partie starts.
  * @typedef {{type: "state", table: TableInfo, seat: Seat | null, players: (string | null)[], computer: Seat | null,
- *   can_undo: boolean, can_concede: boolean, version: number, view: View | null, prompt: Prompt | null}} StateMessage
+ *   can_hint: boolean, can_undo: boolean, can_undo_declare_best: boolean, can_concede: boolean, version: number, view: View | null,
+ *   prompt: Prompt | null}} StateMessage
  */
 /** @typedef {{type: "error", code: ErrorCode, message: string}} ErrorMessage */
 /** A choice a hint or the tutor names: in words, and as it is sent. @typedef {{text: string, action: Action}} Advice */

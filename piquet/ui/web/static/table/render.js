@@ -5,10 +5,10 @@
 import { backElement, cardElement, cardName, prettyText, spokenText, syncBacks, syncCards } from "../cards.js";
 import { store } from "../storage.js";
 import { $, absolute, copyLink, h } from "./dom.js";
-import { declaresBest, renderPrompt, scheduleForcedPlay, updateExchangeControls } from "./prompt.js";
-import { app, names, pair, playedCards, playsGames, seats, selectionKey, shownCards } from "./state.js";
+import { renderPrompt, scheduleForcedPlay, updateExchangeControls } from "./prompt.js";
+import { app, canUndo, declaresBest, names, pair, playedCards, playsGames, seats, selectionKey, shownCards } from "./state.js";
 import { keptSelection } from "./dealend.js";
-import { move, snapshot } from "./motion.js";
+import { move, reduced, snapshot } from "./motion.js";
 import { openTricks, renderLog, renderSheet, reviewLink } from "./record.js";
 import { send } from "./transport.js";
 import { t } from "../i18n.js";
@@ -66,7 +66,11 @@ export function showHint(hint) {
   const discards = $("hint-discards");
   discards.replaceChildren(...(hint.discards || []).slice(1).map((d) => h("li", {}, [prettyText(d.says)])));
   discards.hidden = !(hint.discards && hint.discards.length > 1);
-  $("hint-box").hidden = false;
+  const box = $("hint-box");
+  box.hidden = false;
+  // Asked for, the hint is shown where the player sees it: the box sits under the decision's panel, below the
+  // screen's edge where the table is taller than the screen (a laptop's 1280x800), so the page brings it up.
+  box.scrollIntoView({ block: "nearest", behavior: reduced() ? "auto" : "smooth" });
 }
 
 export function hideHint() {
@@ -122,6 +126,9 @@ export function render() {
   b.version = st.version === undefined || st.version === null ? "" : String(st.version);
   b.status = table.status || "";
   renderPending();
+  // The page is ready (for a person, and for the tests, which wait on this one signal): its handlers listen
+  // (start() set them before connecting) and the table's first state is drawn.
+  b.ready = "1";
 }
 
 /** The parts that depend on whether an action is on its way. */
@@ -587,13 +594,13 @@ export function renderShare(table) {
 /** @param {StateMessage} st @param {TableSoFar} table */
 export function renderToolbar(st, table) {
   const undo = $("undo-button");
-  undo.hidden = !st.can_undo;
+  undo.hidden = !canUndo(st);
   const taken = table.taken_back || 0;
   undo.title = table.takebacks === "free"
     ? t("undo.free_title", { sofar: taken ? t("undo.so_far", { n: taken }) : "" })
     : t("undo.fair_title");
   undo.textContent = table.takebacks === "free" && taken ? t("undo.count", { n: taken }) : t("undo.label");
-  $("hint-button").hidden = st.seat !== 0 && st.seat !== 1;
+  $("hint-button").hidden = !st.can_hint; // against the computer only: between two people it gives no hints
   $("hint-button").title = t("hint.title")
     + (typeof table.budget === "number" ? t("hint.title_budget", { time: thinkingTime(table.budget) }) : "");
   if (app.hint && st.version !== app.hint.version) hideHint();

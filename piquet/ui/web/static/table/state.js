@@ -259,3 +259,21 @@ export const handOrder = (/** @type {Card} */ a, /** @type {Card} */ b) => {
   const key = (/** @type {Card} */ c) => "SHDC".indexOf(c[1]) * 8 + "AKQJT987".indexOf(c[0]);
   return key(a) - key(b);
 };
+
+/**
+ * Whether this player's declarations are made for him in full ("Declare my best", the table's top bar): his
+ * choice, kept in this browser; until he makes it, on against the computer and off in a room.
+ */
+export function declaresBest() {
+  const kept = store.get("piquet.declareBest");
+  if (kept !== null) return kept === "1";
+  return !!app.state && !!app.state.table && app.state.table.kind === "computer";
+}
+
+/**
+ * Whether an undo would take something back now: with "Declare my best", past the declarations the page made.
+ * @param {StateMessage} st
+ */
+export function canUndo(st) {
+  return declaresBest() ? !!st.can_undo_declare_best : !!st.can_undo;
+}

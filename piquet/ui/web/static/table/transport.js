@@ -1,11 +1,11 @@
 // @ts-check
 // The table's WebSocket: connecting and reconnecting, and what the page sends on it.
 
-import { lang, t } from "../i18n.js";
+import { lang, sentence, t } from "../i18n.js";
 import { $, h } from "./dom.js";
 import { onMessage } from "./messages.js";
 import { renderPending, showError, showHint } from "./render.js";
-import { app } from "./state.js";
+import { app, canUndo, declaresBest } from "./state.js";
 
 /** @typedef {import("./protocol.js").Action} Action */
 /** @typedef {import("./protocol.js").ClientMessage} ClientMessage */
@@ -53,7 +53,7 @@ export function connect() {
     app.autoHintVersion = null;
     if (ev.code === 4404) fatal(t("conn.no_table"));
     else if (ev.code === 4403) fatal(t("conn.no_seat"));
-    else if (ev.code === 4400) fatal(ev.reason);
+    else if (ev.code === 4400) fatal(sentence(ev.reason || t("error.generic")));
     else if (ev.code === 4410) fatal(app.cred && app.cred.kind === "move"
       ? t("conn.move_used")
       : t("conn.invite_used"));
@@ -106,6 +106,7 @@ export function fatal(text) {
   el.hidden = false;
   $("status").textContent = text;
   document.body.dataset.connected = "false";
+  document.body.dataset.ready = "1"; // all the page will draw: why it cannot go on
 }
 
 /**
@@ -140,16 +141,24 @@ export function sendAction(action, confirm = false) {
 }
 
 export function requestHint() {
-  if (!app.state || !app.state.prompt || app.hintWaiting) return;
+  if (!app.state || !app.state.prompt || !app.state.can_hint || app.hintWaiting) return;
   if (send({ type: "hint" })) {
     app.hintWaiting = true;
     showHint({ version: app.state.version, text: "Thinking…", action: null });
   }
 }
 
+/**
+ * Take back the player's last decision. With "Declare my best" the page declares for him: those declarations are
+ * not his decisions, and the server goes past them (`declare_best`) to the one before, or the page would take back
+ * a declaration only to make it again at once.
+ */
 export function requestUndo() {
-  if (!app.state || !app.state.can_undo || app.pending) return;
-  if (send({ type: "undo", version: app.state.version })) {
+  if (!app.state || !canUndo(app.state) || app.pending) return;
+  const msg = declaresBest()
+    ? { type: /** @type {const} */ ("undo"), version: app.state.version, declare_best: true }
+    : { type: /** @type {const} */ ("undo"), version: app.state.version };
+  if (send(msg)) {
     app.undoPending = true;
     app.pending = true;
     renderPending();
