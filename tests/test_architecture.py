@@ -5,6 +5,7 @@ inside a function too."""
 from __future__ import annotations
 
 import ast
+import copy
 import enum
 import importlib
 import re
@@ -167,6 +168,73 @@ def test_the_trick_check_sees_each_trick(tmp_path: Path) -> None:
 def test_every_module_of_the_engine_reads_at_a_sitting(path: Path) -> None:
     lines = len(path.read_text(encoding="utf-8").splitlines())
     assert lines < ENGINE_MODULE_LINES, f"{path.name} has {lines} lines"
+
+
+def undo_by_shape_and_writes_into_a_partie(path: Path, tree: ast.Module) -> list[str]:
+    """What in ``tree`` tells an undo record by its shape rather than its type (``len(undo)``, ``undo[0]``), or
+    writes into a partie from outside it (as a listing once marked the action it listed as checked)."""
+    found = []
+    for node in ast.walk(tree):
+        where = f"{path.name}:{getattr(node, 'lineno', 0)}"
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" and node.args \
+                and "undo" in ast.unparse(node.args[0]).lower():
+            found.append(f"{where} len({ast.unparse(node.args[0])})")
+        if isinstance(node, ast.Subscript) and "undo" in ast.unparse(node.value).lower():
+            found.append(f"{where} {ast.unparse(node)}")
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) \
+                and ast.unparse(node.value).split(".")[-1] in ("partie", "_partie"):
+            found.append(f"{where} {ast.unparse(node)} written")
+    return found
+
+
+def test_undo_records_are_matched_by_type_and_no_one_writes_into_a_partie() -> None:
+    found = []
+    for path, tree in _engine_sources():
+        found += undo_by_shape_and_writes_into_a_partie(path, tree)
+    assert found == []
+
+
+def test_the_shape_check_sees_each_shape(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("def pop(self, undo, stack):\n    if len(undo) == 3:\n        return stack[-1][0]\n"
+                   "    action = undo[0]\n    self.partie.trusted = action\n", encoding="utf-8")
+    found = undo_by_shape_and_writes_into_a_partie(bad, ast.parse(bad.read_text(encoding="utf-8")))
+    assert sorted(f.split(" ", 1)[1] for f in found) == ["len(undo)", "self.partie.trusted written", "undo[0]"]
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
+def test_push_checks_every_action_once_however_it_was_obtained(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # One path: push asks checks.why_not once, for an action from a listing as for one made by hand.
+    import random
+
+    from piquet.engine import partie as partie_module
+
+    calls: list[object] = []
+    real = partie_module.why_not
+
+    def counted(*args: object) -> str | None:
+        calls.append(args[-1])
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(partie_module, "why_not", counted)
+    rng = random.Random(variant)
+    p = partie_module.Partie(("Ann", "Bill"), variant)
+    pushed = 0
+    while not p.is_over and pushed < 400:
+        if p.phase is partie_module.Phase.CUT:
+            action = p.random_cut(rng)
+        elif p.phase is partie_module.Phase.DEAL:
+            action = p.random_deal(rng)
+        else:
+            listed = p.legal_actions().list()
+            action = rng.choice(listed)
+            if pushed % 2:  # an equal action made anew, not the listing's own object
+                action = copy.copy(action)
+        calls.clear()
+        p.push(action)
+        assert calls == [action], (action, calls)
+        pushed += 1
+    assert pushed >= 100
 
 
 # ---------------------------------------------------------------- the page's "ready" signal (issue 32, item 10)
