@@ -4,12 +4,13 @@ Any variant: Rubicon Piquet (the default), Auction Piquet (an auction before
 each deal, plus and minus contracts) or Piquet au Cent (games of a hundred,
 the first to win three).
 
-The person plays seat 0 against a computer opponent of the chosen level (:mod:`piquet.ai.levels`). The
-table is drawn with ``rich`` (the ``terminal`` extra; with :mod:`piquet.ui.terminal_text`, which draws cards,
-hands and the table, and the exercises, the only modules of the package that need it). Every decision is a prompt; at any prompt ``hint``,
-``undo``, ``score``, ``help`` and ``quit`` work too (``undo`` as ``--takebacks`` allows: ``fair`` by default,
-never back past something the person had not seen; the browser's policy, :mod:`piquet.ui.takebacks`). Input and
-output are injectable, so tests drive a whole partie with scripted answers::
+The person plays seat 0 against a computer opponent of the chosen level (:mod:`piquet.ai.levels`). The table is
+drawn with ``rich`` (the ``terminal`` extra; with :mod:`piquet.ui.terminal_text`, which draws cards, hands and
+the table, and the exercises, the only modules of the package that need it). Every decision is a prompt; at any
+prompt ``hint``, ``undo``, ``score``, ``help`` and ``quit`` work too (``undo`` as ``--takebacks`` allows:
+``fair`` by default, never back past something the person had not seen; the browser's policy,
+:mod:`piquet.ui.takebacks`). Input and output are injectable, so tests drive a whole partie with scripted
+answers::
 
     run(args, console=Console(file=io.StringIO()), input_fn=answers)
 """
