@@ -11,8 +11,8 @@ from collections.abc import Iterator
 import pytest
 
 from piquet.ai.agent import RandomAgent
+from piquet.ai.play_model import PlayPosition, model_for, play, position_from_view
 from piquet.ai.review import advance
-from piquet.ai.solver import PlayPosition, _model, play, position_from_view
 from piquet.engine.actions import Action, Declare, Play
 from piquet.engine.cards import CARDS
 from piquet.engine.events import CardPlayed
@@ -104,7 +104,7 @@ def _check_trick(rules: Rules, lead: _Trick, card: Play, engine: tuple[ScoreEven
     start = lead.position
     if start.target is not None:
         return  # where play may cease at the target the search is the pure one (see solve), checked by its step
-    model = _model(rules, start.contract, start.elder, start.utility)
+    model = model_for(rules, start.contract, start.elder, start.utility)
     leader = start.to_act
     last = not (after.hands[0] or after.hands[1])
     winner, steps = model.trick(leader, lead.lead, card.card, last)
@@ -120,7 +120,7 @@ def _check_trick(rules: Rules, lead: _Trick, card: Play, engine: tuple[ScoreEven
         scored[e.player] += e.points
     assert (p0, p1) == (scored[0], scored[1])
     if _kernel is not None:
-        assert model.kernel().score(leader, last, lead.lead, card.card, seventh is not None, pk)[:2] == (p0, p1)
+        assert model.kernel(_kernel).score(leader, last, lead.lead, card.card, seventh is not None, pk)[:2] == (p0, p1)
 
 
 class _Talker(RandomAgent):
@@ -209,8 +209,8 @@ def test_the_kernel_reckons_every_trick_from_every_pique_state_as_the_pure_model
         ("au-cent", {"low_cards_score_nothing_in_play": True, "cards_count_toward_pique": True}, None, 1)]
     models += [("auction", {}, Contract(0, 8, False), 0), ("auction", {}, Contract(1, 9, True, 1), 0)]
     for variant, options, contract, elder in models:
-        model = _model(make_rules(variant, options), contract, elder)
-        kernel = model.kernel()
+        model = model_for(make_rules(variant, options), contract, elder)
+        kernel = model.kernel(_kernel)
         threshold = model.pique_threshold
         states = [None, (0, 0), *((a, 0) for a in range(1, threshold)), *((0, b) for b in range(1, threshold))]
         for leader in (0, 1):

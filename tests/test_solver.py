@@ -211,17 +211,17 @@ def _endings_of_many_contracts(count: int) -> list[PlayPosition]:
 def test_solver_models_stay_bounded_across_many_contracts(monkeypatch: pytest.MonkeyPatch) -> None:
     """Auction Piquet compiles a model for every contract; no more than the limit are kept (a long
     arena run once grew past ten gigabytes), and solving after they are dropped gives the same values."""
-    from piquet.ai import solver
+    from piquet.ai import play_model
 
-    monkeypatch.setattr(solver, "MODEL_LIMIT", 3)
-    solver._MODELS.clear()
+    monkeypatch.setattr(play_model, "MODEL_LIMIT", 3)
+    play_model.MODELS.clear()
     rules = make_rules("auction")
     positions = _endings_of_many_contracts(24)
     first = []
     for position in positions:
         first.append(solve(position, rules).value)
-        assert 1 <= len(solver._MODELS) <= 3
-    solver._MODELS.clear()
+        assert 1 <= len(play_model.MODELS) <= 3
+    play_model.MODELS.clear()
     assert [solve(p, rules).value for p in positions] == first
 
 

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from piquet.ai import solver
+from piquet.ai.play_model import model_for
 from piquet.ai.solver import PlayPosition, _solve
 from piquet.engine.cards import CARDS
 from piquet.engine.variants import Contract, Rules, make_rules
@@ -126,7 +127,7 @@ def test_kernel_equals_the_pure_search_on_full_deals_of_the_contracts() -> None:
 def test_kernel_rejects_what_is_not_a_position() -> None:
     from piquet.ai import _kernel
 
-    model = solver._model(make_rules("rubicon"), None, 0).kernel()
+    model = model_for(make_rules("rubicon"), None, 0).kernel(solver._kernel)
     search = _kernel.Search(model)
     with pytest.raises(ValueError, match="not a position"):
         search.value(0b11, 0b1, 0, 0, None, -100, 100)  # two cards against one
