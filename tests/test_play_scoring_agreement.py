@@ -13,6 +13,7 @@ import pytest
 from piquet.ai.agent import RandomAgent
 from piquet.ai.play_model import PlayPosition, model_for, play, position_from_view
 from piquet.ai.review import advance
+from piquet.ai.solver import _solve
 from piquet.engine.actions import Action, Declare, Play
 from piquet.engine.cards import CARDS
 from piquet.engine.events import CardPlayed
@@ -59,10 +60,13 @@ def _key(events: tuple[ScoreEvent, ...]) -> list[tuple[int, int, str, str]]:
 class _Trick:
     """A trick's lead as the search sees it: the position before it, and the pique state there."""
 
-    def __init__(self, position: PlayPosition, lead: int, lead_events: tuple[ScoreEvent, ...]) -> None:
+    def __init__(self, position: PlayPosition, lead: int, lead_events: tuple[ScoreEvent, ...],
+                 solved: list[int]) -> None:
         self.position = position
         self.lead = lead
         self.lead_events = lead_events
+        #: At the last trick, where only one line remains: the search's values of the lead, pure and compiled.
+        self.solved = solved
 
 
 def check_card(partie: Partie, card: Play, lead: _Trick | None) -> _Trick | None:
@@ -92,9 +96,27 @@ def check_card(partie: Partie, card: Play, lead: _Trick | None) -> _Trick | None
     else:
         assert after.over or partie.phase is not Phase.PLAY
     if position.lead is None:
-        return _Trick(position, card.card, events)
+        solved = []
+        if position.hands[0].bit_count() == position.hands[1].bit_count() == 1:
+            solved = [_solve(position, rules, False, True, compiled=compiled).value
+                      for compiled in ((False, True) if _kernel is not None else (False,))]
+            if not model_for(rules, position.contract, position.elder, position.utility).may_cease(position):
+                # The search by tricks values the cards at the end, those scored at a seventh trick too (the option
+                # cards_count_toward_pique): the same for every line once they are decided. (The search by cards,
+                # where play may cease at the target, scores them as the engine does.)
+                log = partie.logs()[-1][:at]
+                net = sum(position.utility[e.player] * e.points for e in log
+                          if isinstance(e, ScoreEvent) and e.category is ScoreCategory.CARDS)
+                solved = [value - (net if seat == 0 else -net) for value in solved]
+        return _Trick(position, card.card, events, solved)
     assert lead is not None
     _check_trick(rules, lead, card, engine, after)
+    if lead.solved:
+        # The last trick: the search's value (the lead, the trick, the last trick, a pique, the cards or capot, the
+        # contract) is what the engine scored for these two cards, to the leader.
+        start = lead.position
+        net = sum(start.utility[e.player] * e.points for e in (*lead.lead_events, *engine))
+        assert lead.solved == [net if start.to_act == 0 else -net] * len(lead.solved), (partie.variant, card)
     return None
 
 
