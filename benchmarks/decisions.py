@@ -6,6 +6,7 @@ Usage::
     python benchmarks/decisions.py --players level5 --deals 20
     python benchmarks/decisions.py --players simple --deals 200 --variant auction
     python benchmarks/decisions.py --players level5:budget=0 --deals 100   # level 5 without its time budget
+    python benchmarks/decisions.py --players level5 --deals 2 --hog        # under busy processes on every core
 
 Each player plays whole deals against the simple opponent;
 every decision it makes is timed, by CPU time and by wall time (cut, deal and forced
@@ -16,21 +17,33 @@ process's peak resident memory (RSS) after all the deals, which shows what the p
 grow to. On a shared machine the CPU figures are the ones to compare. For the searching levels,
 how many decisions their time budget cut short and how many the stopping rule settled early
 (docs/players.md, "The time budget").
+
+With ``--hog [N]``, N busy processes (one per core by default) spin beside the players for the
+whole run, and the deciding process may be given a lower priority (``--nice``): the wall-clock
+cap (:data:`piquet.ai.budget.WALL_FACTOR` times the budget) is then what bounds a decision, and
+the report adds by how much each decision's wall time overran it (the largest overrun is the
+figure to watch). The hogs are ended when the run ends, however it ends.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import ctypes
 import math
 import os
 import platform
 import random
 import resource
+import signal
 import statistics
+import subprocess
 import sys
 import time
+from collections.abc import Iterator
 
 from piquet.ai.agent import Agent, play_deal
+from piquet.ai.budget import WALL_FACTOR
 from piquet.ai.levels import SearchAgent, make_agent
 from piquet.engine.actions import Action
 from piquet.engine.partie import LegalActions, Partie, Phase
@@ -83,6 +96,47 @@ def _peak_rss_mb() -> float:
     return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
 
 
+def _die_with_parent() -> None:
+    """In a hog, before it spins: ask Linux to end it when the benchmark's process ends, however that
+    ends (elsewhere the ``finally`` of :func:`hogs` is the only guard)."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+#: A hog: it says it is spinning, then spins.
+_SPIN = "import sys\nsys.stdout.write('spinning\\n')\nsys.stdout.flush()\nwhile True: pass"
+
+
+@contextlib.contextmanager
+def hogs(count: int) -> Iterator[list[int]]:
+    """``count`` processes that spin on a core each until the block ends; yields their ids once every one
+    has said it is spinning (a line on its standard output)."""
+    started: list[subprocess.Popen[bytes]] = []
+    try:
+        for _ in range(count):
+            started.append(subprocess.Popen(
+                [sys.executable, "-c", _SPIN],
+                stdout=subprocess.PIPE, preexec_fn=_die_with_parent))
+        for hog in started:
+            assert hog.stdout is not None
+            if hog.stdout.readline() != b"spinning\n":
+                raise RuntimeError(f"hog {hog.pid} did not start")
+        yield [hog.pid for hog in started]
+    finally:
+        for hog in started:
+            hog.kill()
+        for hog in started:
+            hog.wait()
+
+
+def _overruns(walls: list[float], cap: float) -> str:
+    """How the decisions' wall times stand against the wall-clock cap."""
+    over = sorted(max(0.0, w - cap) for w in walls)
+    return (f"wall cap {cap:g} s: {sum(1 for w in walls if w > cap)} of {len(walls)} decisions over it, "
+            f"the largest overrun {1000 * over[-1]:.0f} ms, p99 {1000 * _percentile(over, 0.99):.0f} ms; "
+            f"longest decision {max(walls):.2f} s of wall time")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", nargs="+", default=["level1", "level2", "level3", "level4", "level5"],
@@ -90,7 +144,23 @@ def main() -> None:
     parser.add_argument("--variant", default="rubicon", choices=sorted(VARIANTS))
     parser.add_argument("--deals", type=int, default=6)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--hog", type=int, nargs="?", const=os.cpu_count() or 1, default=0, metavar="N",
+                        help="N busy processes beside the players (default: one per core)")
+    parser.add_argument("--nice", type=int, default=0, metavar="N",
+                        help="lower the deciding process's priority by N (with --hog: a small share of a core)")
     args = parser.parse_args()
+    with hogs(args.hog) as pids:
+        if pids:
+            print(f"{len(pids)} busy processes spinning beside the players")
+        if args.nice:
+            os.nice(args.nice)
+        _run(parser, args)
+    print(f"peak RSS after {args.deals} deals per player: {_peak_rss_mb():.0f} MB")
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, "
+          f"{platform.python_implementation()} {platform.python_version()}")
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     for name in args.players:
         try:
             agent = make_agent(name, args.seed)
@@ -108,9 +178,8 @@ def main() -> None:
             budget = f"{agent.settings.budget:g} s" if agent.settings.budget else "none"
             print(f"{name}: budget {budget} of CPU a decision; cut short by it: {agent.budget_stops}; "
                   f"play settled before all its worlds: {agent.settled_early}")
-    print(f"peak RSS after {args.deals} deals per player: {_peak_rss_mb():.0f} MB")
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, "
-          f"{platform.python_implementation()} {platform.python_version()}")
+            if agent.settings.budget:
+                print(f"{name}: {_overruns(timed.wall, WALL_FACTOR * agent.settings.budget)}")
 
 
 if __name__ == "__main__":

@@ -237,6 +237,53 @@ def test_push_checks_every_action_once_however_it_was_obtained(variant: str, mon
     assert pushed >= 100
 
 
+def _loaded_after(code: str) -> set[str]:
+    """The modules a fresh interpreter holds after ``code``."""
+    out = subprocess.run([sys.executable, "-c", code + "\nimport sys\nprint('\\n'.join(sys.modules))"],
+                         capture_output=True, text=True, check=True, cwd=PACKAGE.parent)
+    return set(out.stdout.split())
+
+
+def _under(loaded: set[str], *packages: str) -> list[str]:
+    return sorted(m for m in loaded if any(m == p or m.startswith(p + ".") for p in packages))
+
+
+def test_version_loads_neither_the_engine_nor_the_players() -> None:
+    loaded = _loaded_after("from piquet.ui.cli import main\ntry:\n    main(['--version'])\n"
+                           "except SystemExit:\n    pass")
+    assert "piquet.ai.kernel" in loaded  # it says which solver is in use
+    assert _under(loaded, "piquet.engine", "piquet.ai.solver", "piquet.ai.levels", "piquet.ui.web",
+                  "piquet.ui.terminal", "rich", "fastapi") == []
+
+
+def test_play_loads_nothing_of_the_web_the_arena_or_research() -> None:
+    # What piquet play imports: its arguments, then the terminal (run here without a partie).
+    loaded = _loaded_after("from piquet.ui import cli\ncli.build_parser(cli._command(['play'])).parse_args(['play'])\n"
+                           "import piquet.ui.terminal")
+    assert {"piquet.ui.terminal", "piquet.ai.levels", "rich"} <= loaded
+    assert _under(loaded, "piquet.ui.web", "fastapi", "starlette", "uvicorn", "piquet.ai.arena", "piquet.ai.arena_ray",
+                  "piquet.ai.sprt", "piquet.ai.annotate", "piquet.ai.exercises", "piquet.ui.exercises",
+                  "piquet.research", "sqlite3", "multiprocessing") == []
+
+
+def test_serve_loads_nothing_of_the_terminal_the_arena_or_research() -> None:
+    loaded = _loaded_after("from piquet.ui import cli\n"
+                           "cli.build_parser(cli._command(['serve'])).parse_args(['serve'])\nimport uvicorn\n"
+                           "import piquet.ui.web.app, piquet.ui.web.guard, piquet.ui.web.store")
+    assert {"piquet.ui.web.app", "fastapi"} <= loaded
+    assert _under(loaded, "piquet.ui.terminal", "piquet.ui.exercises", "rich", "piquet.ai.arena",
+                  "piquet.ai.arena_ray", "piquet.ai.sprt", "piquet.ai.annotate", "piquet.ai.exercises",
+                  "piquet.research") == []
+
+
+def test_a_command_fills_in_only_its_own_arguments() -> None:
+    from piquet.ui import cli
+
+    assert cli._command(["--no-color", "play", "--level", "5"]) == "play" and cli._command(["--version"]) is None
+    assert cli.build_parser("replay").parse_args(["replay", "x.json"]).file == "x.json"
+    assert cli.build_parser().parse_args(["play", "--level", "5"]).level == 5  # every command, for tests and docs
+
+
 # ---------------------------------------------------------------- the page's "ready" signal (issue 32, item 10)
 TESTS = Path(__file__).resolve().parent
 STATIC = PACKAGE / "ui" / "web" / "static"

@@ -12,15 +12,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import piquet.ai.levels as levels
+from piquet.ai import solver
 from piquet.ai.books import SimpleAgent
-from piquet.ai.budget import WALL_FACTOR, Deadline, settled
-from piquet.ai.exchange import ROUND_WORLDS, best_discard
-from piquet.ai.inference import World
+from piquet.ai.budget import WALL_FACTOR, Deadline, OutOfTime, settled
+from piquet.ai.exchange import ROUND_WORLDS, best_discard, worlds_after_elder
+from piquet.ai.inference import CHECK_EVERY, Inference, World
 from piquet.ai.levels import LEVELS, PlayTally, SearchAgent, equivalent_plays, make_agent, parse_spec, play_spread
-from piquet.ai.solver import position_from_view, solve
+from piquet.ai.solver import PlayPosition, position_from_view, solve
 from piquet.engine.actions import Play
 from piquet.engine.cards import CARDS, Card, CardSet
 from piquet.engine.partie import LegalActions, Partie, Phase
+from piquet.engine.variants import make_rules
 from piquet.engine.view import PlayerView
 
 # ---------------------------------------------------------------- the stopping rule on constructed tables
@@ -252,6 +254,167 @@ def test_exchange_stops_its_rounds_when_the_budget_is_spent() -> None:
     best_discard((1 << 12) - 1, options, _worlds(1000), lambda hers, _rest: hers, score, deadline)
     # 0.01 s a score, 3 discards: 1.92 s after the first round of 64 worlds, past the budget.
     assert calls[0] == 3 * ROUND_WORLDS and deadline.binding
+
+
+# ---------------------------------------------------------------- the wall-clock cap inside the work
+# The cap is asked inside the long pieces of work (drawing worlds, the solver's search, the exchange's talons), so
+# that a decision ends within a fraction of a second of it however little of a core the process gets. Measured here
+# by wall clocks that move when read, never timed.
+
+
+class Reads:
+    """A wall clock that moves ``step`` seconds at each read after the deadline's own (the start), and a CPU clock
+    that stands still: each look at the clock is one more piece of work done."""
+
+    def __init__(self, step: float) -> None:
+        self.step, self.now, self.count = step, 0.0, 0
+
+    def __call__(self) -> float:
+        self.count += 1
+        if self.count > 1:
+            self.now += self.step
+        return self.now
+
+    def deadline(self, budget: float = 1.0) -> Deadline:
+        return Deadline(budget, clock=lambda: 0.0, wall=self)
+
+
+def _overdue_after(reads: int, budget: float = 1.0) -> Deadline:
+    """A deadline whose wall clock passes its cap at the ``reads``-th look after the start."""
+    return Reads(WALL_FACTOR * budget / (reads - 0.5)).deadline(budget)
+
+
+def test_a_deadline_past_its_cap_says_so_and_binds() -> None:
+    deadline = _overdue_after(3)
+    assert [deadline.overdue() for _ in range(4)] == [False, False, True, True]
+    assert deadline.binding
+    with pytest.raises(OutOfTime, match="wall-clock cap of 3 s"):
+        deadline.check()
+    assert not Deadline(0.0).overdue()  # no budget, no cap
+
+
+def test_worlds_are_drawn_until_the_cap_and_no_further() -> None:
+    view = next(v for v, _ in _play_decisions(2) if len(v.hand) == 10)
+    inference = Inference(view)
+    # The cap is asked before each CHECK_EVERY proposals: past it at the third look, two rounds were drawn.
+    drawn = inference.sample(random.Random(1), 500, deadline=_overdue_after(3))
+    assert 0 < len(drawn) <= 2 * CHECK_EVERY
+    assert len(inference.sample(random.Random(1), 500, deadline=_overdue_after(1))) == 0
+    assert len(inference.resample(random.Random(1), 24, deadline=_overdue_after(1))) == 0
+
+
+def test_the_exchange_stops_inside_a_round_at_the_cap() -> None:
+    options = [CardSet([CARDS[i]]) for i in range(3)]
+    scored = [0]
+
+    def score(_mine: int, _hers: int) -> float:
+        scored[0] += 1
+        return 0.0
+
+    # Past the cap at the third look: two looks' worth of worlds (CHECK_EVERY each) tried, then the first option.
+    best = best_discard((1 << 12) - 1, options, _worlds(1000), lambda hers, _rest: hers, score, _overdue_after(3))
+    assert scored[0] == 3 * 2 * CHECK_EVERY and best == options[0]
+    scored[0] = 0
+    assert best_discard((1 << 12) - 1, options, _worlds(1000), lambda hers, _rest: hers, score,
+                        _overdue_after(1)) == options[0]
+    assert scored[0] == 0
+
+
+def test_younger_s_worlds_stop_at_the_cap() -> None:
+    for seed in range(20):
+        partie = Partie(("Ann", "Bill"), first_dealer=seed % 2)
+        partie.push(partie.random_deal(random.Random(seed)))
+        if partie.phase is not Phase.EXCHANGE:
+            continue
+        elder = partie.elder
+        partie.push(SimpleAgent().choose(partie.view(elder), partie.legal_actions(elder)))
+        younger = partie.to_act
+        assert younger is not None
+        found = worlds_after_elder(partie.view(younger), random.Random(seed), 1000, deadline=_overdue_after(2))
+        assert found is not None and len(found) == CHECK_EVERY
+        return
+    raise AssertionError("no younger's exchange found")
+
+
+class _Stop(Exception):
+    pass
+
+
+@pytest.mark.parametrize("compiled", [True, False] if solver._kernel is not None else [False])
+def test_the_solver_s_search_stops_when_its_check_says_so(compiled: bool) -> None:
+    """The check is called every so many positions; what it raises comes out of the solve, and the next solve
+    (the kernel reuses its tables) is exact."""
+    rng = random.Random(4)
+    rules = make_rules("rubicon")
+    calls = [0]
+
+    def check() -> None:
+        calls[0] += 1
+        raise _Stop
+
+    stopped = 0
+    for _ in range(30):
+        cards = rng.sample(range(32), 24)
+        position = PlayPosition((sum(1 << c for c in cards[:12]), sum(1 << c for c in cards[12:])), 0, 0)
+        calls[0] = 0
+        try:
+            solver._solve(position, rules, True, True, compiled, check)
+        except _Stop:
+            stopped += 1
+            assert calls[0] == 1  # stopped at the first check
+        exact = solver._solve(position, rules, True, True, False)  # pure Python, a table of its own
+        for again in (solver._solve(position, rules, True, True, compiled),
+                      solver._solve(position, rules, True, True, compiled, lambda: None)):
+            assert (again.value, again.best, again.values) == (exact.value, exact.best, exact.values)
+    # The deals whose search is long enough to be checked (every 4096 positions in the kernel, 128 in Python).
+    assert stopped >= (5 if compiled else 25)
+
+
+def _exchange_views() -> Iterator[tuple[PlayerView, LegalActions]]:
+    """Elder's and younger's exchanges of seeded Rubicon deals."""
+    for seed in range(8):
+        partie = Partie(("Ann", "Bill"), first_dealer=seed % 2)
+        partie.push(partie.random_deal(random.Random(seed)))
+        if partie.phase is not Phase.EXCHANGE:
+            continue
+        elder = partie.elder
+        yield partie.view(elder), partie.legal_actions(elder)
+        partie.push(SimpleAgent().choose(partie.view(elder), partie.legal_actions(elder)))
+        if partie.phase is Phase.EXCHANGE and partie.to_act is not None:
+            yield partie.view(partie.to_act), partie.legal_actions(partie.to_act)
+
+
+def test_a_decision_whose_cap_has_passed_stops_at_its_next_look(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the wall clock past the cap from its first look on, level 5 solves no world, values no talon and
+    plays or exchanges as the books do, having looked at the clock but a few times."""
+    solved = [0]
+    real_solve = levels.solve
+
+    def counted(*args: object, **kwargs: object) -> object:
+        result = real_solve(*args, **kwargs)  # type: ignore[arg-type]
+        solved[0] += 1
+        return result
+
+    monkeypatch.setattr(levels, "solve", counted)
+    books = SimpleAgent()
+    checked = 0
+    for seed in (1, 2):
+        for view, legal in _play_decisions(seed, most_cards=11):
+            plays = [a for a in legal if isinstance(a, Play)]
+            if len(plays) < 2 or equivalent_plays(view, plays):
+                continue
+            clock = Reads(10.0)
+            agent = SearchAgent(5, random.Random(seed), clock=lambda: 0.0, wall=clock)
+            assert agent.choose(view, legal) == books.choose(view, legal)
+            assert solved[0] == 0 and agent.budget_stops == 1 and clock.count <= 4
+            checked += 1
+    for view, legal in _exchange_views():
+        clock = Reads(10.0)
+        agent = SearchAgent(5, random.Random(3), clock=lambda: 0.0, wall=clock)
+        assert agent.choose(view, legal) == books.choose(view, legal)
+        assert agent.budget_stops == 1 and clock.count <= 4
+        checked += 1
+    assert checked >= 12
 
 
 # ---------------------------------------------------------------- the spec

@@ -10,7 +10,6 @@ import pytest
 
 from piquet.ai.books import SimpleAgent, discard_choice
 from piquet.ai.exchange import (
-    _younger_takes,
     candidate_discards,
     choose_exchange,
     declarations,
@@ -19,6 +18,7 @@ from piquet.ai.exchange import (
     estimate,
     play_estimate,
     worlds_after_elder,
+    younger_takes,
 )
 from piquet.ai.inference import Inference, World
 from piquet.ai.solver import PlayPosition, solve
@@ -160,7 +160,7 @@ def test_law_58_elder_foresees_youngers_exchange_as_the_books_make_it() -> None:
         partie.push(Exchange(elder, discard_choice(partie.hand(elder), taken)))
         before, rest = partie.hand(younger), partie.talon()[taken:]
         partie.push(SimpleAgent().choose(partie.view(younger), partie.legal_actions(younger)))
-        assert _younger_takes(before.mask, rest) == partie.hand(younger).mask
+        assert younger_takes(before.mask, rest) == partie.hand(younger).mask
         tried += 1
     assert tried > 30
 
@@ -171,7 +171,7 @@ def _hands_after(view: PlayerView, world: World, discard: CardSet) -> tuple[int,
     mine = drawn(view.hand.mask, discard, world.talon)
     if view.seat != view.elder:
         return world.opponent_hand.mask, mine
-    return mine, _younger_takes(world.opponent_hand.mask, world.talon[len(discard):])
+    return mine, younger_takes(world.opponent_hand.mask, world.talon[len(discard):])
 
 
 @pytest.mark.slow

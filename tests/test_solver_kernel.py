@@ -18,7 +18,7 @@ from drivers import packs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from piquet.ai import solver
+from piquet.ai import kernel, solver
 from piquet.ai.play_model import model_for
 from piquet.ai.solver import PlayPosition, _solve
 from piquet.engine.cards import CARDS
@@ -139,10 +139,10 @@ def test_kernel_rejects_what_is_not_a_position() -> None:
 def test_solver_falls_back_to_pure_python_without_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
     """As on a machine where the kernel could not be built: the import fails, the pure search solves."""
     monkeypatch.setitem(sys.modules, "piquet.ai._kernel", None)  # the import raises ImportError
-    assert solver._load_kernel() is None
+    assert kernel.load_kernel() is None
     monkeypatch.delitem(sys.modules, "piquet.ai._kernel")
     monkeypatch.setenv("PIQUET_PURE_SOLVER", "1")
-    assert solver._load_kernel() is None
+    assert kernel.load_kernel() is None
 
 
 def test_pure_solver_is_forced_by_the_environment() -> None:

@@ -37,12 +37,12 @@ from dataclasses import dataclass
 
 from piquet.ai.books import SimpleAgent
 from piquet.ai.exchange import (
-    _younger_takes,
     candidate_discards,
     choose_exchange,
     declarations,
     drawn,
     worlds_after_elder,
+    younger_takes,
 )
 from piquet.ai.inference import Inference
 from piquet.ai.solver import PlayPosition, solve
@@ -135,7 +135,7 @@ def judge(job: tuple[int, int, int, int, int, int]) -> Position | None:
             if younger:
                 value = -deal_worth(opponent, mine, rules)
             else:
-                value = deal_worth(mine, _younger_takes(opponent, world.talon[n:]), rules)
+                value = deal_worth(mine, younger_takes(opponent, world.talon[n:]), rules)
             totals[i % 2] += world.weight * value
             weights[i % 2] += world.weight
         worths.append(sum(totals) / sum(weights))

@@ -29,6 +29,7 @@ from concurrent.futures import ProcessPoolExecutor
 from piquet.ai.agent import Agent, play_deal
 from piquet.ai.arena import DEALER, mirrored_deal
 from piquet.ai.books import SimpleAgent
+from piquet.ai.budget import Deadline
 from piquet.ai.exchange import candidate_discards
 from piquet.ai.levels import LEVELS, SearchAgent, make_agent, parse_spec
 from piquet.ai.solver import position_from_view, solve
@@ -50,7 +51,7 @@ class Clairvoyant(SearchAgent):
         self.partie = partie
         self.exchange = exchange
 
-    def _worlds(self, view: PlayerView) -> list[tuple[CardSet, float]]:
+    def _worlds(self, view: PlayerView, deadline: Deadline | None = None) -> list[tuple[CardSet, float]]:
         assert view.opponent is not None
         return [(self.partie.hand(view.opponent), 1.0)]
 

@@ -68,12 +68,18 @@ static Entry *pool_tables[POOL];
 static uint32_t pool_gens[POOL];
 static int pool_count = 0;
 
+/* A search given a check calls it every CHECK_EVERY positions; an exception it raises stops the search, which
+   unwinds without storing anything more in its table, and the call into the kernel raises it. */
+#define CHECK_EVERY 4096
+
 typedef struct {
     PyObject_HEAD
     ModelObject *model;
     Entry *tt;
     uint32_t gen;
     long long nodes;
+    PyObject *check; /* or NULL */
+    int stopped;
 } SearchObject;
 
 static uint8_t compress_table[256][256]; /* [present ranks][mine]: mine's ranks among the present, packed */
@@ -223,6 +229,20 @@ static inline int32_t score_trick(const ModelObject *m, int leader, const Trick 
     return leader == 0 ? u : -u;
 }
 
+/* The search's two recursive functions are compiled twice, for baseline x86-64 and for processors with the
+   POPCNT instruction, and the dynamic loader picks one for the processor it runs on (target_clones: an ifunc
+   resolved once, by cpuid). With POPCNT, __builtin_popcount is one instruction instead of a call into libgcc;
+   older processors run the baseline. Elsewhere (no ifunc, another architecture) one baseline copy. */
+#if defined(__x86_64__) && defined(__linux__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define SEARCH_CLONES __attribute__((target_clones("popcnt", "default")))
+#endif
+#endif
+#ifndef SEARCH_CLONES
+#define SEARCH_CLONES
+#endif
+
+SEARCH_CLONES
 static int value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int won0, int32_t pk, int alpha, int beta);
 
 /* Whether the trick played from hands of `cards` each, seat 0 having won `won0` before it, gives its `winner` his
@@ -232,6 +252,7 @@ static inline int seventh(const ModelObject *m, int cards, int won0, int winner)
     return (winner == 0 ? won0 + 1 : 13 - cards - won0) == 7;
 }
 
+SEARCH_CLONES
 static int lead_value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int won0, int32_t pk, int lead,
                       int alpha, int beta) {
     const ModelObject *m = s->model;
@@ -263,6 +284,7 @@ static int lead_value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int
             total = gain + value(s, n0, n1, winner, nwon0, npk, alpha - gain, top);
         else
             total = gain - value(s, n0, n1, winner, nwon0, npk, -top, gain - alpha);
+        if (s->stopped) return 0;
         if (total < worst) {
             worst = total;
             if (worst <= alpha) break;
@@ -271,6 +293,7 @@ static int lead_value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int
     return worst;
 }
 
+SEARCH_CLONES
 static int value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int won0, int32_t pk, int alpha, int beta) {
     const ModelObject *m = s->model;
     if (!(h0 | h1)) {
@@ -330,11 +353,20 @@ static int value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int won0
         if (hi < beta) beta = hi;
     }
     s->nodes++;
+    if (s->check && !(s->nodes & (CHECK_EVERY - 1))) {
+        PyObject *r = PyObject_CallNoArgs(s->check);
+        if (!r) {
+            s->stopped = 1;
+            return 0;
+        }
+        Py_DECREF(r);
+    }
     int a0 = alpha, best = -INF;
     int moves[16];
     int n = lead_order(m, mine, theirs, moves);
     for (int i = 0; i < n; i++) {
         int worth = lead_value(s, h0, h1, leader, won0, pk, moves[i], alpha, beta);
+        if (s->stopped) return 0;
         if (worth > best) {
             best = worth;
             if (best > alpha) {
@@ -541,8 +573,12 @@ static PyTypeObject ModelType = {
 
 static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     (void)kwds;
-    PyObject *model;
-    if (!PyArg_ParseTuple(args, "O!", &ModelType, &model)) return NULL;
+    PyObject *model, *check = Py_None;
+    if (!PyArg_ParseTuple(args, "O!|O", &ModelType, &model, &check)) return NULL;
+    if (check != Py_None && !PyCallable_Check(check)) {
+        PyErr_SetString(PyExc_TypeError, "check must be callable or None");
+        return NULL;
+    }
     SearchObject *s = (SearchObject *)type->tp_alloc(type, 0);
     if (!s) return NULL;
     if (pool_count) {
@@ -564,6 +600,9 @@ static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
     Py_INCREF(model);
     s->model = (ModelObject *)model;
     s->nodes = 0;
+    s->check = check == Py_None ? NULL : check;
+    Py_XINCREF(s->check);
+    s->stopped = 0;
     return (PyObject *)s;
 }
 
@@ -578,6 +617,7 @@ static void Search_dealloc(SearchObject *s) {
         }
     }
     Py_XDECREF(s->model);
+    Py_XDECREF(s->check);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
@@ -617,7 +657,9 @@ static PyObject *Search_value(SearchObject *s, PyObject *const *args, Py_ssize_t
     int32_t pk;
     if (PyErr_Occurred() || read_pk(args[4], &pk) < 0) return NULL;
     if (check_position((uint32_t)h0, (uint32_t)h1, leader, won0) < 0) return NULL;
-    return PyLong_FromLong(value(s, (uint32_t)h0, (uint32_t)h1, (int)leader, (int)won0, pk, (int)alpha, (int)beta));
+    s->stopped = 0;
+    int v = value(s, (uint32_t)h0, (uint32_t)h1, (int)leader, (int)won0, pk, (int)alpha, (int)beta);
+    return s->stopped ? NULL : PyLong_FromLong(v);
 }
 
 /* lead_value(h0, h1, leader, won0, pk, lead, alpha, beta): the net score for the leader of this lead */
@@ -637,8 +679,9 @@ static PyObject *Search_lead_value(SearchObject *s, PyObject *const *args, Py_ss
         PyErr_SetString(PyExc_ValueError, "the lead is not in the leader's hand");
         return NULL;
     }
-    return PyLong_FromLong(
-        lead_value(s, (uint32_t)h0, (uint32_t)h1, (int)leader, (int)won0, pk, (int)lead, (int)alpha, (int)beta));
+    s->stopped = 0;
+    int v = lead_value(s, (uint32_t)h0, (uint32_t)h1, (int)leader, (int)won0, pk, (int)lead, (int)alpha, (int)beta);
+    return s->stopped ? NULL : PyLong_FromLong(v);
 }
 
 static PyObject *Search_get_nodes(SearchObject *s, void *closure) {

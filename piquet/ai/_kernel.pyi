@@ -1,5 +1,5 @@
 # The compiled kernel of piquet.ai.solver (piquet/ai/_kernel.c), optional: built where a C compiler is.
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 class Model:
     def __init__(self, tricks: Sequence[tuple[int, Sequence[tuple[int, int]]]], cards: Sequence[int],
@@ -8,7 +8,7 @@ class Model:
 
 class Search:
     nodes: int
-    def __init__(self, model: Model, /) -> None: ...
+    def __init__(self, model: Model, check: Callable[[], object] | None = None, /) -> None: ...
     def value(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None,
               alpha: int, beta: int, /) -> int: ...
     def lead_value(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None, lead: int,

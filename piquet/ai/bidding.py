@@ -30,15 +30,15 @@ from typing import Final
 from piquet.ai.books import SimpleAgent, choose_bid, discard_choice, minus_discards, minus_tricks, plus_tricks
 from piquet.ai.budget import Deadline
 from piquet.ai.exchange import (
-    _younger_takes,
     best_discard,
     candidate_discards,
     contract_declarations,
     drawn,
     play_features,
     worlds_after_elder,
+    younger_takes,
 )
-from piquet.ai.inference import Inference, World
+from piquet.ai.inference import CHECK_EVERY, Inference, World
 from piquet.ai.solver import PlayPosition, solve
 from piquet.engine.actions import Bid, Deal, Exchange
 from piquet.engine.cards import Card, CardSet
@@ -314,9 +314,11 @@ def _candidates(legal: LegalActions, above: int = 3) -> list[Bid]:
     return out
 
 
-def choose_call(view: PlayerView, legal: LegalActions, rng: random.Random, worlds: int) -> Bid | None:
+def choose_call(view: PlayerView, legal: LegalActions, rng: random.Random, worlds: int,
+                deadline: Deadline | None = None) -> Bid | None:
     """The call with the best average worth over ``worlds`` sampled deals, or ``None`` where
-    this method does not apply (not an Auction bid, or nothing to choose)."""
+    this method does not apply (not an Auction bid, or nothing to choose); over fewer where the
+    ``deadline``'s wall-clock cap comes first (``None`` where it comes before the first)."""
     seat = view.seat
     if seat is None or view.phase is not Phase.BID or not view.rules.uses_bidding or view.dealer is None:
         return None
@@ -324,12 +326,16 @@ def choose_call(view: PlayerView, legal: LegalActions, rng: random.Random, world
     if len(options) < 2:
         return None
     rules = view.rules
-    sampled = Inference(view).sample(rng, worlds)
+    sampled = Inference(view).sample(rng, worlds, deadline=deadline)
     if not sampled:
         return None
     calls = list(view.bids)
     totals = [0.0] * len(options)
-    for world in sampled:
+    for k, world in enumerate(sampled):
+        if deadline is not None and deadline.overdue():  # a deal is some milliseconds of work
+            if not k:
+                return None
+            break
         deal = _Deal(view, world, rules)
         weight = deal.weight * deal.likelihood(calls)
         for i, option in enumerate(options):
@@ -371,7 +377,7 @@ def contract_discards(view: PlayerView, limit: int) -> list[CardSet]:
 def _answer(opponent: int, rest: Sequence[Card], minus: bool) -> int:
     """Her hand after her exchange as the books make it, the cards the holder left before her."""
     if not minus:
-        return _younger_takes(opponent, rest)
+        return younger_takes(opponent, rest)
     return drawn(opponent, minus_discards(CardSet(opponent), 0, len(rest)), rest)
 
 
@@ -431,14 +437,17 @@ def choose_contract_exchange(view: PlayerView, rng: random.Random, worlds: int,
     worth = contract_worth(view.rules, contract)
     hand = view.hand.mask
     if seat == contract.holder:
-        sampled = [replace(w, weight=w.weight * auction_weight(view, w.opponent_hand, w.talon))
-                   for w in Inference(view).sample(rng, worlds)]
+        sampled = []
+        for k, w in enumerate(Inference(view).sample(rng, worlds, deadline=deadline)):
+            if deadline is not None and not k % CHECK_EVERY and deadline.overdue():
+                break
+            sampled.append(replace(w, weight=w.weight * auction_weight(view, w.opponent_hand, w.talon)))
         if not sampled:
             return None
         best = best_discard(hand, options, sampled, lambda hers, rest: _answer(hers, rest, minus), worth, deadline)
         return Exchange(seat, best)
     found = worlds_after_elder(view, rng, worlds, lambda dealt, taken: _holder_discard(dealt, taken, minus),
-                               lambda dealt, talon: auction_weight(view, dealt, talon))
+                               lambda dealt, talon: auction_weight(view, dealt, talon), deadline)
     if not found:
         return None
     best = best_discard(hand, options, found, lambda his, _rest: his, lambda mine, his: -worth(his, mine), deadline)

@@ -15,10 +15,11 @@ True
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from piquet.engine.actions import Action, Bid, CarteBlanche, ChooseDealer, Concede, Declare, Exchange, Play
-from piquet.engine.cards import FULL_PACK, Card, CardSet, Rank, Suit
-from piquet.engine.combinations import Category, maximal, pips
+from piquet.engine.cards import CARDS, FULL_PACK, SUIT_PIPS, Card, CardSet, Rank, Suit
+from piquet.engine.combinations import Category, maximal, pips, runs
 from piquet.engine.partie import LegalActions, Phase
 from piquet.engine.view import PlayerView
 
@@ -27,6 +28,7 @@ __all__ = [
     "choose_bid",
     "choose_card",
     "discard_choice",
+    "discard_order",
     "keep_values",
     "minus_discards",
     "minus_tricks",
@@ -39,19 +41,69 @@ def _suit_strength(cards: CardSet) -> tuple[int, int, int]:
     return len(cards), pips(cards), top
 
 
-def _runs(cards: CardSet) -> list[CardSet]:
-    """Runs of two or more consecutive cards within one suit's cards."""
-    out: list[CardSet] = []
-    run: list[Card] = []
-    for card in sorted(cards, key=lambda c: c.rank):
-        if run and card.rank == run[-1].rank + 1:
-            run.append(card)
-        else:
-            if len(run) >= 2:
-                out.append(CardSet(run))
-            run = [card]
-    if len(run) >= 2:
-        out.append(CardSet(run))
+# ---------------------------------------------------------------- the exchange: keep values
+# The keep values are reckoned on the hand's mask, in quarter points (every part of a value is a multiple of a
+# quarter, so the sums are exact). What a card's own suit gives it (its rank, the suit's length, an ace, the runs
+# and, for younger, the guards) is a table by the suit's 8-bit rank mask; what the whole hand gives it (the
+# longest suit, the sets) is added to that.
+
+#: The quarter points of being in the longest suit, and of a rank held four, three and two times.
+_LONGEST_Q: Final = 40
+_SET_Q: Final = (0, 0, 6, 24, 36)
+#: The ranks whose sets count (kings to tens) and the ace's quarter points.
+_SET_BONUS_RANKS: Final = (Rank.KING, Rank.QUEEN, Rank.JACK, Rank.TEN)
+_ACE_Q: Final = 24
+
+
+def _suit_quarters(byte: int, younger: bool) -> tuple[int, ...]:
+    """What each rank held in one suit (the 8-bit rank mask ``byte``) is worth keeping from its suit alone, in
+    quarter points (0 for a rank not held): a quarter for each rank above the seven, two for each card of the
+    suit, six points for an ace; a run of two a point, of three or more three points (five to the ten or
+    higher) for each of its cards; younger's guards (a king with one small card, a queen with two) five and four
+    points, the small cards guarding them a point less."""
+    held = [r for r in range(8) if byte >> r & 1]
+    quarters = [0] * 8
+    for r in held:
+        quarters[r] = r + 2 * len(held)
+    if Rank.ACE in held:
+        quarters[Rank.ACE] += _ACE_Q
+    for low, length in runs(byte):
+        if length >= 2:
+            bonus = 4 * ((5 if low + length - 1 >= Rank.TEN else 3) if length >= 3 else 1)
+            for r in range(low, low + length):
+                quarters[r] += bonus
+    if younger:
+        for rank, needed, bonus in ((Rank.KING, 1, 5), (Rank.QUEEN, 2, 4)):
+            others = [r for r in held if r != rank]
+            if rank in held and len(others) >= needed:
+                quarters[rank] += 4 * bonus
+                for r in others[:needed]:
+                    quarters[r] += 4 * (bonus - 1)
+    return tuple(quarters)
+
+
+#: :func:`_suit_quarters` by rank mask, elder's (the books' exchange) then younger's (with the guards).
+_SUIT_QUARTERS: Final = tuple(tuple(_suit_quarters(byte, younger) for byte in range(256)) for younger in (False, True))
+#: A suit's strength by rank mask (:func:`_suit_strength` as one number): its length, its pips, its top cards.
+_STRENGTH: Final = tuple(byte.bit_count() << 16 | SUIT_PIPS[byte] << 8 | byte for byte in range(256))
+#: The ranks held in a suit by rank mask, low to high.
+_HELD: Final = tuple(tuple(r for r in range(8) if byte >> r & 1) for byte in range(256))
+
+
+def _hand_quarters(mask: int, younger: bool) -> list[int]:
+    """The keep value of each card of the hand ``mask``, in quarter points, by card index (0 where not held)."""
+    table = _SUIT_QUARTERS[younger]
+    suits = [mask >> shift & 0xFF for shift in (0, 8, 16, 24)]
+    longest = max(range(4), key=lambda s: _STRENGTH[suits[s]])  # the first of equals, as the suits go
+    sets = [0] * 8
+    for rank in _SET_BONUS_RANKS:
+        sets[rank] = _SET_Q[(mask & rank.mask).bit_count()]
+    out = [0] * 32
+    for s, byte in enumerate(suits):
+        quarters = table[byte]
+        extra = _LONGEST_Q if s == longest else 0
+        for r in _HELD[byte]:
+            out[s * 8 + r] = quarters[r] + extra + sets[r]
     return out
 
 
@@ -67,55 +119,60 @@ def keep_values(hand: CardSet, younger: bool = False) -> dict[Card, float]:
     >>> min(values, key=values.__getitem__) in CardSet.parse("9D 7D 8H 8C")
     True
     """
-    by_suit = {s: hand.suit(s) for s in Suit}
-    longest = max(Suit, key=lambda s: _suit_strength(by_suit[s]))
-    values: dict[Card, float] = {}
-    for card in hand:
-        values[card] = card.rank / 4 + len(by_suit[card.suit]) / 2
-    for card in by_suit[longest]:
-        values[card] += 10
-    for card in hand.rank(Rank.ACE):
-        values[card] += 6
-    for rank in (Rank.KING, Rank.QUEEN, Rank.JACK, Rank.TEN):
-        held = hand.rank(rank)
-        bonus = {4: 9, 3: 6, 2: 1.5}.get(len(held), 0)
-        for card in held:
-            values[card] += bonus
-    for suit in Suit:
-        for run in _runs(by_suit[suit]):
-            top = max(c.rank for c in run)
-            bonus = (5 if top >= Rank.TEN else 3) if len(run) >= 3 else 1
-            for card in run:
-                values[card] += bonus
-    if younger:
-        # A guard: the king with one small card, the queen with two (the small ones are the lowest).
-        for suit in Suit:
-            cards = sorted(by_suit[suit], key=lambda c: c.rank)
-            for rank, needed, bonus in ((Rank.KING, 1, 5), (Rank.QUEEN, 2, 4)):
-                guard = Card.of(rank, suit)
-                others = [c for c in cards if c != guard]
-                if guard in cards and len(others) >= needed:
-                    values[guard] += bonus
-                    for card in others[:needed]:
-                        values[card] += bonus - 1
-    return values
+    quarters = _hand_quarters(hand.mask, younger)
+    return {card: quarters[card] / 4 for card in hand}
+
+
+#: Hands whose order of discards :func:`discard_order` has worked out, by mask and seat (dropped together
+#: beyond :data:`_ORDER_LIMIT`): a hand's next discard is the same whatever the number thrown, so one order
+#: serves every count.
+_ORDERS: dict[tuple[int, bool], tuple[Card, ...]] = {}
+_ORDER_LIMIT: Final = 1 << 16
+
+
+def discard_order(hand: int, count: int, younger: bool = False) -> tuple[Card, ...]:
+    """The first ``count`` cards the books throw from the hand ``hand`` (a mask), in the order thrown: each the
+    card least worth keeping (:func:`keep_values`; ties: the lower rank, then the first suit) in what is left,
+    so that a card kept only for a combination its fellows were thrown from goes next.
+
+    >>> [str(c) for c in discard_order(CardSet.parse("AS QS 9S 8S KH 9H 8H KD 9D KC QC JC").mask, 5)]
+    ['9D', '8H', '9H', 'JC', 'QC']
+    """
+    key = (hand, younger)
+    order = _ORDERS.get(key, ())
+    if len(order) >= count:
+        return order[:count]
+    table = _SUIT_QUARTERS[younger]
+    left = hand
+    for card in order:
+        left &= ~(1 << card)
+    thrown = list(order)
+    for _ in range(count - len(order)):
+        suits = [left >> shift & 0xFF for shift in (0, 8, 16, 24)]
+        longest = max(range(4), key=lambda s: _STRENGTH[suits[s]])
+        sets = [0] * 8
+        for rank in _SET_BONUS_RANKS:
+            sets[rank] = _SET_Q[(left & rank.mask).bit_count()]
+        # Each card as one number, its value above its rank above its suit: the least is the card to throw.
+        least = min((table[byte][r] + (_LONGEST_Q if s == longest else 0) + sets[r]) << 5 | r << 2 | s
+                    for s, byte in enumerate(suits) for r in _HELD[byte])
+        card = CARDS[(least & 3) << 3 | (least >> 2 & 7)]
+        thrown.append(card)
+        left &= ~(1 << card)
+    if len(_ORDERS) >= _ORDER_LIMIT:
+        _ORDERS.clear()
+    _ORDERS[key] = order = tuple(thrown)
+    return order
 
 
 def discard_choice(hand: CardSet, count: int, younger: bool = False) -> CardSet:
     """The ``count`` cards least worth keeping, thrown one at a time so that a card
-    kept only for a combination its fellows were thrown from goes next.
+    kept only for a combination its fellows were thrown from goes next (:func:`discard_order`).
 
     >>> str(discard_choice(CardSet.parse("AS QS 9S 8S KH 9H 8H KD 9D KC QC JC"), 5))
     '9H 8H 9D QC JC'
     """
-    left = hand
-    thrown: list[Card] = []
-    for _ in range(count):
-        values = keep_values(left, younger)
-        card = min(left, key=lambda c: (values[c], c.rank))
-        thrown.append(card)
-        left = left - CardSet([card])
-    return CardSet(thrown)
+    return CardSet(discard_order(hand.mask, count, younger))
 
 
 
@@ -311,13 +368,30 @@ def _suit_winners(ranks: list[int]) -> float:
     return count + min(long, len(ranks) - count)
 
 
+def _suit_losers(ranks: list[int]) -> float:
+    """Tricks a suit should lose when low cards lose (:func:`minus_tricks`): ``ranks`` held, 0 (seven) to 7 (ace).
+
+    Mirrored, a seven loses as surely as an ace wins; a void gives a half (a high card can be thrown on it); a
+    suit loses no more tricks than the opponent can take in it, some 3/5 of the cards out."""
+    if not ranks:
+        return 0.5
+    return min(_top_tricks([7 - r for r in ranks]), 0.6 * (8 - len(ranks)) + 0.5)
+
+
+#: :func:`_suit_winners` and :func:`_suit_losers` of one suit, by its 8-bit rank mask.
+_SUIT_WINNERS: Final = tuple(_suit_winners(list(_HELD[byte])) for byte in range(256))
+_SUIT_LOSERS: Final = tuple(_suit_losers(list(_HELD[byte])) for byte in range(256))
+
+
 def plus_tricks(hand: CardSet) -> float:
-    """The tricks a hand expects to win playing to win them, before any exchange.
+    """The tricks a hand expects to win playing to win them, before any exchange (:func:`_suit_winners`, suit
+    by suit).
 
     >>> plus_tricks(CardSet.parse("AS KS QS JS TS AH KH AD KD AC 7C 8C"))
     10.0
     """
-    return sum(_suit_winners([c.rank for c in hand.suit(s)]) for s in Suit)
+    mask = hand.mask
+    return sum(_SUIT_WINNERS[mask >> shift & 0xFF] for shift in (0, 8, 16, 24))
 
 
 def minus_tricks(hand: CardSet) -> float:
@@ -325,21 +399,15 @@ def minus_tricks(hand: CardSet) -> float:
 
     The mirror of :func:`plus_tricks` (a seven is a sure loser as an ace is a sure winner),
     without the bonus of a long suit (the last cards of a long low suit win), and with a
-    half for each void (a high card can be thrown on it).
+    half for each void (a high card can be thrown on it); at most twelve (:func:`_suit_losers`, suit by suit).
 
     >>> minus_tricks(CardSet.parse("7S 8S 9S 7H 8H 9H 7D 8D 9D 7C 8C 9C"))
     12.0
     """
+    mask = hand.mask
     total = 0.0
-    for suit in Suit:
-        # Mirrored ranks: a seven loses as surely as an ace wins.
-        ranks = [7 - c.rank for c in hand.suit(suit)]
-        if not ranks:
-            total += 0.5
-            continue
-        losers = _top_tricks(ranks)
-        # A suit loses no more tricks than the opponent can take in it: some 3/5 of the cards out.
-        total += min(losers, 0.6 * (8 - len(ranks)) + 0.5)
+    for shift in (0, 8, 16, 24):
+        total += _SUIT_LOSERS[mask >> shift & 0xFF]
     return min(total, 12.0)
 
 

@@ -3,14 +3,22 @@
 A :class:`Deadline` measures the CPU time of the deciding process (:func:`time.process_time`): the
 decision rule, so that a level decides alike on a quiet machine and a busy one; and a wall-clock cap
 (:data:`WALL_FACTOR` times the budget) so that a player on a busy server is never kept waiting past
-it. The clocks are injected, for tests. :func:`settled` is the rule that stops the sampling of the
-play when the worlds not yet solved can no longer change the best card. Why and how well:
-docs/players.md, "The time budget".
+it. The CPU budget is weighed between pieces of work (a sampled deal solved, a round of talons); the
+wall-clock cap is also checked inside the long ones (drawing the worlds, the solver's search, the
+exchange's talons, :meth:`Deadline.overdue` and :meth:`Deadline.check`), so that however little of
+a core the process gets, a decision ends within a fraction of a second of its cap. The clocks are
+injected, for tests. :func:`settled` is the rule that stops the sampling of the play when the worlds
+not yet solved can no longer change the best card. Why and how well: docs/players.md, "The time
+budget".
 
 >>> ticks = iter([0.0, 0.4, 0.9, 1.2])
 >>> deadline = Deadline(1.0, clock=lambda: next(ticks), wall=lambda: 0.0)
 >>> deadline.spent(), deadline.spent(), deadline.spent()
 (False, False, True)
+>>> walls = iter([0.0, 2.0, 3.5])
+>>> capped = Deadline(1.0, clock=lambda: 0.0, wall=lambda: next(walls))
+>>> capped.overdue(), capped.overdue()
+(False, True)
 """
 
 from __future__ import annotations
@@ -19,13 +27,19 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TypeVar
 
-__all__ = ["WALL_FACTOR", "Deadline", "settled"]
+__all__ = ["WALL_FACTOR", "Deadline", "OutOfTime", "settled"]
 
 #: How many times the CPU budget a decision may take by the wall clock before it stops anyway
 #: (a busy server gives the process less than a core).
 WALL_FACTOR = 3.0
 
 K = TypeVar("K")
+
+
+class OutOfTime(Exception):
+    """Raised by :meth:`Deadline.check` inside a long piece of work (the solver's search) whose
+    decision has reached its wall-clock cap: the work stops where it is and the decision makes do
+    with what it has."""
 
 
 class Deadline:
@@ -55,6 +69,29 @@ class Deadline:
                 or self._wall() - self._wall_start > WALL_FACTOR * self.seconds):
             self.binding = True
         return self.binding
+
+
+    @property
+    def cap(self) -> float:
+        """The wall-clock seconds the decision may take (0 without a budget)."""
+        return WALL_FACTOR * self.seconds
+
+    def overdue(self) -> bool:
+        """Whether the wall-clock cap is reached: what a long piece of work asks inside, every few
+        steps, to stop where it is (a clock read, not the CPU clock's system call). Marks the
+        deadline :attr:`binding` when it says yes."""
+        if self.seconds <= 0:
+            return False
+        if self._wall() - self._wall_start > WALL_FACTOR * self.seconds:
+            self.binding = True
+            return True
+        return False
+
+    def check(self) -> None:
+        """Raise :class:`OutOfTime` when :meth:`overdue`: for work that stops by unwinding (the
+        solver's search calls it every few thousand positions)."""
+        if self.overdue():
+            raise OutOfTime(f"past the wall-clock cap of {self.cap:g} s")
 
 
 def settled(totals: Mapping[K, float], remaining: float, spread: float) -> bool:

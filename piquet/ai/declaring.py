@@ -34,6 +34,7 @@ import random
 from collections.abc import Iterator, Sequence
 
 from piquet.ai.books import declaration_in_full
+from piquet.ai.budget import Deadline
 from piquet.ai.exchange import elder_pique
 from piquet.ai.inference import Inference, World
 from piquet.engine.actions import Declare
@@ -137,13 +138,14 @@ DECLARED_PARTS = ("carte_blanche", "point", "sequences", "sets", "repique", "piq
 
 
 def choose_declaration(view: PlayerView, legal: LegalActions, rng: random.Random, worlds: int,
-                       utility: tuple[int, int]) -> Declare | None:
+                       utility: tuple[int, int], deadline: Deadline | None = None) -> Declare | None:
     """The declaration with the best average worth over ``worlds`` hands the opponent may hold,
     each seat's points valued by ``utility`` (seat 0's worth of a point scored by seat 0 and by
     seat 1, as :attr:`piquet.ai.solver.PlayPosition.utility`). ``None``, to declare in full, unless
     every point scored costs this player (a loser sure to stay under the rubicon); and where this
     does not apply (not this player's declaration; an Auction minus contract, where nothing may
-    be sunk) or there is nothing to choose."""
+    be sunk) or there is nothing to choose. Over fewer hands where the ``deadline``'s wall-clock cap
+    comes first (``None`` where it comes before the first)."""
     seat, opponent = view.seat, view.opponent
     if seat is None or opponent is None or view.phase is not Phase.DECLARE or view.to_act != seat:
         return None
@@ -153,22 +155,23 @@ def choose_declaration(view: PlayerView, legal: LegalActions, rng: random.Random
     options = [a for a in legal if isinstance(a, Declare)]
     if len(options) < 2:
         return None
-    sampled = Inference(view).sample(rng, worlds)
-    if not sampled:
+    sampled = Inference(view).sample(rng, worlds, deadline=deadline)
+    if not sampled or (deadline is not None and deadline.overdue()):
         return None
-    totals = declaration_values(view, options, sampled, mine)
+    totals = declaration_values(view, options, sampled, mine, deadline)
     best = max(range(len(options)), key=lambda i: (totals[i], -i))
     return options[best]
 
 
 def declaration_values(view: PlayerView, options: Sequence[Declare], sampled: Sequence[World],
-                       mine: tuple[int, int]) -> list[float]:
+                       mine: tuple[int, int], deadline: Deadline | None = None) -> list[float]:
     """Each of ``options`` (declarations of the category due) valued over the hands ``sampled``
     for the opponent: the points the declarations then score in hand (and an elder's pique),
     this player's worth ``mine`` of his own point and of hers, summed with the worlds' weights.
-    Her calls are taken as heard where she is elder and has called, else in full as the books do."""
+    Her calls are taken as heard where she is elder and has called, else in full as the books do.
+    The ``deadline``'s wall-clock cap, asked at each hand, stops the sum where it is."""
     totals = [0.0] * len(options)
-    for i, weight, ours, theirs in _declared_worlds(view, options, sampled):
+    for i, weight, ours, theirs in _declared_worlds(view, options, sampled, deadline):
         totals[i] += weight * (mine[0] * sum(ours) + mine[1] * sum(theirs))
     return totals
 
@@ -186,7 +189,8 @@ def declaration_parts(view: PlayerView, options: Sequence[Declare], sampled: Seq
     return totals
 
 
-def _declared_worlds(view: PlayerView, options: Sequence[Declare], sampled: Sequence[World]
+def _declared_worlds(view: PlayerView, options: Sequence[Declare], sampled: Sequence[World],
+                     deadline: Deadline | None = None
                      ) -> Iterator[tuple[int, float, tuple[int, ...], tuple[int, ...]]]:
     """For each world and option: the option's index, the world's weight, and this player's and the opponent's
     points in hand by part (:data:`DECLARED_PARTS`), as :func:`declaration_values` reckons them."""
@@ -205,6 +209,8 @@ def _declared_worlds(view: PlayerView, options: Sequence[Declare], sampled: Sequ
             before[event.player] += event.points
     first = (before[seat], before[opponent]) if elder else (before[opponent], before[seat])
     for world in sampled:
+        if deadline is not None and deadline.overdue():
+            return
         hers = world.opponent_hand
         her_calls = {c: _called_so(c, hers, heard[c], minimum) if not elder and c in heard
                      else declaration_in_full(c, hers, minimum) for c in Category}

@@ -15,15 +15,17 @@ True
 from __future__ import annotations
 
 import functools
+import itertools
 import math
+import operator
 import random
 from collections.abc import Callable, Sequence
 from itertools import combinations as _subsets
 from typing import Final
 
-from piquet.ai.books import discard_choice, keep_values
+from piquet.ai.books import discard_choice, discard_order, keep_values
 from piquet.ai.budget import Deadline
-from piquet.ai.inference import Inference, World
+from piquet.ai.inference import CHECK_EVERY, Inference, World
 from piquet.engine.actions import Exchange
 from piquet.engine.cards import FULL_PACK, SUIT_PIPS, Card, CardSet, Rank
 from piquet.engine.combinations import SET_RANKS, Category, runs, sequence_value, set_value
@@ -35,6 +37,7 @@ from piquet.engine.view import PlayerView
 
 __all__ = [
     "PLAY_WEIGHTS",
+    "Valuation",
     "best_discard",
     "candidate_discards",
     "choose_exchange",
@@ -46,7 +49,10 @@ __all__ = [
     "play_estimate",
     "play_features",
     "sure_leads",
+    "talon_tops",
+    "valuation",
     "worlds_after_elder",
+    "younger_takes",
 ]
 
 #: Weights of :func:`play_features` in the estimate of the card play (elder's points less
@@ -81,34 +87,243 @@ def _sequences(byte: int) -> tuple[int, int]:
 
 _SEQUENCE_TABLE: Final = tuple(_sequences(b) for b in range(256))
 
+#: A hand's declarations as the exchange compares them: (point key, point value, sequence key, sequences value,
+#: set key, sets value); a key is 0 where the hand holds none.
+Summary = tuple[int, int, int, int, int, int]
+#: What the exchange's valuation reads of one hand (:meth:`Valuation.hand`): its declarations (:data:`Summary`),
+#: then for the play's estimate its four suits' rank masks, its voids, and how many tens, knaves, queens, kings
+#: and aces it holds.
+Hand = tuple[Summary, tuple[int, int, int, int], int, tuple[int, int, int, int, int]]
 
-@functools.lru_cache(maxsize=32)
-def _point_values(rules: Rules) -> tuple[int, ...]:
-    """What a point of one suit scores under ``rules``, by the suit's 8-bit rank mask."""
-    return tuple(rules.combination_points(Category.POINT, CardSet(byte)) if byte else 0 for byte in range(256))
+#: The ranks whose cards the play estimate counts, the ten to the ace (the sets' ranks among them, Law 64).
+_HIGH_RANKS: Final = tuple(range(Rank.TEN, Rank.ACE + 1))
+assert set(SET_RANKS) <= set(_HIGH_RANKS)
+_HIGH_RANK_MASKS: Final = tuple(_RANK_MASKS[r] for r in _HIGH_RANKS)
 
 
-def _summary(mask: int, minimum_point: int, point_values: tuple[int, ...]) -> tuple[int, int, int, int, int, int]:
-    """A hand's declarations: (point key, point value, sequence key, sequences value, set key, sets value)."""
-    point_key = point_value = seq_key = seq_value = set_key = sets_value = 0
-    for s in range(4):
-        byte = mask >> (8 * s) & 0xFF
-        n = byte.bit_count()
-        if n >= minimum_point:
-            k = n * 128 + SUIT_PIPS[byte]
-            if k > point_key:
-                point_key = k
-                point_value = point_values[byte]
-        sk, sv = _SEQUENCE_TABLE[byte]
-        if sk > seq_key:
-            seq_key = sk
-        seq_value += sv
-    for r in SET_RANKS:
-        n = (mask & _RANK_MASKS[r]).bit_count()
-        if n >= 3:
-            set_key = max(set_key, n * 8 + r)
-            sets_value += _SET_VALUE[n]
-    return point_key, point_value, seq_key, seq_value, set_key, sets_value
+def _rank_count_tables() -> tuple[tuple[int, ...], list[tuple[int, int, int, int, int] | None],
+                                  list[tuple[int, int] | None]]:
+    """How many tens to aces a hand holds, as one number: a suit's high ranks (its rank mask shifted down to the
+    ten) spread into a field of three bits for each rank, which add up over the four suits; and by that number,
+    the five counts and the hand's sets (set key, sets value; :data:`Summary`)."""
+    spread = tuple(sum((bits >> j & 1) << 3 * j for j in range(len(_HIGH_RANKS))) for bits in range(32))
+    counts: list[tuple[int, int, int, int, int] | None] = [None] * (1 << 3 * len(_HIGH_RANKS))
+    sets: list[tuple[int, int] | None] = [None] * len(counts)
+    for held in itertools.product(range(5), repeat=len(_HIGH_RANKS)):
+        packed = sum(n << 3 * j for j, n in enumerate(held))
+        counts[packed] = (held[0], held[1], held[2], held[3], held[4])
+        key = value = 0
+        for r in SET_RANKS:
+            n = held[_HIGH_RANKS.index(r)]
+            if n >= 3:
+                key = max(key, n * 8 + r)
+                value += _SET_VALUE[n]
+        sets[packed] = (key, value)
+    return spread, counts, sets
+
+
+def _suit_pairs() -> list[int]:
+    """For each pair of rank masks of one suit, elder's first (``elder << 8 | younger``): elder's sure winners in
+    it, younger's, and by how many cards elder's is the longer and younger's, in four bytes of one number that
+    add up over the four suits (:func:`play_features`)."""
+    table: list[int] = []
+    youngers = [(y, y.bit_length(), y.bit_count()) for y in range(256)]
+    for e in range(256):
+        top, length = e.bit_length(), e.bit_count()
+        table += [(e >> y_top).bit_count() | (y >> top).bit_count() << 8
+                  | (length - y_length << 16 if length > y_length else y_length - length << 24)
+                  for y, y_top, y_length in youngers]
+    return table
+
+
+# Built once, with the module (some 10 ms), rather than in the first decision that values a deal.
+_RANK_COUNTS: Final = _rank_count_tables()
+_SUIT_PAIRS: Final = _suit_pairs()
+
+
+_IN_HAND_CATEGORIES: Final = (ScoreCategory.POINT, ScoreCategory.SEQUENCES, ScoreCategory.SETS)
+
+
+class Valuation:
+    """What a deal is worth once both players have exchanged, by their two hands (masks, elder's first), as the
+    exchange reckons it under ``rules`` and ``contract``: the declarations exactly, both declaring in full (by
+    category, with the repique, Law 68), elder's pique as his sure leads promise it (Law 69), and the play by
+    the fitted estimate (:func:`play_estimate`). Level 5's exchange (:func:`estimate`), the review of an
+    exchange (:func:`piquet.ai.review.review_exchange`) and the luck of a deal (:mod:`piquet.ai.luck`) all value
+    a deal by it; one is made per rules and contract (:func:`valuation`).
+
+    What it needs of a hand (:data:`Hand`) is read from tables by suit (an 8-bit rank mask) and by rank, and the
+    last hand of each seat is kept with it: the loops that value many discards over one world change one seat's
+    hand at a time.
+
+    >>> from piquet.engine.cards import CardSet
+    >>> value = valuation(Rubicon())
+    >>> value.by_category(CardSet.parse("AS KS QS JS TS AH AD AC 7H 8H 7D 7C").mask,
+    ...                   CardSet.parse("9S 8S 7S KH QH JH KD QD JD KC QC JC").mask)
+    ((5, 15, 14, 60), (0, 0, 0, 0))
+    """
+
+    def __init__(self, rules: Rules, contract: Contract | None = None) -> None:
+        self.rules = rules
+        self.contract = contract
+        minimum = rules.minimum_point
+        #: By a suit's rank mask: its point as the exchange compares it (its length, then its pips; 0 below the
+        #: minimum point) and what it scores, its best sequence (length, then top) and what its sequences score.
+        self._suit_declarations = tuple(
+            (b.bit_count() * 128 + SUIT_PIPS[b] if b and b.bit_count() >= minimum else 0,
+             rules.combination_points(Category.POINT, CardSet(b)) if b else 0, *_SEQUENCE_TABLE[b])
+            for b in range(256))
+        self._rank_counts = _RANK_COUNTS
+        self._suit_pairs = _SUIT_PAIRS
+        self.repique_threshold = rules.repique_threshold(contract)
+        self.repique_points = rules.repique_points
+        #: Whether the better combination scores for its holder's opponent (an Auction minus contract).
+        self.swapped = rules.combination_scorer(0, contract) != 0
+        self.elder_may_pique = rules.may_pique(0, 0, contract)
+        self.pique_threshold = rules.pique_threshold(contract)
+        self.pique_points = rules.pique_points
+        self._decided: dict[tuple[tuple[int, int] | None, tuple[int, int] | None, tuple[int, int] | None,
+                                  tuple[int, int]], ScoreEvent | None] = {}
+        self._elder = (-1, self.hand(0))
+        self._younger = (-1, self.hand(0))
+
+    def hand(self, mask: int) -> Hand:
+        """What the valuation reads of one hand (:data:`Hand`)."""
+        suits = (mask & 0xFF, mask >> 8 & 0xFF, mask >> 16 & 0xFF, mask >> 24)
+        point_key = point_value = seq_key = seq_value = 0
+        for byte in suits:
+            pk, pv, sk, sv = self._suit_declarations[byte]
+            if pk > point_key:
+                point_key = pk
+                point_value = pv
+            if sk > seq_key:
+                seq_key = sk
+            seq_value += sv
+        spread, counts, sets = self._rank_counts
+        high = spread[suits[0] >> 3] + spread[suits[1] >> 3] + spread[suits[2] >> 3] + spread[suits[3] >> 3]
+        held, found = counts[high], sets[high]
+        assert held is not None and found is not None
+        return ((point_key, point_value, seq_key, seq_value, found[0], found[1]), suits,
+                (not suits[0]) + (not suits[1]) + (not suits[2]) + (not suits[3]), held)
+
+    def hands(self, elder: int, younger: int) -> tuple[Hand, Hand]:
+        """Both hands (:meth:`hand`), each read again only when that seat's hand changed."""
+        e, y = self._elder, self._younger
+        if e[0] != elder:
+            self._elder = e = (elder, self.hand(elder))
+        if y[0] != younger:
+            self._younger = y = (younger, self.hand(younger))
+        return e[1], y[1]
+
+    def by_category(self, elder: int, younger: int, before: tuple[int, int] = (0, 0)
+                    ) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int]]:
+        """What elder and what younger score for the point, the sequences, the sets and the repique, in that
+        order, when both declare in full; ``before`` (elder's and younger's points already scored: a carte
+        blanche) counts toward the repique and bars the opponent's. The rules decide who scores a combination
+        and the repique's threshold: in an Auction minus contract the opponent of the better combination scores
+        it and a repique comes at twenty-one."""
+        e, y = self.hands(elder, younger)
+        return self._declared(e[0], y[0], before)
+
+    def _declared(self, e: Summary, y: Summary, before: tuple[int, int]
+                  ) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int]]:
+        mine, hers = [0, 0, 0, 0], [0, 0, 0, 0]
+        a, b = before
+        repique = False
+        threshold = self.repique_threshold
+        swapped = self.swapped
+        for n, i in enumerate((0, 2, 4)):
+            if e[i] > y[i]:
+                scorer, points = (hers, e[i + 1]) if swapped else (mine, e[i + 1])
+            elif y[i] > e[i]:
+                scorer, points = (mine, y[i + 1]) if swapped else (hers, y[i + 1])
+            else:
+                scorer, points = mine, 0
+            scorer[n] += points
+            if scorer is mine:
+                a += points
+            else:
+                b += points
+            if not repique:
+                if a >= threshold and b == 0:
+                    a += self.repique_points
+                    mine[3] = self.repique_points
+                    repique = True
+                elif b >= threshold and a == 0:
+                    b += self.repique_points
+                    hers[3] = self.repique_points
+                    repique = True
+        return (mine[0], mine[1], mine[2], mine[3]), (hers[0], hers[1], hers[2], hers[3])
+
+    def decided(self, elder: int, younger: int, before: tuple[int, int] = (0, 0)) -> ScoreEvent | None:
+        """The repique or pique the two hands decide once both have declared in full (:func:`decided_by_hands`),
+        as the engine reckons it (:func:`piquet.engine.reckoning.decided_in_hand`); remembered by who scores what
+        in each category, which is all it depends on."""
+        e, y = (hand[0] for hand in self.hands(elder, younger))
+        scored: list[tuple[int, int] | None] = []
+        for i in (0, 2, 4):
+            better, points = (0, e[i + 1]) if e[i] > y[i] else (1, y[i + 1]) if y[i] > e[i] else (0, 0)
+            scored.append((1 - better if self.swapped else better, points) if points else None)
+        key = (scored[0], scored[1], scored[2], before)
+        if key in self._decided:
+            return self._decided[key]
+        events = [Points(seat, points, ScoreCategory.CARTE_BLANCHE) for seat, points in enumerate(before) if points]
+        for category, found in zip(_IN_HAND_CATEGORIES, scored, strict=True):
+            if found is not None:
+                events.append(Points(found[0], found[1], category))
+        if len(self._decided) >= 4096:
+            self._decided.clear()
+        decided = self._decided[key] = decided_in_hand(events, self.rules, self.contract, 0)
+        return decided
+
+    def declarations(self, elder: int, younger: int) -> tuple[int, int]:
+        """What elder and younger score for their combinations and the repique (:meth:`by_category`, summed)."""
+        mine, hers = self.by_category(elder, younger)
+        return sum(mine), sum(hers)
+
+    def _pique(self, a: int, b: int, sure: int) -> int:
+        """Elder's pique (0 or its points) when his points in hand ``a`` and his ``sure`` leads reach the pique's
+        threshold before younger scores (``b`` nothing; Law 69). With ``b`` nothing, ``a`` reaches the repique's
+        threshold only with a repique, and then there is no pique."""
+        if b or a >= self.repique_threshold or not self.elder_may_pique:
+            return 0
+        return self.pique_points if a + sure + 1 >= self.pique_threshold else 0
+
+    def elder_pique(self, a: int, b: int, elder: int, younger: int) -> int:
+        """Elder's points in hand ``a`` with his pique added when his declarations and the leads he is sure of
+        reach the pique's threshold before younger scores (Law 69); younger's ``b``."""
+        return a + self._pique(a, b, sure_leads(elder, younger))
+
+    def reckon(self, elder: int, younger: int, before: tuple[int, int] = (0, 0)
+               ) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int], int, float]:
+        """The deal's value in its parts: what elder and what younger score in hand (:meth:`by_category`, with
+        ``before``, their points for a carte blanche), elder's pique (0 or its points) and the play's estimate
+        (:func:`play_estimate`, elder's points less younger's)."""
+        e, y = self.hands(elder, younger)
+        mine, hers = self._declared(e[0], y[0], before)
+        # The play's features (:func:`play_features`): sure winners and length suit by suit, then each hand's own.
+        pairs = self._suit_pairs
+        (e0, e1, e2, e3), (y0, y1, y2, y3) = e[1], y[1]
+        both = pairs[e0 << 8 | y0] + pairs[e1 << 8 | y1] + pairs[e2 << 8 | y2] + pairs[e3 << 8 | y3]
+        sure_e, sure_y, long_e, long_y = both & 0xFF, both >> 8 & 0xFF, both >> 16 & 0xFF, both >> 24
+        a = before[0] + sum(mine)
+        pique = self._pique(a, before[1] + sum(hers), sure_e)
+        features = (1, sure_e, sure_y, long_e, long_y, e[2], y[2], *e[3], *y[3])
+        play: float = sum(map(operator.mul, PLAY_WEIGHTS, features))
+        return mine, hers, pique, play
+
+    def estimate(self, elder: int, younger: int, worth: tuple[int, int] = (1, -1)) -> float:
+        """Elder's points less younger's for the whole deal, estimated (:func:`estimate`)."""
+        mine, hers, pique, play = self.reckon(elder, younger)
+        a, b = sum(mine) + pique, sum(hers)
+        m, h = worth
+        return m * a + h * b + (m - h) * play / 2
+
+
+@functools.lru_cache(maxsize=64)
+def valuation(rules: Rules, contract: Contract | None = None) -> Valuation:
+    """The :class:`Valuation` of ``rules`` and ``contract``, made once."""
+    return Valuation(rules, contract)
 
 
 def declarations(elder: int, younger: int, rules: Rules | None = None,
@@ -124,85 +339,23 @@ def declarations(elder: int, younger: int, rules: Rules | None = None,
     ...              CardSet.parse("9S 8S 7S KH QH JH KD QD JD KC QC JC").mask)
     (94, 0)
     """
-    if rules is None:
-        rules = _RUBICON
-    point_values = _point_values(rules)
-    e = _summary(elder, rules.minimum_point, point_values)
-    y = _summary(younger, rules.minimum_point, point_values)
-    a = b = 0
-    repique = False
-    threshold = rules.repique_threshold(contract)
-    # Whether the better combination scores for its holder's opponent (an Auction minus contract).
-    swapped = rules.combination_scorer(0, contract) != 0
-    for i in (0, 2, 4):
-        if e[i] > y[i]:
-            if swapped:
-                b += e[i + 1]
-            else:
-                a += e[i + 1]
-        elif y[i] > e[i]:
-            if swapped:
-                a += y[i + 1]
-            else:
-                b += y[i + 1]
-        if not repique:
-            if a >= threshold and b == 0:
-                a += rules.repique_points
-                repique = True
-            elif b >= threshold and a == 0:
-                b += rules.repique_points
-                repique = True
-    return a, b
+    return valuation(rules or _RUBICON, contract).declarations(elder, younger)
 
 
 def declarations_by_category(elder: int, younger: int, rules: Rules | None = None, contract: Contract | None = None,
                              before: tuple[int, int] = (0, 0)) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """:func:`declarations` broken down: what elder and what younger score for the point, the
-    sequences, the sets and the repique, in that order, reckoned as :func:`declarations` reckons
-    them; ``before`` (elder's and younger's points already scored: a carte blanche) counts toward
-    the repique and bars the opponent's. Without ``before``, each side's parts sum to
-    :func:`declarations`'s.
+    sequences, the sets and the repique, in that order (:meth:`Valuation.by_category`); ``before``
+    (elder's and younger's points already scored: a carte blanche) counts toward the repique and bars
+    the opponent's. Without ``before``, each side's parts sum to :func:`declarations`'s.
 
     >>> from piquet.engine.cards import CardSet
     >>> declarations_by_category(CardSet.parse("AS KS QS JS TS AH AD AC 7H 8H 7D 7C").mask,
     ...                          CardSet.parse("9S 8S 7S KH QH JH KD QD JD KC QC JC").mask)
     ((5, 15, 14, 60), (0, 0, 0, 0))
     """
-    if rules is None:
-        rules = _RUBICON
-    point_values = _point_values(rules)
-    e = _summary(elder, rules.minimum_point, point_values)
-    y = _summary(younger, rules.minimum_point, point_values)
-    mine, hers = [0, 0, 0, 0], [0, 0, 0, 0]
-    a, b = before
-    repique = False
-    threshold = rules.repique_threshold(contract)
-    swapped = rules.combination_scorer(0, contract) != 0
-    for n, i in enumerate((0, 2, 4)):
-        if e[i] > y[i]:
-            scorer, points = (hers, e[i + 1]) if swapped else (mine, e[i + 1])
-        elif y[i] > e[i]:
-            scorer, points = (mine, y[i + 1]) if swapped else (hers, y[i + 1])
-        else:
-            scorer, points = mine, 0
-        scorer[n] += points
-        if scorer is mine:
-            a += points
-        else:
-            b += points
-        if not repique:
-            if a >= threshold and b == 0:
-                a += rules.repique_points
-                mine[3] = rules.repique_points
-                repique = True
-            elif b >= threshold and a == 0:
-                b += rules.repique_points
-                hers[3] = rules.repique_points
-                repique = True
-    return tuple(mine), tuple(hers)
+    return valuation(rules or _RUBICON, contract).by_category(elder, younger, before)
 
-
-_IN_HAND_CATEGORIES: Final = (ScoreCategory.POINT, ScoreCategory.SEQUENCES, ScoreCategory.SETS)
 
 
 def decided_by_hands(elder: int, younger: int, rules: Rules, contract: Contract | None,
@@ -227,18 +380,7 @@ def decided_by_hands(elder: int, younger: int, rules: Rules, contract: Contract 
     >>> decided_by_hands(elder, younger, make_rules("rubicon"), None) is None   # thirty needed, and she scores
     True
     """
-    point_values = _point_values(rules)
-    e = _summary(elder, rules.minimum_point, point_values)
-    y = _summary(younger, rules.minimum_point, point_values)
-    swapped = rules.combination_scorer(0, contract) != 0
-    events = [Points(seat, points, ScoreCategory.CARTE_BLANCHE) for seat, points in enumerate(before) if points]
-    for category, i in zip(_IN_HAND_CATEGORIES, (0, 2, 4), strict=True):
-        if e[i] == y[i]:
-            continue
-        better, points = (0, e[i + 1]) if e[i] > y[i] else (1, y[i + 1])
-        if points:
-            events.append(Points(1 - better if swapped else better, points, category))
-    return decided_in_hand(events, rules, contract, 0)
+    return valuation(rules, contract).decided(elder, younger, before)
 
 
 def contract_declarations(elder: int, younger: int, rules: Rules, contract: Contract | None) -> tuple[int, int]:
@@ -258,9 +400,9 @@ def contract_declarations(elder: int, younger: int, rules: Rules, contract: Cont
 def play_features(elder: int, younger: int) -> list[int]:
     """What the play estimate is made of: sure winners, length, voids and high cards of each side."""
     sure_e = sure_y = long_e = long_y = void_e = void_y = 0
-    for s in range(4):
-        be = elder >> (8 * s) & 0xFF
-        by = younger >> (8 * s) & 0xFF
+    for shift in (0, 8, 16, 24):
+        be = elder >> shift & 0xFF
+        by = younger >> shift & 0xFF
         sure_e += (be >> by.bit_length()).bit_count()
         sure_y += (by >> be.bit_length()).bit_count()
         d = be.bit_count() - by.bit_count()
@@ -270,15 +412,16 @@ def play_features(elder: int, younger: int) -> list[int]:
             long_y -= d
         void_e += not be
         void_y += not by
-    out = [1, sure_e, sure_y, long_e, long_y, void_e, void_y]
-    out += [(elder & _RANK_MASKS[r]).bit_count() for r in range(3, 8)]
-    out += [(younger & _RANK_MASKS[r]).bit_count() for r in range(3, 8)]
-    return out
+    return [1, sure_e, sure_y, long_e, long_y, void_e, void_y,
+            *[(elder & m).bit_count() for m in _HIGH_RANK_MASKS],
+            *[(younger & m).bit_count() for m in _HIGH_RANK_MASKS]]
+
 
 
 def play_estimate(elder: int, younger: int) -> float:
     """Elder's points less younger's in the card play, estimated (see :data:`PLAY_WEIGHTS`)."""
-    return sum(w * f for w, f in zip(PLAY_WEIGHTS, play_features(elder, younger), strict=True))
+    estimated: float = sum(map(operator.mul, PLAY_WEIGHTS, play_features(elder, younger)))
+    return estimated
 
 
 def sure_leads(elder: int, younger: int) -> int:
@@ -290,14 +433,9 @@ def elder_pique(a: int, b: int, elder: int, younger: int, rules: Rules | None = 
                 contract: Contract | None = None) -> int:
     """Elder's points in hand ``a`` with his pique added when his declarations and the leads he is
     sure of reach thirty before younger scores (Law 69); younger's ``b``. With ``b`` nothing, ``a``
-    reaches the repique's threshold only with a repique, and then there is no pique."""
-    if rules is None:
-        rules = _RUBICON
-    if b or a >= rules.repique_threshold(contract) or not rules.may_pique(0, 0, contract):
-        return a
-    if a + sure_leads(elder, younger) + 1 >= rules.pique_threshold(contract):
-        return a + rules.pique_points
-    return a
+    reaches the repique's threshold only with a repique, and then there is no pique
+    (:meth:`Valuation.elder_pique`)."""
+    return valuation(rules or _RUBICON, contract).elder_pique(a, b, elder, younger)
 
 
 def estimate(elder: int, younger: int, rules: Rules | None = None, worth: tuple[int, int] = (1, -1)) -> float:
@@ -320,10 +458,7 @@ def estimate(elder: int, younger: int, rules: Rules | None = None, worth: tuple[
     >>> round(estimate(elder, younger, worth=(1, 1)))  # both scores count alike: the play aside
     111
     """
-    a, b = declarations(elder, younger, rules)
-    a = elder_pique(a, b, elder, younger, rules)
-    mine, hers = worth
-    return mine * a + hers * b + (mine - hers) * play_estimate(elder, younger) / 2
+    return valuation(rules or _RUBICON).estimate(elder, younger, worth)
 
 
 def candidate_discards(view: PlayerView, limit: int) -> list[CardSet]:
@@ -349,23 +484,29 @@ def candidate_discards(view: PlayerView, limit: int) -> list[CardSet]:
     return out
 
 
-def _younger_takes(hand: int, rest: Sequence[Card]) -> int:
+def younger_takes(hand: int, rest: Sequence[Card]) -> int:
     """Younger's hand after she takes every card elder left, throwing what the books throw
     (:func:`~piquet.ai.books.discard_choice`)."""
     if not rest:
         return hand
-    return drawn(hand, discard_choice(CardSet(hand), len(rest), True), rest)
+    for card in discard_order(hand, len(rest), True):
+        hand &= ~(1 << card)
+    for card in rest:
+        hand |= 1 << card
+    return hand
 
 
 def worlds_after_elder(view: PlayerView, rng: random.Random, count: int,
                        discard: Callable[[CardSet, int], CardSet] | None = None,
-                       weigh: Callable[[CardSet, Sequence[Card]], float] | None = None) -> list[World] | None:
+                       weigh: Callable[[CardSet, Sequence[Card]], float] | None = None,
+                       deadline: Deadline | None = None) -> list[World] | None:
     """For younger at her exchange, ``count`` deals drawn as the books' elder makes them: his
     twelve cards and the talon dealt at random from the cards she cannot see, and his discard
     his least useful cards (:func:`~piquet.ai.books.discard_choice`) of the number he took, or
     ``discard(his twelve cards, the number)``. ``weigh(his twelve cards, the talon)``, if given,
     is each deal's weight (how well it explains what he has said). ``None`` if the view holds more
-    than the exchange count (cards shown or seen), which this does not model.
+    than the exchange count (cards shown or seen), which this does not model; fewer deals where the
+    ``deadline``'s wall-clock cap comes first (asked every :data:`~piquet.ai.inference.CHECK_EVERY`).
     """
     seat = view.seat
     if seat is None or seat == view.elder or view.phase is not Phase.EXCHANGE:
@@ -375,8 +516,10 @@ def worlds_after_elder(view: PlayerView, rng: random.Random, count: int,
     if taken is None or len(known) != 12:
         return None
     unseen = list(CardSet(FULL_PACK & ~known.mask))
-    out = []
-    for _ in range(count):
+    out: list[World] = []
+    for k in range(count):
+        if deadline is not None and not k % CHECK_EVERY and deadline.overdue():
+            break
         rng.shuffle(unseen)
         dealt = CardSet(unseen[:12])
         talon: list[Card] = unseen[12:]
@@ -393,6 +536,16 @@ def drawn(hand: int, discard: CardSet, talon: Sequence[Card]) -> int:
     for card in talon[: len(discard)]:
         hand |= 1 << card
     return hand
+
+
+def talon_tops(talon: Sequence[Card], most: int) -> list[int]:
+    """The masks of the talon's top cards, by how many, up to ``most``: what a player who throws that many draws
+    (all there is where the talon holds fewer). The hand after a discard is the cards it keeps and these:
+    ``hand & ~discard.mask | talon_tops(talon, most)[len(discard)]`` is :func:`drawn`'s."""
+    tops = [0]
+    for k in range(most):
+        tops.append(tops[-1] | 1 << talon[k] if k < len(talon) else tops[-1])
+    return tops
 
 
 #: Worlds in the first round of :func:`best_discard` and the least in each round after it.
@@ -414,34 +567,45 @@ def best_discard(hand: int, options: Sequence[CardSet], worlds: Sequence[World],
     The worlds are taken in rounds (:data:`ROUND_WORLDS`, then doubling), and after each round a
     discard whose average trails the leader's by more than :data:`DROP_MARGIN` standard errors of
     their difference (paired, world by world) is tried no more: successive elimination, which
-    spends the worlds on the discards still in contention. A ``deadline`` spent stops the rounds;
-    the discards are then judged on the worlds tried. Without a deadline, or with one of no
-    budget, every discard is tried on every world (nothing dropped)."""
+    spends the worlds on the discards still in contention. A ``deadline`` spent stops the rounds,
+    and its wall-clock cap stops a round too (asked every :data:`~piquet.ai.inference.CHECK_EVERY`
+    worlds); the discards are then judged on the worlds tried (the first of ``options`` where there
+    was none). Without a deadline, or with one of no budget, every discard is tried on every world
+    (nothing dropped)."""
     racing = deadline is not None and deadline.seconds > 0
     count = len(options)
     alive = list(range(count))
     totals = [0.0] * count
     scores: list[list[float]] = [[] for _ in range(count)]
     weights: list[float] = []
+    # Each discard as the cards it keeps and how many it draws (:func:`talon_tops`).
+    kept = [hand & ~discard.mask for discard in options]
+    sizes = [len(discard) for discard in options]
+    most = max(sizes, default=0)
     start, size = 0, ROUND_WORLDS
-    while start < len(worlds) and len(alive) > 1:
+    overdue = False
+    while start < len(worlds) and len(alive) > 1 and not overdue:
         if start and deadline is not None and deadline.spent():
             break
-        for world in worlds[start:start + size]:
+        for k, world in enumerate(worlds[start:start + size]):
+            if deadline is not None and not k % CHECK_EVERY and deadline.overdue():
+                overdue = True
+                break
             opponent = world.opponent_hand.mask
+            talon = world.talon
+            tops = talon_tops(talon, most)
             theirs: dict[int, int] = {}
             weights.append(world.weight)
             for i in alive:
-                discard = options[i]
-                n = len(discard)
+                n = sizes[i]
                 if n not in theirs:
-                    theirs[n] = answer(opponent, world.talon[n:])
-                value = score(drawn(hand, discard, world.talon), theirs[n])
+                    theirs[n] = answer(opponent, talon[n:])
+                value = score(kept[i] | tops[n], theirs[n])
                 scores[i].append(value)
                 totals[i] += world.weight * value
         start += size
         size = max(ROUND_WORLDS, start)
-        if racing and start < len(worlds):
+        if racing and start < len(worlds) and not overdue:
             alive = _contenders(alive, totals, scores, weights)
     if len(alive) == 1:
         return options[alive[0]]
@@ -478,7 +642,8 @@ def choose_exchange(view: PlayerView, rules: Rules, rng: random.Random, worlds: 
     ``candidates`` likely ones, a point of the player's worth ``worth[0]`` and one of the
     opponent's ``worth[1]`` (the score difference unless the partie's last deal makes it
     otherwise); ``None`` where this method does not apply (Auction Piquet, a carte blanche,
-    nothing to choose) and the caller should use its own. ``deadline``: :func:`best_discard`."""
+    nothing to choose) and the caller should use its own. ``deadline``: :func:`best_discard`; its
+    wall-clock cap stops the drawing of the worlds too."""
     seat = view.seat
     if (seat is None or view.exchange_range is None or rules.uses_bidding
             or any(view.carte_blanche) or view.will_exchange is not None):
@@ -487,17 +652,18 @@ def choose_exchange(view: PlayerView, rules: Rules, rng: random.Random, worlds: 
     if len(options) < 2:
         return None
     elder = seat == view.elder
-    sampled = None if elder else worlds_after_elder(view, rng, worlds)
+    sampled = None if elder else worlds_after_elder(view, rng, worlds, deadline=deadline)
     if sampled is None:
-        sampled = Inference(view).sample(rng, worlds)
+        sampled = Inference(view).sample(rng, worlds, deadline=deadline)
     if not sampled:
         return None
     hand = view.hand.mask
+    value = valuation(rules)
     if elder:
-        best = best_discard(hand, options, sampled, _younger_takes,
-                            lambda mine, hers: estimate(mine, hers, rules, worth), deadline)
+        best = best_discard(hand, options, sampled, younger_takes,
+                            lambda mine, hers: value.estimate(mine, hers, worth), deadline)
     else:  # elder has exchanged already: his hand stands
         his_worth = (worth[1], worth[0])  # her worth of his points and hers, as elder's are put
         best = best_discard(hand, options, sampled, lambda his, _rest: his,
-                            lambda mine, his: estimate(his, mine, rules, his_worth), deadline)
+                            lambda mine, his: value.estimate(his, mine, his_worth), deadline)
     return Exchange(seat, best)

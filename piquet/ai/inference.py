@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from piquet.ai.books import keep_values
+from piquet.ai.budget import Deadline
 from piquet.engine.cards import FULL_PACK, PIPS, SUIT_PIPS, Card, CardSet, Rank, Suit
 from piquet.engine.combinations import SET_RANKS, Category, key, runs
 from piquet.engine.partie import Phase
@@ -25,6 +26,7 @@ from piquet.engine.view import PlayerView
 
 __all__ = [
     "CALL_NOT_BEST_FACTOR",
+    "CHECK_EVERY",
     "DISCARD_BETA",
     "GOOD_ANSWER_FACTOR",
     "Inference",
@@ -46,6 +48,10 @@ CALL_NOT_BEST_FACTOR: Final = 0.2
 #: cards she threw together. 0 makes every discard equally likely. Chosen by the log loss of
 #: younger's guesses at elder's hand (``tools/discard_model.py``; its figures: docs/players.md, "Inference").
 DISCARD_BETA: Final = 0.1
+
+#: How many worlds (or proposals) a loop drawing them makes between two looks at a decision's
+#: wall-clock cap (:meth:`piquet.ai.budget.Deadline.overdue`): a small fraction of a millisecond apart.
+CHECK_EVERY: Final = 16
 
 # Places of a hidden card: the opponent's hand, her discards, the talon.
 _H: Final = 1
@@ -583,16 +589,19 @@ class Inference:
         return -beta * sum(values[c] for c in CardSet(d))
 
     def resample(self, rng: random.Random, count: int, pool: int = 4,
-                 beta: float = DISCARD_BETA) -> list[World]:
+                 beta: float = DISCARD_BETA, deadline: Deadline | None = None) -> list[World]:
         """``count`` worlds drawn from ``pool * count`` uniform ones in proportion to their
         soft-evidence weight and the likelihood of her discards (:meth:`discard_log_likelihood`),
         each returned with weight 1: sampling importance resampling, so that an agent spends its
-        search on the likely worlds. Fewer only if fewer could be drawn."""
-        drawn = self.sample(rng, max(count, pool * count))
+        search on the likely worlds. Fewer only if fewer could be drawn (or the ``deadline``'s
+        wall-clock cap stopped the drawing: :meth:`sample`)."""
+        drawn = self.sample(rng, max(count, pool * count), deadline=deadline)
         if len(drawn) <= count:
             return [World(w.opponent_hand, w.opponent_discards, w.talon) for w in drawn]
         keyed = []
-        for w in drawn:
+        for k, w in enumerate(drawn):
+            if deadline is not None and not k % CHECK_EVERY and deadline.overdue():
+                break
             log_w = math.log(w.weight) + self.discard_log_likelihood(w, beta)
             # Weighted sampling without replacement by exponential races: the smallest
             # Exp(1) / weight win (kept in logs: the weights span many orders of magnitude).
@@ -600,9 +609,12 @@ class Inference:
         keyed.sort(key=lambda kw: kw[0])
         return [World(w.opponent_hand, w.opponent_discards, w.talon) for _k, w in keyed[:count]]
 
-    def sample(self, rng: random.Random, count: int, max_tries: int = 200_000) -> list[World]:
+    def sample(self, rng: random.Random, count: int, max_tries: int = 200_000,
+               deadline: Deadline | None = None) -> list[World]:
         """``count`` worlds, each drawn uniformly from those meeting the hard constraints and
-        weighted by the soft evidence (fewer only if ``max_tries`` proposals did not suffice)."""
+        weighted by the soft evidence (fewer only if ``max_tries`` proposals did not suffice, or
+        the ``deadline``'s wall-clock cap came first: it is asked every :data:`CHECK_EVERY`
+        proposals)."""
         worlds: list[World] = []
         if count <= 0 or not self.satisfiable:
             return worlds
@@ -612,6 +624,8 @@ class Inference:
         strategy = self._choose_strategy(rng)
         tries = 0
         while len(worlds) < count and tries < max_tries:
+            if deadline is not None and not tries % CHECK_EVERY and deadline.overdue():
+                break
             tries += 1
             if strategy is None:
                 h, d, t = self._draw(base, rng)

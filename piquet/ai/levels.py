@@ -27,7 +27,7 @@ from itertools import pairwise
 from piquet.ai.agent import Agent, RandomAgent
 from piquet.ai.bidding import choose_call, choose_contract_exchange
 from piquet.ai.books import SimpleAgent, keep_values, legal_or
-from piquet.ai.budget import Deadline, settled
+from piquet.ai.budget import Deadline, OutOfTime, settled
 from piquet.ai.declaring import choose_declaration
 from piquet.ai.exchange import choose_exchange
 from piquet.ai.inference import Inference
@@ -148,58 +148,70 @@ class SearchAgent(SimpleAgent):
             plays = [a for a in legal if isinstance(a, Play)]
             if len(plays) == 1:
                 return plays[0]
-            return legal_or(self._play_card(view, plays), legal)
+        deadline = self._deadline()
+        chosen = self._searched(view, legal, deadline)
+        if deadline.binding:
+            self.budget_stops += 1
+        return chosen if chosen is not None and chosen in legal else super().choose(view, legal)
+
+    def _searched(self, view: PlayerView, legal: LegalActions, deadline: Deadline) -> Action | None:
+        """The decision by sampling, within ``deadline``; ``None`` where the books decide."""
+        seat = view.seat
+        if view.phase is Phase.PLAY and view.to_act == seat:
+            return self._play_card(view, [a for a in legal if isinstance(a, Play)], deadline)
         if view.phase is Phase.EXCHANGE and view.exchange_range is not None and self.settings.exchange_worlds:
-            chosen = self._exchange_choice(view)
-            if chosen is not None and chosen in legal:
-                return chosen
+            return self._exchange_choice(view, deadline)
         if view.phase is Phase.DECLARE and view.to_act == seat and self.settings.partie_declarations:
-            declared = choose_declaration(view, legal, self._declaring_rng, DECLARATION_WORLDS,
-                                          partie_utility(view, view.rules, self.settings.rubicon_reach))
-            if declared is not None and declared in legal:
-                return declared
+            return choose_declaration(view, legal, self._declaring_rng, DECLARATION_WORLDS,
+                                      partie_utility(view, view.rules, self.settings.rubicon_reach), deadline)
         if view.phase is Phase.BID and view.to_act == seat and self.settings.bid_worlds:
-            call = choose_call(view, legal, self.rng, self.settings.bid_worlds)
-            if call is not None and call in legal:
-                return call
-        return super().choose(view, legal)
+            return choose_call(view, legal, self.rng, self.settings.bid_worlds, deadline)
+        return None
 
     def _deadline(self) -> Deadline:
         return Deadline(self.settings.budget, self.clock, self.wall)
 
     # ------------------------------------------------------------ the play
-    def _play_card(self, view: PlayerView, plays: list[Play]) -> Play:
+    def _play_card(self, view: PlayerView, plays: list[Play], deadline: Deadline) -> Play | None:
+        """The card with the best total over the sampled worlds, solved one at a time within ``deadline``;
+        ``None`` (the books' card) where its wall-clock cap came before a world was solved."""
         seat = view.seat
         assert seat is not None
         if equivalent_plays(view, plays):
             # Equal in every world: the lowest, the card full sampling picks among equals.
             return min(plays, key=lambda p: p.card.rank)
-        deadline = self._deadline()
         rules = view.rules
-        worlds = self._worlds(view)
+        worlds = self._worlds(view, deadline)
         if not worlds:
-            return plays[0]
+            return None if deadline.overdue() else plays[0]
         utility = partie_utility(view, rules, self.settings.rubicon_reach)
         mine = utility if seat == 0 else (-utility[1], -utility[0])
         tally = PlayTally([p.card for p in plays], [w for _, w in worlds],
                           play_spread(rules, view.contract, mine, len(view.hand), not _pique_done(view)))
+        check = deadline.check if deadline.seconds > 0 else None
         for i, (opponent_hand, _) in enumerate(worlds):
-            # Never less than one world; then stop before a world the budget cannot pay for.
+            # Never less than one world (unless the wall-clock cap comes first); then stop before a world
+            # the budget cannot pay for.
             if i and deadline.spent(ahead=deadline.elapsed() / i):
-                self.budget_stops += 1
                 break
-            solution = solve(position_from_view(view, opponent_hand, utility), rules, all_values=True)
+            try:
+                solution = solve(position_from_view(view, opponent_hand, utility), rules, all_values=True,
+                                 check=check)
+            except OutOfTime:
+                break
             if tally.add(solution.values) and i + 1 < len(worlds):
                 self.settled_early += 1
                 break
-        return Play(seat, tally.best())
+        return Play(seat, tally.best()) if tally.added else None
 
-    def _worlds(self, view: PlayerView) -> list[tuple[CardSet, float]]:
-        """The opponent's hands the play is judged over, with their weights."""
-        return sample_opponent_hands(view, self.rng, self.settings.play_worlds, self.settings.discard_model)
+    def _worlds(self, view: PlayerView, deadline: Deadline | None = None) -> list[tuple[CardSet, float]]:
+        """The opponent's hands the play is judged over, with their weights (fewer, or none, where the
+        ``deadline``'s wall-clock cap stops the drawing)."""
+        return sample_opponent_hands(view, self.rng, self.settings.play_worlds, self.settings.discard_model,
+                                     deadline)
 
     # ------------------------------------------------------------ the exchange
-    def _exchange_choice(self, view: PlayerView) -> Action | None:
+    def _exchange_choice(self, view: PlayerView, deadline: Deadline | None = None) -> Action | None:
         """The sampled exchange (:func:`piquet.ai.exchange.choose_exchange`), or ``None`` where it
         does not apply and the books' heuristic decides."""
         rules = view.rules
@@ -207,14 +219,13 @@ class SearchAgent(SimpleAgent):
         if self.settings.partie_exchange:
             u = partie_utility(view, rules, self.settings.rubicon_reach)
             worth = u if view.seat == 0 else (-u[1], -u[0])  # my worth of my point, of hers
-        deadline = self._deadline()
+        if deadline is None:
+            deadline = self._deadline()
         chosen = choose_exchange(view, rules, self.rng, self.settings.exchange_worlds,
                                  self.settings.exchange_candidates, worth, deadline)
-        if chosen is None:  # Auction Piquet: both players choose by the contract
+        if chosen is None and not deadline.overdue():  # Auction Piquet: both players choose by the contract
             chosen = choose_contract_exchange(view, self.rng, self.settings.exchange_worlds,
                                               self.settings.exchange_candidates, deadline)
-        if deadline.binding:
-            self.budget_stops += 1
         return chosen
 
 
@@ -396,15 +407,19 @@ def _unseen(view: PlayerView) -> CardSet:
     return CardSet(FULL_PACK & ~known.mask)
 
 
-def sample_opponent_hands(view: PlayerView, rng: random.Random, count: int,
-                          discard_model: bool = True) -> list[tuple[CardSet, float]]:
+def sample_opponent_hands(view: PlayerView, rng: random.Random, count: int, discard_model: bool = True,
+                          deadline: Deadline | None = None) -> list[tuple[CardSet, float]]:
     """Hands the opponent may hold now, the likely ones drawn more often (the declarations and
     her exchange, :meth:`~piquet.ai.inference.Inference.resample`); should the constraints be too
-    rare to sample, uniform over what the view allows."""
+    rare to sample, uniform over what the view allows. None, or fewer, where the ``deadline``'s
+    wall-clock cap stops the drawing."""
     inference = Inference(view)
-    worlds = inference.resample(rng, count) if discard_model else inference.sample(rng, count)
+    worlds = (inference.resample(rng, count, deadline=deadline) if discard_model
+              else inference.sample(rng, count, deadline=deadline))
     if worlds:
         return [(w.opponent_hand, w.weight) for w in worlds]
+    if deadline is not None and deadline.overdue():
+        return []
     opponent = view.opponent
     assert opponent is not None
     size = view.hand_sizes[opponent]

@@ -62,7 +62,7 @@ from typing import Final
 
 from piquet.ai.bidding import contract_worth
 from piquet.ai.books import choose_bid, discard_choice, minus_discards
-from piquet.ai.exchange import declarations_by_category, drawn, elder_pique, play_estimate
+from piquet.ai.exchange import drawn, valuation
 from piquet.engine.actions import Bid, Deal, Exchange
 from piquet.engine.cards import CARDS, Card, CardSet, Rank
 from piquet.engine.partie import Partie, Phase
@@ -115,11 +115,9 @@ def world_value(elder: int, younger: int, rules: Rules, before: tuple[int, int] 
     >>> world_value(e, y, make_rules("rubicon")) == estimate(e, y)
     True
     """
-    cb_e, cb_y = before
-    de, dy = declarations_by_category(elder, younger, rules, None, before)
-    a, b = cb_e + sum(de), cb_y + sum(dy)
-    pique = elder_pique(a, b, elder, younger, rules) - a
-    return a - b + pique + play_estimate(elder, younger)
+    de, dy, pique, play = valuation(rules).reckon(elder, younger, before)
+    a, b = before[0] + sum(de), before[1] + sum(dy)
+    return a - b + pique + play
 
 
 def _mean(values: Iterator[float]) -> float:

@@ -70,11 +70,11 @@ from piquet.ai.declaring import declaration_parts, declaration_values
 from piquet.ai.exchange import (
     candidate_discards,
     decided_by_hands,
-    declarations_by_category,
     drawn,
-    elder_pique,
-    play_estimate,
+    talon_tops,
+    valuation,
     worlds_after_elder,
+    younger_takes,
 )
 from piquet.ai.inference import Inference, World
 from piquet.ai.ladder import describe, played_like
@@ -778,6 +778,19 @@ WON_PARTS: Final = (Part.POINT, Part.SEQUENCES, Part.SETS, Part.REPIQUE, Part.PI
 
 _AT: Final = {part: i for i, part in enumerate(EXCHANGE_PARTS)}
 _BIT: Final = {part: 1 << i for i, part in enumerate(WON_PARTS)}
+# The same, read once for the loop over worlds and discards (an enum member hashes in Python).
+_AT_CARTE_BLANCHE: Final = _AT[Part.CARTE_BLANCHE]
+_AT_PIQUE: Final = _AT[Part.PIQUE]
+_AT_PLAY: Final = _AT[Part.PLAY]
+_AT_CONTRACT: Final = _AT[Part.CONTRACT]
+_DECLARED_AT: Final = tuple(_AT[part] for part in (Part.POINT, Part.SEQUENCES, Part.SETS, Part.REPIQUE))
+_WON_BITS: Final = tuple(_BIT[part] for part in WON_PARTS)
+_POINT_BIT: Final = _BIT[Part.POINT]
+_SEQUENCES_BIT: Final = _BIT[Part.SEQUENCES]
+_SETS_BIT: Final = _BIT[Part.SETS]
+_REPIQUE_BIT: Final = _BIT[Part.REPIQUE]
+_PIQUE_BIT: Final = _BIT[Part.PIQUE]
+
 
 
 @dataclass(frozen=True)
@@ -935,14 +948,85 @@ def review_exchange(partie: Partie, choice: Exchange, lens: Lens = Lens.FAIR, wo
             return hers
         if minus:
             return drawn(hers, minus_discards(CardSet(hers), 0, len(rest)), rest)
-        return drawn(hers, discard_choice(CardSet(hers), len(rest), True), rest)
+        return younger_takes(hers, rest)
 
+    used: tuple[Part, ...]
+    if solver:
+        used = (Part.CARTE_BLANCHE, Part.POINT, Part.SEQUENCES, Part.SETS, Part.REPIQUE, *PLAY_PARTS)
+    elif bidding:
+        used = (Part.CARTE_BLANCHE, Part.POINT, Part.SEQUENCES, Part.SETS, Part.REPIQUE, Part.PIQUE, Part.CONTRACT)
+    else:
+        used = (Part.CARTE_BLANCHE, Part.POINT, Part.SEQUENCES, Part.SETS, Part.REPIQUE, Part.PIQUE, Part.PLAY)
+    used_at = [_AT[part] for part in used]
+    value = valuation(rules, contract)
+    before_deal = (cb_e, cb_y)
+    cache: BestCache = {}
+
+    def in_hand(de: tuple[int, ...], dy: tuple[int, ...]) -> tuple[list[float], int]:
+        """The parts (by :data:`EXCHANGE_PARTS`) the declarations give the player, and the bits of
+        :data:`WON_PARTS` he wins."""
+        own, other = (de, dy) if is_elder else (dy, de)
+        parts = [0.0] * len(EXCHANGE_PARTS)
+        parts[_AT_CARTE_BLANCHE] = cb_part
+        bits = 0
+        for k in range(4):
+            parts[_DECLARED_AT[k]] = m * own[k] + h * other[k]
+            if own[k]:
+                bits |= _WON_BITS[k]
+        return parts, bits
+
+    def fair(e: int, y: int) -> tuple[Sequence[float], int]:
+        """A world's parts (as ``used`` lists them) and won bits as the level values it: the declarations, the
+        pique, the play's estimate."""
+        de, dy, pique, play = value.reckon(e, y, before_deal)
+        own, other = (de, dy) if is_elder else (dy, de)
+        bits = ((_POINT_BIT if own[0] else 0) | (_SEQUENCES_BIT if own[1] else 0) | (_SETS_BIT if own[2] else 0)
+                | (_REPIQUE_BIT if own[3] else 0) | (_PIQUE_BIT if pique and is_elder else 0))
+        return (cb_part, m * own[0] + h * other[0], m * own[1] + h * other[1], m * own[2] + h * other[2],
+                m * own[3] + h * other[3], (m if is_elder else h) * pique,
+                (m - h) * (play if is_elder else -play) / 2), bits
+
+    def solved(e: int, y: int) -> tuple[Sequence[float], int]:
+        """With open hands: the declarations, then the play solved, by the principal line's parts."""
+        de, dy = value.by_category(e, y, before_deal)
+        parts, bits = in_hand(de, dy)
+        a, b = cb_e + sum(de), cb_y + sum(dy)
+        scores = (a, b) if elder == 0 else (b, a)
+        hands = (e, y) if elder == 0 else (y, e)
+        position = PlayPosition(hands, elder, elder, (0, 0), scores, None, bool(de[3] or dy[3]), contract, u)
+        line = principal_line(position, _best_card(position, rules, cache), rules, cache)
+        sign = 1 if is_elder else -1
+        for part, points in line.parts.items():
+            parts[_AT[part]] += sign * points
+            if part is Part.PIQUE and sign * points > 0 and m > h:
+                bits |= _PIQUE_BIT
+        return [parts[k] for k in used_at], bits
+
+    def contracted(e: int, y: int) -> tuple[Sequence[float], int]:
+        """In an Auction contract: the declarations, the pique the hands decide, the contract's worth."""
+        de, dy = value.by_category(e, y, before_deal)
+        parts, bits = in_hand(de, dy)
+        chances = _spread(estimate_tricks(e, y, minus), sigma)
+        worth = sum(p * v for p, v in zip(chances, net, strict=True))  # the holder's (elder's)
+        parts[_AT_CONTRACT] = worth if is_elder else -worth
+        if not (de[3] or dy[3]):  # the pique the hands decide in order, as the level counts it
+            decided = decided_by_hands(e, y, rules, contract, before_deal)
+            if decided is not None and decided.category is ScoreCategory.PIQUE:
+                own_pique = (decided.player == 0) == is_elder
+                parts[_AT_PIQUE] = (m if own_pique else h) * decided.points
+                if own_pique:
+                    bits |= _PIQUE_BIT
+        return [parts[k] for k in used_at], bits
+
+    judge = solved if solver else contracted if bidding else fair
     count = len(options)
-    totals = [[0.0] * len(EXCHANGE_PARTS) for _ in range(count)]
-    won = [[0.0] * len(WON_PARTS) for _ in range(count)]
+    # Each discard as the cards it keeps and how many it draws: the hand after it is those and the talon's top.
+    kept = [hand & ~discard.mask for discard in options]
+    sizes = [len(discard) for discard in options]
+    most = max(sizes)
+    totals = [[0.0] * len(used) for _ in range(count)]
     flags: list[list[int]] = [[] for _ in range(count)]
     weights: list[float] = []
-    cache: BestCache = {}
     start = deadline.elapsed() if deadline is not None else 0.0
     for at, world in enumerate(sampled):
         # The next world costs what the worlds so far did, on average.
@@ -956,71 +1040,28 @@ def review_exchange(partie: Partie, choice: Exchange, lens: Lens = Lens.FAIR, wo
         if not is_elder and ahead:  # elder's cards come off the top first
             opponent_hand = drawn(opponent_hand, discard_choice(CardSet(opponent_hand), ahead), talon)
             talon = talon[ahead:]
-        for i, discard in enumerate(options):
-            n = len(discard)
-            me = drawn(hand, discard, talon)
-            if is_elder:
+        tops = talon_tops(talon, most)
+        for i in range(count):
+            n = sizes[i]
+            me = kept[i] | tops[n]
+            if not is_elder:
+                parts, bits = judge(opponent_hand, me)
+            else:
                 if n not in theirs:  # younger who exchanged first (his carte blanche) holds her hand already
                     theirs[n] = answer(opponent_hand, talon[n:]) if not her_turn_done else opponent_hand
-                her = theirs[n]
-                e, y = me, her
-            else:
-                e, y = opponent_hand, me
-            de, dy = declarations_by_category(e, y, rules, contract, (cb_e, cb_y))
-            own, other = (de, dy) if is_elder else (dy, de)
-            row = totals[i]
-            parts = [0.0] * len(EXCHANGE_PARTS)
-            parts[_AT[Part.CARTE_BLANCHE]] = cb_part
-            for k, part in enumerate((Part.POINT, Part.SEQUENCES, Part.SETS, Part.REPIQUE)):
-                parts[_AT[part]] = m * own[k] + h * other[k]
-            bits = sum(_BIT[part] for k, part in enumerate(WON_PARTS[:4]) if own[k])
-            a, b = cb_e + sum(de), cb_y + sum(dy)
-            if solver:
-                scores = (a, b) if elder == 0 else (b, a)
-                hands = (e, y) if elder == 0 else (y, e)
-                position = PlayPosition(hands, elder, elder, (0, 0), scores, None, bool(de[3] or dy[3]), contract,
-                                        u)
-                line = principal_line(position, _best_card(position, rules, cache), rules, cache)
-                sign = 1 if is_elder else -1
-                for part, points in line.parts.items():
-                    parts[_AT[part]] += sign * points
-                    if part is Part.PIQUE and sign * points > 0 and m > h:
-                        bits |= _BIT[Part.PIQUE]
-            elif bidding:
-                chances = _spread(estimate_tricks(e, y, minus), sigma)
-                worth = sum(p * v for p, v in zip(chances, net, strict=True))  # the holder's (elder's)
-                parts[_AT[Part.CONTRACT]] = worth if is_elder else -worth
-                if not (de[3] or dy[3]):  # the pique the hands decide in order, as the level counts it
-                    decided = decided_by_hands(e, y, rules, contract, (cb_e, cb_y))
-                    if decided is not None and decided.category is ScoreCategory.PIQUE:
-                        own_pique = (decided.player == 0) == is_elder
-                        parts[_AT[Part.PIQUE]] = (m if own_pique else h) * decided.points
-                        if own_pique:
-                            bits |= _BIT[Part.PIQUE]
-            else:
-                pique = elder_pique(a, b, e, y, rules, contract) - a
-                parts[_AT[Part.PIQUE]] = (m if is_elder else h) * pique
-                if pique and is_elder:
-                    bits |= _BIT[Part.PIQUE]
-                play = play_estimate(e, y)
-                parts[_AT[Part.PLAY]] = (m - h) * (play if is_elder else -play) / 2
-            for k, x in enumerate(parts):
-                row[k] += weight * x
-            for k, part in enumerate(WON_PARTS):
-                if bits & _BIT[part]:
-                    won[i][k] += weight
+                parts, bits = judge(me, theirs[n])
+            totals[i] = [total + weight * x for total, x in zip(totals[i], parts, strict=True)]
             flags[i].append(bits)
+    won = [[0.0] * len(WON_PARTS) for _ in range(count)]
+    for i in range(count):
+        for k, bit in enumerate(_WON_BITS):
+            for weight, bits in zip(weights, flags[i], strict=True):
+                if bits & bit:
+                    won[i][k] += weight
     total_weight = sum(weights)
-    used: tuple[Part, ...]
-    if solver:
-        used = (Part.CARTE_BLANCHE, Part.POINT, Part.SEQUENCES, Part.SETS, Part.REPIQUE, *PLAY_PARTS)
-    elif bidding:
-        used = (Part.CARTE_BLANCHE, Part.POINT, Part.SEQUENCES, Part.SETS, Part.REPIQUE, Part.PIQUE, Part.CONTRACT)
-    else:
-        used = (Part.CARTE_BLANCHE, Part.POINT, Part.SEQUENCES, Part.SETS, Part.REPIQUE, Part.PIQUE, Part.PLAY)
     worths = []
     for i, discard in enumerate(options):
-        parts_mean = {part: totals[i][_AT[part]] / total_weight for part in used}
+        parts_mean = {part: total / total_weight for part, total in zip(used, totals[i], strict=True)}
         worths.append(DiscardWorth(discard, sum(parts_mean.values()), parts_mean,
                                    {part: won[i][k] / total_weight for k, part in enumerate(WON_PARTS)}))
     at_choice = options.index(choice.discards)

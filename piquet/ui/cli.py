@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
-import importlib.metadata
 import json
 import os
 import re
@@ -15,19 +14,14 @@ import sys
 import urllib.parse
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from piquet.ai.annotate import annotated_record
-from piquet.ai.hints import TUTOR_THRESHOLD
-from piquet.ai.ladder import describe
-from piquet.ai.levels import DECLARATION_WORLDS, LEVEL_NAMES
-from piquet.ai.review import DEFAULT_WORLDS, MARKS, Lens, PartieReview, review_partie
-from piquet.engine import record
-from piquet.engine.partie import Partie
-from piquet.engine.scoring import ScoreCategory
-from piquet.engine.variants import VARIANTS
-from piquet.engine.words import partie_lines, second_person
-from piquet.ui.takebacks import TAKEBACKS
+# Each command imports what it uses, in its own function: piquet --version loads neither the engine nor the
+# computer players, piquet replay no computer player, piquet play nothing of the web.
+if TYPE_CHECKING:
+    from piquet.ai.review import PartieReview
+    from piquet.engine import record
+    from piquet.engine.partie import Partie
 
 __all__ = ["MAX_RECORD_BYTES", "main", "replay_summary", "solver_words"]
 
@@ -36,6 +30,8 @@ MAX_RECORD_BYTES = 4 * 1024 * 1024
 
 def _columns(partie: Partie) -> tuple[str, ...]:
     """The score categories of the variant (the contract only where there is bidding)."""
+    from piquet.engine.scoring import ScoreCategory
+
     cats = [c.value for c in ScoreCategory if c is not ScoreCategory.CONTRACT or partie.rules.uses_bidding]
     if not partie.rules.has_carte_blanche:
         cats.remove(ScoreCategory.CARTE_BLANCHE.value)
@@ -127,6 +123,9 @@ _points = _zero_or_more("points", "the tutor's threshold")
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from piquet.engine import record
+    from piquet.engine.words import partie_lines, second_person
+
     text = _read_text(args.file, "replay")
     if isinstance(text, int):
         return text
@@ -176,6 +175,8 @@ def _annotation_lines(notes: record.Annotations, names: tuple[str, str]) -> list
 
 def _read_record(path: str, command: str) -> Partie | int:
     """The partie of the record at ``path`` re-played, or the exit status after saying why it cannot be read."""
+    from piquet.engine import record
+
     text = _read_text(path, command)
     if isinstance(text, int):
         return text
@@ -246,6 +247,11 @@ def _read_text(path: str, command: str) -> str | int:
 
 
 def _analyse(args: argparse.Namespace) -> int:
+    from piquet.ai.annotate import annotated_record
+    from piquet.ai.review import Lens, review_partie
+    from piquet.engine import record
+    from piquet.engine.words import second_person
+
     if args.worlds < 1:
         print(f"piquet analyse: --worlds is at least 1, not {args.worlds}", file=sys.stderr)
         return 2
@@ -290,6 +296,10 @@ def _analyse(args: argparse.Namespace) -> int:
 
 def _review_lines(review: PartieReview) -> list[str]:
     """``piquet analyse`` in words: each declaration and card played, then what each player lost."""
+    from piquet.ai.ladder import describe
+    from piquet.ai.levels import DECLARATION_WORLDS
+    from piquet.ai.review import DEFAULT_WORLDS, MARKS, Lens
+
     names = review.players
     width = max(len(n) for n in names)
     if review.lens is Lens.OPEN:
@@ -374,6 +384,7 @@ def _review_lines(review: PartieReview) -> list[str]:
 def _exercises(args: argparse.Namespace) -> int:
     """``piquet exercises ANNOTATED.json``: the player's worst decisions in a reviewed record, practised again."""
     from piquet.ai.exercises import exercises, seat_of
+    from piquet.engine import record
 
     if args.count < 1:
         print(f"piquet exercises: --count is at least 1, not {args.count}", file=sys.stderr)
@@ -574,6 +585,8 @@ def _serve(args: argparse.Namespace) -> int:
 def _installed_kernels() -> list[Path]:
     """The compiled kernels the installed distributions of piquet built: in an install's files, or in the source
     tree of an editable install (``pip install -e``, which builds it there)."""
+    import importlib.metadata
+
     found: list[Path] = []
     for dist in importlib.metadata.distributions(name="piquet"):
         for file in dist.files or ():
@@ -595,13 +608,13 @@ def solver_words() -> str:
     """Which search the strongest levels solve with, said plainly (``piquet --version``, and ``piquet serve``'s first
     line): above all when a compiled kernel was built but this run does not use it, because it imports the package
     from a source tree that has none (``python3 -m piquet`` run inside a checkout)."""
-    from piquet.ai import solver
+    from piquet.ai import kernel
 
-    if solver.SOLVER == "compiled kernel":
+    if kernel.SOLVER == "compiled kernel":
         return "solver: compiled kernel"
     if os.environ.get("PIQUET_PURE_SOLVER", "") not in ("", "0"):
         return "solver: pure Python, as PIQUET_PURE_SOLVER asks"
-    here = Path(solver.__file__).resolve().parent
+    here = Path(kernel.__file__).resolve().parent
     elsewhere = [p for p in _installed_kernels() if p.resolve().parent != here]
     if elsewhere:
         return (f"solver: pure Python, NOT the compiled kernel built at install: this runs the source tree "
@@ -612,15 +625,12 @@ def solver_words() -> str:
     return "solver: pure Python (no compiled kernel was built: no C compiler where piquet was installed)"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    # The description and the version as written (the version's one line is not wrapped).
-    parser = argparse.ArgumentParser(prog="piquet", description="Piquet, the classic game for two.",
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    from piquet import __version__
+def _play_arguments(play: argparse.ArgumentParser) -> None:
+    from piquet.ai.hints import TUTOR_THRESHOLD
+    from piquet.ai.levels import LEVEL_NAMES
+    from piquet.engine.variants import VARIANTS
+    from piquet.ui.takebacks import TAKEBACKS
 
-    parser.add_argument("--version", action="version", version=f"piquet {__version__} ({solver_words()})")
-    sub = parser.add_subparsers(dest="command", required=True)
-    play = sub.add_parser("play", help="play a partie against the computer")
     play.add_argument("--variant", default="rubicon", choices=sorted(VARIANTS),
                       help="rubicon (the default), auction (Auction Piquet) or au-cent (Piquet au Cent)")
     play.add_argument("--seed", type=int, help="seed the shuffles, to play the same deals again")
@@ -647,12 +657,17 @@ def build_parser() -> argparse.ArgumentParser:
                       help="a rule option (see piquet/data/rules.md); may be repeated")
     play.add_argument("--no-color", action="store_true", help="plain output without colours")
     play.set_defaults(func=_play)
-    rep = sub.add_parser("replay", help="re-play a game record through the engine and show its scores")
+
+
+def _replay_arguments(rep: argparse.ArgumentParser) -> None:
     rep.add_argument("file", help="a record in the piquet-record format")
     rep.add_argument("--json", action="store_true", help="print the scores as JSON")
     rep.set_defaults(func=_replay)
-    ana = sub.add_parser("analyse",
-                         help="review a game record: what each exchange, declaration and card was worth, and why")
+
+
+def _analyse_arguments(ana: argparse.ArgumentParser) -> None:
+    from piquet.ai.review import DEFAULT_WORLDS
+
     ana.add_argument("file", metavar="GAME.json", help="a record in the piquet-record format")
     ana.add_argument("--deal", type=int, metavar="N", help="review deal N only (counted from 1)")
     ana.add_argument("--open-hands", action="store_true",
@@ -669,13 +684,18 @@ def build_parser() -> argparse.ArgumentParser:
                      help="also write the record with the review's annotations (value, best, loss, mark, "
                           "explanation) on each action reviewed")
     ana.set_defaults(func=_analyse)
-    exe = sub.add_parser("exercises",
-                         help="practise a player's worst decisions from a reviewed record (piquet analyse -o)")
+
+
+def _exercises_arguments(exe: argparse.ArgumentParser) -> None:
     exe.add_argument("file", metavar="ANNOTATED.json", help="a record with a review (piquet analyse GAME.json -o)")
     exe.add_argument("--player", metavar="NAME", help="whose decisions (default: the record's first player)")
     exe.add_argument("--count", type=int, default=5, metavar="N", help="how many of the worst (default 5)")
     exe.set_defaults(func=_exercises)
-    are = sub.add_parser("arena", help="computer players against each other on mirrored deals")
+
+
+def _arena_arguments(are: argparse.ArgumentParser) -> None:
+    from piquet.engine.variants import VARIANTS
+
     are.add_argument("agents", nargs="+", metavar="AGENT",
                      help="two or more agents (random, simple, and the levels of piquet.ai.levels); every pair "
                           "plays. Or: merge FILE... to add up the results files of shards")
@@ -711,7 +731,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "(ray://HOST:10001) to join one (needs piquet[research])")
     are.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     are.set_defaults(func=_arena)
-    srv = sub.add_parser("serve", help="serve the browser table: play the computer or a friend online")
+
+
+def _serve_arguments(srv: argparse.ArgumentParser) -> None:
     srv.add_argument("--host", default="127.0.0.1",
                      help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 for all)")
     srv.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
@@ -733,11 +755,48 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"],
                      help="how much the server logs (default warning)")
     srv.set_defaults(func=_serve)
+
+
+#: Each subcommand: its summary, and what fills in its arguments.
+_COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
+    "play": ("play a partie against the computer", _play_arguments),
+    "replay": ("re-play a game record through the engine and show its scores", _replay_arguments),
+    "analyse": ("review a game record: what each exchange, declaration and card was worth, and why",
+                _analyse_arguments),
+    "exercises": ("practise a player's worst decisions from a reviewed record (piquet analyse -o)",
+                  _exercises_arguments),
+    "arena": ("computer players against each other on mirrored deals", _arena_arguments),
+    "serve": ("serve the browser table: play the computer or a friend online", _serve_arguments),
+}
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``piquet`` command's parser. Each subcommand's arguments take their defaults and help from the
+    modules that run it, imported then: with ``command``, only that subcommand's are filled in (none where it
+    names no subcommand, as for ``piquet --version``), so that a command loads only what it uses."""
+    # The description and the version as written (the version's one line is not wrapped).
+    parser = argparse.ArgumentParser(prog="piquet", description="Piquet, the classic game for two.",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    from piquet import __version__
+
+    parser.add_argument("--version", action="version", version=f"piquet {__version__} ({solver_words()})")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, (summary, fill) in _COMMANDS.items():
+        subparser = sub.add_parser(name, help=summary)
+        if command is None or command == name:
+            fill(subparser)
     return parser
 
 
+def _command(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names (its first word not an option), if any."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    if argv is None:
+        argv = sys.argv[1:]
+    args = build_parser(_command(argv) or "").parse_args(argv)
     try:
         result: int = args.func(args)
     except BrokenPipeError:
