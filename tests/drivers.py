@@ -67,7 +67,7 @@ def options(variant: str = "rubicon", exclude: tuple[str, ...] = ()) -> st.Searc
 
     offered = {o.name: values(o.default, o.minimum, o.maximum)
                for o in make_rules(variant).OPTIONS if o.name not in exclude}
-    return st.fixed_dictionaries({}, optional=offered)  # type: ignore[arg-type]
+    return st.fixed_dictionaries({}, optional=offered)
 
 
 def parties(variants: tuple[str, ...] = VARIANTS,

@@ -81,8 +81,9 @@ def declare_nothing(partie: Partie) -> None:
     """Both players declare nothing in every category still to declare."""
     while partie.phase is Phase.DECLARE:
         seat = partie.to_act
-        category = next(iter(partie.legal_actions())).category  # type: ignore[attr-defined]
-        partie.push(Declare(seat, category, ()))
+        declaration = next(iter(partie.legal_actions()))
+        assert seat is not None and isinstance(declaration, Declare)
+        partie.push(Declare(seat, declaration.category, ()))
 
 
 def first_legal(partie: Partie) -> Action:

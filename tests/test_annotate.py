@@ -115,7 +115,8 @@ class WorthReview:
 class WithExchange(Reviewed):
     """``Reviewed`` with the field the exchange's review adds to it."""
 
-    exchange: object = None
+    # Any shape of an exchange's review, on purpose: the annotation is read from each shape (pairs, worth by discard).
+    exchange: object = None  # type: ignore[assignment]
 
 
 @pytest.mark.parametrize("shape", ["pairs of discards", "pairs of exchanges", "worth by discard"])

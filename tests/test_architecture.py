@@ -1,6 +1,6 @@
-"""The three floors (docs/architecture.md): the engine imports neither the computer players nor the
-interfaces, and the computer players do not import the interfaces. Every import counts, a lazy one
-inside a function too."""
+"""The floors (docs/architecture.md): the engine imports neither the computer players nor anything above them;
+the computer players import neither the measurement nor the interfaces; the measurement does not import the
+interfaces. Every import counts, a lazy one inside a function too."""
 
 from __future__ import annotations
 
@@ -18,8 +18,10 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "piquet"
 #: What each floor may not import.
 FORBIDDEN = {
-    "engine": ("piquet.ai", "piquet.ui", "piquet.research"),
-    "ai": ("piquet.ui", "piquet.research"),
+    "engine": ("piquet.ai", "piquet.measure", "piquet.ui", "piquet.research"),
+    "ai": ("piquet.measure", "piquet.ui", "piquet.research"),
+    # Measurement (the arena, the SPRT, the Ray backend) stands on the players and measures them from outside.
+    "measure": ("piquet.ui", "piquet.research"),
     # The research adapters (an optional extra) stand on the engine and the players, beside the interfaces.
     "research": ("piquet.ui",),
 }
@@ -59,6 +61,12 @@ def test_the_boundary_check_sees_a_crossing(tmp_path: Path) -> None:
     assert (2, "piquet.ui.web") in imports(bad) and (3, "piquet.ai.solver") in imports(bad)
 
 
+def test_every_floor_but_the_top_one_is_checked() -> None:
+    # A new floor (a package of piquet) is one the checks above know; the interfaces (piquet.ui) are the top.
+    floors = {p.parent.name for p in PACKAGE.glob("*/__init__.py")}
+    assert floors - {"ui"} == set(FORBIDDEN), floors
+
+
 def test_every_module_of_the_package_lives_on_a_floor() -> None:
     loose = sorted(p.name for p in PACKAGE.glob("*.py") if p.name not in ("__init__.py", "__main__.py"))
     assert loose == []
@@ -68,7 +76,7 @@ def test_nothing_above_the_engine_reaches_into_the_partie_s_private_state() -> N
     # The solver once read ``partie._s``; the partie's own properties say what a position needs.
     private = {"_s", "_stack", "_generate", "_apply", "_reckon_hand"}
     found = []
-    for floor in ("ai", "research", "ui"):
+    for floor in ("ai", "measure", "research", "ui"):
         for path in sorted((PACKAGE / floor).rglob("*.py")):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 own = isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
@@ -79,7 +87,7 @@ def test_nothing_above_the_engine_reaches_into_the_partie_s_private_state() -> N
 
 def test_the_core_and_the_interfaces_load_without_the_research_frameworks() -> None:
     # piquet[research] is optional: nothing but piquet.research imports OpenSpiel, PettingZoo or Gymnasium.
-    code = ("import sys, piquet, piquet.ai.levels, piquet.ai.arena, piquet.ui.cli\n"
+    code = ("import sys, piquet, piquet.ai.levels, piquet.measure.arena, piquet.ui.cli\n"
             "print(sorted(m for m in ('pyspiel', 'pettingzoo', 'gymnasium', 'piquet.research') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=PACKAGE.parent)
@@ -208,9 +216,10 @@ def test_push_checks_every_action_once_however_it_was_obtained(variant: str, mon
     import random
 
     from piquet.engine import partie as partie_module
+    from piquet.engine.actions import Action
+    from piquet.engine.checks import why_not as real
 
     calls: list[object] = []
-    real = partie_module.why_not
 
     def counted(*args: object) -> str | None:
         calls.append(args[-1])
@@ -220,6 +229,7 @@ def test_push_checks_every_action_once_however_it_was_obtained(variant: str, mon
     rng = random.Random(variant)
     p = partie_module.Partie(("Ann", "Bill"), variant)
     pushed = 0
+    action: Action
     while not p.is_over and pushed < 400:
         if p.phase is partie_module.Phase.CUT:
             action = p.random_cut(rng)
@@ -261,8 +271,8 @@ def test_play_loads_nothing_of_the_web_the_arena_or_research() -> None:
     loaded = _loaded_after("from piquet.ui import cli\ncli.build_parser(cli._command(['play'])).parse_args(['play'])\n"
                            "import piquet.ui.terminal")
     assert {"piquet.ui.terminal", "piquet.ai.levels", "rich"} <= loaded
-    assert _under(loaded, "piquet.ui.web", "fastapi", "starlette", "uvicorn", "piquet.ai.arena", "piquet.ai.arena_ray",
-                  "piquet.ai.sprt", "piquet.ai.annotate", "piquet.ai.exercises", "piquet.ui.exercises",
+    assert _under(loaded, "piquet.ui.web", "fastapi", "starlette", "uvicorn", "piquet.measure",
+                  "piquet.ai.annotate", "piquet.ai.exercises", "piquet.ui.exercises",
                   "piquet.research", "sqlite3", "multiprocessing") == []
 
 
@@ -271,8 +281,8 @@ def test_serve_loads_nothing_of_the_terminal_the_arena_or_research() -> None:
                            "cli.build_parser(cli._command(['serve'])).parse_args(['serve'])\nimport uvicorn\n"
                            "import piquet.ui.web.app, piquet.ui.web.guard, piquet.ui.web.store")
     assert {"piquet.ui.web.app", "fastapi"} <= loaded
-    assert _under(loaded, "piquet.ui.terminal", "piquet.ui.exercises", "rich", "piquet.ai.arena",
-                  "piquet.ai.arena_ray", "piquet.ai.sprt", "piquet.ai.annotate", "piquet.ai.exercises",
+    assert _under(loaded, "piquet.ui.terminal", "piquet.ui.exercises", "rich", "piquet.measure",
+                  "piquet.ai.annotate", "piquet.ai.exercises",
                   "piquet.research") == []
 
 
@@ -356,8 +366,9 @@ def test_the_web_extra_declares_every_package_the_server_imports() -> None:
 def test_the_web_extra_bounds_what_it_builds_on_and_ci_installs_its_lower_bounds() -> None:
     """Every requirement has a lower bound, the one CI tests (``tools/lowest.py``, ``.ci/run``); uvicorn and
     websockets, whose internals ``piquet.ui.web.guard`` subclasses and reads, an upper bound too."""
-    from tools.lowest import lowest
+    from helpers import load_tool
 
+    lowest = load_tool("lowest").lowest
     declared = _web_extra()
     assert len(lowest(list(declared.values()))) == len(declared)
     for name in ("uvicorn", "websockets"):

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from piquet.ai import arena
 from piquet.engine.actions import Deal
+from piquet.measure import arena
 from piquet.ui.cli import main
 
 

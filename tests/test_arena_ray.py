@@ -9,15 +9,17 @@ from typing import Any
 
 import pytest
 
-from piquet.ai import arena
-from piquet.ai.sprt import Sprt
+from piquet.measure import arena
+from piquet.measure.sprt import Sprt
+
+pytestmark = pytest.mark.research
 
 ray = pytest.importorskip("ray")
 
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[Any]:
-    from piquet.ai.arena_ray import _runtime_env
+    from piquet.measure.arena_ray import _runtime_env
 
     ray.init(num_cpus=2, include_dashboard=False, runtime_env=_runtime_env("local"), log_to_driver=False)
     try:
@@ -61,7 +63,7 @@ def test_ray_plays_a_shard_and_stops_a_sequential_test_where_the_pool_does(local
 
 
 def test_an_address_where_nothing_answers_fails_at_once_naming_it() -> None:
-    from piquet.ai.arena_ray import RayUnreachableError, _check_reachable
+    from piquet.measure.arena_ray import RayUnreachableError, _check_reachable
 
     with socket.socket() as s:  # a port bound but not listening: nothing answers
         s.bind(("127.0.0.1", 0))

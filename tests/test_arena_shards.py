@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from piquet.ai import arena
-from piquet.ai.sprt import Sprt
+from piquet.measure import arena
+from piquet.measure.sprt import Sprt
 from piquet.ui.cli import main
 
 AGENTS = ["random", "simple", "level1"]

@@ -408,7 +408,7 @@ def test_option_play_ceases_at_the_target_off_the_deal_is_played_out() -> None:
     p = after_deals(2, 32)
     crafted(p, TWENTY_NINE_TALON)
     run(p, [*TWENTY_NINE_DECLARE, "Bill: TH"])
-    assert p.phase is Phase.PLAY and p.games == ()
+    assert p.phase is Phase.PLAY and not p.games
     play_out(p)
     assert p.deal_scores[-1].tricks[ANN] + p.deal_scores[-1].tricks[BILL] == 12 and p.games[-1].winner == BILL
 

@@ -17,6 +17,7 @@ from piquet.ai.books import SimpleAgent
 from piquet.ai.budget import WALL_FACTOR, Deadline, OutOfTime, settled
 from piquet.ai.exchange import ROUND_WORLDS, best_discard, worlds_after_elder
 from piquet.ai.inference import CHECK_EVERY, Inference, World
+from piquet.ai.kernel import KERNEL
 from piquet.ai.levels import LEVELS, PlayTally, SearchAgent, equivalent_plays, make_agent, parse_spec, play_spread
 from piquet.ai.solver import PlayPosition, position_from_view, solve
 from piquet.engine.actions import Play
@@ -340,7 +341,7 @@ class _Stop(Exception):
     pass
 
 
-@pytest.mark.parametrize("compiled", [True, False] if solver._kernel is not None else [False])
+@pytest.mark.parametrize("compiled", [True, False] if KERNEL is not None else [False])
 def test_the_solver_s_search_stops_when_its_check_says_so(compiled: bool) -> None:
     """The check is called every so many positions; what it raises comes out of the solve, and the next solve
     (the kernel reuses its tables) is exact."""
@@ -388,7 +389,7 @@ def test_a_decision_whose_cap_has_passed_stops_at_its_next_look(monkeypatch: pyt
     """With the wall clock past the cap from its first look on, level 5 solves no world, values no talon and
     plays or exchanges as the books do, having looked at the clock but a few times."""
     solved = [0]
-    real_solve = levels.solve
+    real_solve = solve
 
     def counted(*args: object, **kwargs: object) -> object:
         result = real_solve(*args, **kwargs)  # type: ignore[arg-type]

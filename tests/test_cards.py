@@ -120,7 +120,7 @@ def test_cards_cardset_errors_and_immutability() -> None:
     with pytest.raises(CardError):
         CardSet(1 << 32)
     with pytest.raises(AttributeError):
-        cs("AS").mask = 3  # type: ignore[misc]
+        cs("AS").mask = 3
 
 
 # ---------------------------------------------------------------- combinations

@@ -158,7 +158,7 @@ def test_the_books_count_of_tricks_is_reckoned_suit_by_suit(hand: CardSet) -> No
     plus = 0.0
     minus = 0.0
     for suit in Suit:
-        ranks = [c.rank for c in hand.suit(suit)]
+        ranks = [int(c.rank) for c in hand.suit(suit)]
         top = _plain_top_tricks(ranks)
         plus += top + min(max(0, len(ranks) - 4) * 0.5, len(ranks) - top)
         minus += (min(_plain_top_tricks([7 - r for r in ranks]), 0.6 * (8 - len(ranks)) + 0.5) if ranks else 0.5)

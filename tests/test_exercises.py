@@ -32,9 +32,9 @@ from piquet.ai.exercises import (
     review_answer,
     show_me,
 )
-from piquet.ai.review import Lens, review_partie
+from piquet.ai.review import DeclarationReview, ExchangeReview, Lens, PlayReview, review_partie
 from piquet.engine import record
-from piquet.engine.actions import Declare, Play
+from piquet.engine.actions import Bid, Declare, Exchange, Play
 from piquet.engine.cards import Card, CardSet
 from piquet.engine.combinations import Category
 from piquet.engine.partie import Partie
@@ -173,9 +173,15 @@ def test_the_fair_lens_values_an_answer_on_the_review_s_own_worlds(fair: str) ->
     assert {e.kind for e in found} == {"discard", "declaration", "play"} and found[0].lens is Lens.FAIR
     for e in found:
         again = review_answer(e, e.choice)
-        value = again.worth(e.choice.card).value if isinstance(e.choice, Play) else (  # type: ignore[union-attr]
-            dict(again.options)[e.choice] if isinstance(e.choice, Declare)  # type: ignore[arg-type]
-            else again.worth(e.choice.discards).value)  # type: ignore[union-attr, attr-defined]
+        if isinstance(e.choice, Play):
+            assert isinstance(again, PlayReview)
+            value = again.worth(e.choice.card).value
+        elif isinstance(e.choice, Declare):
+            assert isinstance(again, DeclarationReview)
+            value = dict(again.options)[e.choice]
+        else:
+            assert isinstance(again, ExchangeReview) and isinstance(e.choice, Exchange)
+            value = again.worth(e.choice.discards).value
         assert value == pytest.approx(e.note.value, abs=0.006) and again.loss == pytest.approx(e.loss, abs=0.01)
     discard = next(e for e in found if e.kind == "discard")
     verdict = grade(discard, read_answer(discard, "9H 7H 7D 8C"))
@@ -271,6 +277,7 @@ def test_an_auction_call_is_practised_and_graded_as_the_review_valued_it() -> No
     assert grade(exercise, exercise.choice).grade is Grade.WRONG
     other = next(a for a in exercise.partie.legal_actions(exercise.seat)
                  if a not in (exercise.best, exercise.choice))
+    assert isinstance(other, Bid)
     verdict = grade(exercise, read_answer(exercise, other.call))
     assert verdict.grade in (Grade.RIGHT, Grade.WRONG) and verdict.review is not None
     refused = grade(exercise, read_answer(exercise, "7-"))

@@ -18,6 +18,8 @@ from test_web_browser import (  # noqa: F401 - their fixtures
     server,
 )
 
+pytestmark = pytest.mark.browser
+
 VIEWPORTS = [pytest.param({"width": 1280, "height": 800}, id="desktop"),
              pytest.param({"width": 390, "height": 844}, id="phone")]
 

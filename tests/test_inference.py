@@ -12,7 +12,7 @@ import pytest
 from drivers import Seeded, drive
 from helpers import BILL, cs, dealt, declare_nothing
 
-from piquet.ai.agent import RandomAgent
+from piquet.ai.agent import Agent, RandomAgent
 from piquet.ai.books import SimpleAgent
 from piquet.ai.inference import Inference, World, best_key, holds
 from piquet.engine.actions import Declare, Exchange, Play
@@ -41,7 +41,7 @@ def known_elsewhere(view: object) -> CardSet:
 def test_self_play_truth_is_consistent_and_samples_are_sound(variant: str) -> None:
     checked: list[int] = []
     for seed in range(8):
-        agents = (SimpleAgent(random.Random(seed)), RandomAgent(random.Random(seed + 100)))
+        agents: tuple[Agent, Agent] = (SimpleAgent(random.Random(seed)), RandomAgent(random.Random(seed + 100)))
         if seed % 2:
             agents = agents[::-1]
         partie = Partie(("A", "B"), variant, first_dealer=seed % 2)
@@ -203,7 +203,7 @@ def test_peeked_cards_drawn_by_younger(taken: int) -> None:
     peeked = cs("8C 9D")
     if taken == 2:
         assert peeked.issubset(inf.known_opponent())
-    seen = Counter()
+    seen: Counter[str] = Counter()
     for world in inf.sample(random.Random(6), 400):
         drawn = world.opponent_hand & peeked
         assert len(drawn) == taken

@@ -16,7 +16,7 @@ from piquet.engine.actions import Concede, Play
 from piquet.engine.cards import FULL_PACK, CardSet
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.record import dumps, loads
-from piquet.engine.scoring import ScoreCategory
+from piquet.engine.scoring import DealScore, ScoreCategory
 
 
 @settings(max_examples=6, deadline=None)
@@ -51,10 +51,10 @@ def legal_list_exact(p: Partie) -> None:
         assert all(isinstance(a, Concede) for a in other)
     elif p.phase in (Phase.DECLARE, Phase.CARTE_BLANCHE) or (
             p.phase is Phase.EXCHANGE and random.Random(len(p.actions)).random() < 0.3):
-        listed = p.legal_actions().list()
-        assert listed
-        assert len(set(listed)) == len(listed)
-        for a in listed:
+        actions = p.legal_actions().list()
+        assert actions
+        assert len(set(actions)) == len(actions)
+        for a in actions:
             assert p.can(a), a
 
 
@@ -87,7 +87,7 @@ def test_invariants_score_rederived_from_record_equals_live(data: st.DataObject,
 @settings(max_examples=8, deadline=None)
 @given(data=st.data())
 def test_law_65_play_points_per_deal_equal_12_plus_second_player_wins_plus_1(data: st.DataObject) -> None:
-    seen = []
+    seen: list[DealScore] = []
 
     def after(p: Partie) -> None:
         if p.deal_scores and len(p.deal_scores) > len(seen):

@@ -216,8 +216,9 @@ def test_ruling_1_dealers_alternate_and_non_dealer_is_elder() -> None:
     p = new_partie()
     rng = random.Random(5)
     agents = (RandomAgent(random.Random(1)), RandomAgent(random.Random(2)))
-    dealers = []
+    dealers: list[int] = []
     while not p.is_over:
+        assert p.dealer is not None
         dealers.append(p.dealer)
         play_deal(p, agents, rng)
         assert p.deal_scores[-1].elder == 1 - dealers[-1]

@@ -58,7 +58,9 @@ def test_ruling_10_order_point_sequences_sets_elder_first() -> None:
         p.push(Declare(BILL, Category.SETS, ()))
     order = []
     while p.phase is Phase.DECLARE:
-        a = Declare(p.to_act, next(iter(p.legal_actions())).category, ())  # type: ignore[arg-type, attr-defined]
+        first = next(iter(p.legal_actions()))
+        assert isinstance(first, Declare) and p.to_act is not None
+        a = Declare(p.to_act, first.category, ())
         order.append((a.player, a.category))
         p.push(a)
     assert order == [(BILL, Category.POINT), (ANN, Category.POINT), (BILL, Category.SEQUENCES),
@@ -98,7 +100,8 @@ def test_law_64_nines_eights_sevens_cannot_be_declared() -> None:
     with pytest.raises(IllegalActionError, match="nines"):
         p.push(Declare(ANN, Category.SETS, (cs("9S 9H 9D"),)))
     for a in p.legal_actions():
-        for combo in a.combinations:  # type: ignore[attr-defined]
+        assert isinstance(a, Declare)
+        for combo in a.combinations:
             assert all(c.rank >= Rank.TEN for c in combo)
 
 
@@ -278,8 +281,8 @@ def test_option_minimum_point_4_makes_a_point_of_3_undeclarable() -> None:
     p = base({"minimum_point": 4})
     with pytest.raises(IllegalActionError, match="minimum point"):
         p.push(Declare(BILL, Category.POINT, (cs("KS QS JS"),)))
-    assert all(len(a.combinations[0]) >= 4 for a in p.legal_actions()  # type: ignore[attr-defined]
-               if a.combinations)  # type: ignore[attr-defined]
+    assert all(isinstance(a, Declare) and (not a.combinations or len(a.combinations[0]) >= 4)
+               for a in p.legal_actions())
     assert p.can(Declare(BILL, Category.POINT, (cs("AS KS QS JS"),)))
     assert base().can(Declare(BILL, Category.POINT, (cs("KS QS JS"),)))
 
@@ -344,7 +347,7 @@ def test_ruling_10_younger_declaration_events_appear_only_after_elders_first_lea
     p = base()
     run(p, ["Bill: point -", f"Ann: point {ANN_HEARTS}"] + NOTHING_AFTER_POINT)
 
-    def ann_events(seat):  # type: ignore[no-untyped-def]
+    def ann_events(seat: int | None) -> tuple[list[ScoreEvent], list[ScoreEvent]]:
         v = p.view(seat)
         return ([e for e in v.log if isinstance(e, ScoreEvent) and e.player == ANN],
                 [e for e in v.events if e.player == ANN])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 import pytest
 from helpers import (
@@ -32,8 +33,8 @@ from helpers import (
 from piquet.ai.agent import RandomAgent, play_deal
 from piquet.engine.actions import Play
 from piquet.engine.events import CardsDivided
-from piquet.engine.partie import IllegalActionError, Phase
-from piquet.engine.scoring import ScoreCategory
+from piquet.engine.partie import IllegalActionError, Partie, Phase
+from piquet.engine.scoring import DealScore, ScoreCategory
 
 FULL_BILL = [f"Bill: point {BILL_POINT6}", "Ann: point -",
              f"Bill: sequences {BILL_POINT6}", "Ann: sequences -",
@@ -41,7 +42,7 @@ FULL_BILL = [f"Bill: point {BILL_POINT6}", "Ann: point -",
 BILL_WINNERS = ["AS", "KS", "QS", "JS", "TS", "9S", "AH", "KH", "AD", "KD", "AC", "KC"]
 
 
-def bill_leads(p, cards):  # type: ignore[no-untyped-def]
+def bill_leads(p: Partie, cards: Iterable[str]) -> None:
     """Bill leads each card in turn (he must keep the lead); Ann plays her first legal card."""
     for c in cards:
         assert p.to_act == BILL
@@ -259,7 +260,7 @@ CARDS_BILL = "AS KS QS JS TS 9S 8S AH AD AC 7H 7D"
 CARDS_TALON = "8D KC QC JC TC 9C 8C 7C"
 
 
-def cards_deal(options=None):  # type: ignore[no-untyped-def]
+def cards_deal(options: dict[str, object] | None = None) -> DealScore:
     p = dealt(CARDS_ANN, CARDS_BILL, CARDS_TALON, options)
     run(p, ["Bill: x 7D", "Ann: x 9D", "Bill: point -", "Ann: point -",
             "Bill: sequences -", "Ann: sequences -", f"Bill: sets {BILL_ACES}",

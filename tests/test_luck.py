@@ -8,6 +8,7 @@ import functools
 import random
 from itertools import combinations
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from helpers import ANN, BILL, cs, dealt, make_deal, run
@@ -133,7 +134,7 @@ def test_the_json_has_the_luck_per_deal_and_player_and_in_the_summary() -> None:
     partie = _partie(3)
     review = review_partie(partie, Lens.OPEN, deal=2)
     data = review.to_json()
-    [entry] = data["luck"]  # type: ignore[misc]
+    [entry] = cast(list[dict[str, Any]], data["luck"])
     expected = partie_luck(partie, 2)[0]
     assert entry["deal"] == 2 and entry["elder"] == ("Ann", "Bill")[expected.elder]
     assert entry["values"]["dealt"] == expected.dealt and entry["average"] == expected.average
@@ -150,7 +151,7 @@ def test_auction_luck_is_in_the_review_and_its_json() -> None:
     lucks = partie_luck(partie)
     assert [d.deal for d in lucks] == [1, 2]  # the first deal annulled, the second played in 9+
     data = review_partie(partie, Lens.OPEN, deal=2).to_json()
-    [entry] = data["luck"]  # type: ignore[misc]
+    [entry] = cast(list[dict[str, Any]], data["luck"])
     assert entry["contracts"]["played"] == "9+" and entry["elder"] == "Bill"
     for seat, name in enumerate(("Ann", "Bill")):
         assert entry["players"][name]["luck"] == lucks[1].luck(seat)

@@ -79,7 +79,7 @@ def test_different_names_stay_different(name: str, other: str) -> None:
 ])
 def test_a_guest_name_that_is_blank_or_imitates_in_another_alphabet_is_refused(
         tmp_path: object, name: str, code: str) -> None:
-    with TestClient(create_app(str(tmp_path) + "/db.sqlite3")) as http:  # type: ignore[operator]
+    with TestClient(create_app(str(tmp_path) + "/db.sqlite3")) as http:
         table = create(http, "room", name="Ann")
         with http.websocket_connect(f"/ws/{table['id']}?{table['links']['invite'].split('#')[1]}") as ws:
             bill = Client(ws)

@@ -128,7 +128,8 @@ def test_options_an_unknown_variant_is_refused() -> None:
 @pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
 def test_option_minimum_point_a_shorter_point_may_not_be_declared(variant: str) -> None:
     short = "Bill: point AH KH"
-    for options, legal in ((None, True), ({"minimum_point": 4}, False)):
+    cases: tuple[tuple[dict[str, object] | None, bool], ...] = ((None, True), ({"minimum_point": 4}, False))
+    for options, legal in cases:
         p = in_variant(variant, options)
         run(p, BASE_EXCHANGE)
         assert p.can(parse_action(short)) is legal

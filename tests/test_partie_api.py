@@ -9,7 +9,7 @@ from dataclasses import fields
 import pytest
 from helpers import agents
 
-from piquet.engine.actions import Bid, Play
+from piquet.engine.actions import Bid, Declare, Play
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.scoring import ScoreEvent
 
@@ -125,7 +125,7 @@ def test_an_action_taken_from_an_earlier_listing_is_checked_again_when_pushed() 
     p = _at_the_first_point(1)
     legal = p.legal_actions()
     stale = legal[len(legal) - 1]
-    assert stale.combinations  # elder calls a point
+    assert isinstance(stale, Declare) and stale.combinations  # elder calls a point
     p.push(legal[0])  # elder sinks his point instead: younger answers now
     with pytest.raises(IllegalActionError) as e:
         p.push(stale)
@@ -154,6 +154,7 @@ def test_a_card_taken_from_a_listing_made_before_the_last_card_is_checked_again(
     # must not be trusted after it, though the state is the same object.
     p = _in_the_play(3)
     leader = p.to_act
+    assert leader is not None
     legal = p.legal_actions()
     p.push(legal[0])
     stale = legal[len(legal) - 1]  # indexed after the card: the listing is of the position before it

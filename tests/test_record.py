@@ -5,7 +5,9 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -76,7 +78,7 @@ def test_record_round_trip_with_options_and_unfinished_deal() -> None:
     assert dumps(q) == text and q.view(0) == p.view(0) and q.view(1) == p.view(1)
 
 
-def bad(mutate) -> RecordError:  # type: ignore[no-untyped-def]
+def bad(mutate: Callable[[dict[str, Any]], object]) -> RecordError:
     data = copy.deepcopy(REFERENCE)
     mutate(data)
     with pytest.raises(RecordError) as exc:
@@ -84,7 +86,7 @@ def bad(mutate) -> RecordError:  # type: ignore[no-untyped-def]
     return exc.value
 
 
-def acts(data):  # type: ignore[no-untyped-def]
+def acts(data: dict[str, Any]) -> Any:
     return data["deals"][0]["actions"]
 
 
@@ -128,7 +130,7 @@ def test_record_rejects_wrong_version_or_format() -> None:
 
 
 def test_record_rejects_unfinished_deal_followed_by_another() -> None:
-    def mutate(d):  # type: ignore[no-untyped-def]
+    def mutate(d: dict[str, Any]) -> None:
         second = copy.deepcopy(d["deals"][0])
         second["dealer"] = "Bill"
         second["actions"] = []
@@ -151,10 +153,12 @@ def test_record_rejects_other_malformations() -> None:
 
 
 def test_record_schema_rejects_shapes() -> None:
-    for mutate in (lambda d: d.__setitem__("version", 2),
+    schema_breaks: tuple[Callable[[dict[str, Any]], object], ...] = (
+                   lambda d: d.__setitem__("version", 2),
                    lambda d: acts(d)[0].__setitem__("exchange", ["1S"]),
                    lambda d: acts(d).__setitem__(8, {"player": "Bill", "lead": "AC"}),
-                   lambda d: d.__setitem__("extra", 1)):
+                   lambda d: d.__setitem__("extra", 1))
+    for mutate in schema_breaks:
         data = copy.deepcopy(REFERENCE)
         mutate(data)
         with pytest.raises(jsonschema.ValidationError):

@@ -54,7 +54,7 @@ REVIEW: dict[str, Any] = {"lens": "fair", "worlds": 24, "seed": 3, "annotations"
 
 
 def with_review(review: object) -> dict[str, Any]:
-    data = json.loads(PLAIN)
+    data: dict[str, Any] = json.loads(PLAIN)
     data["meta"] = {"event": "the club's ladder", "review": review}
     return data
 

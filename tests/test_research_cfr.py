@@ -10,11 +10,13 @@ from helpers import agents
 
 pytest.importorskip("pyspiel")
 
-from piquet.ai import arena
 from piquet.engine.actions import Declare
 from piquet.engine.partie import Partie, Phase
+from piquet.measure import arena
 from piquet.research.examples.cfr import IN_FULL, SINK, DeclarationSubgame, SubgameAgent, quick, solve
 from piquet.research.openspiel import state_from_view
+
+pytestmark = pytest.mark.research
 
 
 def _at_elder_s_first_call(seed: int) -> Partie:

@@ -29,13 +29,15 @@ from piquet.research.encoding import (
     legal_ids,
 )
 
+pytestmark = pytest.mark.research
+
 
 def _positions(variant: str, seed: int, count: int) -> list[Partie]:
     """Copies of a partie at each decision of a few deals played by the books' players."""
     rng = random.Random(seed)
     ag = agents(seed)
     p = Partie(("Ann", "Bill"), variant, first_dealer=seed % 2)
-    found = []
+    found: list[Partie] = []
     while len(found) < count and not p.is_over:
         if p.phase is Phase.DEAL:
             p.push(p.random_deal(rng))

@@ -22,6 +22,8 @@ from piquet.research.gymnasium import PiquetEnv, PiquetVectorEnv
 from piquet.research.openspiel import tensor_from_scratch
 from piquet.research.pettingzoo import PiquetAEC
 
+pytestmark = pytest.mark.research
+
 
 @pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
 def test_pettingzoo_api_test_passes(variant: str) -> None:
@@ -108,7 +110,8 @@ def test_gymnasium_refuses_a_bad_setting_naming_it(kwargs: dict[str, object], me
 # ---------------------------------------------------------------- the vector environment
 def _random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
     """A legal id a game, drawn uniformly from each row of the masks (any id where a row has none)."""
-    return np.argmax(rng.random(masks.shape) * masks, axis=1)
+    drawn: np.ndarray = np.argmax(rng.random(masks.shape) * masks, axis=1)
+    return drawn
 
 
 def test_the_vector_environment_batches_the_games_as_gymnasium_s_vector_api_does() -> None:

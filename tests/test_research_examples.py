@@ -10,12 +10,14 @@ from helpers import agents
 
 pytest.importorskip("pyspiel")
 
-from piquet.ai import arena
 from piquet.ai.agent import play_deal
 from piquet.ai.levels import make_agent
 from piquet.engine.partie import Partie, Phase
+from piquet.measure import arena
 from piquet.research.examples.ismcts import ISMCTSAgent, quick
 from piquet.research.openspiel import state_from_view
+
+pytestmark = pytest.mark.research
 
 
 def test_a_state_built_from_a_view_offers_the_player_his_own_legal_actions() -> None:

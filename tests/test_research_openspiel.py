@@ -4,6 +4,7 @@ each variant and both scopes, the parameters, the returns, the information state
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -15,13 +16,15 @@ from open_spiel.python.observation import make_observation  # noqa: E402
 from piquet.research import openspiel  # noqa: E402  (registers python_piquet)
 from piquet.research.encoding import NUM_ACTIONS  # noqa: E402
 
+pytestmark = pytest.mark.research
+
 VARIANTS = ["rubicon", "auction", "au-cent"]
 
 
-def _play(game: object, seed: int, stop: float = 0.0) -> object:
+def _play(game: Any, seed: int, stop: float = 0.0) -> Any:
     """A random playthrough of ``game``; with ``stop``, the first decision reached after that share of them."""
     rng = random.Random(seed)
-    state = game.new_initial_state()  # type: ignore[attr-defined]
+    state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(rng.choice(state.chance_outcomes())[0])
@@ -69,12 +72,12 @@ def test_the_game_declares_its_ids_and_chance_as_the_encoding_does() -> None:
 
 def test_a_deal_returns_its_points_and_a_partie_its_settlement() -> None:
     deal = _play(pyspiel.load_game("python_piquet", {"variant": "rubicon"}), 4)
-    score = deal.partie.deal_scores[0]  # type: ignore[attr-defined]
-    assert deal.returns() == [score.totals[0] - score.totals[1], score.totals[1] - score.totals[0]]  # type: ignore[attr-defined]
+    score = deal.partie.deal_scores[0]
+    assert deal.returns() == [score.totals[0] - score.totals[1], score.totals[1] - score.totals[0]]
     partie = _play(pyspiel.load_game("python_piquet", {"scope": "partie"}), 4)
-    result = partie.partie.result  # type: ignore[attr-defined]
-    winner = partie.returns()[result.winner]  # type: ignore[attr-defined]
-    assert winner == result.points and sum(partie.returns()) == 0  # type: ignore[attr-defined]
+    result = partie.partie.result
+    winner = partie.returns()[result.winner]
+    assert winner == result.points and sum(partie.returns()) == 0
 
 
 @pytest.mark.parametrize(("params", "message"), [
@@ -99,14 +102,14 @@ def test_the_tensors_have_fixed_shapes_and_the_information_state_hides_the_oppon
     for seed in range(4):
         state = _play(game, seed, stop=0.05)
         for player in (0, 1):
-            assert len(state.observation_tensor(player)) == game.observation_tensor_size()  # type: ignore[attr-defined]
-            assert len(state.information_state_tensor(player)) == game.information_state_tensor_size()  # type: ignore[attr-defined]
-        if state.is_terminal():  # type: ignore[attr-defined]
+            assert len(state.observation_tensor(player)) == game.observation_tensor_size()
+            assert len(state.information_state_tensor(player)) == game.information_state_tensor_size()
+        if state.is_terminal():
             continue
-        me = state.current_player()  # type: ignore[attr-defined]
-        text = state.information_state_string(me)  # type: ignore[attr-defined]
-        dealt_to_her = state.partie.view(1 - me).dealt  # type: ignore[attr-defined]
-        mine = state.partie.view(me).dealt  # type: ignore[attr-defined]
+        me = state.current_player()
+        text = state.information_state_string(me)
+        dealt_to_her = state.partie.view(1 - me).dealt
+        mine = state.partie.view(me).dealt
         assert all(f"dealt {c}" in text for c in mine)
         assert not any(f"dealt {c}" in text for c in dealt_to_her)
 
@@ -134,18 +137,18 @@ def test_resampling_keeps_what_the_player_knows_and_changes_what_he_does_not() -
         game = pyspiel.load_game("python_piquet", {"variant": variant})
         for seed in range(6):
             state = _play(game, seed, stop=0.04)
-            if state.is_terminal():  # type: ignore[attr-defined]
+            if state.is_terminal():
                 continue
-            me = state.current_player()  # type: ignore[attr-defined]
+            me = state.current_player()
             try:
-                other = state.resample_from_infostate(me, rng.random)  # type: ignore[attr-defined]
+                other = state.resample_from_infostate(me, rng.random)
             except ValueError as e:
                 assert "no world of the inference replayed" in str(e)
                 continue
-            assert other.information_state_string(me) == state.information_state_string(me)  # type: ignore[attr-defined]
-            assert other.legal_actions() == state.legal_actions()  # type: ignore[attr-defined]
+            assert other.information_state_string(me) == state.information_state_string(me)
+            assert other.legal_actions() == state.legal_actions()
             kept += 1
-            changed += other.partie.hand(1 - me) != state.partie.hand(1 - me)  # type: ignore[attr-defined]
+            changed += other.partie.hand(1 - me) != state.partie.hand(1 - me)
     assert kept >= 12 and changed >= kept // 2
 
 

@@ -11,6 +11,8 @@ pytest.importorskip("pyspiel")
 
 from piquet.research.playthrough import GOLDEN, playthrough
 
+pytestmark = pytest.mark.research
+
 FOLDER = Path(__file__).resolve().parent / "playthroughs"
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import random
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 import pytest
 from drivers import hands
@@ -379,7 +379,8 @@ def test_a_last_deal_s_loss_is_said_by_the_partie_s_stakes_in_the_text_and_the_j
     review = review_decision(at, action.card, Lens.OPEN)
     assert "by the partie's stakes" in explain(review, NAMES)
     reviewed = review_partie(_simple_partie(4), Lens.OPEN, deal=6).to_json()
-    entry = next(p for p in reviewed["plays"] if p["card"] == str(action.card) and not p["forced"]
+    plays = cast(list[dict[str, Any]], reviewed["plays"])
+    entry = next(p for p in plays if p["card"] == str(action.card) and not p["forced"]
                  and p["loss"] == review.loss)
     assert entry["utility"] == list(review.utility) and "by the partie's stakes" in entry["text"]
     assert set(entry["points"]) == set(entry["parts"])  # the points of the deal of every card broken down

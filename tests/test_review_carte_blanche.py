@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any, cast
 
 import jsonschema
 import pytest
@@ -54,13 +55,13 @@ def test_the_review_of_a_partie_grades_it_and_its_json_says_so() -> None:
     (entry,) = [r for r in review.actions if r.kind == "carte blanche"]
     assert entry.carte_blanche is not None and entry.graded is entry.carte_blanche
     assert review.summary(BILL, "carte blanche").choices == 1 and not review.not_reviewed
-    (said,) = review.to_json()["carte_blanche"]  # type: ignore[misc]
+    (said,) = cast(list[dict[str, Any]], review.to_json()["carte_blanche"])
     assert said["choice"] == "announcing carte blanche and 5 cards to exchange" and said["forced"] is False
     assert {v["option"] for v in said["values"]} >= {"not announcing carte blanche"}
 
 
 def test_where_the_rules_bind_younger_to_announce_it_there_is_no_choice_to_review() -> None:
-    bound = {"carte_blanche_must_be_announced": True}
+    bound: dict[str, object] = {"carte_blanche_must_be_announced": True}
     elder = _carte_blanche(bound)  # elder bound to announce still chooses how many cards he will exchange
     review = review_carte_blanche(elder, CarteBlanche(BILL, True, 5), Lens.OPEN)
     assert {o.announce for o, _ in review.options} == {True}
@@ -115,6 +116,7 @@ def test_annotation_of_a_declined_carte_blanche_names_the_best_announcement_and_
     values = dict(graded.options)
     assert (note.value, note.best_value, note.mark) == (round(values[graded.choice], 2),
                                                         round(values[graded.best], 2), graded.mark)
+    assert note.loss is not None
     assert note.loss == pytest.approx(graded.loss, abs=0.01) and note.loss >= 10 and note.text == entry.explanation
     written = json.loads(text)["meta"]["review"]["annotations"][0]
     assert written["best"] == {"carte_blanche": True, "will_exchange": graded.best.will_exchange}

@@ -8,6 +8,7 @@ import functools
 import json
 import random
 from pathlib import Path
+from typing import Any, cast
 
 import jsonschema
 import pytest
@@ -92,7 +93,7 @@ def test_a_concession_and_playing_on_are_graded_in_the_partie_s_review_and_its_j
     assert entry.concession.choice == CONCEDE and entry.explanation
     assert review.summary(loser, "concession").choices == 1 and not review.not_reviewed
     data = review.to_json()
-    (said,) = data["concessions"]  # type: ignore[misc]
+    (said,) = cast(list[dict[str, Any]], data["concessions"])
     assert said["choice"] == "concede" and {v["option"] for v in said["values"]} == {"concede", "play on"}
     assert said["utility"] == list(entry.concession.utility)
     # Played on: the first card is reviewed, and the loser's not conceding beside it.

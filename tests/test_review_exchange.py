@@ -38,6 +38,7 @@ from piquet.ai.solver import PlayPosition, solve
 from piquet.engine.actions import Bid, Deal, Exchange
 from piquet.engine.cards import CardSet
 from piquet.engine.partie import Partie, Phase
+from piquet.engine.variants import Rules
 
 NAMES = ("Ann", "Bill")
 
@@ -166,6 +167,11 @@ def _exchanges(partie: Partie) -> list[tuple[Partie, Exchange]]:
     return out
 
 
+def _younger_score(mine: int, his: int, rules: Rules | None = None) -> float:
+    """Younger's score of a discard: elder's estimate, from the other side."""
+    return -estimate(his, mine, rules)
+
+
 def _level_worlds(at: Partie, action: Exchange, count: int, seed: int) -> list[World]:
     view = at.view(action.player)
     if action.player == view.elder:
@@ -210,10 +216,10 @@ def test_fair_values_are_the_mean_of_the_level_s_estimate_over_the_level_s_world
         if action.player == at.elder:
             found = best_discard(hand, options, worlds, lambda hers, rest: drawn(
                 hers, discard_choice(CardSet(hers), len(rest), True), rest),
-                lambda m, h, rules=rules: estimate(m, h, rules))
+                functools.partial(estimate, rules=rules))
         else:
             found = best_discard(hand, options, worlds, lambda his, _rest: his,
-                                 lambda m, his, rules=rules: -estimate(his, m, rules))
+                                 functools.partial(_younger_score, rules=rules))
         assert review.worth(found).value == pytest.approx(review.options[0].value)
         checked += 1
     assert checked == 6

@@ -27,7 +27,7 @@ from piquet.engine.variants import Contract, Rules, make_rules
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 requires_kernel = pytest.mark.skipif(
-    solver._kernel is None and not os.environ.get("PIQUET_REQUIRE_KERNEL"),
+    kernel.KERNEL is None and not os.environ.get("PIQUET_REQUIRE_KERNEL"),
     reason="the compiled kernel is not built (no C compiler at install) or PIQUET_PURE_SOLVER is set")
 
 
@@ -85,7 +85,7 @@ def cases(draw: st.DrawFn, most_tricks: int = 12) -> Case:
 
 
 def agree(case: Case) -> None:
-    assert solver._kernel is not None, "PIQUET_REQUIRE_KERNEL is set but the kernel is not built"
+    assert kernel.KERNEL is not None, "PIQUET_REQUIRE_KERNEL is set but the kernel is not built"
     rules, position, all_values = case
     for all_best in (True, False):
         compiled = _solve(position, rules, all_values, all_best, True)
@@ -127,7 +127,8 @@ def test_kernel_equals_the_pure_search_on_full_deals_of_the_contracts() -> None:
 def test_kernel_rejects_what_is_not_a_position() -> None:
     from piquet.ai import _kernel
 
-    model = model_for(make_rules("rubicon"), None, 0).kernel(solver._kernel)
+    model = model_for(make_rules("rubicon"), None, 0).kernel(_kernel)
+    assert isinstance(model, _kernel.Model)
     search = _kernel.Search(model)
     with pytest.raises(ValueError, match="not a position"):
         search.value(0b11, 0b1, 0, 0, None, -100, 100)  # two cards against one

@@ -7,13 +7,14 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from piquet.ai import arena
-from piquet.ai.sprt import MIN_SAMPLES, Sprt, SprtStream, elo_score, parse_bounds
+from piquet.measure import arena
+from piquet.measure.sprt import MIN_SAMPLES, Sprt, SprtStream, elo_score, parse_bounds
 from piquet.ui.cli import main
 
 
@@ -91,7 +92,7 @@ def test_the_bounds_are_wald_s() -> None:
     ({"mu0": 0.0, "mu1": 1.0, "alpha": 0.0}, "alpha must lie between 0 and 0.5, not 0.0"),
     ({"mu0": 0.0, "mu1": 1.0, "beta": 0.7}, "beta must lie between 0 and 0.5, not 0.7"),
 ])
-def test_a_bad_design_is_refused(kwargs: dict[str, float], message: str) -> None:
+def test_a_bad_design_is_refused(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Sprt(**kwargs)
 

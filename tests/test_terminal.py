@@ -16,6 +16,7 @@ pytest.importorskip("rich")
 from rich.console import Console
 
 from piquet.engine import record
+from piquet.engine.actions import Play
 from piquet.engine.cards import CARDS, Card, CardSet
 from piquet.ui.terminal import parse_options, run
 
@@ -155,7 +156,7 @@ def test_bad_input_reprompts_and_undo_takes_back_nothing_not_chosen(tmp_path: Pa
 
     def answers(prompt: str) -> str:
         if prompt.startswith("Discard"):
-            hand = re.findall(r"Your hand\s+(.*?)\s*│", buf.getvalue())[-1]
+            hand: str = re.findall(r"Your hand\s+(.*?)\s*│", buf.getvalue())[-1]
             hand_at.append(hand)
             held = _cards(hand)
             stranger = next(c for c in CARDS if c not in held)
@@ -403,8 +404,8 @@ class Blunderer(Player):
             if found:
                 self.prompts.append(prompt)
                 self.hinted = False
-                self.chosen = found[0]
-                return found[0]
+                self.chosen = str(found[0])
+                return self.chosen
         return super().__call__(prompt)
 
 
@@ -423,7 +424,7 @@ def test_the_tutor_warns_before_a_costly_card_and_offers_to_think_again(tmp_path
     assert "Think again." in out
     # Played anyway: the record has it.
     partie = record.loads(path.read_text(encoding="utf-8"))
-    played = [str(a.card) for a in partie.actions if getattr(a, "card", None) is not None and a.player == 0]
+    played = [str(a.card) for a in partie.actions if isinstance(a, Play) and a.player == 0]
     assert player.played is not None and str(Card.parse(player.played)) in played
 
 
@@ -496,7 +497,7 @@ def _exchange_then(after: list[str], hands: list[str], buf: io.StringIO, packets
 
     def answers(prompt: str) -> str:
         if prompt.startswith("Discard"):
-            hand = re.findall(r"Your hand\s+(.*?)\s*│", buf.getvalue())[-1]
+            hand: str = re.findall(r"Your hand\s+(.*?)\s*│", buf.getvalue())[-1]
             hands.append(hand)
             if len(hands) > 2:
                 raise EOFError

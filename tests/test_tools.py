@@ -133,7 +133,7 @@ def test_last_deal_plays_only_parties_with_the_rubicon_settled() -> None:
 
 
 def test_sprt_oc_tool_simulates_the_arena_s_test() -> None:
-    from piquet.ai.sprt import Sprt
+    from piquet.measure.sprt import Sprt
 
     tool = _load("sprt_oc")
     test = Sprt(0.0, 2.0)

@@ -17,6 +17,8 @@ import pytest
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
 from test_web_browser import WAIT, LiveServer, _create, _data, _decide, _goto, _open, browser, server  # noqa: F401
 
+pytestmark = pytest.mark.browser
+
 AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
 if not AXE.exists():
     if os.environ.get("PIQUET_REQUIRE_BROWSER"):

@@ -28,6 +28,8 @@ PlaywrightTimeout = sync_api.TimeoutError
 from piquet.engine import record  # noqa: E402
 from piquet.ui.web.app import create_app  # noqa: E402
 
+pytestmark = pytest.mark.browser
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 if not os.path.exists(CHROMIUM):
     if os.environ.get("PIQUET_REQUIRE_BROWSER"):
@@ -472,7 +474,7 @@ _RANKS = "AKQJT987"
 def _select_discards(page: Any, cards: list[str]) -> None:
     """Select exactly ``cards`` in the hand for the exchange (clicking those not selected, and any other selected)."""
     for card in _hand(page):
-        selected = page.evaluate("c => window.piquetTable.selection.has(c)", card)
+        selected = page.evaluate("c => window.piquetTable.selection.cards.has(c)", card)
         if selected != (card in cards):
             page.locator(f"[data-testid=hand] [data-card='{card}']").click()
 
@@ -531,7 +533,7 @@ def test_a_reason_the_server_gives_is_shown_as_a_sentence(server: LiveServer, br
     them as their own messages are, sentences (issue 32, item 9)."""
     created = _create(server, kind="room", name="Ann")
     ann = _open(browser, server.url + created["links"]["play"])
-    ann.evaluate("piquetTable.ws.send(JSON.stringify({type: 'undo', version: piquetTable.state.version}))")
+    ann.evaluate("piquetTable.connection.ws.send(JSON.stringify({type: 'undo', version: piquetTable.state.version}))")
     error = ann.locator("#error-text")
     error.wait_for(state="visible", timeout=WAIT)
     assert error.inner_text() == "Moves are taken back only against the computer."

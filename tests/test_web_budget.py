@@ -203,7 +203,7 @@ def test_the_computer_and_its_hints_think_in_the_workers_with_the_tables_budget(
         assert isinstance(agent, Recorder) and agent.inner.level == 3 and agent.seen
         assert all(pid != os.getpid() and seconds == 0.3 for pid, seconds in agent.seen), agent.seen
         assert reviewed and all(r == ("hints", 0.3) for r in reviewed), reviewed
-        adviser = at.adviser
+        adviser = at.advice.adviser
         if adviser is not None:
             assert isinstance(adviser, Recorder) and adviser.inner.level == 5
             assert all(pid != os.getpid() and seconds == 0.3 for pid, seconds in adviser.seen), adviser.seen

@@ -29,6 +29,8 @@ from test_web_browser import (  # noqa: F401
     server,
 )
 
+pytestmark = pytest.mark.browser
+
 
 def _live(request: pytest.FixtureRequest) -> tuple[LiveServer, Any]:
     return request.getfixturevalue("server"), request.getfixturevalue("browser")

@@ -14,6 +14,8 @@ import pytest
 from test_web_axe import VIEWPORTS
 from test_web_browser import WAIT, LiveServer, _create, _data, _goto, _open, _ready, _reload, browser, server  # noqa: F401
 
+pytestmark = pytest.mark.browser
+
 #: The most clicks or key presses a deal may take on average (the issue's mark).
 CLICKS_A_DEAL = 15
 
@@ -115,7 +117,7 @@ def test_undo_with_declare_my_best_goes_back_past_the_declarations_made_for_the_
     clicks: list[str] = []
     for _ in range(3000):  # to a card of Ann's whose last decision with a choice before it was a declaration
         if _data(page, "prompt") == "play" and not _data(page, "pending"):
-            chosen = [a for a, step in zip(table.partie.actions, table._steps, strict=True) if step.choice
+            chosen = [a for a, step in zip(table.partie.actions, table.takebacks.steps, strict=True) if step.choice
                       and a.player == 0]
             if chosen and type(chosen[-1]).__name__ == "Declare":
                 break

@@ -18,6 +18,8 @@ from test_web_axe import VIEWPORTS, violations
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
 from test_web_browser import WAIT, LiveServer, _create, _data, _decide, _goto, _reload, browser, server  # noqa: F401
 
+pytestmark = pytest.mark.browser
+
 #: The suits' ink as the page computes it: two colours, four, and four in high contrast.
 TWO = {"S": "rgb(23, 23, 28)", "H": "rgb(196, 18, 47)", "D": "rgb(196, 18, 47)", "C": "rgb(23, 23, 28)"}
 FOUR = {"S": "rgb(23, 23, 28)", "H": "rgb(196, 18, 47)", "D": "rgb(21, 81, 184)", "C": "rgb(22, 115, 44)"}

@@ -19,6 +19,8 @@ from test_web_screenshots import keep
 
 from piquet.engine.language import french_number
 
+pytestmark = pytest.mark.browser
+
 #: Elder's first words on the point, in French: its length, or that he has none.
 POINT_CALL = re.compile(r"“(Point de [a-z-]+|Pas de point)\.”")
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import resource
 import signal
 import socket
 import sqlite3
@@ -24,6 +25,7 @@ from guard_helpers import WAIT, RawSocket, frame, get_status, post, serving
 from web_helpers import Client, create
 
 from piquet.ui.cli import main
+from piquet.ui.web import clients as clients_module
 from piquet.ui.web import guard
 from piquet.ui.web import store as store_module
 from piquet.ui.web import tables as tables_module
@@ -68,7 +70,7 @@ def test_connections_of_one_address_share_a_bucket_and_the_one_that_overdraws_it
     assert per_socket < MESSAGE_BURST and 4 * per_socket < guard.MESSAGE_BURST_PER_ADDRESS
     with serving(create_app(db(tmp_path))) as port:
         path = room_path(port)
-        codes = []
+        codes: list[int | None] = []
         for _ in range(16):  # 880 frames: more than the address's burst and what it refills in a few seconds
             client = RawSocket(port, path)
             client.send(frame(b'{"type": "hint"}') * per_socket)
@@ -108,7 +110,8 @@ class Stalled:
     async def send(self, text: str) -> None:
         if self.delay is None:
             await asyncio.Event().wait()
-        await asyncio.sleep(self.delay)
+        else:
+            await asyncio.sleep(self.delay)
         self.sent.append(text)
 
 
@@ -120,14 +123,14 @@ async def waiting_room(tmp_path: Path) -> tuple[Tables, Table]:
 
 def test_a_spectator_who_never_reads_is_dropped_and_the_room_goes_on(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tables_module, "SEND_TIMEOUT", 0.2)
+    monkeypatch.setattr(clients_module, "SEND_TIMEOUT", 0.2)
 
     async def scenario() -> None:
         _, table = await waiting_room(tmp_path)
         stalled, reader = Stalled(None), Stalled(0.0)
         dropped: list[str] = []
-        spectator = tables_module.Client(None, stalled.send, on_drop=lambda _c, reason: dropped.append(reason))
-        player = tables_module.Client(0, reader.send)
+        spectator = clients_module.Client(None, stalled.send, on_drop=lambda _c, reason: dropped.append(reason))
+        player = clients_module.Client(0, reader.send)
         table.clients |= {spectator, player}
         for _ in range(3):  # a broadcast never waits on a socket
             await asyncio.wait_for(table.broadcast(), 1.0)
@@ -148,11 +151,11 @@ def test_a_spectator_who_never_reads_is_dropped_and_the_room_goes_on(
 
 def test_a_slow_reader_is_sent_only_the_latest_state_and_a_client_far_behind_is_dropped(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tables_module, "CLIENT_QUEUE", 4)
+    monkeypatch.setattr(clients_module, "CLIENT_QUEUE", 4)
 
     async def scenario() -> None:
         slow = Stalled(0.05)
-        client = tables_module.Client(0, slow.send)
+        client = clients_module.Client(0, slow.send)
         client.post(json.dumps({"type": "state", "version": 0}), state=True)
         await asyncio.sleep(0)  # the writer takes it: on its way
         for version in range(1, 20):
@@ -248,7 +251,7 @@ def test_one_address_holds_at_most_its_share_of_connections() -> None:
 
 
 def test_the_connection_limit_stays_below_the_open_file_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(guard.resource, "getrlimit", lambda _which: (1024, 4096))
+    monkeypatch.setattr(resource, "getrlimit", lambda _which: (1024, 4096))
     assert guard.connection_limit() == 1024 - guard.RESERVED_FILES
 
 

@@ -12,7 +12,7 @@ import typing
 from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, Literal, get_args, get_origin, get_type_hints, is_typeddict
+from typing import Any, Literal, cast, get_args, get_origin, get_type_hints, is_typeddict
 
 import pytest
 from fastapi.testclient import TestClient
@@ -30,8 +30,9 @@ from web_helpers import (
     seed_tables,
 )
 
+from piquet.ui.takebacks import Takebacks
+from piquet.ui.web import advice as advice_module
 from piquet.ui.web import protocol
-from piquet.ui.web import tables as tables_module
 from piquet.ui.web.app import create_app
 from piquet.ui.web.protocol import (
     ClientMessage,
@@ -123,7 +124,7 @@ def _messages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str
     """Real messages: the setup, a room from its waiting to the end of a short partie (with its seat, move and error
     messages), and tables against the computer in every variant (a hint asked at each)."""
     seed_tables(monkeypatch, 3)
-    monkeypatch.setattr(tables_module, "HINT_LEVEL", 1)  # the hint's message is the same at any level; level 1 is quick
+    monkeypatch.setattr(advice_module, "HINT_LEVEL", 1)  # the hint's message is the same at any level; level 1 is quick
     rng = random.Random(5)
     clients: list[Client] = []
     with TestClient(create_app(db(tmp_path), workers=0)) as http, ExitStack() as stack:
@@ -148,7 +149,7 @@ def _messages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str
             player.until(lambda m: m["type"] == "hint")
             play_computer(player, rng, stop=lambda s: len(s["view"]["sheet"]) >= 2 if s["view"] else False)
             clients.append(player)
-    return setup, created, clients
+    return setup, cast(CreatedTable, created), clients
 
 
 def test_every_message_the_server_sent_in_whole_games_is_of_its_typed_dict(
@@ -196,5 +197,5 @@ def test_docs_protocol_md_names_every_field_and_every_error_code_of_the_types() 
         missing = sorted(k for k in get_type_hints(typed) if k not in words)
         assert not missing, f"docs/protocol.md does not name {missing} of {typed.__name__}"
     assert not [code for code in get_args(ErrorCode) if f"`{code}`" not in DOC]
-    for alias in (protocol.PhaseName, protocol.PromptKind, protocol.TableStatus, protocol.Takebacks):
+    for alias in (protocol.PhaseName, protocol.PromptKind, protocol.TableStatus, Takebacks):
         assert not [word for word in get_args(alias) if f"`{word}`" not in DOC], alias

@@ -13,6 +13,8 @@ import pytest
 from test_web_axe import VIEWPORTS
 from test_web_browser import WAIT, LiveServer, _create, _data, _decide, _goto, browser, server  # noqa: F401
 
+pytestmark = pytest.mark.browser
+
 
 def _play_some_tricks(live: LiveServer, chromium: Any, motion: str, viewport: str) -> tuple[int, int]:
     """A table against the computer played by clicking until a few tricks are won: the movements the page made,

@@ -21,6 +21,8 @@ from test_web_axe import violations
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
 from test_web_browser import WAIT, LiveServer, _create, _data, _decide, _goto, _ready, browser, server  # noqa: F401
 
+pytestmark = pytest.mark.browser
+
 #: Phones upright (a large and a small one) and on its side, in CSS pixels.
 PHONES = {"390x844": (390, 844), "360x740": (360, 740), "844x390": (844, 390)}
 #: Desktops, which must keep what they had.

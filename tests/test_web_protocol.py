@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+from collections.abc import Mapping
 
 import pytest
 from helpers import CB_ANN, CB_BILL, CB_TALON, base, dealt, declare_nothing
@@ -114,7 +115,8 @@ def test_a_version_that_is_not_a_whole_number_from_0_is_refused(version: object)
 
 def test_read_message_accepts_a_message_of_exactly_the_largest_size() -> None:
     text = '{"type": "join", "name": "Bill"}'
-    assert read_message(text + " " * (MAX_MESSAGE - len(text)))["name"] == "Bill"
+    message = read_message(text + " " * (MAX_MESSAGE - len(text)))
+    assert message["type"] == "join" and message["name"] == "Bill"
 
 
 # ---------------------------------------------------------------- read_action
@@ -200,7 +202,7 @@ def random_parties() -> list[tuple[Partie, int]]:
     return out
 
 
-def prompt_actions(prompt: dict[str, object]) -> list[dict[str, object]]:
+def prompt_actions(prompt: Mapping[str, object]) -> list[dict[str, object]]:
     kind = prompt["kind"]
     options: list[object] = prompt.get("options", [])  # type: ignore[assignment]
     if kind in ("choose_dealer", "packets", "bid"):
@@ -232,9 +234,9 @@ def test_every_prompt_option_is_an_action_read_action_accepts_and_only_the_seat_
             legal = {str(a.card) for a in partie.legal_actions(seat) if hasattr(a, "card")}
             assert set(prompt["cards"]) == legal
         if prompt["kind"] == "exchange":
-            low, high = prompt["min"], prompt["max"]
-            assert low <= len(prompt["advice"]) <= high
-            assert set(prompt["advice"]) <= set(partie.hand(seat).strings())
+            low, high, advice = prompt["min"], prompt["max"], prompt["advice"]
+            assert advice is not None and low <= len(advice) <= high
+            assert set(advice) <= set(partie.hand(seat).strings())
     assert {"choose_dealer", "packets", "bid", "exchange", "declare", "play"} <= kinds
 
 

@@ -122,7 +122,7 @@ def test_a_deal_in_progress_and_bad_requests_are_refused_with_a_reason(
     http, table, _players = first_deal
     ann = table["token"]
     spectator = query(table["links"]["spectate"]).split("=", 1)[1]
-    cases = [
+    cases: list[tuple[tuple[str, dict[str, Any]], int, str]] = [
         ((ann, {"deal": 2}), 409, "has not ended"),
         ((ann, {}), 409, "once it is over"),
         ((ann, {"deal": 0}), 422, "counted from 1"),

@@ -19,6 +19,8 @@ import pytest
 from test_web_axe import violations
 from test_web_browser import LiveServer, _create, _data, _goto, _open, _play_until, _ready, browser, server  # noqa: F401
 
+pytestmark = pytest.mark.browser
+
 #: The longest the review of a deal may take here (ms): some seconds of CPU in the worker, on a busy machine.
 REVIEW_WAIT = 180_000
 WAIT = 20_000

@@ -18,6 +18,8 @@ import pytest
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
 from test_web_browser import WAIT, LiveServer, _create, _data, _decide, _goto, browser, server  # noqa: F401
 
+pytestmark = pytest.mark.browser
+
 DESKTOP = {"width": 1280, "height": 860}
 PNG = b"\x89PNG\r\n\x1a\n"
 

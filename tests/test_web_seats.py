@@ -16,8 +16,10 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -48,7 +50,7 @@ from web_helpers import (
 
 from piquet.engine import record
 from piquet.ui.cli import main
-from piquet.ui.web import tables as tables_module
+from piquet.ui.web import seats as seats_module
 from piquet.ui.web.app import create_app
 
 SCHEMA = json.loads((Path(__file__).parent.parent / "piquet" / "data" / "record.schema.json").read_text())
@@ -105,7 +107,7 @@ def test_a_seat_moves_to_another_device_with_a_one_time_link_and_leaves_the_old_
         error(spectator, "not_allowed")
         bill.send({"type": "move"})
         moved = bill.until(lambda m: m["type"] != "state")
-        assert moved["type"] == "move" and moved["expires_in"] == tables_module.MOVE_SECONDS
+        assert moved["type"] == "move" and moved["expires_in"] == seats_module.MOVE_SECONDS
         assert moved["link"].startswith(f"/t/{table['id']}#move=")
         with http.websocket_connect(f"/ws/{table['id']}?{query(moved['link'])}") as ws:
             phone = Client(ws, "Bill's phone")
@@ -121,7 +123,7 @@ def test_a_seat_moves_to_another_device_with_a_one_time_link_and_leaves_the_old_
 
 
 def test_a_link_to_move_a_seat_expires(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tables_module, "MOVE_SECONDS", -1)
+    monkeypatch.setattr(seats_module, "MOVE_SECONDS", -1)
     with TestClient(create_app(db(tmp_path))) as http, ExitStack() as stack:
         table = create(http, "computer", name="Ann")
         ann = connect(http, stack, table, f"token={table['token']}")
@@ -246,7 +248,9 @@ def test_the_same_bid_sent_twice_is_applied_once_and_the_second_is_refused_as_st
     with TestClient(create_app(db(tmp_path))) as http, ExitStack() as stack:
         table, ann, bill = room(http, stack, "auction")
         players = [ann, bill]
-        bidding = lambda s: s["prompt"] is not None and s["prompt"]["kind"] == "bid"  # noqa: E731
+        def bidding(s: dict[str, Any]) -> bool:
+            return s["prompt"] is not None and s["prompt"]["kind"] == "bid"
+
         state = play_room(players, random.Random(2), stop=lambda s: any(bidding(c.current) for c in players))
         mover = next(c for c in players if bidding(c.current))
         other = bill if mover is ann else ann
@@ -268,8 +272,10 @@ def test_a_stale_action_or_undo_changes_nothing_and_the_client_gets_the_current_
         table = create(http, "computer", name="Ann", takebacks="free")
         ann = connect(http, stack, table, f"token={table['token']}")
         state = play_computer(ann, random.Random(3), stop=lambda s: s["prompt"] is not None and s["can_undo"])
-        for send in (lambda: ann.act(choose(state, random.Random(3)), state["version"] - 1),
-                     lambda: ann.undo(state["version"] + 1)):
+        sends: tuple[Callable[[], None], ...] = (
+            lambda: ann.act(choose(state, random.Random(3)), state["version"] - 1),
+            lambda: ann.undo(state["version"] + 1))
+        for send in sends:
             send()
             assert ann.recv()["code"] == "stale"
             assert ann.recv_state() == state

@@ -242,7 +242,9 @@ def test_no_state_sent_in_auction_and_au_cent_names_a_card_its_client_may_not_se
             table = create(http, "computer", variant=variant, name="Ann")
             players = [connect(http, stack, table, f"token={table['token']}", "Ann")]
         spectator = connect(http, stack, table, query(table["links"]["spectate"]), "spectator")
-        third = lambda s: s["view"]["deal_number"] >= 3 and s["prompt"] is not None  # noqa: E731
+        def third(s: dict[str, Any]) -> bool:
+            return bool(s["view"]["deal_number"] >= 3 and s["prompt"] is not None)
+
         if kind == "room":
             state = play_room(players, rng, stop=lambda s: any(third(c.current) for c in players))
         else:
@@ -283,7 +285,9 @@ def test_reconnecting_mid_deal_gives_the_whole_current_state_and_the_prompt_agai
 def test_restart_on_the_same_store_resumes_every_state_exactly_and_the_game_plays_on(tmp_path: Path,
                                                                                    kind: str) -> None:
     rng = random.Random(5)
-    mid_deal = lambda s: s["view"]["deal_number"] >= 2 and in_play(s)  # noqa: E731
+    def mid_deal(s: dict[str, Any]) -> bool:
+        return bool(s["view"]["deal_number"] >= 2 and in_play(s))
+
     with TestClient(create_app(db(tmp_path))) as http, ExitStack() as stack:
         if kind == "room":
             table, ann, bill = room(http, stack, options=FOUR_DEALS)

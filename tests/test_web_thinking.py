@@ -28,6 +28,7 @@ from piquet.engine.actions import Action, Bid, ChooseDealer, Concede, Declare, E
 from piquet.engine.cards import CARDS, CardSet
 from piquet.engine.partie import LegalActions, Partie, Phase
 from piquet.engine.view import PlayerView
+from piquet.ui.web import advice as advice_module
 from piquet.ui.web import tables as tables_module
 from piquet.ui.web import thinking
 from piquet.ui.web.app import create_app
@@ -542,8 +543,8 @@ def test_a_seat_may_ask_a_burst_of_hints_then_one_each_interval(monkeypatch: pyt
                                                                 tmp_path: Path) -> None:
     seed_tables(monkeypatch, 3)
     clock = Clock()
-    monkeypatch.setattr(tables_module, "time", clock)
-    monkeypatch.setattr(tables_module, "HINT_LEVEL", 1)  # an instant adviser: the limit is what is tested
+    monkeypatch.setattr(advice_module, "time", clock)
+    monkeypatch.setattr(advice_module, "HINT_LEVEL", 1)  # an instant adviser: the limit is what is tested
     with TestClient(create_app(str(tmp_path / "db.sqlite3"), workers=0)) as http, ExitStack() as stack:
         _, ann = seated(http, stack)
 
@@ -551,12 +552,12 @@ def test_a_seat_may_ask_a_burst_of_hints_then_one_each_interval(monkeypatch: pyt
             ann.send({"type": "hint"})
             return ann.recv()
 
-        assert [ask()["type"] for _ in range(tables_module.HINT_BURST)] == ["hint"] * tables_module.HINT_BURST
+        assert [ask()["type"] for _ in range(advice_module.HINT_BURST)] == ["hint"] * advice_module.HINT_BURST
         refused = ask()
         assert refused["code"] == "busy" and "one every" in refused["message"]
-        clock.now += tables_module.HINT_INTERVAL * 0.9
+        clock.now += advice_module.HINT_INTERVAL * 0.9
         assert ask()["code"] == "busy"
-        clock.now += tables_module.HINT_INTERVAL * 0.1
+        clock.now += advice_module.HINT_INTERVAL * 0.1
         assert ask()["type"] == "hint"
         assert ask()["code"] == "busy"
 

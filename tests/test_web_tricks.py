@@ -12,6 +12,8 @@ import pytest
 from test_web_axe import VIEWPORTS
 from test_web_browser import WAIT, LiveServer, _create, _data, _decide, _open, browser, server  # noqa: F401
 
+pytestmark = pytest.mark.browser
+
 
 def _view(page: Any) -> dict[str, Any]:
     """What the page's table shows of the trick in play, the last trick beside it, and the deal's tricks."""

@@ -1,6 +1,6 @@
 """How much better a searching level could do with knowledge no player has: the ceilings.
 
-An agent plays another on the arena's mirrored deals (``piquet.ai.arena.mirrored_deal``, each deal
+An agent plays another on the arena's mirrored deals (``piquet.measure.arena.mirrored_deal``, each deal
 twice with the seats swapped) in three ways, and the points per deal of the first less the
 second's are reported with a 95% confidence interval:
 
@@ -27,7 +27,6 @@ import statistics
 from concurrent.futures import ProcessPoolExecutor
 
 from piquet.ai.agent import Agent, play_deal
-from piquet.ai.arena import DEALER, mirrored_deal
 from piquet.ai.books import SimpleAgent
 from piquet.ai.budget import Deadline
 from piquet.ai.exchange import candidate_discards
@@ -37,6 +36,7 @@ from piquet.engine.actions import Action, Exchange
 from piquet.engine.cards import CardSet
 from piquet.engine.partie import LegalActions, Partie, Phase
 from piquet.engine.view import PlayerView
+from piquet.measure.arena import DEALER, mirrored_deal
 
 MODES = ("as is", "sees her hand", "knows the deal")
 

@@ -24,10 +24,10 @@ import statistics
 from concurrent.futures import ProcessPoolExecutor
 
 from piquet.ai.agent import Agent, play_deal
-from piquet.ai.arena import DEALER
 from piquet.ai.books import SimpleAgent
 from piquet.ai.levels import Standing, make_agent, rubicon_standing
 from piquet.engine.partie import Partie
+from piquet.measure.arena import DEALER
 
 ROLES = ("leader", "trailer")
 

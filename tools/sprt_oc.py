@@ -3,7 +3,7 @@ accepts H1, and after how many mirrored deals, when the true edge is each of sev
 
 Each simulated match draws the mirrored samples from a normal law with the true mean and the
 standard deviation given (some 10 points a deal in the arena's Rubicon runs) and runs the test
-of ``piquet.ai.sprt`` on them, as the arena does, until it decides. The report also gives, for
+of ``piquet.measure.sprt`` on them, as the arena does, until it decides. The report also gives, for
 comparison, the number of samples a test of fixed size would need for the same two error rates.
 
     python3 tools/sprt_oc.py --sprt 0,2 --sd 10 --means=-1,0,1,2,3 --runs 2000
@@ -17,7 +17,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from piquet.ai.sprt import MIN_SAMPLES, Sprt, SprtStream, parse_bounds
+from piquet.measure.sprt import MIN_SAMPLES, Sprt, SprtStream, parse_bounds
 
 #: No simulated match plays longer than this (the test has always decided well before).
 CAP = 1_000_000

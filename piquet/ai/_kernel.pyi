@@ -4,7 +4,9 @@ from collections.abc import Callable, Sequence
 class Model:
     def __init__(self, tricks: Sequence[tuple[int, Sequence[tuple[int, int]]]], cards: Sequence[int],
                  utility: tuple[int, int], threshold: int, pique_points: int, may_pique: tuple[bool, bool],
-                 split: Sequence[int], canonical: bool, /) -> None: ...
+                 split: Sequence[int], canonical: bool, early: int, /) -> None: ...
+    def score(self, leader: int, last: int, lead: int, follow: int, seventh: bool, pique: tuple[int, int] | None,
+              /) -> tuple[int, int, tuple[int, int] | None]: ...
 
 class Search:
     nodes: int

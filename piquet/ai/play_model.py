@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from piquet.engine.cards import CARDS, Card, CardSet
 from piquet.engine.reckoning import PiqueRule, reckoning_at_first_lead, scoring_for
 from piquet.engine.scoring import PlainReason, ScoreCategory, ScoreEvent
 from piquet.engine.variants import Contract, Rules
 from piquet.engine.view import PlayerView
+
+if TYPE_CHECKING:
+    from piquet.ai import _kernel as _compiled
 
 __all__ = ["MODEL_LIMIT", "Model", "PlayPosition", "model_for", "pique_possible", "play", "position_from_partie",
            "position_from_view", "step"]
@@ -108,7 +112,7 @@ class Model:
         # Where no pique is possible a trick is its winner and its worth to its leader:
         # flat[leader][last][lead * 32 + follow], filled as the search meets them.
         self.flat: list[list[dict[int, tuple[int, int]]]] = [[{}, {}], [{}, {}]]
-        self._kernel: object | None = None
+        self._kernel: _compiled.Model | None = None
         self._canonical: bool | None = None
         self._bounds: list[tuple[int, int, int, list[list[int]], list[list[int]]]] | None = None
         self.lo_win_last: list[int] = []
@@ -261,7 +265,7 @@ class Model:
         most = tricks * self._most + self.last + self.pique_points + cards + self.early
         return min(target) <= most
 
-    def kernel(self, compiled: ModuleType) -> object:
+    def kernel(self, compiled: ModuleType) -> _compiled.Model:
         """This scoring as the ``compiled`` kernel's model (``piquet.ai._kernel``; built once): its tables, made
         here."""
         if self._kernel is None:

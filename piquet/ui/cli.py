@@ -444,7 +444,7 @@ def _write_json(data: object, path: str) -> bool:
 
 def _arena_merge(args: argparse.Namespace) -> int:
     """``piquet arena merge FILE...``: the run that shards' results files make up."""
-    from piquet.ai import arena
+    from piquet.measure import arena
 
     files = args.agents[1:]
     played = [name for name, given in (("--shard", args.shard), ("--sprt", args.sprt), ("--sprt-elo", args.sprt_elo),
@@ -480,10 +480,10 @@ def _arena_merge(args: argparse.Namespace) -> int:
 def _arena(args: argparse.Namespace) -> int:
     import os
 
-    from piquet.ai import arena
-    from piquet.ai.arena_ray import RayMissingError, RayUnreachableError  # Ray itself is imported only if used
-    from piquet.ai.sprt import Sprt, parse_bounds
     from piquet.engine.variants import OptionError
+    from piquet.measure import arena
+    from piquet.measure.arena_ray import RayMissingError, RayUnreachableError  # Ray itself is imported only if used
+    from piquet.measure.sprt import Sprt, parse_bounds
 
     if args.agents and args.agents[0] == "merge":
         return _arena_merge(args)

@@ -35,6 +35,7 @@ from piquet.engine import record
 from piquet.engine.language import LANGUAGES
 from piquet.engine.variants import VARIANTS, OptionError
 from piquet.ui.takebacks import Takebacks
+from piquet.ui.web.clients import Client
 from piquet.ui.web.guard import TokenBucket, prefix_of
 from piquet.ui.web.guide import GUIDE_HEAD, guide_html, guide_index_html, unknown_guide_html
 from piquet.ui.web.protocol import (
@@ -51,15 +52,14 @@ from piquet.ui.web.protocol import (
     read_message,
 )
 from piquet.ui.web.reviews import REVIEW_WORKERS, LensName, ReviewRefused, Reviews, for_viewer
+from piquet.ui.web.seats import SeatRefused
 from piquet.ui.web.store import AsyncStore, SQLiteStore, Store, StoreUnavailable
 from piquet.ui.web.tables import (
     DEFAULT_BUDGET,
     LEVELS,
     MAX_BUDGET,
     MIN_BUDGET,
-    Client,
     OpenRefused,
-    SeatRefused,
     Table,
     Tables,
 )

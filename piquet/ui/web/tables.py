@@ -1,4 +1,4 @@
-"""The tables of the server: a game, its seats and their tokens, its clients, and the computer's moves.
+"""The tables of the server: a game, driven from its seats to its end, and the tables found again after a restart.
 
 A :class:`Table` holds one :class:`~piquet.engine.partie.Partie`; every action goes
 through the engine, is committed to the store, and only then is each client
@@ -7,58 +7,43 @@ the shuffle) are the server's, drawn from the operating system's randomness.
 :class:`Tables` creates tables and finds them again, reloading a table from
 the store (re-playing its actions) the first time it is asked for after a restart.
 
-Who may sit (``docs/security.md``): each seat is held by one secret at a time, of
-128 random bits, compared in constant time. A room's invite admits one person
-once: the guest who joins gets a seat secret of his own and the invite is spent.
-A player moves to another device with a one-time link his seat asks for; the new
-device gets a fresh secret and the old one's is revoked.
-
-Takebacks against the computer are ``off``, ``fair`` (the default: never back past
-something the player did not know at that decision: a card the computer played or
-showed, a card drawn, the hands reckoned at the first lead, a deal) or ``free`` (for practice; every takeback is written
-down, in the record and on the score sheet): the one policy of every interface,
-:mod:`piquet.ui.takebacks`. Every deal's cards are fixed by the table's seed and the
-deal's number, so no takeback deals a hand anew.
+A table's concerns have modules of their own: its connections (:mod:`piquet.ui.web.clients`), who sits at it
+(:mod:`piquet.ui.web.seats`), the advice it gives a person (hints and the tutor, :mod:`piquet.ui.web.advice`), its
+takebacks (:mod:`piquet.ui.web.undo`) and how it saves a change (:mod:`piquet.ui.web.saving`). This module drives
+the partie: it applies the players' actions, plays what needs no person (the cut, dealing, the computer's moves)
+and tells every client.
 
 The computer at a table and its hints think for a budget of CPU seconds per decision
 (:mod:`piquet.ai.budget`): the level's own unless the table's creator set one, within the
 server's cap (``piquet serve --max-budget``), which also decides whether a table may think
 without a limit.
-
-A hint is the review's (:mod:`piquet.ai.hints`): the best choice, why, the next best and the margin;
-where the review values nothing (who deals, a carte blanche, a concession), the strongest level's
-choice. A table against the computer may have the tutor (chosen when it is created): before a
-person's choice that loses the tutor's threshold or more, the table answers the ``tutor`` warning
-instead of applying it, and applies it when the player sends it again confirmed. A room has no tutor.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hmac
 import json
 import logging
 import math
 import random
 import secrets
 import time
-from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypedDict, TypeVar, cast
+from typing import Any
 
-from piquet.ai import hints
 from piquet.ai.agent import Agent
 from piquet.ai.levels import LEVELS as LEVEL_SETTINGS
 from piquet.ai.levels import make_agent
-from piquet.engine.actions import Action, ChooseDealer, Concede, Deal, Declare
+from piquet.engine.actions import Action, ChooseDealer, Concede, Deal
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.record import action_from_data, action_to_data
 from piquet.engine.variants import VARIANTS, make_rules
-from piquet.ui import takebacks as policy
-from piquet.ui.takebacks import TAKEBACKS, Takeback, Takebacks
+from piquet.ui.takebacks import TAKEBACKS, Takebacks
+from piquet.ui.web.advice import HINT_LEVEL, Advice, check_tutor
+from piquet.ui.web.clients import Client
 from piquet.ui.web.guard import TokenBucket, prefix_of
-from piquet.ui.web.names import BadName, clean_name, imitates
+from piquet.ui.web.names import clean_name, imitates
 from piquet.ui.web.protocol import (
     HintMessage,
     LinkKind,
@@ -66,13 +51,11 @@ from piquet.ui.web.protocol import (
     ProtocolError,
     SeatMessage,
     ServerMessage,
-    SheetRow,
     StateMessage,
     TableKind,
     TableStatus,
     TutorMessage,
     ViewData,
-    hint_message,
     prompt_data,
     read_action,
     result_data,
@@ -80,15 +63,25 @@ from piquet.ui.web.protocol import (
     tutor_message,
     view_data,
 )
-from piquet.ui.web.store import AsyncStore, InThread, Store, StoreUnavailable, TableInfo
-from piquet.ui.web.thinking import Thinker, ThinkingFailed, reviewed
+from piquet.ui.web.saving import NOT_SAVED, awaited, store_call
+from piquet.ui.web.seats import (
+    COMPUTER_NAME,
+    INVITE_USED,
+    SECRET_BYTES,
+    SeatLinks,
+    SeatRefused,
+    Seats,
+    check_link,
+    hang_up,
+)
+from piquet.ui.web.store import AsyncStore, Store, TableInfo
+from piquet.ui.web.thinking import Thinker, ThinkingFailed
+from piquet.ui.web.undo import Undo, note_takebacks
 
-__all__ = ["MAX_BUDGET", "MIN_BUDGET", "Client", "SeatRefused", "Table", "Tables", "check_budget", "check_tutor",
-           "same_secret"]
+__all__ = ["MAX_BUDGET", "MIN_BUDGET", "NOT_SAVED", "Client", "OpenRefused", "SeatRefused", "Table", "Tables",
+           "check_budget"]
 
 LEVELS = (1, 2, 3, 4, 5)
-#: The level whose advice the hint gives.
-HINT_LEVEL = 5
 #: The CPU seconds a table may give the computer for one decision, at most, unless the server is started with
 #: another cap (``piquet serve --max-budget``; 0 there: no cap, and a table may ask for no limit). A decision may
 #: take up to three times its budget by the wall clock (:data:`piquet.ai.budget.WALL_FACTOR`).
@@ -98,40 +91,6 @@ MAX_BUDGET = 5.0
 MIN_BUDGET = 0.1
 #: The budget of a table that sets none, where its level does not search (levels 1 and 2: only its hints think).
 DEFAULT_BUDGET = LEVEL_SETTINGS[HINT_LEVEL].budget
-COMPUTER_NAME = "Computer"
-#: Random bytes in a seat secret, an invite, a one-time link and a spectator secret (128 bits).
-SECRET_BYTES = 16
-#: How long a one-time link to move a seat to another device stays valid, in seconds.
-MOVE_SECONDS = 15 * 60
-
-
-#: The highest tutor's threshold a table may ask for, in points of the deal (beyond it a choice would lose more than
-#: most deals are worth: no warning would ever come).
-MAX_TUTOR = 100.0
-
-
-def check_tutor(tutor: object) -> float | None:
-    """A table's tutor as its creator asked for it: ``None`` or ``False`` (no tutor), ``True`` (the review's "?"
-    mark, :data:`piquet.ai.hints.TUTOR_THRESHOLD`) or a threshold in points; a ``ValueError`` naming the field
-    and the reason otherwise.
-
-    >>> check_tutor(True), check_tutor(None), check_tutor(2)
-    (5.0, None, 2.0)
-    >>> check_tutor("yes")
-    Traceback (most recent call last):
-    ...
-    ValueError: tutor: 'yes' is not true, false or a number of points
-    """
-    if tutor is None or tutor is False:
-        return None
-    if tutor is True:
-        return float(hints.TUTOR_THRESHOLD)
-    if not isinstance(tutor, (int, float)) or not math.isfinite(tutor):
-        raise ValueError(f"tutor: {tutor!r} is not true, false or a number of points")
-    if not 0 < tutor <= MAX_TUTOR:
-        raise ValueError(f"tutor: {tutor:g} points is out of range: the threshold is more than 0 and at most "
-                         f"{MAX_TUTOR:g} points")
-    return float(tutor)
 
 
 def check_budget(budget: object, cap: float = MAX_BUDGET) -> float | None:
@@ -163,35 +122,6 @@ def check_budget(budget: object, cap: float = MAX_BUDGET) -> float | None:
     return seconds
 
 
-def same_secret(expected: str | None, given: object) -> bool:
-    """Whether ``given`` is the secret ``expected``, compared in constant time (``hmac.compare_digest``)."""
-    if expected is None or not isinstance(given, str):
-        return False
-    return hmac.compare_digest(expected.encode("utf-8", "surrogatepass"), given.encode("utf-8", "surrogatepass"))
-
-
-class SeatLinks(TypedDict):
-    """The links a seat is shown: a room's invite (to its creator, while it waits), and the spectators'."""
-
-    invite: str | None
-    spectate: str
-
-
-class SeatRefused(Exception):
-    """A link that gives no place at the table: ``code`` is the WebSocket close code (4403: no such secret,
-    4410: an invite or one-time link already used or expired), ``reason`` says why."""
-
-    def __init__(self, code: int, reason: str) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
-
-
-#: Hints a seat may ask at once; then one more every :data:`HINT_INTERVAL` seconds (a level-5 hint
-#: costs a worker up to the table's budget of CPU time, a second by default). The allowance is the seat's, kept by
-#: the server (:class:`Tables`) whether or not the table is in memory: a new connection does not refill it.
-HINT_BURST = 5
-HINT_INTERVAL = 6.0
 #: Tables one address (and one network: see :func:`piquet.ui.web.guard.prefix_of`) may have read from the store
 #: and replayed a minute, on average, and at once: a table not in memory costs its reading and its replay.
 OPENS_PER_MINUTE_PER_ADDRESS = 30.0
@@ -201,11 +131,6 @@ OPEN_BURST_PER_PREFIX = 120.0
 
 _log = logging.getLogger(__name__)
 
-#: Seconds a client's connection may take to accept one message before the client is dropped.
-SEND_TIMEOUT = 10.0
-#: Messages other than states (errors, hints) that may wait for one client; a client further behind is dropped.
-CLIENT_QUEUE = 32
-
 #: Seconds a table stays in memory with nobody at it (created and never opened, or only its page asked for)
 #: before it is forgotten; the store keeps it.
 IDLE_TABLE_SECONDS = 600.0
@@ -213,143 +138,44 @@ IDLE_TABLE_SECONDS = 600.0
 SWEEP_SECONDS = 60.0
 #: Seconds before the computer's move is saved again, when the store could not save it.
 STORE_RETRY = 2.0
-#: What a player is told when his action could not be saved (and so was not applied).
-NOT_SAVED = "the table could not be saved; try again"
 
 log = logging.getLogger("piquet.ui.web")
-T = TypeVar("T")
 
 #: A table read from the store is replayed here, off the event loop, one at a time.
 _REPLAY_THREAD = ThreadPoolExecutor(1, thread_name_prefix="piquet-replay")
 
-
-async def store_call(call: Coroutine[Any, Any, T]) -> T:
-    """A change of the store awaited (never on the event loop: :class:`~piquet.ui.web.store.AsyncStore`); a
-    :class:`ProtocolError` ``not_saved`` if the store could not make it."""
-    try:
-        return await call
-    except StoreUnavailable as e:
-        log.warning("the store could not save: %s", e)
-        raise ProtocolError("not_saved", NOT_SAVED) from None
-
-
-class Client:
-    """One connection at a table: the seat its token holds (``None``: a spectator) and how to send it text.
-
-    Nothing the table does waits on a client: :meth:`post` queues a message and returns, and the client's own
-    writer task sends them in order, each within :data:`SEND_TIMEOUT` seconds. States are complete, so a client
-    behind is sent only the latest one; of the other messages (errors, hints) at most :data:`CLIENT_QUEUE` may
-    wait. A client that cannot keep up is dropped (``on_drop`` is called: the server closes its socket), never
-    waited for.
-
-    ``invite`` is the invite a room's guest came with, until he joins; ``hang_up`` ends the connection with a
-    code and a reason (when an invite is spent by someone else, or the seat moved to another device).
-    """
-
-    def __init__(self, seat: int | None, send: Callable[[str], Awaitable[None]],
-                 on_drop: Callable[[Client, str], None] | None = None,
-                 hang_up: Callable[[int, str], Awaitable[None]] | None = None, invite: str | None = None,
-                 lang: str = "en", address: str = "") -> None:
-        self.seat = seat
-        self.lang = lang
-        #: The client's address (its network's, for the fair turns of the hints).
-        self.address = address
-        self.send = send
-        self.on_drop = on_drop
-        self.hang_up = hang_up
-        self.invite = invite
-        self.dropped = False
-        self._queue: deque[tuple[bool, str]] = deque()  # (is a state, text), oldest first
-        self._ready = asyncio.Event()
-        self._writer: asyncio.Task[None] | None = None
-
-    def post(self, text: str, state: bool = False) -> None:
-        """Queue ``text`` for the client (a ``state`` replaces any state still waiting); never waits."""
-        if self.dropped:
-            return
-        queue = self._queue
-        if state:
-            for i, (is_state, _) in enumerate(queue):
-                if is_state:
-                    del queue[i]
-                    break
-        elif sum(1 for is_state, _ in queue if not is_state) >= CLIENT_QUEUE:
-            self.drop(f"more than {CLIENT_QUEUE} messages waiting for it")
-            return
-        queue.append((state, text))
-        self._ready.set()
-        if self._writer is None:
-            self._writer = asyncio.get_running_loop().create_task(self._write())
-
-    async def _write(self) -> None:
-        while not self.dropped:
-            if not self._queue:
-                self._ready.clear()
-                await self._ready.wait()
-                continue
-            _, text = self._queue.popleft()
-            try:
-                async with asyncio.timeout(SEND_TIMEOUT):  # no task of its own a message, as wait_for makes one
-                    await self.send(text)
-            except TimeoutError:
-                self.drop(f"a message not taken in {SEND_TIMEOUT:g} s")
-            except Exception:  # the connection is gone
-                self.drop("its connection closed")
-
-    def drop(self, reason: str) -> None:
-        """Stop sending to the client and tell the server (which closes its socket)."""
-        if self.dropped:
-            return
-        self.dropped = True
-        self._queue.clear()
-        self._ready.set()
-        log.info("dropped a client: %s", reason)
-        if self.on_drop is not None:
-            self.on_drop(self, reason)
-
-    def close(self) -> None:
-        """The connection ended: stop the writer."""
-        self.dropped = True
-        self._queue.clear()
-        if self._writer is not None and self._writer is not asyncio.current_task():
-            self._writer.cancel()
-
-
 class Table:
     """One game at the server. ``max_budget`` is the server's cap on the computer's thinking per decision (0: none):
-    a table stored with more, or with no limit, thinks for the cap."""
+    a table stored with more, or with no limit, thinks for the cap. ``allowances``: each seat's allowance of hints,
+    by (table, seat), kept by the server (:class:`Tables`), not the connection."""
 
     def __init__(self, info: TableInfo, store: AsyncStore | Store, thinker: Thinker | None = None,
                  max_budget: float = MAX_BUDGET, allowances: dict[tuple[str, int], TokenBucket] | None = None) -> None:
         self.info = info
-        self.store = _awaited(store)
+        self.store = awaited(store)
         self.thinker = thinker if thinker is not None else Thinker(workers=0)
         self.max_budget = max_budget
         self.lock = asyncio.Lock()
         self.clients: set[Client] = set()
         self.rng = random.Random(secrets.randbits(64))
         self.agent: Agent | None = None
-        self.adviser: Agent | None = None
         self.partie: Partie | None = None
+        #: Who sits at the table, its hints and tutor, its takebacks: each concern's own object.
+        self.seats = Seats(info, self.store)
+        self.advice = Advice(self, allowances if allowances is not None else {})
+        self.takebacks = Undo(info, self.store)
         self._driver: asyncio.Task[None] | None = None
         self._states: dict[tuple[int | None, str], str] = {}
-        #: For each action applied, what a takeback needs to know of it (:class:`piquet.ui.takebacks.Step`:
-        #: whether it was a person's decision with a choice, whether it showed its player cards).
-        self._steps: list[policy.Step] = []
-        self._hinting = False
-        #: Each seat's allowance of hints, (table, seat): kept by the server (:class:`Tables`), not the connection.
-        self._hints = allowances if allowances is not None else {}
-        self._advised: dict[int, tuple[int, Action]] = {}  # seat: (the version, the review's hint's best choice)
         #: The table of the rematch once one is asked for (in memory: a server restarted forgets it, and the next
         #: asker opens another).
         self.rematch: TableInfo | None = None
         self.rematch_by: int | None = None  # the seat that asked for it first
         if info.computer is not None:
-            self.agent = self._agent(info.level or 3)
+            self.agent = self.new_agent(info.level or 3)
         if all(p is not None for p in info.players):
             self._start()
 
-    # ------------------------------------------------------------ state
+    # ------------------------------------------------------------ what the table is
     @property
     def id(self) -> str:
         return self.info.id
@@ -363,6 +189,12 @@ class Table:
     def version(self) -> int:
         """The table's version: moved on by one at each action and takeback, never back (stored with the table)."""
         return self.info.version
+
+    @property
+    def status(self) -> TableStatus:
+        if self.partie is None:
+            return "waiting"
+        return "over" if self.partie.is_over else "playing"
 
     def budget_for(self, level: int) -> float:
         """The CPU seconds a computer player of ``level`` thinks for one decision at this table (0: no limit): the
@@ -383,7 +215,7 @@ class Table:
         level = self.info.level or 3
         return self.budget_for(level if level in LEVEL_SETTINGS else HINT_LEVEL)
 
-    def _agent(self, level: int) -> Agent:
+    def new_agent(self, level: int) -> Agent:
         """A computer player of ``level`` for this table, a searching level with the table's budget (the level as it
         is when that is its own)."""
         spec = f"level{level}"
@@ -391,116 +223,54 @@ class Table:
             spec += f":budget={self.budget_for(level)!r}"
         return make_agent(spec, secrets.randbits(32))
 
-    @property
-    def status(self) -> TableStatus:
-        if self.partie is None:
-            return "waiting"
-        return "over" if self.partie.is_over else "playing"
-
-    def _start(self) -> None:
-        """Create the partie and re-play the stored actions (after a restart, exactly where it was)."""
-        names = self.names
-        self.partie = Partie(names, self.info.variant, self.info.options)
-        self._steps = []
-        for i, data in enumerate(self.info.actions):
-            self._apply(action_from_data(data, names, f"table {self.id}, action {i}"))
-
-    def _apply(self, action: Action) -> None:
-        """Apply an action (already verified), noting what a takeback needs to know of it."""
-        partie = self.partie
-        assert partie is not None
-        self._steps.append(policy.push(partie, action))
-
+    # ------------------------------------------------------------ the seats (piquet.ui.web.seats)
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token holds; raises ``KeyError`` for a token that holds none."""
-        for seat, secret in enumerate(self.info.tokens):
-            if same_secret(secret, token):
-                return seat
-        raise KeyError("no seat at this table is held by that token")
+        return self.seats.seat_of(token)
 
     def is_spectator(self, token: str | None) -> bool:
-        return same_secret(self.info.spectate, token)
+        return self.seats.is_spectator(token)
+
+    def links(self, seat: int | None) -> SeatLinks:
+        """The links a client is shown (:meth:`piquet.ui.web.seats.Seats.links`)."""
+        return self.seats.links(seat, self.status == "waiting")
 
     async def admit(self, kind: LinkKind, secret: str) -> tuple[int | None, str | None]:
-        """The place a link's secret gives (``kind``: ``token``, ``spectate``, ``invite`` or ``move``) and, for a
-        one-time link to another device, the seat's new secret (the old device's is revoked: call
-        :meth:`moved` once the new secret is sent). Raises :class:`SeatRefused`, or ``not_saved`` if the
-        store could not save a new secret."""
-        if kind == "spectate" and self.is_spectator(secret):
-            return None, None
-        if kind == "token":
-            try:
-                return self.seat_of(secret), None
-            except KeyError:
-                pass
-        if kind == "invite" and self.info.kind == "room":
-            if same_secret(self.info.invite, secret):
-                return 1, None
-            raise SeatRefused(4410, "this invitation has been used: the seat is taken (ask for the watch link "
-                                    "to follow the game)")
-        if kind == "move":
-            for seat, move in enumerate(self.info.moves):
-                if move is not None and same_secret(move[0], secret):
-                    if time.time() > move[1]:
-                        break
-                    token = secrets.token_urlsafe(SECRET_BYTES)
-                    self.info.moves[seat] = None  # spent at once: the link opened twice finds it gone
-                    try:
-                        await store_call(self.store.set_token(self.id, seat, token))
-                    except ProtocolError:
-                        self.info.moves[seat] = move
-                        raise
-                    self.info.tokens[seat] = token
-                    return seat, token
-            raise SeatRefused(4410, "this link to move a seat has been used or has expired: ask for a new one "
-                                    "on the device that holds the seat")
-        raise SeatRefused(4403, "that link holds no seat at this table")
+        """The place a link's secret gives, and a one-time link's new seat secret
+        (:meth:`piquet.ui.web.seats.Seats.admit`); call :meth:`moved` once the new secret is sent."""
+        return await self.seats.admit(kind, secret)
 
     async def moved(self, seat: int, keep: Client) -> None:
         """Close the connections of ``seat`` other than ``keep``: their secret no longer holds it."""
-        for client in list(self.clients):
-            if client.seat == seat and client is not keep:
-                self.clients.discard(client)
-                client.close()
-                if client.hang_up is not None:
-                    await client.hang_up(4401, "this seat moved to another device")
+        await hang_up(self.clients, lambda c: c.seat == seat and c is not keep, 4401,
+                      "this seat moved to another device")
 
     async def move_link(self, seat: int | None) -> MoveMessage:
         """A one-time link that moves ``seat`` to another device (replacing any earlier one not yet used)."""
-        if seat is None:
-            raise ProtocolError("not_allowed", "a spectator holds no seat to move")
-        if self.info.tokens[seat] is None:
-            raise ProtocolError("not_allowed", "this seat has no secret yet: join the room first")
-        secret = secrets.token_urlsafe(SECRET_BYTES)
-        move = [secret, time.time() + MOVE_SECONDS]
-        await store_call(self.store.set_move(self.id, seat, move))
-        self.info.moves[seat] = move
-        return {"type": "move", "link": f"/t/{self.id}#move={secret}", "expires_in": MOVE_SECONDS}
+        return await self.seats.move_link(seat)
 
-    def links(self, seat: int | None) -> SeatLinks:
-        """The links a client is shown, secrets in the fragment (after ``#``), which a browser never sends."""
-        base = f"/t/{self.id}"
-        invite = None
-        if self.info.kind == "room" and seat == 0 and self.status == "waiting" and self.info.invite is not None:
-            invite = f"{base}#invite={self.info.invite}"
-        return {"invite": invite, "spectate": f"{base}#spectate={self.info.spectate}"}
+    async def join(self, seat: int | None, name: object, client: Client | None = None) -> None:
+        """A room's guest takes his seat and the partie starts. With ``client`` (the guest's connection, which came
+        with the invite), he is sent his own seat secret (``{"type": "seat", "token": ...}``) before anything else,
+        the invite is spent, and every other connection that came with it is closed."""
+        async with self.lock:
+            token = await self.seats.take(seat, name, client, started=self.partie is not None)
+            assert seat is not None
+            self._start()
+            if client is not None:
+                client.invite = None
+                seat_message: SeatMessage = {"type": "seat", "seat": seat, "token": token}
+                client.post(json.dumps(seat_message))
+            await hang_up(self.clients, lambda c: c.invite is not None, 4410, INVITE_USED)
+        await self.broadcast()
+        self.kick()
 
+    # ------------------------------------------------------------ what each client is told
     def can_hint(self, seat: int | None) -> bool:
-        """Whether ``seat`` may ask for hints (and the page offers them): a player's seat at a table against the
-        computer. Between two people the computer gives none, and a spectator asks for nothing."""
-        return self.info.computer is not None and seat is not None and seat != self.info.computer
+        return self.advice.can_hint(seat)
 
     def can_undo(self, seat: int | None, declare_best: bool = False) -> bool:
-        return self._undo_target(seat, declare_best) is not None
-
-    def _undo_target(self, seat: int | None, declare_best: bool = False) -> int | None:
-        """How many actions to keep to take back ``seat``'s last decision with a choice (against the computer
-        only, as the table's takebacks allow: :func:`piquet.ui.takebacks.target`). ``declare_best``: the page
-        declares for him ("Declare my best"), and the takeback goes past his declarations to the decision before."""
-        if self.partie is None or self.info.computer is None or seat is None or seat == self.info.computer:
-            return None
-        return policy.target(self.partie, self._steps, seat, self.info.takebacks,
-                             _declaration if declare_best else None)
+        return self.takebacks.target(self.partie, seat, declare_best) is not None
 
     def state(self, seat: int | None, lang: str = "en") -> str:
         """The ``state`` message for ``seat`` (``None``: a spectator), as JSON text, its words in ``lang``."""
@@ -513,7 +283,7 @@ class Table:
         if partie is not None:
             view = view_data(partie.view(seat), lang)
             view["result"] = result_data(partie, lang)
-            _note_takebacks(view["sheet"], self.info.taken_back, self.names)
+            note_takebacks(view["sheet"], self.info.taken_back, self.names)
             prompt = prompt_data(partie, seat, advise=self.info.computer is not None, lang=lang)
         links = self.links(seat)
         data: StateMessage = {
@@ -549,7 +319,24 @@ class Table:
             else:
                 client.post(self.state(client.seat, client.lang), state=True)
 
-    # ------------------------------------------------------------ changes
+    async def _tell(self, data: ServerMessage) -> None:
+        """Send every client at the table the same message."""
+        text = json.dumps(data, separators=(",", ":"))
+        for client in list(self.clients):
+            if client.dropped:  # a closed or stalled connection leaves the table
+                self.clients.discard(client)
+            else:
+                client.post(text)
+
+    # ------------------------------------------------------------ driving the partie
+    def _start(self) -> None:
+        """Create the partie and re-play the stored actions (after a restart, exactly where it was)."""
+        names = self.names
+        self.partie = Partie(names, self.info.variant, self.info.options)
+        self.takebacks.steps = []
+        for i, data in enumerate(self.info.actions):
+            self.takebacks.apply(self.partie, action_from_data(data, names, f"table {self.id}, action {i}"))
+
     async def _push(self, action: Action) -> None:
         """Commit the action to the store, then apply it (already verified by the engine)."""
         partie = self.partie
@@ -557,7 +344,7 @@ class Table:
         partie.verify(action)
         version = self.version + 1
         await store_call(self.store.append(self.id, partie.ply, action_to_data(action, self.names), version))
-        self._apply(action)
+        self.takebacks.apply(partie, action)
         self.info.version = version
 
     def _deal(self, packets: int) -> Deal:
@@ -599,8 +386,8 @@ class Table:
             sizes = partie.legal_packets()
             return self._deal(agent.choose_packets(view, sizes) if len(sizes) > 1 else sizes[0])
         level = self.info.level or 3
-        choice, self.agent = await self.thinker.choose(agent, view, partie.legal_actions(seat), level, table=self.id,
-                                                       budget=self.budget_for(level))
+        choice, self.agent = await self.thinker.choose(agent, view, partie.legal_actions(seat), level,
+                                                              table=self.id, budget=self.budget_for(level))
         if partie.phase is Phase.CHOOSE_DEALER and not isinstance(choice, ChooseDealer):
             return ChooseDealer(seat, 1 - seat)
         return choice
@@ -638,6 +425,15 @@ class Table:
             raise ProtocolError("stale", f"this answers the state of version {version}, but the table is at version "
                                          f"{self.version}: the current state follows")
 
+    def require_playing(self, seat: int | None) -> Partie:
+        """The partie, for ``seat`` to act in; ``not_allowed`` for a spectator, or before the partie starts."""
+        if seat is None:
+            raise ProtocolError("not_allowed", "a spectator watches; he cannot act")
+        if self.partie is None:
+            raise ProtocolError("not_allowed", "the partie starts when the second player joins")
+        return self.partie
+
+    # ------------------------------------------------------------ a person's requests
     async def act(self, seat: int | None, data: object, version: int | None = None,
                   confirm: bool = False, lang: str = "en", address: str = "") -> TutorMessage | None:
         """A player's action from a client; raises :class:`ProtocolError` and changes nothing if it
@@ -645,15 +441,14 @@ class Table:
         With the tutor, a choice that loses its threshold or more is not applied: the warning is returned,
         for the client (``confirm``: the player was warned and plays it anyway)."""
         async with self.lock:
-            partie = self._require_playing(seat)
+            partie = self.require_playing(seat)
             self._require_version(version)
             assert seat is not None
             action = read_action(data, partie, seat)
             if isinstance(action, int):
                 action = self._deal(action)
-            elif (not confirm and self._tutors(seat) and reviewed(partie.phase) and hints.questioned(partie, seat)
-                  and not self._was_advised(seat, action)):
-                warning = await self._check(partie, action, address)
+            elif not confirm:
+                warning = await self.advice.warning(partie, seat, action, address)
                 if warning is not None:
                     assert isinstance(data, dict)
                     return tutor_message(warning, data, self.names, self.version, lang)
@@ -662,165 +457,22 @@ class Table:
         self.kick()
         return None
 
-    def _was_advised(self, seat: int, action: Action) -> bool:
-        """Whether ``action`` is the choice the review's hint gave ``seat`` for this decision (the tutor does not
-        question it: :func:`piquet.ai.hints.follows`)."""
-        advised = self._advised.get(seat)
-        return advised is not None and advised[0] == self.version and hints.follows(action, advised[1])
-
-    def _tutors(self, seat: int) -> bool:
-        """Whether the tutor checks ``seat``'s choices: a table against the computer with the tutor, a person's seat."""
-        return self.info.tutor is not None and self.info.computer is not None and seat != self.info.computer
-
-    def _seed(self) -> int:
-        """The seed of a hint's and a tutor's check's worlds: the table's and the decision's place."""
-        return self.info.seed * 1_000_003 + (self.partie.ply if self.partie is not None else 0)
-
-    async def _check(self, partie: Partie, action: Action, address: str = "") -> hints.TutorWarning | None:
-        """The tutor's check of ``action``, in a worker within the hints' budget, from the seat's view and legal
-        actions (``computer_failed`` if it cannot be had: nothing is applied)."""
-        assert self.info.tutor is not None and partie.to_act is not None
-        seat = partie.to_act
-        try:
-            return await self.thinker.check(partie.view(seat), partie.legal_actions(seat), action, self.info.tutor,
-                                            self._seed(), self.budget_for(HINT_LEVEL), table=self.id,
-                                            address=prefix_of(address))
-        except ThinkingFailed as e:
-            _log.warning("table %s, tutor: %s", self.id, e)
-            raise ProtocolError("computer_failed", "the tutor could not check your choice: send it again") from None
-
-    def _require_playing(self, seat: int | None) -> Partie:
-        if seat is None:
-            raise ProtocolError("not_allowed", "a spectator watches; he cannot act")
-        if self.partie is None:
-            raise ProtocolError("not_allowed", "the partie starts when the second player joins")
-        return self.partie
-
-    async def join(self, seat: int | None, name: object, client: Client | None = None) -> None:
-        """A room's guest takes his seat. With ``client`` (the guest's connection, which came with the
-        invite), he is sent his own seat secret (``{"type": "seat", "token": ...}``) before anything else,
-        the invite is spent, and every other connection that came with it is closed."""
-        async with self.lock:
-            if seat is None or self.info.kind != "room" or self.partie is not None or seat != 1:
-                raise ProtocolError("not_allowed", "only a room's second player joins, once, before the partie")
-            if client is not None and not same_secret(self.info.invite, client.invite):
-                raise ProtocolError("not_allowed", "this invitation has been used: the seat is taken")
-            try:
-                clean = clean_name(str(name))
-            except BadName as e:
-                raise ProtocolError("malformed", str(e)) from None
-            if imitates(clean, (self.info.players[0], COMPUTER_NAME)):
-                raise ProtocolError("not_allowed", f"{clean!r} looks like the other player's name or the "
-                                                   "computer's: choose another")
-            token = secrets.token_urlsafe(SECRET_BYTES)
-            await store_call(self.store.join(self.id, seat, clean, token))
-            self.info.players[seat] = clean
-            self.info.tokens[seat] = token
-            self.info.invite = None
-            self._start()
-            if client is not None:
-                client.invite = None
-                seat_message: SeatMessage = {"type": "seat", "seat": seat, "token": token}
-                client.post(json.dumps(seat_message))
-            for other in list(self.clients):
-                if other.invite is not None:  # came with the invite, now spent
-                    self.clients.discard(other)
-                    other.close()
-                    if other.hang_up is not None:
-                        await other.hang_up(4410, "this invitation has been used: the seat is taken")
-        await self.broadcast()
-        self.kick()
-
     async def undo(self, seat: int | None, version: int | None = None, declare_best: bool = False) -> None:
         """Take back ``seat``'s last decision with a choice, as the table's takebacks allow (``declare_best``: past
         the declarations the page made for him); raises ``not_allowed`` with the reason where none may be."""
         async with self.lock:
             if self.info.computer is None:
                 raise ProtocolError("not_allowed", "moves are taken back only against the computer")
-            partie = self._require_playing(seat)
+            partie = self.require_playing(seat)
             self._require_version(version)
             assert seat is not None
-            target = self._undo_target(seat, declare_best)
-            if target is None:
-                raise ProtocolError("not_allowed", policy.refusal(partie, self._steps, seat, self.info.takebacks,
-                                                                  _declaration if declare_best else None))
-            takeback = None
-            if self.info.takebacks == "free":
-                takeback = policy.entry(partie.actions, target, self.names[seat])
-            version = self.version + 1
-            await store_call(self.store.take_back(self.id, target, takeback, version))
-            self.info.version = version
-            if takeback is not None:
-                self.info.taken_back.append(takeback)
-            while partie.ply > target:
-                partie.pop()
-                self._steps.pop()
+            await self.takebacks.take_back(partie, seat, self.names, declare_best)
         await self.broadcast()
         self.kick()
 
-    async def _tell(self, data: ServerMessage) -> None:
-        """Send every client at the table the same message."""
-        text = json.dumps(data, separators=(",", ":"))
-        for client in list(self.clients):
-            if client.dropped:  # a closed or stalled connection leaves the table
-                self.clients.discard(client)
-            else:
-                client.post(text)
-
-    def _count_hint(self, seat: int) -> None:
-        """Count a hint against the seat's allowance (:data:`HINT_BURST`, one more every :data:`HINT_INTERVAL`
-        seconds); raises ``busy`` if none is left."""
-        now = time.monotonic()
-        bucket = self._hints.get((self.id, seat))
-        if bucket is None:
-            bucket = self._hints[self.id, seat] = TokenBucket(1 / HINT_INTERVAL, HINT_BURST, now)
-        if not bucket.take(now):
-            wait = (1 - bucket.tokens) * HINT_INTERVAL
-            raise ProtocolError("busy", f"hints are limited to {HINT_BURST} at once and one every "
-                                        f"{HINT_INTERVAL:g} s: ask again in {wait:.0f} s")
-
     async def hint(self, seat: int | None, lang: str = "en", address: str = "") -> HintMessage:
-        """The review's hint for ``seat``'s decision (where the review values nothing, the strongest level's choice).
-        One hint at a time per table: another asked while
-        the computer thinks about one is refused (``busy``), as is a hint past the seat's allowance or while the
-        computer's workers are loaded. ``address``: the asking client's (the hints lane serves addresses by turns)."""
-        if self.info.computer is None:
-            raise ProtocolError("not_allowed", "between two people the computer gives no hints")
-        if self._hinting:
-            raise ProtocolError("busy", "the computer is still thinking about your last hint")
-        async with self.lock:
-            partie = self._require_playing(seat)
-            assert seat is not None
-            if partie.to_act != seat or partie.is_over:
-                raise ProtocolError("not_your_turn", "a hint is for a decision of yours, and it is not your turn")
-            network = prefix_of(address)  # the hints lane serves networks by turns
-            if self.thinker.busy(network):
-                raise ProtocolError("busy", "the computer is busy with other tables: ask for a hint again shortly")
-            self._count_hint(seat)
-            if self.adviser is None:
-                self.adviser = self._agent(HINT_LEVEL)
-            adviser = self.adviser
-            view = partie.view(seat)
-            if partie.phase is Phase.DEAL:
-                return hint_message(adviser.choose_packets(view, partie.legal_packets()), self.names, lang)
-            legal = partie.legal_actions(seat)
-            budget = self.budget_for(HINT_LEVEL)
-            self._hinting = True
-            try:
-                if reviewed(partie.phase):
-                    advice = await self.thinker.hint(view, legal, self._seed(), budget, table=self.id,
-                                                     address=network)
-                    if advice is not None:
-                        self._advised[seat] = (self.version, advice.best)
-                        return hint_message(advice, self.names, lang)
-                action, self.adviser = await self.thinker.choose(adviser, view, legal, HINT_LEVEL, table=self.id,
-                                                                 budget=budget, hint_for=network)
-            except ThinkingFailed as e:
-                _log.warning("table %s, hint: %s", self.id, e)
-                raise ProtocolError("computer_failed", "the computer could not think of a hint: ask again") from None
-            finally:
-                self._hinting = False
-            return hint_message(action, self.names, lang)
+        """The review's hint for ``seat``'s decision (:meth:`piquet.ui.web.advice.Advice.hint`)."""
+        return await self.advice.hint(seat, lang, address)
 
 
 class OpenRefused(Exception):
@@ -833,33 +485,6 @@ class OpenRefused(Exception):
         self.retry_after = retry_after
 
 
-def check_link(info: TableInfo, kind: LinkKind | None, secret: str) -> None:
-    """Raise :class:`SeatRefused` unless ``secret`` gives a place at the table ``info`` as a link of ``kind`` would
-    (``None``: a seat's secret or the spectators', as the HTTP routes take them); changes nothing, replays nothing."""
-    if kind in ("spectate", None) and same_secret(info.spectate, secret):
-        return
-    if kind in ("token", None) and any(same_secret(token, secret) for token in info.tokens):
-        return
-    if kind == "invite" and info.kind == "room":
-        if same_secret(info.invite, secret):
-            return
-        raise SeatRefused(4410, "this invitation has been used: the seat is taken (ask for the watch link "
-                                "to follow the game)")
-    if kind == "move":
-        if any(move is not None and same_secret(move[0], secret) and time.time() <= move[1] for move in info.moves):
-            return
-        raise SeatRefused(4410, "this link to move a seat has been used or has expired: ask for a new one "
-                                "on the device that holds the seat")
-    raise SeatRefused(4403, "that link holds no seat at this table")
-
-
-def _awaited(store: AsyncStore | Store) -> AsyncStore:
-    """``store`` as the server awaits it: itself if it is an :class:`~piquet.ui.web.store.AsyncStore`, else called in
-    a thread of its own (:class:`~piquet.ui.web.store.InThread`)."""
-    if asyncio.iscoroutinefunction(getattr(store, "append", None)):
-        return cast(AsyncStore, store)
-    return InThread(cast(Store, store))
-
 
 class Tables:
     """Every table of the server, created here or reloaded from the store when first asked for. ``store``: the
@@ -869,7 +494,7 @@ class Tables:
                  clock: Callable[[], float] = time.monotonic, max_budget: float = MAX_BUDGET) -> None:
         if not 0 <= max_budget < math.inf:
             raise ValueError(f"the cap on the computer's thinking is 0 (none) or more seconds, not {max_budget!r}")
-        self.store = _awaited(store)
+        self.store = awaited(store)
         #: The most CPU seconds a table may give the computer for one decision (0: no cap, and no limit allowed).
         self.max_budget = max_budget
         #: Where the computers of every table think (``None``: in threads of the server, as before the workers).
@@ -1058,16 +683,3 @@ class Tables:
         check_link(table.info, kind, secret)
         return table
 
-
-def _declaration(action: Action) -> bool:
-    """A declaration: what the page makes for a player with "Declare my best" (a takeback goes past it)."""
-    return isinstance(action, Declare)
-
-
-def _note_takebacks(sheet: list[SheetRow], taken_back: list[Takeback], names: tuple[str, str]) -> None:
-    """Write each deal's takebacks in its row's notes on the score sheet."""
-    for row in sheet:
-        count = [sum(1 for t in taken_back if t["deal"] == row["deal"] and t["player"] == n) for n in names]
-        notes = [f"{c} takeback{'s' if c > 1 else ''} by {n}" for n, c in zip(names, count, strict=True) if c]
-        if notes:
-            row["notes"] = "; ".join([*([row["notes"]] if row["notes"] else []), *notes])

@@ -1,18 +1,24 @@
 // @ts-check
 // The table page: one WebSocket to the server, and a full re-render of the table from every
-// `state` message (see docs/protocol.md). This module starts the page and reads the keyboard.
+// `state` message (see docs/protocol.md). This module starts the page: it connects the drawing modules' intents
+// to the controller (control.js) and the socket's messages to messages.js, and reads the keyboard.
 
 import { ensureSprite } from "../cards.js";
 import "../display.js"; // the cards and colours this browser chose (applied at once)
 import { languageChoice } from "../i18n.js";
 import { store } from "../storage.js";
 import { $, copyLink } from "./dom.js";
-import { activateCard, scheduleForcedPlay } from "./prompt.js";
-import { clearError, hideTutor, render, renderPending, showError } from "./render.js";
+import {
+  activateCard, handle, hideTutor, redraw, requestHint, requestMove, requestUndo, scheduleForcedPlay, sendAction,
+} from "./control.js";
+import { onIntent } from "./intents.js";
+import { onMessage } from "./messages.js";
+import { clearError, renderPending, showError } from "./render.js";
 import { app, readCredentials } from "./state.js";
-import { connect, fatal, reconnectNow, requestHint, requestMove, requestUndo, sendAction } from "./transport.js";
+import { connect, fatal, reconnectNow } from "./transport.js";
 
 export function start() {
+  onIntent(handle);
   ensureSprite();
   languageChoice(/** @type {HTMLSelectElement} */ ($("language")));
   const found = readCredentials();
@@ -28,7 +34,7 @@ export function start() {
   const best = /** @type {HTMLInputElement} */ ($("declare-best"));
   best.addEventListener("change", () => {
     store.set("piquet.declareBest", best.checked ? "1" : "0");
-    if (app.state) render(); // the declaration made for him, and the Undo button (which goes past it)
+    if (app.state) redraw(); // the declaration made for him, and the Undo button (which goes past it)
   });
   $("error-close").addEventListener("click", clearError);
   $("hint-button").addEventListener("click", requestHint);
@@ -36,13 +42,13 @@ export function start() {
   $("move-button").addEventListener("click", requestMove);
   $("tutor-again").addEventListener("click", hideTutor);
   $("tutor-anyway").addEventListener("click", () => {
-    const warning = app.tutor;
+    const warning = app.advice.tutor;
     hideTutor();
     if (warning && app.state && warning.version === app.state.version) sendAction(warning.action, true);
   });
   $("rematch").addEventListener("click", requestRematch);
   $("hint-follow").addEventListener("click", () => {
-    if (app.hint && app.hint.action && app.state && app.hint.version === app.state.version) sendAction(app.hint.action);
+    if (app.advice.hint && app.advice.hint.action && app.state && app.advice.hint.version === app.state.version) sendAction(app.advice.hint.action);
   });
   $("hand").addEventListener("click", (e) => {
     const card = e.target instanceof Element ? e.target.closest("[data-card]") : null;
@@ -67,7 +73,7 @@ export function start() {
     fatal("This browser holds no seat at this table. Open the link you were given (it ends in #token=…, #invite=… or #spectate=…).");
     return;
   }
-  connect();
+  connect(onMessage);
 }
 
 // ------------------------------------------------------------------ keyboard
@@ -95,7 +101,7 @@ export function onKey(e) {
     cards[i].focus();
     return;
   }
-  if (/^[1-9]$/.test(e.key) && p && !app.pending && app.connected) {
+  if (/^[1-9]$/.test(e.key) && p && !app.waiting.action && app.connection.connected) {
     const k = Number(e.key) - 1;
     if (p.kind === "play") {
       const code = (p.cards || [])[k];

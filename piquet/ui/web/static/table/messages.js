@@ -1,12 +1,14 @@
 // @ts-check
-// What the server sends on the socket, and what the page does with each message.
+// What the server sends on the socket, and what the page does with each message: the state changed, then the
+// table drawn again.
 
 import { sentence, t } from "../i18n.js";
 import { $, absolute } from "./dom.js";
-import { keepTalk, keptTalk, noticeScoredDeal } from "./dealend.js";
-import { clearError, hideHint, hideTutor, render, showError, showHint, showTutor } from "./render.js";
-import { app, rememberTable, saveTable, savedTable } from "./state.js";
-import { sendAction, showBanner } from "./transport.js";
+import { hideHint, hideTutor, redraw, sendAction, showHint, showTutor } from "./control.js";
+import { scoredDeal, showDealEnd } from "./dealend.js";
+import { clearError, showError } from "./render.js";
+import { app, keepTalk, keptTalk, keptSelection, rememberTable, saveTable, savedTable, selectionKey } from "./state.js";
+import { showBanner } from "./transport.js";
 
 /** @typedef {import("./protocol.js").ErrorMessage} ErrorMessage */
 /** @typedef {import("./protocol.js").HintMessage} HintMessage */
@@ -58,63 +60,65 @@ export function onMessage(msg) {
 /** @param {StateMessage} msg */
 export function onState(msg) {
   const prev = app.state;
-  const fresh = app.freshConnection;
-  app.freshConnection = false;
+  const fresh = app.connection.fresh;
+  app.connection.fresh = false;
   if (prev && typeof msg.version === "number" && typeof prev.version === "number" && msg.version < prev.version) {
     // Older than what we have: a late message, unless the table went back (an undo at a
     // table against the computer, or a server that restarted).
-    const wentBack = app.undoPending || fresh || (msg.table && msg.table.kind === "computer");
+    const wentBack = app.waiting.undo || fresh || (msg.table && msg.table.kind === "computer");
     if (!wentBack) return;
   }
-  app.everConnected = true;
-  app.connected = true;
-  if (fresh) app.autoVersion = null; // a forced card not sent before the connection fell: play it now
-  if (app.undoPending) app.autoVersion = null; // taken back to a forced card: it is played again, not waited on
+  app.connection.everConnected = true;
+  app.connection.connected = true;
+  if (fresh) app.timers.autoVersion = null; // a forced card not sent before the connection fell: play it now
+  if (app.waiting.undo) app.timers.autoVersion = null; // taken back to a forced card: it is played again, not waited on
   showBanner("");
-  app.undoPending = false;
-  app.pending = false;
+  app.waiting.undo = false;
+  app.waiting.action = false;
   archiveDeals(prev, msg);
   if (!prev || prev.version !== msg.version) {
     if (prev) clearError();
-    if (app.hint && app.hint.version !== msg.version) hideHint();
-    if (app.tutor && app.tutor.version !== msg.version) hideTutor();
+    if (app.advice.hint && app.advice.hint.version !== msg.version) hideHint();
+    if (app.advice.tutor && app.advice.tutor.version !== msg.version) hideTutor();
   }
+  if (!prev || prev.version !== msg.version) app.selection.highlight = new Set();
   app.state = msg;
+  selectionFor(msg);
   if (!prev) rememberTable(msg);
-  render();
+  redraw();
 }
 
 /** @param {ErrorMessage} msg */
 export function onError(msg) {
-  app.pending = false;
-  app.undoPending = false;
-  app.autoHintVersion = null;
-  if (app.hintWaiting) {
-    app.hintWaiting = false;
+  app.waiting.action = false;
+  app.waiting.undo = false;
+  app.advice.autoHintVersion = null;
+  if (app.waiting.hint) {
+    app.waiting.hint = false;
     hideHint();
   }
   // Stale: the move answered a state the table has left (sent twice, or crossed another change); the
   // table's state now follows at once and replaces ours. Nothing was done.
   if (msg.code === "stale") {
-    if (app.state) render();
+    if (app.state) redraw();
     return;
   }
   showError(msg.message ? sentence(msg.message) : t("error.generic"));
-  if (app.state) render();
+  if (app.state) redraw();
 }
 
 /** @param {HintMessage} msg */
 export function onHint(msg) {
-  app.hintWaiting = false;
+  app.waiting.hint = false;
   const st = app.state;
   if (!st) return;
-  if (app.autoHintVersion !== null && app.autoHintVersion === st.version && msg.action && st.prompt) {
-    app.autoHintVersion = null;
+  if (app.advice.autoHintVersion !== null && app.advice.autoHintVersion === st.version && msg.action && st.prompt) {
+    app.advice.autoHintVersion = null;
     hideHint();
     sendAction(msg.action);
     return;
   }
-  app.autoHintVersion = null;
+  app.advice.autoHintVersion = null;
   showHint({ version: st.version, text: msg.text || "", action: msg.action || null, reason: msg.reason,
     next: msg.next, margin: msg.margin, discards: msg.discards || [] });
 }
@@ -124,11 +128,11 @@ export function onHint(msg) {
  * @param {TutorMessage} msg
  */
 export function onTutor(msg) {
-  app.pending = false;
+  app.waiting.action = false;
   if (!app.state || msg.version !== app.state.version) return; // the table moved on: nothing to answer
   hideHint();
   showTutor(msg);
-  render();
+  redraw();
 }
 
 /**
@@ -142,10 +146,27 @@ export function archiveDeals(prev, next) {
   if (!nv) return;
   if (!prev) app.archive = keptTalk();
   app.archive = app.archive.filter((d) => d.deal < nv.deal_number);
-  noticeScoredDeal(prev, next);
+  const scored = scoredDeal(prev, next);
+  if (scored) {
+    app.dealEnd = scored.deal;
+    showDealEnd(scored, next);
+  }
   if (!pv || pv.deal_number === nv.deal_number || nv.deal_number < pv.deal_number) return;
   if (pv.log && pv.log.length && !app.archive.some((d) => d.deal === pv.deal_number)) {
     app.archive.push({ deal: pv.deal_number, log: pv.log, tricks: pv.tricks || [] });
     keepTalk();
   }
+}
+
+/**
+ * The cards selected for the exchange a new prompt asks for: none, or those this tab kept (a reload); the choice
+ * to show the rest starts unticked.
+ * @param {StateMessage} st
+ */
+function selectionFor(st) {
+  const key = selectionKey(st);
+  if (app.selection.key === key) return;
+  app.selection.key = key;
+  app.selection.cards = keptSelection(key, (st.view && st.view.hand) || []);
+  app.selection.showRest = false;
 }

@@ -107,7 +107,8 @@
  *   may_show_rest: boolean, advice: Card[] | null}} ExchangePrompt
  */
 /** @typedef {{label: string, action: {declare: string, combinations: Card[][]}}} DeclareOption */
-/** @typedef {{kind: "declare", category: string, elder: boolean, in_full_only: boolean, options: DeclareOption[]}} DeclarePrompt */
+/** The category declared now (the point, the sequences, the sets). @typedef {"point" | "sequences" | "sets"} DeclareCategory */
+/** @typedef {{kind: "declare", category: DeclareCategory, elder: boolean, in_full_only: boolean, options: DeclareOption[]}} DeclarePrompt */
 /** @typedef {{kind: "play", cards: Card[], concede: boolean}} PlayPrompt */
 /** @typedef {{kind: "concession", options: {accept_concession: boolean}[]}} ConcessionPrompt */
 /**

@@ -1,16 +1,17 @@
 // @ts-check
 // Drawing the table from the state: the header, the status, the seats and hands, the centre (talon,
-// trick, result, waiting room), the toolbar; errors and hints. The page redraws it all from each state.
+// trick, result, waiting room), the toolbar; errors, hints and the tutor's warning. The page redraws it all from
+// each state. Drawing reads the page's state (state.js) and changes nothing of it but its own memo (app.keys);
+// what the player does here goes out as an intent (intents.js).
 
 import { backElement, cardElement, cardName, prettyText, spokenText, syncBacks, syncCards } from "../cards.js";
 import { store } from "../storage.js";
 import { $, absolute, copyLink, h } from "./dom.js";
-import { renderPrompt, scheduleForcedPlay, updateExchangeControls } from "./prompt.js";
-import { app, canUndo, declaresBest, names, pair, playedCards, playsGames, seats, selectionKey, shownCards } from "./state.js";
-import { keptSelection } from "./dealend.js";
+import { intend } from "./intents.js";
+import { renderPrompt, updateExchangeControls } from "./prompt.js";
+import { app, canUndo, declaresBest, names, pair, playedCards, playsGames, seats, shownCards } from "./state.js";
 import { move, reduced, snapshot } from "./motion.js";
 import { openTricks, renderLog, renderSheet, reviewLink } from "./record.js";
-import { send } from "./transport.js";
 import { t } from "../i18n.js";
 import { PHASES, thinkingTime } from "./words.js";
 
@@ -20,8 +21,6 @@ import { PHASES, thinkingTime } from "./words.js";
 /** @typedef {import("./protocol.js").StateMessage} StateMessage */
 /** @typedef {import("./protocol.js").TableInfo} TableInfo */
 /** @typedef {import("./protocol.js").View} View */
-/** @typedef {import("./state.js").Hint} Hint */
-/** @typedef {import("./protocol.js").TutorMessage} TutorMessage */
 /** A state's view, or nothing of it before the partie starts. */
 /** @typedef {Partial<View>} ViewSoFar */
 /** @typedef {Partial<TableInfo>} TableSoFar */
@@ -46,9 +45,16 @@ export function points(x) {
   return t(text === "1" ? "points.one" : "points.many", { n: text });
 }
 
-/** @param {Hint} hint */
-export function showHint(hint) {
-  app.hint = hint;
+/** Draw the hint the page shows (app.advice.hint), or hide the box if it shows none. */
+export function drawHint() {
+  const hint = app.advice.hint;
+  if (!hint) {
+    $("hint-box").hidden = true;
+    $("hint-text").textContent = "";
+    $("hint-why").replaceChildren();
+    $("hint-discards").replaceChildren();
+    return;
+  }
   const text = $("hint-text");
   text.replaceChildren(h("strong", { text: t("hint.label") }), prettyText(hint.text));
   text.setAttribute("aria-label", t("hint.label") + spokenText(hint.text));
@@ -73,30 +79,21 @@ export function showHint(hint) {
   box.scrollIntoView({ block: "nearest", behavior: reduced() ? "auto" : "smooth" });
 }
 
-export function hideHint() {
-  app.hint = null;
-  $("hint-box").hidden = true;
-  $("hint-text").textContent = "";
-  $("hint-why").replaceChildren();
-  $("hint-discards").replaceChildren();
-}
-
 /**
- * The tutor's warning: the choice was not applied; the player thinks again or plays it anyway.
- * @param {TutorMessage} warning
+ * The tutor's warning (app.advice.tutor): the choice was not applied; the player thinks again or plays it anyway.
+ * No warning: the box is hidden.
  */
-export function showTutor(warning) {
-  app.tutor = warning;
+export function drawTutor() {
+  const warning = app.advice.tutor;
+  if (!warning) {
+    $("tutor-box").hidden = true;
+    $("tutor-text").textContent = "";
+    return;
+  }
   $("tutor-text").replaceChildren(t("tutor.loses", { points: points(warning.loss) }), prettyText(warning.reason));
   $("tutor-better").replaceChildren(h("strong", { text: t("tutor.better") }), prettyText(warning.better.text));
   $("tutor-box").hidden = false;
   /** @type {HTMLButtonElement} */ ($("tutor-again")).focus();
-}
-
-export function hideTutor() {
-  app.tutor = null;
-  $("tutor-box").hidden = true;
-  $("tutor-text").textContent = "";
 }
 
 // ------------------------------------------------------------------ render
@@ -118,7 +115,6 @@ export function render() {
   renderSheet(st, v);
   renderShare(table);
   /** @type {HTMLInputElement} */ ($("declare-best")).checked = declaresBest();
-  scheduleForcedPlay();
   const b = document.body.dataset;
   b.phase = v.phase || "";
   b.toAct = v.to_act === 0 || v.to_act === 1 ? String(v.to_act) : "";
@@ -136,12 +132,12 @@ export function renderPending() {
   const st = app.state;
   const b = document.body.dataset;
   // Busy: an action on its way, a forced card about to be played, or no connection.
-  const busy = app.pending || app.autoPlaying || !app.connected || app.dealEnd !== null;
-  b.connected = app.connected ? "true" : "false";
-  b.pending = app.pending || app.autoPlaying ? "1" : "";
+  const busy = app.waiting.action || app.timers.autoPlaying || !app.connection.connected || app.dealEnd !== null;
+  b.connected = app.connection.connected ? "true" : "false";
+  b.pending = app.waiting.action || app.timers.autoPlaying ? "1" : "";
   b.prompt = st && st.prompt && !busy ? st.prompt.kind || "" : "";
   const prompt = $("prompt");
-  const blocked = app.pending || !app.connected;
+  const blocked = app.waiting.action || !app.connection.connected;
   prompt.classList.toggle("pending", blocked);
   for (const btn of /** @type {NodeListOf<HTMLButtonElement | HTMLInputElement>} */ (prompt.querySelectorAll("button, input"))) {
     if (blocked) {
@@ -156,7 +152,7 @@ export function renderPending() {
   /** @type {HTMLButtonElement} */ ($("hint-button")).disabled = !(st && st.prompt) || blocked;
   /** @type {HTMLButtonElement} */ ($("undo-button")).disabled = blocked;
   const join = /** @type {HTMLButtonElement | null} */ (document.getElementById("join-submit"));
-  if (join) join.disabled = !app.connected;
+  if (join) join.disabled = !app.connection.connected;
 }
 
 /** @param {StateMessage} st @param {TableSoFar} table */
@@ -344,23 +340,17 @@ export function renderSeats(st, v) {
   const p = st.prompt;
   /** @type {Set<Card>} */
   const legal = new Set(p && p.kind === "play" ? p.cards || [] : []);
-  const selKey = selectionKey(st);
-  if (app.selectionKey !== selKey) {
-    app.selectionKey = selKey;
-    app.selection = keptSelection(selKey, v.hand || []);
-    app.showRest = false;
-  }
   const shown = new Set([...pair(v.revealed, me, /** @type {Card[]} */ ([])), ...pair(v.shown_dealt, me, /** @type {Card[]} */ ([]))]);
   const cards = v.hand || [];
   const suitStarts = new Set(cards.filter((c, i) => i > 0 && cards[i - 1][1] !== c[1]));
   syncCards(hand, cards, {
     clickable: (c) => !!p && (p.kind === "exchange" || (p.kind === "play" && legal.has(c))),
     decorate: (el, c) => {
-      const selected = p && p.kind === "exchange" && app.selection.has(c);
+      const selected = p && p.kind === "exchange" && app.selection.cards.has(c);
       el.classList.toggle("selected", !!selected);
       el.classList.toggle("dim", !!p && p.kind === "play" && !legal.has(c));
       el.classList.toggle("shown", shown.has(c));
-      el.classList.toggle("hl", app.highlight.has(c));
+      el.classList.toggle("hl", app.selection.highlight.has(c));
       el.classList.toggle("suit-start", suitStarts.has(c));
       if (p && p.kind === "exchange") {
         el.setAttribute("aria-pressed", selected ? "true" : "false");
@@ -554,8 +544,7 @@ export function renderWaiting(st, table) {
         input.focus();
         return;
       }
-      store.set("piquet.name", name);
-      send({ type: "join", name });
+      intend({ type: "join", name });
     });
     box.replaceChildren(form);
     setTimeout(() => input.focus(), 0);
@@ -603,6 +592,5 @@ export function renderToolbar(st, table) {
   $("hint-button").hidden = !st.can_hint; // against the computer only: between two people it gives no hints
   $("hint-button").title = t("hint.title")
     + (typeof table.budget === "number" ? t("hint.title_budget", { time: thinkingTime(table.budget) }) : "");
-  if (app.hint && st.version !== app.hint.version) hideHint();
-  else if (app.hint) $("hint-follow").hidden = !app.hint.action || !st.prompt;
+  if (app.advice.hint && st.version === app.advice.hint.version) $("hint-follow").hidden = !app.advice.hint.action || !st.prompt;
 }

@@ -1,9 +1,9 @@
 // @ts-check
-// The page's state: what the server last said (app.state) and what this page is doing, the
-// secret it holds its seat with, and small helpers reading a state.
+// The page's state: what the server last said (app.state) and what this page is doing, grouped by concern; the
+// secret it holds its seat with; what this browser and this tab keep; and small helpers reading a state.
 
 import { t } from "../i18n.js";
-import { store } from "../storage.js";
+import { session, store } from "../storage.js";
 
 /** @typedef {import("./protocol.js").Action} Action */
 /** @typedef {import("./protocol.js").Card} Card */
@@ -31,33 +31,53 @@ import { store } from "../storage.js";
 /** @typedef {{token?: string, invite?: string, spectate?: string, at?: number}} SavedTable */
 
 /**
- * @typedef {object} App
- * @property {string | null} id
- * @property {Credential | null} cred
+ * The socket to the server and how the page keeps it: `connected` once a state has come on the current socket,
+ * `fresh` until the first state on a new socket, `fatal` once the page has given up (no such table, no seat).
+ * @typedef {object} Connection
  * @property {WebSocket | null} ws
  * @property {boolean} connected
  * @property {number} attempts
  * @property {number | null} reconnectTimer
  * @property {boolean} fatal
  * @property {boolean} everConnected
- * @property {boolean} freshConnection
- * @property {StateMessage | null} state
- * @property {boolean} pending
- * @property {boolean} undoPending
- * @property {Set<Card>} selection
- * @property {string | null} selectionKey
- * @property {boolean} showRest
- * @property {number | null} autoHintVersion
- * @property {Hint | null} hint
- * @property {TutorMessage | null} tutor
- * @property {boolean} hintWaiting
- * @property {number | null} autoTimer
- * @property {number | null} autoVersion
- * @property {boolean} autoPlaying
- * @property {ArchivedDeal[]} archive
- * @property {Record<string, string | boolean | undefined>} keys
+ * @property {boolean} fresh
+ */
+/**
+ * What the page has sent and waits to hear about: an action (or an undo) on its way, a hint asked for.
+ * @typedef {{action: boolean, undo: boolean, hint: boolean}} Waiting
+ */
+/**
+ * The cards the player has chosen: those selected for the exchange (`key`: the prompt they answer, state.js
+ * selectionKey), whether he shows the rest of the talon, and the cards a declaration's button lights up.
+ * @typedef {{cards: Set<Card>, key: string | null, showRest: boolean, highlight: Set<Card>}} Selection
+ */
+/**
+ * The advice shown: the hint, the tutor's warning (until the player answers it or the table moves on), and the
+ * version at which "Declare for me" asked for a hint to play at once.
+ * @typedef {{hint: Hint | null, tutor: TutorMessage | null, autoHintVersion: number | null}} AdviceShown
+ */
+/**
+ * The page's own move at a prompt with one choice (a forced card, a declaration made for the player): its timer,
+ * the version it was scheduled for, and whether it is about to be made.
+ * @typedef {{autoPlay: number | null, autoVersion: number | null, autoPlaying: boolean}} Timers
+ */
+/**
+ * The page's state, grouped by concern (as chessground groups its own). Only the controller modules (messages.js,
+ * control.js, transport.js) change it; the drawing modules read it, and send what the player does as intents
+ * (intents.js).
+ * @typedef {object} App
+ * @property {string | null} id
+ * @property {Credential | null} cred
+ * @property {StateMessage | null} state what the server last said
+ * @property {Connection} connection
+ * @property {Waiting} waiting
+ * @property {Selection} selection
+ * @property {AdviceShown} advice
+ * @property {Timers} timers
+ * @property {ArchivedDeal[]} archive finished deals' talk, which the state no longer carries
  * @property {number | null} dealEnd the deal whose count is shown until the player goes on
- * @property {Set<Card>} highlight
+ * @property {Record<string, string | boolean | undefined>} keys what each part of the table was last drawn from
+ *   (the drawing modules' own memo: a part whose key is unchanged is not drawn again)
  */
 
 // ------------------------------------------------------------------ app state
@@ -65,31 +85,16 @@ import { store } from "../storage.js";
 /** @type {App} */
 export const app = {
   id: null,
-  cred: null, // {kind: "token" | "spectate" | "invite" | "move", value}
-  ws: null,
-  connected: false, // a state has come on the current socket
-  attempts: 0,
-  reconnectTimer: null,
-  fatal: false,
-  everConnected: false,
-  freshConnection: false,
+  cred: null,
   state: null,
-  pending: false,
-  undoPending: false,
-  selection: new Set(),
-  selectionKey: null,
-  showRest: false,
-  autoHintVersion: null,
-  hint: null, // {version, text, action, reason, next, margin, discards}
-  tutor: null, // the tutor's warning shown, until the player answers it or the table moves on
-  hintWaiting: false,
-  autoTimer: null,
-  autoVersion: null,
-  autoPlaying: false,
-  archive: [], // finished deals: {deal, log, tricks}
-  keys: {},
+  connection: { ws: null, connected: false, attempts: 0, reconnectTimer: null, fatal: false, everConnected: false, fresh: false },
+  waiting: { action: false, undo: false, hint: false },
+  selection: { cards: new Set(), key: null, showRest: false, highlight: new Set() },
+  advice: { hint: null, tutor: null, autoHintVersion: null },
+  timers: { autoPlay: null, autoVersion: null, autoPlaying: false },
+  archive: [],
   dealEnd: null,
-  highlight: new Set(),
+  keys: {},
 };
 
 // ------------------------------------------------------------------ start
@@ -276,4 +281,50 @@ export function declaresBest() {
  */
 export function canUndo(st) {
   return declaresBest() ? !!st.can_undo_declare_best : !!st.can_undo;
+}
+
+// ------------------------------------------------------------------ what this tab keeps over a reload
+
+/** @param {string} what @returns {unknown} what this tab keeps of this table under that name, or null */
+function kept(what) {
+  try {
+    return JSON.parse(session.get(`piquet.${what}.${app.id}`) || "null");
+  } catch {
+    return null;
+  }
+}
+
+/** The talk of the deals finished that this tab kept (a reload), or none. @returns {ArchivedDeal[]} */
+export function keptTalk() {
+  const saved = kept("talk");
+  return Array.isArray(saved) ? /** @type {ArchivedDeal[]} */ (saved) : [];
+}
+
+/** Keep the talk of the deals finished for this tab, to show it again after a reload. */
+export function keepTalk() {
+  session.set(`piquet.talk.${app.id}`, JSON.stringify(app.archive));
+}
+
+// ------------------------------------------------------------------ the exchange kept over a reload
+
+/**
+ * The cards selected for the exchange this prompt asks for, as this tab left them (a reload), or none; the
+ * selection kept for another prompt (the exchange made, a deal since) is forgotten.
+ * @param {string | null} key the prompt's selection key (state.js selectionKey), null if it asks for no exchange
+ * @param {Card[]} hand the cards the player holds
+ * @returns {Set<Card>}
+ */
+export function keptSelection(key, hand) {
+  const saved = /** @type {{key?: unknown, cards?: unknown} | null} */ (kept("exchange"));
+  if (!key || !saved || saved.key !== key || !Array.isArray(saved.cards)) {
+    if (saved) session.set(`piquet.exchange.${app.id}`, null);
+    return new Set();
+  }
+  return new Set(/** @type {Card[]} */ (saved.cards).filter((c) => hand.includes(c)));
+}
+
+/** Keep the cards selected now for this tab, to select them again after a reload. */
+export function keepSelection() {
+  if (!app.selection.key) return;
+  session.set(`piquet.exchange.${app.id}`, JSON.stringify({ key: app.selection.key, cards: [...app.selection.cards] }));
 }

@@ -1,22 +1,30 @@
 // @ts-check
-// The table's WebSocket: connecting and reconnecting, and what the page sends on it.
+// The table's WebSocket: connecting and reconnecting, and sending on it. What comes on it goes to the handler
+// main.js gives (messages.js onMessage), so this module imports none of the modules that answer it.
 
 import { lang, sentence, t } from "../i18n.js";
 import { $, h } from "./dom.js";
-import { onMessage } from "./messages.js";
-import { renderPending, showError, showHint } from "./render.js";
-import { app, canUndo, declaresBest } from "./state.js";
+import { renderPending, showError } from "./render.js";
+import { app } from "./state.js";
 
-/** @typedef {import("./protocol.js").Action} Action */
 /** @typedef {import("./protocol.js").ClientMessage} ClientMessage */
+/** @typedef {import("./protocol.js").ServerMessage} ServerMessage */
+
+/** @type {(msg: ServerMessage) => void} */
+let deliver = () => {};
 
 // ------------------------------------------------------------------ connection
 
-/** Open the table's socket (the page's seat secret in the query), unless the page has given up. */
-export function connect() {
-  clearTimeout(app.reconnectTimer ?? undefined);
-  app.reconnectTimer = null;
-  if (app.fatal) return;
+/**
+ * Open the table's socket (the page's seat secret in the query), unless the page has given up; each message that
+ * comes on it goes to `onMessage` (the last given, on a reconnection).
+ * @param {(msg: ServerMessage) => void} [onMessage]
+ */
+export function connect(onMessage) {
+  if (onMessage) deliver = onMessage;
+  clearTimeout(app.connection.reconnectTimer ?? undefined);
+  app.connection.reconnectTimer = null;
+  if (app.connection.fatal) return;
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const cred = /** @type {import("./state.js").Credential} */ (app.cred);
   const url = `${proto}//${location.host}/ws/${encodeURIComponent(/** @type {string} */ (app.id))}?${cred.kind}=${encodeURIComponent(cred.value)}&lang=${lang}`;
@@ -27,30 +35,30 @@ export function connect() {
     scheduleReconnect();
     return;
   }
-  app.ws = ws;
+  app.connection.ws = ws;
   ws.addEventListener("open", () => {
-    if (app.ws !== ws) return;
-    app.attempts = 0;
-    app.freshConnection = true;
+    if (app.connection.ws !== ws) return;
+    app.connection.attempts = 0;
+    app.connection.fresh = true;
   });
   ws.addEventListener("message", (ev) => {
-    if (app.ws !== ws) return;
+    if (app.connection.ws !== ws) return;
     let msg;
     try {
       msg = JSON.parse(ev.data);
     } catch {
       return;
     }
-    onMessage(msg);
+    deliver(msg);
   });
   ws.addEventListener("close", (ev) => {
-    if (app.ws !== ws) return;
-    app.ws = null;
-    app.connected = false;
-    app.pending = false;
-    app.undoPending = false;
-    app.hintWaiting = false;
-    app.autoHintVersion = null;
+    if (app.connection.ws !== ws) return;
+    app.connection.ws = null;
+    app.connection.connected = false;
+    app.waiting.action = false;
+    app.waiting.undo = false;
+    app.waiting.hint = false;
+    app.advice.autoHintVersion = null;
     if (ev.code === 4404) fatal(t("conn.no_table"));
     else if (ev.code === 4403) fatal(t("conn.no_seat"));
     else if (ev.code === 4400) fatal(sentence(ev.reason || t("error.generic")));
@@ -64,22 +72,22 @@ export function connect() {
 }
 
 export function scheduleReconnect() {
-  if (app.fatal || app.reconnectTimer) return;
+  if (app.connection.fatal || app.connection.reconnectTimer) return;
   const delays = [400, 1000, 2000, 4000, 8000, 15000];
-  const base = delays[Math.min(app.attempts, delays.length - 1)];
+  const base = delays[Math.min(app.connection.attempts, delays.length - 1)];
   const delay = base + Math.round(Math.random() * base * 0.25);
-  app.attempts += 1;
-  showBanner(app.everConnected ? t("conn.lost") : t("conn.connecting"), true);
-  app.reconnectTimer = setTimeout(() => {
-    app.reconnectTimer = null;
+  app.connection.attempts += 1;
+  showBanner(app.connection.everConnected ? t("conn.lost") : t("conn.connecting"), true);
+  app.connection.reconnectTimer = setTimeout(() => {
+    app.connection.reconnectTimer = null;
     connect();
   }, delay);
 }
 
 export function reconnectNow() {
-  if (!app.fatal && !app.ws && app.reconnectTimer) {
-    clearTimeout(app.reconnectTimer ?? undefined);
-    app.reconnectTimer = null;
+  if (!app.connection.fatal && !app.connection.ws && app.connection.reconnectTimer) {
+    clearTimeout(app.connection.reconnectTimer ?? undefined);
+    app.connection.reconnectTimer = null;
     connect();
   }
 }
@@ -97,8 +105,8 @@ export function showBanner(text, busy = false) {
  * @param {string} text
  */
 export function fatal(text) {
-  app.fatal = true;
-  clearTimeout(app.reconnectTimer ?? undefined);
+  app.connection.fatal = true;
+  clearTimeout(app.connection.reconnectTimer ?? undefined);
   showBanner("");
   const el = $("connection");
   el.replaceChildren(h("span", { text: text + " " }), h("a", { href: "/", text: t("conn.lobby") }));
@@ -114,58 +122,10 @@ export function fatal(text) {
  * @param {ClientMessage} msg
  */
 export function send(msg) {
-  if (!app.ws || app.ws.readyState !== WebSocket.OPEN) {
+  if (!app.connection.ws || app.connection.ws.readyState !== WebSocket.OPEN) {
     showError(t("conn.not_sent"));
     return false;
   }
-  app.ws.send(JSON.stringify(msg));
+  app.connection.ws.send(JSON.stringify(msg));
   return true;
-}
-
-/**
- * Send the player's decision; `confirm`: he was warned by the tutor and plays it anyway.
- * @param {Action} action
- * @param {boolean} [confirm]
- */
-export function sendAction(action, confirm = false) {
-  if (app.pending || !app.state) return;
-  // The version of the state this answers: the server refuses it as stale if the table has moved on.
-  const message = confirm ? { type: "action", action, version: app.state.version, confirm: true }
-    : { type: "action", action, version: app.state.version };
-  if (!send(/** @type {ClientMessage} */ (message))) return;
-  app.pending = true;
-  clearTimeout(app.autoTimer ?? undefined);
-  app.autoTimer = null;
-  app.autoPlaying = false;
-  renderPending();
-}
-
-export function requestHint() {
-  if (!app.state || !app.state.prompt || !app.state.can_hint || app.hintWaiting) return;
-  if (send({ type: "hint" })) {
-    app.hintWaiting = true;
-    showHint({ version: app.state.version, text: "Thinking…", action: null });
-  }
-}
-
-/**
- * Take back the player's last decision. With "Declare my best" the page declares for him: those declarations are
- * not his decisions, and the server goes past them (`declare_best`) to the one before, or the page would take back
- * a declaration only to make it again at once.
- */
-export function requestUndo() {
-  if (!app.state || !canUndo(app.state) || app.pending) return;
-  const msg = declaresBest()
-    ? { type: /** @type {const} */ ("undo"), version: app.state.version, declare_best: true }
-    : { type: /** @type {const} */ ("undo"), version: app.state.version };
-  if (send(msg)) {
-    app.undoPending = true;
-    app.pending = true;
-    renderPending();
-  }
-}
-
-export function requestMove() {
-  if (!app.state || (app.state.seat !== 0 && app.state.seat !== 1)) return;
-  send({ type: "move" });
 }

@@ -31,12 +31,12 @@ from piquet.ai.agent import Agent, RandomAgent, play_deal
 from piquet.ai.books import SimpleAgent
 from piquet.ai.levels import AGENT_NAMES
 from piquet.ai.levels import make_agent as make_level
-from piquet.ai.sprt import Sprt, SprtState, SprtStream
 from piquet.engine.actions import Deal
 from piquet.engine.cards import shuffled_pack
 from piquet.engine.partie import Partie
 from piquet.engine.scoring import counted_deals
 from piquet.engine.variants import make_rules, parse_options
+from piquet.measure.sprt import Sprt, SprtState, SprtStream
 
 __all__ = [
     "AGENTS",
@@ -524,7 +524,7 @@ def _progress(total: int, label: str, stream: TextIO | None) -> Iterator[Callabl
 # ---------------------------------------------------------------- the arena
 class Pool(Protocol):
     """Where the tasks run: a pool of processes on this machine, or a Ray cluster
-    (:class:`piquet.ai.arena_ray.RayPool`)."""
+    (:class:`piquet.measure.arena_ray.RayPool`)."""
 
     def submit(self, fn: Callable[[Task], Sample], task: Task, /) -> Future[Sample]: ...
 
@@ -647,7 +647,7 @@ def run_arena(
     pool: Pool | None = None
     died: tuple[type[BaseException], ...] = (BrokenProcessPool,)
     if ray is not None:
-        from piquet.ai.arena_ray import RayPool
+        from piquet.measure.arena_ray import RayPool
 
         ray_pool = RayPool(ray)
         pool, workers, died = ray_pool, ray_pool.cpus, ray_pool.died

@@ -1,7 +1,7 @@
 """The arena's tasks on a Ray cluster: ``piquet arena --ray [ADDRESS]``.
 
-Each mirrored deal is one Ray task running :func:`piquet.ai.arena.run_task`, the function the
-process pool runs, on the same :class:`~piquet.ai.arena.Task`: the agents are made by name on
+Each mirrored deal is one Ray task running :func:`piquet.measure.arena.run_task`, the function the
+process pool runs, on the same :class:`~piquet.measure.arena.Task`: the agents are made by name on
 the worker and every seed comes from the task, so a deal's result is the same on a cluster as
 on this machine. Ray is imported here only (``pip install 'piquet[research]'``); how to run on
 a cluster: docs/players.md, "Many machines".
@@ -17,7 +17,7 @@ from concurrent.futures import Future
 from typing import Any
 
 import piquet
-from piquet.ai.arena import Sample, Task
+from piquet.measure.arena import Sample, Task
 
 __all__ = ["RayMissingError", "RayPool", "RayUnreachableError"]
 
@@ -60,7 +60,7 @@ def _check_reachable(address: str, timeout: float = 10.0) -> None:
 
 
 class RayPool:
-    """The :class:`piquet.ai.arena.Pool` that hands the tasks to Ray.
+    """The :class:`piquet.measure.arena.Pool` that hands the tasks to Ray.
 
     ``address`` is ``"local"`` (start Ray on this machine, and shut it down at the end), ``"auto"``
     (the cluster this machine belongs to) or a cluster's address (``ray://host:10001`` or
