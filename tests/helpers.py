@@ -1,4 +1,4 @@
-"""Shared builders for the law tests: hand-picked deals and record-style actions.
+"""Shared builders for the law tests: hand-picked deals, and actions in the engine's notation.
 
 Seat 0 is Ann, seat 1 is Bill.  With ``first_dealer=0`` Ann deals the first deal, so she
 is younger and Bill is elder.
@@ -15,9 +15,8 @@ from pathlib import Path
 from types import ModuleType
 
 from piquet.ai.agent import RandomAgent
-from piquet.engine.actions import Action, CarteBlanche, Concede, Deal, Declare, Exchange, Play
+from piquet.engine.actions import Action, CarteBlanche, Concede, Deal, Declare, Play, parse_action
 from piquet.engine.cards import FULL_PACK, Card, CardSet
-from piquet.engine.combinations import Category
 from piquet.engine.events import LogEntry
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.scoring import ScoreCategory, ScoreEvent
@@ -64,42 +63,17 @@ def dealt(ann: str, bill: str, talon: str, options: dict[str, object] | None = N
     return partie
 
 
-def parse_action(text: str) -> Action:
-    """A record-style action in one line.
-
-    ``"Bill exchange 7D 8D"``, ``"Ann exchange 9S show"`` (show_rest), ``"Bill exchange -"`` (none),
-    ``"Bill declare point AS KS QS"``, ``"Bill declare sequences KS QS JS | AC KC QC"``,
-    ``"Ann declare sets -"`` (nothing), ``"Bill play AS"``, ``"Bill carte_blanche yes 3"``,
-    ``"Ann carte_blanche no"``, ``"Ann concede"``.
-    """
-    words = text.split()
-    seat = NAMES.index(words[0])
-    verb, rest = words[1], words[2:]
-    if verb == "exchange":
-        show = "show" in rest
-        cards = [w for w in rest if w not in ("show", "-")]
-        return Exchange(seat, CardSet.parse(cards), show)
-    if verb == "declare":
-        category = Category(rest[0])
-        body = " ".join(rest[1:]).strip()
-        combos: tuple[CardSet, ...] = ()
-        if body and body != "-":
-            combos = tuple(cs(part) for part in body.split("|"))
-        return Declare(seat, category, combos)
-    if verb == "play":
-        return Play(seat, card(rest[0]))
-    if verb == "carte_blanche":
-        announce = rest[0] == "yes"
-        n = int(rest[1]) if len(rest) > 1 else None
-        return CarteBlanche(seat, announce, n)
-    if verb == "concede":
-        return Concede(seat)
-    raise ValueError(f"unknown verb in {text!r}")
+def act(text: str) -> Action:
+    """An action in the engine's notation with its player named first (:func:`piquet.engine.actions.parse_action`):
+    ``"Bill: x 7D 8D"``, ``"Ann: x 9S show"``, ``"Bill: point AS KS QS"``, ``"Ann: sets -"``, ``"Bill: AS"``,
+    ``"Bill: cb 3"``, ``"Ann: cb no"``, ``"Ann: concede"``, ``"Bill: bid 8+"``."""
+    return parse_action(text, names=NAMES)
 
 
 def run(partie: Partie, actions: Iterable[str | Action]) -> Partie:
+    """Push each of ``actions``, those given as text read by :func:`act`."""
     for a in actions:
-        partie.push(parse_action(a) if isinstance(a, str) else a)
+        partie.push(act(a) if isinstance(a, str) else a)
     return partie
 
 
@@ -198,7 +172,7 @@ def full(cards: Sequence[CardSet]) -> bool:
 BASE_BILL = "AS KS QS JS TS 9S AH AD AC KH KD 7C"
 BASE_ANN = "QH JH TH 9H 8H 7H QD JD TD 9D 8D 8S"
 BASE_TALON = "KC 7D 7S QC JC TC 9C 8C"
-BASE_EXCHANGE = ("Bill exchange 7C", "Ann exchange 8S")
+BASE_EXCHANGE = ("Bill: x 7C", "Ann: x 8S")
 BILL_POINT6 = "AS KS QS JS TS 9S"
 BILL_SIXIEME = "AS KS QS JS TS 9S"
 BILL_ACES = "AS AH AD AC"
@@ -210,7 +184,7 @@ ANN_DIAMONDS = "QD JD TD 9D 8D 7D"
 def base(options: dict[str, object] | None = None, show_rest: bool = False) -> Partie:
     """The BASE deal after both exchanges (Bill to declare his point)."""
     partie = dealt(BASE_ANN, BASE_BILL, BASE_TALON, options)
-    run(partie, ["Bill exchange 7C", "Ann exchange 8S" + (" show" if show_rest else "")])
+    run(partie, ["Bill: x 7C", "Ann: x 8S" + (" show" if show_rest else "")])
     return partie
 
 
@@ -226,13 +200,13 @@ CB_TALON = "8H 7H 9D 8D 7D 9C 8C 7C"
 THIRTY_BILL = "AS KS QS JS TS 9S 8S 7S TH 9H 8H 7D"
 THIRTY_ANN = "AH KH QH JH AD KD QD JD AC KC QC JC"
 THIRTY_TALON = "7H TD TC 9D 8D 9C 8C 7C"
-THIRTY_DECLARE = ["Bill exchange 7D", "Ann exchange -", "Bill declare point AS KS QS JS TS 9S 8S 7S",
-                  "Ann declare point -", "Bill declare sequences AS KS QS JS TS 9S 8S 7S | TH 9H 8H 7H",
-                  "Ann declare sequences -", "Bill declare sets -", "Ann declare sets AH AD AC | KH KD KC | "
+THIRTY_DECLARE = ["Bill: x 7D", "Ann: x -", "Bill: point AS KS QS JS TS 9S 8S 7S",
+                  "Ann: point -", "Bill: sequences AS KS QS JS TS 9S 8S 7S | TH 9H 8H 7H",
+                  "Ann: sequences -", "Bill: sets -", "Ann: sets AH AD AC | KH KD KC |"
                   "QH QD QC | JH JD JC"]
 # TWENTY_NINE: the same, but the 9D drawn: his tierce in hearts makes 29 in hand, and Ann sinks her trios, so his
 # first lead makes thirty before she has scored.
 TWENTY_NINE_TALON = "9D TD TC 7H 8D 9C 8C 7C"
-TWENTY_NINE_DECLARE = ["Bill exchange 7D", "Ann exchange -", "Bill declare point AS KS QS JS TS 9S 8S 7S",
-                       "Ann declare point -", "Bill declare sequences AS KS QS JS TS 9S 8S 7S | TH 9H 8H",
-                       "Ann declare sequences -", "Bill declare sets -", "Ann declare sets -"]
+TWENTY_NINE_DECLARE = ["Bill: x 7D", "Ann: x -", "Bill: point AS KS QS JS TS 9S 8S 7S",
+                       "Ann: point -", "Bill: sequences AS KS QS JS TS 9S 8S 7S | TH 9H 8H",
+                       "Ann: sequences -", "Bill: sets -", "Ann: sets -"]

@@ -13,28 +13,28 @@ from piquet.engine.view import Announcement
 ANN_HAND = "KH 8H KD TH JC QD 9D TD 9C 8D 9S AS"
 BILL_HAND = "TS 9H TC 7H 8C AC 7D 7S AD 8S JS KS"
 TALON = "QC QH QS JD KC 7C AH JH"
-EXCHANGES = ["Bill exchange 7H 7D 9H AD 8C", "Ann exchange 9C 9S JC"]
+EXCHANGES = ["Bill: x 7H 7D 9H AD 8C", "Ann: x 9C 9S JC"]
 
 
 def test_ruling_11_a_call_answered_good_tells_its_length_and_the_answer() -> None:
-    p = run(dealt(ANN_HAND, BILL_HAND, TALON), [*EXCHANGES, "Bill declare point KS QS JS TS 8S 7S",
-                                                "Ann declare point AH KH JH TH 8H"])
+    p = run(dealt(ANN_HAND, BILL_HAND, TALON), [*EXCHANGES, "Bill: point KS QS JS TS 8S 7S",
+                                                "Ann: point AH KH JH TH 8H"])
     heard = p.view(ANN).announcements
     assert heard == (Announcement(Category.POINT, 6, None, None, "good"),)
     assert p.view(BILL).announcements == heard
 
 
 def test_ruling_11_an_equal_length_is_answered_with_the_pips() -> None:
-    p = run(dealt(ANN_HAND, BILL_HAND, TALON), [*EXCHANGES, "Bill declare point KS QS JS TS 8S",
-                                                "Ann declare point AH KH JH TH 8H"])
+    p = run(dealt(ANN_HAND, BILL_HAND, TALON), [*EXCHANGES, "Bill: point KS QS JS TS 8S",
+                                                "Ann: point AH KH JH TH 8H"])
     # Five spades making 48 against five hearts making 49: "Making?" - "Forty-eight." - "Not good."
     assert p.view(BILL).announcements == (Announcement(Category.POINT, 5, None, 48, "not good"),)
 
 
 def test_ruling_11_a_set_is_called_with_its_rank_and_a_sunk_category_is_heard_as_nothing() -> None:
     p = run(dealt(ANN_HAND, BILL_HAND, TALON), [
-        *EXCHANGES, "Bill declare point -", "Ann declare point -", "Bill declare sequences -",
-        "Ann declare sequences -", "Bill declare sets QS QH QC", "Ann declare sets -"])
+        *EXCHANGES, "Bill: point -", "Ann: point -", "Bill: sequences -",
+        "Ann: sequences -", "Bill: sets QS QH QC", "Ann: sets -"])
     heard = p.view(ANN).announcements
     assert heard[0] == Announcement(Category.POINT, None)
     assert heard[2] == Announcement(Category.SETS, 3, Rank.QUEEN, None, "good")

@@ -5,6 +5,9 @@ interfaces. Every import counts, a lazy one inside a function too."""
 from __future__ import annotations
 
 import ast
+import copy
+import enum
+import importlib
 import re
 import subprocess
 import sys
@@ -89,6 +92,159 @@ def test_the_core_and_the_interfaces_load_without_the_research_frameworks() -> N
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=PACKAGE.parent)
     assert out.stdout.strip() == "[]"
+
+
+# ---------------------------------------------------------------- the engine in plain Python
+#: The longest a module of the engine may be: a reader takes one in at a sitting.
+ENGINE_MODULE_LINES = 900
+
+
+def _engine_sources() -> list[tuple[Path, ast.Module]]:
+    return [(path, ast.parse(path.read_text(encoding="utf-8"))) for path in sorted((PACKAGE / "engine").glob("*.py"))]
+
+
+def interpreter_tricks(path: Path, tree: ast.Module) -> list[str]:
+    """What in ``tree`` (the source of ``path``) rests on how one interpreter runs Python rather than on the
+    language: an object made without its constructor (``object.__new__``), an instance's ``__dict__`` read or
+    written (a frozen record changed behind its back, a dict swapped in for speed), an enum member bound to a
+    module name (a second spelling of it), a property whose getter is an ``attrgetter``."""
+    found = []
+    enums = _enum_names(tree)
+    for node in ast.walk(tree):
+        where = f"{path.name}:{getattr(node, 'lineno', 0)}"
+        if isinstance(node, ast.Attribute) and node.attr == "__new__" and isinstance(node.value, ast.Name) \
+                and node.value.id == "object":
+            found.append(f"{where} object.__new__")
+        if isinstance(node, ast.Attribute) and node.attr == "__dict__":
+            found.append(f"{where} .__dict__")
+        if isinstance(node, ast.Constant) and node.value == "__dict__":
+            found.append(f"{where} '__dict__'")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "property" \
+                and node.args and isinstance(node.args[0], ast.Call) and isinstance(node.args[0].func, ast.Name) \
+                and node.args[0].func.id == "attrgetter":
+            found.append(f"{where} property(attrgetter(...))")
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign | ast.AnnAssign) and statement.value is not None:
+            values = statement.value.elts if isinstance(statement.value, ast.Tuple) else [statement.value]
+            for value in values:
+                if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id in enums:
+                    found.append(f"{path.name}:{statement.lineno} {value.value.id}.{value.attr} bound to a module name")
+    return found
+
+
+def _enum_names(tree: ast.Module) -> set[str]:
+    """The names in ``tree`` that are enum classes: those it defines as enums, and those it imports from the
+    package."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and any("Enum" in ast.unparse(base) for base in node.bases):
+            names.add(node.name)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("piquet."):
+            source = importlib.import_module(node.module)
+            for alias in node.names:
+                value = getattr(source, alias.name, None)
+                if isinstance(value, type) and issubclass(value, enum.Enum):
+                    names.add(alias.asname or alias.name)
+    return names
+
+
+def test_the_engine_is_plain_python_without_interpreter_tricks() -> None:
+    found = []
+    for path, tree in _engine_sources():
+        found += interpreter_tricks(path, tree)
+    assert found == []
+
+
+def test_the_trick_check_sees_each_trick(tmp_path: Path) -> None:
+    bad = tmp_path / "engine" / "bad.py"
+    bad.parent.mkdir()
+    bad.write_text(
+        "import enum\nfrom operator import attrgetter\nfrom piquet.engine.state import Phase\n"
+        "class Colour(enum.Enum):\n    RED = 1\n"
+        "_RED = Colour.RED\n_PLAY, _OVER = Phase.PLAY, Phase.OVER\n"
+        "def make(cls):\n    new = object.__new__(cls)\n    new.__dict__.update(a=1)\n"
+        "    object.__setattr__(new, '__dict__', {})\n    return new\n"
+        "class A:\n    phase = property(attrgetter('_s.phase'))\n",
+        encoding="utf-8")
+    kinds = sorted(t.split(" ", 1)[1] for t in interpreter_tricks(bad, ast.parse(bad.read_text(encoding="utf-8"))))
+    assert kinds == ["'__dict__'", ".__dict__", "Colour.RED bound to a module name",
+                     "Phase.OVER bound to a module name", "Phase.PLAY bound to a module name", "object.__new__",
+                     "property(attrgetter(...))"]
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "engine").glob("*.py")), ids=lambda p: p.name)
+def test_every_module_of_the_engine_reads_at_a_sitting(path: Path) -> None:
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines < ENGINE_MODULE_LINES, f"{path.name} has {lines} lines"
+
+
+def undo_by_shape_and_writes_into_a_partie(path: Path, tree: ast.Module) -> list[str]:
+    """What in ``tree`` tells an undo record by its shape rather than its type (``len(undo)``, ``undo[0]``), or
+    writes into a partie from outside it (as a listing once marked the action it listed as checked)."""
+    found = []
+    for node in ast.walk(tree):
+        where = f"{path.name}:{getattr(node, 'lineno', 0)}"
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" and node.args \
+                and "undo" in ast.unparse(node.args[0]).lower():
+            found.append(f"{where} len({ast.unparse(node.args[0])})")
+        if isinstance(node, ast.Subscript) and "undo" in ast.unparse(node.value).lower():
+            found.append(f"{where} {ast.unparse(node)}")
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) \
+                and ast.unparse(node.value).split(".")[-1] in ("partie", "_partie"):
+            found.append(f"{where} {ast.unparse(node)} written")
+    return found
+
+
+def test_undo_records_are_matched_by_type_and_no_one_writes_into_a_partie() -> None:
+    found = []
+    for path, tree in _engine_sources():
+        found += undo_by_shape_and_writes_into_a_partie(path, tree)
+    assert found == []
+
+
+def test_the_shape_check_sees_each_shape(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("def pop(self, undo, stack):\n    if len(undo) == 3:\n        return stack[-1][0]\n"
+                   "    action = undo[0]\n    self.partie.trusted = action\n", encoding="utf-8")
+    found = undo_by_shape_and_writes_into_a_partie(bad, ast.parse(bad.read_text(encoding="utf-8")))
+    assert sorted(f.split(" ", 1)[1] for f in found) == ["len(undo)", "self.partie.trusted written", "undo[0]"]
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
+def test_push_checks_every_action_once_however_it_was_obtained(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # One path: push asks checks.why_not once, for an action from a listing as for one made by hand.
+    import random
+
+    from piquet.engine import partie as partie_module
+    from piquet.engine.actions import Action
+    from piquet.engine.checks import why_not as real
+
+    calls: list[object] = []
+
+    def counted(*args: object) -> str | None:
+        calls.append(args[-1])
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(partie_module, "why_not", counted)
+    rng = random.Random(variant)
+    p = partie_module.Partie(("Ann", "Bill"), variant)
+    pushed = 0
+    action: Action
+    while not p.is_over and pushed < 400:
+        if p.phase is partie_module.Phase.CUT:
+            action = p.random_cut(rng)
+        elif p.phase is partie_module.Phase.DEAL:
+            action = p.random_deal(rng)
+        else:
+            listed = p.legal_actions().list()
+            action = rng.choice(listed)
+            if pushed % 2:  # an equal action made anew, not the listing's own object
+                action = copy.copy(action)
+        calls.clear()
+        p.push(action)
+        assert calls == [action], (action, calls)
+        pushed += 1
+    assert pushed >= 100
 
 
 def _loaded_after(code: str) -> set[str]:

@@ -41,7 +41,7 @@ from piquet.engine.actions import CarteBlanche, ChooseDealer, Cut, Deal, Declare
 from piquet.engine.combinations import Category
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.record import RecordError, dumps, loads
-from piquet.engine.scoring import ScoreCategory, ScoreEvent, Settlement
+from piquet.engine.scoring import ScoreCategory, ScoreEvent, Settlement, TrickReason
 from piquet.engine.variants import AuCent, GameResult, make_rules
 
 
@@ -118,9 +118,9 @@ def test_au_cent_younger_may_stand_pat_elder_may_not() -> None:
     assert p.view(BILL).exchange_range == (1, 5)
     with pytest.raises(IllegalActionError, match="Law 21: elder exchanges 1 to 5 cards, not 0"):
         p.push(Exchange(BILL, cs("")))
-    run(p, ["Bill exchange 7C"])
+    run(p, ["Bill: x 7C"])
     assert p.view(ANN).exchange_range == (0, 7)
-    run(p, ["Ann exchange -"])
+    run(p, ["Ann: x -"])
     assert p.phase is Phase.DECLARE
 
 
@@ -141,9 +141,9 @@ def test_au_cent_point_of_five_making_forty_eight_said_in_one_call() -> None:
     ann = "QS JS QH JH TH 9H QD JD TD 9D QC JC"
     talon = "KH 7S 8D KD KC TC 9C 8C"
     p = au_cent(ann, bill, talon)
-    run(p, ["Bill exchange 8H", "Ann exchange -", "Bill declare point AS KS TS 9S 8S"])
+    run(p, ["Bill: x 8H", "Ann: x -", "Bill: point AS KS TS 9S 8S"])
     assert says(p)[-1] == "Point of five, making forty-eight."
-    run(p, ["Ann declare point QH JH TH 9H"])
+    run(p, ["Ann: point QH JH TH 9H"])
     assert says(p)[-1] == "Good." and p.view(ANN).announcements[0].detail == 48
 
 
@@ -151,8 +151,8 @@ def test_au_cent_short_calls_bind_even_when_good_against_the_cards() -> None:
     # Bill holds fourteen aces and fourteen kings; his fourteen kings are good against the cards
     # (only fourteen aces beat them, and he holds every ace), yet the short call binds him.
     p = au_cent()
-    run(p, [*BASE_EXCHANGE, "Bill declare point AS KS QS JS TS 9S", "Ann declare point -",
-            "Bill declare sequences AS KS QS JS TS 9S", "Ann declare sequences -"])
+    run(p, [*BASE_EXCHANGE, "Bill: point AS KS QS JS TS 9S", "Ann: point -",
+            "Bill: sequences AS KS QS JS TS 9S", "Ann: sequences -"])
     late = Declare(BILL, Category.SETS, (cs("KS KH KD KC"), cs("AS AH AD AC")))
     with pytest.raises(IllegalActionError, match="Law 49"):
         p.push(late)
@@ -160,8 +160,8 @@ def test_au_cent_short_calls_bind_even_when_good_against_the_cards() -> None:
     assert p.can(Declare(BILL, Category.SETS, (cs("AS AH AD AC"), cs("KS KH KD KC"))))
     # The same call in Rubicon Piquet may add the aces (Law 49's exception).
     r = dealt(BASE_ANN, BASE_BILL, BASE_TALON)
-    run(r, [*BASE_EXCHANGE, "Bill declare point AS KS QS JS TS 9S", "Ann declare point -",
-            "Bill declare sequences AS KS QS JS TS 9S", "Ann declare sequences -"])
+    run(r, [*BASE_EXCHANGE, "Bill: point AS KS QS JS TS 9S", "Ann: point -",
+            "Bill: sequences AS KS QS JS TS 9S", "Ann: sequences -"])
     assert r.can(late)
     assert AuCent().short_calls_bind and not make_rules("rubicon").short_calls_bind
 
@@ -274,7 +274,7 @@ def test_law_68_au_cent_the_repique_counts_toward_the_hundred_the_moment_its_thi
     p = after_deals(0, 32)
     assert p.view(ANN).game_scores == (94, 22)
     crafted(p, THIRTY_TALON)
-    run(p, [*THIRTY_DECLARE, "Bill play AS"])
+    run(p, [*THIRTY_DECLARE, "Bill: AS"])
     order = [(e.player, e.category) for e in p.events]
     assert order[:5] == [(BILL, ScoreCategory.POINT), (BILL, ScoreCategory.SEQUENCES),
                          (BILL, ScoreCategory.SEQUENCES), (BILL, ScoreCategory.REPIQUE), (ANN, ScoreCategory.SETS)]
@@ -298,11 +298,11 @@ def test_law_69_au_cent_the_pique_counts_toward_the_hundred_when_the_card_that_m
     p = after_deals(2, 32)
     assert p.view(ANN).game_scores == (99, 65)
     crafted(p, TWENTY_NINE_TALON)
-    run(p, [*TWENTY_NINE_DECLARE, "Bill play TH"])
+    run(p, [*TWENTY_NINE_DECLARE, "Bill: TH"])
     # The lead of the ten makes Bill thirty: the pique stands at once after it.
     assert [(e.player, e.points, e.category) for e in p.events[-2:]] == [
         (BILL, 1, ScoreCategory.PLAY), (BILL, 30, ScoreCategory.PIQUE)]
-    run(p, ["Ann play AH"])  # her first point of the deal: 100 for her, but Bill is there first
+    run(p, ["Ann: AH"])  # her first point of the deal: 100 for her, but Bill is there first
     assert (p.events[-1].player, p.events[-1].category) == (ANN, ScoreCategory.PLAY)
     play_out(p)
     assert p.games[-1].winner == BILL and p.games[-1].reached == (99, 125)
@@ -312,8 +312,8 @@ def test_law_69_au_cent_a_double_game_is_judged_with_the_pique_at_its_moment() -
     p = after_deals(0, 42)
     assert p.view(ANN).game_scores == (46, 42)
     crafted(p, TWENTY_NINE_TALON)
-    run(p, [*TWENTY_NINE_DECLARE, "Bill play TH", "Ann play AH", "Ann play KH", "Bill play 9H", "Ann play QH",
-            "Bill play 8H", "Ann play JH"])
+    run(p, [*TWENTY_NINE_DECLARE, "Bill: TH", "Ann: AH", "Ann: KH", "Bill: 9H", "Ann: QH",
+            "Bill: 8H", "Ann: JH"])
     play_out(p)
     # The pique takes Bill from 72 to 102 at his first lead, with Ann at 46; her points in the play come after.
     assert p.games[-1].winner == BILL and p.games[-1].double and p.games[-1].reached == (46, 102)
@@ -330,7 +330,7 @@ def test_option_play_ceases_at_the_target_the_deal_stops_when_the_hundred_is_rea
     crafted(p, TWENTY_NINE_TALON)
     run(p, TWENTY_NINE_DECLARE)
     assert p.phase is Phase.PLAY
-    run(p, ["Bill play TH"])  # 94 in hand and lead, and the pique: 125
+    run(p, ["Bill: TH"])  # 94 in hand and lead, and the pique: 125
     assert p.phase is Phase.DEAL and p.dealer == BILL and len(p.hand(ANN)) == 12 and len(p.hand(BILL)) == 11
     assert p.games[-1] == GameResult(BILL, False, (99, 125), (99, 125), 3)
     assert p.deal_scores[-1].totals == (0, 60) and p.deal_scores[-1].tricks == (0, 0)
@@ -364,7 +364,7 @@ def test_option_play_ceases_at_the_target_a_carte_blanche_may_end_the_deal_befor
         replay_deal(p, seed)
     assert p.view(ANN).game_scores == (26, 95)
     p.push(make_deal(CB_ANN, CB_BILL, CB_TALON, packets=2))
-    run(p, ["Bill carte_blanche yes 3"])
+    run(p, ["Bill: cb 3"])
     assert p.phase is Phase.DEAL and p.games[-1] == GameResult(BILL, True, (26, 105), (26, 105), 3)
 
 
@@ -407,7 +407,7 @@ def test_option_play_ceases_at_the_target_nothing_is_scored_after_the_score_that
 def test_option_play_ceases_at_the_target_off_the_deal_is_played_out() -> None:
     p = after_deals(2, 32)
     crafted(p, TWENTY_NINE_TALON)
-    run(p, [*TWENTY_NINE_DECLARE, "Bill play TH"])
+    run(p, [*TWENTY_NINE_DECLARE, "Bill: TH"])
     assert p.phase is Phase.PLAY and not p.games
     play_out(p)
     assert p.deal_scores[-1].tricks[ANN] + p.deal_scores[-1].tricks[BILL] == 12 and p.games[-1].winner == BILL
@@ -435,7 +435,7 @@ def test_option_game_of_101_with_play_ceasing_the_deal_stops_at_101() -> None:
         replay_deal(p, seed)
     assert p.view(ANN).game_scores == (99, 65)
     crafted(p, TWENTY_NINE_TALON)
-    run(p, [*TWENTY_NINE_DECLARE, "Bill play TH"])
+    run(p, [*TWENTY_NINE_DECLARE, "Bill: TH"])
     assert p.games[-1].reached == (99, 125)
 
 
@@ -445,25 +445,25 @@ def test_option_game_of_101_with_play_ceasing_the_deal_stops_at_101() -> None:
 LOW_ANN = "AS KS QS JS TS AH KH QH AD JD TD 9C"
 LOW_BILL = "9S 8S 7S JH TH 9H 8H 7H 9D 8D 7D 8C"
 LOW_TALON = "7C KD QD AC KC QC JC TC"
-LOW_DECLARE = ["Bill exchange 8C", "Ann exchange -", "Bill declare point -", "Ann declare point AS KS QS JS TS",
-               "Bill declare sequences -", "Ann declare sequences AS KS QS JS TS | AH KH QH",
-               "Bill declare sets -", "Ann declare sets AS AH AD"]
+LOW_DECLARE = ["Bill: x 8C", "Ann: x -", "Bill: point -", "Ann: point AS KS QS JS TS",
+               "Bill: sequences -", "Ann: sequences AS KS QS JS TS | AH KH QH",
+               "Bill: sets -", "Ann: sets AS AH AD"]
 
 
 def test_au_cent_by_agreement_low_cards_score_nothing_in_play_and_younger_can_pique() -> None:
     p = au_cent(LOW_ANN, LOW_BILL, LOW_TALON, {"low_cards_score_nothing_in_play": True})
-    run(p, [*LOW_DECLARE, "Bill play 7S"])
+    run(p, [*LOW_DECLARE, "Bill: 7S"])
     assert points(p, ScoreCategory.PLAY, BILL) == 0  # the seven led scores nothing
-    run(p, ["Ann play AS", "Ann play KS", "Bill play 8S", "Ann play QS", "Bill play 9S"])
+    run(p, ["Ann: AS", "Ann: KS", "Bill: 8S", "Ann: QS", "Bill: 9S"])
     assert points(p, ScoreCategory.PIQUE, ANN) == 0
-    run(p, ["Ann play JS"])  # 26 + 4: thirty before Bill has scored
+    run(p, ["Ann: JS"])  # 26 + 4: thirty before Bill has scored
     assert points(p, ScoreCategory.PIQUE, ANN) == 30
 
 
 def test_au_cent_without_the_agreement_the_seven_led_scores_and_blocks_younger_s_pique() -> None:
     p = au_cent(LOW_ANN, LOW_BILL, LOW_TALON)
-    run(p, [*LOW_DECLARE, "Bill play 7S", "Ann play AS", "Ann play KS", "Bill play 8S", "Ann play QS",
-            "Bill play 9S", "Ann play JS"])
+    run(p, [*LOW_DECLARE, "Bill: 7S", "Ann: AS", "Ann: KS", "Bill: 8S", "Ann: QS",
+            "Bill: 9S", "Ann: JS"])
     assert points(p, ScoreCategory.PLAY, BILL) == 1 and points(p, ScoreCategory.PIQUE, ANN) == 0
 
 
@@ -471,7 +471,7 @@ def test_au_cent_by_agreement_a_nine_winning_a_trick_scores_nothing() -> None:
     rules = AuCent({"low_cards_score_nothing_in_play": True})
     assert rules.lead_points(card("9S"), None) == 0 and rules.lead_points(card("TS"), None) == 1
     assert rules.trick_awards(0, (card("8S"), card("9S")), 1, None) == []
-    assert rules.trick_awards(0, (card("8S"), card("TS")), 1, None) == [(1, 1, "wins the 8S with the TS")]
+    assert rules.trick_awards(0, (card("8S"), card("TS")), 1, None) == [(1, 1, TrickReason(card("8S"), card("TS")))]
 
 
 # Bill (elder) holds a point of five making forty-four; Ann's longest suit is four.
@@ -484,9 +484,9 @@ P44_TALON = "7S 8D 7D QC JC TC 9C 8C"
 def test_au_cent_by_agreement_a_point_ending_in_four_counts_one_less(
         options: dict[str, object] | None, scored: int) -> None:
     p = au_cent(P44_ANN, P44_BILL, P44_TALON, options)
-    run(p, ["Bill exchange 7C", "Ann exchange -", "Bill declare point JH TH 9H 8H 7H"])
+    run(p, ["Bill: x 7C", "Ann: x -", "Bill: point JH TH 9H 8H 7H"])
     assert says(p)[-1] == "Point of five, making forty-four."
-    run(p, ["Ann declare point JS TS 9S 8S"])
+    run(p, ["Ann: point JS TS 9S 8S"])
     assert points(p, ScoreCategory.POINT, BILL) == scored
 
 
@@ -539,7 +539,7 @@ def test_cavendish_au_cent_quatorzes_and_trios_are_not_shown() -> None:
     views = {}
     for variant in ("rubicon", "au-cent"):
         p = dealt(BASE_ANN, BASE_BILL, BASE_TALON, packets=2, variant=variant)
-        run(p, ["Bill exchange KH", "Ann exchange 8S"])
+        run(p, ["Bill: x KH", "Ann: x 8S"])
         declare_best(p)
         p.push(next(a for a in p.legal_actions() if isinstance(a, Play)))
         views[variant] = p.view(ANN)

@@ -23,12 +23,12 @@ from helpers import (
     CB_BILL,
     CB_TALON,
     NAMES,
+    act,
     agents,
     cs,
     dealt,
     events_of,
     first_legal,
-    parse_action,
     points,
     says,
 )
@@ -44,15 +44,8 @@ from piquet.engine.variants import Auction, Contract, make_rules
 # ---------------------------------------------------------------- builders
 
 
-def act(text: str) -> Action:
-    """A record-style action in one line; besides :func:`helpers.parse_action`, ``"Bill bid 8+"``."""
-    words = text.split()
-    if words[1] == "bid":
-        return Bid(NAMES.index(words[0]), words[2])
-    return parse_action(text)
-
-
 def go(partie: Partie, actions: Iterable[str | Action]) -> Partie:
+    """Push each of ``actions``, those given as text in the engine's notation (:func:`helpers.act`)."""
     for a in actions:
         partie.push(act(a) if isinstance(a, str) else a)
     return partie
@@ -110,7 +103,7 @@ WIN_NINE = "AS KS QS JS TS 9S 8S 7S 7C 7H 8H 7D"
 ANN_KEEPS = "9D TD JD QD KD 9H TH JH QH AH KH AD"
 LOSE_ALL = "7H 8H 7D 7C 7S 8S 9S TS JS QS KS AS"
 
-STAND_PAT = ("Bill exchange -", "Ann exchange -")
+STAND_PAT = ("Bill: x -", "Ann: x -")
 NINE_PREFS = {BILL: WIN_NINE, ANN: ANN_KEEPS}
 
 
@@ -151,7 +144,7 @@ def test_lunn_bids_are_seven_to_twelve_plus_or_minus() -> None:
 
 
 def test_lunn_each_bid_must_be_higher_in_number() -> None:
-    p = auction(bids=["Bill bid 9+"])
+    p = auction(bids=["Bill: bid 9+"])
     for low in ("7+", "7-", "8+", "8-", "9+"):
         with pytest.raises(IllegalActionError, match="higher than 9\\+"):
             p.push(Bid(ANN, low))
@@ -161,15 +154,15 @@ def test_lunn_each_bid_must_be_higher_in_number() -> None:
 
 
 def test_lunn_plus_and_minus_of_one_number_are_equal_so_8_minus_over_8_plus_is_illegal() -> None:
-    p = auction(bids=["Bill bid 8+"])
+    p = auction(bids=["Bill: bid 8+"])
     with pytest.raises(IllegalActionError, match="plus and minus of one number are equal"):
         p.push(Bid(ANN, "8-"))
-    q = auction(bids=["Bill bid 8-"])
+    q = auction(bids=["Bill: bid 8-"])
     assert not q.can(Bid(ANN, "8+")) and q.can(Bid(ANN, "9+"))
 
 
 def test_lunn_a_pass_ends_the_auction_and_the_last_bidder_holds_the_contract_and_is_elder() -> None:
-    p = auction(bids=["Bill bid 8+", "Ann bid 9-"])
+    p = auction(bids=["Bill: bid 8+", "Ann: bid 9-"])
     assert p.phase is Phase.BID
     p.push(Bid(BILL, "pass"))
     assert p.contract == Contract(ANN, 9, True, 0)
@@ -180,22 +173,22 @@ def test_lunn_a_pass_ends_the_auction_and_the_last_bidder_holds_the_contract_and
 
 
 def test_lunn_the_non_dealer_bidding_and_the_dealer_passing_makes_him_elder() -> None:
-    p = auction(bids=["Bill bid 7+", "Ann bid pass"])
+    p = auction(bids=["Bill: bid 7+", "Ann: bid pass"])
     assert p.contract == Contract(BILL, 7, False, 0) and p.elder == BILL and p.to_act == BILL
 
 
 def test_lunn_after_the_non_dealer_passes_the_dealer_may_open() -> None:
-    p = auction(bids=["Bill bid pass"])
+    p = auction(bids=["Bill: bid pass"])
     assert p.phase is Phase.BID and p.to_act == ANN
     assert not p.can(Bid(ANN, "double")) and not p.can(Bid(ANN, "redouble"))
-    go(p, ["Ann bid 7-", "Bill bid 8+", "Ann bid pass"])
+    go(p, ["Ann: bid 7-", "Bill: bid 8+", "Ann: bid pass"])
     assert p.contract == Contract(BILL, 8, False, 0) and p.elder == BILL
-    q = auction(bids=["Bill bid pass", "Ann bid 10+", "Bill bid pass"])
+    q = auction(bids=["Bill: bid pass", "Ann: bid 10+", "Bill: bid pass"])
     assert q.contract == Contract(ANN, 10, False, 0) and q.elder == ANN and q.to_act == ANN
 
 
 def test_lunn_both_passing_annuls_the_deal_and_the_same_dealer_deals_again() -> None:
-    p = auction(bids=["Bill bid pass", "Ann bid pass"])
+    p = auction(bids=["Bill: bid pass", "Ann: bid pass"])
     assert p.phase is Phase.DEAL and p.dealer == ANN and p.to_act == ANN
     d = p.deal_scores[-1]
     assert d.annulled and d.totals == (0, 0) and d.contract is None
@@ -216,7 +209,7 @@ def test_lunn_both_passing_annuls_the_deal_and_the_same_dealer_deals_again() -> 
 
 
 def test_lunn_double_then_the_bidder_may_pass_and_the_contract_is_doubled() -> None:
-    p = auction(bids=["Bill bid 8+", "Ann bid double"])
+    p = auction(bids=["Bill: bid 8+", "Ann: bid double"])
     assert p.to_act == BILL and set(calls(p)) >= {"pass", "redouble", "9+", "9-", "12-"}
     assert "double" not in calls(p)
     p.push(Bid(BILL, "pass"))
@@ -225,12 +218,12 @@ def test_lunn_double_then_the_bidder_may_pass_and_the_contract_is_doubled() -> N
 
 
 def test_lunn_double_then_the_bidder_may_bid_higher_which_is_not_doubled() -> None:
-    p = auction(bids=["Bill bid 8+", "Ann bid double", "Bill bid 9-", "Ann bid pass"])
+    p = auction(bids=["Bill: bid 8+", "Ann: bid double", "Bill: bid 9-", "Ann: bid pass"])
     assert p.contract == Contract(BILL, 9, True, 0)
 
 
 def test_lunn_redouble_ends_the_auction_and_the_contract_is_redoubled() -> None:
-    p = auction(bids=["Bill bid 8-", "Ann bid double", "Bill bid redouble"])
+    p = auction(bids=["Bill: bid 8-", "Ann: bid double", "Bill: bid redouble"])
     assert p.phase is Phase.EXCHANGE and p.contract == Contract(BILL, 8, True, 2)
     assert p.contract.multiplier == 4 and str(p.contract) == "8- redoubled"
     with pytest.raises(IllegalActionError, match="it is the exchange"):
@@ -238,28 +231,28 @@ def test_lunn_redouble_ends_the_auction_and_the_contract_is_redoubled() -> None:
 
 
 def test_lunn_after_a_higher_bid_the_opponent_may_double_again() -> None:
-    p = auction(bids=["Bill bid 8+", "Ann bid double", "Bill bid 9+"])
+    p = auction(bids=["Bill: bid 8+", "Ann: bid double", "Bill: bid 9+"])
     assert "double" in calls(p)
-    go(p, ["Ann bid double", "Bill bid pass"])
+    go(p, ["Ann: bid double", "Bill: bid pass"])
     assert p.contract == Contract(BILL, 9, False, 1)
-    q = auction(bids=["Bill bid 8+", "Ann bid double", "Bill bid 9+", "Ann bid double", "Bill bid redouble"])
+    q = auction(bids=["Bill: bid 8+", "Ann: bid double", "Bill: bid 9+", "Ann: bid double", "Bill: bid redouble"])
     assert q.contract == Contract(BILL, 9, False, 2)
 
 
 def test_lunn_no_more_than_two_doubles_in_an_auction() -> None:
-    p = auction(bids=["Bill bid 8+", "Ann bid double", "Bill bid 9+", "Ann bid double", "Bill bid 10-"])
+    p = auction(bids=["Bill: bid 8+", "Ann: bid double", "Bill: bid 9+", "Ann: bid double", "Bill: bid 10-"])
     assert "double" not in calls(p)
     with pytest.raises(IllegalActionError, match="no more than two doubles"):
         p.push(Bid(ANN, "double"))
-    go(p, ["Ann bid 11+", "Bill bid pass"])
+    go(p, ["Ann: bid 11+", "Bill: bid pass"])
     assert p.contract == Contract(ANN, 11, False, 0)
 
 
 def test_lunn_doubling_your_own_bid_is_illegal() -> None:
-    p = auction(bids=["Bill bid 8+", "Ann bid double"])
+    p = auction(bids=["Bill: bid 8+", "Ann: bid double"])
     with pytest.raises(IllegalActionError, match="only the opponent's last bid can be doubled"):
         p.push(Bid(BILL, "double"))
-    q = auction(bids=["Bill bid pass"])
+    q = auction(bids=["Bill: bid pass"])
     with pytest.raises(IllegalActionError, match="only the opponent's last bid can be doubled"):
         q.push(Bid(ANN, "double"))
 
@@ -268,10 +261,10 @@ def test_lunn_redoubling_without_a_double_is_illegal() -> None:
     p = auction()
     with pytest.raises(IllegalActionError, match="only a double can be redoubled"):
         p.push(Bid(BILL, "redouble"))
-    go(p, ["Bill bid 8+"])
+    go(p, ["Bill: bid 8+"])
     with pytest.raises(IllegalActionError, match="only a double can be redoubled"):
         p.push(Bid(ANN, "redouble"))
-    go(p, ["Ann bid double", "Bill bid 9+"])
+    go(p, ["Ann: bid double", "Bill: bid 9+"])
     with pytest.raises(IllegalActionError, match="only a double can be redoubled"):
         p.push(Bid(ANN, "redouble"))
 
@@ -300,7 +293,7 @@ def test_lunn_bids_are_refused_outside_the_auction_and_in_other_variants() -> No
 
 
 def test_lunn_a_record_with_a_bad_bid_fails_saying_where() -> None:
-    p = auction(bids=["Bill bid 8+", "Ann bid pass"])
+    p = auction(bids=["Bill: bid 8+", "Ann: bid pass"])
     text = dumps(p)
     assert '"bid": "8+"' in text and '"variant": "auction"' in text
     q = loads(text)
@@ -313,16 +306,16 @@ def test_lunn_a_record_with_a_bad_bid_fails_saying_where() -> None:
 
 # ================================================================ the exchange
 def test_lunn_elder_exchanges_none_to_five() -> None:
-    p = auction(bids=["Bill bid 8+", "Ann bid pass"])
+    p = auction(bids=["Bill: bid 8+", "Ann: bid pass"])
     assert p.view(BILL).exchange_range == (0, 5)
     with pytest.raises(IllegalActionError, match="0 to 5"):
         p.push(Exchange(BILL, cs("7C 9S TS JS QS KS")))
-    go(p, ["Bill exchange -"])
+    go(p, ["Bill: x -"])
     assert p.to_act == ANN and p.view(ANN).exchange_range == (0, 8)
 
 
 def test_lunn_younger_exchanges_none_up_to_what_remains() -> None:
-    p = auction(bids=["Bill bid 8+", "Ann bid pass", "Bill exchange 7C KH"])
+    p = auction(bids=["Bill: bid 8+", "Ann: bid pass", "Bill: x 7C KH"])
     assert p.view(ANN).exchange_range == (0, 6)
     with pytest.raises(IllegalActionError, match="0 to 6"):
         p.push(Exchange(ANN, cs("QH JH TH 9H 8H 7H 8S")))
@@ -330,16 +323,16 @@ def test_lunn_younger_exchanges_none_up_to_what_remains() -> None:
 
 
 def test_lunn_the_dealer_holding_the_contract_exchanges_first() -> None:
-    p = auction(bids=["Bill bid pass", "Ann bid 7+", "Bill bid pass"])
+    p = auction(bids=["Bill: bid pass", "Ann: bid 7+", "Bill: bid pass"])
     assert p.to_act == ANN and p.view(ANN).exchange_range == (0, 5)
-    go(p, ["Ann exchange 8S 8D"])
+    go(p, ["Ann: x 8S 8D"])
     assert p.to_act == BILL and p.view(BILL).exchange_range == (0, 6)
 
 
 def test_lunn_there_is_no_carte_blanche_in_auction_piquet() -> None:
     p = auction(CB_ANN, CB_BILL, CB_TALON)  # Bill is dealt no court card
     assert p.phase is Phase.BID
-    go(p, ["Bill bid 7-", "Ann bid pass"])
+    go(p, ["Bill: bid 7-", "Ann: bid pass"])
     assert p.phase is Phase.EXCHANGE and p.to_act == BILL
     with pytest.raises(IllegalActionError, match="not the carte blanche"):
         p.push(CarteBlanche(BILL, True, 3))
@@ -349,17 +342,17 @@ def test_lunn_there_is_no_carte_blanche_in_auction_piquet() -> None:
 
 
 # ================================================================ declaring a minus contract
-def base_minus(bids: Iterable[str] = ("Bill bid 8-", "Ann bid pass")) -> Partie:
+def base_minus(bids: Iterable[str] = ("Bill: bid 8-", "Ann: bid pass")) -> Partie:
     """BASE in a minus contract held by Bill: after the exchange Bill holds a point of six making 60,
     a sixième major and fourteen aces and kings; Ann two points of six making 54 and two sixièmes
     to the queen."""
     return go(auction(bids=bids), BASE_EXCHANGE)
 
 
-FULL_BILL = ["Bill declare point AS KS QS JS TS 9S", "Ann declare point QH JH TH 9H 8H 7H",
-             "Bill declare sequences AS KS QS JS TS 9S",
-             "Ann declare sequences QH JH TH 9H 8H 7H | QD JD TD 9D 8D 7D",
-             "Bill declare sets AS AH AD AC | KS KH KD KC", "Ann declare sets -"]
+FULL_BILL = ["Bill: point AS KS QS JS TS 9S", "Ann: point QH JH TH 9H 8H 7H",
+             "Bill: sequences AS KS QS JS TS 9S",
+             "Ann: sequences QH JH TH 9H 8H 7H | QD JD TD 9D 8D 7D",
+             "Bill: sets AS AH AD AC | KS KH KD KC", "Ann: sets -"]
 
 
 def test_lunn_minus_elder_calls_only_lengths_and_younger_asks_how_high_at_equal_length() -> None:
@@ -376,19 +369,19 @@ def test_lunn_minus_elder_calls_a_point_of_five_a_quart_and_a_set_of_three() -> 
     bill = "AS KS QS JS 7S QH 9H 7H QD 9D 7D 8C"
     ann = "KH JH TH 8H KD JD TD 8D KC JC TC 9C"
     talon = "TS 9S 8S AH AD AC QC 7C"
-    p = auction(ann, bill, talon, ["Bill bid 7-", "Ann bid pass"])
+    p = auction(ann, bill, talon, ["Bill: bid 7-", "Ann: bid pass"])
     go(p, STAND_PAT)
-    go(p, ["Bill declare point AS KS QS JS 7S", "Ann declare point KC JC TC 9C"])
+    go(p, ["Bill: point AS KS QS JS 7S", "Ann: point KC JC TC 9C"])
     assert says(p)[-2:] == ["Point of five.", "Good."]
-    go(p, ["Bill declare sequences AS KS QS JS", "Ann declare sequences JC TC 9C"])
+    go(p, ["Bill: sequences AS KS QS JS", "Ann: sequences JC TC 9C"])
     assert says(p)[-2:] == ["Quart.", "Good."]
     # Ann's three kings beat Bill's three queens: "How high?" at the equal length.
-    go(p, ["Bill declare sets QS QH QD", "Ann declare sets KH KD KC | JH JD JC | TH TD TC"])
+    go(p, ["Bill: sets QS QH QD", "Ann: sets KH KD KC | JH JD JC | TH TD TC"])
     assert says(p)[-4:] == ["Set of three.", "How high?", "Queens.", "Not good."]
 
 
-@pytest.mark.parametrize("bad", ["Bill declare point -", "Bill declare point AS KS QS JS TS",
-                                 "Bill declare point AH"])
+@pytest.mark.parametrize("bad", ["Bill: point -", "Bill: point AS KS QS JS TS",
+                                 "Bill: point AH"])
 def test_lunn_minus_no_sinking_a_sunk_or_partial_point_is_illegal(bad: str) -> None:
     p = base_minus()
     with pytest.raises(IllegalActionError, match="in a minus contract nothing may be sunk"):
@@ -403,15 +396,15 @@ def test_lunn_minus_no_sinking_a_sunk_or_partial_point_is_illegal(bad: str) -> N
 def test_lunn_minus_no_sinking_every_scoring_set_and_sequence_is_shown() -> None:
     p = go(base_minus(), FULL_BILL[:2])
     with pytest.raises(IllegalActionError, match="nothing may be sunk"):
-        p.push(act("Bill declare sequences AS KS QS JS TS"))
+        p.push(act("Bill: sequences AS KS QS JS TS"))
     with pytest.raises(IllegalActionError, match="nothing may be sunk"):
-        p.push(act("Bill declare sequences -"))
+        p.push(act("Bill: sequences -"))
     go(p, FULL_BILL[2:3])
     # Younger may not sink either: both her sixièmes are shown.
     with pytest.raises(IllegalActionError, match="nothing may be sunk"):
-        p.push(act("Ann declare sequences QH JH TH 9H 8H 7H"))
+        p.push(act("Ann: sequences QH JH TH 9H 8H 7H"))
     go(p, FULL_BILL[3:4])
-    for bad in ("Bill declare sets AS AH AD AC", "Bill declare sets KS KH KD KC | AS AH AD", "Bill declare sets -"):
+    for bad in ("Bill: sets AS AH AD AC", "Bill: sets KS KH KD KC | AS AH AD", "Bill: sets -"):
         with pytest.raises(IllegalActionError, match="nothing may be sunk"):
             p.push(act(bad))
     go(p, FULL_BILL[4:])
@@ -419,7 +412,7 @@ def test_lunn_minus_no_sinking_every_scoring_set_and_sequence_is_shown() -> None
 
 
 def test_lunn_minus_each_scores_the_combinations_the_other_laid_down() -> None:
-    p = go(base_minus(), [*FULL_BILL, "Bill play AS"])
+    p = go(base_minus(), [*FULL_BILL, "Bill: AS"])
     by = deal_so_far(p)
     # Bill's point, sixième and quatorzes score for Ann; 50 for her and none for Bill is a repique at 21.
     assert by[ANN] == {"point": 6, "sequences": 16, "sets": 28, "repique": 60}
@@ -436,15 +429,15 @@ def deal_so_far(p: Partie) -> tuple[dict[str, int], dict[str, int]]:
 
 def test_lunn_minus_elder_scores_what_younger_laid_down_once_he_has_led() -> None:
     # Ann holds BASE's strong hand (without KC) and Bill the weak one; Bill bids 8- and both stand pat.
-    p = auction(BASE_BILL, BASE_ANN, BASE_TALON, ["Bill bid 8-", "Ann bid pass"])
+    p = auction(BASE_BILL, BASE_ANN, BASE_TALON, ["Bill: bid 8-", "Ann: bid pass"])
     go(p, STAND_PAT)
-    go(p, ["Bill declare point QH JH TH 9H 8H 7H", "Ann declare point AS KS QS JS TS 9S",
-           "Bill declare sequences QH JH TH 9H 8H 7H | QD JD TD 9D 8D", "Ann declare sequences AS KS QS JS TS 9S",
-           "Bill declare sets -", "Ann declare sets AS AH AD AC | KS KH KD"])
+    go(p, ["Bill: point QH JH TH 9H 8H 7H", "Ann: point AS KS QS JS TS 9S",
+           "Bill: sequences QH JH TH 9H 8H 7H | QD JD TD 9D 8D", "Ann: sequences AS KS QS JS TS 9S",
+           "Bill: sets -", "Ann: sets AS AH AD AC | KS KH KD"])
     assert says(p)[-9:] == ["Point of six.", "How high?", "Making fifty-four.", "Not good.",
                             "Sixième.", "How high?", "To the queen.", "Not good.", "No sets."]
     assert points(p, ScoreCategory.POINT, BILL) == 0  # younger's combinations are reckoned at the lead
-    go(p, ["Bill play 8S"])
+    go(p, ["Bill: 8S"])
     by = deal_so_far(p)
     assert by[BILL] == {"point": 6, "sequences": 16, "sets": 17, "repique": 60}
     assert by[ANN] == {}
@@ -452,7 +445,7 @@ def test_lunn_minus_elder_scores_what_younger_laid_down_once_he_has_led() -> Non
 
 # ================================================================ declaring a plus contract
 def test_lunn_plus_the_sequence_top_card_and_the_exact_set_are_named_at_once() -> None:
-    p = go(base_minus(["Bill bid 8+", "Ann bid pass"]), FULL_BILL)
+    p = go(base_minus(["Bill: bid 8+", "Ann: bid pass"]), FULL_BILL)
     said = says(p)
     start = said.index("Point of six.")
     # The point as in a minus contract: its length, then "How high?" at an equal length.
@@ -461,18 +454,18 @@ def test_lunn_plus_the_sequence_top_card_and_the_exact_set_are_named_at_once() -
 
 
 def test_lunn_plus_sinking_is_allowed() -> None:
-    p = base_minus(["Bill bid 8+", "Ann bid pass"])
-    for partial in ("Bill declare point -", "Bill declare point AS KS QS JS TS"):
+    p = base_minus(["Bill: bid 8+", "Ann: bid pass"])
+    for partial in ("Bill: point -", "Bill: point AS KS QS JS TS"):
         assert p.can(act(partial))
-    go(p, ["Bill declare point -", "Ann declare point QH JH TH 9H 8H 7H",
-           "Bill declare sequences AS KS QS JS TS", "Ann declare sequences -",
-           "Bill declare sets KS KH KD", "Ann declare sets -", "Bill play AS"])
+    go(p, ["Bill: point -", "Ann: point QH JH TH 9H 8H 7H",
+           "Bill: sequences AS KS QS JS TS", "Ann: sequences -",
+           "Bill: sets KS KH KD", "Ann: sets -", "Bill: AS"])
     by = deal_so_far(p)
     assert by[ANN] == {"point": 6} and by[BILL] == {"sequences": 15, "sets": 3}
 
 
 def test_lunn_plus_each_scores_his_own_combinations() -> None:
-    p = go(base_minus(["Bill bid 8+", "Ann bid pass"]), [*FULL_BILL, "Bill play AS"])
+    p = go(base_minus(["Bill: bid 8+", "Ann: bid pass"]), [*FULL_BILL, "Bill: AS"])
     by = deal_so_far(p)
     assert by[BILL] == {"point": 6, "sequences": 16, "sets": 28, "repique": 60}
     assert by[ANN] == {}
@@ -481,7 +474,7 @@ def test_lunn_plus_each_scores_his_own_combinations() -> None:
 
 # ================================================================ the play
 def test_lunn_plus_one_point_per_trick_won_none_for_leading_none_for_the_last_trick() -> None:
-    p = nine(["Bill bid 9+", "Ann bid pass"])
+    p = nine(["Bill: bid 9+", "Ann: bid pass"])
     d = p.deal_scores[-1]
     assert d.tricks == (3, 9)
     assert (d.by_category[ANN]["play"], d.by_category[BILL]["play"]) == (3, 9)
@@ -490,7 +483,7 @@ def test_lunn_plus_one_point_per_trick_won_none_for_leading_none_for_the_last_tr
 
 
 def test_lunn_minus_one_point_per_trick_lost() -> None:
-    p = nine(["Bill bid 9-", "Ann bid pass"])
+    p = nine(["Bill: bid 9-", "Ann: bid pass"])
     d = p.deal_scores[-1]
     assert d.tricks == (3, 9)
     # Bill lost three tricks and Ann nine.
@@ -498,32 +491,32 @@ def test_lunn_minus_one_point_per_trick_lost() -> None:
 
 
 def test_lunn_the_cards_go_to_the_winner_of_the_majority_in_plus_and_the_loser_in_minus() -> None:
-    plus = nine(["Bill bid 9+", "Ann bid pass"])
+    plus = nine(["Bill: bid 9+", "Ann: bid pass"])
     assert deal_score(plus)["cards"] == (0, 10)
-    minus = nine(["Bill bid 9-", "Ann bid pass"])
+    minus = nine(["Bill: bid 9-", "Ann: bid pass"])
     assert deal_score(minus)["cards"] == (10, 0)
 
 
 def test_lunn_capot_scores_40() -> None:
-    plus = contract_deal(WEAK, STRONG, CLUBS, ["Bill bid 7+", "Ann bid pass"])
+    plus = contract_deal(WEAK, STRONG, CLUBS, ["Bill: bid 7+", "Ann: bid pass"])
     assert plus.deal_scores[-1].tricks == (0, 12)
     assert deal_score(plus)["cards"] == (0, 40) and deal_score(plus)["play"] == (0, 12)
     # Minus: Bill, holding the weak hand, loses every trick: capot for the loser of all twelve.
-    minus = contract_deal(STRONG, WEAK, CLUBS, ["Bill bid 7-", "Ann bid pass"])
+    minus = contract_deal(STRONG, WEAK, CLUBS, ["Bill: bid 7-", "Ann: bid pass"])
     assert minus.deal_scores[-1].tricks == (12, 0)
     assert deal_score(minus)["cards"] == (0, 40) and deal_score(minus)["play"] == (0, 12)
 
 
 @pytest.mark.parametrize(("weak_bill", "minus"), [(False, False), (True, True)])
 @pytest.mark.parametrize(("doubling", "capot", "bonus"), [
-    ((), 40, 0), (("Ann bid double", "Bill bid pass"), 80, 20),
-    (("Ann bid double", "Bill bid redouble"), 160, 40)])
+    ((), 40, 0), (("Ann: bid double", "Bill: bid pass"), 80, 20),
+    (("Ann: bid double", "Bill: bid redouble"), 160, 40)])
 def test_lunn_capot_bid_at_twelve_and_made_scores_80_doubled_and_160_redoubled(
         weak_bill: bool, minus: bool, doubling: tuple[str, ...], capot: int, bonus: int) -> None:
     ann, bill = (STRONG, WEAK) if weak_bill else (WEAK, STRONG)
-    bids = ["Bill bid 12-" if minus else "Bill bid 12+", *doubling]
+    bids = ["Bill: bid 12-" if minus else "Bill: bid 12+", *doubling]
     if not doubling:
-        bids.append("Ann bid pass")
+        bids.append("Ann: bid pass")
     p = contract_deal(ann, bill, CLUBS, bids)
     s = deal_score(p)
     assert s["cards"] == (0, capot)
@@ -532,7 +525,7 @@ def test_lunn_capot_bid_at_twelve_and_made_scores_80_doubled_and_160_redoubled(
 
 def test_lunn_capot_by_the_player_who_did_not_bid_twelve_is_40_even_when_doubled() -> None:
     # Bill bids 12+ doubled with the weak hand: Ann wins every trick.
-    p = contract_deal(STRONG, WEAK, CLUBS, ["Bill bid 12+", "Ann bid double", "Bill bid pass"])
+    p = contract_deal(STRONG, WEAK, CLUBS, ["Bill: bid 12+", "Ann: bid double", "Bill: bid pass"])
     s = deal_score(p)
     assert s["cards"] == (40, 0)
     assert s["contract"] == (12 * 20, 0)
@@ -549,7 +542,7 @@ H30_TALON = "7C 9H QD TD 8D AC QC TC"
 
 
 def plus_hand(bill: str, talon: str, ann: str = H29_ANN) -> Partie:
-    p = auction(ann, bill, talon, ["Bill bid 7+", "Ann bid pass"])
+    p = auction(ann, bill, talon, ["Bill: bid 7+", "Ann: bid pass"])
     go(p, STAND_PAT)
     while p.phase is Phase.DECLARE:  # each declares his best
         seat = p.to_act
@@ -562,10 +555,10 @@ def plus_hand(bill: str, talon: str, ann: str = H29_ANN) -> Partie:
 
 def test_lunn_plus_repique_at_thirty_in_combinations() -> None:
     p = plus_hand(H30_BILL, H30_TALON)
-    go(p, ["Bill play AS"])
+    go(p, ["Bill: AS"])
     assert points(p, ScoreCategory.REPIQUE, BILL) == 60
     q = plus_hand(H29_BILL, H29_TALON)
-    go(q, ["Bill play AS"])
+    go(q, ["Bill: AS"])
     assert sum(e.points for e in q.events if e.category.in_hand) == 29
     assert not events_of(q, ScoreCategory.REPIQUE)
 
@@ -575,10 +568,10 @@ def test_lunn_minus_repique_at_twenty_one_in_the_other_players_combinations() ->
     bill = "AS KS QS JS TS 8S AH 9H 7H KD 9D 7D"
     ann = "9S 7S KH TH 8H QD TD 8D AC KC 9C 7C"
     talon = "8C QH JH AD JD QC JC TC"
-    p = auction(ann, bill, talon, ["Bill bid 7-", "Ann bid pass"])
+    p = auction(ann, bill, talon, ["Bill: bid 7-", "Ann: bid pass"])
     go(p, STAND_PAT)
     declare_first(p)
-    go(p, ["Bill play AS"])
+    go(p, ["Bill: AS"])
     assert deal_so_far(p)[ANN] == {"point": 6, "sequences": 15, "repique": 60}
 
 
@@ -591,7 +584,7 @@ H28_TALON = "JH 9H JD 9D AC QC TC 8C"
 def test_lunn_plus_pique_elder_with_29_in_hand_and_play_before_younger_scores() -> None:
     p = plus_hand(H28_STRONG, H28_TALON, H28_WEAK)
     assert p.phase is Phase.PLAY
-    go(p, ["Bill play AS", "Ann play 7S"])  # 28 in hand and one trick: 29, where Rubicon wants 30
+    go(p, ["Bill: AS", "Ann: 7S"])  # 28 in hand and one trick: 29, where Rubicon wants 30
     assert points(p, ScoreCategory.PIQUE, BILL) == 30
     assert not events_of(p, ScoreCategory.REPIQUE)
 
@@ -599,17 +592,17 @@ def test_lunn_plus_pique_elder_with_29_in_hand_and_play_before_younger_scores() 
 def test_lunn_plus_pique_elder_with_29_in_hand_before_younger_scores_anything() -> None:
     # Lunn: 29 in hand and play before younger has scored: the 29 is reached in hand, younger has nothing.
     p = plus_hand(H29_BILL, H29_TALON)
-    go(p, ["Bill play 7C", "Ann play KC"])
+    go(p, ["Bill: 7C", "Ann: KC"])
     assert points(p, ScoreCategory.PIQUE, BILL) == 30
 
 
 def test_lunn_plus_younger_never_piques() -> None:
     # Ann, younger, holds the 28 hand; Bill holds the contract with the weak hand and declares nothing.
-    p = auction(H28_STRONG, H28_WEAK, H28_TALON, ["Bill bid 7+", "Ann bid pass"])
+    p = auction(H28_STRONG, H28_WEAK, H28_TALON, ["Bill: bid 7+", "Ann: bid pass"])
     go(p, STAND_PAT)
-    go(p, ["Bill declare point -", "Ann declare point AS KS QS JS TS 9S",
-           "Bill declare sequences -", "Ann declare sequences AS KS QS JS TS 9S",
-           "Bill declare sets -", "Ann declare sets AS AH AD | KS KH KD"])
+    go(p, ["Bill: point -", "Ann: point AS KS QS JS TS 9S",
+           "Bill: sequences -", "Ann: sequences AS KS QS JS TS 9S",
+           "Bill: sets -", "Ann: sets AS AH AD | KS KH KD"])
     play_preferring(p, {BILL: "7S 8S", ANN: "AS KS QS JS TS 9S AH KH AD KD"})
     d = p.deal_scores[-1]
     assert d.by_category[ANN]["point"] + d.by_category[ANN]["sequences"] + d.by_category[ANN]["sets"] == 28
@@ -623,29 +616,29 @@ M20_TALON = "8S QH JH AD JD QC JC TC"
 
 
 def test_lunn_minus_younger_piques_at_21_in_hand_and_play() -> None:
-    p = auction(M20_ANN, M20_BILL, M20_TALON, ["Bill bid 7-", "Ann bid pass"])
+    p = auction(M20_ANN, M20_BILL, M20_TALON, ["Bill: bid 7-", "Ann: bid pass"])
     go(p, STAND_PAT)
     declare_first(p)
-    go(p, ["Bill play AS"])
+    go(p, ["Bill: AS"])
     assert deal_so_far(p)[ANN] == {"point": 5, "sequences": 15}
-    go(p, ["Ann play 7S"])  # Ann loses the trick: 21
+    go(p, ["Ann: 7S"])  # Ann loses the trick: 21
     assert points(p, ScoreCategory.PIQUE, ANN) == 30
 
 
 def test_lunn_minus_elder_piques_too() -> None:
     # Mirror: Ann holds the point of five and quint; Bill holds the contract (7-) and the low hand.
-    p = auction(M20_BILL, M20_ANN, M20_TALON, ["Bill bid 7-", "Ann bid pass"])
+    p = auction(M20_BILL, M20_ANN, M20_TALON, ["Bill: bid 7-", "Ann: bid pass"])
     go(p, STAND_PAT)
     declare_first(p)
-    go(p, ["Bill play 7S"])
+    go(p, ["Bill: 7S"])
     assert deal_so_far(p)[BILL] == {"point": 5, "sequences": 15}
-    go(p, ["Ann play AS"])  # Bill loses the trick: 21
+    go(p, ["Ann: AS"])  # Bill loses the trick: 21
     assert points(p, ScoreCategory.PIQUE, BILL) == 30
 
 
 def test_lunn_the_cards_and_capot_never_count_toward_pique() -> None:
     # Both sink everything; Bill wins every trick: 12 in play, the capot would make 52.
-    p = contract_deal(WEAK, STRONG, CLUBS, ["Bill bid 7+", "Ann bid pass"])
+    p = contract_deal(WEAK, STRONG, CLUBS, ["Bill: bid 7+", "Ann: bid pass"])
     s = deal_score(p)
     assert s["play"] == (0, 12) and s["cards"] == (0, 40) and s["pique"] == (0, 0)
     assert s["contract"] == (0, 50)
@@ -653,15 +646,15 @@ def test_lunn_the_cards_and_capot_never_count_toward_pique() -> None:
 
 # ================================================================ the contract
 @pytest.mark.parametrize(("bids", "contract"), [
-    (["Bill bid 9+", "Ann bid pass"], (0, 0)),
-    (["Bill bid 9+", "Ann bid double", "Bill bid pass"], (0, 20)),
-    (["Bill bid 9+", "Ann bid double", "Bill bid redouble"], (0, 40)),
-    (["Bill bid 8+", "Ann bid pass"], (0, 10)),
-    (["Bill bid 8+", "Ann bid double", "Bill bid pass"], (0, 20 + 20)),
-    (["Bill bid 7+", "Ann bid double", "Bill bid redouble"], (0, 2 * 40 + 40)),
-    (["Bill bid 10+", "Ann bid pass"], (10, 0)),
-    (["Bill bid 11+", "Ann bid double", "Bill bid pass"], (2 * 20, 0)),
-    (["Bill bid 12+", "Ann bid double", "Bill bid redouble"], (3 * 40, 0)),
+    (["Bill: bid 9+", "Ann: bid pass"], (0, 0)),
+    (["Bill: bid 9+", "Ann: bid double", "Bill: bid pass"], (0, 20)),
+    (["Bill: bid 9+", "Ann: bid double", "Bill: bid redouble"], (0, 40)),
+    (["Bill: bid 8+", "Ann: bid pass"], (0, 10)),
+    (["Bill: bid 8+", "Ann: bid double", "Bill: bid pass"], (0, 20 + 20)),
+    (["Bill: bid 7+", "Ann: bid double", "Bill: bid redouble"], (0, 2 * 40 + 40)),
+    (["Bill: bid 10+", "Ann: bid pass"], (10, 0)),
+    (["Bill: bid 11+", "Ann: bid double", "Bill: bid pass"], (2 * 20, 0)),
+    (["Bill: bid 12+", "Ann: bid double", "Bill: bid redouble"], (3 * 40, 0)),
 ])
 def test_lunn_contract_overtricks_to_elder_undertricks_to_younger_and_the_doubled_bonus(
         bids: list[str], contract: tuple[int, int]) -> None:
@@ -678,19 +671,19 @@ def test_lunn_contract_overtricks_to_elder_undertricks_to_younger_and_the_double
 
 @pytest.mark.parametrize(("bid", "expected"), [("12-", (0, 0)), ("9-", (0, 30)), ("7-", (0, 50))])
 def test_lunn_minus_contract_overtricks_are_tricks_lost_beyond_the_bid(bid: str, expected: tuple[int, int]) -> None:
-    p = contract_deal(NINE_ANN, NINE_BILL, NINE_TALON, [f"Bill bid {bid}", "Ann bid pass"], {BILL: LOSE_ALL})
+    p = contract_deal(NINE_ANN, NINE_BILL, NINE_TALON, [f"Bill: bid {bid}", "Ann: bid pass"], {BILL: LOSE_ALL})
     assert p.deal_scores[-1].tricks == (12, 0)
     assert deal_score(p)["contract"] == expected
 
 
 def test_lunn_minus_contract_undertricks_score_to_younger() -> None:
     # Bill bids 8- doubled and wins nine: he loses three, five short at 20 each for Ann.
-    p = nine(["Bill bid 8-", "Ann bid double", "Bill bid pass"])
+    p = nine(["Bill: bid 8-", "Ann: bid double", "Bill: bid pass"])
     assert deal_score(p)["contract"] == (5 * 20, 0)
 
 
 def test_lunn_contract_is_the_last_category_and_the_deal_score_keeps_the_contract() -> None:
-    p = nine(["Bill bid 8+", "Ann bid double", "Bill bid pass"])
+    p = nine(["Bill: bid 8+", "Ann: bid double", "Bill: bid pass"])
     d = p.deal_scores[-1]
     assert d.contract == Contract(BILL, 8, False, 1) and not d.annulled
     log = [e for e in p.logs()[-1] if isinstance(e, ScoreEvent)]
@@ -720,16 +713,16 @@ def capot_deal(p: Partie, bids: Iterable[str], strong: int | None = None) -> Non
 
 def test_lunn_a_partie_is_six_deals_not_counting_annulled_ones() -> None:
     p = Partie(NAMES, "auction", first_dealer=ANN)
-    capot_deal(p, ["Bill bid 8+", "Ann bid pass"])  # Bill: 12 + 40 + 40
-    capot_deal(p, ["Ann bid 7+", "Bill bid pass"])  # Bill deals: Ann the same
+    capot_deal(p, ["Bill: bid 8+", "Ann: bid pass"])  # Bill: 12 + 40 + 40
+    capot_deal(p, ["Ann: bid 7+", "Bill: bid pass"])  # Bill deals: Ann the same
     dealer = p.dealer
-    capot_deal(p, ["Bill bid pass", "Ann bid pass"])  # annulled
+    capot_deal(p, ["Bill: bid pass", "Ann: bid pass"])  # annulled
     assert p.dealer == dealer and p.deal_scores[-1].annulled
     for _ in range(3):
-        capot_deal(p, ["Bill bid 7+" if p.dealer == ANN else "Ann bid 7+",
-                       "Ann bid pass" if p.dealer == ANN else "Bill bid pass"])
+        capot_deal(p, ["Bill: bid 7+" if p.dealer == ANN else "Ann: bid 7+",
+                       "Ann: bid pass" if p.dealer == ANN else "Bill: bid pass"])
     assert not p.is_over, "the annulled deal was counted"
-    capot_deal(p, ["Bill bid 7+", "Ann bid pass"] if p.dealer == ANN else ["Ann bid 7+", "Bill bid pass"])
+    capot_deal(p, ["Bill: bid 7+", "Ann: bid pass"] if p.dealer == ANN else ["Ann: bid 7+", "Bill: bid pass"])
     assert len(p.deal_scores) == 7 and sum(not d.annulled for d in p.deal_scores) == 6
     assert p.is_over and p.result is not None and p.totals == (306, 296)
     assert all(d.multiplier == 1 for d in p.deal_scores)
@@ -738,12 +731,12 @@ def test_lunn_a_partie_is_six_deals_not_counting_annulled_ones() -> None:
 def test_lunn_a_tie_after_six_deals_means_two_more_deals() -> None:
     p = Partie(NAMES, "auction", first_dealer=ANN)
     for _ in range(6):  # each deal mirrors the last: 102 each way
-        capot_deal(p, ["Bill bid 7+", "Ann bid pass"] if p.dealer == ANN else ["Ann bid 7+", "Bill bid pass"])
+        capot_deal(p, ["Bill: bid 7+", "Ann: bid pass"] if p.dealer == ANN else ["Ann: bid 7+", "Bill: bid pass"])
     assert p.totals == (306, 306) and not p.is_over and p.phase is Phase.DEAL
     # Deal 7: Bill wins the deal; deal 8: Bill, the dealer, bids after Ann passes, and becomes elder.
-    capot_deal(p, ["Bill bid 7+", "Ann bid pass"])
+    capot_deal(p, ["Bill: bid 7+", "Ann: bid pass"])
     assert not p.is_over and p.dealer == BILL
-    capot_deal(p, ["Ann bid pass", "Bill bid 7+", "Ann bid pass"], strong=BILL)
+    capot_deal(p, ["Ann: bid pass", "Bill: bid 7+", "Ann: bid pass"], strong=BILL)
     assert p.deal_scores[-1].elder == BILL and p.deal_scores[-1].contract == Contract(BILL, 7, False, 0)
     assert p.totals == (306, 510) and p.is_over
     assert p.result is not None and p.result.winner == BILL
@@ -753,7 +746,7 @@ def test_lunn_a_tie_after_six_deals_means_two_more_deals() -> None:
 def test_lunn_still_tied_after_eight_deals_is_drawn() -> None:
     p = Partie(NAMES, "auction", first_dealer=ANN)
     for _ in range(8):
-        capot_deal(p, ["Bill bid 7+", "Ann bid pass"] if p.dealer == ANN else ["Ann bid 7+", "Bill bid pass"])
+        capot_deal(p, ["Bill: bid 7+", "Ann: bid pass"] if p.dealer == ANN else ["Ann: bid 7+", "Bill: bid pass"])
     assert p.is_over and p.totals == (408, 408) and len(p.deal_scores) == 8
     assert p.result is not None and p.result.winner is None
 
@@ -800,10 +793,10 @@ P29_TALON = "9D 8D AC KC QC 9C 8C 7C"
 
 
 def test_lunn_plus_pique_at_29_is_reckoned_strictly_in_the_order_point_sequence_set() -> None:
-    p = auction(P29_ANN, P29_BILL, P29_TALON, ["Bill bid 7+", "Ann bid pass"])
-    go(p, [*STAND_PAT, "Bill declare point AS KS QS JS TS 9S 8S 7S", "Ann declare point -",
-           "Bill declare sequences AS KS QS JS TS 9S 8S 7S | AH KH QH", "Ann declare sequences -",
-           "Bill declare sets -", "Ann declare sets JH JD JC | TH TD TC", "Bill play AS"])
+    p = auction(P29_ANN, P29_BILL, P29_TALON, ["Bill: bid 7+", "Ann: bid pass"])
+    go(p, [*STAND_PAT, "Bill: point AS KS QS JS TS 9S 8S 7S", "Ann: point -",
+           "Bill: sequences AS KS QS JS TS 9S 8S 7S | AH KH QH", "Ann: sequences -",
+           "Bill: sets -", "Ann: sets JH JD JC | TH TD TC", "Bill: AS"])
     # Ann's sets stand after Bill's 29 in the order of reckoning: they do not stop his pique, which is his on the
     # score of the 29 being made (Law 69), so it stands there, before her sets.
     assert points(p, ScoreCategory.SETS, ANN) == 6
@@ -815,23 +808,23 @@ def test_lunn_plus_pique_at_29_is_reckoned_strictly_in_the_order_point_sequence_
 
 def test_lunn_plus_no_pique_when_younger_scores_before_the_29() -> None:
     # The same hands, Bill sinking his tierce: 26 by his point and sequences, and Ann's sets come first.
-    p = auction(P29_ANN, P29_BILL, P29_TALON, ["Bill bid 7+", "Ann bid pass"])
-    go(p, [*STAND_PAT, "Bill declare point AS KS QS JS TS 9S 8S 7S", "Ann declare point -",
-           "Bill declare sequences AS KS QS JS TS 9S 8S 7S", "Ann declare sequences -",
-           "Bill declare sets -", "Ann declare sets JH JD JC | TH TD TC", "Bill play AS", "Ann play 7H",
-           "Bill play KS", "Ann play 8H", "Bill play QS"])
+    p = auction(P29_ANN, P29_BILL, P29_TALON, ["Bill: bid 7+", "Ann: bid pass"])
+    go(p, [*STAND_PAT, "Bill: point AS KS QS JS TS 9S 8S 7S", "Ann: point -",
+           "Bill: sequences AS KS QS JS TS 9S 8S 7S", "Ann: sequences -",
+           "Bill: sets -", "Ann: sets JH JD JC | TH TD TC", "Bill: AS", "Ann: 7H",
+           "Bill: KS", "Ann: 8H", "Bill: QS"])
     assert not events_of(p, ScoreCategory.PIQUE)
 
 
 def test_option_redouble_counts_as_one_of_lunns_two_doubles() -> None:
-    bids = ["Bill bid 8+", "Ann bid double", "Bill bid 9+", "Ann bid double"]
+    bids = ["Bill: bid 8+", "Ann: bid double", "Bill: bid 9+", "Ann: bid double"]
     assert Bid(BILL, "redouble") in auction(bids=bids).legal_actions()
     p = auction(bids=bids, options={"redouble_counts_as_double": True})
     assert Bid(BILL, "redouble") not in p.legal_actions()
     with pytest.raises(IllegalActionError, match="a redouble counts as one"):
         p.push(Bid(BILL, "redouble"))
     # A first redouble is still allowed: it ends the auction, so the count matters only after two doubles.
-    q = auction(bids=["Bill bid 8+", "Ann bid double", "Bill bid redouble"],
+    q = auction(bids=["Bill: bid 8+", "Ann: bid double", "Bill: bid redouble"],
                 options={"redouble_counts_as_double": True})
     assert q.contract == Contract(BILL, 8, False, 2)
 
@@ -840,11 +833,11 @@ def test_option_auction_carte_blanche_is_announced_once_the_contract_is_held() -
     cb_bill = "AS TS 9S 8S 7S AH TH 9H AD TD AC TC"  # no king, queen or knave
     cb_ann = "KS QS JS KH QH JH KD QD JD KC QC JC"
     talon = "8H 7H 9D 8D 7D 9C 8C 7C"
-    plain = auction(cb_ann, cb_bill, talon, ["Bill bid 7+", "Ann bid pass"])
+    plain = auction(cb_ann, cb_bill, talon, ["Bill: bid 7+", "Ann: bid pass"])
     assert plain.phase is Phase.EXCHANGE and not plain.rules.has_carte_blanche
-    p = auction(cb_ann, cb_bill, talon, ["Bill bid 7+", "Ann bid pass"], options={"carte_blanche": True})
+    p = auction(cb_ann, cb_bill, talon, ["Bill: bid 7+", "Ann: bid pass"], options={"carte_blanche": True})
     assert p.phase is Phase.CARTE_BLANCHE and p.to_act == BILL
-    go(p, [CarteBlanche(BILL, True, 2), "Ann exchange -", "Bill exchange 7S 8S"])
+    go(p, [CarteBlanche(BILL, True, 2), "Ann: x -", "Bill: x 7S 8S"])
     assert points(p, ScoreCategory.CARTE_BLANCHE, BILL) == 10
     assert p.view(ANN).shown_dealt[BILL] == cs(cb_bill)
     again = loads(dumps(p))
@@ -854,6 +847,6 @@ def test_option_auction_carte_blanche_is_announced_once_the_contract_is_held() -
 def test_option_auction_elder_may_look_at_the_cards_he_leaves() -> None:
     cases: tuple[tuple[dict[str, object], int], ...] = (({}, 0), ({"elder_sees_cards_left": True}, 2))
     for options, seen in cases:
-        p = auction(bids=["Bill bid 7+", "Ann bid pass"], options=options)
-        go(p, ["Bill exchange 7C AD KD"])
+        p = auction(bids=["Bill: bid 7+", "Ann: bid pass"], options=options)
+        go(p, ["Bill: x 7C AD KD"])
         assert len(p.view(BILL).peeked) == seen and len(p.view(ANN).peeked) == 0

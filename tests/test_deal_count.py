@@ -8,8 +8,18 @@ import random
 import pytest
 
 from piquet.ai.agent import RandomAgent
+from piquet.engine.cards import Card, Rank
+from piquet.engine.combinations import Category
 from piquet.engine.partie import Partie, Phase
-from piquet.engine.scoring import CATEGORY_ORDER, DealScore, ScoreCategory, ScoreEvent
+from piquet.engine.scoring import (
+    CATEGORY_ORDER,
+    CombinationReason,
+    DealScore,
+    LeadReason,
+    PlainReason,
+    ScoreCategory,
+    ScoreEvent,
+)
 from piquet.ui.web.protocol import sheet_rows
 
 
@@ -31,9 +41,11 @@ def _partie(variant: str, seed: int, deals: int = 3) -> Partie:
 
 
 def test_the_count_lists_only_the_categories_scored_in_the_order_of_reckoning() -> None:
-    events = (ScoreEvent(1, 3, ScoreCategory.SETS, "three kings"), ScoreEvent(0, 10, ScoreCategory.CARDS, "the cards"),
-              ScoreEvent(0, 5, ScoreCategory.POINT, "point of five"), ScoreEvent(1, 1, ScoreCategory.PLAY, "a lead"),
-              ScoreEvent(0, 1, ScoreCategory.PLAY, "a trick"))
+    events = (ScoreEvent(1, 3, ScoreCategory.SETS, CombinationReason(Category.SETS, 3, Rank.KING)),
+              ScoreEvent(0, 10, ScoreCategory.CARDS, PlainReason.CARDS),
+              ScoreEvent(0, 5, ScoreCategory.POINT, CombinationReason(Category.POINT, 5)),
+              ScoreEvent(1, 1, ScoreCategory.PLAY, LeadReason(Card.parse("AS"))),
+              ScoreEvent(0, 1, ScoreCategory.PLAY, PlainReason.WINS_A_TRICK))
     deal = DealScore.from_events(events, elder=0)
     assert [(c.label, points) for c, points in deal.count()] == [
         ("point", (5, 0)), ("sets", (0, 3)), ("play", (1, 1)), ("cards", (10, 0))]

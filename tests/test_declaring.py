@@ -109,7 +109,7 @@ def _last_deal(view, seat: int, leading: bool):  # type: ignore[no-untyped-def]
     five = tuple(DealScore.from_events((), 0) for _ in range(5))
     totals = [0, 0]
     totals[seat], totals[1 - seat] = (160, 30) if leading else (30, 160)
-    return replace(view, deal_scores=five, totals=(totals[0], totals[1]))
+    return replace(view.kept(), deal_scores=five, totals=(totals[0], totals[1]))
 
 
 def _true_points(partie: Partie, seat: int, option: Declare) -> tuple[int, int]:

@@ -20,7 +20,7 @@ from piquet.engine import record
 from piquet.engine.actions import Play
 from piquet.engine.cards import Card
 from piquet.engine.partie import Partie, Phase, reckoning_at_first_lead
-from piquet.engine.scoring import ScoreCategory, ScoreEvent
+from piquet.engine.scoring import PlainReason, ScoreCategory, ScoreEvent
 
 RECORDS = Path(__file__).parent / "records"
 
@@ -40,15 +40,15 @@ def test_auction_plus_29_by_point_and_sequences_is_a_pique_although_younger_s_se
     position = position_from_partie(partie)
     assert position.scores == (6, 8 + 21 + 30) and position.pique_done
     partie.push(Play(BILL, next(iter(partie.hand(BILL)))))
-    assert ScoreEvent(BILL, 30, ScoreCategory.PIQUE, "pique") in partie.events  # the engine scores it so
+    assert ScoreEvent(BILL, 30, ScoreCategory.PIQUE, PlainReason.PIQUE) in partie.events  # the engine scores it so
 
 
 def test_rubicon_thirty_eight_in_hand_against_nothing_is_a_repique_reckoned_before_the_lead() -> None:
     partie = dealt("7S QH JH TH 9H 8H 7H QD JD TD 9D 8D", "AS KS QS JS TS 9S 8S AH KH AD KD AC",
                    "7D KC QC JC TC 9C 8C 7C")
-    run(partie, ["Bill exchange KD", "Ann exchange 8D", "Bill declare point AS KS QS JS TS 9S 8S",
-                 "Ann declare point -", "Bill declare sequences AS KS QS JS TS 9S 8S", "Ann declare sequences -",
-                 "Bill declare sets AS AH AD AC", "Ann declare sets -"])
+    run(partie, ["Bill: x KD", "Ann: x 8D", "Bill: point AS KS QS JS TS 9S 8S",
+                 "Ann: point -", "Bill: sequences AS KS QS JS TS 9S 8S", "Ann: sequences -",
+                 "Bill: sets AS AH AD AC", "Ann: sets -"])
     reckoned = reckoning_at_first_lead(partie.view(BILL))
     assert [(e.player, e.points, e.category) for e in reckoned] == [(BILL, 60, ScoreCategory.REPIQUE)]
     position = position_from_partie(partie)

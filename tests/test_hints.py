@@ -33,9 +33,9 @@ TALON = "8D 7D 8C 7C TH 9H 8H AS"
 
 def _at_the_king_of_hearts(talon: str = TALON) -> Partie:
     partie = dealt(ANN, BILL, talon)
-    run(partie, ["Bill exchange QH JH 9D 9C 7S", "Ann exchange TC"])
+    run(partie, ["Bill: x QH JH 9D 9C 7S", "Ann: x TC"])
     declare_nothing(partie)
-    run(partie, ["Bill play KH"])
+    run(partie, ["Bill: KH"])
     return partie
 
 
@@ -141,7 +141,7 @@ def test_the_declaration_hint_declares_the_point_in_full() -> None:
 
 def _at_the_declarations() -> Partie:
     partie = dealt(ANN, BILL, TALON)
-    run(partie, ["Bill exchange QH JH 9D 9C 7S", "Ann exchange TC"])
+    run(partie, ["Bill: x QH JH 9D 9C 7S", "Ann: x TC"])
     return partie
 
 
@@ -182,9 +182,9 @@ def _hidden_from_ann(order: list[int]) -> Partie:
     bill = " ".join([*moved[:6], "7S", "KH", "QH", "JH", "9D", "9C"])
     talon = " ".join(["8D", "7D", "8C", "7C", "TH", "9H", *moved[6:]])
     partie = dealt(ANN, bill, talon)
-    run(partie, ["Bill exchange QH JH 9D 9C 7S", "Ann exchange TC"])
+    run(partie, ["Bill: x QH JH 9D 9C 7S", "Ann: x TC"])
     declare_nothing(partie)
-    run(partie, ["Bill play KH"])
+    run(partie, ["Bill: KH"])
     return partie
 
 

@@ -100,9 +100,9 @@ def test_every_sentence_of_a_partie_is_in_the_french_catalogue(variant: str, see
         result_text(partie, "fr")
     assert not missed
     # What each score was for, said in French too (a reason the catalogue does not know is left in English).
-    reasons = {e.reason for e in partie.view(None).log if isinstance(e, ScoreEvent)}
+    reasons = {e.why for e in partie.view(None).log if isinstance(e, ScoreEvent)}
     assert reasons
-    assert [r for r in reasons if reason_words(r, "fr") == r and r not in ("capot", "carte rouge")] == []
+    assert [r for r in reasons if reason_words(r, "fr") == reason_words(r) and r not in ("capot", "carte rouge")] == []
 
 
 def test_every_call_and_question_of_the_declarations_is_in_the_french_catalogue() -> None:

@@ -249,14 +249,14 @@ def test_law_18_carte_blanche_only_with_no_court_card_dealt() -> None:
 def test_carte_blanche_is_optional_decline_is_legal() -> None:
     p = cb_partie()
     assert CarteBlanche(BILL, False) in p.legal_actions()
-    run(p, ["Bill carte_blanche no", "Bill exchange 9S 8S 7S", "Ann exchange KC"])
+    run(p, ["Bill: cb no", "Bill: x 9S 8S 7S", "Ann: x KC"])
     assert points(p, ScoreCategory.CARTE_BLANCHE, BILL) == 0
     assert p.view(ANN).shown_dealt == (CardSet(), CardSet())
 
 
 def test_law_61_carte_blanche_scores_10() -> None:
     p = cb_partie()
-    run(p, ["Bill carte_blanche yes 3"])
+    run(p, ["Bill: cb 3"])
     assert points(p, ScoreCategory.CARTE_BLANCHE, BILL) == 10
     assert p.view(ANN).carte_blanche == (False, True)
 
@@ -277,29 +277,29 @@ def test_ruling_6_elder_says_how_many_he_will_exchange() -> None:
 # elder bound to the number he said: ruling 6.
 def test_ruling_6_elder_with_carte_blanche_exchanges_exactly_that_number_after_younger() -> None:
     p = cb_partie()
-    run(p, ["Bill carte_blanche yes 3"])
+    run(p, ["Bill: cb 3"])
     assert p.phase is Phase.EXCHANGE and p.to_act == ANN  # younger first
     with pytest.raises(IllegalActionError):
         p.push(Exchange(BILL, cs("9S 8S 7S")))
     # younger may take at most 8 - 3 = 5, drawing below elder's three
     assert not p.can(Exchange(ANN, cs("KS QS JS KH QH JH")))
-    run(p, ["Ann exchange KS QS"])
+    run(p, ["Ann: x KS QS"])
     assert cs("8D 7D").issubset(p.hand(ANN))
     assert p.to_act == BILL
     for bad in ("9S 8S", "9S 8S 7S 9H"):
         with pytest.raises(IllegalActionError, match="Law 20"):
             p.push(Exchange(BILL, cs(bad)))
-    run(p, ["Bill exchange 9S 8S 7S"])
+    run(p, ["Bill: x 9S 8S 7S"])
     assert cs("8H 7H 9D").issubset(p.hand(BILL))
     assert p.phase is Phase.DECLARE
 
 
 def test_law_20_carte_blanche_shown_only_after_the_opponent_has_discarded() -> None:
     p = cb_partie()
-    run(p, ["Bill carte_blanche yes 3"])
+    run(p, ["Bill: cb 3"])
     assert p.view(ANN).shown_dealt[BILL] == CardSet()
     assert not (p.view(ANN).known_cards() & cs(CB_BILL))
-    run(p, ["Ann exchange KS QS"])
+    run(p, ["Ann: x KS QS"])
     assert p.view(ANN).shown_dealt[BILL] == cs(CB_BILL)
     assert CarteBlancheShown(BILL, cs(CB_BILL)) in p.view(ANN).log
     assert f"My carte blanche: {cs(CB_BILL)}." in log_texts(p.view(ANN).log)
@@ -310,21 +310,21 @@ def test_law_20_younger_carte_blanche_shown_after_elder_discards() -> None:
     assert p.phase is Phase.CARTE_BLANCHE and p.to_act == ANN
     with pytest.raises(IllegalActionError):
         p.push(CarteBlanche(ANN, True, 3))  # younger says no number
-    run(p, ["Ann carte_blanche yes"])
+    run(p, ["Ann: cb"])
     assert p.to_act == BILL  # elder exchanges first as usual
     assert p.view(BILL).shown_dealt[ANN] == CardSet()
-    run(p, ["Bill exchange KS QS JS KH QH"])
+    run(p, ["Bill: x KS QS JS KH QH"])
     assert p.view(BILL).shown_dealt[ANN] == cs(CB_BILL)
     assert points(p, ScoreCategory.CARTE_BLANCHE, ANN) == 10
 
 
 def test_law_18_carte_blanche_counts_toward_repique() -> None:
     p = cb_partie()
-    run(p, ["Bill carte_blanche yes 3", "Ann exchange KS", "Bill exchange 9S 8S 7S",
-            "Bill declare point -", "Ann declare point -",
-            "Bill declare sequences -", "Ann declare sequences -",
-            "Bill declare sets AS AH AD AC | TS TH TD TC", "Ann declare sets -",
-            "Bill play AS"])
+    run(p, ["Bill: cb 3", "Ann: x KS", "Bill: x 9S 8S 7S",
+            "Bill: point -", "Ann: point -",
+            "Bill: sequences -", "Ann: sequences -",
+            "Bill: sets AS AH AD AC | TS TH TD TC", "Ann: sets -",
+            "Bill: AS"])
     # 10 + 14 + 14 = 38 in hand: a repique only thanks to the carte blanche
     assert points(p, ScoreCategory.REPIQUE, BILL) == 60
 
@@ -346,7 +346,7 @@ def test_law_21_elder_exchanges_one_to_five() -> None:
 
 def test_law_23_elder_draws_from_the_top() -> None:
     p = dealt(BASE_ANN, BASE_BILL, BASE_TALON)
-    run(p, ["Bill exchange 7C AH AD"])
+    run(p, ["Bill: x 7C AH AD"])
     assert cs("KC 7D 7S").issubset(p.hand(BILL)) and not cs("7C AH AD") & p.hand(BILL)
     assert p.view(BILL).discards == cs("7C AH AD")
     assert len(p.hand(BILL)) == 12
@@ -354,25 +354,25 @@ def test_law_23_elder_draws_from_the_top() -> None:
 
 def test_law_33_elder_short_exchange_peeks_at_what_he_left_younger_does_not() -> None:
     p = dealt(BASE_ANN, BASE_BILL, BASE_TALON)
-    run(p, ["Bill exchange 7C AH"])
+    run(p, ["Bill: x 7C AH"])
     assert p.view(BILL).peeked == cs("7S QC JC")
     assert p.view(ANN).peeked == CardSet()
     assert p.view(None).peeked == CardSet()
     full5 = dealt(BASE_ANN, BASE_BILL, BASE_TALON)
-    run(full5, ["Bill exchange 7C AH AD AC KH"])
+    run(full5, ["Bill: x 7C AH AD AC KH"])
     assert full5.view(BILL).peeked == CardSet()
 
 
 # Law 22 (at least one), Law 34 (up to all that are left), Law 23 (from the top).
 def test_law_22_younger_exchanges_one_to_the_remainder_drawing_next_from_the_top() -> None:
     p = dealt(BASE_ANN, BASE_BILL, BASE_TALON)
-    run(p, ["Bill exchange 7C AH"])  # elder takes KC 7D, leaves 6
+    run(p, ["Bill: x 7C AH"])  # elder takes KC 7D, leaves 6
     with pytest.raises(IllegalActionError, match="Law 22"):
         p.push(Exchange(ANN, CardSet()))
     assert p.can(Exchange(ANN, cs("QH JH TH 9H 8H 7H")))
     with pytest.raises(IllegalActionError, match="Law 22"):
         p.push(Exchange(ANN, cs("QH JH TH 9H 8H 7H QD")))
-    run(p, ["Ann exchange QH JH"])
+    run(p, ["Ann: x QH JH"])
     # she takes first the cards elder left
     assert cs("7S QC").issubset(p.hand(ANN))
     assert p.phase is Phase.DECLARE and p.to_act == BILL
@@ -382,7 +382,7 @@ def test_law_36_show_rest_only_for_younger() -> None:
     p = dealt(BASE_ANN, BASE_BILL, BASE_TALON)
     with pytest.raises(IllegalActionError, match="Law 36"):
         p.push(Exchange(BILL, cs("7C"), show_rest=True))
-    run(p, ["Bill exchange 7C AH AD AC KH"])
+    run(p, ["Bill: x 7C AH AD AC KH"])
     with pytest.raises(IllegalActionError):
         p.push(Exchange(ANN, cs("8S QH JH"), show_rest=True))  # nothing left to show
 
@@ -393,10 +393,10 @@ def test_law_36_rest_seen_by_both_only_after_elders_first_lead() -> None:
     for seat in (ANN, BILL, None):
         assert p.view(seat).rest == CardSet()
     assert not (p.view(ANN).known_cards() & rest)
-    run(p, ["Bill declare point -", "Ann declare point -", "Bill declare sequences -",
-            "Ann declare sequences -", "Bill declare sets -", "Ann declare sets -"])
+    run(p, ["Bill: point -", "Ann: point -", "Bill: sequences -",
+            "Ann: sequences -", "Bill: sets -", "Ann: sets -"])
     assert p.view(BILL).rest == CardSet()
-    run(p, ["Bill play AS"])
+    run(p, ["Bill: AS"])
     for seat in (ANN, BILL, None):
         assert p.view(seat).rest == rest
 
@@ -404,8 +404,8 @@ def test_law_36_rest_seen_by_both_only_after_elders_first_lead() -> None:
 def test_law_36_rest_seen_by_neither_if_she_declines() -> None:
     p = base(show_rest=False)
     rest = cs("7S QC JC TC 9C 8C")
-    run(p, ["Bill declare point -", "Ann declare point -", "Bill declare sequences -",
-            "Ann declare sequences -", "Bill declare sets -", "Ann declare sets -", "Bill play AS"])
+    run(p, ["Bill: point -", "Ann: point -", "Bill: sequences -",
+            "Ann: sequences -", "Bill: sets -", "Ann: sets -", "Bill: AS"])
     for seat in (ANN, BILL):
         assert p.view(seat).rest == CardSet()
         assert not (p.view(seat).known_cards() & rest - p.view(seat).peeked)
@@ -413,9 +413,9 @@ def test_law_36_rest_seen_by_neither_if_she_declines() -> None:
 
 def test_option_younger_may_stand_pat() -> None:
     p = dealt(BASE_ANN, BASE_BILL, BASE_TALON, {"younger_may_stand_pat": True})
-    run(p, ["Bill exchange 7C"])
+    run(p, ["Bill: x 7C"])
     assert p.can(Exchange(ANN, CardSet()))
-    run(p, ["Ann exchange -"])
+    run(p, ["Ann: x -"])
     assert p.hand(ANN) == cs(BASE_ANN) and p.phase is Phase.DECLARE
 
 
@@ -423,7 +423,7 @@ def test_option_elder_may_stand_pat() -> None:
     p = dealt(BASE_ANN, BASE_BILL, BASE_TALON, {"elder_may_stand_pat": True})
     assert p.can(Exchange(BILL, CardSet()))
     assert not p.can(Exchange(BILL, cs("7C AH AD AC KH KD")))
-    run(p, ["Bill exchange -"])
+    run(p, ["Bill: x -"])
     assert p.hand(BILL) == cs(BASE_BILL)
     assert p.view(BILL).peeked == cs("KC 7D 7S QC JC")
     assert not p.can(Exchange(ANN, CardSet()))

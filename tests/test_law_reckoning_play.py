@@ -36,9 +36,9 @@ from piquet.engine.events import CardsDivided
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.scoring import DealScore, ScoreCategory
 
-FULL_BILL = [f"Bill declare point {BILL_POINT6}", "Ann declare point -",
-             f"Bill declare sequences {BILL_POINT6}", "Ann declare sequences -",
-             f"Bill declare sets {BILL_ACES} | {BILL_KINGS}", "Ann declare sets -"]
+FULL_BILL = [f"Bill: point {BILL_POINT6}", "Ann: point -",
+             f"Bill: sequences {BILL_POINT6}", "Ann: sequences -",
+             f"Bill: sets {BILL_ACES} | {BILL_KINGS}", "Ann: sets -"]
 BILL_WINNERS = ["AS", "KS", "QS", "JS", "TS", "9S", "AH", "KH", "AD", "KD", "AC", "KC"]
 
 
@@ -53,7 +53,7 @@ def bill_leads(p: Partie, cards: Iterable[str]) -> None:
 # ---------------------------------------------------------------- play (Laws 59, 65, 66)
 def test_law_59_must_follow_suit() -> None:
     p = base()
-    run(p, FULL_BILL + ["Bill play AH"])
+    run(p, FULL_BILL + ["Bill: AH"])
     with pytest.raises(IllegalActionError, match="follow suit") as exc:
         p.push(Play(ANN, card("QD")))
     assert "Ann" in str(exc.value) and "QD" in str(exc.value)
@@ -63,10 +63,10 @@ def test_law_59_must_follow_suit() -> None:
 
 def test_law_59_may_discard_when_void_and_no_trumps() -> None:
     p = base()
-    run(p, FULL_BILL + ["Bill play AS"])
+    run(p, FULL_BILL + ["Bill: AS"])
     legal = {a.card for a in p.legal_actions() if isinstance(a, Play)}
     assert legal == set(p.hand(ANN))  # no spades: anything
-    run(p, ["Ann play QH"])
+    run(p, ["Ann: QH"])
     assert p.view(ANN).tricks[-1].winner == BILL and p.to_act == BILL  # no trumps: the lead wins
 
 
@@ -81,9 +81,9 @@ def test_law_59_playing_out_of_turn_or_a_card_not_held_is_illegal() -> None:
 
 def test_law_65_one_per_lead_one_for_winning_the_lead_one_for_the_last_trick() -> None:
     p = base()
-    run(p, FULL_BILL + ["Bill play KS", "Ann play 7D"])   # Bill leads and wins: 1
+    run(p, FULL_BILL + ["Bill: KS", "Ann: 7D"])   # Bill leads and wins: 1
     assert points(p, ScoreCategory.PLAY, BILL) == 1 and points(p, ScoreCategory.PLAY, ANN) == 0
-    run(p, ["Bill play 9S", "Ann play 8D", "Bill play KH", "Ann play QH"])
+    run(p, ["Bill: 9S", "Ann: 8D", "Bill: KH", "Ann: QH"])
     assert points(p, ScoreCategory.PLAY, BILL) == 3 and points(p, ScoreCategory.PLAY, ANN) == 0
 
 
@@ -143,7 +143,7 @@ def test_law_66_nothing_for_the_cards_at_six_tricks_each() -> None:
 # ---------------------------------------------------------------- reckoning (Laws 67-69)
 def test_law_68_elder_repique_with_30_in_hand_before_younger_scores() -> None:
     p = base()
-    run(p, FULL_BILL + ["Bill play AS"])
+    run(p, FULL_BILL + ["Bill: AS"])
     rep = events_of(p, ScoreCategory.REPIQUE)
     assert [(e.player, e.points) for e in rep] == [(BILL, 60)]
     cats = [e.category for e in p.events]
@@ -152,9 +152,9 @@ def test_law_68_elder_repique_with_30_in_hand_before_younger_scores() -> None:
 
 def test_law_67_younger_point_stops_elders_repique() -> None:
     p = base()
-    run(p, ["Bill declare point AS KS QS JS TS", f"Ann declare point {ANN_HEARTS}",
-            f"Bill declare sequences {BILL_POINT6}", "Ann declare sequences -",
-            f"Bill declare sets {BILL_ACES} | {BILL_KINGS}", "Ann declare sets -"])
+    run(p, ["Bill: point AS KS QS JS TS", f"Ann: point {ANN_HEARTS}",
+            f"Bill: sequences {BILL_POINT6}", "Ann: sequences -",
+            f"Bill: sets {BILL_ACES} | {BILL_KINGS}", "Ann: sets -"])
     # Bill has 44 in sequences and sets, declared before Ann announces her point, but her
     # point is reckoned first (Law 67)
     assert sum(e.points for e in p.events if e.player == BILL) == 44
@@ -167,26 +167,26 @@ def test_law_67_younger_point_stops_elders_repique() -> None:
 
 def test_law_68_a_tie_does_not_stop_a_repique() -> None:
     p = base()
-    run(p, ["Bill declare point KS QS JS", "Ann declare point QH JH TH",
-            f"Bill declare sequences {BILL_POINT6}", "Ann declare sequences -",
-            f"Bill declare sets {BILL_ACES} | {BILL_KINGS}", "Ann declare sets -", "Bill play AS"])
+    run(p, ["Bill: point KS QS JS", "Ann: point QH JH TH",
+            f"Bill: sequences {BILL_POINT6}", "Ann: sequences -",
+            f"Bill: sets {BILL_ACES} | {BILL_KINGS}", "Ann: sets -", "Bill: AS"])
     assert [(e.player, e.points) for e in events_of(p, ScoreCategory.REPIQUE)] == [(BILL, 60)]
 
 
 def test_law_68_younger_repique_despite_elders_lead() -> None:
     p = base()
-    run(p, ["Bill declare point -", f"Ann declare point {ANN_HEARTS}",
-            "Bill declare sequences -", f"Ann declare sequences {ANN_HEARTS} | {ANN_DIAMONDS}",
-            "Bill declare sets -", "Ann declare sets -", "Bill play AS"])
+    run(p, ["Bill: point -", f"Ann: point {ANN_HEARTS}",
+            "Bill: sequences -", f"Ann: sequences {ANN_HEARTS} | {ANN_DIAMONDS}",
+            "Bill: sets -", "Ann: sets -", "Bill: AS"])
     assert [(e.player, e.points) for e in events_of(p, ScoreCategory.REPIQUE)] == [(ANN, 60)]
     assert points(p, ScoreCategory.PLAY, BILL) == 1
 
 
 def test_law_69_elder_pique_on_reaching_30_in_hand_and_play() -> None:
     p = base()
-    run(p, [f"Bill declare point {BILL_POINT6}", "Ann declare point -",
-            f"Bill declare sequences {BILL_POINT6}", "Ann declare sequences -",
-            "Bill declare sets -", "Ann declare sets -"])  # 22 in hand
+    run(p, [f"Bill: point {BILL_POINT6}", "Ann: point -",
+            f"Bill: sequences {BILL_POINT6}", "Ann: sequences -",
+            "Bill: sets -", "Ann: sets -"])  # 22 in hand
     bill_leads(p, BILL_WINNERS[:7])  # 29
     assert not events_of(p, ScoreCategory.PIQUE)
     p.push(Play(BILL, card("AD")))   # the eighth lead makes 30
@@ -199,7 +199,7 @@ def test_law_69_elder_pique_on_reaching_30_in_hand_and_play() -> None:
 # a game of Piquet au Cent, see test_au_cent.py); in Rubicon Piquet that changes the order only, never a total.
 def test_law_68_the_repique_stands_where_the_thirty_was_made_and_the_totals_are_unchanged() -> None:
     p = dealt(THIRTY_ANN, THIRTY_BILL, THIRTY_TALON, {"younger_may_stand_pat": True})
-    run(p, [*THIRTY_DECLARE, "Bill play AS"])
+    run(p, [*THIRTY_DECLARE, "Bill: AS"])
     assert [(e.player, e.category) for e in p.events][:9] == [
         (BILL, ScoreCategory.POINT), (BILL, ScoreCategory.SEQUENCES), (BILL, ScoreCategory.SEQUENCES),
         (BILL, ScoreCategory.REPIQUE), *[(ANN, ScoreCategory.SETS)] * 4, (BILL, ScoreCategory.PLAY)]
@@ -212,9 +212,9 @@ def test_law_68_the_repique_stands_where_the_thirty_was_made_and_the_totals_are_
 
 def test_law_68_younger_s_repique_stands_at_her_thirty_before_elder_s_sets() -> None:
     p = base()
-    run(p, ["Bill declare point -", f"Ann declare point {ANN_HEARTS}", "Bill declare sequences -",
-            f"Ann declare sequences {ANN_HEARTS} | {ANN_DIAMONDS}", f"Bill declare sets {BILL_ACES} | {BILL_KINGS}",
-            "Ann declare sets -", "Bill play AS"])
+    run(p, ["Bill: point -", f"Ann: point {ANN_HEARTS}", "Bill: sequences -",
+            f"Ann: sequences {ANN_HEARTS} | {ANN_DIAMONDS}", f"Bill: sets {BILL_ACES} | {BILL_KINGS}",
+            "Ann: sets -", "Bill: AS"])
     # Her point (6) and two sixièmes (32) make her thirty before Bill's sets are reckoned: the repique is hers
     # there, and his quatorzes follow it.
     assert [(e.player, e.category) for e in p.events] == [
@@ -225,10 +225,10 @@ def test_law_68_younger_s_repique_stands_at_her_thirty_before_elder_s_sets() -> 
 
 def test_law_69_the_pique_stands_at_the_lead_that_makes_thirty() -> None:
     p = dealt(THIRTY_ANN, THIRTY_BILL, TWENTY_NINE_TALON, {"younger_may_stand_pat": True})
-    run(p, [*TWENTY_NINE_DECLARE, "Bill play TH"])
+    run(p, [*TWENTY_NINE_DECLARE, "Bill: TH"])
     assert [(e.player, e.points, e.category) for e in p.events][-2:] == [
         (BILL, 1, ScoreCategory.PLAY), (BILL, 30, ScoreCategory.PIQUE)]
-    run(p, ["Ann play AH", "Ann play KH"])
+    run(p, ["Ann: AH", "Ann: KH"])
     # What is scored after the pique stands after it.
     assert [(e.player, e.category) for e in p.events][-3:] == [
         (BILL, ScoreCategory.PIQUE), (ANN, ScoreCategory.PLAY), (ANN, ScoreCategory.PLAY)]
@@ -238,9 +238,9 @@ def test_law_69_the_pique_stands_at_the_lead_that_makes_thirty() -> None:
 
 def test_law_69_no_pique_once_younger_scored_in_hand() -> None:
     p = base()
-    run(p, ["Bill declare point AS KS QS JS TS", f"Ann declare point {ANN_HEARTS}",
-            f"Bill declare sequences {BILL_POINT6}", "Ann declare sequences -",
-            "Bill declare sets -", "Ann declare sets -"])  # Bill 16, Ann 6
+    run(p, ["Bill: point AS KS QS JS TS", f"Ann: point {ANN_HEARTS}",
+            f"Bill: sequences {BILL_POINT6}", "Ann: sequences -",
+            "Bill: sets -", "Ann: sets -"])  # Bill 16, Ann 6
     bill_leads(p, BILL_WINNERS)
     assert not events_of(p, ScoreCategory.PIQUE)
 
@@ -262,16 +262,16 @@ CARDS_TALON = "8D KC QC JC TC 9C 8C 7C"
 
 def cards_deal(options: dict[str, object] | None = None) -> DealScore:
     p = dealt(CARDS_ANN, CARDS_BILL, CARDS_TALON, options)
-    run(p, ["Bill exchange 7D", "Ann exchange 9D", "Bill declare point -", "Ann declare point -",
-            "Bill declare sequences -", "Ann declare sequences -", f"Bill declare sets {BILL_ACES}",
-            "Ann declare sets -",
-            "Bill play AS", "Ann play 7S", "Bill play KS", "Ann play KD", "Bill play QS", "Ann play QD",
-            "Bill play JS", "Ann play JD", "Bill play TS", "Ann play TD", "Bill play 9S", "Ann play KC",
-            "Bill play 8S", "Ann play 9H"])
+    run(p, ["Bill: x 7D", "Ann: x 9D", "Bill: point -", "Ann: point -",
+            "Bill: sequences -", "Ann: sequences -", f"Bill: sets {BILL_ACES}",
+            "Ann: sets -",
+            "Bill: AS", "Ann: 7S", "Bill: KS", "Ann: KD", "Bill: QS", "Ann: QD",
+            "Bill: JS", "Ann: JD", "Bill: TS", "Ann: TD", "Bill: 9S", "Ann: KC",
+            "Bill: 8S", "Ann: 9H"])
     assert p.view(ANN).tricks_won == (0, 7)
     if not options:
         assert sum(e.points for e in p.events if e.player == BILL) == 21
-    run(p, ["Bill play 7H", "Ann play 8H"])
+    run(p, ["Bill: 7H", "Ann: 8H"])
     play_out(p)
     return p.deal_scores[-1]
 
@@ -291,9 +291,9 @@ def test_option_cards_count_toward_pique_scores_cards_at_seventh_trick() -> None
 
 def test_law_67_score_events_are_kept_in_the_order_of_reckoning() -> None:
     p = base()
-    run(p, ["Bill declare point -", f"Ann declare point {ANN_HEARTS}",
-            f"Bill declare sequences {BILL_POINT6}", "Ann declare sequences -",
-            f"Bill declare sets {BILL_ACES}", "Ann declare sets -"])
+    run(p, ["Bill: point -", f"Ann: point {ANN_HEARTS}",
+            f"Bill: sequences {BILL_POINT6}", "Ann: sequences -",
+            f"Bill: sets {BILL_ACES}", "Ann: sets -"])
     bill_leads(p, BILL_WINNERS)
     order = list(ScoreCategory)
     idx = [order.index(e.category) for e in p.events]

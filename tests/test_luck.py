@@ -60,7 +60,7 @@ BILLS_DISCARD = "7H 8H 7D 8D 7C"
 
 
 def _fourth_ace(talon: str) -> DealLuck:
-    partie = run(dealt(ANNS, THREE_ACES, talon), [f"Bill exchange {BILLS_DISCARD}", "Ann exchange JS KD JD"])
+    partie = run(dealt(ANNS, THREE_ACES, talon), [f"Bill: x {BILLS_DISCARD}", "Ann: x JS KD JD"])
     return partie_luck(partie)[0]
 
 

@@ -31,6 +31,9 @@ def test_every_legal_action_reads_back_from_its_text(variant: str) -> None:
         for action in legal[:200]:
             text = action_text(action)
             assert parse_action(text, seat) == action, text
+            named = action_text(action, p.players)
+            assert named == f"{p.players[seat]}: {text}" and parse_action(named, names=p.players) == action
+            assert parse_action(f"{seat}: {text}") == action
             seen.add(type(action).__name__)
         p.push(ag[seat].choose(p.view(seat), p.legal_actions(seat)))
     assert {"Exchange", "Declare", "Play"} <= seen
@@ -49,3 +52,15 @@ def test_a_deal_has_no_text_form() -> None:
     with pytest.raises(NotationError, match="no text form"):
         action_text(deal)
     assert parse_action("10s", 0) == Play(0, parse_action("TS", 0).card)  # type: ignore[union-attr]
+
+
+def test_a_line_names_its_player_by_name_or_seat_or_says_whose_it_is_not() -> None:
+    names = ("Ann", "Bill")
+    assert parse_action("Bill: x 7C 8C show", names=names) == parse_action("x 7C 8C show", 1)
+    assert parse_action("  Ann :  sets AS AH AD | KS KH KD", names=names) == parse_action(
+        "sets AS AH AD | KS KH KD", 0)
+    with pytest.raises(NotationError, match="not a player: 'Carl'"):
+        parse_action("Carl: QS", names=names)
+    with pytest.raises(NotationError, match="whose action is 'QS'"):
+        parse_action("QS")
+    assert parse_action("Ann: QS", 1, names) == Play(0, parse_action("QS", 0).card)  # type: ignore[union-attr]

@@ -28,10 +28,10 @@ from helpers import (
     first_legal,
     load_tool,
     make_deal,
-    parse_action,
     points,
     run,
 )
+from helpers import act as parse_action  # the engine's notation, the player named first
 
 from piquet.ai.agent import play_partie
 from piquet.engine.actions import Bid, CarteBlanche, Exchange, Play
@@ -127,7 +127,7 @@ def test_options_an_unknown_variant_is_refused() -> None:
 # ---------------------------------------------------------------- minimum_point
 @pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
 def test_option_minimum_point_a_shorter_point_may_not_be_declared(variant: str) -> None:
-    short = "Bill declare point AH KH"
+    short = "Bill: point AH KH"
     cases: tuple[tuple[dict[str, object] | None, bool], ...] = ((None, True), ({"minimum_point": 4}, False))
     for options, legal in cases:
         p = in_variant(variant, options)
@@ -178,7 +178,7 @@ def test_option_elder_and_younger_may_stand_pat(variant: str, options: dict[str,
     p = in_variant(variant, options)
     assert p.view(BILL).exchange_range == (elder_low, 5)
     assert p.can(Exchange(BILL, cs(""))) is (elder_low == 0)
-    run(p, ["Bill exchange 7C"])
+    run(p, ["Bill: x 7C"])
     assert p.view(ANN).exchange_range == (younger_low, 7)
     assert p.can(Exchange(ANN, cs(""))) is (younger_low == 0)
     if younger_low:
@@ -191,7 +191,7 @@ def mirrored(options: dict[str, object] | None) -> Partie:
     """Rubicon, BASE's hands swapped: Bill (elder) holds the hearts and diamonds, Ann the strong hand.
     Both sink; Bill leads the 7H and Ann wins it with the AH, then leads the AS, which Bill cannot follow."""
     p = dealt(BASE_BILL, BASE_ANN, BASE_TALON, options)
-    run(p, ["Bill exchange 8S", "Ann exchange 7C"])
+    run(p, ["Bill: x 8S", "Ann: x 7C"])
     declare_nothing(p)
     return p
 
@@ -243,9 +243,9 @@ def test_option_points_ending_in_four_count_one_less(variant: str, options: dict
                                                      scored: int) -> None:
     # Mirrored BASE: Bill (elder) calls a point of six making 54 (QH JH TH 9H 8H 7H); Ann sinks hers.
     p = dealt(BASE_BILL, BASE_ANN, BASE_TALON, options, packets=2, variant=variant)
-    run(p, ["Bill exchange 8S", "Ann exchange 7C", "Bill declare point QH JH TH 9H 8H 7H",
-            "Ann declare point -", "Bill declare sequences -", "Ann declare sequences -",
-            "Bill declare sets -", "Ann declare sets -", "Bill play 7H"])
+    run(p, ["Bill: x 8S", "Ann: x 7C", "Bill: point QH JH TH 9H 8H 7H",
+            "Ann: point -", "Bill: sequences -", "Ann: sequences -",
+            "Bill: sets -", "Ann: sets -", "Bill: 7H"])
     assert points(p, ScoreCategory.POINT, BILL) == scored
 
 
@@ -341,9 +341,9 @@ def test_options_a_record_with_an_option_its_variant_does_not_offer_fails() -> N
 RED_BILL = "AS KS QS JS TS 9S 8S 7S AH KH QH JH"
 RED_ANN = "TH 9H 8H 7H AD KD QD JD TD 9D AC KC"
 RED_TALON = "8D 7D QC JC TC 9C 8C 7C"
-RED_DECLARE = ["Bill exchange -", "Ann exchange AC", "Bill declare point AS KS QS JS TS 9S 8S 7S",
-               "Ann declare point -", "Bill declare sequences AS KS QS JS TS 9S 8S 7S | AH KH QH JH",
-               "Ann declare sequences -", "Bill declare sets -", "Ann declare sets -", "Bill play AS"]
+RED_DECLARE = ["Bill: x -", "Ann: x AC", "Bill: point AS KS QS JS TS 9S 8S 7S",
+               "Ann: point -", "Bill: sequences AS KS QS JS TS 9S 8S 7S | AH KH QH JH",
+               "Ann: sequences -", "Bill: sets -", "Ann: sets -", "Bill: AS"]
 
 
 def test_option_carte_rouge_a_hand_all_of_whose_cards_score_scores_40_in_hand() -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import fields
 
 import pytest
 from helpers import agents
@@ -168,9 +169,9 @@ def test_a_card_taken_from_a_listing_made_before_the_last_card_is_checked_again(
 
 def _inside(p: Partie) -> tuple[dict[str, object], dict[str, object]]:
     """Everything the partie holds of its position, field by field: the state and the deal's record."""
-    state = dict(vars(p._s))
+    state = {f.name: getattr(p._s, f.name) for f in fields(p._s)}
     deal = state.pop("deal")
-    return state, dict(vars(deal))
+    return state, {f.name: getattr(deal, f.name) for f in fields(deal)}
 
 
 @pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
@@ -220,3 +221,25 @@ def test_a_copy_played_on_and_taken_back_leaves_the_original_as_it_was() -> None
     assert _inside(p) == before
     # Views made before any of it still say what they said.
     assert [v.trick for v in views] == [p.trick, p.trick] and views[0].hand == p.hand(0)
+
+
+def test_a_listing_is_of_its_position_and_serves_again_once_the_partie_is_taken_back_there() -> None:
+    # A listing is made when first used, from the partie's present position: used in another, it would list that
+    # one's actions as this one's; it says so instead. Back in its position (a search pushes and pops), it serves.
+    p = _at_the_first_point(2)
+    legal = p.legal_actions()
+    p.push(p.legal_actions()[0])
+    with pytest.raises(ValueError, match="a position the partie has left"):
+        len(legal)
+    with pytest.raises(ValueError, match="a position the partie has left"):
+        legal[0] in legal  # noqa: B015
+    p.pop()
+    assert len(legal) == len(p.legal_actions().list()) and legal[0] in legal
+    p.push(legal[0])
+    p.pop()
+    p.push(legal[len(legal) - 1])  # another action from the same position: a position numbered anew
+    stale = p.legal_actions()
+    p.pop()
+    p.push(legal[0])
+    with pytest.raises(ValueError, match="a position the partie has left"):
+        stale.list()

@@ -89,7 +89,7 @@ def _last_deal(seat: int, mine: int, theirs: int, deals: int = 5):  # type: igno
 
     totals = (mine, theirs) if seat == 0 else (theirs, mine)
     done = tuple(DealScore.from_events((), 0) for _ in range(deals))
-    return replace(_play_view(seat), deal_scores=done, totals=totals, events=())
+    return replace(_play_view(seat).kept(), deal_scores=done, totals=totals, events=())
 
 
 @pytest.mark.parametrize("seat", [0, 1])

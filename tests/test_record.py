@@ -69,7 +69,7 @@ def test_record_written_between_a_games_fresh_cut_and_its_deal_keeps_the_cut() -
 def test_record_round_trip_with_options_and_unfinished_deal() -> None:
     from helpers import base, run
     p = base({"minimum_point": 4, "younger_may_stand_pat": True}, show_rest=True)
-    run(p, ["Bill declare point AS KS QS JS"])
+    run(p, ["Bill: point AS KS QS JS"])
     text = dumps(p)
     data = json.loads(text)
     assert data["options"] == {"minimum_point": 4, "younger_may_stand_pat": True}

@@ -285,7 +285,7 @@ def test_an_auction_record_carries_its_luck_checked_against_the_contract_s_holde
     assert deal.elder == ANN and partie.deal_scores[0].contract is not None
     text = _with_luck(AUCTION_MINUS, (luck_note(deal),))
     jsonschema.validate(json.loads(text), SCHEMA)
-    # Bill bid first, but the deal's elder is the holder.
+    # Bill: bid first, but the deal's elder is the holder.
     _reads_back_and_refuses_bill_as_elder(text, deal)
 
 

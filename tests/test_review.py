@@ -309,7 +309,7 @@ def _point_of_six() -> Partie:
     """Bill (elder) holds a point of six in hearts, Ann no suit of more than four: his point is good."""
     partie = dealt("AS KS QS 9S AD KD QD TD AC KC QC 9C", "AH KH QH 9H 8H 7H 8S 9D 8C 7D TC JS",
                    "7S 7C 8D JC JD TS JH TH")
-    return run(partie, ["Bill exchange 7D", "Ann exchange 9C"])
+    return run(partie, ["Bill: x 7D", "Ann: x 9C"])
 
 
 def test_review_finds_a_sunk_point_that_gives_up_the_point_for_nothing() -> None:
@@ -416,8 +416,8 @@ def test_sinking_a_quatorze_that_reaches_the_repique_is_explained_by_the_sets_an
     # Bill (elder): a quint major in spades (15 and the point of five) and four aces: 34 in hand, Ann nothing.
     partie = dealt("9S 8S 7S KH QH JH KD QD JD KC QC JC", "AS KS QS JS TS AH AD AC 7H 8H 7D 7C",
                    "TH 9H TD 9D TC 9C 8C 8D")
-    run(partie, ["Bill exchange 7H", "Ann exchange 9S", "Bill declare point AS KS QS JS TS", "Ann declare point -",
-                 "Bill declare sequences AS KS QS JS TS", "Ann declare sequences -"])
+    run(partie, ["Bill: x 7H", "Ann: x 9S", "Bill: point AS KS QS JS TS", "Ann: point -",
+                 "Bill: sequences AS KS QS JS TS", "Ann: sequences -"])
     sunk = Declare(BILL, Category.SETS, ())
     review = review_declaration(partie, sunk, Lens.OPEN)
     best = review.parts[review.best]

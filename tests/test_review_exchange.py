@@ -282,7 +282,7 @@ def test_elder_with_carte_blanche_after_younger_has_exchanged_first() -> None:
     # Law 20: Bill's carte blanche; Ann discards first, drawing below his three.
     partie = dealt("AS KS QS JS AH KH QH JH AD KD QD AC", "TS 9S 8S 7S TH 9H 8H 7H TD 9D 8D 7D",
                    "7C 8C 9C TC JC QC KC JD")
-    run(partie, ["Bill carte_blanche yes 3"])
+    run(partie, ["Bill: cb 3"])
     assert partie.to_act == ANN
     review = _review(partie, "AC", Lens.OPEN)
     # She draws the fourth card (below his three), his ten already scored counts against her.
@@ -294,7 +294,7 @@ def test_elder_with_carte_blanche_after_younger_has_exchanged_first() -> None:
     worth = review.worth(cs("AC"))
     assert [worth.parts[p] for p in (Part.POINT, Part.SEQUENCES, Part.SETS, Part.REPIQUE)] == [
         hers[k] - his[k] for k in range(4)]
-    run(partie, ["Ann exchange AC"])
+    run(partie, ["Ann: x AC"])
     elder = _review(partie, "TS 9S 8S", Lens.OPEN)
     assert elder.seat == BILL and all(len(w.discard) == 3 for w in elder.options)
     assert all(w.parts[Part.CARTE_BLANCHE] == 10 for w in elder.options)
@@ -308,7 +308,7 @@ def test_review_exchange_refuses_what_is_not_the_exchange_or_not_legal() -> None
         review_exchange(partie, Exchange(BILL, cs("AS")))
     with pytest.raises(ValueError, match="not a legal exchange"):
         review_exchange(partie, Exchange(ANN, cs("AS")))
-    run(partie, ["Bill exchange 7S 8S 7D 7C", "Ann exchange JC"])
+    run(partie, ["Bill: x 7S 8S 7D 7C", "Ann: x JC"])
     with pytest.raises(ValueError, match="no exchange to review: it is the declaration"):
         review_exchange(partie, Exchange(BILL, cs("7C")))
 

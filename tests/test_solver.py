@@ -10,7 +10,7 @@ from drivers import hands
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from piquet.ai.solver import PlayPosition, position_from_partie, position_from_view, solve
+from piquet.ai.solver import PlayPosition, play, position_from_partie, position_from_view, solve
 from piquet.engine.cards import CARDS, CardSet, shuffled_pack
 from piquet.engine.scoring import ScoreCategory
 from piquet.engine.variants import Contract, Rules, make_rules
@@ -211,15 +211,55 @@ def _endings_of_many_contracts(count: int) -> list[PlayPosition]:
 def test_solver_models_stay_bounded_across_many_contracts(monkeypatch: pytest.MonkeyPatch) -> None:
     """Auction Piquet compiles a model for every contract; no more than the limit are kept (a long
     arena run once grew past ten gigabytes), and solving after they are dropped gives the same values."""
-    from piquet.ai import solver
+    from piquet.ai import play_model
 
-    monkeypatch.setattr(solver, "MODEL_LIMIT", 3)
-    solver._MODELS.clear()
+    monkeypatch.setattr(play_model, "MODEL_LIMIT", 3)
+    play_model.MODELS.clear()
     rules = make_rules("auction")
     positions = _endings_of_many_contracts(24)
     first = []
     for position in positions:
         first.append(solve(position, rules).value)
-        assert 1 <= len(solver._MODELS) <= 3
-    solver._MODELS.clear()
+        assert 1 <= len(play_model.MODELS) <= 3
+    play_model.MODELS.clear()
     assert [solve(p, rules).value for p in positions] == first
+
+
+def _by_steps(position: PlayPosition, rules: Rules) -> int:
+    """The value for the player to act, every line of play tried, each card scored by the solver's step."""
+    me = position.to_act
+    hand = position.hands[me]
+    if position.lead is not None:
+        hand = hand & (0xFF << (8 * position.lead.suit)) or hand
+    best = -(1 << 20)
+    for c in range(32):
+        if not hand >> c & 1:
+            continue
+        after, events = play(position, CARDS[c], rules)
+        u = sum(position.utility[e.player] * e.points for e in events)
+        gain = u if me == 0 else -u
+        rest = 0 if after.over else _by_steps(after, rules)
+        best = max(best, gain + (rest if after.to_act == me else -rest))
+    return best
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_parlett_where_play_ceases_at_the_target_the_solver_equals_a_minimax_of_its_steps(data: st.DataObject) -> None:
+    """Piquet au Cent, option play_ceases_at_the_target: the deal stops as soon as a player reaches the game's target,
+    so the search goes card by card with what each still needs in its state; on endings of 1 to 4 tricks it finds
+    what trying every line finds."""
+    rules = make_rules("au-cent", {"play_ceases_at_the_target": True,
+                                   "cards_count_toward_pique": data.draw(st.booleans())})
+    n = data.draw(st.integers(1, 4))
+    hand0, hand1 = data.draw(hands(n))
+    w0 = data.draw(st.integers(0, 12 - n))
+    target = (data.draw(st.integers(1, 14)), data.draw(st.integers(1, 14)))
+    scores = (data.draw(st.sampled_from([0, 5, 25])), data.draw(st.sampled_from([0, 3])))
+    position = PlayPosition((hand0.mask, hand1.mask), data.draw(st.integers(0, 1)), data.draw(st.integers(0, 1)),
+                            (w0, 12 - n - w0), scores, None, data.draw(st.booleans()), None,
+                            data.draw(st.sampled_from([(1, -1), (1, 1)])), target)
+    result = solve(position, rules, all_values=data.draw(st.booleans()))
+    expected = _by_steps(position, rules)
+    assert result.value == expected
+    assert result.best and all(result.values[c] == expected for c in result.best)

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from piquet.ai import kernel, solver
+from piquet.ai.play_model import model_for
 from piquet.ai.solver import PlayPosition, _solve
 from piquet.engine.cards import CARDS
 from piquet.engine.variants import Contract, Rules, make_rules
@@ -126,7 +127,7 @@ def test_kernel_equals_the_pure_search_on_full_deals_of_the_contracts() -> None:
 def test_kernel_rejects_what_is_not_a_position() -> None:
     from piquet.ai import _kernel
 
-    model = solver._model(make_rules("rubicon"), None, 0).kernel()
+    model = model_for(make_rules("rubicon"), None, 0).kernel(_kernel)
     assert isinstance(model, _kernel.Model)
     search = _kernel.Search(model)
     with pytest.raises(ValueError, match="not a position"):
@@ -153,11 +154,11 @@ def test_kernel_s_best_leads_are_the_pure_search_s(case: Case) -> None:
     position = case.position
     if position.lead is not None:
         return
-    model = solver._model(case.rules, position.contract, position.elder, position.utility)
+    model = model_for(case.rules, position.contract, position.elder, position.utility)
     pk = model.pique_key(position.scores, position.pique_done)
     args = (*position.hands, position.to_act, position.tricks_won[0], pk, 0, True)
-    assert solver._kernel is not None
-    assert solver._kernel.Search(model.kernel()).best_leads(*args) == solver._Search(model).best_leads(*args)
+    assert kernel.KERNEL is not None
+    assert kernel.KERNEL.Search(model.kernel(kernel.KERNEL)).best_leads(*args) == solver._Search(model).best_leads(*args)
 
 
 def test_solver_falls_back_to_pure_python_without_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -463,6 +463,32 @@ def test_the_tutor_does_not_question_the_choice_a_hint_gave(monkeypatch: pytest.
     assert checked == [] and "Tutor:" not in buf.getvalue()
 
 
+def test_a_decision_may_be_typed_in_the_game_s_notation(tmp_path: Path) -> None:
+    # The engine's notation (piquet.engine.actions.parse_action) is read where the prompt's own reading fails.
+    from piquet.engine.actions import Exchange, action_text
+
+    console, buf = make_console()
+    typed: list[str] = []
+
+    def answers(prompt: str) -> str:
+        if prompt.startswith("Discard"):
+            if typed:
+                raise EOFError
+            hand = list(_cards(re.findall(r"Your hand\s+(.*?)\s*│", buf.getvalue())[-1]))
+            least = re.search(r"Discard (\d+)", prompt)
+            assert least is not None
+            typed.append("x " + " ".join(str(c) for c in hand[:max(1, int(least.group(1)))]))
+            return typed[-1]
+        return {"Will": "y", "Packets": "3"}.get(prompt.split()[0], "")
+
+    path = tmp_path / "notation.json"
+    assert run(make_args(seed=3, record_path=path), console=console, input_fn=answers) == 0
+    exchanges = [a for a in record.loads(path.read_text(encoding="utf-8")).actions
+                 if isinstance(a, Exchange) and a.player == 0]
+    assert typed and exchanges and action_text(exchanges[0]) == typed[0]
+    assert "Sorry" not in buf.getvalue()
+
+
 # ---------------------------------------------------------------- takebacks: the browser's policy (issue 32, item 8)
 def _exchange_then(after: list[str], hands: list[str], buf: io.StringIO, packets: str = "3") -> Callable[[str], str]:
     """Answers for seed 3 (the person deals and is younger): deal in ``packets``, discard the first card of the

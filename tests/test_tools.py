@@ -183,3 +183,14 @@ def test_fingerprint_is_the_same_twice_and_moves_when_the_engine_says_something_
     assert first == fingerprint.fingerprint("rubicon", 2)
     assert first != fingerprint.fingerprint("rubicon", 2, seed=7)
     assert fingerprint.fingerprint("auction", 1) != fingerprint.fingerprint("au-cent", 1)
+
+
+def test_fingerprint_writes_a_score_event_as_its_words_and_anything_else_as_its_repr() -> None:
+    from piquet.engine.scoring import PlainReason, ScoreCategory, ScoreEvent
+
+    fingerprint = _load("fingerprint")
+    event = ScoreEvent(1, 30, ScoreCategory.PIQUE, PlainReason.PIQUE)
+    value = [("events", (event,)), ("totals", (3, 4)), ("options", {"minimum_point": 4}), ("trick", ())]
+    assert fingerprint._text(value) == (
+        "[('events', (ScoreEvent(player=1, points=30, category=<ScoreCategory.PIQUE: 'pique'>, reason='pique'),)), "
+        "('totals', (3, 4)), ('options', {'minimum_point': 4}), ('trick', ())]")

@@ -9,7 +9,8 @@ import random
 from collections.abc import Mapping
 
 import pytest
-from helpers import CB_ANN, CB_BILL, CB_TALON, base, dealt, declare_nothing, parse_action
+from helpers import CB_ANN, CB_BILL, CB_TALON, base, dealt, declare_nothing
+from helpers import act as parse_action
 
 from piquet.ai.agent import RandomAgent
 from piquet.engine.actions import Action, CarteBlanche
@@ -142,7 +143,7 @@ def test_read_action_rejects_an_illegal_action_not_following_suit_or_a_card_not_
     assert "follow" in rejected("illegal", {"play": "QD"}, partie, ANN)
     rejected("illegal", {"play": "KH"}, partie, ANN)  # Bill's card
     rejected("illegal", {"exchange": ["QH"]}, partie, ANN)  # the exchange is over
-    assert read_action({"play": "7H"}, partie, ANN) == parse_action("Ann play 7H")
+    assert read_action({"play": "7H"}, partie, ANN) == parse_action("Ann: 7H")
 
 
 def test_read_action_rejects_an_illegal_exchange() -> None:
@@ -151,7 +152,7 @@ def test_read_action_rejects_an_illegal_exchange() -> None:
     rejected("illegal", {"exchange": ["AS", "KS", "QS", "JS", "TS", "9S"]}, partie, BILL)  # six: elder takes five
     rejected("illegal", {"exchange": ["QH"]}, partie, BILL)  # not his card
     rejected("not_your_turn", {"exchange": ["QH"]}, partie, ANN)  # elder exchanges first
-    assert read_action({"exchange": ["7C"]}, partie, BILL) == parse_action("Bill exchange 7C")
+    assert read_action({"exchange": ["7C"]}, partie, BILL) == parse_action("Bill: x 7C")
 
 
 @pytest.mark.parametrize("data", [

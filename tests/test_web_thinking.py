@@ -109,14 +109,14 @@ def alive(pid: int) -> bool:
 
 # ---------------------------------------------------------------- the workers
 def asked_of(partie: Partie, seat: int, legal: LegalActions, rng: random.Random) -> list[Action]:
-    """Actions an agent may ask ``in`` about: the legal ones, each declaration with its further combinations in
-    every order, the books' choice, random exchanges, every card, every call, and the other seat's."""
+    """Actions an agent may ask ``in`` about: the legal ones, each declaration with its combinations in every
+    order, the books' choice, random exchanges, every card, every call, and the other seat's."""
     asked: list[Action] = list(legal)
     for action in legal:
-        if isinstance(action, Declare) and len(action.combinations) > 2:
-            first, *rest = action.combinations
-            asked += [Declare(seat, action.category, (first, *more)) for more in itertools.permutations(rest)]
-            asked.append(Declare(seat, action.category, tuple(rest) + (first,)))
+        if isinstance(action, Declare) and len(action.combinations) > 1:
+            # Every order: elder's call (his first) binds him, younger reckons in any order (the rulings, 10).
+            asked += [Declare(seat, action.category, tuple(order))
+                      for order in itertools.permutations(action.combinations)]
     asked.append(make_agent("level2", 0).choose(partie.view(seat), legal))
     hand = partie.view(seat).hand.cards()
     for _ in range(20):

@@ -13,6 +13,10 @@ defaults, half with rule options drawn from those the variant offers. At every s
 that ``pop`` then ``push`` gives the same state again; at the end of each partie, its record (``record.to_data``),
 its logs and its deal scores. Only the engine's public interface is read, so the hash survives a rewrite of
 its inside.
+
+What is hashed is the text of each value (its ``repr``), with one exception: a score event is written as its
+player, points, category and the English words of its reason (``ScoreEvent.reason``), whatever form the event
+keeps its reason in, so that the hash follows what the engine says rather than how it keeps it.
 """
 
 from __future__ import annotations
@@ -33,12 +37,31 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from piquet.ai.agent import RandomAgent, play_partie
 from piquet.engine import record
 from piquet.engine.partie import Partie, Phase
+from piquet.engine.scoring import ScoreEvent
 from piquet.engine.variants import VARIANTS, make_rules
+
+
+def _text(value: object) -> str:
+    """``repr(value)``, but a score event (in a tuple, a list or a dict, as the engine gives them) as its seat, points,
+    category and reason in words."""
+    if isinstance(value, ScoreEvent):
+        return (f"ScoreEvent(player={value.player!r}, points={value.points!r}, category={value.category!r}, "
+                f"reason={value.reason!r})")
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        items = [_text(item) for item in value]
+        return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+    if isinstance(value, list):
+        return f"[{', '.join(_text(item) for item in value)}]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_text(k)}: {_text(v)}" for k, v in value.items()) + "}"
+    text = repr(value)
+    assert "ScoreEvent(" not in text, f"a score event inside a {type(value).__name__}: add it to _text"
+    return text
 
 
 def _view_text(partie: Partie, seat: int | None) -> str:
     view = partie.view(seat)
-    return repr([(f.name, getattr(view, f.name)) for f in fields(view)])
+    return _text([(f.name, getattr(view, f.name)) for f in fields(view)])
 
 
 def drawn_options(variant: str, rng: random.Random) -> dict[str, object]:
@@ -60,11 +83,11 @@ def _step_hasher(digest: hashlib._Hash) -> Callable[[Partie], None]:
         # pop then push: the same events, and the same state after (read through the views below).
         partie.pop()
         returned = partie.push(last)
-        digest.update(repr((last, returned)).encode())
+        digest.update(_text((last, returned)).encode())
         if partie.phase in (Phase.OVER,):
             return
         if partie.to_act is not None and partie.phase not in (Phase.CUT, Phase.DEAL):
-            digest.update(repr(list(partie.legal_actions())).encode())
+            digest.update(_text(list(partie.legal_actions())).encode())
         for seat in (0, 1, None):
             digest.update(_view_text(partie, seat).encode())
 
@@ -80,8 +103,8 @@ def fingerprint(variant: str, parties: int, seed: int = 2026) -> str:
         digest.update(repr(sorted(options.items())).encode())
         partie = play_partie(agents, rng, ("Ann", "Bill"), variant, options, on_action=_step_hasher(digest))
         digest.update(json.dumps(record.to_data(partie), sort_keys=True).encode())
-        digest.update(repr(partie.logs()).encode())
-        digest.update(repr(partie.deal_scores).encode())
+        digest.update(_text(partie.logs()).encode())
+        digest.update(_text(partie.deal_scores).encode())
     return digest.hexdigest()
 
 

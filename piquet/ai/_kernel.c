@@ -40,6 +40,7 @@ typedef struct {
     int32_t cards[13];           /* seat 0's worth of the cards and contract, by the tricks seat 0 won */
     int32_t u0, u1;              /* seat 0's worth of a point of seat 0, of seat 1 */
     int32_t threshold, pique_points;
+    int32_t early;               /* the cards, scored at a player's seventh trick (0: at the end) */
     int may[2];
     uint8_t split[4];            /* bit r: ranks r and r-1 of the suit score differently */
     int canonical;               /* every card scores alike: keys by relative rank, suits sorted */
@@ -245,40 +246,46 @@ static inline int follow_order(const ModelObject *m, uint32_t cards, uint32_t le
 
 /* ------------------------------------------------------------------ scoring */
 
-/* A trick's worth to its leader, and the pique state after it: a pique fires when a player
-   reaches the threshold while the other has nothing (Law 69). */
-static inline int32_t score_trick(const ModelObject *m, int leader, const Trick *t, int32_t pk, int32_t *npk) {
-    int32_t p0 = t->p0, p1 = t->p1;
-    if (pk == NO_PIQUE) {
-        *npk = NO_PIQUE;
-    } else {
-        int32_t a = pk >> 16, b = pk & 0xFFFF;
-        int fired = 0;
-        for (int i = 0; i < t->nsteps; i++) {
-            if (t->who[i] == 0) {
-                a += t->points[i];
-                if (b == 0 && a >= m->threshold && m->may[0]) {
-                    p0 += m->pique_points;
-                    fired = 1;
-                    break;
-                }
-            } else {
-                b += t->points[i];
-                if (a == 0 && b >= m->threshold && m->may[1]) {
-                    p1 += m->pique_points;
-                    fired = 1;
-                    break;
-                }
-            }
+/* One step of a trick's points toward a pique (Law 69): the seat reaching the threshold while the other has
+   nothing, and allowed one, has it. The Python model's PiqueRule.reached; tests hold the two equal. */
+static inline int reaches(const ModelObject *m, int who, int32_t a, int32_t b) {
+    return who == 0 ? (b == 0 && a >= m->threshold && m->may[0]) : (a == 0 && b >= m->threshold && m->may[1]);
+}
+
+/* A trick's points for each seat (`p`), and the pique state after it: the trick's steps in order, then, where its
+   winner has now won his seventh (`seventh`) and the cards are scored then (option cards_count_toward_pique), the
+   cards toward the pique (their points are valued with the cards at the end). The Python model's score_trick;
+   tests hold the two equal on every state. */
+static inline int32_t trick_points(const ModelObject *m, const Trick *t, int seventh, int32_t pk, int32_t p[2]) {
+    p[0] = t->p0;
+    p[1] = t->p1;
+    if (pk == NO_PIQUE) return NO_PIQUE;
+    int early = seventh && m->early;
+    int32_t a = pk >> 16, b = pk & 0xFFFF;
+    int fired = 0;
+    for (int i = 0; i < t->nsteps + early && !fired; i++) {
+        int who = i < t->nsteps ? t->who[i] : t->winner;
+        int32_t points = i < t->nsteps ? t->points[i] : m->early;
+        if (who == 0) a += points;
+        else b += points;
+        if (reaches(m, who, a, b)) {
+            p[who] += m->pique_points;
+            fired = 1;
         }
-        /* what still matters: a pique is possible only while one player has nothing, and only
-           for a player who may pique */
-        if (fired || (a && b) || (a && !m->may[0]) || (b && !m->may[1]) || (!a && !b && !m->may[0] && !m->may[1]))
-            *npk = NO_PIQUE;
-        else
-            *npk = a << 16 | b;
     }
-    int32_t u = m->u0 * p0 + m->u1 * p1;
+    /* what still matters: a pique is possible only while one player has nothing, and only for a player who may
+       pique */
+    if (fired || (a && b) || (a && !m->may[0]) || (b && !m->may[1]) || (!a && !b && !m->may[0] && !m->may[1]))
+        return NO_PIQUE;
+    return a << 16 | b;
+}
+
+/* A trick's worth to its leader, and the pique state after it. */
+static inline int32_t score_trick(const ModelObject *m, int leader, const Trick *t, int seventh, int32_t pk,
+                                  int32_t *npk) {
+    int32_t p[2];
+    *npk = trick_points(m, t, seventh, pk, p);
+    int32_t u = m->u0 * p[0] + m->u1 * p[1];
     return leader == 0 ? u : -u;
 }
 
@@ -297,6 +304,13 @@ static inline int32_t score_trick(const ModelObject *m, int leader, const Trick 
 
 SEARCH_CLONES
 static int value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int won0, int32_t pk, int alpha, int beta);
+
+/* Whether the trick played from hands of `cards` each, seat 0 having won `won0` before it, gives its `winner` his
+   seventh trick while the cards are scored then (option cards_count_toward_pique). */
+static inline int seventh(const ModelObject *m, int cards, int won0, int winner) {
+    if (!m->early) return 0;
+    return (winner == 0 ? won0 + 1 : 13 - cards - won0) == 7;
+}
 
 SEARCH_CLONES
 static int lead_value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int won0, int32_t pk, int lead,
@@ -319,7 +333,7 @@ static int lead_value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int
             npk = NO_PIQUE;
             gain = m->gain[leader][last][lead][follow];
         } else {
-            gain = score_trick(m, leader, t, pk, &npk);
+            gain = score_trick(m, leader, t, seventh(m, __builtin_popcount(mine), won0, winner), pk, &npk);
         }
         uint32_t gone = ~(lead_bit | 1u << follow);
         uint32_t n0 = h0 & gone, n1 = h1 & gone;
@@ -353,7 +367,7 @@ static int value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int won0
         const Trick *t = &m->trick[leader][1][lead][follow];
         int32_t npk, gain;
         if (pk == NO_PIQUE) gain = m->gain[leader][1][lead][follow];
-        else gain = score_trick(m, leader, t, pk, &npk);
+        else gain = score_trick(m, leader, t, seventh(m, 1, won0, t->winner), pk, &npk);
         int net = m->cards[won0 + (t->winner == 0)];
         return gain + (leader == 0 ? net : -net);
     }
@@ -457,15 +471,16 @@ static int read_int(PyObject *seq, Py_ssize_t i, long *out) {
     return 0;
 }
 
-/* Model(tricks, cards, utility, threshold, pique_points, may_pique, split, canonical)
-   tricks: for leader, last, lead, follow (in that nesting, 4096 items): (winner, ((who, points), ...)) */
+/* Model(tricks, cards, utility, threshold, pique_points, may_pique, split, canonical, early)
+   tricks: for leader, last, lead, follow (in that nesting, 4096 items): (winner, ((who, points), ...)); early: the
+   cards' points scored at a seventh trick toward a pique (0: none). */
 static PyObject *Model_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     (void)kwds;
     PyObject *tricks, *cards, *utility, *may, *split;
-    long threshold, pique_points;
+    long threshold, pique_points, early;
     int canonical;
-    if (!PyArg_ParseTuple(args, "OOOllOOp", &tricks, &cards, &utility, &threshold, &pique_points, &may, &split,
-                          &canonical))
+    if (!PyArg_ParseTuple(args, "OOOllOOpl", &tricks, &cards, &utility, &threshold, &pique_points, &may, &split,
+                          &canonical, &early))
         return NULL;
     ModelObject *m = (ModelObject *)type->tp_alloc(type, 0);
     if (!m) return NULL;
@@ -476,6 +491,7 @@ static PyObject *Model_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     m->u1 = (int32_t)v;
     m->threshold = (int32_t)threshold;
     m->pique_points = (int32_t)pique_points;
+    m->early = (int32_t)early;
     for (int i = 0; i < 2; i++) {
         if (read_int(may, i, &v) < 0) goto fail;
         m->may[i] = v != 0;
@@ -569,6 +585,36 @@ fail:
     return NULL;
 }
 
+/* score(leader, last, lead, follow, seventh, pique): what the search reckons of one trick, for the tests that hold
+   it equal to the Python model's score_trick: (seat 0's points, seat 1's points, the pique state after), the pique
+   state None where no pique can come, else (a, b). */
+static PyObject *Model_score(ModelObject *m, PyObject *args) {
+    int leader, last, lead, follow, seventh_;
+    PyObject *pique;
+    if (!PyArg_ParseTuple(args, "iiiipO", &leader, &last, &lead, &follow, &seventh_, &pique)) return NULL;
+    if (leader < 0 || leader > 1 || last < 0 || last > 1 || lead < 0 || lead > 31 || follow < 0 || follow > 31) {
+        PyErr_SetString(PyExc_ValueError, "leader and last are 0 or 1, the cards 0 to 31");
+        return NULL;
+    }
+    int32_t pk = NO_PIQUE;
+    if (pique != Py_None) {
+        long a, b;
+        if (read_int(pique, 0, &a) < 0 || read_int(pique, 1, &b) < 0) return NULL;
+        pk = (int32_t)(a << 16 | b);
+    }
+    int32_t p[2];
+    int32_t npk = trick_points(m, &m->trick[leader][last][lead][follow], seventh_, pk, p);
+    if (npk == NO_PIQUE) return Py_BuildValue("(iiO)", p[0], p[1], Py_None);
+    return Py_BuildValue("(ii(ii))", p[0], p[1], npk >> 16, npk & 0xFFFF);
+}
+
+static PyMethodDef Model_methods[] = {
+    {"score", (PyCFunction)Model_score, METH_VARARGS,
+     "score(leader, last, lead, follow, seventh, pique): seat 0's and seat 1's points of one trick and the pique "
+     "state after it, as the search reckons them"},
+    {NULL, NULL, 0, NULL},
+};
+
 static PyTypeObject ModelType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "piquet.ai._kernel.Model",
@@ -576,6 +622,7 @@ static PyTypeObject ModelType = {
     .tp_basicsize = sizeof(ModelObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = Model_new,
+    .tp_methods = Model_methods,
 };
 
 /* ------------------------------------------------------------------ Search */

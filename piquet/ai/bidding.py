@@ -44,7 +44,7 @@ from piquet.engine.actions import Bid, Deal, Exchange
 from piquet.engine.cards import Card, CardSet
 from piquet.engine.partie import LegalActions, Partie, Phase, reckoning_at_first_lead
 from piquet.engine.scoring import ScoreCategory
-from piquet.engine.variants import Auction, Contract, Rules
+from piquet.engine.variants import Auction, Award, Contract, Rules
 from piquet.engine.view import PlayerView
 
 __all__ = [
@@ -117,10 +117,10 @@ class _TricksOnly(Auction):
 
     name = "auction-tricks"
 
-    def cards_awards(self, tricks_won: tuple[int, int], contract: Contract | None) -> list[tuple[int, int, str]]:
+    def cards_awards(self, tricks_won: tuple[int, int], contract: Contract | None) -> list[Award]:
         return []
 
-    def contract_awards(self, tricks_won: tuple[int, int], contract: Contract | None) -> list[tuple[int, int, str]]:
+    def contract_awards(self, tricks_won: tuple[int, int], contract: Contract | None) -> list[Award]:
         return []
 
     def pique_threshold(self, contract: Contract | None) -> int:

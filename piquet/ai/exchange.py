@@ -29,7 +29,8 @@ from piquet.ai.inference import CHECK_EVERY, Inference, World
 from piquet.engine.actions import Exchange
 from piquet.engine.cards import FULL_PACK, SUIT_PIPS, Card, CardSet, Rank
 from piquet.engine.combinations import SET_RANKS, Category, runs, sequence_value, set_value
-from piquet.engine.partie import Phase, decided_in_hand
+from piquet.engine.partie import Phase
+from piquet.engine.reckoning import Points, decided_in_hand
 from piquet.engine.scoring import ScoreCategory, ScoreEvent
 from piquet.engine.variants import Contract, Rubicon, Rules
 from piquet.engine.view import PlayerView
@@ -256,7 +257,7 @@ class Valuation:
 
     def decided(self, elder: int, younger: int, before: tuple[int, int] = (0, 0)) -> ScoreEvent | None:
         """The repique or pique the two hands decide once both have declared in full (:func:`decided_by_hands`),
-        as the engine reckons it (:func:`piquet.engine.partie.decided_in_hand`); remembered by who scores what
+        as the engine reckons it (:func:`piquet.engine.reckoning.decided_in_hand`); remembered by who scores what
         in each category, which is all it depends on."""
         e, y = (hand[0] for hand in self.hands(elder, younger))
         scored: list[tuple[int, int] | None] = []
@@ -266,11 +267,10 @@ class Valuation:
         key = (scored[0], scored[1], scored[2], before)
         if key in self._decided:
             return self._decided[key]
-        events = [ScoreEvent(seat, points, ScoreCategory.CARTE_BLANCHE, "carte blanche")
-                  for seat, points in enumerate(before) if points]
+        events = [Points(seat, points, ScoreCategory.CARTE_BLANCHE) for seat, points in enumerate(before) if points]
         for category, found in zip(_IN_HAND_CATEGORIES, scored, strict=True):
             if found is not None:
-                events.append(ScoreEvent(found[0], found[1], category, category.label))
+                events.append(Points(found[0], found[1], category))
         if len(self._decided) >= 4096:
             self._decided.clear()
         decided = self._decided[key] = decided_in_hand(events, self.rules, self.contract, 0)
@@ -361,7 +361,7 @@ def declarations_by_category(elder: int, younger: int, rules: Rules | None = Non
 def decided_by_hands(elder: int, younger: int, rules: Rules, contract: Contract | None,
                      before: tuple[int, int] = (0, 0)) -> ScoreEvent | None:
     """The repique or pique that the combinations of ``elder`` and ``younger`` (masks) decide once both have
-    declared in full, as the engine reckons it at elder's first lead (:func:`piquet.engine.partie.decided_in_hand`,
+    declared in full, as the engine reckons it at elder's first lead (:func:`piquet.engine.reckoning.decided_in_hand`,
     the one home of Laws 67-69: strictly in the order point, sequences, sets, so that in Auction Piquet a plus
     contract's 29 reached before younger's sets is a pique); seat 0 is elder's. ``before``: elder's and younger's
     points for a carte blanche. ``None`` if neither.
@@ -373,8 +373,8 @@ def decided_by_hands(elder: int, younger: int, rules: Rules, contract: Contract 
     >>> plus = Contract(0, 7, False)
     >>> declarations(elder, younger, make_rules("auction"), plus)
     (29, 6)
-    >>> decided_by_hands(elder, younger, make_rules("auction"), plus)
-    ScoreEvent(player=0, points=30, category=<ScoreCategory.PIQUE: 'pique'>, reason='pique')
+    >>> decided_by_hands(elder, younger, make_rules("auction"), plus).reason
+    'pique'
     >>> contract_declarations(elder, younger, make_rules("auction"), plus)
     (59, 6)
     >>> decided_by_hands(elder, younger, make_rules("rubicon"), None) is None   # thirty needed, and she scores

@@ -80,7 +80,7 @@ from piquet.ai.inference import Inference, World
 from piquet.ai.ladder import describe, played_like
 from piquet.ai.levels import DECLARATION_WORLDS, LEVELS, partie_utility, sample_opponent_hands
 from piquet.ai.luck import DealLuck, LuckSummary, partie_luck, summarise
-from piquet.ai.solver import PlayPosition, pique_possible, position_from_partie, position_from_view, solve
+from piquet.ai.solver import PlayPosition, play, position_from_partie, position_from_view, solve
 from piquet.engine.actions import (
     AcceptConcession,
     Action,
@@ -98,7 +98,16 @@ from piquet.engine.cards import CARDS, FULL_PACK, Card, CardSet
 from piquet.engine.combinations import Category, call, maximal
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.record import playing_on
-from piquet.engine.scoring import ScoreCategory
+from piquet.engine.scoring import (
+    ContractMadeReason,
+    ContractTricksReason,
+    LeadReason,
+    OwnLeadReason,
+    PlainReason,
+    Reason,
+    ScoreCategory,
+    TrickReason,
+)
 from piquet.engine.variants import Rules
 from piquet.engine.view import PlayerView
 
@@ -208,9 +217,9 @@ Scored = tuple[int, int, Part]
 
 # ---------------------------------------------------------------- one card played, scored as the solver scores it
 def advance(position: PlayPosition, card: Card, rules: Rules) -> tuple[PlayPosition, tuple[Scored, ...]]:
-    """The position after the player to act plays ``card``, and what it scores, in the order it is
-    scored: the lead, the trick, the last trick, a pique when one is reached, and at the end of the
-    deal the cards (or capot) and the contract. The scoring is the solver's own (the rules' hooks), so
+    """The position after the player to act plays ``card``, and what it scores, in the order it is scored: the
+    lead, the trick, the last trick, a pique when one is reached, and at the end of the deal the cards (or capot)
+    and the contract. The scoring is the solver's own (:func:`piquet.ai.solver.play`, made from the engine's), so
     that the points along a line of play add up to the solver's value.
 
     >>> from piquet.engine.variants import make_rules
@@ -222,68 +231,28 @@ def advance(position: PlayPosition, card: Card, rules: Rules) -> tuple[PlayPosit
     >>> r.tricks_won, [(who, pts, part.value) for who, pts, part in scored]
     ((7, 5), [(0, 1, 'last_trick'), (0, 10, 'cards')])
     """
-    me = position.to_act
-    if not position.hands[me] >> card & 1:
-        raise ValueError(f"{card} is not in the hand of seat {me}")
-    contract = position.contract
-    hands = [position.hands[0], position.hands[1]]
-    hands[me] &= ~card.mask
-    steps: list[tuple[int, int, Part]] = []
-    if position.lead is None:
-        points = rules.lead_points(card, contract)
-        if points:
-            steps.append((me, points, Part.LEAD))
-        following = PlayPosition((hands[0], hands[1]), 1 - me, position.elder, position.tricks_won,
-                                 position.scores, card, position.pique_done, contract, position.utility)
-        return _scored(position, following, steps, rules)
-    lead = position.lead
-    follow_suit = position.hands[me] & (0xFF << (8 * lead.suit))
-    if follow_suit and card.suit != lead.suit:
-        raise ValueError(f"{card} does not follow the {lead}")
-    leader = 1 - me
-    winner = me if card.beats(lead) else leader
-    for who, points, _ in rules.trick_awards(leader, (lead, card), winner, contract):
-        if points:
-            steps.append((who, points, Part.TRICKS))
-    done = not hands[0] and not hands[1]
-    last = rules.last_trick_points(contract)
-    if done and last:
-        steps.append((winner, last, Part.LAST_TRICK))
-    won = [position.tricks_won[0], position.tricks_won[1]]
-    won[winner] += 1
-    after = PlayPosition((hands[0], hands[1]), winner, position.elder, (won[0], won[1]), position.scores, None,
-                         position.pique_done, contract, position.utility)
-    after, scored = _scored(position, after, steps, rules)
-    if not done:
-        return after, scored
-    ending: list[Scored] = []
-    for who, points, _ in rules.cards_awards(after.tricks_won, contract):
-        if points:
-            ending.append((who, points, Part.CAPOT if max(after.tricks_won) == 12 else Part.CARDS))
-    for who, points, _ in rules.contract_awards(after.tricks_won, contract):
-        if points:
-            ending.append((who, points, Part.CONTRACT))
-    return after, (*scored, *ending)
+    after, events = play(position, card, rules)
+    return after, tuple((e.player, e.points, _part(e.why)) for e in events if e.points)
 
 
-def _scored(before: PlayPosition, after: PlayPosition, steps: list[Scored],
-            rules: Rules) -> tuple[PlayPosition, tuple[Scored, ...]]:
-    """The steps scored in order onto ``after``'s scores, with a pique where one is reached."""
-    live = pique_possible(before, rules)
-    scores = [before.scores[0], before.scores[1]]
-    done = before.pique_done
-    out: list[Scored] = []
-    for who, points, part in steps:
-        out.append((who, points, part))
-        scores[who] += points
-        if (live and scores[1 - who] == 0 and scores[who] >= rules.pique_threshold(before.contract)
-                and rules.may_pique(who, before.elder, before.contract)):
-            out.append((who, rules.pique_points, Part.PIQUE))
-            scores[who] += rules.pique_points
-            live, done = False, True
-        if scores[0] and scores[1]:
-            live = False
-    return replace(after, scores=(scores[0], scores[1]), pique_done=done), tuple(out)
+def _part(why: Reason) -> Part:
+    """Where the points a reason gives come from, as a review breaks a card's value down."""
+    match why:
+        case LeadReason():
+            return Part.LEAD
+        case TrickReason() | OwnLeadReason() | PlainReason.WINS_A_TRICK | PlainReason.LOSES_A_TRICK:
+            return Part.TRICKS
+        case PlainReason.LAST_TRICK:
+            return Part.LAST_TRICK
+        case PlainReason.CARDS:
+            return Part.CARDS
+        case PlainReason.CAPOT:
+            return Part.CAPOT
+        case PlainReason.PIQUE:
+            return Part.PIQUE
+        case ContractTricksReason() | ContractMadeReason():
+            return Part.CONTRACT
+    raise ValueError(f"not a score of the play: {why!r}")
 
 
 def _worth_to(position: PlayPosition, seat: int, who: int, points: int) -> int:
@@ -349,7 +318,7 @@ def principal_line(position: PlayPosition, card: Card, rules: Rules, cache: Best
         for who, points, part in scored:
             parts[part] += _worth_to(position, seat, who, points)
             raw[who] += points
-        if not (current.hands[0] or current.hands[1]):
+        if current.over:
             break
         best = _best_card(current, rules, cache)
         played.append(best)

@@ -16,7 +16,9 @@ from a flat table and the leader's quick tricks bound the value.
 The search runs in the compiled kernel (``piquet/ai/_kernel.c``, built where
 the package was installed with a C compiler) or, without it or with
 ``PIQUET_PURE_SOLVER=1``, in pure Python: the same search, the same values and
-best cards (:data:`SOLVER` says which).
+best cards (:data:`SOLVER` says which). What the search values, a position and the variant's scoring as
+tables, is the model of :mod:`piquet.ai.play_model` (made from the engine's reckoning); its names are
+re-exported here.
 
 >>> from piquet.engine.cards import CardSet, Card
 >>> from piquet.engine.variants import make_rules
@@ -35,44 +37,25 @@ from typing import Protocol
 
 from piquet.ai.kernel import KERNEL as _kernel  # the compiled search, or None: the pure one below
 from piquet.ai.kernel import SOLVER
-from piquet.engine.cards import CARDS, Card, CardSet
-from piquet.engine.partie import reckoning_at_first_lead
-from piquet.engine.scoring import ScoreCategory
-from piquet.engine.variants import Contract, Rules
-from piquet.engine.view import PlayerView
+from piquet.ai.play_model import (
+    Model,
+    PlayPosition,
+    model_for,
+    pique_possible,
+    play,
+    position_from_partie,
+    position_from_view,
+    step,
+)
+from piquet.engine.cards import CARDS, Card
+from piquet.engine.variants import Rules
 
-__all__ = ["SOLVER", "PlayPosition", "Solution", "pique_possible", "position_from_partie", "position_from_view",
-           "solve"]
+__all__ = ["SOLVER", "PlayPosition", "Solution", "pique_possible", "play", "position_from_partie",
+           "position_from_view", "solve"]
 
 
 _SUIT_MASKS = (0xFF, 0xFF00, 0xFF0000, 0xFF000000)
 _INF = 1 << 20
-
-
-@dataclass(frozen=True)
-class PlayPosition:
-    """A moment of the play with every card known.
-
-    ``hands`` are the two players' remaining cards (masks, by seat); ``to_act``
-    is the seat to play; ``lead`` the card already led to the current trick
-    (``None`` at the start of a trick, when ``to_act`` leads); ``tricks_won``
-    and ``scores`` what each seat has so far in this deal (the scores matter
-    for a pique that is still possible); ``pique_done`` whether a pique or
-    repique has been scored.
-    """
-
-    hands: tuple[int, int]
-    to_act: int
-    elder: int
-    tricks_won: tuple[int, int] = (0, 0)
-    scores: tuple[int, int] = (0, 0)
-    lead: Card | None = None
-    pique_done: bool = False
-    contract: Contract | None = None
-    #: What a point scored by seat 0 and by seat 1 is worth to seat 0 (seat 1 values it the
-    #: opposite way): ``(1, -1)``, the score difference, by default; ``(1, 1)`` when seat 0 wants
-    #: the sum of both scores (a winner whose opponent stays under the rubicon, Law 73).
-    utility: tuple[int, int] = (1, -1)
 
 
 @dataclass
@@ -84,192 +67,6 @@ class Solution:
     best: list[Card]
     values: dict[Card, int] = field(default_factory=dict)
     nodes: int = 0
-
-
-class _Model:
-    """The variant's scoring in the play, compiled to tables for the search."""
-
-    def __init__(self, rules: Rules, contract: Contract | None, elder: int,
-                 utility: tuple[int, int] = (1, -1)) -> None:
-        self.utility = utility
-        self.lead_points = [rules.lead_points(CARDS[i], contract) for i in range(32)]
-        # Points for the trick's winner or loser by (leader wins?, lead card, second card).
-        self.rules = rules
-        self.contract = contract
-        self._tricks: dict[tuple[int, int, int, bool, bool], tuple[int, tuple[tuple[int, int], ...]]] = {}
-        self.elder = elder
-        self.last = rules.last_trick_points(contract)
-        self.cards_table: dict[tuple[int, int], int] = {}  # seat-0 net points by tricks won
-        for a in range(13):
-            net = 0
-            for who, points, _ in rules.cards_awards((a, 12 - a), contract):
-                net += points * utility[who]
-            for who, points, _ in rules.contract_awards((a, 12 - a), contract):
-                net += points * utility[who]
-            self.cards_table[(a, 12 - a)] = net
-        #: The same by the tricks seat 0 has won alone.
-        self.cards_net = [self.cards_table[(a, 12 - a)] for a in range(13)]
-        self.pique_threshold = rules.pique_threshold(contract)
-        self.pique_points = rules.pique_points
-        self.may_pique = (rules.may_pique(0, elder, contract), rules.may_pique(1, elder, contract))
-        # Whether two cards of one suit score alike in the play (for merging touching cards):
-        # bit r of split[suit] set when ranks r and r-1 score differently.
-        self.score_class = [self._class(i) for i in range(32)]
-        self.split = [sum(1 << r for r in range(1, 8)
-                          if self.score_class[8 * suit + r] != self.score_class[8 * suit + r - 1])
-                      for suit in range(4)]
-        self.runs: dict[int, tuple[int, ...]] = {}
-        # Move orders by suit (bounded: by the ranks of one suit each): leads, sure and not, by
-        # the leader's and the other's ranks; answers in the suit led, by the follower's ranks,
-        # the leader's and the rank led.
-        self.lead_suits: list[dict[int, tuple[tuple[int, ...], tuple[int, ...]]]] = [{}, {}, {}, {}]
-        self.follow_suits: list[dict[int, tuple[int, ...]]] = [{}, {}, {}, {}]
-        # Where no pique is possible a trick is its winner and its worth to its leader:
-        # flat[leader][last][lead * 32 + follow], filled as the search meets them.
-        self.flat: list[list[dict[int, tuple[int, int]]]] = [[{}, {}], [{}, {}]]
-        self._kernel: object | None = None
-        self._canonical: bool | None = None
-        self._bounds: list[tuple[int, int, int, list[list[int]], list[list[int]]]] | None = None
-        self.lo_win_last: list[int] = []
-        self.lo_any_last: list[int] = []
-        self.hi_any_last: list[int] = []
-
-    @property
-    def canonical(self) -> bool:
-        """Whether every card scores alike (:meth:`uniform`, found once)."""
-        if self._canonical is None:
-            self._canonical = self.uniform()
-        return self._canonical
-
-    def _class(self, i: int) -> tuple[int, ...]:
-        card = CARDS[i]
-        return (self.lead_points[i], self.rules.lead_points(card, self.contract),
-                *(p for _, p, _ in self.rules.trick_awards(0, (card, card), 1, self.contract)))
-
-    def trick(self, leader: int, lead: int, follow: int, last: bool,
-              lead_scored: bool = False) -> tuple[int, tuple[tuple[int, int], ...]]:
-        """The winner of a trick and its points in the order they are scored: the lead
-        (unless ``lead_scored`` already), the trick, the last trick (the order matters for a pique)."""
-        key = (leader, lead, follow, last, lead_scored)
-        cached = self._tricks.get(key)
-        if cached is not None:
-            return cached
-        winner = 1 - leader if CARDS[follow].beats(lead) else leader
-        steps = []
-        if self.lead_points[lead] and not lead_scored:
-            steps.append((leader, self.lead_points[lead]))
-        for who, points, _ in self.rules.trick_awards(leader, (CARDS[lead], CARDS[follow]), winner, self.contract):
-            steps.append((who, points))
-        if last and self.last:
-            steps.append((winner, self.last))
-        result = (winner, tuple(steps))
-        self._tricks[key] = result
-        return result
-
-    def flat_trick(self, leader: int, lead: int, follow: int, last: bool) -> tuple[int, int]:
-        """The winner of a trick and its worth to its leader, where no pique is possible."""
-        winner, steps = self.trick(leader, lead, follow, last)
-        u = 0
-        for who, points in steps:
-            u += self.utility[who] * points
-        found = self.flat[leader][last][lead << 5 | follow] = (winner, u if leader == 0 else -u)
-        return found
-
-    def bounds(self) -> list[tuple[int, int, int, list[list[int]], list[list[int]]]]:
-        """For each seat as leader, where no pique is possible: the least a trick he leads and
-        wins is worth to him, the least and the most any trick (not the last) is worth to him,
-        and the least and most the cards bring him by the range of tricks he may end with
-        (``cmin[a][b]``: the least for ``a`` to ``b`` tricks). Also ``lo_win_last``,
-        ``lo_any_last`` and ``hi_any_last``, the same for the last trick."""
-        if self._bounds is None:
-            out = []
-            self.lo_win_last, self.lo_any_last, self.hi_any_last = [0, 0], [0, 0], [0, 0]
-            for me in (0, 1):
-                worth: dict[tuple[bool, bool], list[int]] = {}  # (last, won by me) -> worths to me
-                for leader in (0, 1):
-                    for last in (False, True):
-                        for lead in range(32):
-                            for follow in range(32):
-                                if follow == lead:
-                                    continue
-                                winner, gain = self.flat_trick(leader, lead, follow, last)
-                                worth.setdefault((last, winner == me and leader == me), []).append(
-                                    gain if leader == me else -gain)
-                wins = [worth[(False, True)], worth[(True, True)]]
-                every = [worth[(False, True)] + worth[(False, False)], worth[(True, True)] + worth[(True, False)]]
-                net = [c if me == 0 else -c for c in (self.cards_net if me == 0 else self.cards_net[::-1])]
-                cmin = [[min(net[a:b + 1]) if a <= b <= 12 else 0 for b in range(13)] for a in range(13)]
-                cmax = [[max(net[a:b + 1]) if a <= b <= 12 else 0 for b in range(13)] for a in range(13)]
-                self.lo_win_last[me] = min(wins[1])
-                self.lo_any_last[me], self.hi_any_last[me] = min(every[1]), max(every[1])
-                out.append((min(wins[0]), min(every[0]), max(every[0]), cmin, cmax))
-            self._bounds = out
-        return self._bounds
-
-    def pique_key(self, scores: tuple[int, int], done: bool) -> tuple[int, int] | None:
-        """The part of the score that still matters: a pique is possible only while one
-        player has scored nothing, and only for a player who may pique."""
-        if done:
-            return None
-        a, b = scores
-        if a == 0 and b == 0:
-            return (0, 0) if self.may_pique[0] or self.may_pique[1] else None
-        if b == 0 and self.may_pique[0] and a < self.pique_threshold:
-            return (a, 0)
-        if a == 0 and self.may_pique[1] and b < self.pique_threshold:
-            return (0, b)
-        return None
-
-    def score_trick(self, scores: tuple[int, int] | None,
-                    steps: tuple[tuple[int, int], ...]) -> tuple[int, int, tuple[int, int] | None]:
-        """A trick's points for each seat, with a pique if one fires: a player reaching the
-        threshold while the other has nothing (Law 69). Also the new pique key."""
-        p = [0, 0]
-        for who, points in steps:
-            p[who] += points
-        if scores is None:
-            return p[0], p[1], None
-        a, b = scores
-        for who, points in steps:
-            if who == 0:
-                a += points
-                if b == 0 and a >= self.pique_threshold and self.may_pique[0]:
-                    return p[0] + self.pique_points, p[1], None
-            else:
-                b += points
-                if a == 0 and b >= self.pique_threshold and self.may_pique[1]:
-                    return p[0], p[1] + self.pique_points, None
-        if (a and b) or (a and not self.may_pique[0]) or (b and not self.may_pique[1]):
-            return p[0], p[1], None
-        if not a and not b and not self.may_pique[0] and not self.may_pique[1]:
-            return p[0], p[1], None
-        return p[0], p[1], (a, b)
-
-    def uniform(self) -> bool:
-        """Whether every card scores alike in the play: a trick's points depend only on who
-        leads, whether the leader wins and whether it is the last (then positions with the same
-        cards by relative rank, in any order of the suits, have the same value)."""
-        for leader in (0, 1):
-            for last in (False, True):
-                seen: dict[int, tuple[tuple[int, int], ...]] = {}
-                for lead in range(32):
-                    for follow in range(32):
-                        if follow == lead:
-                            continue
-                        winner, steps = self.trick(leader, lead, follow, last)
-                        if seen.setdefault(winner, steps) != steps:
-                            return False
-        return True
-
-    def kernel(self) -> object:
-        """The compiled kernel's model of this scoring (built once)."""
-        if self._kernel is None:
-            assert _kernel is not None
-            tricks = [self.trick(leader, lead, follow, bool(last)) for leader in (0, 1) for last in (0, 1)
-                      for lead in range(32) for follow in range(32)]
-            self._kernel = _kernel.Model(tricks, self.cards_net, self.utility, self.pique_threshold,
-                                         self.pique_points, self.may_pique, self.split, self.canonical)
-        return self._kernel
 
 
 def _runs(mine: int, barrier: int, split: int) -> tuple[int, ...]:
@@ -292,7 +89,7 @@ def _runs(mine: int, barrier: int, split: int) -> tuple[int, ...]:
     return tuple(reps)
 
 
-def _groups(hand: int, other: int, lead: int | None, model: _Model) -> list[int]:
+def _groups(hand: int, other: int, lead: int | None, model: Model) -> list[int]:
     """One representative per set of equivalent cards in ``hand`` (highest of each run)."""
     reps: list[int] = []
     cache = model.runs
@@ -312,7 +109,7 @@ def _groups(hand: int, other: int, lead: int | None, model: _Model) -> list[int]
     return reps
 
 
-def _lead_order(model: _Model, mine: int, theirs: int) -> list[int]:
+def _lead_order(model: Model, mine: int, theirs: int) -> list[int]:
     """Sure winners first (nothing of the opponent's above them), then the rest."""
     sure: list[int] = []
     rest: list[int] = []
@@ -333,7 +130,7 @@ def _lead_order(model: _Model, mine: int, theirs: int) -> list[int]:
     return sure + rest
 
 
-def _follow_order(model: _Model, cards: int, leader_left: int, lead: int) -> list[int] | tuple[int, ...]:
+def _follow_order(model: Model, cards: int, leader_left: int, lead: int) -> list[int] | tuple[int, ...]:
     """The cheapest winner first, then the losers from the lowest, then the other winners."""
     suit = lead >> 3
     if cards & _SUIT_MASKS[suit]:
@@ -347,7 +144,7 @@ def _follow_order(model: _Model, cards: int, leader_left: int, lead: int) -> lis
     return _follow_list(model, cards, leader_left, lead)
 
 
-def _follow_list(model: _Model, cards: int, leader_left: int, lead: int) -> list[int]:
+def _follow_list(model: Model, cards: int, leader_left: int, lead: int) -> list[int]:
     reps = _groups(cards, leader_left, lead, model)
     above = _ABOVE[lead]
     winners = [i for i in reps if above >> i & 1]
@@ -365,7 +162,7 @@ class _Search:
     """The pure-Python search (the compiled kernel's fallback and oracle). ``check``, if given, is called
     every :data:`_CHECK_EVERY` positions; an exception it raises stops the search."""
 
-    def __init__(self, model: _Model, check: Callable[[], object] | None = None) -> None:
+    def __init__(self, model: Model, check: Callable[[], object] | None = None) -> None:
         self.model = model
         self.check = check
         self.table: dict[tuple[int | tuple[int, int] | None, ...], tuple[int, int]] = {}
@@ -396,7 +193,8 @@ class _Search:
                 winner, gain = found
             else:
                 winner, steps = m.trick(leader, lead, follow, True)
-                p0, p1, _ = m.score_trick(pk, steps)
+                won = won0 + 1 if winner == 0 else 12 - won0  # the last trick: 11 played before it
+                p0, p1, _ = m.score_trick(pk, steps, m.seventh(winner, won))
                 u = m.utility[0] * p0 + m.utility[1] * p1
                 gain = u if leader == 0 else -u
             net0 = m.cards_net[won0 + (winner == 0)]
@@ -488,7 +286,8 @@ class _Search:
                     winner, gain = flat.get(lead << 5 | follow) or m.flat_trick(leader, lead, follow, last_trick)
                 else:
                     winner, steps = m.trick(leader, lead, follow, last_trick)
-                    p0, p1, npk = m.score_trick(pk, steps)
+                    won = won0 + 1 if winner == 0 else 13 - mine.bit_count() - won0  # 12 - n played before it
+                    p0, p1, npk = m.score_trick(pk, steps, m.seventh(winner, won))
                     u = m.utility[0] * p0 + m.utility[1] * p1
                     gain = u if leader == 0 else -u
                 gone = ~(lead_bit | 1 << follow)
@@ -579,6 +378,76 @@ _QUICK = [(mine & ~((1 << (theirs & 0xFF).bit_length()) - 1)).bit_count() for mi
 _ABOVE = tuple(sum(1 << j for j in range(32) if CARDS[j].beats(CARDS[i])) for i in range(32))
 
 
+class _ToTarget:
+    """The search where the deal may stop at the game's target (Piquet au Cent, option
+    ``play_ceases_at_the_target``): what is still needed to reach it changes the value of everything after, so the
+    search goes card by card, each scored by the step (:func:`play`), and a position's whole state keys its
+    table. Pure Python (the kernel searches by tricks, where the deal is played to its end). ``check``, as for
+    :class:`_Search`."""
+
+    def __init__(self, model: Model, check: Callable[[], object] | None = None) -> None:
+        self.model = model
+        self.check = check
+        self.table: dict[PlayPosition, tuple[int, int]] = {}
+        self.nodes = 0
+
+    def card_value(self, position: PlayPosition, card: int, alpha: int, beta: int) -> int:
+        """The net score for the player to act of playing ``card``, the best play following."""
+        me = position.to_act
+        after, events = step(self.model, position, CARDS[card])
+        utility = self.model.utility
+        u = sum(utility[e.player] * e.points for e in events)
+        gain = u if me == 0 else -u
+        if after.over:
+            return gain
+        if after.to_act == me:
+            return gain + self.value(after, alpha - gain, beta - gain)
+        return gain - self.value(after, gain - beta, gain - alpha)
+
+    def value(self, position: PlayPosition, alpha: int, beta: int) -> int:
+        """The best net score for the player to act from ``position`` (a bound outside the window)."""
+        entry = self.table.get(position)
+        if entry is not None:
+            lo, hi = entry
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo == hi:
+                return lo
+            alpha, beta = max(alpha, lo), min(beta, hi)
+        self.nodes += 1
+        if self.check is not None and not self.nodes % _CHECK_EVERY:
+            self.check()
+        m = self.model
+        me = position.to_act
+        mine, theirs = position.hands[me], position.hands[1 - me]
+        moves: list[int] | tuple[int, ...]
+        if position.lead is None:
+            moves = _lead_order(m, mine, theirs)
+        else:
+            moves = _follow_order(m, mine & _SUIT_MASKS[position.lead >> 3] or mine, theirs, position.lead)
+        a0 = alpha
+        best = -_INF
+        for card in moves:
+            v = self.card_value(position, card, alpha, beta)
+            if v > best:
+                best = v
+                if best > alpha:
+                    alpha = best
+                    if alpha >= beta:
+                        break
+        lo, hi = (-_INF, _INF) if entry is None else entry
+        if best <= a0:
+            hi = min(hi, best)
+        elif best >= beta:
+            lo = max(lo, best)
+        else:
+            lo = hi = best
+        self.table[position] = (lo, hi)
+        return best
+
+
 class _Searcher(Protocol):
     """What the root of a solve asks of a search, pure or compiled."""
 
@@ -613,49 +482,69 @@ def solve(position: PlayPosition, rules: Rules, all_values: bool = False, all_be
 
 def _solve(position: PlayPosition, rules: Rules, all_values: bool, all_best: bool, compiled: bool,
            check: Callable[[], object] | None = None) -> Solution:
-    model = _model(rules, position.contract, position.elder, position.utility)
-    search: _Searcher = (_kernel.Search(model.kernel(), check) if compiled and _kernel is not None
-                         else _Search(model, check))
+    model = model_for(rules, position.contract, position.elder, position.utility)
     h0, h1 = position.hands
     me = position.to_act
     won0 = position.tricks_won[0]
     pk = model.pique_key(position.scores, position.pique_done)
-    if position.lead is None and not all_values:
-        # The value by MTD(f), then which leads secure it: all in one call.
-        best_value, leads = search.best_leads(h0, h1, me, won0, pk, 0, all_best)
-        cards = 0
-        for mask in leads:
-            cards |= mask
-        best = [CARDS[i] for i in _HIGH_FIRST if cards >> i & 1]
-        return Solution(best_value, best, dict.fromkeys(best, best_value), search.nodes)
     mine, theirs = (h0, h1) if me == 0 else (h1, h0)
     moves: list[int] | tuple[int, ...]
     if position.lead is None:
         moves = _lead_order(model, mine, theirs)
         merged = _expand(mine, theirs, None, model)
-
-        def worth(card: int, alpha: int, beta: int) -> int:
-            return search.lead_value(h0, h1, me, won0, pk, card, alpha, beta)
     else:
-        lead = int(position.lead)
-        follow_cards = mine & _SUIT_MASKS[lead >> 3] or mine
-        moves = _follow_order(model, follow_cards, theirs, lead)
-        merged = _expand(follow_cards, theirs, lead, model)
+        follow_cards = mine & _SUIT_MASKS[position.lead >> 3] or mine
+        moves = _follow_order(model, follow_cards, theirs, position.lead)
+        merged = _expand(follow_cards, theirs, position.lead, model)
+    search: _Searcher | _ToTarget
+    if model.may_cease(position):
+        # Where the deal may stop at the game's target, the search by cards, scored by the step.
+        search = to_target = _ToTarget(model, check)
+
+        def root(alpha: int, beta: int) -> int:
+            return to_target.value(position, alpha, beta)
 
         def worth(card: int, alpha: int, beta: int) -> int:
-            # The leader's value of this one answer, seen from the follower's side.
-            return -_answer(search, model, h0, h1, 1 - me, won0, pk, lead, card, -beta, -alpha)
+            return to_target.card_value(position, card, alpha, beta)
+    else:
+        search = by_trick = (_kernel.Search(model.kernel(_kernel), check) if compiled and _kernel is not None
+                             else _Search(model, check))
+
+        def root(alpha: int, beta: int) -> int:
+            return by_trick.value(h0, h1, me, won0, pk, alpha, beta)
+
+        if position.lead is None:
+            def worth(card: int, alpha: int, beta: int) -> int:
+                return by_trick.lead_value(h0, h1, me, won0, pk, card, alpha, beta)
+        else:
+            lead = int(position.lead)
+
+            def worth(card: int, alpha: int, beta: int) -> int:
+                # The leader's value of this one answer, seen from the follower's side.
+                return -_answer(by_trick, model, h0, h1, 1 - me, won0, pk, lead, card, -beta, -alpha)
+        if position.lead is None and not all_values:
+            # The value by MTD(f), then which leads secure it: all in one call of the search.
+            best_value, leads = by_trick.best_leads(h0, h1, me, won0, pk, 0, all_best)
+            cards = 0
+            for mask in leads:
+                cards |= mask
+            best = [CARDS[i] for i in _HIGH_FIRST if cards >> i & 1]
+            return Solution(best_value, best, dict.fromkeys(best, best_value), search.nodes)
     values: dict[int, int] = {}
     if all_values:
         for card in moves:
             values[card] = worth(card, -_INF, _INF)
         best_value = max(values.values())
     else:
-        best_value = -_INF
-        for card in moves:
-            v = worth(card, best_value, _INF)
-            if v > best_value:
-                best_value = v
+        if position.lead is None:
+            # MTD(f): null-window searches home in on the value, sharing the table (the search to the target).
+            best_value = _mtdf(root, 0)
+        else:
+            best_value = -_INF
+            for card in moves:
+                v = worth(card, best_value, _INF)
+                if v > best_value:
+                    best_value = v
         for card in moves:
             # A null-window test: does this card secure the best value too?
             if worth(card, best_value - 1, best_value) >= best_value:
@@ -674,33 +563,6 @@ def _solve(position: PlayPosition, rules: Rules, all_values: bool, all_best: boo
 _HIGH_FIRST = tuple(sorted(range(32), key=lambda i: (-(i & 7), i >> 3)))
 
 
-_MODELS: dict[tuple[object, ...], _Model] = {}
-
-#: The most compiled models kept (Auction Piquet makes one for every contract and utility). Each
-#: holds tables bounded by the ranks of one suit (move orders by suit, some 100 kB when full), never
-#: move lists of whole hands: those grew a level-5 process to some 0.8 GB.
-MODEL_LIMIT = 256
-
-
-def _model(rules: Rules, contract: Contract | None, elder: int, utility: tuple[int, int] = (1, -1)) -> _Model:
-    """The compiled scoring for these rules, contract and elder (cached, at most
-    :data:`MODEL_LIMIT` of them, all dropped together beyond it)."""
-    key = (rules.name, tuple(sorted(rules.values.items())), contract, elder, utility)
-    model = _MODELS.get(key)
-    if model is None:
-        if len(_MODELS) >= MODEL_LIMIT:
-            _MODELS.clear()
-        model = _MODELS[key] = _Model(rules, contract, elder, utility)
-    return model
-
-
-def pique_possible(position: PlayPosition, rules: Rules) -> bool:
-    """Whether a pique may still come in the play from ``position``, as the search reckons it:
-    none scored yet, one player still with nothing and the other, allowed one, short of it."""
-    model = _model(rules, position.contract, position.elder, position.utility)
-    return model.pique_key(position.scores, position.pique_done) is not None
-
-
 def _mtdf(search: Callable[[int, int], int], guess: int) -> int:
     """The exact value by a sequence of null-window searches (Plaat's MTD(f))."""
     lower, upper = -_INF, _INF
@@ -715,7 +577,7 @@ def _mtdf(search: Callable[[int, int], int], guess: int) -> int:
     return g
 
 
-def _answer(search: _Searcher, model: _Model, h0: int, h1: int, leader: int, won0: int,
+def _answer(search: _Searcher, model: Model, h0: int, h1: int, leader: int, won0: int,
             pk: tuple[int, int] | None, lead: int, follow: int, alpha: int, beta: int) -> int:
     """The net score for ``leader`` when the opponent answers his ``lead`` (already out of
     his hand) with ``follow``."""
@@ -723,16 +585,17 @@ def _answer(search: _Searcher, model: _Model, h0: int, h1: int, leader: int, won
     n0, n1 = h0 & gone, h1 & gone
     # The lead was scored when it was led: it is in the position's scores already.
     winner, steps = model.trick(leader, lead, follow, not (n0 | n1), lead_scored=True)
-    p0, p1, npk = model.score_trick(pk, steps)
+    nwon0 = won0 + (winner == 0)
+    won = nwon0 if winner == 0 else 12 - n0.bit_count() - nwon0  # the tricks played so far, this one with them
+    p0, p1, npk = model.score_trick(pk, steps, model.seventh(winner, won))
     u = model.utility[0] * p0 + model.utility[1] * p1
     gain = u if leader == 0 else -u
-    nwon0 = won0 + (winner == 0)
     if winner == leader:
         return gain + search.value(n0, n1, winner, nwon0, npk, alpha - gain, beta - gain)
     return gain - search.value(n0, n1, winner, nwon0, npk, gain - beta, gain - alpha)
 
 
-def _expand(hand: int, other: int, lead: int | None, model: _Model) -> dict[int, list[int]]:
+def _expand(hand: int, other: int, lead: int | None, model: Model) -> dict[int, list[int]]:
     """For each representative, the cards of ``hand`` it stands for."""
     groups: dict[int, list[int]] = {}
     reps = set(_groups(hand, other, lead, model))
@@ -757,36 +620,3 @@ def _expand(hand: int, other: int, lead: int | None, model: _Model) -> dict[int,
     return groups
 
 
-def position_from_view(view: PlayerView, opponent_hand: CardSet, utility: tuple[int, int] = (1, -1)) -> PlayPosition:
-    """The card play as the solver takes it, from the view of the player to act, the opponent
-    holding ``opponent_hand``: the hands, the card led, the tricks won, and the points scored so
-    far in the deal (the cards and a contract left out; what elder's first lead will reckon counted:
-    younger's points won in the declarations, and a repique or a pique the hand decides,
-    :func:`piquet.engine.partie.reckoning_at_first_lead`), which matter while a pique may come. The one place a play
-    position is made from a game."""
-    seat = view.seat
-    assert seat is not None
-    scores = [0, 0]
-    pique_done = False
-    for e in (*view.events, *reckoning_at_first_lead(view)):
-        if e.category in (ScoreCategory.PIQUE, ScoreCategory.REPIQUE):
-            pique_done = True
-        if e.category not in (ScoreCategory.CARDS, ScoreCategory.CONTRACT):
-            scores[e.player] += e.points
-    hands = (view.hand.mask, opponent_hand.mask) if seat == 0 else (opponent_hand.mask, view.hand.mask)
-    lead = view.trick[0] if view.trick else None
-    return PlayPosition(hands, seat, view.elder, view.tricks_won, (scores[0], scores[1]), lead,
-                        pique_done, view.contract, utility)
-
-
-def position_from_partie(partie: object, utility: tuple[int, int] = (1, -1)) -> PlayPosition:
-    """The play position of a live partie (full information: for analysis, not for agents), valued by
-    ``utility`` (:attr:`PlayPosition.utility`)."""
-    from piquet.engine.partie import Partie, Phase
-
-    assert isinstance(partie, Partie)
-    if partie.phase is not Phase.PLAY:
-        raise ValueError(f"no play position: it is the {partie.phase.value}")
-    to_act = partie.to_act
-    assert to_act is not None
-    return position_from_view(partie.view(to_act), partie.hand(1 - to_act), utility)

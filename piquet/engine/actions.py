@@ -248,9 +248,10 @@ class NotationError(ValueError):
     """Text that is not an action in the notation of :func:`action_text`."""
 
 
-def action_text(action: Action) -> str:
-    """An action in the project's text notation, without its player (whose turn it is says who):
-    the one the terminal reads, the tests write and the docs quote. :func:`parse_action` reads it back.
+def action_text(action: Action, names: Sequence[str] | None = None) -> str:
+    """An action in the project's text notation: the one the terminal reads, the tests write and the docs quote.
+    :func:`parse_action` reads it back. Without ``names`` it does not say its player (whose turn it is says who);
+    with them it names him first, and a colon: ``Bill: x 7C``.
 
     ========================  ==================================================================
     ``QS``                    play the queen of spades
@@ -264,6 +265,7 @@ def action_text(action: Action) -> str:
     ``accept``, ``decline``   the answer to a concession
     ``dealer 0``              the higher cut chooses the seat who deals first
     ``cut 7S AD``             the cut (each player's card, seat 0 first)
+    ``Bill: x 7C``, ``1: QS``  any of these with its player named first (by name, or seat), and a colon
     ========================  ==================================================================
 
     A deal (the 32 cards) has no text form; records hold it.
@@ -278,7 +280,11 @@ def action_text(action: Action) -> str:
     True
     >>> parse_action("x 9S show", 1)
     Exchange(player=1, discards=CardSet.parse('9S'), show_rest=True)
+    >>> action_text(Play(1, Card.parse("QS")), ("Ann", "Bill")), parse_action("Bill: QS", names=("Ann", "Bill"))
+    ('Bill: QS', Play(player=1, card=Card.parse('QS')))
     """
+    if names is not None:
+        return f"{names[action.player]}: {action_text(action)}"
     match action:
         case Play():
             return str(action.card)
@@ -308,18 +314,34 @@ def action_text(action: Action) -> str:
             assert_never(action)
 
 
-def parse_action(text: str, player: int) -> Action:
-    """Read an action of ``player`` written in the notation of :func:`action_text`; raises
-    :class:`NotationError` (or :class:`~piquet.engine.cards.CardError` for a bad card) saying why.
+def parse_action(text: str, player: int | None = None, names: Sequence[str] = ()) -> Action:
+    """Read an action written in the notation of :func:`action_text`: of ``player``, or of the player it names
+    first (one of ``names``, or a seat, 0 or 1, and a colon: ``Bill: x 7C``). Raises :class:`NotationError` (or
+    :class:`~piquet.engine.cards.CardError` for a bad card) saying why.
 
     >>> parse_action("QS", 1)
     Play(player=1, card=Card.parse('QS'))
+    >>> parse_action("Ann: cb 3", names=("Ann", "Bill")), parse_action("1: concede")
+    (CarteBlanche(player=0, announce=True, will_exchange=3), Concede(player=1))
     >>> try:
     ...     parse_action("declare it all", 0)
     ... except NotationError as e:
     ...     print(str(e)[:40])
     not an action: 'declare it all' (a card,
     """
+    named, colon, after = text.partition(":")
+    if colon:
+        who = named.strip()
+        if who in names:
+            player = list(names).index(who)
+        elif who in ("0", "1"):
+            player = int(who)
+        else:
+            known = ", ".join([*names, "0", "1"])
+            raise NotationError(f"not a player: {who!r} (name one of {known} before the colon)")
+        text = after
+    if player is None:
+        raise NotationError(f"whose action is {text.strip()!r}? Name the player first, as in 'Bill: x 7C'")
     words = text.split()
     if not words:
         raise NotationError("no action: the text is empty")

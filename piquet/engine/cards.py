@@ -193,7 +193,7 @@ class Card(int):
         return f"Card.parse({str(self)!r})"
 
 
-CARDS: Final[tuple[Card, ...]] = tuple(int.__new__(Card, i) for i in range(32))
+CARDS: Final[tuple[Card, ...]] = tuple(Card(i) for i in range(32))
 # Looked up rather than built: rank and suit are asked for in every comparison.
 _RANK_OF: Final = tuple(Rank(i & 7) for i in range(32))
 _SUIT_OF: Final = tuple(Suit(i >> 3) for i in range(32))

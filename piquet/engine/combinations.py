@@ -65,12 +65,6 @@ class Category(enum.Enum):
     __hash__ = object.__hash__
 
 
-#: The members, as module names: ``Category.POINT`` goes through ``EnumType.__getattr__``'s slot at each
-#: reading (some 150 ns), a module name does not.
-_POINT: Final = Category.POINT
-_SEQUENCES: Final = Category.SEQUENCES
-_SETS: Final = Category.SETS
-
 _SEQUENCE_VALUE = {3: 3, 4: 4, 5: 15, 6: 16, 7: 17, 8: 18}
 #: The ranks whose trios and quatorzes count (Law 64): tens up to aces.
 SET_RANKS: Final[tuple[Rank, ...]] = tuple(Rank(r) for r in range(Rank.TEN, Rank.ACE + 1))
@@ -140,9 +134,9 @@ def invalid_reason(category: Category, cards: CardSet, minimum_point: int = 1) -
     n = mask.bit_count()
     if n == 0:
         return "no cards"
-    if category is not _SETS:
+    if category is not Category.SETS:
         suits = [suit for suit in range(4) if mask >> (8 * suit) & 0xFF]
-        if category is _POINT:
+        if category is Category.POINT:
             if len(suits) != 1:
                 return f"{cards} is not a point: a point is cards of one suit"
             if n < minimum_point:
@@ -171,7 +165,7 @@ def is_valid(category: Category, cards: CardSet, minimum_point: int = 1) -> bool
 def key(category: Category, cards: CardSet) -> tuple[int, int]:
     """What two combinations of one category are compared by; larger is better."""
     mask = cards.mask
-    if category is _POINT:
+    if category is Category.POINT:
         found = _POINT_KEYS.get(mask)
         if found is None:
             if len(_POINT_KEYS) > 4096:
@@ -189,9 +183,9 @@ _POINT_KEYS: dict[int, tuple[int, int]] = {}
 def value(category: Category, cards: CardSet) -> int:
     """What a combination scores: a point its length, a sequence 3, 4, 15-18, a trio 3, a quatorze 14."""
     n = len(cards)
-    if category is _POINT:
+    if category is Category.POINT:
         return n
-    if category is _SEQUENCES:
+    if category is Category.SEQUENCES:
         return sequence_value(n)
     return set_value(n)
 
@@ -219,10 +213,10 @@ _CALLS: dict[tuple[Category, int, str], str] = {}
 def _call(category: Category, cards: CardSet, lang: str) -> str:
     words = words_in(lang)
     n = len(cards)
-    if category is _POINT:
+    if category is Category.POINT:
         return words("Point of {number}", number=words.number(n))
     top = max(c.rank for c in cards)
-    if category is _SEQUENCES:
+    if category is Category.SEQUENCES:
         name = words(_SEQUENCE_NAME[n].capitalize())
         return words("{name} major", name=name) if top == Rank.ACE else words("{name} to the " + top.word, name=name)
     return words(("Fourteen " if n == 4 else "Three ") + top.plural)
@@ -252,7 +246,7 @@ def candidate_codes(category: Category, hand: int, minimum_point: int = 1) -> li
     # itertools.combinations over the cards high to low), then its mask. One sort of ints puts them best
     # first, equal keys in the order found, as the sort of the sets by key did.
     codes: list[int]
-    if category is _SETS:
+    if category is Category.SETS:
         codes = []
         for rank in SET_RANKS:
             held = hand & (0x01010101 << rank)
@@ -261,7 +255,7 @@ def candidate_codes(category: Category, hand: int, minimum_point: int = 1) -> li
     else:
         # A point or a sequence is of one suit: each suit's codes are kept by suit and rank mask (suit << 8 |
         # byte), read here first (a listing is asked at every declaration) and made when first asked.
-        if category is _POINT:
+        if category is Category.POINT:
             get, make = _POINT_CODES.get, _point_codes
         else:
             get, make = _SEQUENCE_CODES.get, _sequence_codes
@@ -278,7 +272,7 @@ def candidate_codes(category: Category, hand: int, minimum_point: int = 1) -> li
         if clubs is None:
             clubs = make(3, hand >> 24)
         codes = [*spades, *hearts, *diamonds, *clubs]
-        if minimum_point > 1 and category is _POINT:
+        if minimum_point > 1 and category is Category.POINT:
             codes = [code for code in codes if code >> 49 >= minimum_point]
     codes.sort(reverse=True)
     return codes
@@ -376,11 +370,11 @@ def maximal(category: Category, hand: CardSet, minimum_point: int = 1) -> list[C
     For the point, the best suit; for sequences, every maximal run of three or
     more; for sets, every trio or quatorze held.
     """
-    if category is _POINT:
+    if category is Category.POINT:
         suits = [hand.suit(s) for s in Suit if len(hand.suit(s)) >= max(minimum_point, 1)]
         return sorted(suits, key=lambda cs: key(category, cs), reverse=True)[:1]
     found: list[CardSet] = []
-    if category is _SEQUENCES:
+    if category is Category.SEQUENCES:
         for suit in range(4):
             byte = (hand.mask >> (8 * suit)) & 0xFF
             for low, length in _RUNS[byte]:
@@ -442,7 +436,7 @@ def best_key(category: Category, mask: int, minimum_point: int = 1) -> tuple[int
     ((3, 3), None)
     """
     found: tuple[int, int] | None = None
-    if category is _SETS:
+    if category is Category.SETS:
         for rank in SET_RANKS:
             n = (mask & (0x01010101 << rank)).bit_count()
             if n >= 3 and (found is None or (n, int(rank)) > found):
@@ -450,7 +444,7 @@ def best_key(category: Category, mask: int, minimum_point: int = 1) -> tuple[int
         return found
     for suit in range(4):
         byte = (mask >> (8 * suit)) & 0xFF
-        if category is _POINT:
+        if category is Category.POINT:
             n = byte.bit_count()
             if n >= max(minimum_point, 1) and (found is None or (n, SUIT_PIPS[byte]) > found):
                 found = (n, SUIT_PIPS[byte])

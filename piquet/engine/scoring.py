@@ -7,8 +7,10 @@ whenever it was announced, a repique or a pique where its thirty was made
 (Laws 68-69); the scores by category, the deal totals, pique and repique and
 the partie result are all derived from it.
 
->>> events = (ScoreEvent(0, 6, ScoreCategory.POINT, "point of six"),
-...           ScoreEvent(1, 3, ScoreCategory.SETS, "three kings"))
+>>> events = (ScoreEvent(0, 6, ScoreCategory.POINT, CombinationReason(Category.POINT, 6)),
+...           ScoreEvent(1, 3, ScoreCategory.SETS, CombinationReason(Category.SETS, 3, Rank.KING)))
+>>> [e.reason for e in events]
+['point of six', 'three kings']
 >>> deal = DealScore.from_events(events, elder=0)
 >>> deal.totals, deal.by_category[0]["point"]
 ((6, 3), 6)
@@ -23,12 +25,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from piquet.engine.cards import Rank
+from piquet.engine.cards import Card, Rank
+from piquet.engine.combinations import Category
 
 if TYPE_CHECKING:
     from piquet.engine.variants import Contract
 
-__all__ = ["CombinationScored", "DealScore", "ScoreCategory", "ScoreEvent", "Settlement", "counted_deals", "settle"]
+__all__ = [
+    "CATEGORY_ORDER", "ORDER", "CombinationReason", "CombinationScored", "ContractMadeReason", "ContractTricksReason",
+    "DealScore", "LeadReason", "OwnLeadReason", "PlainReason", "Reason", "ScoreCategory", "ScoreEvent", "Settlement",
+    "TrickReason", "counted_deals", "placed", "settle",
+]
 
 
 class ScoreCategory(enum.Enum):
@@ -69,6 +76,18 @@ _IN_HAND = frozenset(
      ScoreCategory.CARTE_ROUGE}
 )
 CATEGORY_ORDER: tuple[ScoreCategory, ...] = tuple(ScoreCategory)
+#: Each score category's place in the order of reckoning (Law 67).
+ORDER: dict[ScoreCategory, int] = {category: i for i, category in enumerate(CATEGORY_ORDER)}
+
+
+def placed(events: tuple[ScoreEvent, ...], event: ScoreEvent) -> tuple[ScoreEvent, ...]:
+    """``events`` with ``event`` in its place in the order of reckoning (Law 67): after every event of its
+    category or an earlier one."""
+    rank = ORDER[event.category]
+    at = len(events)
+    while at > 0 and ORDER[events[at - 1].category] > rank:
+        at -= 1
+    return (*events[:at], event, *events[at:])
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,17 +102,96 @@ class CombinationScored:
     top: Rank | None = None
 
 
+# ---------------------------------------------------------------- why points are scored
+class PlainReason(enum.StrEnum):
+    """A reason that names nothing: the game's words alone, which are its value."""
+
+    CARTE_BLANCHE = "carte blanche"
+    CARTE_ROUGE = "carte rouge"
+    REPIQUE = "repique"
+    PIQUE = "pique"
+    LAST_TRICK = "the last trick"
+    WINS_A_TRICK = "wins a trick"
+    LOSES_A_TRICK = "loses a trick"
+    CARDS = "the cards"
+    CAPOT = "capot"
+    CONCEDED_PLAY = "conceded play"
+    CONCEDED_CARDS = "conceded cards"
+
+
+@dataclass(frozen=True, slots=True)
+class LeadReason:
+    """The point of a card led (Law 65): "lead of TS"."""
+
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class TrickReason:
+    """The point for winning the opponent's lead (Law 65): "wins the TS with the AS"."""
+
+    lead: Card
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class OwnLeadReason:
+    """The point of a lead scored when its trick is won (option ``lead_point_only_if_won``): "wins his lead of the
+    TS"."""
+
+    lead: Card
+
+
+@dataclass(frozen=True, slots=True)
+class ContractTricksReason:
+    """Auction Piquet: tricks more (``over``) or fewer than the contract: "2 overtricks", "1 undertrick"."""
+
+    count: int
+    over: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ContractMadeReason:
+    """Auction Piquet: a doubled contract made: "8- doubled made"."""
+
+    contract: Contract
+
+
+@dataclass(frozen=True, slots=True)
+class CombinationReason:
+    """A combination scored, as its call names it: its category, length and, for a sequence or a set, its top rank
+    ("quart to the king", "fourteen aces", "point of five"); ``holder`` names its holder where his opponent scores
+    it (Auction's minus contracts: "Bill's three kings")."""
+
+    category: Category
+    length: int
+    top: Rank | None = None
+    holder: str | None = None
+
+
+#: Why points are scored, as data: :mod:`piquet.engine.words` says it in each language.
+Reason = (PlainReason | LeadReason | TrickReason | OwnLeadReason | ContractTricksReason | ContractMadeReason
+          | CombinationReason)
+
+
 @dataclass(frozen=True, slots=True)
 class ScoreEvent:
-    """Points scored by one player: ``player`` is the seat (0 or 1). A point, a sequence or a set scored
-    carries ``combination``, what its words (``reason``) say of it, for the players that reason on it
-    (left out of the repr: the reason says it)."""
+    """Points scored by one player: ``player`` is the seat (0 or 1), ``why`` the reason, as data; ``reason`` says
+    it in English. A point, a sequence or a set scored carries ``combination``, what its words say of it, for the
+    players that reason on it (left out of the repr: the reason says it)."""
 
     player: int
     points: int
     category: ScoreCategory
-    reason: str
+    why: Reason
     combination: CombinationScored | None = field(default=None, repr=False)
+
+    @property
+    def reason(self) -> str:
+        """Why the points are scored, in English (:func:`piquet.engine.words.reason_words`)."""
+        from piquet.engine.words import reason_words
+
+        return reason_words(self.why)
 
     def to_json(self, names: tuple[str, str]) -> dict[str, object]:
         return {
@@ -138,8 +236,9 @@ class DealScore:
         """The count of the deal: each category either player scored in, in the order of reckoning (Law 67),
         with both players' points (the totals are :attr:`totals`).
 
-        >>> deal = DealScore.from_events((ScoreEvent(1, 3, ScoreCategory.SETS, "three kings"),
-        ...                               ScoreEvent(0, 6, ScoreCategory.POINT, "point of six")), elder=0)
+        >>> deal = DealScore.from_events((ScoreEvent(1, 3, ScoreCategory.SETS, CombinationReason(Category.SETS, 3)),
+        ...                               ScoreEvent(0, 6, ScoreCategory.POINT, CombinationReason(Category.POINT, 6))),
+        ...                              elder=0)
         >>> [(c.label, points) for c, points in deal.count()]
         [('point', (6, 0)), ('sets', (0, 3))]
         """

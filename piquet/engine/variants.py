@@ -24,21 +24,26 @@ import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import ClassVar, Final
+from typing import ClassVar
 
 from piquet.engine.cards import Card, CardSet, Rank
 from piquet.engine.combinations import Category, pips
 from piquet.engine.combinations import value as combination_value
-
-#: The categories as module names (an enum member read from its class costs a call's time).
-_POINT: Final = Category.POINT
-_SETS: Final = Category.SETS
+from piquet.engine.scoring import (
+    ContractMadeReason,
+    ContractTricksReason,
+    OwnLeadReason,
+    PlainReason,
+    Reason,
+    TrickReason,
+)
 
 __all__ = [
     "OPTIONS",
     "VARIANTS",
     "AuCent",
     "Auction",
+    "Award",
     "Contract",
     "GameResult",
     "OptionError",
@@ -301,7 +306,7 @@ def games_won(games: Iterable[GameResult]) -> tuple[int, int]:
     return won[0], won[1]
 
 
-Award = tuple[int, int, str]  # (seat, points, reason)
+Award = tuple[int, int, Reason]  # (seat, points, why)
 
 
 def _offered(variant: type[Rules]) -> tuple[dict[str, RuleOption], dict[str, bool | int]]:
@@ -338,6 +343,7 @@ class Rules:
 
     OPTIONS: tuple[RuleOption, ...]
     values: dict[str, bool | int]
+    key: tuple[tuple[str, bool | int], ...]
 
     uses_bidding: ClassVar[bool] = False
     #: Piquet au Cent: the lower cut deals, with no choice.
@@ -377,6 +383,9 @@ class Rules:
                 raise OptionError(f"unknown rule option {name!r} for {self.name} (known: {names})")
             values[name] = offered[name].check(value)
         self.values = values
+        #: The options' values as one hashable value, in the order of their names: with the variant's name, what
+        #: tells these rules from others (the engine keeps what they answer by it).
+        self.key: tuple[tuple[str, bool | int], ...] = tuple(sorted(values.items()))
 
     def option(self, name: str) -> bool | int:
         """An option's value (its variant default if the variant does not offer it)."""
@@ -465,14 +474,14 @@ class Rules:
     def told_at_once(self, category: Category, contract: Contract | None) -> bool:
         """Whether elder's first call settles the comparison (pips, top card or rank said at once, or a call good
         against the cards); otherwise he names the length and is asked at an equal length (Laws 46-48)."""
-        return category is _SETS or (category is not _POINT and self.calls_named_unless_good)
+        return category is Category.SETS or (category is not Category.POINT and self.calls_named_unless_good)
 
     def call_names(self, category: Category, contract: Contract | None, good: bool) -> bool:
         """Whether elder's call says at once what decides it (the pips, the top card, the rank), as
         :meth:`told_at_once` has it; with the option ``calls_named_unless_good`` (Law 48) a sequence or set call
         that is ``good`` against the cards says its length alone."""
         return self.told_at_once(category, contract) and not (
-            good and category is not _POINT and self.calls_named_unless_good)
+            good and category is not Category.POINT and self.calls_named_unless_good)
 
     def must_declare_in_full(self, contract: Contract | None) -> bool:
         """No sinking: each player declares his best and shows every other combination."""
@@ -483,7 +492,7 @@ class Rules:
 
     def combination_points(self, category: Category, cards: CardSet) -> int:
         points = combination_value(category, cards)
-        if (category is _POINT and self.option("points_ending_in_four_count_one_less")
+        if (category is Category.POINT and self.option("points_ending_in_four_count_one_less")
                 and pips(cards) % 10 == 4):
             points -= 1
         return points
@@ -507,12 +516,12 @@ class Rules:
         """Points scored when a trick is complete, besides the last trick (Law 65)."""
         lead, follow = cards
         if self.option("ten_for_the_last_trick"):
-            return [(winner, 1, "wins a trick")]
+            return [(winner, 1, PlainReason.WINS_A_TRICK)]
         if winner != leader:
             points = int(self.option("points_for_winning_opponents_lead")) if self._counts(follow) else 0
-            return [(winner, points, f"wins the {lead} with the {follow}")] if points else []
+            return [(winner, points, TrickReason(lead, follow))] if points else []
         if self.option("lead_point_only_if_won") and self._counts(lead):
-            return [(leader, 1, f"wins his lead of the {lead}")]
+            return [(leader, 1, OwnLeadReason(lead))]
         return []
 
     def last_trick_points(self, contract: Contract | None) -> int:
@@ -525,10 +534,10 @@ class Rules:
             return []
         taker = 0 if a > b else 1
         if max(a, b) == 12:
-            return [(taker, self.capot_points, "capot")]
+            return [(taker, self.capot_points, PlainReason.CAPOT)]
         if self.option("ten_for_the_last_trick"):
             return []
-        return [(taker, self.cards_points, "the cards")]
+        return [(taker, self.cards_points, PlainReason.CARDS)]
 
     def contract_awards(self, tricks_won: tuple[int, int], contract: Contract | None) -> list[Award]:
         return []
@@ -603,7 +612,7 @@ class Auction(Rules):
         # contracts: only lengths, and "How high?" at an equal length.
         if contract is None or contract.minus:
             return False
-        return category is not _POINT
+        return category is not Category.POINT
 
     def must_declare_in_full(self, contract: Contract | None) -> bool:
         return contract is not None and contract.minus
@@ -617,8 +626,8 @@ class Auction(Rules):
     def trick_awards(self, leader: int, cards: tuple[Card, ...], winner: int,
                      contract: Contract | None) -> list[Award]:
         if contract is not None and contract.minus:
-            return [(1 - winner, 1, "loses a trick")]
-        return [(winner, 1, "wins a trick")]
+            return [(1 - winner, 1, PlainReason.LOSES_A_TRICK)]
+        return [(winner, 1, PlainReason.WINS_A_TRICK)]
 
     def last_trick_points(self, contract: Contract | None) -> int:
         return 0
@@ -631,11 +640,11 @@ class Auction(Rules):
         # Plus: the player who wins the majority; minus: the player who loses it.
         taker = (0 if a < b else 1) if minus else (0 if a > b else 1)
         if max(a, b) < 12:
-            return [(taker, self.cards_points, "the cards")]
+            return [(taker, self.cards_points, PlainReason.CARDS)]
         points = self.capot_points
         if contract is not None and contract.tricks == 12 and contract.doubles and taker == contract.holder:
             points = (80, 160)[contract.doubles - 1]
-        return [(taker, points, "capot")]
+        return [(taker, points, PlainReason.CAPOT)]
 
     def contract_awards(self, tricks_won: tuple[int, int], contract: Contract | None) -> list[Award]:
         if contract is None:
@@ -646,12 +655,12 @@ class Auction(Rules):
         awards: list[Award] = []
         if made > contract.tricks:
             over = made - contract.tricks
-            awards.append((elder, rate * over, f"{over} overtrick{'s' if over > 1 else ''}"))
+            awards.append((elder, rate * over, ContractTricksReason(over, True)))
         elif made < contract.tricks:
             under = contract.tricks - made
-            awards.append((1 - elder, rate * under, f"{under} undertrick{'s' if under > 1 else ''}"))
+            awards.append((1 - elder, rate * under, ContractTricksReason(under, False)))
         if made >= contract.tricks and contract.doubles:
-            awards.append((elder, (20, 40)[contract.doubles - 1], f"{contract} made"))
+            awards.append((elder, (20, 40)[contract.doubles - 1], ContractMadeReason(contract)))
         return awards
 
     def repique_threshold(self, contract: Contract | None) -> int:

@@ -10,21 +10,22 @@ It never holds a card of the opponent's that was not shown.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from piquet.engine.cards import Card, CardSet, Rank
 from piquet.engine.combinations import Category
+from piquet.engine.exchange import exchange_limits
 from piquet.engine.scoring import DealScore, ScoreEvent, Settlement
+from piquet.engine.state import CardValues, Phase
 
 if TYPE_CHECKING:
     from piquet.engine.actions import Bid, Declare
     from piquet.engine.events import Answer, LogEntry
-    from piquet.engine.partie import Phase
+    from piquet.engine.state import PartieState
     from piquet.engine.variants import Contract, GameResult, Rules
 
-__all__ = ["Announcement", "PlayerView", "Trick"]
+__all__ = ["Announcement", "PlayerView", "ReadView", "Trick", "ViewTable"]
 
 @dataclass(frozen=True, slots=True)
 class Announcement:
@@ -53,9 +54,14 @@ class Trick:
     winner: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class PlayerView:
-    """One player's knowledge of the partie (``seat`` ``None`` for a spectator)."""
+    """One player's knowledge of the partie (``seat`` ``None`` for a spectator): its values.
+
+    :meth:`Partie.view <piquet.engine.partie.Partie.view>` gives a view read from the partie's records
+    (:class:`ReadView`, which decides what the seat sees); pickled, copied or :meth:`kept`, a view is this: its values
+    alone, what the player may know and nothing of the deal they were read from.
+    """
 
     seat: int | None
     players: tuple[str, str]
@@ -109,10 +115,26 @@ class PlayerView:
     #: rulings 10 and 12): public, since elder heard her answers; it counts against a pique at that lead.
     unreckoned: tuple[ScoreEvent, ...]
 
-    def __reduce__(self) -> tuple[Callable[..., PlayerView], tuple[object, ...]]:
-        """Pickled (to a worker) and copied field by field: what the player may know, and nothing of the
-        deal the fields of a view built by the partie are filled in from."""
-        return PlayerView, tuple([getattr(self, name) for name in _FIELDS])
+    #: The names of the fields, in order.
+    FIELDS: ClassVar[tuple[str, ...]]
+
+    def values(self) -> tuple[Any, ...]:
+        """Every field's value, in the order of :attr:`FIELDS`."""
+        return tuple([getattr(self, name) for name in self.FIELDS])
+
+    def kept(self) -> PlayerView:
+        """This view as its values."""
+        return PlayerView(*self.values())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PlayerView):
+            return NotImplemented
+        return self.values() == other.values()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"PlayerView({', '.join(f'{name}={getattr(self, name)!r}' for name in self.FIELDS)})"
 
     @property
     def rules(self) -> Rules:
@@ -161,39 +183,249 @@ class PlayerView:
         return known
 
 
-#: The fields of a view, in order.
-_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(PlayerView))
 
 
-class _Lazy:
-    """A field of a view built by :meth:`Partie.view <piquet.engine.partie.Partie.view>`, filled in when first
-    read: the partie fills in most fields on first use (a random player reads one or two of them, a level reads
-    more). Once filled in, or in a view made whole, the field is the view's own (an instance's own value comes
-    before a descriptor without ``__set__``) and is read without a call; a class with ``__getattr__`` instead
-    sent every read of a view, of any field, through that hook, and a field not yet filled in through a raised
-    and caught ``AttributeError`` first."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __get__(self, view: PlayerView | None, owner: type | None = None) -> Any:
-        if view is None:
-            return self
-        own = view.__dict__
-        lazy = own.get("_lazy")
-        if lazy is None:
-            raise AttributeError(f"{type(view).__name__!r} object has no attribute {self.name!r}")
-        fill, source = lazy
-        value = own[self.name] = fill(self.name, source)
-        return value
+PlayerView.FIELDS = tuple(f.name for f in fields(PlayerView))
 
 
-#: The fields :meth:`Partie.view <piquet.engine.partie.Partie.view>` sets when it makes a view; the others are
-#: filled in when first read. These have no descriptor, so that the interpreter reads them from the view's own
-#: fields at its full speed (it does not for a name its class also has).
-SET_AT_ONCE: Final = ("seat", "phase", "to_act")
-for _name in _FIELDS:
-    if _name not in SET_AT_ONCE:
-        setattr(PlayerView, _name, _Lazy(_name))
+class ViewTable(NamedTuple):
+    """What every view of one partie shares: the players, the variant, the options that differ from the variant's
+    (a view gives a copy) and the rules."""
+
+    players: tuple[str, str]
+    variant: str
+    options: dict[str, bool | int]
+    rules: Rules
+
+
+class _CardSets(dict[int, CardSet]):
+    """The CardSet of each mask, made once and shared (a CardSet never changes): the views ask for the same few
+    masks again and again. Emptied when it grows large."""
+
+    def __missing__(self, mask: int) -> CardSet:
+        if len(self) > 4096:
+            self.clear()
+        cards = self[mask] = CardSet(mask)
+        return cards
+
+
+_SETS = _CardSets()
+_NO_CARDS = CardSet()
+
+
+class ReadView(PlayerView):
+    """The view of ``seat`` (``None``: a spectator, who sees only what is public) read from a partie's state: each
+    field below is what that seat may know, decided here and nowhere else, and read when asked for.
+
+    What it reads never changes once the partie has moved on (:mod:`piquet.engine.state`): the records themselves,
+    but for the seat to act and the fields a card changes in place, which the view keeps as they were when it was
+    made. So a view read later says what it said then, and a player who reads little pays little.
+    """
+
+    __slots__ = ("_played", "_seat", "_state", "_table", "_to_act")
+    _seat: int | None
+    _state: PartieState
+    _to_act: int | None
+    #: The deal record's fields a card changes in place, as they were when the view was made.
+    _played: CardValues
+    _table: ViewTable
+
+    def __init__(self, seat: int | None, state: PartieState, table: ViewTable) -> None:
+        # Set as a frozen dataclass sets its fields in its own constructor (a view is immutable).
+        object.__setattr__(self, "_seat", seat)
+        object.__setattr__(self, "_state", state)
+        object.__setattr__(self, "_to_act", state.to_act)
+        object.__setattr__(self, "_played", CardValues.of(state.deal))
+        object.__setattr__(self, "_table", table)
+
+    def __reduce__(self) -> tuple[type[PlayerView], tuple[object, ...]]:
+        """Pickled and copied as its values (a worker gets what the player may know, nothing of the deal)."""
+        return PlayerView, self.values()
+
+    @property
+    def rules(self) -> Rules:
+        return self._table.rules
+
+    # Who and where.
+    @property
+    def seat(self) -> int | None:
+        return self._seat
+
+    @property
+    def players(self) -> tuple[str, str]:
+        return self._table.players
+
+    @property
+    def variant(self) -> str:
+        return self._table.variant
+
+    @property
+    def options(self) -> dict[str, bool | int]:
+        return dict(self._table.options)
+
+    @property
+    def phase(self) -> Phase:
+        return self._state.phase
+
+    @property
+    def to_act(self) -> int | None:
+        return self._to_act
+
+    @property
+    def opponent(self) -> int | None:
+        return None if self._seat is None else 1 - self._seat
+
+    # His own cards: what he holds, was dealt, discarded and looked at (a spectator: none).
+    @property
+    def hand(self) -> CardSet:
+        seat = self._seat
+        return _NO_CARDS if seat is None else _SETS[self._played.hands[seat]]
+
+    @property
+    def dealt(self) -> CardSet:
+        seat = self._seat
+        return _NO_CARDS if seat is None else _SETS[self._state.deal.dealt[seat]]
+
+    @property
+    def discards(self) -> CardSet:
+        seat = self._seat
+        return _NO_CARDS if seat is None else _SETS[self._state.deal.discards[seat]]
+
+    @property
+    def peeked(self) -> CardSet:
+        """Elder's look at the cards he left of the top five (Law 33): his alone."""
+        d = self._state.deal
+        return _SETS[d.peeked] if self._seat is not None and self._seat == d.elder else _NO_CARDS
+
+    @property
+    def own_calls(self) -> tuple[Declare, ...]:
+        calls = self._state.deal.calls
+        seat = self._seat
+        return tuple([c for c in calls if c is not None and c.player == seat]) if seat is not None and calls else ()
+
+    @property
+    def exchange_range(self) -> tuple[int, int] | None:
+        seat, s = self._seat, self._state
+        if seat is None or s.phase is not Phase.EXCHANGE or self._to_act != seat:
+            return None
+        return exchange_limits(self._table.rules, s.deal, seat)
+
+    # The talon: what is left of it, and what younger showed (Law 36), to her at once and to both once elder led.
+    @property
+    def talon_left(self) -> int:
+        d = self._state.deal
+        return max(0, len(d.talon) - (d.exchanged[0] or 0) - (d.exchanged[1] or 0))
+
+    @property
+    def rest(self) -> CardSet:
+        d = self._state.deal
+        return _SETS[d.rest] if d.rest_public else _NO_CARDS
+
+    @property
+    def show_rest(self) -> bool | None:
+        d = self._state.deal
+        seat = self._seat
+        return d.show_rest if ((seat is not None and seat != d.elder) or d.rest_public or d.hand_reckoned) else None
+
+    # Shown to both: a carte blanche's proof (Laws 19-20), combinations scored, tied or named (Law 55).
+    @property
+    def shown_dealt(self) -> tuple[CardSet, CardSet]:
+        shown = self._state.deal.shown_dealt
+        return _SETS[shown[0]], _SETS[shown[1]]
+
+    @property
+    def revealed(self) -> tuple[CardSet, CardSet]:
+        revealed = self._state.deal.revealed
+        return _SETS[revealed[0]], _SETS[revealed[1]]
+
+    # Public to both: the deal's course as it was said and played, and the scores.
+    @property
+    def hand_sizes(self) -> tuple[int, int]:
+        hands = self._played.hands
+        return hands[0].bit_count(), hands[1].bit_count()
+
+    @property
+    def deal_number(self) -> int:
+        return self._state.deal_number
+
+    @property
+    def dealer(self) -> int | None:
+        return self._state.dealer
+
+    @property
+    def elder(self) -> int:
+        return self._state.deal.elder
+
+    @property
+    def exchanged(self) -> tuple[int | None, int | None]:
+        return self._state.deal.exchanged
+
+    @property
+    def will_exchange(self) -> int | None:
+        return self._state.deal.will_exchange
+
+    @property
+    def carte_blanche(self) -> tuple[bool, bool]:
+        return self._state.deal.carte_blanche
+
+    @property
+    def announcements(self) -> tuple[Announcement, ...]:
+        return self._state.deal.announcements
+
+    @property
+    def unreckoned(self) -> tuple[ScoreEvent, ...]:
+        """Younger's points won in the declarations: public, since elder heard her answers."""
+        return self._state.deal.pending_events
+
+    @property
+    def trick(self) -> tuple[Card, ...]:
+        return self._played.trick
+
+    @property
+    def leader(self) -> int:
+        return self._played.leader
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        return self._played.tricks
+
+    @property
+    def tricks_won(self) -> tuple[int, int]:
+        return self._played.tricks_won
+
+    @property
+    def events(self) -> tuple[ScoreEvent, ...]:
+        return self._played.events
+
+    @property
+    def log(self) -> tuple[LogEntry, ...]:
+        return self._played.log
+
+    @property
+    def bids(self) -> tuple[Bid, ...]:
+        return self._state.deal.bids
+
+    @property
+    def contract(self) -> Contract | None:
+        return self._state.deal.contract
+
+    @property
+    def deal_scores(self) -> tuple[DealScore, ...]:
+        return self._state.deal_scores
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        return self._state.totals
+
+    @property
+    def result(self) -> Settlement | None:
+        return self._state.result
+
+    @property
+    def games(self) -> tuple[GameResult, ...]:
+        return self._state.games
+
+    @property
+    def game_scores(self) -> tuple[int, int]:
+        s = self._state
+        return s.totals[0] - s.game_start[0], s.totals[1] - s.game_start[1]

@@ -8,12 +8,12 @@ brackets for the learner; then a line per trick.
 
 >>> from piquet.engine.combinations import Category
 >>> from piquet.engine.events import Declared, DeclarationAnswered
->>> from piquet.engine.scoring import ScoreEvent, ScoreCategory
+>>> from piquet.engine.scoring import CombinationReason, ScoreEvent, ScoreCategory
 >>> log = (Declared(1, Category.POINT, 5), DeclarationAnswered(0, Category.POINT, "good"),
-...        ScoreEvent(1, 5, ScoreCategory.POINT, "point of five"),
+...        ScoreEvent(1, 5, ScoreCategory.POINT, CombinationReason(Category.POINT, 5)),
 ...        Declared(1, Category.SEQUENCES, 6), DeclarationAnswered(0, Category.SEQUENCES, "good"),
-...        ScoreEvent(1, 16, ScoreCategory.SEQUENCES, "sixième to the king"),
-...        ScoreEvent(1, 3, ScoreCategory.SEQUENCES, "tierce to the queen"))
+...        ScoreEvent(1, 16, ScoreCategory.SEQUENCES, CombinationReason(Category.SEQUENCES, 6, Rank.KING)),
+...        ScoreEvent(1, 3, ScoreCategory.SEQUENCES, CombinationReason(Category.SEQUENCES, 3, Rank.QUEEN)))
 >>> for line in deal_lines(log, ("Ann", "Bill")): print(line)
 Bill: "Point of five."
 Ann: "Good."
@@ -28,7 +28,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Literal, assert_never
 
 from piquet.engine.cards import Card, CardSet, Rank, Suit
@@ -61,7 +60,18 @@ from piquet.engine.events import (
     SecondCallAsked,
 )
 from piquet.engine.language import Words, words_in
-from piquet.engine.scoring import ScoreCategory, ScoreEvent
+from piquet.engine.scoring import (
+    CombinationReason,
+    ContractMadeReason,
+    ContractTricksReason,
+    LeadReason,
+    OwnLeadReason,
+    PlainReason,
+    Reason,
+    ScoreCategory,
+    ScoreEvent,
+    TrickReason,
+)
 
 __all__ = ["Speech", "bid_words", "card_words", "deal_lines", "partie_lines", "reason_words", "said", "second_person"]
 
@@ -255,64 +265,38 @@ def said(event: Event, names: Sequence[str], lang: str = "en") -> tuple[Speech, 
             assert_never(event)
 
 
-#: What a score's reason says, where it names something (a card, a contract, a count): a pattern of the engine's
-#: English and the catalogue's template for it. A reason that is a combination's call is said as the call.
-_REASON_PATTERNS = tuple((re.compile(pattern), template) for pattern, template in (
-    (r"lead of (?P<card>\w\w)", "lead of {card}"),
-    (r"wins the (?P<lead>\w\w) with the (?P<follow>\w\w)", "wins the {lead} with the {follow}"),
-    (r"wins his lead of the (?P<lead>\w\w)", "wins his lead of the {lead}"),
-    (r"(?P<n>1) overtrick", "{n} overtrick"),
-    (r"(?P<n>\d+) overtricks", "{n} overtricks"),
-    (r"(?P<n>1) undertrick", "{n} undertrick"),
-    (r"(?P<n>\d+) undertricks", "{n} undertricks"),
-    (r"(?P<contract>.+) made", "{contract} made"),
-))
-#: The reasons that are words of the game alone.
-_REASONS = ("carte blanche", "carte rouge", "repique", "pique", "capot", "the cards", "the last trick", "wins a trick",
-            "loses a trick", "conceded play", "conceded cards")
+def reason_words(reason: Reason, lang: str = "en") -> str:
+    """Why points are scored (:attr:`ScoreEvent.why <piquet.engine.scoring.ScoreEvent.why>`), in ``lang``.
 
-
-@cache
-def _calls(lang: str) -> dict[str, str]:
-    """Every combination's call as a score's reason gives it (lower case), and as ``lang`` says it."""
-    out = {}
-    for category in Category:
-        lengths = range(1, 9) if category is Category.POINT else range(3, 9) if category is Category.SEQUENCES \
-            else range(3, 5)
-        for n in lengths:
-            tops = [Rank.ACE] if category is Category.POINT else \
-                [Rank(r) for r in range(max(Rank.TEN if category is Category.SETS else Rank.NINE, n - 1), Rank.ACE + 1)]
-            for top in tops:
-                cards = _shaped(category, n, top)
-                said = call(category, cards, lang)
-                out[call(category, cards).lower()] = said[:1].lower() + said[1:]
-    return out
-
-
-def reason_words(reason: str, lang: str = "en") -> str:
-    """What a score is for (:attr:`ScoreEvent.reason <piquet.engine.scoring.ScoreEvent.reason>`), in ``lang``.
-
-    >>> reason_words("point of five", "fr"), reason_words("fourteen aces", "fr"), reason_words("repique", "fr")
-    ('point de cinq', "quatorze d'as", 'repic')
-    >>> reason_words("lead of QS", "fr"), reason_words("sixième to the king")
-    ('entame de QS', 'sixième to the king')
+    >>> from piquet.engine.scoring import CombinationReason, LeadReason, PlainReason
+    >>> reason_words(CombinationReason(Category.POINT, 5), "fr"), reason_words(PlainReason.REPIQUE, "fr")
+    ('point de cinq', 'repic')
+    >>> reason_words(CombinationReason(Category.SETS, 4, Rank.ACE), "fr")
+    "quatorze d'as"
+    >>> sixieme = CombinationReason(Category.SEQUENCES, 6, Rank.KING)
+    >>> reason_words(LeadReason(Card.parse("QS")), "fr"), reason_words(sixieme), reason_words(sixieme, "fr")
+    ('entame de QS', 'sixième to the king', 'sixième au roi')
     """
-    if lang == "en":
-        return reason
     words = words_in(lang)
-    if reason in _REASONS:
-        return words(reason)
-    found = _calls(lang).get(reason)
-    if found is not None:
-        return found
-    owner, _, rest = reason.partition("'s ")
-    if rest and rest in _calls(lang):  # a combination scored for its holder's opponent (an Auction minus contract)
-        return words("{name}'s {reason}", name=owner, reason=_calls(lang)[rest])
-    for pattern, template in _REASON_PATTERNS:
-        match = pattern.fullmatch(reason)
-        if match:
-            return words(template, **match.groupdict())
-    return reason
+    match reason:
+        case PlainReason():
+            return words(reason.value)
+        case LeadReason(card=card):
+            return words("lead of {card}", card=card)
+        case TrickReason(lead=lead, card=card):
+            return words("wins the {lead} with the {follow}", lead=lead, follow=card)
+        case OwnLeadReason(lead=lead):
+            return words("wins his lead of the {lead}", lead=lead)
+        case ContractTricksReason(count=n, over=over):
+            return words(("{n} overtrick" if over else "{n} undertrick") + ("s" if n > 1 else ""), n=n)
+        case ContractMadeReason(contract=contract):
+            return words("{contract} made", contract=contract)
+        case CombinationReason(category=category, length=length, top=top, holder=holder):
+            said = call(category, _shaped(category, length, top or Rank.ACE), lang)
+            said = said[:1].lower() + said[1:]
+            return said if holder is None else words("{name}'s {reason}", name=holder, reason=said)
+        case _:
+            assert_never(reason)
 
 
 def _reckoning(events: Sequence[ScoreEvent], before: int) -> str:
@@ -395,7 +379,7 @@ def _deal_lines(log: Iterable[LogEntry], names: tuple[str, str]) -> Iterator[str
         for e in trick_events:
             totals[e.player] += e.points
         extras = [f"{names[e.player]} {e.reason} {e.points}" for e in trick_events
-                  if e.category is not ScoreCategory.PLAY or e.reason == "the last trick"]
+                  if e.category is not ScoreCategory.PLAY or e.why is PlainReason.LAST_TRICK]
         extra = f" ({'; '.join(extras)})" if extras else ""
         trick.clear()
         trick_events.clear()

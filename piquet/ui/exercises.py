@@ -32,7 +32,7 @@ from piquet.ai.review import Lens
 from piquet.engine.actions import Action, Bid, Declare, Play
 from piquet.engine.words import deal_lines
 from piquet.ui.menus import declaration_menu, describe_declaration
-from piquet.ui.terminal import _card_text, _cards_text, _pretty_tokens, status_panel
+from piquet.ui.terminal_text import card_text, cards_text, pretty_tokens, status_panel
 
 __all__ = ["InputFn", "position", "run", "task_lines"]
 
@@ -77,15 +77,15 @@ def task_lines(exercise: Exercise) -> list[Text]:
         cards = [a.card for a in exercise.partie.legal_actions(exercise.seat) if isinstance(a, Play)]
         if view.trick:
             task.append(" to ")
-            task.append_text(_card_text(view.trick[0]))
+            task.append_text(card_text(view.trick[0]))
         task.append(": ")
-        task.append_text(_cards_text(cards, sep="  "))
+        task.append_text(cards_text(cards, sep="  "))
         lines.append(task)
     elif isinstance(exercise.choice, Declare):
         lines.append(task.append(":"))
         for i, option in enumerate(_menu(exercise), start=1):
             words = describe_declaration(option.category, option.combinations) if option.combinations else "nothing"
-            lines.append(Text(f"  {i}. ") + _pretty_tokens(words))
+            lines.append(Text(f"  {i}. ") + pretty_tokens(words))
     elif isinstance(exercise.choice, Bid):
         calls = [a.call for a in exercise.partie.legal_actions(exercise.seat) if isinstance(a, Bid)]
         lines.append(task.append(f": {', '.join(calls)}."))
@@ -135,7 +135,7 @@ class _Practice:
         if lines:
             self.say("The deal so far:", style="dim")
             for line in lines:
-                self.say(Text("  ") + _pretty_tokens(line))
+                self.say(Text("  ") + pretty_tokens(line))
         for told in task_lines(exercise):
             self.say(told)
         last: Verdict | None = None
@@ -150,9 +150,9 @@ class _Practice:
             if word in ("next", "skip"):
                 return "skipped"
             if word in ("show me", "show", "showme"):
-                self.say(_pretty_tokens(show_me(exercise)), style="magenta")
+                self.say(pretty_tokens(show_me(exercise)), style="magenta")
                 if last is not None and last.explanation:
-                    self.say(_pretty_tokens(f"Your answer: {last.explanation}"), style="magenta")
+                    self.say(pretty_tokens(f"Your answer: {last.explanation}"), style="magenta")
                 return "shown"
             try:
                 answer = _read(exercise, word)
@@ -162,7 +162,7 @@ class _Practice:
             if valued_again(exercise, answer):
                 self.say("Valuing your answer as the review valued the decision...", style="dim")
             verdict = grade(exercise, answer)
-            self.say(_pretty_tokens(verdict.said), style=_STYLES[verdict.grade])
+            self.say(pretty_tokens(verdict.said), style=_STYLES[verdict.grade])
             if verdict.grade is Grade.RIGHT:
                 return "right"
             if verdict.grade is Grade.WRONG:

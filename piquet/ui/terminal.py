@@ -4,12 +4,13 @@ Any variant: Rubicon Piquet (the default), Auction Piquet (an auction before
 each deal, plus and minus contracts) or Piquet au Cent (games of a hundred,
 the first to win three).
 
-The person plays seat 0 against a computer opponent of the chosen level (:mod:`piquet.ai.levels`). The
-table is drawn with ``rich`` (the ``terminal`` extra; the only module of the
-package that needs it). Every decision is a prompt; at any prompt ``hint``,
-``undo``, ``score``, ``help`` and ``quit`` work too (``undo`` as ``--takebacks`` allows: ``fair`` by default,
-never back past something the person had not seen; the browser's policy, :mod:`piquet.ui.takebacks`). Input and
-output are injectable, so tests drive a whole partie with scripted answers::
+The person plays seat 0 against a computer opponent of the chosen level (:mod:`piquet.ai.levels`). The table is
+drawn with ``rich`` (the ``terminal`` extra; with :mod:`piquet.ui.terminal_text`, which draws cards, hands and
+the table, and the exercises, the only modules of the package that need it). Every decision is a prompt; at any
+prompt ``hint``, ``undo``, ``score``, ``help`` and ``quit`` work too (``undo`` as ``--takebacks`` allows:
+``fair`` by default, never back past something the person had not seen; the browser's policy,
+:mod:`piquet.ui.takebacks`). Input and output are injectable, so tests drive a whole partie with scripted
+answers::
 
     run(args, console=Console(file=io.StringIO()), input_fn=answers)
 """
@@ -20,12 +21,10 @@ import argparse
 import contextlib
 import os
 import random
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rich.console import Console
-from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
@@ -44,19 +43,31 @@ from piquet.engine.actions import (
     Deal,
     Declare,
     Exchange,
+    NotationError,
     Play,
+    parse_action,
 )
-from piquet.engine.cards import Card, CardError, CardSet, Suit, shuffled_pack
-from piquet.engine.combinations import Category, number_word
+from piquet.engine.cards import Card, CardError, CardSet, shuffled_pack
 from piquet.engine.events import CardPlayed, LogEntry
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.scoring import ScoreEvent
-from piquet.engine.variants import Contract, OptionError, parse_bid, parse_options
-from piquet.engine.view import PlayerView
+from piquet.engine.variants import OptionError, parse_bid, parse_options
 from piquet.engine.words import said, second_person
 from piquet.ui import takebacks as policy
-from piquet.ui.menus import declaration_menu, describe_declaration, nothing_words, result_text
+from piquet.ui.menus import declaration_menu, nothing_words, result_text
 from piquet.ui.takebacks import Takeback, Takebacks
+from piquet.ui.terminal_text import (
+    auction_text,
+    card_text,
+    cards_text,
+    contract_holder,
+    contract_text,
+    describe_combos,
+    points_text,
+    pretty_tokens,
+    reckon,
+    status_panel,
+)
 
 __all__ = ["InputFn", "parse_options", "run"]
 
@@ -64,17 +75,26 @@ InputFn = Callable[[str], str]
 
 COMPUTER = "Computer"
 HUMAN = 0
-_CARD_TOKEN = re.compile(r"\b[AKQJT987][SHDC]\b|(?<![\w])(?:10|[AKQJ987])[♠♥♦♣]")
 
 _HELP = """\
 Type your answer at each prompt. Cards are written rank then suit, in any case:
   AS  KH  QD  JC  10S (or TS)  9h  8♦  7♣
+Any decision may also be typed in the game's notation:
+  QS (play)  x 7D 8C (discard)  point AS KS QS  sets AS AH AD | KS KH KD  cb 3  bid 8+  concede
 Commands, at any prompt:
   hint   the best choice here, why, and by how much it beats the next
   undo   take back your last decision (as --takebacks allows: fair, off or free)
   score  the score sheet
   help   this help
   quit   stop (the record is saved if you gave --record)"""
+
+
+def _in_notation(text: str) -> Action | None:
+    """The person's action written in the game's notation, or ``None`` if ``text`` is not one."""
+    try:
+        return parse_action(text, HUMAN)
+    except (NotationError, CardError):
+        return None
 
 
 class _Quit(Exception):
@@ -95,43 +115,12 @@ class _BadInput(ValueError):
 
 
 
-# ---------------------------------------------------------------- drawing cards
-def _card_text(card: Card) -> Text:
-    return Text(card.pretty(), style="bold red" if card.suit.is_red else "bold")
 
 
-def _cards_text(cards: CardSet | Sequence[Card], sep: str = " ") -> Text:
-    out = Text()
-    for i, card in enumerate(cards):
-        if i:
-            out.append(sep)
-        out.append_text(_card_text(card))
-    return out
 
 
-def _hand_text(hand: CardSet) -> Text:
-    """The hand by suit, a wider gap between suits."""
-    out = Text()
-    for suit in Suit:
-        cards = hand.suit(suit)
-        if not cards:
-            continue
-        if out:
-            out.append("   ")
-        out.append_text(_cards_text(cards))
-    return out if out else Text("(none)", style="dim")
 
 
-def _pretty_tokens(text: str) -> Text:
-    """Speech with any card in record notation ("AS") drawn as a coloured card."""
-    out = Text()
-    pos = 0
-    for m in _CARD_TOKEN.finditer(text):
-        out.append(text[pos : m.start()])
-        out.append_text(_card_text(Card.parse(m.group(0))))
-        pos = m.end()
-    out.append(text[pos:])
-    return out
 
 
 #: The narration in the second person for a player called "You" (the engine's words, one home for every command).
@@ -143,24 +132,10 @@ def _sentence(reason: str) -> str:
     return reason[:1].upper() + reason[1:] + ("" if reason.endswith((".", "!", "?")) else ".")
 
 
-def _reckon(points: int, total: int) -> str:
-    if total == points:
-        return number_word(points).capitalize() + "."
-    return f"{number_word(points).capitalize()}, {number_word(total)}."
 
 
-def _describe_combos(category: Category, combos: Sequence[CardSet]) -> Text:
-    return _pretty_tokens(describe_declaration(category, combos))
 
 
-def _points(x: float) -> str:
-    """Points of the deal as the review gives them: to a tenth, whole where they are.
-
-    >>> _points(23.25), _points(1.0)
-    ('23.2 points', '1 point')
-    """
-    text = f"{x:.1f}".removesuffix(".0")
-    return f"{text} point{'' if text == '1' else 's'}"
 
 
 def _yes_no(text: str, default: bool | None) -> bool:
@@ -174,27 +149,10 @@ def _yes_no(text: str, default: bool | None) -> bool:
     raise _BadInput("answer y or n")
 
 
-def _auction_text(bids: Sequence[Bid], names: Sequence[str]) -> str:
-    """The calls of an auction so far: "Computer 7+, You 8-, Computer double"."""
-    return ", ".join(f"{names[b.player]} {b.call}" for b in bids)
 
 
-def _contract_holder(contract: Contract | None, names: Sequence[str]) -> str:
-    """The contract and its holder, "8- doubled (You)"; "" with no contract."""
-    if contract is None:
-        return ""
-    return f"{contract} ({names[contract.holder]})"
 
 
-def _contract_text(view: PlayerView, names: Sequence[str]) -> str:
-    contract = view.contract
-    assert contract is not None
-    who = "you" if contract.holder == view.seat else names[contract.holder]
-    aim = "lose" if contract.minus else "win"
-    text = f"{contract}: {who} must {aim} {contract.tricks} tricks"
-    if contract.minus:
-        text += "; both score for tricks lost, and for the other's combinations"
-    return text
 
 
 @dataclass
@@ -218,72 +176,6 @@ def _spec(level: int, budget: float | None) -> str:
     return f"level{level}:budget={budget}" if budget is not None and level >= 3 else f"level{level}"
 
 
-def status_panel(view: PlayerView, names: tuple[str, str]) -> Panel:
-    """The table as a player sees it: the deal and his role, the scores, the auction and the contract, the talon,
-    what he discarded and what he was shown, the trick and his hand (his view only: no card he may not know)."""
-    you = view.seat
-    assert you is not None
-    him = 1 - you
-    grid = Table.grid(padding=(0, 2))
-    grid.add_column(style="bold cyan", justify="right")
-    grid.add_column()
-
-    def row(label: str, value: str | Text) -> None:
-        grid.add_row(Text(label), Text(value) if isinstance(value, str) else value)
-
-    rules = view.rules
-    dealt = " (you dealt)" if view.dealer == you else ""
-    if view.phase is Phase.BID:
-        role = ("you bid first" if view.elder == you else f"{names[him]} bids first") + dealt
-    else:
-        role = ("you are elder" if view.elder == you else "you are younger") + dealt
-    if rules.plays_games:
-        row("Deal", f"{view.deal_number}, game {len(view.games) + 1}; {role}")
-    else:
-        n = view.counted_deals + 1
-        last = rules.deals_in_partie
-        of = f" of {last}" if n <= last else " (an extra deal after a tie)"
-        row("Deal", f"{n}{of}; {role}")
-    a, b = view.deal_points
-    if rules.plays_games:
-        won = view.games_won
-        row("Score", f"this deal {names[you]} {(a, b)[you]}, {names[him]} {(a, b)[him]};  "
-                     f"game {names[you]} {view.game_scores[you]}, {names[him]} {view.game_scores[him]} "
-                     f"(to {getattr(rules, 'game_target', 100)})")
-        row("Games won", f"{names[you]} {won[you]}, {names[him]} {won[him]} "
-                         f"(the first to {rules.games_to_win} wins the partie)")
-    else:
-        row("Score", f"this deal {names[you]} {(a, b)[you]}, {names[him]} {(a, b)[him]};  "
-                     f"partie {names[you]} {view.totals[you]}, {names[him]} {view.totals[him]}")
-    if view.phase is Phase.BID:
-        row("Auction", _auction_text(view.bids, names) or "no call yet")
-    if view.contract is not None:
-        row("Contract", _contract_text(view, names))
-    talon = Text(f"{view.talon_left} card{'s' if view.talon_left != 1 else ''} left")
-    if view.peeked:
-        talon.append("; you looked at ")
-        talon.append_text(_cards_text(view.peeked))
-        taken = view.exchanged[1 - view.elder]
-        if taken is not None and taken >= len(view.peeked):
-            talon.append(f" ({names[him]} drew them)")
-    if view.rest:
-        talon.append("; shown: ")
-        talon.append_text(_cards_text(view.rest))
-    row("Talon", talon)
-    if view.discards:
-        row("Your discards", _cards_text(view.discards))
-    shown = (view.revealed[him] | view.shown_dealt[him]) - view.played
-    if shown:
-        row(f"{names[him]} holds", _cards_text(shown))
-    if view.phase is Phase.PLAY:
-        row("Tricks", f"{names[you]} {view.tricks_won[you]}, {names[him]} {view.tricks_won[him]}")
-        if view.trick:
-            trick = Text(f"{names[view.leader]} led ")
-            trick.append_text(_card_text(view.trick[0]))
-            row("Trick", trick)
-    row("Your hand", _hand_text(view.hand))
-    title = f"{rules.title}: {names[you]} v {names[him]}"
-    return Panel(grid, title=Text(title), expand=False)
 
 
 class _Game:
@@ -345,14 +237,14 @@ class _Game:
         names = self.names
         if isinstance(entry, ScoreEvent):
             total = sum(e.points for e in log[: i + 1] if isinstance(e, ScoreEvent) and e.player == entry.player)
-            line = Text(f'  {names[entry.player]}: "{_reckon(entry.points, total)}"', style="yellow")
+            line = Text(f'  {names[entry.player]}: "{reckon(entry.points, total)}"', style="yellow")
             line.append(second_person(f" [{entry.reason} {entry.points}]", names), style="dim")
             self.say(line)
             return
         if isinstance(entry, CardPlayed):
             verb = "leads" if entry.leads else "plays"
             line = Text(_grammar(f"  {names[entry.player]} {verb} ", names))
-            line.append_text(_card_text(entry.card))
+            line.append_text(card_text(entry.card))
             line.append(".")
             if entry.winner is not None:
                 line.append(_grammar(f"  {names[entry.winner]} wins the trick.", names), style="dim")
@@ -360,10 +252,10 @@ class _Game:
             return
         for said_line in said(entry, names):
             if said_line.speaker is None:
-                self.say(Text("  ") + _pretty_tokens(_grammar(said_line.text, names)), style="italic")
+                self.say(Text("  ") + pretty_tokens(_grammar(said_line.text, names)), style="italic")
             else:
                 style = "green" if said_line.speaker == HUMAN else "cyan"
-                self.say(Text(f"  {names[said_line.speaker]}: ", style=style) + _pretty_tokens(f'"{said_line.text}"'))
+                self.say(Text(f"  {names[said_line.speaker]}: ", style=style) + pretty_tokens(f'"{said_line.text}"'))
 
     def status(self) -> None:
         """The table as the person sees it."""
@@ -394,7 +286,7 @@ class _Game:
                 continue
             cells.append(Text(names[score.elder]))
             if rules.uses_bidding:
-                cells.append(_contract_holder(score.contract, names))
+                cells.append(contract_holder(score.contract, names))
             cells += [str(score.totals[HUMAN]), str(score.totals[self.computer])]
             if rules.plays_games:
                 game = ""
@@ -429,7 +321,7 @@ class _Game:
         names = self.names
         title = f"Deal {len(self.partie.deal_scores)}"
         if score.contract is not None:
-            title += f": {_contract_holder(score.contract, names)}"
+            title += f": {contract_holder(score.contract, names)}"
         table = Table(title=title)
         table.add_column("")
         for seat in (HUMAN, self.computer):
@@ -475,14 +367,20 @@ class _Game:
                 self.show_hint(decision)
                 continue
             try:
-                action = decision.parse(text)
+                try:
+                    action = decision.parse(text)
+                except (_BadInput, CardError):
+                    # The game's notation (piquet.engine.actions.parse_action), where the prompt's own reading fails.
+                    action = _in_notation(text)
+                    if action is None:
+                        raise
                 if action is not None:
                     self.partie.verify(action)
             except (_BadInput, CardError) as e:
                 self.say(f"Sorry: {e}", style="red")
                 continue
             except IllegalActionError as e:  # the engine's reason, its cards drawn as the screen draws them
-                self.say(Text("Not allowed: ", style="red") + _pretty_tokens(e.reason))
+                self.say(Text("Not allowed: ", style="red") + pretty_tokens(e.reason))
                 continue
             return action
 
@@ -502,7 +400,7 @@ class _Game:
         else:
             what, typed = decision.words(advice.best)
             self.advised = (self.partie.ply, advice.best)
-        line = Text("Hint: ", style="magenta") + _pretty_tokens(what)
+        line = Text("Hint: ", style="magenta") + pretty_tokens(what)
         line.append(f"  (type: {typed})" if typed else "", style="dim")
         self.say(line)
         if advice is None or decision.words is None:
@@ -510,8 +408,8 @@ class _Game:
         self.say(Text("  Why: ", style="magenta") + Text(advice.reason))
         if advice.next_best is not None and advice.margin is not None:
             after = decision.words(advice.next_best)[0]
-            self.say(Text("  Next best: ", style="magenta") + _pretty_tokens(after)
-                     + Text(f", {_points(advice.margin)} on average behind"))
+            self.say(Text("  Next best: ", style="magenta") + pretty_tokens(after)
+                     + Text(f", {points_text(advice.margin)} on average behind"))
         for i, shown in enumerate(advice.discards[1:], start=2):
             self.say(Text(f"  {i}. ", style="magenta") + Text(shown.says))
 
@@ -525,7 +423,7 @@ class _Game:
         warning = hints.check(self.partie, action, self.tutor, self._hint_seed(), self.hint_budget, HINT_WORLDS)
         if warning is None:
             return True
-        self.say(Text(f"Tutor: this loses {_points(warning.loss)} on average. ", style="bold yellow")
+        self.say(Text(f"Tutor: this loses {points_text(warning.loss)} on average. ", style="bold yellow")
                  + Text(warning.reason))
         answer: list[bool] = []
 
@@ -588,7 +486,7 @@ class _Game:
         self.contract_shown = partie.deal_number
         names = self.names
         view = partie.view(HUMAN)
-        line = _contract_text(view, names)
+        line = contract_text(view, names)
         elder = ("You are elder and exchange" if partie.elder == HUMAN
                  else f"{names[partie.elder]} is elder and exchanges")
         self.say(Text(f"Contract {line}. {elder} first.", style="bold"))
@@ -732,7 +630,7 @@ class _Game:
         numbered = [c for c in calls if c[-1] in "+-"]
         other = [c for c in calls if c[-1] not in "+-"]
         if view.bids:
-            self.say(Text("The auction so far: ") + Text(_auction_text(view.bids, self.names)))
+            self.say(Text("The auction so far: ") + Text(auction_text(view.bids, self.names)))
         else:
             self.say("You bid first: how many tricks you contract to win (+) or to lose (-), 7 to 12.")
         self.say(Text("Your calls: ", style="bold") + Text(" ".join(numbered + other)))
@@ -898,11 +796,11 @@ class _Game:
                      style="dim")
         if len(menu) == 1:  # one choice (nothing held, or a minus contract's declaration in full): made, not asked
             only = menu[0]
-            self.say(Text("  You declare ") + _describe_combos(category, only.combinations) if only.combinations
+            self.say(Text("  You declare ") + describe_combos(category, only.combinations) if only.combinations
                      else Text(f"  You have no {category.value} to declare."))
             return only
         for i, option in enumerate(menu, start=1):
-            label = _describe_combos(category, option.combinations) if option.combinations else Text(nothing)
+            label = describe_combos(category, option.combinations) if option.combinations else Text(nothing)
             self.say(Text(f"  {i}. ") + label)
 
         def parse(text: str) -> Action:
@@ -921,7 +819,7 @@ class _Game:
 
         def words(a: Action) -> tuple[str, str]:
             assert isinstance(a, Declare)
-            what = f"declare {_describe_combos(category, a.combinations).plain}" if a.combinations \
+            what = f"declare {describe_combos(category, a.combinations).plain}" if a.combinations \
                 else f"declare {nothing}"
             if a in menu:
                 return what, str(menu.index(a) + 1)
@@ -938,11 +836,11 @@ class _Game:
         can_concede = Concede(HUMAN) in legal
         if view.trick:
             head = Text("Play to ")
-            head.append_text(_card_text(view.trick[0]))
+            head.append_text(card_text(view.trick[0]))
             head.append(": ")
         else:
             head = Text("Your lead: ")
-        head.append_text(_cards_text(cards, sep="  "))
+        head.append_text(cards_text(cards, sep="  "))
         if can_concede:
             head.append("   (or 'concede': you cannot save the rubicon)", style="dim")
         self.say(head)
@@ -950,7 +848,7 @@ class _Game:
         if len(cards) == 1 and not can_concede:
             # One card is all the law allows (the last trick, or the only card of the suit led): played
             # without asking, as a player at a table would.
-            self.say(Text("You play ") + _card_text(cards[0])
+            self.say(Text("You play ") + card_text(cards[0])
                      + Text(", your only card." if len(view.hand) == 1 else ", your only card of the suit."))
             return Play(HUMAN, cards[0])
 

@@ -601,7 +601,7 @@ def _log(view: PlayerView, lang: str = "en") -> list[dict[str, Any]]:
         if isinstance(entry, ScoreEvent):
             totals[entry.player] += entry.points
             out.append({"kind": "score", "player": entry.player, "points": entry.points,
-                        "category": entry.category.value, "reason": reason_words(entry.reason, lang),
+                        "category": entry.category.value, "reason": reason_words(entry.why, lang),
                         "total": totals[entry.player]})
         elif isinstance(entry, CardPlayed):
             out.append({"kind": "play", "speaker": entry.player, "card": str(entry.card)})

@@ -61,8 +61,9 @@ from typing import Any, Literal, cast
 from piquet.ai import hints
 from piquet.ai.agent import Agent
 from piquet.ai.budget import WALL_FACTOR
-from piquet.engine.actions import Action, Concede, Cut, Deal, Declare, Exchange
+from piquet.engine.actions import Action, Concede, Cut, Deal, Exchange
 from piquet.engine.cards import CardSet
+from piquet.engine.listings import decision_key
 from piquet.engine.partie import LegalActions, Partie, Phase
 from piquet.engine.variants import Rules
 from piquet.engine.view import PlayerView
@@ -107,30 +108,26 @@ class ThinkingFailed(Exception):
     the agent failed."""
 
 
-def _key(action: Action) -> Hashable:
-    """What :meth:`piquet.engine.partie.Partie.can` tells actions apart by: a declaration's combinations after
-    the call are accepted in any order."""
-    if isinstance(action, Declare) and len(action.combinations) > 2:
-        return (Declare, action.player, action.category, action.combinations[0], frozenset(action.combinations[1:]))
-    return action
-
-
 class Legal:
     """A player's legal actions as a worker gets them: the engine's list in the engine's order, and ``in`` answering
     as :meth:`piquet.engine.partie.Partie.can` does, with no partie behind them (a
-    :class:`~piquet.engine.partie.LegalActions` holds the whole partie, the cards its player may not see included)."""
+    :class:`~piquet.engine.partie.LegalActions` holds the whole partie, the cards its player may not see included):
+    an action is in if it is one decision with a listed one (:func:`~piquet.engine.listings.decision_key`: a
+    declaration's combinations shown in another order may be)."""
 
     def __init__(self, legal: LegalActions) -> None:
         self.player = legal.player
+        self.elder = legal.partie.elder
         self._actions = list(legal)
-        self._keys: set[Hashable] | None = None  # made when first asked, in the worker
+        self._keys: set[object] | None = None  # made when first asked, in the worker
 
-    def __getstate__(self) -> tuple[int | None, list[Action | tuple[int, bool]]]:
+    def __getstate__(self) -> tuple[int | None, int, list[Action | tuple[int, bool]]]:
         # The exchanges (some 1,600 for elder) go as numbers: a third of the time to pickle and unpickle.
-        return self.player, [(a.discards.mask, a.show_rest) if isinstance(a, Exchange) else a for a in self._actions]
+        return self.player, self.elder, [(a.discards.mask, a.show_rest) if isinstance(a, Exchange) else a
+                                         for a in self._actions]
 
-    def __setstate__(self, state: tuple[int | None, list[Action | tuple[int, bool]]]) -> None:
-        self.player, actions = state
+    def __setstate__(self, state: tuple[int | None, int, list[Action | tuple[int, bool]]]) -> None:
+        self.player, self.elder, actions = state
         player = self.player if self.player is not None else 0
         self._actions = [Exchange(player, CardSet(a[0]), a[1]) if isinstance(a, tuple) else a for a in actions]
         self._keys = None
@@ -140,9 +137,9 @@ class Legal:
 
     def __contains__(self, action: object) -> bool:
         if self._keys is None:
-            self._keys = {_key(a) for a in self._actions}
+            self._keys = {decision_key(a, self.elder) for a in self._actions}
         return (isinstance(action, Action) and action.player == self.player and not isinstance(action, (Cut, Deal))
-                and _key(action) in self._keys)
+                and decision_key(action, self.elder) in self._keys)
 
     def list(self) -> list[Action]:
         return self._actions
