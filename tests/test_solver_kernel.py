@@ -158,7 +158,8 @@ def test_kernel_s_best_leads_are_the_pure_search_s(case: Case) -> None:
     pk = model.pique_key(position.scores, position.pique_done)
     args = (*position.hands, position.to_act, position.tricks_won[0], pk, 0, True)
     assert kernel.KERNEL is not None
-    assert kernel.KERNEL.Search(model.kernel(kernel.KERNEL)).best_leads(*args) == solver._Search(model).best_leads(*args)
+    compiled = kernel.KERNEL.Search(model.kernel(kernel.KERNEL))
+    assert compiled.best_leads(*args) == solver._Search(model).best_leads(*args)
 
 
 def test_solver_falls_back_to_pure_python_without_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
