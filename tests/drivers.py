@@ -273,6 +273,11 @@ def knowledge(p: Partie) -> tuple[CardSet, CardSet, CardSet]:
     exchanged = [False, False]
     draws = iter(talon_draws(deal, after))
 
+    def shown(category: Category) -> bool:
+        # au Cent shows no trio or quatorze scored, at once or at the lead ("except in the case of quatorzes and
+        # trios"): a quatorze called names its four cards anyway (told at the call, below).
+        return category is not Category.SETS or p.rules.shows_sets
+
     def tell(seats: list[int], mask: int) -> None:
         for s in seats:
             know[s] |= mask
@@ -298,7 +303,7 @@ def knowledge(p: Partie) -> tuple[CardSet, CardSet, CardSet]:
             calls.append(a)
             if a.player == elder and a.category is Category.SETS and a.called is not None and len(a.called) == 4:
                 tell([younger, 2], a.called.mask)
-            if a.player == younger and p.rules.calls_shown_at_once and not reckoned:
+            if a.player == younger and p.rules.calls_shown_at_once and not reckoned and shown(a.category):
                 # Law 55 read at once (option calls_shown_at_once): elder's combinations allowed good or equal
                 # are shown as soon as younger has answered.
                 e = calls[-2]
@@ -311,6 +316,8 @@ def knowledge(p: Partie) -> tuple[CardSet, CardSet, CardSet]:
             reckoned = True
             for i in range(0, len(calls), 2):
                 e, y = calls[i], calls[i + 1]
+                if not shown(e.category):
+                    continue
                 # Elder's call is his first combination; younger's answer the best she shows (Cavendish, Calling).
                 ec, yc = e.called, best_shown(y.category, y.combinations)
                 if ec is None and yc is None:

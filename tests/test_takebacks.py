@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from drivers import NAMES, Chooser, Drawn, knowledge, parties
+from helpers import ANN, BASE_ANN, BASE_BILL, BASE_TALON, BILL, cs, make_deal, new_partie, parse_action
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -64,6 +66,29 @@ def test_a_fair_takeback_goes_back_past_nothing_the_player_had_not_seen(
                 assert automatic is None or not isinstance(p.actions[keep], Declare)
 
     _play(Drawn(data), variant[0], variant[1], after)
+
+
+@pytest.mark.parametrize(("variant", "shown"), [("rubicon", True), ("au-cent", False)])
+def test_law_55_option_calls_shown_at_once_a_trio_shown_at_once_is_final_for_a_fair_takeback(
+        variant: str, shown: bool) -> None:
+    # Law 55 with the option calls_shown_at_once: elder's combinations allowed good are shown as soon as younger
+    # has answered, so her answer showed her his cards and a fair takeback stops there. Piquet au Cent shows no
+    # trio ("must show the cards called, except in the case of quatorzes and trios"): there her answer showed her
+    # nothing, and a fair takeback may take it back; what the knowledge oracle says she knows agrees with her view.
+    p = new_partie({"calls_shown_at_once": True}, variant=variant)
+    steps = [push(p, make_deal(BASE_ANN, BASE_BILL, BASE_TALON, ANN, packets=2))]
+    # Bill keeps three aces (AS AH AC) and three kings; Ann draws the QC and JC to three queens and three knaves.
+    for text in ("Bill exchange AD KH", "Ann exchange 9D 8D 8S", "Bill declare point -", "Ann declare point -",
+                 "Bill declare sequences -", "Ann declare sequences -", "Bill declare sets AS AH AC"):
+        steps.append(push(p, parse_action(text)))
+    knew = knowledge(p)[ANN]
+    assert len(list(p.legal_actions(ANN))) > 1  # her answer is a decision with a choice
+    steps.append(push(p, parse_action("Ann declare sets -")))
+    trio = cs("AS AH AC")
+    assert trio.issubset(p.view(ANN).revealed[BILL]) is shown
+    assert steps[-1].reveals is shown
+    assert knowledge(p)[ANN] == (knew | trio if shown else knew)
+    assert target(p, steps, ANN, "fair") == (None if shown else len(p.actions) - 1)
 
 
 @settings(max_examples=25)
