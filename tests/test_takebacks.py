@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import pytest
 from drivers import NAMES, Chooser, Drawn, knowledge, parties
-from helpers import ANN, BASE_ANN, BASE_BILL, BASE_TALON, BILL, cs, make_deal, new_partie, parse_action
+from helpers import ANN, BASE_ANN, BASE_BILL, BASE_TALON, BILL, act, cs, make_deal, new_partie
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -78,12 +78,12 @@ def test_law_55_option_calls_shown_at_once_a_trio_shown_at_once_is_final_for_a_f
     p = new_partie({"calls_shown_at_once": True}, variant=variant)
     steps = [push(p, make_deal(BASE_ANN, BASE_BILL, BASE_TALON, ANN, packets=2))]
     # Bill keeps three aces (AS AH AC) and three kings; Ann draws the QC and JC to three queens and three knaves.
-    for text in ("Bill exchange AD KH", "Ann exchange 9D 8D 8S", "Bill declare point -", "Ann declare point -",
-                 "Bill declare sequences -", "Ann declare sequences -", "Bill declare sets AS AH AC"):
-        steps.append(push(p, parse_action(text)))
+    for text in ("Bill: x AD KH", "Ann: x 9D 8D 8S", "Bill: point -", "Ann: point -",
+                 "Bill: sequences -", "Ann: sequences -", "Bill: sets AS AH AC"):
+        steps.append(push(p, act(text)))
     knew = knowledge(p)[ANN]
     assert len(list(p.legal_actions(ANN))) > 1  # her answer is a decision with a choice
-    steps.append(push(p, parse_action("Ann declare sets -")))
+    steps.append(push(p, act("Ann: sets -")))
     trio = cs("AS AH AC")
     assert trio.issubset(p.view(ANN).revealed[BILL]) is shown
     assert steps[-1].reveals is shown
