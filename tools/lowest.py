@@ -1,12 +1,12 @@
 """The lowest versions an extra of ``pyproject.toml`` promises to work with, as pins for pip.
 
 ``python3 tools/lowest.py web`` prints one requirement a line, each of the ``web`` extra's at its declared lower
-bound (``uvicorn>=0.44,<0.55`` gives ``uvicorn==0.44``): CI installs them in a virtual environment of its own and
+bound (``uvicorn>=0.50,<0.55`` gives ``uvicorn==0.50``): CI installs them in a virtual environment of its own and
 runs the web tests against them (``.ci/run``), so that a lower bound the project declares is one it works with.
 A requirement of the extra with no lower bound is an error: its oldest version is not known to work.
 
->>> lowest(['fastapi>=0.110', 'uvicorn>=0.44,<0.55', 'markdown[extra] >= 3.5'])
-['fastapi==0.110', 'uvicorn==0.44', 'markdown[extra]==3.5']
+>>> lowest(['fastapi>=0.110', 'uvicorn>=0.50,<0.55', 'markdown[extra] >= 3.5'])
+['fastapi==0.110', 'uvicorn==0.50', 'markdown[extra]==3.5']
 >>> lowest(['rich'])
 Traceback (most recent call last):
 ...
