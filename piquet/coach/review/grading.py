@@ -32,7 +32,7 @@ class Lens(enum.Enum):
 class Part(enum.Enum):
     """Where the points come from: in the play (the scoring of Laws 65-69 and Auction's contract,
     :data:`PLAY_PARTS`), and before it, in the exchange's value (the declarations, a carte blanche, the
-    repique, and the play as the exchange estimates it, :data:`EXCHANGE_PARTS`)."""
+    repique, and the play as the exchange estimates it, :data:`~piquet.coach.review.exchange.EXCHANGE_PARTS`)."""
 
     LEAD = "lead"
     TRICKS = "tricks"
