@@ -1,4 +1,4 @@
-"""What a hint costs (piquet.ai.hints), by phase, in CPU seconds.
+"""What a hint costs (piquet.coach.hints), by phase, in CPU seconds.
 
 Usage::
 
@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from piquet.ai.books import SimpleAgent
-from piquet.ai.hints import HINT_BUDGET, hint, valued
+from piquet.coach.hints import HINT_BUDGET, hint, valued
 from piquet.engine.actions import Deal
 from piquet.engine.cards import shuffled_pack
 from piquet.engine.partie import Partie, Phase

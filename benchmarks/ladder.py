@@ -33,8 +33,8 @@ from collections import defaultdict
 
 from piquet.ai.agent import play_partie
 from piquet.ai.levels import make_agent
-from piquet.ai.review import Lens, review_partie
 from piquet.ai.solver import SOLVER
+from piquet.coach.review import Lens, review_partie
 from piquet.engine.variants import VARIANTS
 
 KINDS = ("call", "exchange", "declaration", "play")
@@ -53,7 +53,7 @@ def losses(level: int, parties: int, variant: str, seed: int) -> tuple[dict[str,
         deals += len(partie.deal_scores)
         review = review_partie(partie, Lens.FAIR, seed=seed + i)
         for r in review.actions:
-            graded = r.graded
+            graded = r.review
             if r.seat == seat and graded is not None:
                 found[r.kind].append(graded.loss)
     return found, deals

@@ -10,9 +10,9 @@ reviewed as ``piquet analyse`` reviews it: once with open hands, once with the f
 valued over ``--worlds`` hands the opponent may hold, the choice and the best broken down; each
 declaration over 64; each exchange's discards over ``--exchange-worlds`` talons and hands). The time is the
 process's CPU time, the figure the issue sets its bounds in (5 s with open hands, 60 s fair): of the whole
-review, and apart, of its exchanges alone (:func:`piquet.ai.review.review_exchange` on each); the whole review
-with the luck of each deal (:mod:`piquet.ai.luck`, the default) and without it (``luck=False``), and the luck
-alone (:func:`piquet.ai.luck.partie_luck`).
+review, and apart, of its exchanges alone (:func:`piquet.coach.review.review_exchange` on each); the whole review
+with the luck of each deal (:mod:`piquet.coach.luck`, the default) and without it (``luck=False``), and the luck
+alone (:func:`piquet.coach.luck.partie_luck`).
 
 ``--web``: each deal instead as the web server's review worker reviews it (:func:`piquet.ui.web.reviews.review_data`:
 the fair lens, and open hands for the values of the cards shown beside it), the CPU seconds of each deal::
@@ -30,9 +30,9 @@ import time
 
 from piquet.ai.agent import play_partie
 from piquet.ai.levels import make_agent
-from piquet.ai.luck import partie_luck
-from piquet.ai.review import DEFAULT_WORLDS, EXCHANGE_WORLDS, Lens, review_exchange, review_partie
 from piquet.ai.solver import SOLVER
+from piquet.coach.luck import partie_luck
+from piquet.coach.review import DEFAULT_WORLDS, EXCHANGE_WORLDS, Lens, review_exchange, review_partie
 from piquet.engine.actions import Exchange, Play
 from piquet.engine.partie import Partie
 

@@ -1,4 +1,4 @@
-"""The annotated record from a review (piquet.ai.annotate) and ``piquet analyse -o``: a partie of the computer
+"""The annotated record from a review (piquet.coach.annotate) and ``piquet analyse -o``: a partie of the computer
 players reviewed, its record annotated action by action, read back, replayed."""
 
 from __future__ import annotations
@@ -12,9 +12,18 @@ import jsonschema
 import pytest
 
 from piquet.ai.agent import play_partie
-from piquet.ai.annotate import annotated_record, annotation_of, graded, review_annotations
 from piquet.ai.levels import make_agent
-from piquet.ai.review import PLAY_ON, Lens, PartieReview, Reviewed, review_partie
+from piquet.coach.annotate import annotated_record, annotation_of, graded, review_annotations
+from piquet.coach.review import (
+    PLAY_ON,
+    ConcessionReviewed,
+    DeclarationReviewed,
+    ExchangeReviewed,
+    Lens,
+    PartieReview,
+    PlayReviewed,
+    review_partie,
+)
 from piquet.engine import record
 from piquet.engine.actions import Concede, Declare, Exchange, Play
 from piquet.engine.cards import CardSet
@@ -46,24 +55,26 @@ def test_every_graded_action_has_its_annotation(game: tuple[Path, Partie, Partie
     for note in notes.notes:
         r = reviewed[note.deal, note.action, note.decision is None]
         assert note.text == r.explanation and note.text
-        if r.kind == "concession":
-            assert r.concession is not None and r.concession.choice == PLAY_ON and note.decision == "concession"
-            assert note.seat == r.seat and note.describe(partie.players) == r.text
-            assert note.best == (record.PLAY_ON if r.concession.best == PLAY_ON else Concede(r.seat))
-        elif r.kind == "exchange":
-            found = graded(r)
-            assert found is not None and isinstance(note.choice, Exchange) and isinstance(note.best, Exchange)
-            assert note.mark == found.mark and note.loss == pytest.approx(found.loss, abs=0.01)
-        elif r.kind == "play":
-            assert r.review is not None
-            assert note.choice == Play(r.seat, r.review.choice) and note.best == Play(r.seat, r.review.best)
-            assert (note.value, note.best_value) == (r.review.worth(r.review.choice).value,
-                                                     r.review.worth(r.review.best).value)
-            assert note.mark == r.review.mark and note.loss == pytest.approx(r.review.loss, abs=0.01)
-        else:
-            assert r.declaration is not None and isinstance(note.choice, Declare)
-            assert note.choice == r.declaration.choice and note.best == r.declaration.best
-            assert note.mark == r.declaration.mark and note.loss == pytest.approx(r.declaration.loss, abs=0.01)
+        match r:
+            case ConcessionReviewed():
+                assert r.review.choice == PLAY_ON and note.decision == "concession"
+                assert note.seat == r.seat and note.describe(partie.players) == r.text
+                assert note.best == (record.PLAY_ON if r.review.best == PLAY_ON else Concede(r.seat))
+            case ExchangeReviewed(review=found):
+                assert found is not None and isinstance(note.choice, Exchange) and isinstance(note.best, Exchange)
+                assert note.mark == found.mark and note.loss == pytest.approx(found.loss, abs=0.01)
+            case PlayReviewed(review=found):
+                assert found is not None
+                assert note.choice == Play(r.seat, found.choice) and note.best == Play(r.seat, found.best)
+                assert (note.value, note.best_value) == (found.worth(found.choice).value,
+                                                         found.worth(found.best).value)
+                assert note.mark == found.mark and note.loss == pytest.approx(found.loss, abs=0.01)
+            case DeclarationReviewed(review=found):
+                assert found is not None and isinstance(note.choice, Declare)
+                assert note.choice == found.choice and note.best == found.best
+                assert note.mark == found.mark and note.loss == pytest.approx(found.loss, abs=0.01)
+            case _:
+                raise AssertionError(f"a {r.kind} annotated in this partie: {r}")
     assert any(n.mark for n in notes.notes) and any(n.best != n.choice for n in notes.notes)
 
 
@@ -111,14 +122,6 @@ class WorthReview:
         return next(w for w in self.options if w.discard == discard)
 
 
-@dataclass(frozen=True)
-class WithExchange(Reviewed):
-    """``Reviewed`` with the field the exchange's review adds to it."""
-
-    # Any shape of an exchange's review, on purpose: the annotation is read from each shape (pairs, worth by discard).
-    exchange: object = None  # type: ignore[assignment]
-
-
 @pytest.mark.parametrize("shape", ["pairs of discards", "pairs of exchanges", "worth by discard"])
 def test_an_exchange_graded_like_a_declaration_is_annotated(game: tuple[Path, Partie, PartieReview],
                                                             shape: str) -> None:
@@ -135,8 +138,9 @@ def test_an_exchange_graded_like_a_declaration_is_annotated(game: tuple[Path, Pa
         chosen, best = ((choice, Exchange(choice.player, best_cards)) if shape == "pairs of exchanges"
                         else (choice.discards, best_cards))
         graded_exchange = PairsReview(chosen, best, 1.25, "", ((best, 0.5), (chosen, -0.75)))
-    r = WithExchange(1, younger, choice.player, "exchange", "Ann exchanges", explanation="Keep one more.",
-                     exchange=graded_exchange)
+    # Any shape of an exchange's review, on purpose: the annotation is read from each shape (pairs, worth by discard).
+    r = ExchangeReviewed(deal=1, action=younger, seat=choice.player, text="Ann exchanges",
+                         explanation="Keep one more.", review=graded_exchange)  # type: ignore[arg-type]
     note = annotation_of(r, choice)
     assert note is not None
     assert note.best == Exchange(choice.player, best_cards, choice.show_rest)
@@ -144,7 +148,8 @@ def test_an_exchange_graded_like_a_declaration_is_annotated(game: tuple[Path, Pa
     # The record's reader takes it: a legal exchange of the same player.
     text = record.annotated(path.read_text(encoding="utf-8"), record.Annotations(notes=(note,)))
     assert record.loads_annotated(text)[1] == record.Annotations(notes=(note,))
-    assert annotation_of(WithExchange(1, younger, choice.player, "exchange", "Ann exchanges"), choice) is None
+    assert annotation_of(ExchangeReviewed(deal=1, action=younger, seat=choice.player, text="Ann exchanges"),
+                         choice) is None
 
 
 def test_analyse_writes_the_annotated_record(game: tuple[Path, Partie, PartieReview], tmp_path: Path,

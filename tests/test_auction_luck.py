@@ -1,4 +1,4 @@
-"""Luck in Auction Piquet (piquet.ai.luck): the luck of the deal against the average deal of the seat that bids
+"""Luck in Auction Piquet (piquet.coach.luck): the luck of the deal against the average deal of the seat that bids
 first, the auction bid and the hands exchanged as the books do; the luck of the draws in the contract as bid,
 given the discards made; zero-sum between the players, with the result adjusted for it."""
 
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from piquet.ai.agent import play_partie
 from piquet.ai.books import SimpleAgent
-from piquet.ai.luck import (
+from piquet.coach.luck import (
     SEAT_AVERAGES,
     DealLuck,
     auction_deal_luck,
@@ -166,7 +166,7 @@ def test_an_annulled_deal_has_the_luck_of_its_cards_and_no_draw() -> None:
 
 
 def test_the_auction_seat_average_in_use_agrees_with_a_fresh_sample() -> None:
-    from piquet.ai.luck import average_deal
+    from piquet.coach.luck import average_deal
 
     average, _ = SEAT_AVERAGES["auction"]
     mean, error = average_deal(AUCTION, 1000, random.Random(11))

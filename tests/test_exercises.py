@@ -1,4 +1,4 @@
-"""Exercises from a review (piquet.ai.exercises, piquet.ui.exercises, ``piquet exercises``): the reference deal
+"""Exercises from a review (piquet.coach.exercises, piquet.ui.exercises, ``piquet exercises``): the reference deal
 with Bill's point sunk, reviewed, gives Bill a blunder at each kind of decision (his discard, his sunk point, his
 lead of the K♠); each is offered again, worst first, and answers are graded against the review."""
 
@@ -19,8 +19,8 @@ pytest.importorskip("rich")
 
 from rich.console import Console
 
-from piquet.ai.annotate import annotated_record
-from piquet.ai.exercises import (
+from piquet.coach.annotate import annotated_record
+from piquet.coach.exercises import (
     Exercise,
     Grade,
     NoReviewError,
@@ -32,7 +32,7 @@ from piquet.ai.exercises import (
     review_answer,
     show_me,
 )
-from piquet.ai.review import DeclarationReview, ExchangeReview, Lens, PlayReview, review_partie
+from piquet.coach.review import DeclarationReview, ExchangeReview, Lens, PlayReview, review_partie
 from piquet.engine import record
 from piquet.engine.actions import Bid, Declare, Exchange, Play
 from piquet.engine.cards import Card, CardSet

@@ -14,8 +14,8 @@ from helpers import ANN, BILL, THIRTY_ANN, THIRTY_BILL, TWENTY_NINE_DECLARE, TWE
 
 from piquet.ai.agent import play_partie
 from piquet.ai.books import SimpleAgent
-from piquet.ai.review import Part, advance, replayed_steps
 from piquet.ai.solver import PlayPosition, pique_possible, position_from_partie
+from piquet.coach.review import Part, advance, replayed_steps
 from piquet.engine import record
 from piquet.engine.actions import Play
 from piquet.engine.cards import Card

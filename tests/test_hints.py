@@ -1,4 +1,4 @@
-"""Hints that explain and the tutor's check (piquet.ai.hints): constructed positions with a known best choice,
+"""Hints that explain and the tutor's check (piquet.coach.hints): constructed positions with a known best choice,
 the hint's independence of the cards the player cannot see, and the budget."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from helpers import dealt, declare_nothing, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from piquet.ai.hints import DISCARDS_SHOWN, TUTOR_THRESHOLD, check, hint
-from piquet.ai.review import DECLARATION_PARTS, MARKS, DeclarationReview, Lens, explain_declaration, mark
+from piquet.coach.hints import DISCARDS_SHOWN, TUTOR_THRESHOLD, check, hint
+from piquet.coach.review import DECLARATION_PARTS, MARKS, DeclarationReview, Lens, explain_declaration, mark
 from piquet.engine.actions import ChooseDealer, Concede, Declare, Exchange, Play
 from piquet.engine.cards import Card, CardSet
 from piquet.engine.combinations import Category

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from piquet.ai.ladder import LADDER, describe, played_like
+from piquet.coach.ladder import LADDER, describe, played_like
 
 
 def test_the_measured_ladder_falls_as_the_levels_rise() -> None:
@@ -41,7 +41,7 @@ def test_the_review_places_each_player_by_his_points_lost_a_deal_through_the_fai
 
     from piquet.ai.agent import play_deal
     from piquet.ai.levels import make_agent
-    from piquet.ai.review import Lens, review_partie
+    from piquet.coach.review import Lens, review_partie
     from piquet.engine.partie import Partie
 
     partie = Partie(("Ann", "Bill"), first_dealer=0)
@@ -50,7 +50,7 @@ def test_the_review_places_each_player_by_his_points_lost_a_deal_through_the_fai
     summary = fair.to_json()["summary"]
     assert isinstance(summary, dict)
     for seat, name in enumerate(partie.players):
-        lost = sum(g.loss for r in fair.actions if r.seat == seat and (g := r.graded) is not None)
+        lost = sum(g.loss for r in fair.actions if r.seat == seat and (g := r.review) is not None)
         assert fair.lost_a_deal(seat) == pytest.approx(lost)  # one deal reviewed
         assert summary[name]["played_like"] == pytest.approx(played_like(lost))
         assert summary[name]["played_like_words"] == describe(lost)

@@ -1,4 +1,4 @@
-"""Luck, as backgammon reviews reckon it (piquet.ai.luck): the luck of the deal against the seat's average, the
+"""Luck, as backgammon reviews reckon it (piquet.coach.luck): the luck of the deal against the seat's average, the
 luck of the draw against the talons that could have come given the discard made, zero-sum between the players,
 and the result adjusted for it, in the partie's review and its JSON."""
 
@@ -16,7 +16,7 @@ from helpers import ANN, BILL, cs, dealt, make_deal, run
 from piquet.ai.agent import play_partie
 from piquet.ai.books import SimpleAgent
 from piquet.ai.exchange import estimate
-from piquet.ai.luck import (
+from piquet.coach.luck import (
     SEAT_AVERAGES,
     DealLuck,
     average_deal,
@@ -26,7 +26,7 @@ from piquet.ai.luck import (
     summarise,
     world_value,
 )
-from piquet.ai.review import Lens, review_partie
+from piquet.coach.review import Lens, review_partie
 from piquet.engine import record
 from piquet.engine.actions import Deal
 from piquet.engine.partie import Partie

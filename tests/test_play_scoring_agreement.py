@@ -12,8 +12,8 @@ import pytest
 
 from piquet.ai.agent import RandomAgent
 from piquet.ai.play_model import PlayPosition, model_for, play, position_from_view
-from piquet.ai.review import advance
 from piquet.ai.solver import _solve
+from piquet.coach.review import advance
 from piquet.engine.actions import Action, Declare, Play
 from piquet.engine.cards import CARDS
 from piquet.engine.events import CardPlayed

@@ -14,9 +14,9 @@ import pytest
 from helpers import agents
 
 from piquet.ai.agent import play_partie
-from piquet.ai.annotate import annotated_record, luck_note
-from piquet.ai.luck import DealLuck, partie_luck
-from piquet.ai.review import Lens, review_partie
+from piquet.coach.annotate import annotated_record, luck_note
+from piquet.coach.luck import DealLuck, partie_luck
+from piquet.coach.review import Lens, review_partie
 from piquet.engine.actions import Declare, Exchange, Play
 from piquet.engine.cards import Card, CardSet
 from piquet.engine.combinations import Category

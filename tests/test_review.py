@@ -1,4 +1,4 @@
-"""The review of the card play (piquet.ai.review): constructed positions with a known best card, the
+"""The review of the card play (piquet.coach.review): constructed positions with a known best card, the
 breakdown's parts against the solver's values, and the fair lens against its own definition."""
 
 from __future__ import annotations
@@ -17,13 +17,15 @@ from hypothesis import strategies as st
 from piquet.ai.agent import play_partie
 from piquet.ai.books import SimpleAgent
 from piquet.ai.levels import make_agent, partie_utility, sample_opponent_hands
-from piquet.ai.review import (
+from piquet.ai.solver import PlayPosition, position_from_partie, position_from_view, solve
+from piquet.coach.review import (
     DECLARATION_PARTS,
     MARKS,
     BestCache,
     Lens,
     Part,
     PlayReview,
+    PlayReviewed,
     declaration_differences,
     differences,
     explain,
@@ -35,7 +37,6 @@ from piquet.ai.review import (
     review_partie,
     review_position,
 )
-from piquet.ai.solver import PlayPosition, position_from_partie, position_from_view, solve
 from piquet.engine import record
 from piquet.engine.actions import Deal, Declare, Exchange, Play
 from piquet.engine.cards import CARDS, Card
@@ -247,9 +248,8 @@ def test_review_partie_has_one_entry_per_card_played_and_per_exchange() -> None:
     plays = [a for a in partie.actions if isinstance(a, Play)]
     assert [r.card for r in review.plays] == [a.card for a in plays]
     exchanges = [a for a in partie.actions if isinstance(a, Exchange)]
-    assert [(r.seat, r.exchange and r.exchange.choice) for r in review.exchanges] == [
+    assert [(r.seat, r.review and r.review.choice) for r in review.exchanges] == [
         (a.player, a.discards) for a in exchanges]
-    assert not review.not_reviewed
     assert review.declarations and all(r.kind == "declaration" for r in review.declarations)
     for seat in (0, 1):
         summary = review.summary(seat)
@@ -297,11 +297,11 @@ def test_each_reviewed_action_points_at_its_action_in_the_record_file(name: str)
     for r in review.actions:
         written = data["deals"][r.deal - 1]["actions"][r.action]
         assert written["player"] == NAMES[r.seat]
-        assert ("play" in written) == (r.kind == "play")
-        if r.card is not None:
+        assert ("play" in written) == isinstance(r, PlayReviewed) == (r.kind == "play")
+        if isinstance(r, PlayReviewed):
             assert written["play"] == str(r.card)
-        if r.review is not None:
-            assert all(sum(w.parts.values()) == w.value for w in r.review.cards if w.parts is not None)
+            if r.review is not None:
+                assert all(sum(w.parts.values()) == w.value for w in r.review.cards if w.parts is not None)
 
 
 # ---------------------------------------------------------------- the declarations
@@ -402,10 +402,10 @@ def test_every_declaration_s_parts_sum_to_its_value_through_real_parties_in_both
         for lens in (Lens.OPEN, Lens.FAIR):
             review = review_partie(partie, lens, deal=1, luck=False, exchange_worlds=20, worlds=4)
             for r in review.declarations:
-                if r.declaration is None:
+                if r.review is None:
                     continue
-                for option, value in r.declaration.options:
-                    parts = r.declaration.parts[option]
+                for option, value in r.review.options:
+                    parts = r.review.parts[option]
                     assert set(parts) == set(DECLARATION_PARTS)
                     assert sum(parts.values()) == pytest.approx(value)
                 checked += 1

@@ -11,12 +11,12 @@ import pytest
 from helpers import cs
 
 from piquet.ai.agent import play_deal
-from piquet.ai.annotate import review_annotations
 from piquet.ai.bidding import _candidates, _Deal, choose_call
 from piquet.ai.books import SimpleAgent, choose_bid
 from piquet.ai.inference import World
 from piquet.ai.levels import make_agent
-from piquet.ai.review import CALL_PARTS, Lens, Part, explain_call, review_call, review_partie
+from piquet.coach.annotate import review_annotations
+from piquet.coach.review import CALL_PARTS, Lens, Part, explain_call, review_call, review_partie
 from piquet.engine import record
 from piquet.engine.actions import Bid, Deal
 from piquet.engine.cards import Card
@@ -126,7 +126,7 @@ def test_analyse_lists_every_call_once_and_annotates_the_graded_ones(tmp_path: P
     assert graded and all(c["call"] in {v["call"] for v in c["values"]} for c in graded)
     review = review_partie(partie, Lens.OPEN)
     notes = review_annotations(review, partie)
-    assert len(notes.notes) == sum(1 for r in review.actions if r.graded is not None)
+    assert len(notes.notes) == sum(1 for r in review.actions if r.review is not None)
     assert main(["analyse", str(path), "--open-hands"]) == 0
     assert "Points lost in the auction" in capsys.readouterr().out
 

@@ -13,9 +13,16 @@ import jsonschema
 import pytest
 from helpers import ANN, BILL, dealt, run
 
-from piquet.ai.annotate import annotated_record, review_annotations
-from piquet.ai.hints import check, hint
-from piquet.ai.review import Lens, Part, explain_carte_blanche, review_carte_blanche, review_partie
+from piquet.coach.annotate import annotated_record, review_annotations
+from piquet.coach.hints import check, hint
+from piquet.coach.review import (
+    CarteBlancheReviewed,
+    Lens,
+    Part,
+    explain_carte_blanche,
+    review_carte_blanche,
+    review_partie,
+)
 from piquet.engine import record
 from piquet.engine.actions import CarteBlanche
 from piquet.engine.partie import Partie, Phase
@@ -52,9 +59,9 @@ def test_each_option_is_worth_the_best_exchange_after_it_and_its_parts_sum_to_it
 def test_the_review_of_a_partie_grades_it_and_its_json_says_so() -> None:
     partie = run(_carte_blanche(), [CarteBlanche(BILL, True, 5)])
     review = review_partie(partie, Lens.OPEN, deal=1, luck=False)
-    (entry,) = [r for r in review.actions if r.kind == "carte blanche"]
-    assert entry.carte_blanche is not None and entry.graded is entry.carte_blanche
-    assert review.summary(BILL, "carte blanche").choices == 1 and not review.not_reviewed
+    (entry,) = review.of(CarteBlancheReviewed)
+    assert entry.review is not None and entry.kind == "carte blanche"
+    assert review.summary(BILL, "carte blanche").choices == 1
     (said,) = cast(list[dict[str, Any]], review.to_json()["carte_blanche"])
     assert said["choice"] == "announcing carte blanche and 5 cards to exchange" and said["forced"] is False
     assert {v["option"] for v in said["values"]} >= {"not announcing carte blanche"}
@@ -103,8 +110,8 @@ SCHEMA = json.loads((Path(__file__).parent.parent / "piquet" / "data" / "record.
 def test_annotation_of_a_declined_carte_blanche_names_the_best_announcement_and_its_count() -> None:
     partie = run(_carte_blanche(), [CarteBlanche(BILL, False)])
     review = review_partie(partie, Lens.OPEN, deal=1, luck=False)
-    (entry,) = [r for r in review.actions if r.kind == "carte blanche"]
-    graded = entry.carte_blanche
+    (entry,) = review.of(CarteBlancheReviewed)
+    graded = entry.review
     assert graded is not None
     text = annotated_record(record.dumps(partie), review)
     jsonschema.validate(json.loads(text), SCHEMA)

@@ -11,7 +11,7 @@ import pytest
 
 from piquet.ai.agent import play_partie
 from piquet.ai.levels import make_agent
-from piquet.ai.luck import partie_luck
+from piquet.coach.luck import partie_luck
 from piquet.engine import record
 from piquet.engine.actions import Deal, Exchange, Play
 from piquet.ui.cli import main

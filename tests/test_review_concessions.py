@@ -15,14 +15,17 @@ import pytest
 from helpers import ANN, BILL, SinkingAgent, agents
 
 from piquet.ai.agent import play_deal
-from piquet.ai.annotate import annotated_record, review_annotations
-from piquet.ai.hints import check, hint
 from piquet.ai.levels import partie_utility
-from piquet.ai.review import (
+from piquet.ai.solver import position_from_partie, solve
+from piquet.coach.annotate import annotated_record, review_annotations
+from piquet.coach.hints import check, hint
+from piquet.coach.review import (
     ACCEPT,
     CONCEDE,
     DECLINE,
     PLAY_ON,
+    ConcessionAnswerReviewed,
+    ConcessionReviewed,
     Lens,
     Part,
     explain_concession,
@@ -30,7 +33,6 @@ from piquet.ai.review import (
     review_concession,
     review_partie,
 )
-from piquet.ai.solver import position_from_partie, solve
 from piquet.engine.actions import AcceptConcession, Concede, Play
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.record import PLAY_ON as PLAY_ON_WORD
@@ -89,19 +91,19 @@ def test_a_concession_and_playing_on_are_graded_in_the_partie_s_review_and_its_j
     conceded.push(Concede(loser))
     review = review_partie(conceded, Lens.OPEN, deal=6, luck=False)
     (entry,) = review.concessions
-    assert entry.kind == "concession" and entry.seat == loser and entry.concession is not None
-    assert entry.concession.choice == CONCEDE and entry.explanation
-    assert review.summary(loser, "concession").choices == 1 and not review.not_reviewed
+    assert type(entry) is ConcessionReviewed and entry.seat == loser and entry.kind == "concession"
+    assert entry.review.choice == CONCEDE and entry.explanation
+    assert review.summary(loser, "concession").choices == 1
     data = review.to_json()
     (said,) = cast(list[dict[str, Any]], data["concessions"])
     assert said["choice"] == "concede" and {v["option"] for v in said["values"]} == {"concede", "play on"}
-    assert said["utility"] == list(entry.concession.utility)
+    assert said["utility"] == list(entry.review.utility)
     # Played on: the first card is reviewed, and the loser's not conceding beside it.
     played = p.copy()
     played.push(next(a for a in played.legal_actions(played.elder) if isinstance(a, Play)))
     review = review_partie(played, Lens.OPEN, deal=6, luck=False)
     (entry,) = review.concessions
-    assert entry.concession is not None and entry.concession.choice == PLAY_ON and entry.text == \
+    assert entry.review is not None and entry.review.choice == PLAY_ON and entry.text == \
         f"{NAMES[loser]} plays on"
 
 
@@ -196,9 +198,9 @@ def test_annotation_of_playing_on_is_a_concession_decision_before_elder_s_first_
     assert decided.describe(NAMES) == f"{NAMES[loser]} plays on"
     assert decided.best in (PLAY_ON_WORD, Concede(loser))
     (entry,) = review_partie(p, Lens.OPEN, deal=6, luck=False).concessions
-    assert entry.concession is not None
+    assert entry.review is not None
     assert (decided.value, decided.loss, decided.mark, decided.text) == (
-        entry.concession.values[PLAY_ON], entry.concession.loss, entry.concession.mark, entry.explanation)
+        entry.review.values[PLAY_ON], entry.review.loss, entry.review.mark, entry.explanation)
     written = json.loads(text)["meta"]["review"]["annotations"]
     assert {"deal": 6, "action": first, "decision": "concession", "player": NAMES[loser]}.items() <= \
         written[notes.notes.index(decided)].items()
@@ -211,8 +213,8 @@ def test_annotation_of_a_concession_names_playing_on_as_the_best_where_it_was() 
     text, notes = _annotated(p)
     note = notes.get(6, len(deal_actions(p)[5]) - 1)
     (entry,) = review_partie(p, Lens.OPEN, deal=6, luck=False).concessions
-    assert note is not None and entry.concession is not None and note.choice == Concede(loser)
-    assert note.best == (PLAY_ON_WORD if entry.concession.best == PLAY_ON else Concede(loser))
+    assert note is not None and entry.review is not None and note.choice == Concede(loser)
+    assert note.best == (PLAY_ON_WORD if entry.review.best == PLAY_ON else Concede(loser))
     assert note.best == PLAY_ON_WORD and note.mark == "??"  # this loser gives up 34 points by conceding
     assert note.describe_best(NAMES) == f"{NAMES[loser]} plays on"
     # A decision to play on cannot be where the player conceded.
@@ -231,10 +233,10 @@ def test_annotation_of_a_declined_concession_names_accepting_or_declining_as_the
     answer = notes.get(6, len(deal_actions(p)[5]) - 1)
     assert answer is not None and answer.choice == AcceptConcession(1 - loser, False)
     (_, entry) = review_partie(p, Lens.OPEN, deal=6, luck=False).concessions
-    assert entry.kind == "answer to a concession" and entry.concession is not None
-    assert answer.best == AcceptConcession(1 - loser, entry.concession.best == ACCEPT) and answer.decision is None
-    assert (answer.value, answer.best_value) == (entry.concession.values[DECLINE],
-                                                 entry.concession.values[entry.concession.best])
+    assert isinstance(entry, ConcessionAnswerReviewed) and entry.kind == "answer to a concession"
+    assert answer.best == AcceptConcession(1 - loser, entry.review.best == ACCEPT) and answer.decision is None
+    assert (answer.value, answer.best_value) == (entry.review.values[DECLINE],
+                                                 entry.review.values[entry.review.best])
 
 
 def _tampered(text: str, index: int, **change: object) -> str:

@@ -1,4 +1,4 @@
-"""The review of the exchange (piquet.ai.review.review_exchange): constructed deals with a known answer, the
+"""The review of the exchange (piquet.coach.review.review_exchange): constructed deals with a known answer, the
 fair lens against the level's own valuation, the open lens against the real talon and the solver, and the
 breakdown on many drawn exchanges of every variant."""
 
@@ -24,7 +24,8 @@ from piquet.ai.exchange import (
 )
 from piquet.ai.inference import Inference, World
 from piquet.ai.levels import partie_utility
-from piquet.ai.review import (
+from piquet.ai.solver import PlayPosition, solve
+from piquet.coach.review import (
     PLAY_PARTS,
     WON_PARTS,
     ExchangeReview,
@@ -34,7 +35,6 @@ from piquet.ai.review import (
     review_exchange,
     review_partie,
 )
-from piquet.ai.solver import PlayPosition, solve
 from piquet.engine.actions import Bid, Deal, Exchange
 from piquet.engine.cards import CardSet
 from piquet.engine.partie import Partie, Phase
@@ -318,23 +318,23 @@ def test_review_partie_reviews_every_exchange_and_sums_the_losses() -> None:
     review = review_partie(partie, Lens.OPEN)
     exchanges = [a for a in partie.actions if isinstance(a, Exchange)]
     assert [(r.seat, r.text) for r in review.exchanges] == [(a.player, a.describe(NAMES)) for a in exchanges]
-    assert all(r.exchange is not None and r.explanation for r in review.exchanges)
+    assert all(r.review is not None and r.explanation for r in review.exchanges)
     for seat in (0, 1):
         summary = review.summary(seat, "exchange")
-        mine = [r.exchange for r in review.exchanges if r.seat == seat and r.exchange is not None]
+        mine = [r.review for r in review.exchanges if r.seat == seat and r.review is not None]
         assert summary.loss == pytest.approx(sum(r.loss for r in mine)) and summary.choices == len(mine)
     deals = sum(isinstance(a, Deal) for a in partie.actions)
     assert len(review.exchanges) == 2 * deals
     with pytest.raises(ValueError, match="kind is"):
         review.summary(0, "exchanges")
-    assert isinstance(review.exchanges[0].exchange, ExchangeReview)
+    assert isinstance(review.exchanges[0].review, ExchangeReview)
 
 
 def test_where_the_inference_finds_no_world_the_talons_are_dealt_uniformly_from_the_unseen_cards() -> None:
-    from piquet.ai.review import _uniform_worlds
+    from piquet.coach.review.exchange import uniform_worlds
 
     view = _quint().view(BILL)
-    worlds = _uniform_worlds(view, random.Random(2), 20)
+    worlds = uniform_worlds(view, random.Random(2), 20)
     assert len(worlds) == 20 and len({w.talon for w in worlds}) > 1
     for w in worlds:
         assert len(w.opponent_hand) == 12 and len(w.talon) == 8

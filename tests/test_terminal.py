@@ -26,7 +26,7 @@ def few_hint_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
     """Hints and the tutor's checks value few worlds here, without a budget: quick, and the same from run to run
     (a budget's clock would make them depend on the machine's load)."""
     import piquet.ui.terminal as terminal
-    from piquet.ai import hints
+    from piquet.coach import hints
 
     monkeypatch.setattr(terminal, "HINT_WORLDS", (4, 40, 4))
     monkeypatch.setattr(hints, "HINT_BUDGET", 0.0)
@@ -447,7 +447,7 @@ def test_the_tutor_s_threshold_is_zero_or_more_points(capsys: pytest.CaptureFixt
 
 
 def test_the_tutor_does_not_question_the_choice_a_hint_gave(monkeypatch: pytest.MonkeyPatch) -> None:
-    from piquet.ai import hints
+    from piquet.coach import hints
 
     checked: list[object] = []
 

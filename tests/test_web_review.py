@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import FOUR_DEALS, Client, State, create, db, play_room, query, room, seed_tables
 
-from piquet.ai.review import Lens, decisions_in
+from piquet.coach.review import Lens, decisions_in
 from piquet.engine import record
 from piquet.engine.actions import Deal
 from piquet.ui.web import reviews as reviews_module

@@ -124,7 +124,7 @@ def test_playing_on_where_the_loser_might_have_conceded_is_a_decision_of_his_own
     breakdown; then Bill's card, which shares its place, with its own."""
     from test_review_concessions import _played_on
 
-    from piquet.ai.review import Lens
+    from piquet.coach.review import Lens
     from piquet.ui.web.reviews import for_viewer, review_data
 
     result = for_viewer(review_data(_played_on(), 6, Lens.OPEN), 0, partie_over=True)
@@ -167,7 +167,7 @@ def _reviewed(request: pytest.FixtureRequest, name: str, deal: int, over: bool) 
     """The review page of ``deal`` of the record ``tests/records/{name}.json`` as Ann is sent it (what
     ``review_data`` makes of it with open hands, then ``for_viewer``, the partie over or going on), the server's
     answer stood in for; the page and the review's JSON."""
-    from piquet.ai.review import Lens
+    from piquet.coach.review import Lens
     from piquet.engine import record
     from piquet.ui.web.reviews import for_viewer, review_data
 

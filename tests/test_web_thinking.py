@@ -21,9 +21,9 @@ from fastapi.testclient import TestClient
 from guard_helpers import WAIT
 from web_helpers import Client, choose, create, play_computer, seed_tables
 
-from piquet.ai import hints
 from piquet.ai.agent import Agent, RandomAgent
 from piquet.ai.levels import make_agent
+from piquet.coach import hints
 from piquet.engine.actions import Action, Bid, ChooseDealer, Concede, Declare, Exchange, Play
 from piquet.engine.cards import CARDS, CardSet
 from piquet.engine.partie import LegalActions, Partie, Phase

@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import Client, connect, create, db, play_computer, seed_tables
 
-from piquet.ai.hints import TUTOR_THRESHOLD, TutorWarning
+from piquet.coach.hints import TUTOR_THRESHOLD, TutorWarning
 from piquet.ui.web import thinking
 from piquet.ui.web.app import create_app
 from piquet.ui.web.store import SQLiteStore

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from piquet.ai.agent import play_partie
 from piquet.ai.levels import SearchAgent, make_agent
-from piquet.ai.review import Lens, review_exchange
+from piquet.coach.review import Lens, review_exchange
 from piquet.engine.actions import Exchange
 from piquet.engine.partie import Partie
 from piquet.engine.variants import VARIANTS

@@ -1,12 +1,12 @@
-"""Measure elder's average deal, the yardstick of the luck of the deal (``piquet.ai.luck.SEAT_AVERAGES``).
+"""Measure elder's average deal, the yardstick of the luck of the deal (``piquet.coach.luck.SEAT_AVERAGES``).
 
 Random deals of each variant with its defaults are dealt, exchanged as the books do (elder the most he may,
-younger every card left) and valued as the review values a world (``piquet.ai.luck.world_value``: elder's
+younger every card left) and valued as the review values a world (``piquet.coach.luck.world_value``: elder's
 points of the deal less younger's). In Auction Piquet the auction is bid first, as the books bid it
-(``piquet.ai.luck.books_contract``), the contract's holder exchanges as elder, the deal is valued in the
+(``piquet.coach.luck.books_contract``), the contract's holder exchanges as elder, the deal is valued in the
 contract, an annulled deal is worth nothing, and the average is that of the seat that bids first (elder before
 the auction). It prints, by variant, the mean, its standard error and the 95% interval, to paste into
-``piquet/ai/luck.py``; younger's average is the opposite of elder's.
+``piquet/coach/luck.py``; younger's average is the opposite of elder's.
 
     python3 tools/luck_average.py --deals 200000 --variants rubicon au-cent
     python3 tools/luck_average.py --deals 400000 --variants auction
@@ -31,7 +31,7 @@ import time
 
 from piquet.ai.agent import play_partie
 from piquet.ai.levels import make_agent
-from piquet.ai.luck import SEAT_AVERAGES, average_deal, partie_luck
+from piquet.coach.luck import SEAT_AVERAGES, average_deal, partie_luck
 from piquet.engine.variants import VARIANTS, make_rules
 
 

@@ -149,7 +149,7 @@ class Valuation:
     exchange reckons it under ``rules`` and ``contract``: the declarations exactly, both declaring in full (by
     category, with the repique, Law 68), elder's pique as his sure leads promise it (Law 69), and the play by
     the fitted estimate (:func:`play_estimate`). Level 5's exchange (:func:`estimate`), the review of an
-    exchange (:func:`piquet.ai.review.review_exchange`) and the luck of a deal (:mod:`piquet.ai.luck`) all value
+    exchange (:func:`piquet.coach.review.review_exchange`) and the luck of a deal (:mod:`piquet.coach.luck`) all value
     a deal by it; one is made per rules and contract (:func:`valuation`).
 
     What it needs of a hand (:data:`Hand`) is read from tables by suit (an 8-bit rank mask) and by rank, and the

@@ -2,7 +2,7 @@
 in the play compiled to tables for the search (:class:`Model`, made from the engine's
 :mod:`piquet.engine.reckoning`, the one home of what the play scores and in which order), and the step that plays
 one card and scores it as the engine does (:func:`play`). The search (:mod:`piquet.ai.solver`) and the review
-(:mod:`piquet.ai.review`) stand on it; the compiled kernel receives its tables from a :class:`Model`.
+(:mod:`piquet.coach.review`) stand on it; the compiled kernel receives its tables from a :class:`Model`.
 """
 
 from __future__ import annotations

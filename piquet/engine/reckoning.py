@@ -6,7 +6,7 @@ order they are scored (:class:`PlayScoring`); when a repique or a pique is made 
 ``play_ceases_at_the_target``, when a deal stops (:func:`target_reached`). The partie scores by these
 (:mod:`piquet.engine.play`); the solver's model of the play
 (:mod:`piquet.ai.solver`, and the tables it hands its compiled kernel) and the review's line of play
-(:mod:`piquet.ai.review`) are built from them, so a law fixed here is fixed for all of them.
+(:mod:`piquet.coach.review`) are built from them, so a law fixed here is fixed for all of them.
 
 The rules' own answers (:class:`~piquet.engine.variants.Rules`: ``lead_points``, ``trick_awards``,
 ``last_trick_points``, ``cards_awards``, ``contract_awards``, the thresholds) say what each variant and option

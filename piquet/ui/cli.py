@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 # Each command imports what it uses, in its own function: piquet --version loads neither the engine nor the
 # computer players, piquet replay no computer player, piquet play nothing of the web.
 if TYPE_CHECKING:
-    from piquet.ai.review import PartieReview
+    from piquet.coach.review import PartieReview
     from piquet.engine import record
     from piquet.engine.partie import Partie
 
@@ -248,8 +248,8 @@ def _read_text(path: str, command: str) -> str | int:
 
 
 def _analyse(args: argparse.Namespace) -> int:
-    from piquet.ai.annotate import annotated_record
-    from piquet.ai.review import Lens, review_partie
+    from piquet.coach.annotate import annotated_record
+    from piquet.coach.review import Lens, review_partie
     from piquet.engine import record
     from piquet.engine.words import second_person
 
@@ -297,9 +297,9 @@ def _analyse(args: argparse.Namespace) -> int:
 
 def _review_lines(review: PartieReview) -> list[str]:
     """``piquet analyse`` in words: each declaration and card played, then what each player lost."""
-    from piquet.ai.ladder import describe
     from piquet.ai.levels import DECLARATION_WORLDS
-    from piquet.ai.review import DEFAULT_WORLDS, MARKS, Lens
+    from piquet.coach.ladder import describe
+    from piquet.coach.review import DEFAULT_WORLDS, MARKS, CarteBlancheReviewed, Lens, PlayReviewed
 
     names = review.players
     width = max(len(n) for n in names)
@@ -307,22 +307,19 @@ def _review_lines(review: PartieReview) -> list[str]:
         lines = ["The exchanges, the declarations and the card play with open hands (every card known: hindsight)."]
     else:
         hands = f"{review.worlds} hand{'s' if review.worlds > 1 else ''}"
-        talons = next((r.exchange.worlds for r in review.exchanges if r.exchange is not None), None)
+        talons = next((r.review.worlds for r in review.exchanges if r.review is not None), None)
         exchanges = f"; the exchanges over {talons} talons and hands" if talons else ""
-        deals = next((r.call.worlds for r in review.calls if r.call is not None), None)
+        deals = next((r.review.worlds for r in review.calls if r.review is not None), None)
         calls = f"; the calls over {deals} deals" if deals else ""
         lines = [f"The card play as each player could know it: each card valued over {hands} the opponent may "
                  f"hold (seed {review.seed}); the declarations over {DECLARATION_WORLDS}{exchanges}{calls}."]
     deal = None
     for r in review.actions:
-        if r.kind not in ("play", "declaration", "exchange", "call", "carte blanche", "concession",
-                          "answer to a concession"):
-            continue
         if r.deal != deal:
             deal = r.deal
             lines += ["", f"Deal {deal}"]
-        found = r.graded
-        if r.card is not None:
+        found = r.review
+        if isinstance(r, PlayReviewed):
             head = f"  {r.trick:>2}. {names[r.seat]:<{width}}  {r.card.pretty():<5}  "
         else:
             head = f"      {names[r.seat]:<{width}}  {'':<5}  "
@@ -339,7 +336,7 @@ def _review_lines(review: PartieReview) -> list[str]:
     stages = [("exchange", "the exchange"), ("declaration", "the declarations"), ("play", "the play")]
     if review.calls:
         stages.insert(0, ("call", "the auction"))
-    if any(r.kind == "carte blanche" for r in review.actions):
+    if review.of(CarteBlancheReviewed):
         stages.insert(0, ("carte blanche", "carte blanche"))
     if review.concessions:
         stages.append(("concession", "the concessions"))
@@ -373,18 +370,12 @@ def _review_lines(review: PartieReview) -> list[str]:
             luck = review.luck_summary(seat)
             lines.append(f"  {names[seat]:<{width}}  luck {luck.luck:+.1f} (dealt {luck.deal:+.1f}, drawn "
                          f"{luck.draws:+.1f}); result {luck.result:+d}, adjusted for luck {luck.adjusted:+.1f}")
-    kinds: dict[str, int] = {}
-    for r in review.not_reviewed:
-        kinds[r.kind] = kinds.get(r.kind, 0) + 1
-    if kinds:
-        listed = ", ".join(f"{n} {kind}{'s' if n > 1 else ''}" for kind, n in kinds.items())
-        lines += ["", f"Not yet reviewed: {listed}."]
     return lines
 
 
 def _exercises(args: argparse.Namespace) -> int:
     """``piquet exercises ANNOTATED.json``: the player's worst decisions in a reviewed record, practised again."""
-    from piquet.ai.exercises import exercises, seat_of
+    from piquet.coach.exercises import exercises, seat_of
     from piquet.engine import record
 
     if args.count < 1:
@@ -631,8 +622,8 @@ def solver_words() -> str:
 
 
 def _play_arguments(play: argparse.ArgumentParser) -> None:
-    from piquet.ai.hints import TUTOR_THRESHOLD
     from piquet.ai.levels import LEVEL_NAMES
+    from piquet.coach.hints import TUTOR_THRESHOLD
     from piquet.engine.variants import VARIANTS
     from piquet.ui.takebacks import TAKEBACKS
 
@@ -671,7 +662,7 @@ def _replay_arguments(rep: argparse.ArgumentParser) -> None:
 
 
 def _analyse_arguments(ana: argparse.ArgumentParser) -> None:
-    from piquet.ai.review import DEFAULT_WORLDS
+    from piquet.coach.review import DEFAULT_WORLDS
 
     ana.add_argument("file", metavar="GAME.json", help="a record in the piquet-record format")
     ana.add_argument("--deal", type=int, metavar="N", help="review deal N only (counted from 1)")

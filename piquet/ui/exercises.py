@@ -1,6 +1,6 @@
 """``piquet exercises ANNOTATED.json``: a player's worst decisions from a review, practised again in the terminal.
 
-Each exercise (:mod:`piquet.ai.exercises`) shows the position as the player saw it (his own view only: his hand,
+Each exercise (:mod:`piquet.coach.exercises`) shows the position as the player saw it (his own view only: his hand,
 what was shown and played, the deal so far), the choice he made and its loss, and asks for a better play
 (discard, declaration). An answer is graded against the review: right (the best, or as good), wrong (and what it
 gives up), or not allowed (the engine's reason); ``show me`` gives the best and the review's explanation. Input
@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from piquet.ai.exercises import (
+from piquet.coach.exercises import (
     AnswerError,
     Exercise,
     Grade,
@@ -28,7 +28,7 @@ from piquet.ai.exercises import (
     show_me,
     valued_again,
 )
-from piquet.ai.review import Lens
+from piquet.coach.review import Lens
 from piquet.engine.actions import Action, Bid, Declare, Play
 from piquet.engine.words import deal_lines
 from piquet.ui.menus import declaration_menu, describe_declaration
@@ -171,7 +171,7 @@ class _Practice:
 
 
 def run(found: Sequence[Exercise], console: Console | None = None, input_fn: InputFn | None = None) -> int:
-    """Practise ``found`` (:func:`piquet.ai.exercises.exercises`) one after the other; returns the exit status."""
+    """Practise ``found`` (:func:`piquet.coach.exercises.exercises`) one after the other; returns the exit status."""
     console = console or Console(highlight=False)
     out = console
 

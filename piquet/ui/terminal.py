@@ -28,9 +28,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from piquet.ai import hints
 from piquet.ai.agent import Agent
 from piquet.ai.levels import make_agent
+from piquet.coach import hints
 from piquet.engine import record
 from piquet.engine.actions import (
     AcceptConcession,

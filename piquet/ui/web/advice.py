@@ -1,6 +1,6 @@
 """The advice a table against the computer gives a person: hints on asking, and the tutor's warnings.
 
-A hint is the review's (:mod:`piquet.ai.hints`): the best choice, why, the next best and the margin; where the
+A hint is the review's (:mod:`piquet.coach.hints`): the best choice, why, the next best and the margin; where the
 review values nothing (who deals, a carte blanche, a concession), the strongest level's choice. A seat may ask
 :data:`HINT_BURST` hints at once and one more every :data:`HINT_INTERVAL` seconds, an allowance the server keeps
 whether or not the table is in memory; one hint at a time a table.
@@ -17,8 +17,8 @@ import math
 import time
 from typing import TYPE_CHECKING
 
-from piquet.ai import hints
 from piquet.ai.agent import Agent
+from piquet.coach import hints
 from piquet.engine.actions import Action
 from piquet.engine.partie import Partie, Phase
 from piquet.ui.web.guard import TokenBucket, prefix_of
@@ -47,7 +47,7 @@ MAX_TUTOR = 100.0
 
 def check_tutor(tutor: object) -> float | None:
     """A table's tutor as its creator asked for it: ``None`` or ``False`` (no tutor), ``True`` (the review's "?"
-    mark, :data:`piquet.ai.hints.TUTOR_THRESHOLD`) or a threshold in points; a ``ValueError`` naming the field
+    mark, :data:`piquet.coach.hints.TUTOR_THRESHOLD`) or a threshold in points; a ``ValueError`` naming the field
     and the reason otherwise.
 
     >>> check_tutor(True), check_tutor(None), check_tutor(2)
@@ -100,7 +100,7 @@ class Advice:
 
     def _was_advised(self, seat: int, action: Action) -> bool:
         """Whether ``action`` is the choice the review's hint gave ``seat`` for this decision (the tutor does not
-        question it: :func:`piquet.ai.hints.follows`)."""
+        question it: :func:`piquet.coach.hints.follows`)."""
         advised = self._advised.get(seat)
         return advised is not None and advised[0] == self.table.version and hints.follows(action, advised[1])
 

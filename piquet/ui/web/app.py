@@ -29,8 +29,8 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StrictBool, StrictInt
 
-from piquet.ai import hints
 from piquet.ai.levels import LEVEL_NAMES
+from piquet.coach import hints
 from piquet.engine import record
 from piquet.engine.language import LANGUAGES
 from piquet.engine.variants import VARIANTS, OptionError

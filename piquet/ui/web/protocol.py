@@ -31,7 +31,7 @@ from typing import Any, Literal, TypedDict
 
 from piquet.ai.agent import Agent
 from piquet.ai.books import SimpleAgent
-from piquet.ai.hints import Hint, TutorWarning
+from piquet.coach.hints import Hint, TutorWarning
 from piquet.engine.actions import (
     AcceptConcession,
     Action,
@@ -808,7 +808,7 @@ def _advice(action: Action, names: tuple[str, str], lang: str) -> Advice:
 
 
 def hint_message(action: Action | int | Hint, names: tuple[str, str], lang: str = "en") -> HintMessage:
-    """A hint: the review's (a :class:`~piquet.ai.hints.Hint`: the best choice, why, the next best and the margin,
+    """A hint: the review's (a :class:`~piquet.coach.hints.Hint`: the best choice, why, the next best and the margin,
     the exchange's best discards) or, where the review values nothing, the computer's choice alone (an ``int``: the
     packets to deal in); its choices named in ``lang`` (the review's reasons are English)."""
     if isinstance(action, int):

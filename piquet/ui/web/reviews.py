@@ -3,7 +3,7 @@
 A player asks for the review of a deal of his table (``POST /api/tables/{id}/reviews``); the
 server takes the record up to the end of that deal, and a worker process of its own
 (:class:`Reviews`, apart from the computer's thinking, :mod:`piquet.ui.web.thinking`) reviews it
-with :func:`piquet.ai.review.review_partie`, telling its progress as it goes (decisions done of
+with :func:`piquet.coach.review.review_partie`, telling its progress as it goes (decisions done of
 the deal's decisions). The page asks for the progress, then the result (``GET
 /api/tables/{id}/reviews/{review}``): the review's JSON (``piquet analyse --json``) and, decision by
 decision, the hands as they were, the cards on the table, the deal's points so far, the
@@ -41,7 +41,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from piquet.ai.review import PLAY_ON, BestCache, Lens, decisions_in, replayed_steps, review_decision, review_partie
+from piquet.coach.review import PLAY_ON, BestCache, Lens, decisions_in, replayed_steps, review_decision, review_partie
 from piquet.engine import record
 from piquet.engine.actions import Deal, Play
 from piquet.engine.cards import Card
@@ -95,7 +95,7 @@ def _points(view: PlayerView) -> list[int]:
 def review_data(partie: Partie, deal: int | None, lens: Lens,
                 progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """The review of ``partie``'s deal ``deal`` (``None``: every deal) through ``lens`` as the page shows it:
-    ``review``, the review's JSON (:meth:`piquet.ai.review.PartieReview.to_json`); ``decisions``, each decision
+    ``review``, the review's JSON (:meth:`piquet.coach.review.PartieReview.to_json`); ``decisions``, each decision
     of the deal in order with ``hands`` (both players' cards at that moment), ``played_after`` (the cards each
     went on to play in the deal from there), ``trick`` (the cards on the table), ``points`` (the deal's points
     so far, younger's not yet reckoned at elder's first lead among them), and for a card among several ``open``

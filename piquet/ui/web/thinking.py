@@ -17,7 +17,7 @@ changes what it reads) and is exactly:
   hidden cards) and the agent itself, with its settings (the table's thinking budget among them),
   whose state (its random streams) comes back with the decision and replaces the table's copy.
   Play is therefore the same, decision for decision, as if the agent had decided in the server;
-- for a hint or a tutor's check (:mod:`piquet.ai.hints`): the player's view and legal actions
+- for a hint or a tutor's check (:mod:`piquet.coach.hints`): the player's view and legal actions
   again, the seed of the review's worlds and its budget (and for a check, the choice and the
   threshold). The review is asked of a :class:`SeatDecision`, which answers what the review's fair
   lens asks of a partie from the view and the legal actions alone. What comes back is the hint or
@@ -58,9 +58,9 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any, Literal, cast
 
-from piquet.ai import hints
 from piquet.ai.agent import Agent
 from piquet.ai.budget import WALL_FACTOR
+from piquet.coach import hints
 from piquet.engine.actions import Action, Concede, Cut, Deal, Exchange
 from piquet.engine.cards import CardSet
 from piquet.engine.listings import decision_key
@@ -154,7 +154,7 @@ class Legal:
 class SeatDecision:
     """The decision of the seat to act as that seat knows it: its view and its legal actions, and nothing else.
 
-    What the review's fair lens asks of a partie (:mod:`piquet.ai.hints`: the phase, the seat to act, the names,
+    What the review's fair lens asks of a partie (:mod:`piquet.coach.hints`: the phase, the seat to act, the names,
     the rules, the seat's view and legal actions, whether a choice is legal) it asks of this, typed as what it
     stands for; what only the partie knows (a hand, the talon, a copy to play on) is not here, and asking for it
     raises ``TypeError``. The carte blanche's review plays the opponent's replies with her hand, so it is not asked
@@ -203,7 +203,7 @@ class SeatDecision:
 
 
 def reviewed(phase: Phase) -> bool:
-    """Whether a hint or a tutor's check at ``phase`` is the review's (:func:`piquet.ai.hints.valued`), made from the
+    """Whether a hint or a tutor's check at ``phase`` is the review's (:func:`piquet.coach.hints.valued`), made from the
     seat's view alone: not the carte blanche, whose review plays the opponent's replies with her own hand (its hint
     is the strongest level's choice, and the tutor does not check it)."""
     return hints.valued(phase) and phase is not Phase.CARTE_BLANCHE
@@ -257,7 +257,7 @@ def _context() -> multiprocessing.context.ForkServerContext | multiprocessing.co
     players already), spawn elsewhere; never a fork of the server with its threads and sockets."""
     if sys.platform != "win32" and "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["piquet.ai.levels", "piquet.ai.hints", "piquet.ui.web.thinking"])
+        context.set_forkserver_preload(["piquet.ai.levels", "piquet.coach.hints", "piquet.ui.web.thinking"])
         return context
     return multiprocessing.get_context("spawn")
 
@@ -506,15 +506,15 @@ class Thinker:
 
     async def hint(self, view: PlayerView, legal: LegalActions, seed: int, budget: float, *,
                    table: Hashable = "", address: Hashable = "") -> hints.Hint | None:
-        """The review's hint for the seat of ``view`` (:func:`piquet.ai.hints.hint`), from its view and legal actions,
-        thought in the hints lane; raises :class:`ThinkingFailed` if it cannot be had."""
+        """The review's hint for the seat of ``view`` (:func:`piquet.coach.hints.hint`), from its view and legal
+        actions, thought in the hints lane; raises :class:`ThinkingFailed` if it cannot be had."""
         result: hints.Hint | None = await self._run("hints", ("address", address), table, limit_for(budget),
                                                     _hint, view, Legal(legal), seed, budget)
         return result
 
     async def check(self, view: PlayerView, legal: LegalActions, action: Action, threshold: float, seed: int,
                     budget: float, *, table: Hashable = "", address: Hashable = "") -> hints.TutorWarning | None:
-        """The tutor's check of ``action`` (:func:`piquet.ai.hints.check`), from the seat's view and legal actions,
+        """The tutor's check of ``action`` (:func:`piquet.coach.hints.check`), from the seat's view and legal actions,
         thought in the hints lane; raises :class:`ThinkingFailed` if it cannot be had."""
         result: hints.TutorWarning | None = await self._run("hints", ("address", address), table, limit_for(budget),
                                                             _check, view, Legal(legal), action, threshold, seed,

@@ -1,7 +1,7 @@
 // @ts-check
 // The review page's luck panel (docs/review.md, "Luck" and "In the browser"): for each player, the luck of the deal
 // and of the draws, his luck in all, the deal's result and the result adjusted for luck, as the review's JSON
-// reckons them (piquet/ai/luck.py); nothing is reckoned here. While the partie goes on the server sends no luck
+// reckons them (piquet/coach/luck.py); nothing is reckoned here. While the partie goes on the server sends no luck
 // (it would tell the opponent's discards), and the panel says it waits for the end of the partie.
 
 import { h } from "../table/dom.js";

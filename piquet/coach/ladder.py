@@ -1,6 +1,6 @@
 """Where a player's losses place him on the computer levels' ladder: "played like level N".
 
-The review (:mod:`piquet.ai.review`) grades each decision by the points it lost against the best choice, through
+The review (:mod:`piquet.coach.review`) grades each decision by the points it lost against the best choice, through
 the fair lens. The levels were reviewed the same way (``benchmarks/ladder.py``: each level playing whole parties
 against the books, every decision of its reviewed): :data:`LADDER` holds the points each level lost a deal, all its
 decisions together. A player's points lost a deal is placed on that ladder by :func:`played_like`, between the

@@ -1,14 +1,14 @@
 """The annotated record: a partie's review written into its record, one annotation per action reviewed.
 
-:func:`review_annotations` turns a :class:`~piquet.ai.review.PartieReview` into the record's annotations
+:func:`review_annotations` turns a :class:`~piquet.coach.review.PartieReview` into the record's annotations
 (:class:`piquet.engine.record.Annotations`): for each decision reviewed, the value of the choice made, the
 best choice (as the record writes an action) and its value, the loss, the mark and the explanation; the lens,
 the worlds and the seed once for the whole review. It is generic over the kinds of decision a review grades:
-a card played (a :class:`~piquet.ai.review.PlayReview`, its values by card), and a declaration or an exchange
+a card played (a :class:`~piquet.coach.review.PlayReview`, its values by card), and a declaration or an exchange
 (an object with ``choice``, ``best``, ``loss``, ``mark``, and the values by ``worth(choice).value`` or as
-``options`` of (choice, value): :class:`Graded`, the shape of :class:`~piquet.ai.review.DeclarationReview`; an
+``options`` of (choice, value): :class:`Graded`, the shape of :class:`~piquet.coach.review.DeclarationReview`; an
 exchange's choices may be its discards; a carte blanche's are its announcements), a concession decision (a
-:class:`~piquet.ai.review.ConcessionReview`: conceding, its best perhaps :data:`piquet.engine.record.PLAY_ON`;
+:class:`~piquet.coach.review.ConcessionReview`: conceding, its best perhaps :data:`piquet.engine.record.PLAY_ON`;
 accepting or declining one; and a player's playing on where he might have conceded, no action of the record,
 annotated as the ``"concession"`` decision before elder's first card); and the luck of each deal reviewed
 (:func:`luck_note`).
@@ -21,7 +21,7 @@ reader finds them agree.
 >>> import random
 >>> from piquet.ai.agent import play_deal
 >>> from piquet.ai.levels import make_agent
->>> from piquet.ai.review import Lens, review_partie
+>>> from piquet.coach.review import Lens, review_partie
 >>> from piquet.engine import record
 >>> from piquet.engine.partie import Partie
 >>> partie = Partie(("Ann", "Bill"), first_dealer=0)
@@ -41,8 +41,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final, Protocol, runtime_checkable
 
-from piquet.ai.luck import DealLuck
-from piquet.ai.review import ACCEPT, CONCEDE, DECLINE, PLAY_ON, ConcessionReview, PartieReview, PlayReview, Reviewed
+from piquet.coach.luck import DealLuck
+from piquet.coach.review import (
+    ACCEPT,
+    CONCEDE,
+    DECLINE,
+    PLAY_ON,
+    ConcessionReview,
+    PartieReview,
+    PlayReview,
+    ReviewedDecision,
+)
 from piquet.engine import record
 from piquet.engine.actions import AcceptConcession, Action, Concede, Exchange, Play
 from piquet.engine.cards import CardSet
@@ -98,10 +107,10 @@ def _value(found: Graded, chosen: object) -> float:
     raise ValueError(f"{chosen!r} is not among the options valued")
 
 
-def graded(reviewed: Reviewed) -> PlayReview | Graded | None:
-    """The review of one decision, whatever its kind (``None`` where it was not graded: the only choice, or a
-    kind not reviewed): :attr:`~piquet.ai.review.Reviewed.graded`."""
-    return reviewed.graded
+def graded(reviewed: ReviewedDecision) -> PlayReview | Graded | None:
+    """The review of one decision, whatever its kind (``None`` where it was not graded: the only choice): the
+    ``review`` each kind of :data:`~piquet.coach.review.ReviewedDecision` holds."""
+    return reviewed.review
 
 
 def _round(x: float) -> float:
@@ -127,7 +136,7 @@ _CONCESSION_OPTIONS: Final[dict[str, Callable[[int], Action | str]]] = {
     DECLINE: lambda seat: AcceptConcession(seat, False)}
 
 
-def annotation_of(reviewed: Reviewed, choice: Action) -> record.Annotation | None:
+def annotation_of(reviewed: ReviewedDecision, choice: Action) -> record.Annotation | None:
     """The annotation of one reviewed decision, or ``None`` where it was not graded. ``choice``: the action
     itself, as the record holds it; for a player's playing on where he might have conceded (no action of the
     record), the action that followed, which the annotation is of the ``"concession"`` decision before."""
@@ -155,7 +164,7 @@ def annotation_of(reviewed: Reviewed, choice: Action) -> record.Annotation | Non
 
 
 def review_annotations(review: PartieReview, partie: Partie) -> record.Annotations:
-    """The review of ``partie`` (:func:`~piquet.ai.review.review_partie` of it) as its record's annotations:
+    """The review of ``partie`` (:func:`~piquet.coach.review.review_partie` of it) as its record's annotations:
     one for each action graded, in the order of the actions; the lens, the worlds and the seed."""
     held = record.deal_actions(partie)
     notes = []

@@ -1,4 +1,4 @@
-"""Hints that explain, and the tutor's check: the review (:mod:`piquet.ai.review`) asked before a decision.
+"""Hints that explain, and the tutor's check: the review (:mod:`piquet.coach.review`) asked before a decision.
 
 A **hint** (:func:`hint`) is for the seat to act: the best choice by the review's fair lens, why (a
 sentence built from the breakdowns of the best and the next best), the next best and the margin between
@@ -46,7 +46,7 @@ from typing import Final, Literal
 
 from piquet.ai.budget import Deadline
 from piquet.ai.exchange import candidate_discards
-from piquet.ai.review import (
+from piquet.coach.review import (
     CALL_WORLDS,
     CONCEDE,
     DEFAULT_WORLDS,
@@ -61,10 +61,6 @@ from piquet.ai.review import (
     Lens,
     Part,
     PlayReview,
-    _listed,
-    _number,
-    _plural,
-    _signed,
     differences,
     explain,
     explain_call,
@@ -80,6 +76,7 @@ from piquet.ai.review import (
     review_exchange,
     stakes,
 )
+from piquet.coach.review.grading import figure, listed, plural, signed
 from piquet.engine.actions import Action, Bid, CarteBlanche, Concede, Declare, Exchange, Play
 from piquet.engine.partie import Partie, Phase
 
@@ -256,10 +253,10 @@ def _play_hint(review: PlayReview, names: tuple[str, str]) -> Hint:
         best_tricks, next_tricks = review.worth(best).tricks, second.tricks
 
         def said(part: Part, x: float) -> str:
-            text = f"{part.words} ({_signed(-x, Lens.FAIR)}"
+            text = f"{part.words} ({signed(-x, Lens.FAIR)}"
             if part in (Part.CARDS, Part.CAPOT) and best_tricks is not None and next_tricks is not None \
                     and abs(best_tricks - next_tricks) >= 0.5:
-                text += f"; {_number(best_tricks, Lens.FAIR)} tricks instead of {_number(next_tricks, Lens.FAIR)}"
+                text += f"; {figure(best_tricks, Lens.FAIR)} tricks instead of {figure(next_tricks, Lens.FAIR)}"
             return text + ")"
 
         diffs = differences(against)
@@ -267,10 +264,10 @@ def _play_hint(review: PlayReview, names: tuple[str, str]) -> Hint:
         loses = [said(part, x) for part, x in diffs if x > 0]
         clauses = []
         if gains:
-            clauses.append(f"it gains {_listed(gains)}")
+            clauses.append(f"it gains {listed(gains)}")
         if loses:
-            clauses.append(f"{'and ' if gains else 'it '}gives up {_listed(loses)}")
-        reason = (f"{head} is better by {_plural(_number(margin, Lens.FAIR), 'point')} on average"
+            clauses.append(f"{'and ' if gains else 'it '}gives up {listed(loses)}")
+        reason = (f"{head} is better by {plural(figure(margin, Lens.FAIR), 'point')} on average"
                   f"{stakes(review.utility)}: "
                   f"{' '.join(clauses)}.")
     return Hint(seat, "play", Play(seat, best), reason, Play(seat, second.card), margin, review.worlds)

@@ -16,9 +16,9 @@ Bill's worst decision in a deal between the two simplest levels, reviewed with o
 
 >>> import random
 >>> from piquet.ai.agent import play_deal
->>> from piquet.ai.annotate import review_annotations
+>>> from piquet.coach.annotate import review_annotations
 >>> from piquet.ai.levels import make_agent
->>> from piquet.ai.review import Lens, review_partie
+>>> from piquet.coach.review import Lens, review_partie
 >>> from piquet.engine.partie import Partie
 >>> partie = Partie(("Ann", "Bill"), first_dealer=0)
 >>> play_deal(partie, [make_agent("level1", 1), make_agent("level2", 2)], random.Random(4))
@@ -42,7 +42,7 @@ That is the play made, leading the 9♠: it loses 12 points against the best (a 
 >>> read_answer(worst, "QZ")
 Traceback (most recent call last):
 ...
-piquet.ai.exercises.AnswerError: not a card: 'QZ' (write rank A K Q J T 9 8 7, then suit S H D C, e.g. 'TS')
+piquet.coach.exercises.AnswerError: not a card: 'QZ' (write rank A K Q J T 9 8 7, then suit S H D C, e.g. 'TS')
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ import random
 from dataclasses import dataclass
 from typing import Final
 
-from piquet.ai.review import (
+from piquet.coach.review import (
     CALL_PARTS,
     CALL_WORLDS,
     DEFAULT_WORLDS,
@@ -370,7 +370,7 @@ def _points(x: float, lens: Lens | None) -> str:
 
 
 def _seed(exercise: Exercise) -> random.Random:
-    """The stream the review drew this decision's worlds from (as :func:`~piquet.ai.review.review_partie`
+    """The stream the review drew this decision's worlds from (as :func:`~piquet.coach.review.review_partie`
     seeds each decision: by the review's seed and the decision's place), so that an answer is valued on the
     same worlds as the choice and the best were."""
     return decision_rng(exercise.seed or 0, exercise.deal, exercise.action)

@@ -1,0 +1,149 @@
+"""What a review grades by: the two lenses, the parts a value is broken down into, the marks a loss earns, and
+the numbers and clauses every explanation says (a number as the lens gives it, the parts named, the stakes)."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from piquet.ai.levels import LEVELS
+
+#: The worlds the fair lens averages over, by default: as many as the strongest level samples for a card.
+DEFAULT_WORLDS: Final = LEVELS[5].play_worlds
+
+#: The marks, by the loss of the choice against the best (points of the deal), largest first: ``??`` a
+#: blunder (the cards' ten, a pique, a capot), ``?`` a mistake (a few tricks' points), ``?!`` an
+#: inaccuracy (about a trick changing hands). Provisional: docs/review.md says why these, and they are
+#: to be calibrated on the levels' own losses.
+MARKS: Final[tuple[tuple[float, str], ...]] = ((10.0, "??"), (5.0, "?"), (2.0, "?!"))
+
+#: A loss smaller than this is no loss (the fair lens's means are floats).
+EPSILON: Final = 1e-9
+
+
+class Lens(enum.Enum):
+    """What the values may know: every card (open hands) or what the player's view allows (fair)."""
+
+    OPEN = "open-hands"
+    FAIR = "fair"
+
+
+class Part(enum.Enum):
+    """Where the points come from: in the play (the scoring of Laws 65-69 and Auction's contract,
+    :data:`PLAY_PARTS`), and before it, in the exchange's value (the declarations, a carte blanche, the
+    repique, and the play as the exchange estimates it, :data:`~piquet.coach.review.exchange.EXCHANGE_PARTS`)."""
+
+    LEAD = "lead"
+    TRICKS = "tricks"
+    LAST_TRICK = "last_trick"
+    CARDS = "cards"
+    CAPOT = "capot"
+    PIQUE = "pique"
+    CONTRACT = "contract"
+    CARTE_BLANCHE = "carte_blanche"
+    POINT = "point"
+    SEQUENCES = "sequences"
+    SETS = "sets"
+    REPIQUE = "repique"
+    PLAY = "play"
+    CARTE_ROUGE = "carte_rouge"
+
+    @property
+    def words(self) -> str:
+        """The part in the game's words, as a sentence names it."""
+        return _PART_WORDS[self]
+
+
+_PART_WORDS: Final = {
+    Part.LEAD: "the points for leading", Part.TRICKS: "the points for tricks won", Part.LAST_TRICK: "the last trick",
+    Part.CARDS: "the cards", Part.CAPOT: "the capot", Part.PIQUE: "the pique", Part.CONTRACT: "the contract",
+    Part.CARTE_BLANCHE: "the carte blanche", Part.POINT: "the point", Part.SEQUENCES: "the sequences",
+    Part.SETS: "the sets", Part.REPIQUE: "the repique", Part.PLAY: "the play", Part.CARTE_ROUGE: "the carte rouge",
+}
+
+#: The parts of a card's value in the play, in the order they are scored.
+PLAY_PARTS: Final = (Part.LEAD, Part.TRICKS, Part.LAST_TRICK, Part.CARDS, Part.CAPOT, Part.PIQUE, Part.CONTRACT)
+
+
+def mark(loss: float) -> str:
+    """The mark a loss earns (:data:`MARKS`).
+
+    >>> mark(0.0), mark(2.0), mark(7.5), mark(20)
+    ('', '?!', '?', '??')
+    """
+    for threshold, sign in MARKS:
+        if loss >= threshold - EPSILON:
+            return sign
+    return ""
+
+
+# ---------------------------------------------------------------- the explanation
+def figure(x: float, lens: Lens | None) -> str:
+    """A number of points as the lens gives it: whole with open hands, to a tenth in the fair lens."""
+    text = f"{x:.0f}" if lens is Lens.OPEN or abs(x - round(x)) < 0.05 else f"{x:.1f}"
+    return "0" if text in ("-0", "-0.0") else text
+
+
+def signed(x: float, lens: Lens | None) -> str:
+    text = figure(abs(x), lens)
+    return ("−" if x < 0 else "+") + text
+
+
+def unit(lens: Lens | None) -> str:
+    """What a number of points is given to in the lens (:func:`figure`)."""
+    return "a point" if lens is Lens.OPEN else "a tenth of a point"
+
+
+def plural(text: str, word: str) -> str:
+    return f"{text} {word}{'' if text == '1' else 's'}"
+
+
+def listed(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def stakes(utility: tuple[int, int]) -> str:
+    """The words a value's units add: none for points of the deal (the player's less the opponent's), else that
+    they are weighed by the partie's stakes (:func:`~piquet.ai.levels.partie_utility`).
+
+    >>> stakes((1, -1)), stakes((1, 1))
+    ('', " by the partie's stakes")
+    """
+    return "" if utility == (1, -1) else " by the partie's stakes"
+
+
+def parts_clauses(diffs: Sequence[tuple[Part, float]], lens: Lens | None) -> str:
+    """``it gives up A (−x) and gains B (+y)``: the parts in which a choice differs from another, as named (nothing
+    where none differs)."""
+    said = [(f"{p.words} ({signed(x, lens)})", x) for p, x in diffs if abs(x) >= EPSILON]
+    lost = [t for t, x in said if x < 0]
+    gained = [t for t, x in said if x > 0]
+    clauses = []
+    if lost:
+        clauses.append(f"it gives up {listed(lost)}")
+    if gained:
+        clauses.append(f"{'and ' if lost else 'it '}gains {listed(gained)}")
+    return " ".join(clauses)
+
+
+def named_parts(diffs: Mapping[Part, float], lens: Lens | None) -> list[tuple[Part, float]]:
+    """The parts an explanation names, largest first (ties in the order given): those differing by half a point or
+    more (the largest always), then the next largest for as long as the parts named leave out something the lens
+    shows of the whole difference (a tenth of a point in the fair lens, a point with open hands), so that the
+    parts an explanation names add up to the total it explains.
+
+    >>> [(p.value, x) for p, x in named_parts({Part.POINT: -1.0, Part.REPIQUE: 0.6, Part.PIQUE: 0.43}, Lens.FAIR)]
+    [('point', -1.0), ('repique', 0.6), ('pique', 0.43)]
+    >>> [(p.value, x) for p, x in named_parts({Part.POINT: -1.0, Part.REPIQUE: 0.6, Part.PIQUE: 0.02}, Lens.FAIR)]
+    [('point', -1.0), ('repique', 0.6)]
+    """
+    order = sorted(diffs, key=lambda p: -abs(diffs[p]))
+    named = [p for p in order if abs(diffs[p]) >= 0.5] or order[:1]
+    half_a_unit = 0.5 if lens is Lens.OPEN else 0.05
+    total = sum(diffs.values())
+    for part in order[len(named):]:
+        if abs(total - sum(diffs[p] for p in named)) < half_a_unit:
+            break
+        named.append(part)
+    return [(p, diffs[p]) for p in named]

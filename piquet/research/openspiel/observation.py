@@ -1,0 +1,360 @@
+"""What a player of ``python_piquet`` observes: the information-state and observation tensors (their layout,
+the fixed part kept up to date as the partie moves on, the deal's history of ids) and strings."""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from piquet.engine.cards import Card, CardSet
+from piquet.engine.combinations import Category
+from piquet.engine.partie import Phase
+from piquet.engine.view import PlayerView
+from piquet.research.encoding import (
+    CALLS,
+    EMPTY,
+    NUM_ACTIONS,
+    Selection,
+)
+
+if TYPE_CHECKING:  # the state reads its tensors here, and they read the state
+    from piquet.research.openspiel.game import PiquetState, Run
+
+#: The most ids of one deal the information-state tensor recalls (a deal takes some 60 to 150).
+HISTORY = 256
+#: The phases between deals (a deal's scores and the partie's totals change as one ends).
+_BETWEEN_DEALS = (Phase.CUT, Phase.CHOOSE_DEALER, Phase.DEAL, Phase.OVER)
+_PHASES = tuple(Phase)
+_CATEGORIES = tuple(Category)
+_ANSWERS = ("good", "not good", "equal")
+
+
+def selection_text(selection: Selection) -> str:
+    parts = [str(CardSet(m)) for m in (*selection.done, selection.cards) if m]
+    return " | ".join(parts) or "-"
+
+
+# ---------------------------------------------------------------------- observations
+def _pieces(perfect_recall: bool) -> list[tuple[str, tuple[int, ...]]]:
+    pieces: list[tuple[str, tuple[int, ...]]] = [
+        ("player", (2,)),
+        ("phase", (len(_PHASES),)),
+        ("roles", (3,)),  # to act, elder, dealer: each 1 if this player
+        ("cards", (len(_CARD_PLANES), 32)),
+        ("counts", (8,)),
+        ("scores", (7,)),
+        ("announcements", (len(_CATEGORIES), 2 + len(_ANSWERS))),
+        ("bids", (2, len(CALLS))),
+    ]
+    if perfect_recall:
+        pieces.append(("history", (HISTORY, 2, NUM_ACTIONS)))
+    return pieces
+
+
+#: The card planes of the tensors, in order ("me" is the observing player).
+_CARD_PLANES = ("hand", "dealt", "discards", "peeked", "rest", "opponent shown dealt", "revealed by me",
+                "revealed by opponent", "played by me", "played by opponent", "trick", "selection",
+                "selection done")
+#: Where the card planes begin and end in the tensor, and where the tensor's fixed part ends (the counts,
+#: scores, announcements and bids follow the planes; then, in the information state, the history).
+_PLANES_AT = 2 + len(_PHASES) + 3
+_PLANES_END = _PLANES_AT + 32 * len(_CARD_PLANES)
+_FIXED_END = _PLANES_END + 8 + 7 + 3 * (2 + len(_ANSWERS)) + 2 * len(CALLS)
+#: Where some figures are in the tensor: the roles (to act first), the counts (tricks won first), the scores
+#: (the deal's points first).
+_ROLES = 2 + len(_PHASES)
+_COUNTS = _PLANES_END
+_SCORES = _COUNTS + 8
+#: The selection's two planes (the combination under way, the combinations finished), the last: where they are.
+_SELECTION_PLANE = _CARD_PLANES.index("selection")
+_SELECTION_AT = _PLANES_AT + 32 * _SELECTION_PLANE
+
+
+def _layout(perfect_recall: bool, out: np.ndarray[Any, Any] | None = None,
+            ) -> tuple[np.ndarray[Any, Any], dict[str, np.ndarray[Any, Any]]]:
+    """A zero tensor (``out``, zeroed, if given) and its named pieces (views of it)."""
+    pieces = _pieces(perfect_recall)
+    size = sum(int(np.prod(shape)) for _, shape in pieces)
+    if out is None:
+        tensor = np.zeros(size, np.float32)
+    else:
+        if out.shape != (size,) or out.dtype != np.float32 or not out.flags.c_contiguous or not out.flags.writeable:
+            raise ValueError(f"python_piquet's observer writes into a writeable, contiguous float32 array of {size} "
+                             f"floats, not {out.dtype} of shape {out.shape}")
+        tensor = out
+        tensor.fill(0)
+    named: dict[str, np.ndarray[Any, Any]] = {}
+    index = 0
+    for name, shape in pieces:
+        size = int(np.prod(shape))
+        named[name] = tensor[index:index + size].reshape(shape)
+        index += size
+    return tensor, named
+
+
+def _trick_mask(trick: tuple[Card, ...]) -> int:
+    mask = 0
+    for card in trick:
+        mask |= 1 << card
+    return mask
+
+
+def _write_bits(out: np.ndarray[Any, Any] | array[float], at: int, mask: int, value: float) -> None:
+    """``value`` at ``out[at + card]`` for each card of ``mask``."""
+    while mask:
+        low = mask & -mask
+        out[at + low.bit_length() - 1] = value
+        mask ^= low
+
+
+class Scene:
+    """What each player sees of the partie after an engine action, but his selection and his history: the fixed
+    part of his tensor (player, phase, roles, the card planes but the selection's, counts, scores, announcements
+    and bids), a row each (``rows``, as plain float arrays, and ``arrays``, numpy's views of them, which
+    :class:`PiquetObserver` copies), with the masks of its eleven card planes.
+
+    Kept by a run for the whole of it, and brought up to date, writing only what changed: from the players'
+    views after any engine action but a card played on (after the first lead, the play going on), the public
+    part read once for both (:meth:`settle`); after such cards, only what a card changes (:meth:`play`): the
+    hands, the cards played, the trick, who is to act, the tricks won and the deal's points. The tests hold the
+    tensors to :func:`tensor_from_scratch` over many random games."""
+
+    __slots__ = ("arrays", "deal", "each_deal", "masks", "pushes", "rows")
+
+    def __init__(self) -> None:
+        self.rows = (array("f", bytes(4 * _FIXED_END)), array("f", bytes(4 * _FIXED_END)))
+        self.arrays = (np.frombuffer(self.rows[0], np.float32), np.frombuffer(self.rows[1], np.float32))
+        self.masks = ([0] * _SELECTION_PLANE, [0] * _SELECTION_PLANE)
+        #: The run's engine actions when it was last brought up to date.
+        self.pushes = -1
+        #: What changes only as a deal begins or ends (the dealer, the partie's totals and game scores, the deal's
+        #: number, the hands as dealt), and the number of the deal they are of.
+        self.deal = -1
+        self.each_deal: tuple[Any, ...] = ()
+
+    def settle(self, run: Run) -> None:
+        """Brought up to date from the players' views."""
+        made = run.memo.views
+        p = run.partie
+        views = made[1] if made is not None and made[0] == run.pushes else (p.view(0), p.view(1))
+        public = views[0]  # what both players see alike, read once
+        phase = 2 + _PHASES.index(public.phase)
+        to_act, elder = public.to_act, public.elder  # (elder: Auction Piquet's contract may change him)
+        # What changes only as a deal begins or ends, read then (and between deals: the cut, the dealer chosen).
+        if p.deal_number != self.deal or public.phase in _BETWEEN_DEALS:
+            self.deal = p.deal_number
+            self.each_deal = (public.dealer, public.totals, public.game_scores, public.deal_number / 12,
+                              (views[0].dealt.mask, views[1].dealt.mask))
+        dealer, totals, games, deal_number, dealt = self.each_deal
+        exchanged = [x if x is not None else 0 for x in public.exchanged]
+        will_exchange = (public.will_exchange or 0) / 5
+        blanche = public.carte_blanche
+        won = public.tricks_won
+        talon_left = public.talon_left / 8
+        points = public.deal_points
+        rest = public.rest.mask
+        shown = [s.mask for s in public.shown_dealt]
+        revealed = [r.mask for r in public.revealed]
+        trick = _trick_mask(public.trick)
+        played = run.played
+        announcements = [0.0] * (3 * (2 + len(_ANSWERS)))
+        for a in public.announcements:
+            at = (2 + len(_ANSWERS)) * _CATEGORIES.index(a.category)
+            announcements[at] = a.length is not None
+            announcements[at + 1] = (a.length or 0) / 8
+            if a.answer is not None:
+                announcements[at + 2 + _ANSWERS.index(a.answer)] = 1.0
+        calls = ([0.0] * len(CALLS), [0.0] * len(CALLS))
+        for bid in public.bids:
+            calls[bid.player][CALLS.index(bid.call)] = 1.0
+        for me in (0, 1):
+            opp = 1 - me
+            head = [0.0] * _PLANES_AT
+            head[me] = 1.0
+            head[phase] = 1.0
+            head[_ROLES:_ROLES + 3] = (to_act == me, elder == me, dealer == me)
+            tail = [won[me] / 12, won[opp] / 12, talon_left, exchanged[me] / 8, exchanged[opp] / 8, will_exchange,
+                    blanche[me], blanche[opp], points[me] / 100, points[opp] / 100, totals[me] / 100,
+                    totals[opp] / 100, games[me] / 100, games[opp] / 100, deal_number,
+                    *announcements, *calls[me], *calls[opp]]
+            row = self.rows[me]
+            row[:_PLANES_AT] = array("f", head)
+            row[_PLANES_END:] = array("f", tail)
+            view = views[me]
+            self._planes(me, enumerate((view.hand.mask, dealt[me], view.discards.mask, view.peeked.mask, rest,
+                                        shown[opp], revealed[me], revealed[opp], played[me], played[opp], trick)))
+        self.pushes = run.pushes
+
+    def play(self, run: Run) -> None:
+        """Brought up to date after cards played on in the play (and nothing else) since it was last. What a card
+        changes for both players is public, read from the partie's own public figures (as every view has them):
+        the trick, the tricks won, the deal's score events; the hands and the cards played, the run keeps."""
+        p = run.partie
+        trick = _trick_mask(p.trick)
+        to_act = run.player
+        won = p.tricks_won
+        points = [0, 0]  # the deal's points (PlayerView.deal_points), in one pass over its events
+        for event in p.events:
+            points[event.player] += event.points
+        played = run.played
+        for me in (0, 1):
+            opp = 1 - me
+            own = run.private[me]
+            assert own is not None
+            self._planes(me, ((0, own.masks[0]), (8, played[me]), (9, played[opp]), (10, trick)))
+            row = self.rows[me]
+            row[_ROLES] = to_act == me
+            row[_COUNTS] = won[me] / 12
+            row[_COUNTS + 1] = won[opp] / 12
+            row[_SCORES] = points[me] / 100
+            row[_SCORES + 1] = points[opp] / 100
+        self.pushes = run.pushes
+
+    def _planes(self, me: int, masks: Iterable[tuple[int, int]]) -> None:
+        """Card planes of ``me``'s row, (plane, mask) each: the cards that changed since they were written."""
+        row = self.rows[me]
+        old = self.masks[me]
+        for plane, now in masks:
+            was = old[plane]
+            if was != now:
+                at = _PLANES_AT + 32 * plane
+                _write_bits(row, at, was & ~now, 0.0)
+                _write_bits(row, at, now & ~was, 1.0)
+                old[plane] = now
+
+
+class PiquetObserver:
+    """OpenSpiel's Python observer: a flat float tensor with named views (``dict``) and a string, for a
+    player at a state. With perfect recall (the information state) the tensor adds the deal's history of
+    ids as the player saw them, and the string is everything he has seen, in order.
+
+    ``set_from`` builds nothing from the whole deal: it copies the tensor's fixed part as the state keeps it up
+    to date (a few hundred floats), writes the selection's cards, and of the history only the ids added since
+    it last wrote the same player of the same state (all of them when it wrote another); asked again of the same
+    state, player and step, it writes nothing. So the tensor is the observer's own: read it or copy it, never
+    write into it (as OpenSpiel says of its observations, it is updated in place). One observer for each player
+    read at every step writes least. ``out``, if given, is the array it writes into (a row of a batch), which
+    it zeroes."""
+
+    def __init__(self, perfect_recall: bool, out: np.ndarray[Any, Any] | None = None) -> None:
+        self.perfect_recall = perfect_recall
+        self.tensor, self.dict = _layout(perfect_recall, out)
+        self._fixed = self.tensor[:_FIXED_END]
+        self._history = self.dict["history"].reshape(-1) if perfect_recall else None
+        #: What the tensor holds: the state (its token), player and version written last; the history's flat
+        #: indices written from (a state's list, only ever added to) and how many of them are set.
+        self._written: tuple[object, int, int] | None = None
+        self._rows: list[int] = []
+        self._count = 0
+
+    def set_from(self, state: PiquetState, player: int) -> None:
+        run = state._run
+        written = (run.token, player, run.version)
+        if written == self._written:
+            return
+        self._fixed[:] = run.scene().arrays[player]
+        selection = run.selection
+        if selection.cards | selection.chosen and run.player == player:
+            _write_bits(self._fixed, _SELECTION_AT, selection.cards, 1.0)
+            _write_bits(self._fixed, _SELECTION_AT + 32, selection.chosen & ~selection.cards, 1.0)
+        if self._history is not None:
+            self._write_history(run, player)
+        self._written = written
+
+    def _write_history(self, run: Run, player: int) -> None:
+        """The history's rows: the ids added to the list written last, or all of them anew."""
+        flat = self._history
+        assert flat is not None
+        rows = run.rows[player]
+        count = self._count
+        if rows is self._rows and count <= len(rows) <= HISTORY:
+            if len(rows) == count + 1:
+                flat[rows[count]] = 1.0  # the common step: one id more
+            elif len(rows) > count:
+                flat[rows[count:]] = 1.0
+        else:
+            flat[self._rows[:count]] = 0.0
+            if len(rows) > HISTORY:
+                # A window that slid: its rows made anew, and written anew at each call.
+                rows = [(2 * step + who) * NUM_ACTIONS + action
+                        for step, (who, action) in enumerate(run.deal_ids[player][-HISTORY:])]
+            flat[rows] = 1.0
+        self._rows = rows
+        self._count = len(rows)
+
+    def string_from(self, state: PiquetState, player: int) -> str:
+        if self.perfect_recall:
+            return f"p{player}: " + "; ".join(str(item) for item in state.seen[player])
+        return observation_text(state.partie.view(player), state.selection if state.partie.to_act == player
+                                else EMPTY)
+
+
+def tensor_from_scratch(state: PiquetState, player: int, perfect_recall: bool) -> np.ndarray[Any, Any]:
+    """The tensor of ``player`` at ``state`` (the information state with ``perfect_recall``), read from his view,
+    his selection and the deal's ids alone, every piece written anew: what :class:`PiquetObserver` keeps up to
+    date step by step, and what the tests hold it to."""
+    tensor, d = _layout(perfect_recall)
+    view = state.partie.view(player)
+    me, opp = player, 1 - player
+    d["player"][player] = 1
+    d["phase"][_PHASES.index(view.phase)] = 1
+    d["roles"][:] = (view.to_act == me, view.elder == me, view.dealer == me)
+    planes = d["cards"]
+    played = [played_by(view, 0), played_by(view, 1)]
+    own = state.selection if view.to_act == me else EMPTY
+    masks = (view.hand.mask, view.dealt.mask, view.discards.mask, view.peeked.mask, view.rest.mask,
+             view.shown_dealt[opp].mask, view.revealed[me].mask, view.revealed[opp].mask, played[me],
+             played[opp], CardSet(view.trick).mask, own.cards, own.chosen & ~own.cards)
+    for row, mask in enumerate(masks):
+        for card in range(32):
+            if mask >> card & 1:
+                planes[row, card] = 1
+    exchanged = [x if x is not None else 0 for x in (view.exchanged[me], view.exchanged[opp])]
+    d["counts"][:] = (view.tricks_won[me] / 12, view.tricks_won[opp] / 12, view.talon_left / 8,
+                      exchanged[0] / 8, exchanged[1] / 8, (view.will_exchange or 0) / 5,
+                      view.carte_blanche[me], view.carte_blanche[opp])
+    points = view.deal_points
+    d["scores"][:] = (points[me] / 100, points[opp] / 100, view.totals[me] / 100, view.totals[opp] / 100,
+                      view.game_scores[me] / 100, view.game_scores[opp] / 100, view.deal_number / 12)
+    for a in view.announcements:
+        row = d["announcements"][_CATEGORIES.index(a.category)]
+        row[0] = a.length is not None
+        row[1] = (a.length or 0) / 8
+        if a.answer is not None:
+            row[2 + _ANSWERS.index(a.answer)] = 1
+    for bid in view.bids:
+        d["bids"][0 if bid.player == me else 1, CALLS.index(bid.call)] = 1
+    if perfect_recall:
+        history = d["history"]
+        for step, (who, action) in enumerate(state.deal_ids[player][-HISTORY:]):
+            history[step, who, action] = 1
+    return tensor
+
+
+def observation_text(view: PlayerView, selection: Selection) -> str:
+    """What a player sees now, in one line (the observation string)."""
+    trick = " ".join(str(c) for c in view.trick) or "-"
+    calls = ", ".join(f"{a.category.value} {a.length}{'' if a.answer is None else ' ' + a.answer}"
+                      for a in view.announcements) or "-"
+    bids = " ".join(f"{b.player}:{b.call}" for b in view.bids) or "-"
+    return (f"p{view.seat} deal {view.deal_number} {view.phase.value} to act {view.to_act} elder {view.elder}; "
+            f"hand {view.hand}; discards {view.discards or '-'}; peeked {view.peeked or '-'}; "
+            f"rest {view.rest or '-'}; revealed {view.revealed[0] or '-'} / {view.revealed[1] or '-'}; "
+            f"calls {calls}; bids {bids}; trick {trick}; tricks {view.tricks_won}; "
+            f"deal points {view.deal_points}; totals {view.totals}; selection {selection_text(selection)}")
+
+
+def played_by(view: PlayerView, seat: int) -> int:
+    """The cards ``seat`` has played in the deal (its tricks and the trick on the table), as a mask."""
+    mask = 0
+    for trick in view.tricks:
+        for i, card in enumerate(trick.cards):
+            if (trick.leader if i == 0 else 1 - trick.leader) == seat:
+                mask |= 1 << card
+    for i, card in enumerate(view.trick):
+        if (view.leader if i == 0 else 1 - view.leader) == seat:
+            mask |= 1 << card
+    return mask
