@@ -143,17 +143,22 @@ def test_sprt_oc_tool_simulates_the_arena_s_test() -> None:
     assert tool.simulate(test, -2.0, 10.0, runs=40).h1 <= 0.1
 
 
-def test_the_screenshots_tool_names_one_test_for_each_picture_of_the_docs() -> None:
-    """Each picture in docs/screenshots is one the tool makes, and each test it runs for one exists (pytest collects
-    exactly one test for its selection)."""
-    import subprocess
-
+def test_the_screenshots_tool_makes_each_picture_of_the_docs() -> None:
     shots = _load("screenshots")
     docs = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
     assert {p.name for p in docs.glob("*.png")} <= set(shots.PICTURES)
     assert shots.selections(["french"]) == [("tests/test_web_french.py", "desktop")]
     with pytest.raises(SystemExit):
         shots.main(["nonesuch"])
+
+
+@pytest.mark.browser
+def test_the_screenshots_tool_names_one_browser_test_for_each_picture() -> None:
+    """Each test the tool runs for a picture exists: pytest collects exactly one test for its selection. (A browser
+    test: it collects the browser tests, one pytest a picture, some 50 s of CPU.)"""
+    import subprocess
+
+    shots = _load("screenshots")
     # A browser test's module skips itself where chromium, Playwright or axe-core (npm ci) is missing, as on a
     # fresh clone: its tests cannot be collected there. Where the browser tests must run (CI), they must be.
     unchecked = []
