@@ -285,7 +285,7 @@ class Table:
         if partie is not None:
             view = view_data(partie.view(seat), lang)
             view["result"] = result_data(partie, lang)
-            note_takebacks(view["sheet"], self.info.taken_back, self.names)
+            note_takebacks(view["sheet"], self.info.taken_back, self.names, lang)
             prompt = prompt_data(partie, seat, advise=self.info.computer is not None, lang=lang)
         links = self.links(seat)
         data: StateMessage = {
