@@ -76,7 +76,7 @@ from piquet.engine.scoring import (
 from piquet.engine.variants import Contract, GameResult
 
 __all__ = ["Speech", "bid_words", "card_words", "contract_words", "deal_lines", "deal_notes", "partie_lines",
-           "reason_words", "said", "second_person"]
+           "pretty_card", "reason_words", "said", "second_person"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +210,22 @@ def deal_notes(score: DealScore, names: Sequence[str], game: GameResult | None =
     return notes
 
 
+def pretty_card(card: Card, lang: str = "en") -> str:
+    """A card with its suit's symbol and its index in ``lang``: a French pack's court cards are marked R, D, V (roi,
+    dame, valet); the ace keeps its A, as most French packs print it.
+
+    >>> pretty_card(Card.parse("KH")), pretty_card(Card.parse("KH"), "fr"), pretty_card(Card.parse("TS"), "fr")
+    ('K♥', 'R♥', '10♠')
+    """
+    if lang == "en" or card.rank not in _COURT_INDEX:
+        return card.pretty()
+    return words_in(lang)(_COURT_INDEX[card.rank]) + card.suit.symbol
+
+
+#: The court cards' indices, as the catalogue translates them (a French pack's R, D, V).
+_COURT_INDEX = {Rank.KING: "K", Rank.QUEEN: "Q", Rank.JACK: "J"}
+
+
 def card_words(card: Card, lang: str = "en") -> str:
     """A card's name in words, with its article, as the game says it.
 
@@ -237,8 +253,8 @@ def said(event: Event, names: Sequence[str], lang: str = "en") -> tuple[Speech, 
     w = words_in(lang)
     match event:
         case CutMade(cards=(a, b)):
-            lines = _note(w("{a} cuts {card_a}, {b} cuts {card_b}.", a=names[0], card_a=a.pretty(), b=names[1],
-                            card_b=b.pretty()))
+            lines = _note(w("{a} cuts {card_a}, {b} cuts {card_b}.", a=names[0], card_a=pretty_card(a, lang),
+                            b=names[1], card_b=pretty_card(b, lang)))
             if event.again:
                 return lines + _note(w("Equal cuts: they cut again."))
             if event.dealer is not None:

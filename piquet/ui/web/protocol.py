@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Literal, TypedDict
 
 from piquet.ai.agent import Agent
@@ -49,7 +50,7 @@ from piquet.engine.events import CardPlayed
 from piquet.engine.language import words_in
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.record import RecordError, action_from_data, action_to_data
-from piquet.engine.scoring import PlainReason, ScoreEvent
+from piquet.engine.scoring import CombinationReason, PlainReason, ScoreEvent
 from piquet.engine.variants import rules_for
 from piquet.engine.view import PlayerView
 from piquet.engine.words import contract_words, deal_notes, reason_words, said
@@ -626,27 +627,39 @@ def _cards(cards: CardSet | Sequence[Card]) -> list[str]:
     return [str(c) for c in cards]
 
 
-def _log(view: PlayerView, lang: str = "en") -> list[dict[str, Any]]:
+def _sentence(text: str) -> str:
+    """A sentence begins with a capital, whatever begins it (a name said in French, "l'ordinateur")."""
+    return text[:1].upper() + text[1:]
+
+
+def _log(view: PlayerView, lang: str = "en", names: Sequence[str] | None = None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     totals = [0, 0]
     for entry in view.log:
         if isinstance(entry, ScoreEvent):
             totals[entry.player] += entry.points
+            why = entry.why
+            if names and isinstance(why, CombinationReason) and why.holder in view.players:
+                # Auction's minus contracts: "Bill's three kings", its holder named as this connection names him.
+                why = replace(why, holder=names[view.players.index(why.holder)])
             out.append({"kind": "score", "player": entry.player, "points": entry.points,
-                        "category": entry.category.value, "reason": reason_words(entry.why, lang),
+                        "category": entry.category.value, "reason": reason_words(why, lang),
                         "total": totals[entry.player]})
         elif isinstance(entry, CardPlayed):
             out.append({"kind": "play", "speaker": entry.player, "card": str(entry.card)})
         else:
-            out.extend({"kind": line.kind, "speaker": line.speaker, "text": line.text}
-                       for line in said(entry, view.players, lang))
+            out.extend({"kind": line.kind, "speaker": line.speaker,
+                        "text": _sentence(line.text) if line.kind == "note" else line.text}
+                       for line in said(entry, names or view.players, lang))
     return out
 
 
-def sheet_rows(partie_view: PlayerView, lang: str = "en") -> list[SheetRow]:
+def sheet_rows(partie_view: PlayerView, lang: str = "en", names: Sequence[str] | None = None) -> list[SheetRow]:
     """The score sheet of the partie: one row per deal (an annulled Auction deal included), what happened in it as
-    data (its feats, an Auction contract's outcome, an au Cent game won) and as notes in ``lang``."""
-    names = partie_view.players
+    data (its feats, an Auction contract's outcome, an au Cent game won) and as notes in ``lang``, the players
+    named ``names`` (by default the partie's)."""
+    names = names or partie_view.players
+    words = words_in(lang)
     won_in = {game.deal: game for game in partie_view.games}
     rows: list[SheetRow] = []
     for number, score in enumerate(partie_view.deal_scores, start=1):
@@ -667,8 +680,9 @@ def sheet_rows(partie_view: PlayerView, lang: str = "en") -> list[SheetRow]:
             "feats": [{"feat": FEAT_NAMES[feat], "player": player} for player, feat in score.feats],
             "game": None if game is None else {"winner": game.winner, "double": game.double,
                                                "reached": list(game.reached)},
-            "notes": words_in(lang)("; ").join(deal_notes(score, names, game, lang)),
-            "count": [{"category": c.value, "label": c.label, "points": list(points)} for c, points in score.count()],
+            "notes": words("; ").join(deal_notes(score, names, game, lang)),
+            "count": [{"category": c.value, "label": words(c.label), "points": list(points)}
+                      for c, points in score.count()],
         })
     return rows
 
@@ -699,8 +713,9 @@ def rules_data(variant: str, options: Mapping[str, bool | int]) -> RulesFacts:
             "carte_blanche_points": rules.carte_blanche_points}
 
 
-def view_data(view: PlayerView, lang: str = "en") -> ViewData:
-    """A player's view as the JSON a client gets (see ``docs/protocol.md``), its talk in ``lang``."""
+def view_data(view: PlayerView, lang: str = "en", names: Sequence[str] | None = None) -> ViewData:
+    """A player's view as the JSON a client gets (see ``docs/protocol.md``), its talk in ``lang``, the players named
+    ``names`` (by default the partie's: a table names its computer in each connection's language)."""
     contract = view.contract
     won = list(view.games_won)
     return {
@@ -726,9 +741,9 @@ def view_data(view: PlayerView, lang: str = "en") -> ViewData:
         "leader": view.leader,
         "tricks": [{"leader": t.leader, "cards": _cards(t.cards), "winner": t.winner} for t in view.tricks],
         "tricks_won": list(view.tricks_won),
-        "log": _log(view, lang),
+        "log": _log(view, lang, names),
         "deal_points": list(view.deal_points),
-        "sheet": sheet_rows(view, lang),
+        "sheet": sheet_rows(view, lang, names),
         "totals": list(view.totals),
         "result": None,
         "bids": [{"player": b.player, "call": b.call} for b in view.bids],
@@ -743,12 +758,13 @@ def view_data(view: PlayerView, lang: str = "en") -> ViewData:
     }
 
 
-def result_data(partie: Partie, lang: str = "en") -> ResultData | None:
+def result_data(partie: Partie, lang: str = "en", names: Sequence[str] | None = None) -> ResultData | None:
     result = partie.result
     if result is None:
         return None
     return {"winner": result.winner, "points": result.points, "rubiconed": result.rubiconed,
-            "games": list(result.games) if result.games is not None else None, "text": result_text(partie, lang)}
+            "games": list(result.games) if result.games is not None else None,
+            "text": _sentence(result_text(partie, lang, names))}
 
 
 _ADVISER = SimpleAgent()

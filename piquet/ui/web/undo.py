@@ -29,13 +29,14 @@ def _declaration(action: Action) -> bool:
 
 
 def note_takebacks(sheet: list[SheetRow], taken_back: list[Takeback], names: tuple[str, str],
-                   lang: str = "en") -> None:
-    """Write each deal's takebacks in its row's notes on the score sheet, in ``lang``."""
+                   lang: str = "en", shown: tuple[str, str] | None = None) -> None:
+    """Write each deal's takebacks in its row's notes on the score sheet, in ``lang``, the players named ``shown``
+    (by default ``names``, the names the takebacks were written down under)."""
     words = words_in(lang)
     for row in sheet:
         count = [sum(1 for t in taken_back if t["deal"] == row["deal"] and t["player"] == n) for n in names]
         notes = [words.plural("{n} takeback by {name}", "{n} takebacks by {name}", c, name=n)
-                 for n, c in zip(names, count, strict=True) if c]
+                 for n, c in zip(shown or names, count, strict=True) if c]
         if notes:
             row["notes"] = words("; ").join([*([row["notes"]] if row["notes"] else []), *notes])
 

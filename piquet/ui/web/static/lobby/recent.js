@@ -7,7 +7,7 @@ import { $, h } from "../table/dom.js";
 
 /**
  * A table this browser played or watched, with its status and score as the table page last saw them (`score`: the
- * points of the partie, or in Piquet au Cent, `games`, the games won; `winner` once it is over, null if drawn).
+ * points of the partie, or where the rules play games, `games`, the games won; `winner` once it is over, null if drawn).
  * @typedef {{id: string, title?: string, kind?: string, level?: number | null, watching?: boolean, at?: number,
  *   status?: string, players?: string[], score?: number[] | null, games?: boolean, deal?: number,
  *   winner?: number | null}} Recent
