@@ -112,4 +112,10 @@ def test_the_lobby_s_setup_names_the_variants_and_levels_in_the_language_asked_f
     assert [v["title"] for v in french["variants"]] == ["Piquet rubicon", "Piquet aux enchères", "Piquet au cent"]
     assert [lv["name"] for lv in french["levels"]] == ["débutant", "amateur", "joueur de club", "fort", "expert"]
     assert english["levels"][2]["name"] == "club player"
+    # Each rule option's name and description, in French; the English ones as the engine writes them.
+    options = {o["name"]: o for v in french["variants"] for o in v["options"]}
+    assert options["four_deal_partie"]["label"] == "Partie en quatre donnes"
+    assert english["variants"][0]["options"][0]["label"] == "Minimum point"
+    found = english_words([{"text": o[k]} for o in options.values() for k in ("label", "description")], ())
+    assert found == {}
     assert refused.status_code == 400 and "'de'" in refused.json()["detail"]

@@ -254,7 +254,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
     @app.get("/api/setup", response_model=None)
     async def setup(lang: str = "en") -> SetupAnswer:
         """The variants, their rule options, the computer's levels and the thinking time a table may give it; the
-        variants' titles and the levels' names in ``lang``."""
+        variants' titles, the options' names and descriptions and the levels' names in ``lang``."""
         if lang not in LANGUAGES:
             raise HTTPException(400, f"language {lang[:20]!r} is not one the server speaks ({', '.join(LANGUAGES)})")
         words = words_in(lang)
@@ -263,7 +263,8 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
             rules = cls()
             variants.append({
                 "name": name, "title": words(cls.title),
-                "options": [{"name": o.name, "default": o.default, "description": o.description,
+                "options": [{"name": o.name, "label": words(o.name.replace("_", " ").capitalize()),
+                             "default": o.default, "description": words(o.description),
                              "source": o.source, "minimum": o.minimum, "maximum": o.maximum} for o in rules.OPTIONS],
             })
         levels: list[LevelSetup] = [{"level": n, "name": words(LEVEL_NAMES[n])} for n in LEVELS]

@@ -424,6 +424,7 @@ ServerMessage = StateMessage | ErrorMessage | HintMessage | TutorMessage | SeatM
 # HTTP: GET /api/setup and POST /api/tables.
 class OptionSetup(TypedDict):
     name: str
+    label: str  # the option's name in words, in the language asked for ("Four deal partie")
     default: bool | int
     description: str
     source: str

@@ -163,8 +163,9 @@
 // ------------------------------------------------------------------ the lobby's JSON API
 
 /**
- * A rule option a variant offers (`minimum` and `maximum`: the bounds of a number option, 0 for a yes-or-no one).
- * @typedef {{name: string, default: boolean | number, description: string, source: string,
+ * A rule option a variant offers (`label`: its name in words, in the language asked for; `minimum` and `maximum`:
+ * the bounds of a number option, 0 for a yes-or-no one).
+ * @typedef {{name: string, label: string, default: boolean | number, description: string, source: string,
  *   minimum: number, maximum: number}} OptionSetup
  */
 /** @typedef {{name: string, title: string, options: OptionSetup[]}} VariantSetup */
