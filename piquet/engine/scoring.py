@@ -169,10 +169,10 @@ class CombinationReason:
     holder: str | None = None
 
 
-#: The feats a score sheet notes beside a deal's points, in the order of reckoning: the bonuses that are a deal's
-#: story rather than its arithmetic (carte blanche, Law 31; repique and pique, Laws 68-69; capot, Law 66).
-FEATS: tuple[PlainReason, ...] = (PlainReason.CARTE_BLANCHE, PlainReason.REPIQUE, PlainReason.PIQUE, PlainReason.CAPOT)
-_FEATS = frozenset(FEATS)
+#: The feats a score sheet notes beside a deal's points: the bonuses that are a deal's story rather than its
+#: arithmetic (carte blanche, Law 31; repique and pique, Laws 68-69; capot, Law 66).
+FEATS: frozenset[PlainReason] = frozenset(
+    {PlainReason.CARTE_BLANCHE, PlainReason.REPIQUE, PlainReason.PIQUE, PlainReason.CAPOT})
 
 #: Why points are scored, as data: :mod:`piquet.engine.words` says it in each language.
 Reason = (PlainReason | LeadReason | TrickReason | OwnLeadReason | ContractTricksReason | ContractMadeReason
@@ -241,7 +241,7 @@ class DealScore:
         feats: list[tuple[int, PlainReason]] = []
         for e in events:
             by[e.player][_NAME[e.category]] += e.points
-            if isinstance(e.why, PlainReason) and e.why in _FEATS:
+            if isinstance(e.why, PlainReason) and e.why in FEATS:
                 feats.append((e.player, e.why))
         totals = (sum(by[0].values()), sum(by[1].values()))
         for seat in (0, 1):

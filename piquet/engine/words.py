@@ -349,6 +349,8 @@ def reason_words(reason: Reason, lang: str = "en") -> str:
     >>> sixieme = CombinationReason(Category.SEQUENCES, 6, Rank.KING)
     >>> reason_words(LeadReason(Card.parse("QS")), "fr"), reason_words(sixieme), reason_words(sixieme, "fr")
     ('entame de QS', 'sixième to the king', 'sixième au roi')
+    >>> reason_words(ContractMadeReason(Contract(0, 8, True, 2)), "fr")
+    '8- surcontré réussi'
     """
     words = words_in(lang)
     match reason:
@@ -365,7 +367,7 @@ def reason_words(reason: Reason, lang: str = "en") -> str:
                 return words.plural("{n} overtrick", "{n} overtricks", n)
             return words.plural("{n} undertrick", "{n} undertricks", n)
         case ContractMadeReason(contract=contract):
-            return words("{contract} made", contract=contract)
+            return words("{contract} made", contract=contract_words(contract, lang))
         case CombinationReason(category=category, length=length, top=top, holder=holder):
             said = call(category, _shaped(category, length, top or Rank.ACE), lang)
             said = said[:1].lower() + said[1:]
