@@ -47,6 +47,10 @@ class _Missed(gettext.NullTranslations):
         self.missed.add(message)
         return message
 
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        self.missed.add(msgid1)
+        return msgid1 if n == 1 else msgid2
+
 
 @contextmanager
 def missed_in_french() -> Iterator[set[str]]:
@@ -72,7 +76,14 @@ def test_each_translation_keeps_the_fields_of_its_english_template() -> None:
 def test_the_catalogue_compiled_in_memory_reads_back_every_message() -> None:
     messages = catalogue()
     translation = gettext.GNUTranslations(io.BytesIO(compile_po(messages)))
-    assert all(translation.gettext(k) == v for k, v in messages.items() if k)
+    assert all(translation.gettext(k) == v for k, v in messages.items() if k and "\0" not in k)
+    # A message with plural forms: French is singular for 0 and 1, plural from 2 (its Plural-Forms).
+    plurals = {k: v for k, v in messages.items() if "\0" in k}
+    assert plurals
+    for key, forms in plurals.items():
+        singular, plural = key.split("\0")
+        one, more = forms.split("\0")
+        assert [translation.ngettext(singular, plural, n) for n in (0, 1, 2, 5)] == [one, one, more, more]
     assert translation.info()["language"] == "fr"
 
 

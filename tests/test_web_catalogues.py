@@ -65,6 +65,9 @@ def asked_for() -> tuple[set[str], set[str]]:
                     patterns.add(pattern)
                 argument = re.sub(r"`[^`]*`", "", argument)
                 keys.update(k for k in re.findall(r"\"([^\"]+)\"", argument) if KEY.fullmatch(k))
+        # A text by a number's plural form: plural(n, "key.one", "key.many", ...) asks for both keys.
+        for one, many in re.findall(r"(?<![\w.])plural\([^,]+,\s*\"([^\"]+)\",\s*\"([^\"]+)\"", text):
+            keys.update((one, many))
     for path in PAGES:
         keys.update(re.findall(r'data-i18n(?:-[a-z-]+)?="([^"]+)"', path.read_text(encoding="utf-8")))
     return keys, patterns

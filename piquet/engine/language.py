@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import gettext
 import io
+import re
 import struct
 from dataclasses import dataclass
 from functools import cache
@@ -107,12 +108,20 @@ def check_language(lang: object) -> str:
     return lang
 
 
+#: A plural form's field in a catalogue: ``msgstr[0]``, ``msgstr[1]``...
+_PLURAL_FORM = re.compile(r"msgstr\[[0-9]\]")
+
+
 def read_po(text: str) -> dict[str, str]:
     """The translations of a ``.po`` catalogue's text, message by message (the header's ``""`` included; an
-    untranslated message, ``msgstr ""``, left out, so that it falls back to the English).
+    untranslated message, ``msgstr ""``, left out, so that it falls back to the English). A message with plural
+    forms (``msgid_plural``, ``msgstr[0]``, ``msgstr[1]``) is keyed, as the ``.mo`` form has it, by its two English
+    forms joined by a NUL, its forms joined the same way.
 
     >>> read_po('msgid "Good."\\nmsgstr "Bon."\\n\\nmsgid "Bad"\\nmsgstr ""\\n')
     {'Good.': 'Bon.'}
+    >>> read_po('msgid "{n} trick"\\nmsgid_plural "{n} tricks"\\nmsgstr[0] "{n} levée"\\nmsgstr[1] "{n} levées"\\n')
+    {'{n} trick\\x00{n} tricks': '{n} levée\\x00{n} levées'}
     """
     messages: dict[str, str] = {}
     key: str | None = None
@@ -120,7 +129,12 @@ def read_po(text: str) -> dict[str, str]:
     field = ""
 
     def flush() -> None:
-        if "msgid" in current and (current.get("msgstr") or current["msgid"] == ""):
+        if "msgid_plural" in current:
+            # A message with plural forms: the key and the forms joined by NUL, as the .mo format stores them.
+            forms = [current[f] for f in sorted(f for f in current if f.startswith("msgstr["))]
+            if forms and all(forms):
+                messages[current["msgid"] + "\0" + current["msgid_plural"]] = "\0".join(forms)
+        elif "msgid" in current and (current.get("msgstr") or current["msgid"] == ""):
             messages[current["msgid"]] = current.get("msgstr", "")
         current.clear()
 
@@ -134,7 +148,7 @@ def read_po(text: str) -> dict[str, str]:
             key, _, line = line.partition(" ")
             if key == "msgid":
                 flush()
-            if key not in ("msgid", "msgstr"):
+            if key not in ("msgid", "msgid_plural", "msgstr") and not _PLURAL_FORM.fullmatch(key):
                 raise ValueError(f"line {number} of the catalogue: {key!r} is not a field this reader knows")
             field = key
         value = ast.literal_eval(line)
@@ -173,6 +187,16 @@ class Words:
     def __call__(self, message: str, **params: Any) -> str:
         text = self.translation.gettext(message)
         return text.format(**params) if params else text
+
+    def plural(self, singular: str, plural: str, n: int, **params: Any) -> str:
+        """The form of a message for ``n`` (its plural rule the catalogue's ``Plural-Forms``; English: one is
+        singular), with ``n`` and ``params`` filled in.
+
+        >>> words_in("fr").plural("{n} undertrick", "{n} undertricks", 2), words_in("en").plural("{n} undertrick",
+        ...                                                                                     "{n} undertricks", 1)
+        ('2 levées de moins', '1 undertrick')
+        """
+        return self.translation.ngettext(singular, plural, n).format(n=n, **params)
 
     def number(self, n: int) -> str:
         """``n`` in words."""

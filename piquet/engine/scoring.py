@@ -32,9 +32,9 @@ if TYPE_CHECKING:
     from piquet.engine.variants import Contract
 
 __all__ = [
-    "CATEGORY_ORDER", "ORDER", "CombinationReason", "CombinationScored", "ContractMadeReason", "ContractTricksReason",
-    "DealScore", "LeadReason", "OwnLeadReason", "PlainReason", "Reason", "ScoreCategory", "ScoreEvent", "Settlement",
-    "TrickReason", "counted_deals", "placed", "settle",
+    "CATEGORY_ORDER", "FEATS", "ORDER", "CombinationReason", "CombinationScored", "ContractMadeReason",
+    "ContractTricksReason", "DealScore", "LeadReason", "OwnLeadReason", "PlainReason", "Reason", "ScoreCategory",
+    "ScoreEvent", "Settlement", "TrickReason", "counted_deals", "placed", "settle",
 ]
 
 
@@ -169,6 +169,11 @@ class CombinationReason:
     holder: str | None = None
 
 
+#: The feats a score sheet notes beside a deal's points: the bonuses that are a deal's story rather than its
+#: arithmetic (carte blanche, Law 31; repique and pique, Laws 68-69; capot, Law 66).
+FEATS: frozenset[PlainReason] = frozenset(
+    {PlainReason.CARTE_BLANCHE, PlainReason.REPIQUE, PlainReason.PIQUE, PlainReason.CAPOT})
+
 #: Why points are scored, as data: :mod:`piquet.engine.words` says it in each language.
 Reason = (PlainReason | LeadReason | TrickReason | OwnLeadReason | ContractTricksReason | ContractMadeReason
           | CombinationReason)
@@ -208,7 +213,14 @@ class DealScore:
 
     ``contract`` is the Auction Piquet contract (``None`` in the other variants);
     an ``annulled`` deal (both passed in the auction) scores nothing and does not
-    count; ``multiplier`` is how many times the deal counts in the partie.
+    count; ``multiplier`` is how many times the deal counts in the partie; ``feats`` who scored each of the
+    :data:`FEATS` in the deal, in the order of reckoning.
+
+    >>> quint = CombinationReason(Category.SEQUENCES, 5)
+    >>> deal = DealScore.from_events((ScoreEvent(0, 30, ScoreCategory.SEQUENCES, quint),
+    ...                               ScoreEvent(0, 60, ScoreCategory.REPIQUE, PlainReason.REPIQUE)), elder=0)
+    >>> deal.feats
+    ((0, <PlainReason.REPIQUE: 'repique'>),)
     """
 
     elder: int
@@ -218,6 +230,7 @@ class DealScore:
     contract: Contract | None = None
     annulled: bool = False
     multiplier: int = 1
+    feats: tuple[tuple[int, PlainReason], ...] = ()
 
     @classmethod
     def from_events(
@@ -225,12 +238,15 @@ class DealScore:
         contract: Contract | None = None, annulled: bool = False, multiplier: int = 1,
     ) -> DealScore:
         by: tuple[dict[str, int], dict[str, int]] = (dict.fromkeys(_NAMES, 0), dict.fromkeys(_NAMES, 0))
+        feats: list[tuple[int, PlainReason]] = []
         for e in events:
             by[e.player][_NAME[e.category]] += e.points
+            if isinstance(e.why, PlainReason) and e.why in FEATS:
+                feats.append((e.player, e.why))
         totals = (sum(by[0].values()), sum(by[1].values()))
         for seat in (0, 1):
             by[seat]["total"] = totals[seat]
-        return cls(elder, by, totals, tricks, contract, annulled, multiplier)
+        return cls(elder, by, totals, tricks, contract, annulled, multiplier, tuple(feats))
 
     def count(self) -> tuple[tuple[ScoreCategory, tuple[int, int]], ...]:
         """The count of the deal: each category either player scored in, in the order of reckoning (Law 67),

@@ -261,6 +261,18 @@ class Contract:
     def multiplier(self) -> int:
         return (1, 2, 4)[self.doubles]
 
+    def margin(self, tricks_won: tuple[int, int]) -> int:
+        """By how many tricks the contract was made (0: just made; more: overtricks) or failed (negative: down),
+        by the tricks each seat won: a plus contract counts the holder's tricks, a minus contract the tricks he lost.
+
+        >>> Contract(0, 8, False).margin((10, 2)), Contract(0, 8, True).margin((6, 6))
+        (2, -2)
+        >>> Contract(1, 7, False).margin((7, 5))
+        -2
+        """
+        made = tricks_won[1 - self.holder] if self.minus else tricks_won[self.holder]
+        return made - self.tricks
+
     def __str__(self) -> str:
         return self.bid + ("", " doubled", " redoubled")[self.doubles]
 
@@ -650,16 +662,14 @@ class Auction(Rules):
         if contract is None:
             return []
         elder = contract.holder
-        made = tricks_won[1 - elder] if contract.minus else tricks_won[elder]
+        margin = contract.margin(tricks_won)
         rate = 10 * contract.multiplier
         awards: list[Award] = []
-        if made > contract.tricks:
-            over = made - contract.tricks
-            awards.append((elder, rate * over, ContractTricksReason(over, True)))
-        elif made < contract.tricks:
-            under = contract.tricks - made
-            awards.append((1 - elder, rate * under, ContractTricksReason(under, False)))
-        if made >= contract.tricks and contract.doubles:
+        if margin > 0:
+            awards.append((elder, rate * margin, ContractTricksReason(margin, True)))
+        elif margin < 0:
+            awards.append((1 - elder, rate * -margin, ContractTricksReason(-margin, False)))
+        if margin >= 0 and contract.doubles:
             awards.append((elder, (20, 40)[contract.doubles - 1], ContractMadeReason(contract)))
         return awards
 

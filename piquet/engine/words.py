@@ -64,6 +64,7 @@ from piquet.engine.scoring import (
     CombinationReason,
     ContractMadeReason,
     ContractTricksReason,
+    DealScore,
     LeadReason,
     OwnLeadReason,
     PlainReason,
@@ -72,8 +73,10 @@ from piquet.engine.scoring import (
     ScoreEvent,
     TrickReason,
 )
+from piquet.engine.variants import Contract, GameResult
 
-__all__ = ["Speech", "bid_words", "card_words", "deal_lines", "partie_lines", "reason_words", "said", "second_person"]
+__all__ = ["Speech", "bid_words", "card_words", "contract_words", "deal_lines", "deal_notes", "partie_lines",
+           "pretty_card", "reason_words", "said", "second_person"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +156,76 @@ def _second_call(event: SecondCall, words: Words) -> str:
     return words("Major") if top == Rank.ACE else words("To the " + top.word)
 
 
+def contract_words(contract: Contract, lang: str = "en") -> str:
+    """An Auction contract as the score sheet writes it: the bid, and doubled or redoubled.
+
+    >>> contract_words(Contract(0, 8, True, 1)), contract_words(Contract(0, 8, True, 1), "fr")
+    ('8- doubled', '8- contré')
+    """
+    if not contract.doubles:
+        return contract.bid
+    words = words_in(lang)
+    return words("{bid} doubled" if contract.doubles == 1 else "{bid} redoubled", bid=contract.bid)
+
+
+#: The feats of a deal as the score sheet notes them, each with the name of who scored it.
+_FEAT_NOTES = {PlainReason.CARTE_BLANCHE: "carte blanche to {name}", PlainReason.REPIQUE: "repique to {name}",
+               PlainReason.PIQUE: "pique to {name}", PlainReason.CAPOT: "capot to {name}"}
+
+
+def deal_notes(score: DealScore, names: Sequence[str], game: GameResult | None = None, lang: str = "en") -> list[str]:
+    """What the score sheet notes beside a deal's points, in ``lang``: its feats (carte blanche, repique, pique,
+    capot: :data:`~piquet.engine.scoring.FEATS`), an Auction contract made or down and by how many, how many times
+    the deal counts, and in Piquet au Cent the ``game`` won in the deal.
+
+    >>> from piquet.engine.scoring import ScoreCategory, ScoreEvent
+    >>> repique = ScoreEvent(0, 60, ScoreCategory.REPIQUE, PlainReason.REPIQUE)
+    >>> deal_notes(DealScore.from_events((repique,), 0, (7, 5), Contract(0, 9, False, 1)), ("Ann", "Bill"))
+    ['repique to Ann', '9+ doubled down two']
+    >>> deal_notes(DealScore.from_events((repique,), 0, (5, 7), Contract(1, 7, True)), ("Ann", "Bill"), lang="fr")
+    ['repic pour Ann', '7- chuté de deux']
+    >>> deal_notes(DealScore.from_events((), 0, (12, 0)), ("Ann", "Bill"), GameResult(0, True, (104, 40), (100, 40)))
+    ['Ann reaches 100 with Bill at 40 and wins a double game']
+    """
+    words = words_in(lang)
+    notes = [words(_FEAT_NOTES[feat], name=names[player]) for player, feat in score.feats]
+    contract = score.contract
+    if contract is not None and not score.annulled:
+        margin = contract.margin(score.tricks)
+        said = contract_words(contract, lang)
+        if margin < 0:
+            notes.append(words("{contract} down {number}", contract=said, number=words.number(-margin)))
+        elif margin == 0:
+            notes.append(words("{contract} made", contract=said))
+        else:
+            notes.append(words("{contract} made, {tricks}", contract=said,
+                               tricks=reason_words(ContractTricksReason(margin, True), lang)))
+    if score.multiplier > 1:
+        notes.append(words("counts {times} times", times=score.multiplier))
+    if game is not None:
+        win = game.winner
+        notes.append(words("{winner} reaches {reached} with {loser} at {at} and wins {kind}", winner=names[win],
+                           reached=game.reached[win], loser=names[1 - win], at=game.reached[1 - win],
+                           kind=words("a double game") if game.double else words("the game")))
+    return notes
+
+
+def pretty_card(card: Card, lang: str = "en") -> str:
+    """A card with its suit's symbol and its index in ``lang``: a French pack's court cards are marked R, D, V (roi,
+    dame, valet); the ace keeps its A, as most French packs print it.
+
+    >>> pretty_card(Card.parse("KH")), pretty_card(Card.parse("KH"), "fr"), pretty_card(Card.parse("TS"), "fr")
+    ('K♥', 'R♥', '10♠')
+    """
+    if lang == "en" or card.rank not in _COURT_INDEX:
+        return card.pretty()
+    return words_in(lang)(_COURT_INDEX[card.rank]) + card.suit.symbol
+
+
+#: The court cards' indices, as the catalogue translates them (a French pack's R, D, V).
+_COURT_INDEX = {Rank.KING: "K", Rank.QUEEN: "Q", Rank.JACK: "J"}
+
+
 def card_words(card: Card, lang: str = "en") -> str:
     """A card's name in words, with its article, as the game says it.
 
@@ -180,8 +253,8 @@ def said(event: Event, names: Sequence[str], lang: str = "en") -> tuple[Speech, 
     w = words_in(lang)
     match event:
         case CutMade(cards=(a, b)):
-            lines = _note(w("{a} cuts {card_a}, {b} cuts {card_b}.", a=names[0], card_a=a.pretty(), b=names[1],
-                            card_b=b.pretty()))
+            lines = _note(w("{a} cuts {card_a}, {b} cuts {card_b}.", a=names[0], card_a=pretty_card(a, lang),
+                            b=names[1], card_b=pretty_card(b, lang)))
             if event.again:
                 return lines + _note(w("Equal cuts: they cut again."))
             if event.dealer is not None:
@@ -198,7 +271,7 @@ def said(event: Event, names: Sequence[str], lang: str = "en") -> tuple[Speech, 
             return _say(event.player, bid_words(event.call, lang))
         case AuctionWon():
             return _note(w("{name} holds the contract, {contract}, and is elder.",
-                           name=names[event.contract.holder], contract=event.contract))
+                           name=names[event.contract.holder], contract=contract_words(event.contract, lang)))
         case DealAnnulled():
             return _note(w("Both pass: the deal is annulled and the same dealer deals again."))
         case CarteBlancheAnnounced():
@@ -276,6 +349,8 @@ def reason_words(reason: Reason, lang: str = "en") -> str:
     >>> sixieme = CombinationReason(Category.SEQUENCES, 6, Rank.KING)
     >>> reason_words(LeadReason(Card.parse("QS")), "fr"), reason_words(sixieme), reason_words(sixieme, "fr")
     ('entame de QS', 'sixième to the king', 'sixième au roi')
+    >>> reason_words(ContractMadeReason(Contract(0, 8, True, 2)), "fr")
+    '8- surcontré réussi'
     """
     words = words_in(lang)
     match reason:
@@ -288,9 +363,11 @@ def reason_words(reason: Reason, lang: str = "en") -> str:
         case OwnLeadReason(lead=lead):
             return words("wins his lead of the {lead}", lead=lead)
         case ContractTricksReason(count=n, over=over):
-            return words(("{n} overtrick" if over else "{n} undertrick") + ("s" if n > 1 else ""), n=n)
+            if over:
+                return words.plural("{n} overtrick", "{n} overtricks", n)
+            return words.plural("{n} undertrick", "{n} undertricks", n)
         case ContractMadeReason(contract=contract):
-            return words("{contract} made", contract=contract)
+            return words("{contract} made", contract=contract_words(contract, lang))
         case CombinationReason(category=category, length=length, top=top, holder=holder):
             said = call(category, _shaped(category, length, top or Rank.ACE), lang)
             said = said[:1].lower() + said[1:]

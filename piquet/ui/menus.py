@@ -99,11 +99,12 @@ def nothing_words(menu: Sequence[Declare], elder: bool, lang: str = "en") -> str
     return words("nothing (sink)") if elder else words("nothing (say good)")
 
 
-def result_text(partie: Partie, lang: str = "en") -> str:
-    """The settlement of a finished partie in words (in ``lang``)."""
+def result_text(partie: Partie, lang: str = "en", names: Sequence[str] | None = None) -> str:
+    """The settlement of a finished partie in words (in ``lang``), the players named ``names`` (by default the
+    partie's)."""
     words = words_in(lang)
     rules = partie.rules
-    names = partie.players
+    names = names or partie.players
     result = partie.result
     if result is None:
         raise ValueError("the partie is not over")

@@ -52,7 +52,7 @@ from piquet.engine.events import CardPlayed, LogEntry
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.scoring import ScoreEvent
 from piquet.engine.variants import OptionError, parse_bid, parse_options
-from piquet.engine.words import said, second_person
+from piquet.engine.words import deal_notes, said, second_person
 from piquet.ui import takebacks as policy
 from piquet.ui.menus import declaration_menu, nothing_words, result_text
 from piquet.ui.takebacks import Takeback, Takebacks
@@ -272,8 +272,7 @@ class _Game:
             table.add_column("Contract")
         for seat in (HUMAN, self.computer):
             table.add_column(Text(names[seat]), justify="right", footer=str(partie.totals[seat]))
-        if rules.plays_games:
-            table.add_column("Game")
+        table.add_column("Notes")
         won_in = {game.deal: game for game in partie.games}
         for number, score in enumerate(partie.deal_scores, start=1):
             cells: list[str | Text] = [str(number)]
@@ -281,20 +280,14 @@ class _Game:
                 cells.append(Text("annulled: both passed", style="dim"))
                 if rules.uses_bidding:
                     cells.append("")
-                cells += ["", ""]
+                cells += ["", "", ""]
                 table.add_row(*cells)
                 continue
             cells.append(Text(names[score.elder]))
             if rules.uses_bidding:
                 cells.append(contract_holder(score.contract, names))
             cells += [str(score.totals[HUMAN]), str(score.totals[self.computer])]
-            if rules.plays_games:
-                game = ""
-                done = won_in.get(number)
-                if done is not None:
-                    kind = "a double game" if done.double else "the game"
-                    game = _grammar(f"{names[done.winner]} wins {kind}", names)
-                cells.append(game)
+            cells.append(Text(second_person("; ".join(deal_notes(score, names, won_in.get(number))), names)))
             table.add_row(*cells)
         self.console.print(table)
         if self.taken_back:

@@ -32,7 +32,7 @@ from pydantic import BaseModel, Field, StrictBool, StrictInt
 from piquet.ai.levels import LEVEL_NAMES
 from piquet.coach import hints
 from piquet.engine import record
-from piquet.engine.language import LANGUAGES
+from piquet.engine.language import LANGUAGES, words_in
 from piquet.engine.variants import VARIANTS, OptionError
 from piquet.ui.takebacks import Takebacks
 from piquet.ui.web.clients import Client
@@ -252,17 +252,22 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
 
     # response_model=None: the answer's type is the protocol's TypedDict, not a model FastAPI should build.
     @app.get("/api/setup", response_model=None)
-    async def setup() -> SetupAnswer:
-        """The variants, their rule options, the computer's levels and the thinking time a table may give it."""
+    async def setup(lang: str = "en") -> SetupAnswer:
+        """The variants, their rule options, the computer's levels and the thinking time a table may give it; the
+        variants' titles, the options' names and descriptions and the levels' names in ``lang``."""
+        if lang not in LANGUAGES:
+            raise HTTPException(400, f"language {lang[:20]!r} is not one the server speaks ({', '.join(LANGUAGES)})")
+        words = words_in(lang)
         variants: list[VariantSetup] = []
         for name, cls in VARIANTS.items():
             rules = cls()
             variants.append({
-                "name": name, "title": cls.title,
-                "options": [{"name": o.name, "default": o.default, "description": o.description,
+                "name": name, "title": words(cls.title),
+                "options": [{"name": o.name, "label": words(o.name.replace("_", " ").capitalize()),
+                             "default": o.default, "description": words(o.description),
                              "source": o.source, "minimum": o.minimum, "maximum": o.maximum} for o in rules.OPTIONS],
             })
-        levels: list[LevelSetup] = [{"level": n, "name": LEVEL_NAMES[n]} for n in LEVELS]
+        levels: list[LevelSetup] = [{"level": n, "name": words(LEVEL_NAMES[n])} for n in LEVELS]
         budget: BudgetSetup = {"default": min(DEFAULT_BUDGET, max_budget) if max_budget > 0 else DEFAULT_BUDGET,
                                "minimum": MIN_BUDGET, "maximum": max_budget if max_budget > 0 else None}
         return {"variants": variants, "levels": levels, "budget": budget, "tutor": hints.TUTOR_THRESHOLD}

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Literal, TypedDict
 
 from piquet.ai.agent import Agent
@@ -49,10 +50,10 @@ from piquet.engine.events import CardPlayed
 from piquet.engine.language import words_in
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.record import RecordError, action_from_data, action_to_data
-from piquet.engine.scoring import ScoreCategory, ScoreEvent
+from piquet.engine.scoring import CombinationReason, PlainReason, ScoreEvent
 from piquet.engine.variants import rules_for
 from piquet.engine.view import PlayerView
-from piquet.engine.words import reason_words, said
+from piquet.engine.words import contract_words, deal_notes, reason_words, said
 from piquet.ui.menus import declaration_menu, describe_declaration, nothing_words, result_text
 from piquet.ui.takebacks import Takebacks
 
@@ -83,6 +84,11 @@ ClientType = Literal["action", "hint", "join", "move", "undo"]
 #: The phases as the protocol names them (:data:`PHASE_NAMES`).
 PhaseName = Literal["cut", "choose_dealer", "deal", "bid", "carte_blanche", "exchange", "declare", "play",
                     "concession", "over"]
+#: The feats a score sheet notes (:data:`piquet.engine.scoring.FEATS`), as the protocol names them.
+FeatName = Literal["carte_blanche", "repique", "pique", "capot"]
+FEAT_NAMES: dict[PlainReason, FeatName] = {
+    PlainReason.CARTE_BLANCHE: "carte_blanche", PlainReason.REPIQUE: "repique", PlainReason.PIQUE: "pique",
+    PlainReason.CAPOT: "capot"}
 #: What a prompt asks for.
 PromptKind = Literal["choose_dealer", "packets", "bid", "carte_blanche", "exchange", "declare", "play", "concession"]
 #: The categories of the declaration, in the order they are declared.
@@ -152,14 +158,41 @@ class CountLine(TypedDict):
     points: list[int]
 
 
+class FeatData(TypedDict):
+    """A feat of a deal (carte blanche, repique, pique, capot) and the seat that scored it."""
+
+    feat: FeatName
+    player: int
+
+
+class OutcomeData(TypedDict):
+    """An Auction contract's outcome: by how many tricks it was made (0 or more) or down (negative)."""
+
+    holder: int
+    bid: str
+    doubles: int
+    margin: int
+
+
+class DealGameData(TypedDict):
+    """Piquet au Cent: the game won in a deal, who won it, whether double, and the scores when it was reached."""
+
+    winner: int
+    double: bool
+    reached: list[int]
+
+
 class SheetRow(TypedDict):
     deal: int
     elder: int
     points: list[int]
     tricks: list[int]
     annulled: bool
-    contract: str | None
-    notes: str
+    contract: str | None  # the contract as the sheet writes it, in the seat's language ("8- doubled")
+    outcome: OutcomeData | None
+    feats: list[FeatData]
+    game: DealGameData | None
+    notes: str  # the feats, the contract's outcome, the deal's multiplier and the game won, in words
     count: list[CountLine]  # the deal's count by category, in the order of reckoning (the totals are ``points``)
 
 
@@ -391,6 +424,7 @@ ServerMessage = StateMessage | ErrorMessage | HintMessage | TutorMessage | SeatM
 # HTTP: GET /api/setup and POST /api/tables.
 class OptionSetup(TypedDict):
     name: str
+    label: str  # the option's name in words, in the language asked for ("Four deal partie")
     default: bool | int
     description: str
     source: str
@@ -594,49 +628,62 @@ def _cards(cards: CardSet | Sequence[Card]) -> list[str]:
     return [str(c) for c in cards]
 
 
-def _log(view: PlayerView, lang: str = "en") -> list[dict[str, Any]]:
+def _sentence(text: str) -> str:
+    """A sentence begins with a capital, whatever begins it (a name said in French, "l'ordinateur")."""
+    return text[:1].upper() + text[1:]
+
+
+def _log(view: PlayerView, lang: str = "en", names: Sequence[str] | None = None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     totals = [0, 0]
     for entry in view.log:
         if isinstance(entry, ScoreEvent):
             totals[entry.player] += entry.points
+            why = entry.why
+            if names and isinstance(why, CombinationReason) and why.holder in view.players:
+                # Auction's minus contracts: "Bill's three kings", its holder named as this connection names him.
+                why = replace(why, holder=names[view.players.index(why.holder)])
             out.append({"kind": "score", "player": entry.player, "points": entry.points,
-                        "category": entry.category.value, "reason": reason_words(entry.why, lang),
+                        "category": entry.category.value, "reason": reason_words(why, lang),
                         "total": totals[entry.player]})
         elif isinstance(entry, CardPlayed):
             out.append({"kind": "play", "speaker": entry.player, "card": str(entry.card)})
         else:
-            out.extend({"kind": line.kind, "speaker": line.speaker, "text": line.text}
-                       for line in said(entry, view.players, lang))
+            out.extend({"kind": line.kind, "speaker": line.speaker,
+                        "text": _sentence(line.text) if line.kind == "note" else line.text}
+                       for line in said(entry, names or view.players, lang))
     return out
 
 
-def sheet_rows(partie_view: PlayerView, lang: str = "en") -> list[SheetRow]:
-    """The score sheet of the partie: one row per deal (an annulled Auction deal included); its notes in ``lang``."""
-    names = partie_view.players
+def sheet_rows(partie_view: PlayerView, lang: str = "en", names: Sequence[str] | None = None) -> list[SheetRow]:
+    """The score sheet of the partie: one row per deal (an annulled Auction deal included), what happened in it as
+    data (its feats, an Auction contract's outcome, an au Cent game won) and as notes in ``lang``, the players
+    named ``names`` (by default the partie's)."""
+    names = names or partie_view.players
     words = words_in(lang)
+    won_in = {game.deal: game for game in partie_view.games}
     rows: list[SheetRow] = []
     for number, score in enumerate(partie_view.deal_scores, start=1):
-        notes: list[str] = []
-        for seat in (0, 1):
-            by = score.by_category[seat]
-            if by[ScoreCategory.REPIQUE.value]:
-                notes.append(words("repique to {name}", name=names[seat]))
-            if by[ScoreCategory.PIQUE.value]:
-                notes.append(words("pique to {name}", name=names[seat]))
-            if score.tricks[seat] == 12:
-                notes.append(words("capot to {name}", name=names[seat]))
-        if score.multiplier > 1:
-            notes.append(words("counts {times} times", times=score.multiplier))
+        contract = score.contract
+        game = won_in.get(number)
+        outcome: OutcomeData | None = None
+        if contract is not None and not score.annulled:
+            outcome = {"holder": contract.holder, "bid": contract.bid, "doubles": contract.doubles,
+                       "margin": contract.margin(score.tricks)}
         rows.append({
             "deal": number,
             "elder": score.elder,
             "points": list(score.totals),
             "tricks": list(score.tricks),
             "annulled": score.annulled,
-            "contract": str(score.contract) if score.contract is not None else None,
-            "notes": "; ".join(notes),
-            "count": [{"category": c.value, "label": c.label, "points": list(points)} for c, points in score.count()],
+            "contract": contract_words(contract, lang) if contract is not None else None,
+            "outcome": outcome,
+            "feats": [{"feat": FEAT_NAMES[feat], "player": player} for player, feat in score.feats],
+            "game": None if game is None else {"winner": game.winner, "double": game.double,
+                                               "reached": list(game.reached)},
+            "notes": words("; ").join(deal_notes(score, names, game, lang)),
+            "count": [{"category": c.value, "label": words(c.label), "points": list(points)}
+                      for c, points in score.count()],
         })
     return rows
 
@@ -667,8 +714,9 @@ def rules_data(variant: str, options: Mapping[str, bool | int]) -> RulesFacts:
             "carte_blanche_points": rules.carte_blanche_points}
 
 
-def view_data(view: PlayerView, lang: str = "en") -> ViewData:
-    """A player's view as the JSON a client gets (see ``docs/protocol.md``), its talk in ``lang``."""
+def view_data(view: PlayerView, lang: str = "en", names: Sequence[str] | None = None) -> ViewData:
+    """A player's view as the JSON a client gets (see ``docs/protocol.md``), its talk in ``lang``, the players named
+    ``names`` (by default the partie's: a table names its computer in each connection's language)."""
     contract = view.contract
     won = list(view.games_won)
     return {
@@ -694,15 +742,15 @@ def view_data(view: PlayerView, lang: str = "en") -> ViewData:
         "leader": view.leader,
         "tricks": [{"leader": t.leader, "cards": _cards(t.cards), "winner": t.winner} for t in view.tricks],
         "tricks_won": list(view.tricks_won),
-        "log": _log(view, lang),
+        "log": _log(view, lang, names),
         "deal_points": list(view.deal_points),
-        "sheet": sheet_rows(view, lang),
+        "sheet": sheet_rows(view, lang, names),
         "totals": list(view.totals),
         "result": None,
         "bids": [{"player": b.player, "call": b.call} for b in view.bids],
         "contract": None if contract is None else {
             "holder": contract.holder, "bid": contract.bid, "tricks": contract.tricks, "minus": contract.minus,
-            "doubles": contract.doubles, "text": str(contract)},
+            "doubles": contract.doubles, "text": contract_words(contract, lang)},
         "games": [{"winner": g.winner, "double": g.double, "scores": list(g.scores), "reached": list(g.reached)}
                   for g in view.games],
         "game_scores": list(view.game_scores),
@@ -711,12 +759,13 @@ def view_data(view: PlayerView, lang: str = "en") -> ViewData:
     }
 
 
-def result_data(partie: Partie, lang: str = "en") -> ResultData | None:
+def result_data(partie: Partie, lang: str = "en", names: Sequence[str] | None = None) -> ResultData | None:
     result = partie.result
     if result is None:
         return None
     return {"winner": result.winner, "points": result.points, "rubiconed": result.rubiconed,
-            "games": list(result.games) if result.games is not None else None, "text": result_text(partie, lang)}
+            "games": list(result.games) if result.games is not None else None,
+            "text": _sentence(result_text(partie, lang, names))}
 
 
 _ADVISER = SimpleAgent()

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from typing import TypedDict
 
+from piquet.engine.language import words_in
 from piquet.ui.web.clients import Client
 from piquet.ui.web.events import event
 from piquet.ui.web.names import BadName, clean_name, imitates
@@ -25,9 +26,20 @@ from piquet.ui.web.saving import store_call
 from piquet.ui.web.store import AsyncStore, TableInfo
 
 __all__ = ["COMPUTER_NAME", "MOVE_SECONDS", "SECRET_BYTES", "SeatLinks", "SeatRefused", "Seats", "check_link",
-           "hang_up", "same_secret"]
+           "computer_name", "hang_up", "same_secret"]
 
+#: The computer's seat's name, as the table keeps it (and its record writes it).
 COMPUTER_NAME = "Computer"
+
+
+def computer_name(lang: str = "en") -> str:
+    """The computer's seat's name as a connection speaking ``lang`` is told it.
+
+    >>> computer_name(), computer_name("fr")
+    ('Computer', "l'ordinateur")
+    """
+    return words_in(lang)(COMPUTER_NAME)
+
 #: Random bytes in a seat secret, an invite, a one-time link and a spectator secret (128 bits).
 SECRET_BYTES = 16
 #: How long a one-time link to move a seat to another device stays valid, in seconds.

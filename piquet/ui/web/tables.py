@@ -37,6 +37,7 @@ from piquet.ai.agent import Agent
 from piquet.ai.levels import LEVELS as LEVEL_SETTINGS
 from piquet.ai.levels import make_agent
 from piquet.engine.actions import Action, ChooseDealer, Concede, Deal
+from piquet.engine.language import words_in
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.record import action_from_data, action_to_data
 from piquet.engine.variants import VARIANTS, make_rules
@@ -74,6 +75,7 @@ from piquet.ui.web.seats import (
     SeatRefused,
     Seats,
     check_link,
+    computer_name,
     hang_up,
 )
 from piquet.ui.web.store import AsyncStore, Store, TableInfo
@@ -187,6 +189,14 @@ class Table:
         a, b = self.info.players
         return (a or "", b or "")
 
+    def shown_players(self, lang: str) -> list[str | None]:
+        """The players as a connection speaking ``lang`` is told them: the computer's seat named in that language
+        ("l'ordinateur"), a person's name as he gave it, an empty seat ``None``."""
+        players = list(self.info.players)
+        if self.info.computer is not None:
+            players[self.info.computer] = computer_name(lang)
+        return players
+
     @property
     def version(self) -> int:
         """The table's version: moved on by one at each action and takeback, never back (stored with the table)."""
@@ -283,22 +293,24 @@ class Table:
         view: ViewData | None = None
         prompt = None
         if partie is not None:
-            view = view_data(partie.view(seat), lang)
-            view["result"] = result_data(partie, lang)
-            note_takebacks(view["sheet"], self.info.taken_back, self.names)
+            a, b = self.shown_players(lang)
+            shown = (a or "", b or "")
+            view = view_data(partie.view(seat), lang, shown)
+            view["result"] = result_data(partie, lang, shown)
+            note_takebacks(view["sheet"], self.info.taken_back, self.names, lang, shown)
             prompt = prompt_data(partie, seat, advise=self.info.computer is not None, lang=lang)
         links = self.links(seat)
         data: StateMessage = {
             "type": "state",
             "table": {"id": self.id, "kind": self.info.kind, "variant": self.info.variant,
-                      "title": VARIANTS[self.info.variant].title, "options": self.info.options,
+                      "title": words_in(lang)(VARIANTS[self.info.variant].title), "options": self.info.options,
                       "level": self.info.level, "budget": self.budget, "tutor": self.info.tutor,
                       "status": self.status,
                       "takebacks": self.info.takebacks, "taken_back": len(self.info.taken_back),
                       "invite": links["invite"], "spectate": links["spectate"],
                       "rules": rules_data(self.info.variant, self.info.options), "rematch": self.rematch is not None},
             "seat": seat,
-            "players": list(self.info.players),
+            "players": self.shown_players(lang),
             "computer": self.info.computer,
             "can_hint": self.can_hint(seat),
             "can_undo": self.can_undo(seat),

@@ -11,6 +11,7 @@ takeback deals a hand anew.
 from __future__ import annotations
 
 from piquet.engine.actions import Action, Declare
+from piquet.engine.language import words_in
 from piquet.engine.partie import Partie
 from piquet.ui import takebacks as policy
 from piquet.ui.takebacks import Takeback
@@ -27,13 +28,17 @@ def _declaration(action: Action) -> bool:
     return isinstance(action, Declare)
 
 
-def note_takebacks(sheet: list[SheetRow], taken_back: list[Takeback], names: tuple[str, str]) -> None:
-    """Write each deal's takebacks in its row's notes on the score sheet."""
+def note_takebacks(sheet: list[SheetRow], taken_back: list[Takeback], names: tuple[str, str],
+                   lang: str = "en", shown: tuple[str, str] | None = None) -> None:
+    """Write each deal's takebacks in its row's notes on the score sheet, in ``lang``, the players named ``shown``
+    (by default ``names``, the names the takebacks were written down under)."""
+    words = words_in(lang)
     for row in sheet:
         count = [sum(1 for t in taken_back if t["deal"] == row["deal"] and t["player"] == n) for n in names]
-        notes = [f"{c} takeback{'s' if c > 1 else ''} by {n}" for n, c in zip(names, count, strict=True) if c]
+        notes = [words.plural("{n} takeback by {name}", "{n} takebacks by {name}", c, name=n)
+                 for n, c in zip(shown or names, count, strict=True) if c]
         if notes:
-            row["notes"] = "; ".join([*([row["notes"]] if row["notes"] else []), *notes])
+            row["notes"] = words("; ").join([*([row["notes"]] if row["notes"] else []), *notes])
 
 
 class Undo:

@@ -15,12 +15,16 @@ export const SUITS = {
   C: { name: "clubs", symbol: "\u2663" },
 };
 
-/** @type {Record<string, {name: string, label: string}>} */
+/**
+ * The ranks, each with its index as the page's language marks it: a French pack's court cards are R, D, V (roi,
+ * dame, valet; the ace keeps its A, as most French packs print it). The codes stay the records' (K, Q, J).
+ * @type {Record<string, {name: string, label: string}>}
+ */
 export const RANKS = {
   A: { name: "ace", label: "A" },
-  K: { name: "king", label: "K" },
-  Q: { name: "queen", label: "Q" },
-  J: { name: "knave", label: "J" },
+  K: { name: "king", label: t("index.K") },
+  Q: { name: "queen", label: t("index.Q") },
+  J: { name: "knave", label: t("index.J") },
   T: { name: "ten", label: "10" },
   9: { name: "nine", label: "9" },
   8: { name: "eight", label: "8" },
@@ -127,7 +131,7 @@ function rankSymbols(rank) {
     `letter-spacing="${label.length > 1 ? -2 : 0}">${label}</text>`;
   const court = "KQJ".includes(rank)
     ? `<symbol id="pq-court-${rank}" viewBox="0 0 100 140"><text x="50" y="86" text-anchor="middle" ` +
-      `font-size="40" font-weight="700" font-family="Georgia, 'Times New Roman', serif">${rank}</text></symbol>`
+      `font-size="40" font-weight="700" font-family="Georgia, 'Times New Roman', serif">${label}</text></symbol>`
     : "";
   return `<symbol id="pq-rank-${rank}" viewBox="0 0 100 140">${cornerText}</symbol>` + court;
 }

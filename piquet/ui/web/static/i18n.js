@@ -49,7 +49,31 @@ const words = lang === "en" ? english : await load(lang);
  */
 export function t(key, params = {}) {
   const text = words[key] ?? english[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  const filled = text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  // A text that begins with what fills it begins with a capital all the same ("l'ordinateur joue" is "L'ordinateur
+  // joue"): a French table names the computer in lower case, as the middle of a sentence has it.
+  return text.startsWith("{") ? capital(filled) : filled;
+}
+
+/** The page's language's plural rule (French: 0 and 1 are singular; English: 1 alone). */
+const pluralRule = new Intl.PluralRules(lang);
+
+/**
+ * The form of a text for the number ``n``, by the language's plural rule: the key ``one`` for a singular, ``many``
+ * else, each with its {fields} filled from ``params`` ({n} among them).
+ * @param {number} n @param {string} one @param {string} many
+ * @param {Record<string, string | number>} [params]
+ */
+export function plural(n, one, many, params = {}) {
+  return t(pluralRule.select(n) === "one" ? one : many, { n, ...params });
+}
+
+/**
+ * The text with its first letter a capital: a name shown on its own, at the head of a column or a plate.
+ * @param {string} text
+ */
+export function capital(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
 /**

@@ -127,7 +127,7 @@ function optionRow(o) {
     }
     input.value = String(o.default);
   }
-  const label = h("label", { for: id, className: "option-name", text: humanise(o.name) });
+  const label = h("label", { for: id, className: "option-name", text: o.label || humanise(o.name) });
   if (o.source) label.title = `Source: ${o.source}`;
   const row = h("div", { className: "option" }, input, label);
   if (o.description) {
@@ -166,7 +166,7 @@ export function chosenOptions() {
     let value;
     if (input.type === "checkbox") value = input.checked;
     else {
-      const label = humanise(o.name);
+      const label = o.label || humanise(o.name);
       value = Number(input.value);
       if (!Number.isInteger(value)) throw new Error(t("form.whole", { label }));
       if (input.min !== "" && value < Number(input.min)) throw new Error(t("form.at_least", { label, n: input.min }));

@@ -1,6 +1,9 @@
 // @ts-check
 // What the server offers (GET /api/setup): the variants, their rule options, the computer's levels. The lobby
-// knows no variant of its own: every name, title and option it shows is the server's.
+// knows no variant of its own: every name, title and option it shows is the server's (the titles and the levels'
+// names in the page's language).
+
+import { lang } from "../i18n.js";
 
 /** @typedef {import("../table/protocol.js").SetupAnswer} SetupAnswer */
 /** @typedef {import("../table/protocol.js").VariantSetup} VariantSetup */
@@ -19,7 +22,7 @@ export const setup = {
  * @returns {Promise<SetupAnswer>}
  */
 export async function loadSetup() {
-  const res = await fetch("/api/setup", { headers: { Accept: "application/json" } });
+  const res = await fetch(`/api/setup?lang=${encodeURIComponent(lang)}`, { headers: { Accept: "application/json" } });
   if (!res.ok) throw new Error(`setup: ${res.status}`);
   const answer = /** @type {SetupAnswer} */ (await res.json());
   if (!answer.variants.length) throw new Error("setup: no variant");

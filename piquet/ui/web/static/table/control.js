@@ -4,6 +4,7 @@
 // own move at a prompt with one choice, after a moment in which the player sees it (the timers).
 
 import { isCard } from "../cards.js";
+import { t } from "../i18n.js";
 import { store } from "../storage.js";
 import { closeDealEnd } from "./dealend.js";
 import { drawHighlight, drawSelection } from "./prompt.js";
@@ -84,7 +85,7 @@ export function requestHint() {
   if (!app.state || !app.state.prompt || !app.state.can_hint || app.waiting.hint) return;
   if (send({ type: "hint" })) {
     app.waiting.hint = true;
-    showHint({ version: app.state.version, text: "Thinking…", action: null });
+    showHint({ version: app.state.version, text: t("hint.thinking"), action: null });
   }
 }
 

@@ -4,7 +4,7 @@
 // keeps the finished deal until the player goes on, though the server may have dealt the next: the next deal's
 // state is shown then (control.js goes on: the dialog's "Go on" and its closing are the intent "go_on").
 
-import { t } from "../i18n.js";
+import { capital, t } from "../i18n.js";
 import { h } from "./dom.js";
 import { intend } from "./intents.js";
 import { reviewLink, sheetParts } from "./record.js";
@@ -51,7 +51,7 @@ export function countTable(row, n) {
     h("td", { className: "num", text: pair(row.tricks, 0) }), h("td", { className: "num", text: pair(row.tricks, 1) })));
   return h("table", { className: "sheet-table deal-count", "data-testid": "deal-count" },
     h("caption", { text: t("count.caption", { n: row.deal }) }),
-    h("thead", {}, h("tr", {}, h("td"), h("th", { scope: "col", className: "num", text: n[0] }), h("th", { scope: "col", className: "num", text: n[1] }))),
+    h("thead", {}, h("tr", {}, h("td"), h("th", { scope: "col", className: "num", text: capital(n[0]) }), h("th", { scope: "col", className: "num", text: capital(n[1]) }))),
     body,
     h("tfoot", {}, h("tr", { "data-testid": "deal-total" }, h("th", { scope: "row", text: t("count.total") }),
       h("td", { className: "num", text: pair(row.points, 0) }), h("td", { className: "num", text: pair(row.points, 1) }))));

@@ -84,7 +84,7 @@ export function onState(msg) {
   if (!prev || prev.version !== msg.version) app.selection.highlight = new Set();
   app.state = msg;
   selectionFor(msg);
-  if (!prev) rememberTable(msg);
+  rememberTable(msg);
   redraw();
 }
 

@@ -7,7 +7,7 @@ import { promptLink } from "./glossary.js";
 import { $, h } from "./dom.js";
 import { intend } from "./intents.js";
 import { app, handOrder, names, rulesOf, seats } from "./state.js";
-import { t } from "../i18n.js";
+import { plural, t } from "../i18n.js";
 import { numberWord } from "./words.js";
 
 /** @typedef {import("./protocol.js").Action} Action */
@@ -389,7 +389,7 @@ export function updateExchangeControls() {
   const lo = p.min ?? 0;
   const hi = p.max ?? 0;
   const counter = $("exchange-count");
-  if (counter) counter.textContent = t("exchange.selected", { n, range: lo === hi ? lo : `${lo}-${hi}` });
+  if (counter) counter.textContent = plural(n, "exchange.selected_one", "exchange.selected_many", { range: lo === hi ? lo : `${lo}-${hi}` });
   const btn = /** @type {HTMLButtonElement | null} */ (document.getElementById("confirm-exchange"));
   if (btn) {
     btn.disabled = app.waiting.action || n < lo || n > hi;
@@ -398,13 +398,13 @@ export function updateExchangeControls() {
       btn.setAttribute("aria-label", t("exchange.stand_pat_label"));
     } else {
       btn.textContent = n ? t("exchange.n", { n }) : t("exchange.button");
-      btn.setAttribute("aria-label", n ? t(n === 1 ? "exchange.n_one" : "exchange.n_many", { n }) : t("exchange.button"));
+      btn.setAttribute("aria-label", n ? plural(n, "exchange.n_one", "exchange.n_many") : t("exchange.button"));
     }
   }
   const note = $("left-note");
   if (note) {
     const left = (p.max ?? 0) - n;
-    note.textContent = left > 0 ? t(left === 1 ? "exchange.left_one" : "exchange.left_many", { n: left }) : t("exchange.left_none");
+    note.textContent = left > 0 ? plural(left, "exchange.left_one", "exchange.left_many") : t("exchange.left_none");
   }
   const box = /** @type {HTMLInputElement | null} */ (document.getElementById("show-rest"));
   if (box) box.disabled = (p.max ?? 0) - n <= 0;

@@ -58,10 +58,15 @@
  * @typedef {{category: string, label: string, points: number[]}} CountLine
  */
 
+/** A feat of a deal and the seat that scored it. @typedef {{feat: "carte_blanche" | "repique" | "pique" | "capot", player: Seat}} Feat */
+/** An Auction contract's outcome: `margin` tricks made by (0 or more) or down (negative). @typedef {{holder: Seat, bid: string, doubles: number, margin: number}} Outcome */
+/** Piquet au Cent: the game won in a deal. @typedef {{winner: Seat, double: boolean, reached: number[]}} DealGame */
+
 /**
  * A row of the score sheet.
  * @typedef {{deal: number, elder: Seat, points: number[], tricks: number[], annulled: boolean,
- *   contract: string | null, notes: string, count: CountLine[]}} SheetRow
+ *   contract: string | null, outcome: Outcome | null, feats: Feat[], game: DealGame | null, notes: string,
+ *   count: CountLine[]}} SheetRow
  */
 
 /** @typedef {{winner: Seat | null, points: number, rubiconed: boolean, games: number[] | null, text: string}} Result */
@@ -158,8 +163,9 @@
 // ------------------------------------------------------------------ the lobby's JSON API
 
 /**
- * A rule option a variant offers (`minimum` and `maximum`: the bounds of a number option, 0 for a yes-or-no one).
- * @typedef {{name: string, default: boolean | number, description: string, source: string,
+ * A rule option a variant offers (`label`: its name in words, in the language asked for; `minimum` and `maximum`:
+ * the bounds of a number option, 0 for a yes-or-no one).
+ * @typedef {{name: string, label: string, default: boolean | number, description: string, source: string,
  *   minimum: number, maximum: number}} OptionSetup
  */
 /** @typedef {{name: string, title: string, options: OptionSetup[]}} VariantSetup */

@@ -3,7 +3,7 @@
 // sheet, the tricks a player has won.
 
 import { cardSpan, isCard, prettyText } from "../cards.js";
-import { t } from "../i18n.js";
+import { capital, t } from "../i18n.js";
 import { $, h } from "./dom.js";
 import { scoreLink, whatIs } from "./glossary.js";
 import { app, names, pair, playsGames, rulesOf, seats } from "./state.js";
@@ -28,7 +28,7 @@ import { numberWord, reckoning } from "./words.js";
 export function logItem(e, i, log, tricks, n, seat) {
   if (e.kind === "say") {
     const li = h("li", { className: `say speaker-${e.speaker}${e.speaker === seat ? " mine" : ""}` });
-    li.append(h("b", { className: "who", text: n[e.speaker] ?? "?" }), ": ");
+    li.append(h("b", { className: "who", text: capital(n[e.speaker] ?? "?") }), ": ");
     li.append(h("span", { className: "speech" }, "\u201c", prettyText(e.text), "\u201d"));
     return li;
   }
@@ -46,7 +46,7 @@ export function logItem(e, i, log, tricks, n, seat) {
   }
   if (e.kind === "score") {
     const li = h("li", { className: `score speaker-${e.player}${e.player === seat ? " mine" : ""}` });
-    li.append(h("b", { className: "who", text: n[e.player] ?? "?" }), ": ", h("span", { className: "speech", text: `\u201c${reckoning(e.points, e.total)}\u201d` }));
+    li.append(h("b", { className: "who", text: capital(n[e.player] ?? "?") }), ": ", h("span", { className: "speech", text: `\u201c${reckoning(e.points, e.total)}\u201d` }));
     const reason = [e.reason, e.points !== undefined ? `${e.points}` : null].filter((x) => x !== null && x !== undefined && x !== "").join(" · ");
     if (reason) li.append(" ", h("span", { className: "aside" }, prettyText(reason)));
     const help = scoreLink(e.reason, app.state?.table?.variant, e.category);
@@ -121,7 +121,7 @@ export function sheetParts(st, v, live) {
   const auction = rulesOf(st).bidding;
   const head = h("tr", {}, h("th", { scope: "col", text: t("sheet.deal") }));
   if (auction) head.append(h("th", { scope: "col", text: t("sheet.contract") }));
-  head.append(h("th", { scope: "col", className: "num", text: n[0] }), h("th", { scope: "col", className: "num", text: n[1] }), h("th", { scope: "col", text: t("sheet.notes") }));
+  head.append(h("th", { scope: "col", className: "num", text: capital(n[0]) }), h("th", { scope: "col", className: "num", text: capital(n[1]) }), h("th", { scope: "col", text: t("sheet.notes") }));
   const body = h("tbody");
   const playing = table.status !== "over" && v.phase !== "over" && table.status !== "waiting";
   for (const row of sheet) {

@@ -12,7 +12,7 @@ import { renderPrompt, updateExchangeControls } from "./prompt.js";
 import { app, canUndo, declaresBest, names, pair, playedCards, playsGames, seats, shownCards } from "./state.js";
 import { move, reduced, snapshot } from "./motion.js";
 import { openTricks, renderLog, renderSheet, reviewLink } from "./record.js";
-import { t } from "../i18n.js";
+import { capital, plural, t } from "../i18n.js";
 import { PHASES, thinkingTime } from "./words.js";
 
 /** @typedef {import("./protocol.js").Card} Card */
@@ -160,7 +160,7 @@ export function renderHeader(st, table) {
   const title = table.title || "Piquet";
   $("title").textContent = title;
   const n = names(st);
-  document.title = `${title}: ${n[0]} v ${n[1]} · Piquet`;
+  document.title = t("table.document_title", { title, a: capital(n[0]), b: capital(n[1]) });
   if (table.variant) /** @type {HTMLAnchorElement} */ ($("rules-link")).href = `/guide/${encodeURIComponent(table.variant)}`;
 }
 
@@ -240,7 +240,7 @@ export function plate(st, v, s, isMe) {
   const n = names(st);
   const { seat } = seats(st);
   const el = h("div", { className: "plate-inner" + (v.to_act === s ? " acting" : "") });
-  const nameLine = h("div", { className: "plate-name" }, h("span", { className: "who", text: n[s] }));
+  const nameLine = h("div", { className: "plate-name" }, h("span", { className: "who", text: capital(n[s]) }));
   if (isMe && seat !== null) nameLine.append(h("span", { className: "you", text: t("plate.you") }));
   if (st.computer === s) nameLine.append(h("span", { className: "badge computer", text: t("plate.computer") + (st.table && st.table.level ? t("plate.level", { n: st.table.level }) : "") }));
   // Levels 1 and 2 answer at once: the thinking time is then the hints' alone (said on the hint button).
@@ -383,7 +383,7 @@ export function pileGroup(label, cards, { backs = 0, className = "", testid = nu
   const row = h("div", { className: "cards-row small-cards" });
   for (const c of cards) row.append(cardElement(c));
   for (let i = 0; i < backs; i += 1) row.append(backElement());
-  const aria = cards.length ? `${label}: ${cards.map(cardName).join(", ")}` : t(backs === 1 ? "pile.face_down_one" : "pile.face_down_many", { label, n: backs });
+  const aria = cards.length ? `${label}: ${cards.map(cardName).join(", ")}` : plural(backs, "pile.face_down_one", "pile.face_down_many", { label });
   return h("div", { className: "pile " + className, "data-testid": testid, role: "group", "aria-label": aria },
     h("div", { className: "pile-label", text: label }), row);
 }
@@ -420,7 +420,7 @@ export function renderCentre(st, v, table) {
   const talonLeft = v.talon_left || 0;
   syncBacks($("talon"), Math.min(talonLeft, 8));
   $("talon").dataset.count = String(talonLeft);
-  $("talon").setAttribute("aria-label", t(talonLeft === 1 ? "talon.label_one" : "talon.label_many", { n: talonLeft }));
+  $("talon").setAttribute("aria-label", plural(talonLeft, "talon.label_one", "talon.label_many"));
   $("talon-area").hidden = !talonLeft && !["exchange", "carte_blanche", "bid"].includes(v.phase || "");
   $("talon-caption").textContent = talonLeft ? t("talon.caption", { n: talonLeft }) : t("talon.empty");
 

@@ -153,12 +153,14 @@ export function readCredentials() {
 }
 
 /**
- * The lobby lists the tables this browser holds a seat at (or watches).
+ * The lobby lists the tables this browser holds a seat at (or watches), each with its status and score as this page
+ * last saw them (written again whenever either changes; the entry moves to the top of the list).
  * @param {StateMessage} st
  */
 export function rememberTable(st) {
   const table = st.table || /** @type {Partial<TableInfo>} */ ({});
-  /** @type {{id?: string, title?: string, kind?: string, level?: number | null}[]} */
+  const v = st.view;
+  /** @type {import("../lobby/recent.js").Recent[]} */
   let list = [];
   try {
     list = JSON.parse(store.get("piquet.recent") || "[]");
@@ -166,9 +168,19 @@ export function rememberTable(st) {
   } catch {
     list = [];
   }
-  const old = list.find((t) => t.id === app.id) || {};
-  const entry = { ...old, id: app.id, title: table.title || old.title, kind: table.kind || old.kind, level: table.level ?? old.level,
-    watching: st.seat !== 0 && st.seat !== 1, at: Date.now() };
+  const old = list.find((t) => t.id === app.id) || /** @type {import("../lobby/recent.js").Recent} */ ({ id: app.id || "" });
+  const plays = Boolean(table.rules && table.rules.plays_games);
+  /** @type {import("../lobby/recent.js").Recent} */
+  const entry = { ...old, id: app.id || old.id, title: table.title || old.title, kind: table.kind || old.kind, level: table.level ?? old.level,
+    watching: st.seat !== 0 && st.seat !== 1, status: table.status || old.status,
+    players: (st.players || []).map((p) => p || ""),
+    score: v ? (plays ? v.games_won : v.totals) : null, games: plays, deal: v ? v.deal_number : 0,
+    winner: v && v.result ? v.result.winner : null };
+  /** @param {import("../lobby/recent.js").Recent} e */
+  const standing = (e) => JSON.stringify([e.status, e.score, e.deal, e.winner, e.players]);
+  const same = standing(entry) === standing(old);
+  if (same && list[0] && list[0].id === app.id) return;
+  entry.at = Date.now();
   store.set("piquet.recent", JSON.stringify([entry, ...list.filter((t) => t.id !== app.id)].slice(0, 8)));
 }
 
