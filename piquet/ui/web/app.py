@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
-import json
 import logging
 import math
 import re
@@ -20,7 +19,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, assert_never, get_args
+from typing import Annotated, Any, get_args
 
 import markdown
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
@@ -29,37 +28,27 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StrictBool, StrictInt
 
-from piquet.ai import hints
-from piquet.ai.levels import LEVEL_NAMES
 from piquet.engine import record
 from piquet.engine.language import LANGUAGES
 from piquet.engine.variants import VARIANTS, OptionError
 from piquet.ui.takebacks import Takebacks
 from piquet.ui.web.clients import Client
-from piquet.ui.web.events import event
-from piquet.ui.web.guard import TokenBucket, prefix_of
 from piquet.ui.web.guide import GUIDE_HEAD, guide_html, guide_index_html, unknown_guide_html
+from piquet.ui.web.limits import TokenBucket, prefix_of
 from piquet.ui.web.protocol import (
-    BudgetSetup,
     CreatedTable,
-    LevelSetup,
     LinkKind,
     ProtocolError,
     RematchAnswer,
-    ServerMessage,
     SetupAnswer,
     TableKind,
-    VariantSetup,
-    read_message,
 )
 from piquet.ui.web.reviews import REVIEW_WORKERS, LensName, ReviewRefused, Reviews, for_viewer
 from piquet.ui.web.seats import SeatRefused
+from piquet.ui.web.session import handle, message_text, setup_answer
 from piquet.ui.web.store import AsyncStore, Store, StoreUnavailable, open_store
 from piquet.ui.web.tables import (
-    DEFAULT_BUDGET,
-    LEVELS,
     MAX_BUDGET,
-    MIN_BUDGET,
     OpenRefused,
     Table,
     Tables,
@@ -70,7 +59,7 @@ __all__ = ["RedactSecrets", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
 #: New tables one address may create a minute, on average, and in a burst; and one network (an IPv4 /24, an IPv6
-#: /64: :func:`piquet.ui.web.guard.prefix_of`).
+#: /64: :func:`piquet.ui.web.limits.prefix_of`).
 TABLES_PER_MINUTE_PER_ADDRESS = 20.0
 TABLE_BURST_PER_ADDRESS = 30.0
 TABLES_PER_MINUTE_PER_PREFIX = 60.0
@@ -254,18 +243,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
     @app.get("/api/setup", response_model=None)
     async def setup() -> SetupAnswer:
         """The variants, their rule options, the computer's levels and the thinking time a table may give it."""
-        variants: list[VariantSetup] = []
-        for name, cls in VARIANTS.items():
-            rules = cls()
-            variants.append({
-                "name": name, "title": cls.title,
-                "options": [{"name": o.name, "default": o.default, "description": o.description,
-                             "source": o.source, "minimum": o.minimum, "maximum": o.maximum} for o in rules.OPTIONS],
-            })
-        levels: list[LevelSetup] = [{"level": n, "name": LEVEL_NAMES[n]} for n in LEVELS]
-        budget: BudgetSetup = {"default": min(DEFAULT_BUDGET, max_budget) if max_budget > 0 else DEFAULT_BUDGET,
-                               "minimum": MIN_BUDGET, "maximum": max_budget if max_budget > 0 else None}
-        return {"variants": variants, "levels": levels, "budget": budget, "tutor": hints.TUTOR_THRESHOLD}
+        return setup_answer(max_budget)
 
     creations: dict[str, TokenBucket] = {}
 
@@ -435,7 +413,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
             if prioritise is not None:
                 prioritise()
         if new_token is not None and seat is not None:  # moved here: the old device's secret no longer holds it
-            client.post(_json({"type": "seat", "seat": seat, "token": new_token}))
+            client.post(message_text({"type": "seat", "seat": seat, "token": new_token}))
             await table.moved(seat, client)
         table.clients.add(client)
         try:
@@ -447,43 +425,13 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
                     break
                 # A binary frame is read as UTF-8 JSON too (receive_text would fail on it and drop the socket).
                 text: str | bytes = message.get("text") or message.get("bytes") or ""
-                await _handle(table, client, text)
+                await handle(table, client, text)
         except WebSocketDisconnect:
             pass
         finally:
             client.close()
             table.clients.discard(client)
             tables.release(table)
-
-    async def _handle(table: Table, client: Client, text: str | bytes) -> None:
-        if client not in table.clients:  # its seat moved to another device, or its invite was spent: it is closing
-            return
-        try:
-            message = read_message(text)
-            if message["type"] == "action":
-                warning = await table.act(client.seat, message["action"], message["version"],
-                                          message.get("confirm", False), client.lang, client.address)
-                if warning is not None:
-                    client.post(_json(warning))
-            elif message["type"] == "hint":
-                client.post(_json(await table.hint(client.seat, client.lang, client.address)))
-            elif message["type"] == "undo":
-                await table.undo(client.seat, message["version"], message.get("declare_best", False))
-            elif message["type"] == "move":
-                client.post(_json(await table.move_link(client.seat)))
-            elif message["type"] == "join":
-                await table.join(client.seat, message["name"], client)
-            else:
-                assert_never(message)
-        except ProtocolError as e:
-            client.post(_json(e.to_data()))
-            if e.code == "stale":  # the client answered an old state: here is the table's now
-                client.post(table.state(client.seat, client.lang), state=True)
-        except Exception as error:  # a fault of the server's: the client is told no more, the log has the details
-            log.error("table %s: a message could not be handled (%s)", table.id, type(error).__name__)
-            event("error", table.id, seat=client.seat, severity=logging.ERROR, error=type(error).__name__)
-            log.debug("the message's traceback", exc_info=True)
-            client.post(_json(ProtocolError("internal", "the server could not handle that message").to_data()))
 
     @app.exception_handler(OptionError)
     async def option_error(_request: Any, exc: OptionError) -> JSONResponse:
@@ -537,7 +485,3 @@ def close_reason(text: str) -> str:
     if len(data) <= 123:
         return text
     return data[:120].decode("utf-8", "ignore") + "..."
-
-
-def _json(data: ServerMessage) -> str:
-    return json.dumps(data, separators=(",", ":"))
