@@ -2,6 +2,7 @@
 // The tables this browser played or watched, as the lobby lists them (the table page writes the list).
 
 import { t as say } from "../i18n.js";
+import { tableHref } from "../site/mode.js";
 import { store } from "../storage.js";
 import { $, h } from "../table/dom.js";
 
@@ -36,7 +37,7 @@ function describe(t) {
 export function showRecent() {
   const list = recentTables();
   $("recent").replaceChildren(...list.map((t) => h("li", {},
-    h("a", { href: `/t/${encodeURIComponent(t.id)}`, text: describe(t) }),
+    h("a", { href: tableHref(t.id), text: describe(t) }),
     h("span", {
       className: "muted",
       text: t.at ? new Date(t.at).toLocaleDateString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" }) : "",

@@ -2,6 +2,8 @@
 // What the server offers (GET /api/setup): the variants, their rule options, the computer's levels. The lobby
 // knows no variant of its own: every name, title and option it shows is the server's.
 
+import { setupUrl } from "../site/mode.js";
+
 /** @typedef {import("../table/protocol.js").SetupAnswer} SetupAnswer */
 /** @typedef {import("../table/protocol.js").VariantSetup} VariantSetup */
 
@@ -19,7 +21,7 @@ export const setup = {
  * @returns {Promise<SetupAnswer>}
  */
 export async function loadSetup() {
-  const res = await fetch("/api/setup", { headers: { Accept: "application/json" } });
+  const res = await fetch(setupUrl(), { headers: { Accept: "application/json" } });
   if (!res.ok) throw new Error(`setup: ${res.status}`);
   const answer = /** @type {SetupAnswer} */ (await res.json());
   if (!answer.variants.length) throw new Error("setup: no variant");

@@ -5,6 +5,7 @@
 // what the player does here goes out as an intent (intents.js).
 
 import { backElement, cardElement, cardName, prettyText, spokenText, syncBacks, syncCards } from "../cards.js";
+import { offline } from "../site/mode.js";
 import { store } from "../storage.js";
 import { $, absolute, copyLink, h } from "./dom.js";
 import { intend } from "./intents.js";
@@ -496,8 +497,8 @@ export function renderCentre(st, v, table) {
   if (review) reviewing.href = review;
   const link = /** @type {HTMLAnchorElement} */ ($("record-link"));
   if (over && app.cred) {
-    // The server reads the spectator's secret from ?token= too.
-    link.href = `/api/tables/${encodeURIComponent(app.id || "")}/record?token=${encodeURIComponent(app.cred.value)}`;
+    // The server reads the spectator's secret from ?token= too. On the offline site the worker gives it (main.js).
+    link.href = offline ? "#record" : `/api/tables/${encodeURIComponent(app.id || "")}/record?token=${encodeURIComponent(app.cred.value)}`;
     link.setAttribute("download", `piquet-${app.id}.json`);
     link.hidden = false;
   } else {
