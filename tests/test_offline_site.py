@@ -27,7 +27,11 @@ def runtime(tmp_path: Path) -> Path:
     folder = tmp_path / "pyodide"
     folder.mkdir()
     for name in PYODIDE_FILES:
-        (folder / name).write_text(f"// {name}\n")
+        if name.endswith(".zip"):
+            with zipfile.ZipFile(folder / name, "w", zipfile.ZIP_DEFLATED) as archive:
+                archive.writestr("os.py", "# the standard library\n" * 100)
+        else:
+            (folder / name).write_text(f"// {name}\n")
     return folder
 
 
@@ -45,6 +49,9 @@ def test_the_site_has_its_pages_modules_runtime_package_and_what_installs_it(tmp
     from piquet.engine.variants import VARIANTS
     assert [v["name"] for v in setup["variants"]] == list(VARIANTS)
     # The service worker carries the version and every file it keeps; the manifest's icons are there.
+    with zipfile.ZipFile(site / "pyodide/python_stdlib.zip") as stdlib:  # stored: the host compresses the whole
+        assert [i.compress_type for i in stdlib.infolist()] == [zipfile.ZIP_STORED]
+        assert stdlib.read("os.py").startswith(b"# the standard library")
     worker = (site / "sw.js").read_text()
     assert f'"version": "{version}"' in worker and '"pyodide/pyodide.asm.wasm"' in worker
     assert json.loads((site / "version.json").read_text()) == {"version": version}
@@ -61,7 +68,7 @@ def test_the_version_follows_the_files_and_a_new_build_replaces_the_old(tmp_path
     site = tmp_path / "site"
     first = build_site(site, runtime)
     assert build_site(site, runtime) == first  # the same files, the same version
-    (runtime / "python_stdlib.zip").write_text("another runtime")
+    (runtime / "pyodide.asm.wasm").write_text("another runtime")
     second = build_site(site, runtime)
     assert second != first and f'"version": "{second}"' in (site / "sw.js").read_text()
 

