@@ -9,19 +9,25 @@ Without chromium, or without Pyodide's runtime (``npm ci``), these tests are ski
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
+import json
 import os
+import shutil
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 pytest.importorskip("playwright.sync_api")
 
+from test_web_axe import violations
 from test_web_browser import _data, _decide, browser  # noqa: F401 - their fixtures
 
+from piquet.engine import record
 from piquet.ui.web.site import SiteError, build_site, find_pyodide
 
 pytestmark = pytest.mark.browser
@@ -30,26 +36,38 @@ pytestmark = pytest.mark.browser
 START = 120_000
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The site built and served on loopback; its address. The server's socket listens before the address is given
-    (it is bound and listening once made), so nothing waits on it."""
+def _runtime() -> Path:
+    """Pyodide's npm package, or the test skipped (failed, where the browser tests are required)."""
     try:
-        find_pyodide()
+        return find_pyodide()
     except SiteError as e:
         if os.environ.get("PIQUET_REQUIRE_BROWSER"):
             raise
         pytest.skip(str(e))
-    root = tmp_path_factory.mktemp("site")
-    build_site(root)
-    handler = functools.partial(_Quiet, directory=str(root))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+
+
+@contextlib.contextmanager
+def _served(root: Path) -> Iterator[str]:
+    """``root`` served on loopback by the standard library's static server; its address. The server's socket is
+    bound and listening once it is made, before the address is given: nothing waits on it."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
-    thread.join(20)
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(20)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The site built and served on loopback; its address."""
+    root = tmp_path_factory.mktemp("site")
+    build_site(root, _runtime())
+    with _served(root) as url:
+        yield url
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -100,12 +118,16 @@ def test_a_deal_against_the_computer_then_offline_the_game_resumes_and_plays_on(
     context = browser.new_context()
     page = context.new_page()
     _goto(page, site)
+    # The lobby offers the computer only, and says why a friend needs a server.
+    assert page.get_by_test_id("offline-friend").is_visible() and not page.get_by_test_id("create-room").is_visible()
+    assert violations(page) == []
     page.get_by_label("Your name").fill("Ann")
     page.select_option("#level", "1")
     page.get_by_test_id("create-computer").click()
     page.wait_for_url("**/table.html?id=*", timeout=START)
     _ready(page)
     assert _data(page, "connected") == "true"
+    assert violations(page) == []
     # A whole deal, to its count.
     _play_until(page, lambda: _sheet_rows(page) >= 1)
     url = page.url
@@ -120,7 +142,61 @@ def test_a_deal_against_the_computer_then_offline_the_game_resumes_and_plays_on(
     assert int(_data(page, "version")) >= int(version)
     assert _sheet_rows(page) == 1
     version = _data(page, "version")
-    # And it plays on, with no network: into the second deal.
-    _play_until(page, lambda: _deal_number(page) >= 2 and bool(_data(page, "prompt")))
-    assert int(_data(page, "version")) > int(version)
+    # And it plays on, with no network: the player's decisions and the computer's, in the second deal.
+    _play_until(page, lambda: int(_data(page, "version")) >= int(version) + 4)
+    assert _deal_number(page) >= 2 and _data(page, "connected") == "true"
+    context.close()
+
+
+def test_a_new_version_of_the_site_replaces_the_old_one(tmp_path: Path, browser: Any) -> None:  # noqa: F811
+    runtime = tmp_path / "pyodide"
+    shutil.copytree(_runtime(), runtime)
+    root = tmp_path / "site"
+    first = build_site(root, runtime)
+    with _served(root) as url:
+        context = browser.new_context()
+        page = _goto(context.new_page(), url)
+        page.wait_for_function("!!navigator.serviceWorker.controller", timeout=START)
+        assert page.evaluate("caches.keys()") == [f"piquet-{first}"]
+        # Another build (here: Pyodide's package.json with a line more): another version, which the browser finds.
+        with (runtime / "package.json").open("a") as extra:
+            extra.write("\n")
+        second = build_site(root, runtime)
+        assert second != first
+        kept = page.evaluate("""async (wait) => {
+            const registration = await navigator.serviceWorker.ready;
+            const found = new Promise((resolve) =>
+                registration.addEventListener("updatefound", () => resolve(registration.installing), { once: true }));
+            await registration.update();
+            const late = (what) => new Promise((_, reject) => setTimeout(() => reject(new Error(what)), wait));
+            const worker = await Promise.race([found, late("no new service worker was found")]);
+            // Activated: once its activation (the old cache deleted) is done.
+            await Promise.race([late("the new service worker did not take over"), new Promise((resolve) => {
+                if (worker.state === "activated") resolve();
+                worker.addEventListener("statechange", () => worker.state === "activated" && resolve());
+            })]);
+            return caches.keys();
+        }""", START)
+        assert kept == [f"piquet-{second}"]  # the new version's cache, the old one deleted
+        _reload(page)
+        assert json.loads(page.evaluate("fetch('version.json').then((r) => r.text())")) == {"version": second}
+        context.close()
+
+
+@pytest.mark.slow
+def test_a_finished_partie_s_record_downloads_and_replays(site: str, browser: Any) -> None:  # noqa: F811
+    context = browser.new_context()
+    page = _goto(context.new_page(), site)
+    page.get_by_label("Your name").fill("Ann")
+    page.select_option("#level", "1")
+    page.get_by_test_id("create-computer").click()
+    page.wait_for_url("**/table.html?id=*", timeout=START)
+    _ready(page)
+    _play_until(page, lambda: _data(page, "phase") == "over", limit=2000)
+    result = page.get_by_test_id("result").inner_text()
+    with page.expect_download() as download:
+        page.get_by_test_id("record").click()
+    partie = record.loads(Path(download.value.path()).read_text())
+    assert partie.is_over and partie.totals == tuple(page.evaluate("window.piquetTable.state.view.totals"))
+    assert "wins" in result or "drawn" in result
     context.close()
