@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import subprocess
 import sys
 import zipfile
@@ -45,8 +46,14 @@ def test_the_site_has_its_pages_modules_runtime_package_and_what_installs_it(tmp
         assert (site / name).is_file(), name
     page = (site / "table.html").read_text()
     assert '<meta name="piquet-site"' in page and '"/static/' not in page and 'href="static/style.css"' in page
-    setup = json.loads((site / "api/setup.json").read_text())
+    # The guides and the laws are there too, every link the site's own (it may live under a path).
     from piquet.engine.variants import VARIANTS
+    for variant in VARIANTS:
+        assert "Back to the tables" in (site / f"guide/{variant}.html").read_text()
+        assert (site / f"rules/{variant}.html").is_file()
+    for html in site.glob("**/*.html"):
+        assert not re.search(r'(href|src)="/', html.read_text()), html
+    setup = json.loads((site / "api/setup.json").read_text())
     assert [v["name"] for v in setup["variants"]] == list(VARIANTS)
     # The service worker carries the version and every file it keeps; the manifest's icons are there.
     with zipfile.ZipFile(site / "pyodide/python_stdlib.zip") as stdlib:  # stored: the host compresses the whole

@@ -10,18 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import logging
 import math
 import re
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
-from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, get_args
 
-import markdown
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
@@ -33,7 +30,15 @@ from piquet.engine.language import LANGUAGES
 from piquet.engine.variants import VARIANTS, OptionError
 from piquet.ui.takebacks import Takebacks
 from piquet.ui.web.clients import Client
-from piquet.ui.web.guide import GUIDE_HEAD, guide_html, guide_index_html, unknown_guide_html
+from piquet.ui.web.guide import (
+    GUIDE_HEAD,
+    guide_html,
+    guide_index_html,
+    rules_markup,
+    rules_page,
+    text_page,
+    unknown_guide_html,
+)
 from piquet.ui.web.limits import TokenBucket, prefix_of
 from piquet.ui.web.protocol import (
     CreatedTable,
@@ -129,22 +134,6 @@ def redact_secrets_in_logs() -> None:
             logger.addFilter(RedactSecrets())
 
 
-def _rules_html() -> str:
-    text = resources.files("piquet").joinpath("data/rules.md").read_text(encoding="utf-8")
-    # A wide table scrolls sideways on a narrow screen: a tab stop, so the keyboard can scroll it too.
-    return markdown.markdown(text, extensions=["tables", "toc"]).replace("<table>", '<table tabindex="0">')
-
-
-def _page(title: str, body: str, head: str = "", scripted: bool = False) -> str:
-    """A page of text (the guides, the laws), with the site's icon and style. ``scripted``: ``head`` loads a script,
-    which says when the page is ready (``data-ready``, the signal every page gives); without one it is at once."""
-    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
-            f'<link rel="stylesheet" href="/static/style.css">{head}</head>'
-            f'<body class="page" data-ready="{"" if scripted else "1"}"><main class="doc">{body}</main></body></html>')
-
-
 def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | None = None,
                max_budget: float = MAX_BUDGET, review_workers: int = REVIEW_WORKERS) -> FastAPI:
     """The server's application; ``db`` is a SQLite file's path (``":memory:"``), a PostgreSQL URL
@@ -177,7 +166,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
     app.state.tables = tables
     app.state.reviews = reviews
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    rules_html = _rules_html()
+    rules_html = rules_markup()
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> JSONResponse:
@@ -203,7 +192,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
         """The page ``name`` of a table (the table's page, its review), or a page saying there is no such table (the
         table's row is looked for; nothing is replayed)."""
         if not await tables.exists(table_id):
-            return HTMLResponse(_page("No such table", "<h1>No such table</h1><p>This link holds no table "
+            return HTMLResponse(text_page("No such table", "<h1>No such table</h1><p>This link holds no table "
                                       "on this server. <a href='/'>Start a new one</a>.</p>"), status_code=404)
         return FileResponse(STATIC / name)
 
@@ -213,31 +202,26 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
 
     @app.get("/rules", include_in_schema=False)
     async def rules() -> HTMLResponse:
-        return HTMLResponse(_page("The laws of Piquet as implemented", '<p><a href="/">Back to the tables</a> · '
-                                  '<a href="/guide">How to play: the player\'s guides</a></p>' + rules_html))
+        return HTMLResponse(text_page(*rules_page(rules_html)))
 
     @app.get("/rules/{variant}", include_in_schema=False)
     async def rules_of(variant: str) -> HTMLResponse:
         if variant not in VARIANTS:
             raise HTTPException(404, f"unknown variant {variant!r}")
-        anchor = {"rubicon": "the-partie", "auction": "auction-piquet", "au-cent": "piquet-au-cent"}[variant]
-        script = f"<script>location.hash = {anchor!r};</script>"
-        return HTMLResponse(_page(f"The laws as implemented: {VARIANTS[variant].title}",
-                                  f'<p><a href="/">Back to the tables</a> · <a href="/guide/{variant}">How to play '
-                                  f'{html.escape(VARIANTS[variant].title)}: the player\'s guide</a></p>'
-                                  + rules_html + script))
+        return HTMLResponse(text_page(*rules_page(rules_html, variant)))
 
     guides = {name: guide_html(name) for name in VARIANTS}
 
     @app.get("/guide", include_in_schema=False)
     async def guide_index() -> HTMLResponse:
-        return HTMLResponse(_page("How to play Piquet", guide_index_html()))
+        return HTMLResponse(text_page("How to play Piquet", guide_index_html()))
 
     @app.get("/guide/{variant}", include_in_schema=False)
     async def guide_of(variant: str) -> HTMLResponse:
         if variant not in guides:
-            return HTMLResponse(_page("No such guide", unknown_guide_html(variant)), status_code=404)
-        return HTMLResponse(_page(f"How to play {VARIANTS[variant].title}", guides[variant], GUIDE_HEAD, scripted=True))
+            return HTMLResponse(text_page("No such guide", unknown_guide_html(variant)), status_code=404)
+        return HTMLResponse(text_page(f"How to play {VARIANTS[variant].title}", guides[variant], GUIDE_HEAD,
+                                      scripted=True))
 
     # response_model=None: the answer's type is the protocol's TypedDict, not a model FastAPI should build.
     @app.get("/api/setup", response_model=None)

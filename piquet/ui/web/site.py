@@ -10,6 +10,7 @@ for a visit with no network. Written here:
   path, as on GitHub Pages) and marked as the offline site's (``<meta name="piquet-site">``: the pages then talk to
   the worker instead of a server);
 - ``static/``: the pages' modules, styles and catalogues, as the server serves them;
+- ``guide/`` and ``rules/``: the player's guides and the laws as implemented, as the server serves them;
 - ``api/setup.json``: what the lobby offers (the server's ``GET /api/setup``);
 - ``piquet.zip``: our package in pure Python (no compiled kernel, no page files), *stored* uncompressed so that the
   host's transfer compression does the work;
@@ -27,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import struct
 import zipfile
@@ -134,15 +136,51 @@ def icon_svg() -> str:
             f'<path d="M50 16L76.5 50L50 84L23.5 50Z" fill="{_hex(CREAM)}"/></svg>\n')
 
 
+#: A link of the server's, in a page: to its pages' files, the lobby, a guide or the laws (and an anchor).
+_SERVER_LINK = re.compile(r'(href|src)="/(static/[^"#]*|guide/[\w-]+|guide|rules/[\w-]+|rules|)(#[^"]*)?"')
+
+
+def relative_links(text: str, up: str = "") -> str:
+    """The server's links in a page made the site's, relative to a page ``up`` from the site's root (``""``, or
+    ``"../"`` from ``guide/``): the lobby is ``index.html``, a guide ``guide/{variant}.html``, the laws
+    ``rules/index.html`` and ``rules/{variant}.html``."""
+    def link(match: re.Match[str]) -> str:
+        attribute, path, anchor = match[1], match[2], match[3] or ""
+        if path == "":
+            path = "index.html"
+        elif path in ("guide", "rules"):
+            path += "/index.html"
+        elif not path.startswith("static/"):
+            path += ".html"
+        return f'{attribute}="{up}{path}{anchor}"'
+    return _SERVER_LINK.sub(link, text)
+
+
 def page_html(text: str) -> str:
     """A served page made the site's: its links relative to the site (which may live under a path), marked as the
     offline site's (the pages then play in the browser), with its manifest for installing it."""
-    text = text.replace('"/static/', '"static/').replace('href="/"', 'href="./"')
+    text = relative_links(text)
     head = ('<meta name="piquet-site" content="offline">\n<link rel="manifest" href="manifest.webmanifest">\n'
             f'<meta name="theme-color" content="{_hex(BURGUNDY)}">\n')
     if "<head>\n" not in text:
         raise SiteError("a page of the site has no <head> to mark")
     return text.replace("<head>\n", "<head>\n" + head, 1)
+
+
+def text_pages() -> dict[str, str]:
+    """The guides and the laws as implemented, as the server serves them (``/guide``, ``/rules``), by their path in
+    the site (``guide/rubicon.html``), their links made the site's."""
+    from piquet.engine.variants import VARIANTS
+    from piquet.ui.web.guide import GUIDE_HEAD, guide_html, guide_index_html, rules_markup, rules_page, text_page
+
+    rules = rules_markup()
+    pages = {"guide/index.html": text_page("How to play Piquet", guide_index_html()),
+             "rules/index.html": text_page(*rules_page(rules))}
+    for variant, cls in VARIANTS.items():
+        pages[f"guide/{variant}.html"] = text_page(f"How to play {cls.title}", guide_html(variant), GUIDE_HEAD,
+                                                   scripted=True)
+        pages[f"rules/{variant}.html"] = text_page(*rules_page(rules, variant))
+    return {path: relative_links(page, "../") for path, page in pages.items()}
 
 
 def manifest() -> str:
@@ -175,7 +213,7 @@ def build_site(target: Path, pyodide: Path | None = None) -> str:
     if missing:
         raise SiteError(f"Pyodide's runtime in {runtime} lacks {', '.join(missing)}: run `npm ci`, then build again")
     target.mkdir(parents=True, exist_ok=True)
-    for part in ("static", "pyodide", "icons", "api"):
+    for part in ("static", "pyodide", "icons", "api", "guide", "rules"):
         shutil.rmtree(target / part, ignore_errors=True)
     shutil.copytree(STATIC, target / "static", ignore=shutil.ignore_patterns("__pycache__", "*.py", "*.html"))
     for page in PAGES:
@@ -186,6 +224,9 @@ def build_site(target: Path, pyodide: Path | None = None) -> str:
             stored_zip(runtime / name, target / "pyodide" / name)
         else:
             shutil.copyfile(runtime / name, target / "pyodide" / name)
+    for path, page in text_pages().items():
+        (target / path).parent.mkdir(exist_ok=True)
+        (target / path).write_text(page, encoding="utf-8")
     (target / "api").mkdir()
     (target / "api" / "setup.json").write_text(json.dumps(setup_answer(MAX_BUDGET)), encoding="utf-8")
     package_zip(target / "piquet.zip")

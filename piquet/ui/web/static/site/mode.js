@@ -27,6 +27,15 @@ export function tableHref(id) {
   return offline ? `${new URL("table.html", root).href}?id=${encodeURIComponent(id)}` : `/t/${encodeURIComponent(id)}`;
 }
 
+/**
+ * The player's guide to a variant, at an anchor (`#repique`) or its beginning.
+ * @param {string} variant @param {string} [anchor]
+ */
+export function guideHref(variant, anchor = "") {
+  const name = encodeURIComponent(variant);
+  return (offline ? new URL(`guide/${name}.html`, root).href : `/guide/${name}`) + anchor;
+}
+
 /** Where the lobby reads what a table may be made of (docs/protocol.md, `GET /api/setup`). */
 export function setupUrl() {
   return offline ? new URL("api/setup.json", root).href : "/api/setup";

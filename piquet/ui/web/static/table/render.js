@@ -5,7 +5,7 @@
 // what the player does here goes out as an intent (intents.js).
 
 import { backElement, cardElement, cardName, prettyText, spokenText, syncBacks, syncCards } from "../cards.js";
-import { offline } from "../site/mode.js";
+import { guideHref, offline } from "../site/mode.js";
 import { store } from "../storage.js";
 import { $, absolute, copyLink, h } from "./dom.js";
 import { intend } from "./intents.js";
@@ -162,7 +162,7 @@ export function renderHeader(st, table) {
   $("title").textContent = title;
   const n = names(st);
   document.title = `${title}: ${n[0]} v ${n[1]} · Piquet`;
-  if (table.variant) /** @type {HTMLAnchorElement} */ ($("rules-link")).href = `/guide/${encodeURIComponent(table.variant)}`;
+  if (table.variant) /** @type {HTMLAnchorElement} */ ($("rules-link")).href = guideHref(table.variant);
 }
 
 /**
