@@ -566,6 +566,11 @@ export function renderWaiting(st, table) {
 
 /** @param {TableSoFar} table */
 export function renderShare(table) {
+  if (offline) {
+    // The table lives in this browser: no other device can watch it or take its seat.
+    $("share").hidden = true;
+    return;
+  }
   const a = /** @type {HTMLAnchorElement} */ ($("spectate-link"));
   if (table.spectate) {
     const url = absolute(table.spectate);
