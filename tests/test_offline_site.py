@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("fastapi")  # the site is built by the web extra
+pytest.importorskip("markdown")  # the site is built by the web extra (its guides)
 
 from piquet.ui.web.offline import BrowserStore, Host, info_from_json, info_to_json
 from piquet.ui.web.site import PYODIDE_FILES, SiteError, build_site, package_zip
@@ -220,3 +220,27 @@ def test_the_browser_store_keeps_each_change_and_refuses_an_action_out_of_order(
             await browser.create(info)
 
     asyncio.run(store())
+
+
+def test_a_change_the_browser_refuses_to_keep_is_not_applied_and_the_player_is_told() -> None:
+    async def refused() -> None:
+        kept: dict[str, str] = {}
+        page = Page(kept)
+        created = json.loads(await page.host.create(json.dumps({"kind": "computer", "level": 1, "name": "Ann"})))
+        await page.host.connect(1, created["id"], "token", created["token"], "en")
+        state = await page.settle()
+        while not state["prompt"]:
+            state = await page.settle()
+
+        async def full(key: str, text: str) -> None:
+            raise RuntimeError("QuotaExceededError")
+
+        page.host.store._write = full
+        await page.host.receive(1, json.dumps({"type": "action", "action": _answer(state),
+                                               "version": state["version"]}))
+        await page.settle()
+        assert page.messages("error")[-1]["code"] == "not_saved"
+        assert info_from_json(kept[created["id"]]).version == state["version"]
+        assert page.states()[-1]["version"] == state["version"]
+
+    asyncio.run(refused())

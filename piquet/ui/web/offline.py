@@ -28,7 +28,7 @@ from piquet.ui.web.clients import Client
 from piquet.ui.web.protocol import CreatedTable, LinkKind, ProtocolError
 from piquet.ui.web.seats import SeatRefused
 from piquet.ui.web.session import handle
-from piquet.ui.web.store import StoreError, TableInfo
+from piquet.ui.web.store import StoreError, StoreUnavailable, TableInfo
 from piquet.ui.web.tables import Table, Tables
 from piquet.ui.web.thinking import Thinker
 
@@ -86,7 +86,12 @@ class BrowserStore:
         return info
 
     async def _save(self, info: TableInfo) -> None:
-        await _settled(self._write(info.id, info_to_json(info)))
+        """Write the table; :class:`StoreUnavailable` if the browser refused (its storage full, or denied): nothing
+        is changed, and the player is told the table could not be saved (``not_saved``)."""
+        try:
+            await _settled(self._write(info.id, info_to_json(info)))
+        except Exception as e:  # a JavaScript error under Pyodide, whatever its kind
+            raise StoreUnavailable(f"this browser could not keep the table ({e})") from None
         self._tables[info.id] = info
 
     async def ping(self) -> None:
