@@ -202,3 +202,27 @@ def test_a_finished_partie_s_record_downloads_and_replays(site: str, browser: An
     assert partie.is_over and partie.totals == tuple(page.evaluate("window.piquetTable.state.view.totals"))
     assert "wins" in result or "drawn" in result
     context.close()
+
+
+def test_hints_and_takebacks_are_the_served_table_s_in_the_browser(site: str, browser: Any) -> None:  # noqa: F811
+    """The hint (the review's, thought in the worker) and a takeback, at a table made with free takebacks."""
+    context = browser.new_context()
+    page = _goto(context.new_page(), site)
+    page.get_by_label("Your name").fill("Ann")
+    page.select_option("#level", "1")
+    page.select_option("#takebacks", "free")
+    page.get_by_test_id("create-computer").click()
+    page.wait_for_url("**/table.html?id=*", timeout=START)
+    _ready(page)
+    _play_until(page, lambda: _data(page, "prompt") == "exchange")
+    page.get_by_test_id("hint").click()
+    page.get_by_test_id("hint-why").wait_for(state="visible", timeout=START)
+    assert page.get_by_test_id("hint-why").inner_text().strip()
+    version = _data(page, "version")
+    assert _decide(page)  # the exchange made
+    page.wait_for_function("v => document.body.dataset.version !== v", arg=version, timeout=START)
+    page.get_by_test_id("undo").click(timeout=START)
+    # Taken back: the exchange asked for again, and the table's version moved on (a takeback is a change too).
+    page.wait_for_function("v => document.body.dataset.prompt === 'exchange' && +document.body.dataset.version > +v",
+                           arg=version, timeout=START)
+    context.close()
