@@ -100,6 +100,8 @@ class PartieReview:
     actions: list[ReviewedDecision] = field(default_factory=list)
     #: The luck of each deal reviewed (:mod:`piquet.coach.luck`).
     luck: list[DealLuck] = field(default_factory=list)
+    #: The language of the review's words: its explanations, its decisions in words, the ladder's words.
+    lang: str = "en"
 
     def of(self, kind: type[R]) -> list[R]:
         """The decisions of one kind (a class of :mod:`~piquet.coach.review.decisions`), in the record's order."""
@@ -186,7 +188,7 @@ class PartieReview:
             "exchanges": [r.to_json(names) for r in self.exchanges],
             "calls": [r.to_json(names) for r in self.calls],
             "concessions": [r.to_json(names) for r in self.concessions],
-            "carte_blanche": [r.to_json(names) for r in self.of(CarteBlancheReviewed)],
+            "carte_blanche": [r.to_json(names, self.lang) for r in self.of(CarteBlancheReviewed)],
             # Every decision of a deal is of a kind above (review_partie matches them all); the list stays for the
             # readers of the format.
             "not_reviewed": [],
@@ -200,7 +202,7 @@ class PartieReview:
                                       "lost_a_deal": self.lost_a_deal(seat),
                                       "lost_a_deal_interval": list(self.lost_a_deal_interval(seat)),
                                       **({"played_like": played_like(self.lost_a_deal(seat)),
-                                          "played_like_words": describe(self.lost_a_deal(seat))}
+                                          "played_like_words": describe(self.lost_a_deal(seat), lang=self.lang)}
                                          if self.on_the_ladder else {}),
                                       **({"luck": self.luck_summary(seat).to_json()} if self.luck else {})}
                         for seat in (0, 1)},
@@ -265,17 +267,18 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
     legal card. ``progress(done, total)`` is called after each decision of the deals reviewed (an exchange, a
     declaration, a call, a card played, forced or not: ``total`` counts them all). ``luck``: reckon each deal's luck
     (:func:`piquet.coach.luck.partie_luck`, the same in both lenses). The explanations are in ``lang``
-    (:mod:`piquet.engine.language`), the players named in them ``names`` (by default the partie's).
+    (:mod:`piquet.engine.language`), the players named ``names`` in them and in the review (by default the partie's
+    names).
     """
     if broken_down not in ("choice", "all"):
         raise ValueError(f"broken_down is 'choice' or 'all', not {broken_down!r}")
     deals = sum(1 for a in partie.actions if isinstance(a, Deal))
     if deal is not None and not 1 <= deal <= deals:
         raise ValueError(f"there is no deal {deal}: the record has {deals} deal{'s' if deals != 1 else ''}")
-    out = PartieReview(partie.players, lens, 1 if lens is Lens.OPEN else worlds, seed,
-                       luck=partie_luck(partie, deal) if luck else [])
-    total = decisions_in(partie, deal)
     named = partie.players if names is None else names
+    out = PartieReview(named, lens, 1 if lens is Lens.OPEN else worlds, seed,
+                       luck=partie_luck(partie, deal) if luck else [], lang=lang)
+    total = decisions_in(partie, deal)
     done = 0
     cache: BestCache = {}
     for at, action, number, index in replayed_steps(partie):  # the partie ``at`` changes as the steps go on
@@ -285,7 +288,7 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
             progress(done, total)
         done += 1
         rng = decision_rng(seed, number, index)
-        said = action.describe(partie.players)
+        said = action.describe(named, lang)
         match action:
             case Exchange():
                 exchanged: ExchangeReview | None = review_exchange(at, action, lens, exchange_worlds, rng)
@@ -342,7 +345,7 @@ def _played(at: Partie, action: Play, said: str, deal: int, index: int, lens: Le
     for seat in (0, 1):  # who might have conceded before this first card, and played on
         if at.rules.allows_concession and at.why_not(Concede(seat)) is None:
             played_on = review_concession(at, seat, PLAY_ON, lens, worlds, decision_rng(seed, deal, index))
-            out.append(ConcessionReviewed(deal=deal, action=index, seat=seat, text=playing_on(players[seat]),
+            out.append(ConcessionReviewed(deal=deal, action=index, seat=seat, text=playing_on(named[seat], lang),
                                           explanation=explain_concession(played_on, named, lang), review=played_on))
     trick = len(at.view(action.player).tricks) + 1
     legal = [a for a in at.legal_actions(action.player) if isinstance(a, Play)]
