@@ -167,6 +167,10 @@ def explain_call(review: CallReview, names: tuple[str, str], lang: str = "en") -
     Passing rather than bidding 7+ costs Ann 6.5 points on average: it gives up the contract (−7) and gains \
 the point (+0.5). After passing Ann holds the contract in none of the deals drawn, and both pass in 30%; after \
 bidding 7+, in 90% of the deals drawn.
+    >>> print(explain_call(review, ("Ann", "Bill"), "fr"))
+    La passe plutôt que l'annonce 7+ coûte 6,5 points en moyenne à Ann : on y perd le contrat (−7) et gagne le point \
+(+0,5). Après la passe, Ann tient le contrat dans 0 % des donnes tirées, et les deux passent dans 30 % ; après \
+l'annonce 7+, dans 90 % des donnes tirées.
     """
     w = words_in(lang)
     me = names[review.seat]
