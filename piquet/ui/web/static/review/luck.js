@@ -58,13 +58,13 @@ function moreOrLess(x) {
 function sentence(entry, name, other, adjusted) {
   const mine = entry.players[name];
   const theirs = entry.players[other];
-  const hand = name === entry.elder ? "review.luck_hand_elder" : "review.luck_hand_younger";
   /** @param {string} who @param {number} x */
   const draw = (who, x) => Math.abs(x) < NOTHING
     ? t("review.luck_draw_none", { name: who })
     : t(x > 0 ? "review.luck_draw_more" : "review.luck_draw_less", { name: who, x: size(x) });
   const parts = [
-    t(hand, { name, compare: moreOrLess(mine.deal) }),
+    t(name === entry.elder ? "review.luck_hand_elder" : "review.luck_hand_younger",
+      { name, compare: moreOrLess(mine.deal) }),
     draw(name, mine.draw),
     draw(other, theirs.draw),
   ];
@@ -99,8 +99,8 @@ export function renderLuck(box, review) {
   const which = deals.length === 1 ? t("review.luck_which_deal", { n: deals[0].deal })
     : t("review.luck_which_deals", { n: sums[0].deals });
   box.append(h("p", { className: "small-note luck-meaning", text: t("review.luck_meaning") }));
-  const head = ["review.luck_of_the_deal", "review.luck_of_the_draws", "review.luck_in_all", "review.result",
-    "review.adjusted"].map((key) => t(key));
+  const head = [t("review.luck_of_the_deal"), t("review.luck_of_the_draws"), t("review.luck_in_all"),
+    t("review.result"), t("review.adjusted")];
   const keys = /** @type {(keyof LuckSummary)[]} */ (["deal", "draws", "luck", "result", "adjusted"]);
   const table = h("table", { className: "sheet-table luck-table", "data-testid": "luck-table" },
     h("caption", { text: t("review.luck_caption", { which }) }),
