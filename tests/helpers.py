@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
 
+from hypothesis import settings
+
 from piquet.ai.agent import RandomAgent
 from piquet.engine.actions import Action, CarteBlanche, Concede, Deal, Declare, Play, parse_action
 from piquet.engine.cards import FULL_PACK, Card, CardSet
@@ -24,6 +26,13 @@ from piquet.engine.words import said
 
 NAMES = ("Ann", "Bill")
 TOOLS = Path(__file__).resolve().parent.parent / "tools"
+
+
+def examples(n: int) -> int:
+    """How many examples a property test draws: ``n`` under the default profile, scaled with the profile's
+    ``max_examples`` (100 by default; the inner loop's ``quick`` profile, 20, draws a fifth), at least one."""
+    drawn: int = settings().max_examples  # the loaded profile's
+    return max(1, n * drawn // 100)
 
 
 def load_tool(name: str) -> ModuleType:

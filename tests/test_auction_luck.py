@@ -9,7 +9,7 @@ import random
 from itertools import combinations
 
 import pytest
-from helpers import ANN, BILL, agents, cs, dealt, make_deal, run
+from helpers import ANN, BILL, agents, cs, dealt, examples, make_deal, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -62,7 +62,7 @@ def _deal_played(deal: Deal, seed: int) -> Partie:
     return partie
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.permutations(list(CARDS)), st.integers(0, 1), st.integers(0, 10_000))
 def test_auction_luck_of_the_deal_sums_to_nothing_between_players(pack: list[Card], dealer: int, seed: int) -> None:
     """Whatever the deal and whatever the calls and discards (here at random), one player's luck is the other's

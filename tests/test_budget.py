@@ -8,6 +8,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -52,7 +53,7 @@ def _full_best(tables: list[dict[Card, int]], weights: list[float]) -> Card:
     return tally.best()
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(value_tables())
 def test_stopping_rule_never_changes_the_card_all_the_worlds_choose(table: tuple[list[dict[Card, int]],
                                                                                  list[float], int]) -> None:

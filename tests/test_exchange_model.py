@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from itertools import combinations as subsets
 
 import pytest
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -104,13 +105,13 @@ _hands = st.sets(st.integers(0, 31), min_size=1, max_size=20).map(CardSet)
 
 
 @given(_hands, st.booleans())
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 def test_keep_values_are_the_books_rule_card_by_card(hand: CardSet, younger: bool) -> None:
     assert keep_values(hand, younger) == _plain_keep_values(hand, younger)
 
 
 @given(_hands, st.booleans(), st.data())
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 def test_discard_is_the_books_one_card_at_a_time_in_the_same_order(hand: CardSet, younger: bool,
                                                                     data: st.DataObject) -> None:
     count = data.draw(st.integers(0, len(hand)))
@@ -237,7 +238,7 @@ _RULES = (make_rules("rubicon"), make_rules("rubicon", {"minimum_point": 4}), ma
 
 
 @given(_deals, st.sampled_from(_RULES), st.sampled_from([(1, -1), (1, 1), (-1, -1), (1, -10), (10, -1)]))
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 def test_the_valuation_is_the_plain_estimate_to_the_last_bit(cards: list[int], rules: Rules,
                                                               worth: tuple[int, int]) -> None:
     elder, younger = CardSet(cards[:12]), CardSet(cards[12:])

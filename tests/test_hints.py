@@ -8,7 +8,7 @@ import random
 import re
 
 import pytest
-from helpers import dealt, declare_nothing, run
+from helpers import dealt, declare_nothing, examples, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -198,7 +198,7 @@ def test_a_hint_is_the_same_whatever_the_cards_the_player_cannot_see() -> None:
     assert check(here, seven, seed=5, budget=0, worlds=FEW) == check(there, seven, seed=5, budget=0, worlds=FEW)
 
 
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=examples(4), deadline=None)
 @given(st.permutations(range(8)))
 def test_any_dealing_of_the_hidden_cards_gives_the_same_hint(order: list[int]) -> None:
     assert hint(_hidden_from_ann(order), seed=7, budget=0, worlds=(4, 50, 4)) == \
@@ -225,7 +225,7 @@ _POINT_DECLARATIONS = (Declare(0, Category.POINT, (CardSet.parse("AS KS QS JS"),
 _SIGNED = re.compile(r"\(([−+])(\d+(?:\.\d)?)")
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.lists(st.floats(-3, 3, allow_nan=False), min_size=6, max_size=6),
        st.lists(st.floats(-3, 3, allow_nan=False), min_size=6, max_size=6), st.booleans())
 def test_the_parts_an_explanation_names_add_up_to_the_total_it_explains(

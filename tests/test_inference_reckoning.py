@@ -8,7 +8,7 @@ import random
 from types import ModuleType
 
 import pytest
-from helpers import ANN, BILL, cs, dealt, load_tool
+from helpers import ANN, BILL, cs, dealt, examples, load_tool
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -133,7 +133,7 @@ def test_overlapping_windows_are_not_two_sequences() -> None:
     assert req.met(cs("KS QS JS TS QH JH TH").mask, 1, 0)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), variant=st.sampled_from(["rubicon", "auction", "au-cent"]),
        books=st.booleans())
 def test_every_sampled_world_is_consistent_with_every_score_event(seed: int, variant: str, books: bool) -> None:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 from drivers import OPTION_SETS, Drawn, Seeded, chosen_is_legal, conservation, drive, options
-from helpers import SinkingAgent
+from helpers import SinkingAgent, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,13 +19,13 @@ from piquet.engine.record import dumps, loads
 from piquet.engine.scoring import DealScore, ScoreCategory
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(data=st.data(), opt=options())
 def test_invariants_32_cards_conserved_at_every_step(data: st.DataObject, opt: dict[str, object]) -> None:
     drive(Drawn(data), options=opt, after=conservation)
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(data=st.data(), opt=options())
 def test_invariants_every_action_chosen_is_legal(data: st.DataObject, opt: dict[str, object]) -> None:
     drive(Drawn(data), options=opt, before=chosen_is_legal)
@@ -58,14 +58,14 @@ def legal_list_exact(p: Partie) -> None:
             assert p.can(a), a
 
 
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=examples(4), deadline=None)
 @given(data=st.data(), opt=options())
 def test_invariants_legal_actions_lists_only_legal_actions_and_exact_plays(data: st.DataObject,
                                                                            opt: dict[str, object]) -> None:
     drive(Drawn(data), options=opt, after=legal_list_exact, max_deals=3)
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8), deadline=None)
 @given(data=st.data(), opt=options())
 def test_invariants_score_rederived_from_record_equals_live(data: st.DataObject, opt: dict[str, object]) -> None:
     checked = []
@@ -84,7 +84,7 @@ def test_invariants_score_rederived_from_record_equals_live(data: st.DataObject,
     assert sum(d.totals[1] * d.multiplier for d in p.deal_scores) == p.totals[1]
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8), deadline=None)
 @given(data=st.data())
 def test_law_65_play_points_per_deal_equal_12_plus_second_player_wins_plus_1(data: st.DataObject) -> None:
     seen: list[DealScore] = []

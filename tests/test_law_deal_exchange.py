@@ -24,6 +24,7 @@ from helpers import (
     cs,
     dealt,
     declare_nothing,
+    examples,
     full,
     log_texts,
     make_deal,
@@ -121,7 +122,7 @@ def test_law_9_a_seeded_shuffle_deals_the_same_everywhere() -> None:
         assert p.random_deal(random.Random(seed), 3) == Deal.shuffled(random.Random(seed), seed % 2, 3)
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(seed=st.integers(min_value=0, max_value=2**64))
 def test_law_9_the_pack_is_shuffled_as_random_shuffle_shuffles_it_and_the_generator_left_alike(seed: int) -> None:
     # shuffled_pack draws random.Random.shuffle's draws itself (a pack is shuffled at every deal): the same
@@ -157,7 +158,7 @@ def test_hands_fixed_whatever_the_packets_when_not_dealt_in_packets() -> None:
     assert Deal.from_pack(0, pack, 2).hands != Deal.from_pack(0, pack, 3).hands  # dealt in packets, they differ
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(deals())
 def test_law_9_any_shuffle_dealt_in_packets_is_a_legal_deal_of_twelve_each_and_a_talon_of_eight(deal: Deal) -> None:
     assert len(deal.hands[0]) == len(deal.hands[1]) == 12 and len(deal.talon) == 8

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from drivers import Drawn, current_deal, deals, drive, parties
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -49,7 +50,7 @@ def plays_logged(p: Partie) -> None:
         assert entry.winner == (card.player if won else lead.player) == tricks[i // 2].winner
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(data=st.data(), partie=parties())
 def test_each_card_played_is_logged_and_the_second_names_the_tricks_winner(
         data: st.DataObject, partie: tuple[str, dict[str, object]]) -> None:
@@ -62,7 +63,7 @@ DEAL_FIELDS = ("elder", "hand", "dealt", "discards", "peeked", "rest", "show_res
                "announcements", "trick", "leader", "tricks", "tricks_won", "events", "bids", "contract")
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(data=st.data(), partie=parties(), deal=deals())
 def test_a_new_deal_starts_afresh_nothing_of_the_last_deal_carried_over(
         data: st.DataObject, partie: tuple[str, dict[str, object]], deal: Deal) -> None:

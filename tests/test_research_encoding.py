@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import ANN, BILL, CB_ANN, CB_BILL, CB_TALON, agents, dealt
+from helpers import ANN, BILL, CB_ANN, CB_BILL, CB_TALON, agents, dealt, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -59,7 +59,7 @@ def _reach(partie: Partie, ids: list[int]) -> object:
 
 
 @pytest.mark.parametrize("variant", ["rubicon", "auction", "au-cent"])
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=examples(4), deadline=None)
 @given(seed=st.integers(0, 10_000))
 def test_every_legal_action_is_reached_by_its_ids_and_only_by_them(variant: str, seed: int) -> None:
     rng = random.Random(seed)

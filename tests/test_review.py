@@ -10,7 +10,7 @@ from typing import Any, NamedTuple, cast
 
 import pytest
 from drivers import hands
-from helpers import BILL, card, cs, dealt, run
+from helpers import BILL, card, cs, dealt, examples, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -158,7 +158,7 @@ def endings(draw: st.DrawFn) -> Ending:
     return Ending(rules, position)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(endings())
 def test_breakdown_parts_sum_to_the_solver_value_on_random_endings_of_every_variant(ending: Ending) -> None:
     rules, position = ending

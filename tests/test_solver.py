@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 import pytest
 from drivers import hands
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -104,7 +105,7 @@ def endings(draw: st.DrawFn) -> Ending:
         draw(st.sampled_from([(1, -1), (1, 1), (-1, -1)])), draw(st.booleans()), draw(st.booleans()))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(endings())
 def test_solver_equals_minimax_on_random_endings_of_every_variant(ending: Ending) -> None:
     rules, contract, (h0, h1), won, scores, elder, to_act, done, utility, led, all_values = ending
@@ -243,7 +244,7 @@ def _by_steps(position: PlayPosition, rules: Rules) -> int:
     return best
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_parlett_where_play_ceases_at_the_target_the_solver_equals_a_minimax_of_its_steps(data: st.DataObject) -> None:
     """Piquet au Cent, option play_ceases_at_the_target: the deal stops as soon as a player reaches the game's target,

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import pytest
 from drivers import packs
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -94,7 +95,7 @@ def agree(case: Case) -> None:
 
 
 @requires_kernel
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(cases(most_tricks=8))
 def test_kernel_equals_the_pure_search_on_drawn_positions(case: Case) -> None:
     """Same value, same best cards and (with ``all_values``) the same value of every card."""
@@ -102,7 +103,7 @@ def test_kernel_equals_the_pure_search_on_drawn_positions(case: Case) -> None:
 
 
 @requires_kernel
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(cases())
 def test_kernel_equals_the_pure_search_from_early_in_the_deal(case: Case) -> None:
     agree(case)
@@ -146,7 +147,7 @@ def test_kernel_rejects_what_is_not_a_position() -> None:
 
 
 @requires_kernel
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(cases())
 def test_kernel_s_best_leads_are_the_pure_search_s(case: Case) -> None:
     """The root of a solve in one kernel call (MTD(f), then each lead's null-window test) gives the pure search's

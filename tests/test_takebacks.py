@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import pytest
 from drivers import NAMES, Chooser, Drawn, knowledge, parties
-from helpers import ANN, BASE_ANN, BASE_BILL, BASE_TALON, BILL, act, cs, make_deal, new_partie
+from helpers import ANN, BASE_ANN, BASE_BILL, BASE_TALON, BILL, act, cs, examples, make_deal, new_partie
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -49,7 +49,7 @@ def _declaration(action: Action) -> bool:
     return isinstance(action, Declare)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(st.data(), parties())
 def test_a_fair_takeback_goes_back_past_nothing_the_player_had_not_seen(
         data: st.DataObject, variant: tuple[str, dict[str, object]]) -> None:
@@ -91,7 +91,7 @@ def test_law_55_option_calls_shown_at_once_a_trio_shown_at_once_is_final_for_a_f
     assert target(p, steps, ANN, "fair") == (None if shown else len(p.actions) - 1)
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(st.data())
 def test_a_free_takeback_goes_to_the_last_choice_and_never_to_a_chance_event_or_a_forced_card(
         data: st.DataObject) -> None:

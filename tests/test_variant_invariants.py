@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from drivers import NAMES, Drawn, check_no_leak, chosen_is_legal, conservation, drive, knowledge, parties
-from helpers import ANN, BILL, CB_ANN, CB_BILL, CB_TALON, agents, cs, dealt
+from helpers import ANN, BILL, CB_ANN, CB_BILL, CB_TALON, agents, cs, dealt, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,21 +21,21 @@ from piquet.engine.scoring import ScoreCategory, ScoreEvent
 VARIANTS = ("auction", "au-cent")
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(data=st.data(), partie=parties(VARIANTS))
 def test_variant_invariants_32_cards_conserved_at_every_step(data: st.DataObject,
                                                             partie: tuple[str, dict[str, object]]) -> None:
     drive(Drawn(data), *partie, after=conservation)
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(data=st.data(), partie=parties(VARIANTS))
 def test_variant_invariants_every_action_chosen_is_legal(data: st.DataObject,
                                                         partie: tuple[str, dict[str, object]]) -> None:
     drive(Drawn(data), *partie, before=chosen_is_legal)
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(data=st.data(), partie=parties(VARIANTS))
 def test_variant_invariants_record_round_trip_gives_the_same_scores_result_and_games(
         data: st.DataObject, partie: tuple[str, dict[str, object]]) -> None:
@@ -55,7 +55,7 @@ def test_variant_invariants_record_round_trip_gives_the_same_scores_result_and_g
 
 
 # ---------------------------------------------------------------- views
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8), deadline=None)
 @given(data=st.data(), partie=parties(VARIANTS))
 def test_variant_invariants_views_leak_nothing_during_random_play(data: st.DataObject,
                                                                  partie: tuple[str, dict[str, object]]) -> None:
@@ -84,7 +84,7 @@ def test_variant_invariants_the_leak_check_allows_au_cent_carte_blanche_shown_af
 
 
 # ---------------------------------------------------------------- the play
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8), deadline=None)
 @given(data=st.data())
 def test_lunn_play_points_per_deal_are_twelve_each_trick_scoring_one(data: st.DataObject) -> None:
     seen: list[int] = []
@@ -134,7 +134,7 @@ def test_lunn_play_points_per_deal_are_twelve_each_trick_scoring_one(data: st.Da
     assert seen
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(data=st.data())
 def test_au_cent_play_points_per_deal_as_rubicon(data: st.DataObject) -> None:
     seen: list[int] = []
@@ -156,7 +156,7 @@ def test_au_cent_play_points_per_deal_as_rubicon(data: st.DataObject) -> None:
     assert max(p.games_won()) >= 3 and p.result.winner == (0 if p.games_won()[0] > p.games_won()[1] else 1)
 
 
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=examples(4), deadline=None)
 @given(data=st.data(), fresh_cut=st.booleans())
 def test_au_cent_games_are_a_hundred_up_won_at_the_moment_the_loser_under_fifty_a_double(
         data: st.DataObject, fresh_cut: bool) -> None:

@@ -8,7 +8,7 @@ from dataclasses import fields
 
 import pytest
 from drivers import Drawn, check_no_leak, drive, knowledge, options
-from helpers import CB_ANN, CB_BILL, CB_TALON, base, cards_in_text, dealt, run
+from helpers import CB_ANN, CB_BILL, CB_TALON, base, cards_in_text, dealt, examples, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,14 +17,14 @@ from piquet.engine.partie import Partie, Phase
 from piquet.engine.view import PlayerView
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(data=st.data(), opt=options())
 def test_views_leak_nothing_during_random_play(data: st.DataObject, opt: dict[str, object]) -> None:
     drive(Drawn(data), options=opt, after=check_no_leak, max_deals=3)
 
 
 @pytest.mark.parametrize("who", ["Bill", "Ann"])
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(data=st.data())
 def test_views_leak_nothing_with_carte_blanche(who: str, data: st.DataObject) -> None:
     p = dealt(CB_ANN, CB_BILL, CB_TALON) if who == "Bill" else dealt(CB_BILL, CB_ANN, CB_TALON)
@@ -62,7 +62,7 @@ def test_views_leak_check_detects_a_leak() -> None:
     assert p.hand(1) - allowed[0]  # Ann may not know Bill's hand
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8), deadline=None)
 @given(data=st.data())
 def test_views_read_later_say_what_they_said_when_made(data: st.DataObject) -> None:
     """A view read after the partie has moved on (a card is played in place, Partie.push) still says what the

@@ -179,8 +179,8 @@ def test_the_computer_and_its_hints_think_in_the_workers_with_the_tables_budget(
 
     async def recording_run(self: Thinker, lane: Any, group: Any, table: Any, limit: Any, task: Any,
                             *args: Any) -> Any:
-        if task is thinking._hint:
-            reviewed.append((lane, args[-1]))
+        if task is thinking._hint:  # _hint(view, legal, seed, budget, lang, names)
+            reviewed.append((lane, args[3]))
         return await run(self, lane, group, table, limit, task, *args)
 
     monkeypatch.setattr(Thinker, "_run", recording_run)
