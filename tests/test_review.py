@@ -267,6 +267,7 @@ def test_review_partie_has_one_entry_per_card_played_and_per_exchange() -> None:
         assert record.action_from_data(data["deals"][r.deal - 1]["actions"][r.action], NAMES).player == r.seat
 
 
+@pytest.mark.slow  # a whole partie (or several): the inner loop leaves it to CI
 def test_review_of_one_deal_is_that_deal_of_the_whole_review() -> None:
     partie = _seeded_partie(3)
     whole = review_partie(partie, Lens.FAIR, worlds=1, seed=4)

@@ -106,6 +106,7 @@ def test_parse_options() -> None:
         "minimum_point": 4, "cards_count_toward_pique": True}
 
 
+@pytest.mark.slow  # a whole partie (or several): the inner loop leaves it to CI
 def test_a_whole_partie_with_hints(tmp_path: Path) -> None:
     path = tmp_path / "partie.json"
     console, buf = make_console()
@@ -223,6 +224,7 @@ def test_options_reach_the_rules(tmp_path: Path) -> None:
     assert json.loads(path.read_text(encoding="utf-8"))["options"] == {"minimum_point": 4}
 
 
+@pytest.mark.slow  # a whole partie (or several): the inner loop leaves it to CI
 def test_a_whole_auction_partie_with_hints(tmp_path: Path) -> None:
     path = tmp_path / "auction.json"
     console, buf = make_console()
@@ -248,6 +250,7 @@ def test_a_whole_auction_partie_with_hints(tmp_path: Path) -> None:
         assert "Both passed: deal" in out
 
 
+@pytest.mark.slow  # a whole partie (or several): the inner loop leaves it to CI
 def test_a_whole_au_cent_partie_with_hints(tmp_path: Path) -> None:
     path = tmp_path / "aucent.json"
     console, buf = make_console()

@@ -182,6 +182,7 @@ def test_reckoning_worlds_tool_finds_no_world_against_what_she_scored(capsys: py
     assert all(" 0 of " in line and "(0.0%)" in line for line in lines)
 
 
+@pytest.mark.slow  # a whole partie (or several): the inner loop leaves it to CI
 def test_fingerprint_is_the_same_twice_and_moves_when_the_engine_says_something_else() -> None:
     fingerprint = _load("fingerprint")
     first = fingerprint.fingerprint("rubicon", 2)

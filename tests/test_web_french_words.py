@@ -184,6 +184,7 @@ def _reviewed(http: TestClient, table: dict[str, Any], **body: Any) -> dict[str,
     raise AssertionError("the review did not finish")
 
 
+@pytest.mark.slow  # a whole partie (or several): the inner loop leaves it to CI
 def test_a_french_seat_s_hints_tutor_and_reviews_say_no_english_word(tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """Anne asks a hint at each decision of the first deal, is warned by the tutor, then opens the review of the deal

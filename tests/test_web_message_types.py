@@ -152,6 +152,7 @@ def _messages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str
     return setup, cast(CreatedTable, created), clients
 
 
+@pytest.mark.slow  # a whole partie (or several): the inner loop leaves it to CI
 def test_every_message_the_server_sent_in_whole_games_is_of_its_typed_dict(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     setup, created, clients = _messages(tmp_path, monkeypatch)

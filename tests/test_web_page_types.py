@@ -57,6 +57,7 @@ def test_every_folder_of_the_page_is_shipped_with_the_package() -> None:
         assert "piquet.ui.web." + folder.replace("/", ".") in config["packages"], folder
 
 
+@pytest.mark.slow  # the type checker run once a change: the inner loop leaves it to CI
 def test_the_type_check_refuses_a_field_the_protocol_does_not_have(tmp_path: Path) -> None:
     if not TSC.exists():
         pytest.skip("TypeScript is not installed here (npm ci)")

@@ -510,6 +510,7 @@ def _rematch(http: TestClient, table: dict[str, Any], token: str) -> Any:
     return http.post(f"/api/tables/{table['id']}/rematch", params={"token": token})
 
 
+@pytest.mark.slow  # a whole partie (or several): the inner loop leaves it to CI
 def test_a_rematch_against_the_computer_is_a_new_table_with_the_same_settings_once_the_partie_is_over(
         tmp_path: Path) -> None:
     with TestClient(create_app(db(tmp_path), workers=0)) as http, ExitStack() as stack:

@@ -192,6 +192,7 @@ def test_a_hint_and_a_check_cross_as_the_seats_view_and_give_what_the_partie_wou
     assert checked == 4
 
 
+@pytest.mark.slow  # a whole partie (or several): the inner loop leaves it to CI
 def test_hints_made_in_a_worker_while_the_loop_plays_other_parties_all_come_back(thinker: Thinker) -> None:
     """The memo of leads and tricks that parties with the same rules share grows while hints are sent (it made
     pickling the partie fail under load): what crosses now is the view, pickled on the loop, and no hint fails."""
