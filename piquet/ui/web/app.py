@@ -54,7 +54,7 @@ from piquet.ui.web.protocol import (
 )
 from piquet.ui.web.reviews import REVIEW_WORKERS, LensName, ReviewRefused, Reviews, for_viewer
 from piquet.ui.web.seats import SeatRefused
-from piquet.ui.web.store import AsyncStore, Store, StoreUnavailable, open_store
+from piquet.ui.web.store import MAX_PLAYED, AsyncStore, Store, StoreUnavailable, open_store
 from piquet.ui.web.tables import (
     DEFAULT_BUDGET,
     LEVELS,
@@ -87,6 +87,19 @@ class AskReview(BaseModel):
     #: The deal to review, counted from 1 (``None``: the whole partie, once it is over).
     deal: StrictInt | None = None
     lens: LensName = "fair"
+
+
+class HeldSeat(BaseModel):
+    """A seat a browser holds: the table's id and the seat's secret."""
+
+    table: str = Field(min_length=1, max_length=64)
+    token: str = Field(min_length=1, max_length=128)
+
+
+class AskHistory(BaseModel):
+    #: The seats this browser holds (the History page reads them from the browser's storage).
+    seats: list[HeldSeat] = Field(max_length=MAX_PLAYED)
+    lang: str = "en"
 
 
 class CreateTable(BaseModel):
@@ -357,6 +370,20 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
             raise HTTPException(409, str(e)) from None
         answer: RematchAnswer = {"id": new_id, "link": link}
         return JSONResponse(answer)
+
+    @app.get("/history", include_in_schema=False)
+    async def history_page() -> FileResponse:
+        return FileResponse(STATIC / "history.html")
+
+    @app.post("/api/history")
+    async def history(body: AskHistory) -> JSONResponse:
+        """The finished parties the seats a browser holds played (:mod:`piquet.ui.web.history`), newest first: a
+        secret that holds no seat at its table gives nothing, and which it was is not said."""
+        try:
+            parties = await tables.history.parties([(s.table, s.token) for s in body.seats], body.lang)
+        except ValueError as e:
+            raise HTTPException(422, str(e)) from None
+        return JSONResponse({"parties": parties}, headers={"Cache-Control": "no-store"})
 
     @app.get("/t/{table_id}/review", include_in_schema=False)
     async def review_page(table_id: str) -> Response:

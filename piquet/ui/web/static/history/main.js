@@ -1,0 +1,108 @@
+// @ts-check
+// History: the finished parties this browser's seats played (POST /api/history; see docs/protocol.md, "History").
+// The page sends the seat secrets this browser holds (the table page keeps one for each table it sat at); the
+// server answers with the finished parties where a secret holds a seat, and nothing for any other.
+
+import { lang, plural, t } from "../i18n.js";
+import { store } from "../storage.js";
+import { $, h } from "../table/dom.js";
+
+/**
+ * One finished partie as the server sends it (piquet/ui/web/history.py, Party).
+ * @typedef {{winner: number | null, points: number, rubiconed: boolean | null, games: number[] | null,
+ *   totals: number[], deals: number}} PartyResult
+ * @typedef {{id: string, variant: string, title: string, kind: string, level: number | null, seat: number,
+ *   players: string[], opponent: string, created: number, finished: number, result: PartyResult,
+ *   won: boolean | null, links: {record: string, replay: string, review: string, table: string}}} Party
+ */
+
+/** The seats this browser holds: each table's id with its seat's secret (a table only watched holds none). */
+export function heldSeats() {
+  /** @type {{table: string, token: string}[]} */
+  const seats = [];
+  for (const key of store.keys("piquet.table.")) {
+    try {
+      const saved = JSON.parse(store.get(key) || "{}");
+      if (saved && typeof saved.token === "string" && saved.token) seats.push({ table: key.slice("piquet.table.".length), token: saved.token });
+    } catch {
+      /* an entry this page cannot read holds no seat */
+    }
+  }
+  return seats;
+}
+
+/** @param {Party} p */
+function opponent(p) {
+  return p.kind === "computer" && p.level ? t("history.computer_level", { n: p.level }) : p.opponent;
+}
+
+/** @param {Party} p */
+function outcome(p) {
+  const r = p.result;
+  if (p.won === null) return t("history.drawn");
+  return p.won ? plural(r.points, "history.won_one", "history.won_many") : plural(r.points, "history.lost_one", "history.lost_many");
+}
+
+/** @param {Party} p */
+function score(p) {
+  const r = p.result;
+  const mine = p.seat;
+  if (r.games) return t("history.games", { x: r.games[mine], y: r.games[1 - mine] });
+  return t("history.totals", { x: r.totals[mine], y: r.totals[1 - mine] });
+}
+
+/** @param {Party} p */
+function rubicon(p) {
+  const r = p.result;
+  if (r.rubiconed === null) return t("history.no_rubicon");
+  if (!r.rubiconed) return t("history.not_rubiconed");
+  return p.won ? t("history.rubiconed_opponent") : t("history.rubiconed_you");
+}
+
+/** @param {Party} p */
+function row(p) {
+  const when = new Date(p.finished * 1000).toLocaleString(lang, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+  return h("tr", { "data-testid": "history-row", "data-table": p.id, className: p.won === null ? "drawn" : p.won ? "won" : "lost" },
+    h("td", { text: when }),
+    h("td", { text: p.title }),
+    h("td", { text: opponent(p) }),
+    h("td", { "data-testid": "history-result", text: outcome(p) }),
+    h("td", { "data-testid": "history-score", text: score(p) }),
+    h("td", { "data-testid": "history-rubicon", text: rubicon(p) }),
+    h("td", { className: "history-links" },
+      h("a", { href: p.links.record, download: `piquet-${p.id}.json`, "data-testid": "history-record", text: t("history.record") }),
+      h("a", { href: p.links.replay, "data-testid": "history-replay", text: t("history.replay") }),
+      h("a", { href: p.links.review, "data-testid": "history-review", text: t("history.review") }),
+      h("a", { href: p.links.table, "data-testid": "history-table", text: t("history.table") })));
+}
+
+/** @param {string} text */
+function fail(text) {
+  const box = $("history-error");
+  box.textContent = text;
+  box.hidden = false;
+}
+
+async function start() {
+  const seats = heldSeats();
+  /** @type {Party[]} */
+  let parties = [];
+  if (seats.length) {
+    const answer = await fetch("/api/history", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ seats, lang }),
+    }).catch(() => null);
+    if (!answer || !answer.ok) {
+      const detail = answer ? (await answer.json().catch(() => ({}))).detail : null;
+      fail(detail ? t("history.refused", { why: detail }) : t("history.unreachable"));
+    } else {
+      parties = (await answer.json()).parties;
+    }
+  }
+  $("history-rows").replaceChildren(...parties.map(row));
+  $("history").hidden = parties.length === 0;
+  $("history-empty").hidden = parties.length > 0 || !$("history-error").hidden;
+  document.body.dataset.count = String(parties.length);
+  document.body.dataset.ready = "1";
+}
+
+start();
