@@ -1,0 +1,108 @@
+"""History in the browser (issue 36), in Debian's chromium against a live ``piquet serve`` (the fixtures of
+``test_web_browser``): two parties against the computer are played to their end through the server's own code (a
+second application on the same store, its scripted player answering every prompt), each opened once in the browser
+(as a player's browser does, which keeps the seat's secret), then the lobby's History link shows both with their
+results, and the record, the replay and the review of one are followed."""
+
+from __future__ import annotations
+
+import random
+from contextlib import ExitStack
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+# The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
+from test_web_browser import WAIT, LiveServer, _goto, _open, _ready, browser, server  # noqa: F401
+from web_helpers import FOUR_DEALS, connect, create, play_computer, query
+
+from piquet.ui.web.app import create_app
+
+pytestmark = pytest.mark.browser
+
+
+def _finish_two(live: LiveServer) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Two parties against the computer, played to their end on the live server's store: each table as created
+    and its last state."""
+    rng = random.Random(36)
+    finished = []
+    with TestClient(create_app(str(live.db), workers=0, review_workers=0)) as http, ExitStack() as stack:
+        for level in (1, 2):
+            table = create(http, "computer", name="Ann", level=level, options=FOUR_DEALS)
+            end = play_computer(connect(http, stack, table, query(table["links"]["play"])), rng)
+            finished.append((table, end))
+    return finished
+
+
+def _result_words(end: dict[str, Any]) -> str:
+    result = end["view"]["result"]
+    if result["winner"] is None:
+        return "Drawn"
+    points = result["points"]
+    return f"{'Won' if result['winner'] == 0 else 'Lost'}, {points} point{'' if points == 1 else 's'}"
+
+
+def test_history_lists_the_finished_parties_and_opens_their_review_and_replay(request: pytest.FixtureRequest) -> None:
+    live: LiveServer = request.getfixturevalue("server")
+    parties = _finish_two(live)
+    page = _open(request.getfixturevalue("browser"), live.url + "/")
+    # History before any partie: it says there is none yet.
+    page.get_by_test_id("history-link").click()
+    page.wait_for_url("**/history")
+    _ready(page)
+    assert page.get_by_test_id("history-empty").is_visible() and page.get_by_test_id("history").is_hidden()
+    # The player's browser opens each table by its link (and so keeps its seat's secret), as after playing it.
+    for table, _end in parties:
+        _goto(page, live.url + table["links"]["play"])
+        page.wait_for_function("document.body.dataset.phase === 'over' || window.piquetTable.state.table.status "
+                               "=== 'over'", timeout=WAIT)
+    _goto(page, live.url + "/")
+    page.get_by_test_id("history-link").click()
+    page.wait_for_url("**/history")
+    _ready(page)
+    rows = page.get_by_test_id("history-row")
+    assert rows.count() == 2 and page.get_by_test_id("history-empty").is_hidden()
+    # Newest first: the second partie (level 2), then the first (level 1), each with its result and score.
+    for row, (table, end) in zip([rows.nth(0), rows.nth(1)], reversed(parties), strict=True):
+        assert row.get_attribute("data-table") == table["id"]
+        cells = row.locator("td")
+        assert cells.nth(1).inner_text() == "Rubicon Piquet"
+        assert cells.nth(2).inner_text() == f"The computer, level {end['table']['level']}"
+        assert row.get_by_test_id("history-result").inner_text() == _result_words(end)
+        totals = end["view"]["totals"]
+        assert row.get_by_test_id("history-score").inner_text() == f"{totals[0]} to {totals[1]}"
+        rubiconed = end["view"]["result"]["rubiconed"]
+        assert row.get_by_test_id("history-rubicon").inner_text() == (
+            "Not rubiconed" if not rubiconed else "Your opponent rubiconed" if end["view"]["result"]["winner"] == 0
+            else "You were rubiconed")
+    first = rows.nth(1)
+    # Its record downloads as the table page's does.
+    with page.expect_download() as download:
+        first.get_by_test_id("history-record").click()
+    assert download.value.suggested_filename == f"piquet-{parties[0][0]['id']}.json"
+    # Its replay: the review page with both hands open, stepping through the partie's first deal.
+    first.get_by_test_id("history-replay").click()
+    page.wait_for_url("**/review?deal=1**lens=open-hands**")
+    _ready(page)
+    page.wait_for_function("['running', 'queued', 'done'].includes(document.body.dataset.status)", timeout=WAIT)
+    assert page.locator("#lens").input_value() == "open-hands"
+    page.go_back()
+    page.wait_for_url("**/history")
+    _ready(page)
+    # Its review: the fair lens, what the player could know.
+    page.get_by_test_id("history-row").nth(1).get_by_test_id("history-review").click()
+    page.wait_for_url("**/review?deal=1**")
+    _ready(page)
+    page.wait_for_function("['running', 'queued', 'done'].includes(document.body.dataset.status)", timeout=WAIT)
+    assert page.locator("#lens").input_value() == "fair"
+    assert page.get_by_test_id("error").is_hidden()
+    # In French, the same History in French words.
+    _goto(page, live.url + "/")
+    page.get_by_label("Language", exact=True).select_option("fr")
+    page.wait_for_function("document.documentElement.lang === 'fr' && document.body.dataset.ready === '1'",
+                           timeout=WAIT)
+    _goto(page, live.url + "/history")
+    assert page.get_by_role("heading", level=1).inner_text() == "Vos parties terminées"
+    assert page.get_by_test_id("history-row").nth(0).locator("td").nth(2).inner_text() == "L'ordinateur, niveau 2"
+    page.context.close()
