@@ -65,6 +65,18 @@ def test_a_seats_secret_lists_its_finished_parties_newest_first(tmp_path: Path) 
         record = http.get(links["record"])
         assert record.status_code == 200 and record.json()["players"][0] == "Ann"
         assert http.get(links["review"].split("?")[0]).status_code == 200
+        # Progress: one row a variant and level, its parties won, lost or drawn and its averages from Ann's side.
+        progress = answer.json()["progress"]
+        rows = {(g["variant"], g["opponent"]): g for g in progress["groups"]}
+        assert set(rows) == {("rubicon", "1, beginner"), ("au-cent", "2, casual")}
+        rubicon = rows["rubicon", "1, beginner"]
+        assert (rubicon["parties"], rubicon["won"] + rubicon["lost"] + rubicon["drawn"]) == (1, 1)
+        won = oldest["won"]
+        assert rubicon["points_a_partie"] == (0 if won is None else result["points"] * (1 if won else -1))
+        totals = end1["view"]["totals"]
+        assert rubicon["points_a_deal"] == round((totals[0] - totals[1]) / oldest["result"]["deals"], 1)
+        assert progress["svg"].count('data-testid="progress-row"') == 2 and "Rubicon Piquet · 1, beginner" in progress[
+            "svg"]
         # In French, the titles and the computer's name in French.
         french = ask(http, [(first["id"], first["token"])], "fr").json()["parties"][0]
         assert (french["title"], french["opponent"]) == ("Piquet rubicon", "l'ordinateur")
@@ -83,7 +95,8 @@ def test_another_players_secret_shows_nothing_of_his(tmp_path: Path) -> None:
                             ("no-such-table", theirs["token"]), (rt["id"], spectate), (rt["id"], rt["guest"])])
         assert [p["id"] for p in answer.json()["parties"]] == [mine["id"]]
         # The same answer whether a table exists or not: nothing says which secrets were wrong.
-        assert ask(http, [(theirs["id"], "x")]).json() == ask(http, [("nope", "x")]).json() == {"parties": []}
+        nothing = {"parties": [], "progress": {"groups": [], "svg": ""}}
+        assert ask(http, [(theirs["id"], "x")]).json() == ask(http, [("nope", "x")]).json() == nothing
 
 
 @pytest.mark.parametrize(("body", "where"), [

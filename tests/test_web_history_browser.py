@@ -2,12 +2,18 @@
 ``test_web_browser``): two parties against the computer are played to their end through the server's own code (a
 second application on the same store, its scripted player answering every prompt), each opened once in the browser
 (as a player's browser does, which keeps the seat's secret), then the lobby's History link shows both with their
-results, and the record, the replay and the review of one are followed."""
+results and the picture of the progress by level, and the record, the replay and the review of one are followed.
+With ``PIQUET_SCREENSHOTS=DIR`` the test writes its picture of History to ``DIR/history.png``
+(``PIQUET_SCREENSHOTS=docs/screenshots python3 -m pytest -m browser tests/test_web_history_browser.py`` makes the
+docs' one)."""
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,7 +49,8 @@ def _result_words(end: dict[str, Any]) -> str:
     return f"{'Won' if result['winner'] == 0 else 'Lost'}, {points} point{'' if points == 1 else 's'}"
 
 
-def test_history_lists_the_finished_parties_and_opens_their_review_and_replay(request: pytest.FixtureRequest) -> None:
+def test_history_lists_the_finished_parties_and_opens_their_review_and_replay(request: pytest.FixtureRequest,
+                                                                              tmp_path: Path) -> None:
     live: LiveServer = request.getfixturevalue("server")
     parties = _finish_two(live)
     page = _open(request.getfixturevalue("browser"), live.url + "/")
@@ -76,6 +83,26 @@ def test_history_lists_the_finished_parties_and_opens_their_review_and_replay(re
         assert row.get_by_test_id("history-rubicon").inner_text() == (
             "Not rubiconed" if not rubiconed else "Your opponent rubiconed" if end["view"]["result"]["winner"] == 0
             else "You were rubiconed")
+    # Progress: the server's picture, a row a level, each bar the partie won, lost or drawn as its row in the list.
+    assert page.get_by_test_id("progress").is_visible()
+    plotted = page.locator("[data-testid=progress-plot] [data-testid=progress-row]")
+    assert plotted.count() == 2
+    for n, (_table, end) in enumerate(parties):
+        winner = end["view"]["result"]["winner"]
+        outcome = "drawn" if winner is None else "won" if winner == 0 else "lost"
+        assert plotted.nth(n).get_attribute(f"data-{outcome}") == "1"
+        assert plotted.nth(n).locator("text").first.text_content() == (
+            f"Rubicon Piquet · {n + 1}, {['beginner', 'casual'][n]}")
+    label = page.locator("#progress-figure").get_attribute("aria-label") or ""
+    assert label.startswith("Rubicon Piquet · 1, beginner: won ")
+    picture = tmp_path / "history.png"
+    page.set_viewport_size({"width": 1100, "height": 800})
+    page.screenshot(path=str(picture), full_page=True)
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    wanted = os.environ.get("PIQUET_SCREENSHOTS")
+    if wanted:
+        Path(wanted).mkdir(parents=True, exist_ok=True)
+        shutil.copy(picture, Path(wanted) / "history.png")
     first = rows.nth(1)
     # Its record downloads as the table page's does.
     with page.expect_download() as download:

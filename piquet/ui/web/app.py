@@ -35,6 +35,7 @@ from piquet.engine import record
 from piquet.engine.language import LANGUAGES, words_in
 from piquet.engine.variants import VARIANTS, OptionError
 from piquet.ui.takebacks import Takebacks
+from piquet.ui.web import progress
 from piquet.ui.web.clients import Client
 from piquet.ui.web.events import event
 from piquet.ui.web.guard import TokenBucket, prefix_of
@@ -377,13 +378,16 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
 
     @app.post("/api/history")
     async def history(body: AskHistory) -> JSONResponse:
-        """The finished parties the seats a browser holds played (:mod:`piquet.ui.web.history`), newest first: a
-        secret that holds no seat at its table gives nothing, and which it was is not said."""
+        """The finished parties the seats a browser holds played (:mod:`piquet.ui.web.history`), newest first, and
+        their progress by variant and opponent (:mod:`piquet.ui.web.progress`): a secret that holds no seat at its
+        table gives nothing, and which it was is not said."""
         try:
             parties = await tables.history.parties([(s.table, s.token) for s in body.seats], body.lang)
         except ValueError as e:
             raise HTTPException(422, str(e)) from None
-        return JSONResponse({"parties": parties}, headers={"Cache-Control": "no-store"})
+        rows = progress.groups(parties, body.lang)
+        return JSONResponse({"parties": parties, "progress": {"groups": rows, "svg": progress.svg(rows)}},
+                            headers={"Cache-Control": "no-store"})
 
     @app.get("/t/{table_id}/review", include_in_schema=False)
     async def review_page(table_id: str) -> Response:

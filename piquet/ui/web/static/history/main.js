@@ -14,6 +14,8 @@ import { $, h } from "../table/dom.js";
  * @typedef {{id: string, variant: string, title: string, kind: string, level: number | null, seat: number,
  *   players: string[], opponent: string, created: number, finished: number, result: PartyResult,
  *   won: boolean | null, links: {record: string, replay: string, review: string, table: string}}} Party
+ * @typedef {{variant: string, opponent: string, label: string, parties: number, won: number, lost: number,
+ *   drawn: number, points_a_partie: number, points_a_deal: number}} Group
  */
 
 /** The seats this browser holds: each table's id with its seat's secret (a table only watched holds none). */
@@ -76,6 +78,20 @@ function row(p) {
       h("a", { href: p.links.table, "data-testid": "history-table", text: t("history.table") })));
 }
 
+/**
+ * The server's picture of the progress by variant and opponent, with its words for those who do not see it.
+ * @param {{groups: Group[], svg: string}} progress
+ */
+function showProgress(progress) {
+  const figure = $("progress-figure");
+  const picture = progress.svg ? new DOMParser().parseFromString(progress.svg, "image/svg+xml").documentElement : null;
+  figure.replaceChildren(...(picture ? [document.importNode(picture, true)] : []));
+  figure.setAttribute("aria-label", progress.groups.map((g) => t("history.progress_row", {
+    label: g.label, won: g.won, lost: g.lost, drawn: g.drawn, partie: g.points_a_partie, deal: g.points_a_deal,
+  })).join("; "));
+  $("progress").hidden = progress.groups.length === 0;
+}
+
 /** @param {string} text */
 function fail(text) {
   const box = $("history-error");
@@ -87,6 +103,8 @@ async function start() {
   const seats = heldSeats();
   /** @type {Party[]} */
   let parties = [];
+  /** @type {{groups: Group[], svg: string}} */
+  let progress = { groups: [], svg: "" };
   if (seats.length) {
     const answer = await fetch("/api/history", {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ seats, lang }),
@@ -95,12 +113,15 @@ async function start() {
       const detail = answer ? (await answer.json().catch(() => ({}))).detail : null;
       fail(detail ? t("history.refused", { why: detail }) : t("history.unreachable"));
     } else {
-      parties = (await answer.json()).parties;
+      const data = await answer.json();
+      parties = data.parties;
+      progress = data.progress;
     }
   }
   $("history-rows").replaceChildren(...parties.map(row));
   $("history").hidden = parties.length === 0;
   $("history-empty").hidden = parties.length > 0 || !$("history-error").hidden;
+  showProgress(progress);
   document.body.dataset.count = String(parties.length);
   document.body.dataset.ready = "1";
 }
