@@ -20,6 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
+from test_web_axe import violations
 from test_web_browser import WAIT, LiveServer, _goto, _open, _ready, browser, server  # noqa: F401
 from web_helpers import FOUR_DEALS, connect, create, play_computer, query
 
@@ -93,6 +94,7 @@ def test_history_lists_the_finished_parties_and_opens_their_review_and_replay(re
         assert plotted.nth(n).get_attribute(f"data-{outcome}") == "1"
         assert plotted.nth(n).locator("text").first.text_content() == (
             f"Rubicon Piquet · {n + 1}, {['beginner', 'casual'][n]}")
+    assert violations(page) == []  # the list and the picture, as axe sees them
     label = page.locator("#progress-figure").get_attribute("aria-label") or ""
     assert label.startswith("Rubicon Piquet · 1, beginner: won ")
     picture = tmp_path / "history.png"
