@@ -193,6 +193,7 @@ def test_a_partie_that_ended_before_results_were_kept_is_found_by_replaying_it(t
     with TestClient(create_app(db(tmp_path), workers=0, review_workers=0)) as http:
         [party] = ask(http, [("old", "s-old")]).json()["parties"]
         assert party["result"] == summary(partie) and party["opponent"] == "Computer"
+        assert party["finished"] == party["created"] == 1_700_000_000.0  # when it ended is not known: its start
     store = SQLiteStore(db(tmp_path))
     assert store.played([("old", "s-old")])[0].result == summary(partie)
     store.close()

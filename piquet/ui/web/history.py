@@ -106,33 +106,34 @@ class History:
         for table in played:
             result, when = table.result, table.finished
             if result is None:
-                result = await self._find_result(table)
-                when = time.time()
-            if result is not None:
-                finished.append(self._party(table, result, when or table.created, token[table.id], lang))
+                result, when = await self._find_result(table)
+            if result is not None and when is not None:
+                finished.append(self._party(table, result, when, token[table.id], lang))
         finished.sort(key=lambda p: p["finished"], reverse=True)
         return finished
 
-    async def _find_result(self, table: Played) -> dict[str, Any] | None:
-        """The result of a table whose end the store does not hold: from its partie in memory, else replayed (once
-        a process); written to the store when found, so the next request reads it."""
+    async def _find_result(self, table: Played) -> tuple[dict[str, Any] | None, float | None]:
+        """The result of a table whose end the store does not hold, and when it ended: from its partie in memory
+        (it ended here: now), else replayed (once a process; when it ended is not stored, and the day it began
+        stands for it); written to the store when found, so the next request reads it."""
         if table.id in self._unfinished:
-            return None
-        partie = self.playing(table.id)
+            return None, None
+        partie, when = self.playing(table.id), time.time()
         if partie is None:
             info = await self.store.load(table.id)
             if info is None:
-                return None
+                return None, None
             partie = await asyncio.get_running_loop().run_in_executor(_REPLAY, _replayed, info)
+            when = info.created
         if partie is None or not partie.is_over:
             self._unfinished.add(table.id)
-            return None
+            return None, None
         result = summary(partie)
         try:
-            await self.store.finish(table.id, time.time(), result)
+            await self.store.finish(table.id, when, result)
         except (StoreUnavailable, StoreError) as e:  # shown all the same; written at the next request
             log.warning("table %s: its result could not be written: %s", table.id, e)
-        return result
+        return result, when
 
     def forget(self, table_id: str) -> None:
         """The table's partie ended here: its line is written (or, if that failed, found again by replaying)."""

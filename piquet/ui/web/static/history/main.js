@@ -18,19 +18,28 @@ import { $, h } from "../table/dom.js";
  *   drawn: number, points_a_partie: number, points_a_deal: number}} Group
  */
 
-/** The seats this browser holds: each table's id with its seat's secret (a table only watched holds none). */
+/** The most seats one request names (the server's limit: MAX_PLAYED in piquet/ui/web/store.py). */
+const MOST = 2000;
+
+/**
+ * The seats this browser holds: each table's id with its seat's secret (a table only watched holds none), the
+ * tables last opened first, as many as the server takes at once.
+ */
 export function heldSeats() {
-  /** @type {{table: string, token: string}[]} */
+  /** @type {{table: string, token: string, at: number}[]} */
   const seats = [];
   for (const key of store.keys("piquet.table.")) {
     try {
       const saved = JSON.parse(store.get(key) || "{}");
-      if (saved && typeof saved.token === "string" && saved.token) seats.push({ table: key.slice("piquet.table.".length), token: saved.token });
+      if (saved && typeof saved.token === "string" && saved.token) {
+        seats.push({ table: key.slice("piquet.table.".length), token: saved.token, at: Number(saved.at) || 0 });
+      }
     } catch {
       /* an entry this page cannot read holds no seat */
     }
   }
-  return seats;
+  seats.sort((a, b) => b.at - a.at);
+  return seats.slice(0, MOST).map(({ table, token }) => ({ table, token }));
 }
 
 /** @param {Party} p */
