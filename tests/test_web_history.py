@@ -17,7 +17,7 @@ from web_helpers import FOUR_DEALS, connect, create, db, play_computer, query, r
 
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.record import action_to_data
-from piquet.ui.web.app import create_app
+from piquet.ui.web.app import HISTORY_BURST, create_app
 from piquet.ui.web.history import summary
 from piquet.ui.web.store import MAX_PLAYED, SQLiteStore, SQLStore, StoreError, TableInfo
 
@@ -114,6 +114,15 @@ def test_a_malformed_request_is_refused_saying_where_and_why(tmp_path: Path, bod
         answer = http.post("/api/history", json=body)
         assert answer.status_code == 422
         assert answer.json()["detail"].startswith(where), answer.json()
+
+
+def test_history_requests_are_rate_limited_per_address_with_a_clear_429(tmp_path: Path) -> None:
+    with TestClient(create_app(db(tmp_path), workers=0, review_workers=0)) as http:
+        burst = int(HISTORY_BURST)
+        assert [ask(http, [("t", "s")]).status_code for _ in range(burst)] == [200] * burst
+        refused = ask(http, [("t", "s")])
+        assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+        assert refused.json()["detail"].startswith("at most 30 History requests a minute from one address")
 
 
 def test_the_history_page_is_served_and_the_lobby_links_to_it(tmp_path: Path) -> None:
