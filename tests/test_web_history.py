@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from web_helpers import FOUR_DEALS, connect, create, db, play_computer, query, room
+from web_helpers import FOUR_DEALS, connect, create, db, play_computer, play_room, query, room
 
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.record import action_to_data
@@ -97,6 +97,28 @@ def test_another_players_secret_shows_nothing_of_his(tmp_path: Path) -> None:
         # The same answer whether a table exists or not: nothing says which secrets were wrong.
         nothing = {"parties": [], "progress": {"groups": [], "svg": ""}}
         assert ask(http, [(theirs["id"], "x")]).json() == ask(http, [("nope", "x")]).json() == nothing
+
+
+def test_a_rooms_guest_sees_the_partie_from_his_own_seat(tmp_path: Path) -> None:
+    """In a room each player's secret lists the partie from his side: his seat, his opponent's name, whether he won;
+    and the result was written to the store when the partie ended, before any History request."""
+    rng = random.Random(5)
+    with TestClient(create_app(db(tmp_path), workers=0, review_workers=0)) as http, ExitStack() as stack:
+        rt, ann, bill = room(http, stack, options=FOUR_DEALS)
+        end = play_room([ann, bill], rng)
+        store = SQLiteStore(db(tmp_path))
+        [stored] = store.played([(rt["id"], rt["guest"])])
+        store.close()
+        assert stored.seat == 1 and stored.result is not None and stored.finished is not None
+        winner = end["view"]["result"]["winner"]
+        [hers] = ask(http, [(rt["id"], rt["token"])]).json()["parties"]
+        [his] = ask(http, [(rt["id"], rt["guest"])]).json()["parties"]
+        assert (hers["seat"], hers["opponent"], his["seat"], his["opponent"]) == (0, "Bill", 1, "Ann")
+        assert (hers["won"], his["won"]) == ((None, None) if winner is None else (winner == 0, winner == 1))
+        [group] = ask(http, [(rt["id"], rt["guest"])]).json()["progress"]["groups"]
+        totals = end["view"]["totals"]
+        assert group["opponent"] == "Ann" and group["points_a_deal"] == round(
+            (totals[1] - totals[0]) / his["result"]["deals"], 1)
 
 
 @pytest.mark.parametrize(("body", "where"), [
