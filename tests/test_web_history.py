@@ -6,6 +6,7 @@ a PostgreSQL server is installed, on PostgreSQL too."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from contextlib import ExitStack
 from pathlib import Path
@@ -19,6 +20,7 @@ from piquet.engine.partie import Partie, Phase
 from piquet.engine.record import action_to_data
 from piquet.ui.web.app import HISTORY_BURST, create_app
 from piquet.ui.web.history import summary
+from piquet.ui.web.offline import BrowserStore
 from piquet.ui.web.store import MAX_PLAYED, SQLiteStore, SQLStore, StoreError, TableInfo
 
 Json = dict[str, Any]
@@ -151,7 +153,7 @@ def test_the_history_page_is_served_and_the_lobby_links_to_it(tmp_path: Path) ->
     with TestClient(create_app(db(tmp_path), workers=0, review_workers=0)) as http:
         page = http.get("/history")
         assert page.status_code == 200 and "/static/history/main.js" in page.text
-        assert 'href="/history"' in http.get("/").text
+        assert 'href="history"' in http.get("/").text  # relative: the offline site has no History (hidden there)
 
 
 # ---------------------------------------------------------------- the store's half, on each store
@@ -228,3 +230,24 @@ def test_a_partie_that_ended_before_results_were_kept_is_found_by_replaying_it(t
     store = SQLiteStore(db(tmp_path))
     assert store.played([("old", "s-old")])[0].result == summary(partie)
     store.close()
+
+
+def test_the_offline_store_keeps_a_finished_partie_s_line_beside_its_table() -> None:
+    """The offline site's store (the browser's IndexedDB, here a dict) answers History's calls as the SQL stores do."""
+    kept: dict[str, str] = {}
+    store = BrowserStore(kept.get, kept.__setitem__)
+    line = summary(_over())
+
+    async def scenario() -> None:
+        await store.create(_table("t0", ["s0", None]))
+        await store.create(_table("t1", ["s1", None]))
+        await store.finish("t0", 1_700_000_100.0, line)
+        await store.finish("t0", 1_800_000_000.0, {"other": True})  # a partie ends once
+        found = await store.played([("t0", "s0"), ("t1", "s1"), ("t1", "wrong"), ("t9", "s0")])
+        assert [(p.id, p.seat, p.finished, p.result) for p in found] == [
+            ("t0", 0, 1_700_000_100.0, line), ("t1", 0, None, None)]
+        with pytest.raises(StoreError, match="no table 'nope'"):
+            await store.finish("nope", 1.0, line)
+
+    asyncio.run(scenario())
+    assert set(kept) == {"t0", "t1", "result:t0"}

@@ -30,7 +30,8 @@ OBJECTS: dict[str, str] = {name: name for name in (
     "ErrorMessage", "Advice", "DiscardAdvice", "HintMessage", "TutorMessage", "SeatMessage", "MoveMessage",
     "OptionSetup", "VariantSetup", "LevelSetup", "BudgetSetup", "SetupAnswer", "CreatedTable")} | {
     "TrickData": "Trick", "ResultData": "Result", "BidData": "BidCall", "ContractData": "Contract",
-    "GameData": "Game", "RulesFacts": "Rules", "ViewData": "View", "TableData": "TableInfo"}
+    "GameData": "Game", "RulesFacts": "Rules", "ViewData": "View", "TableData": "TableInfo", "FeatData": "Feat",
+    "OutcomeData": "Outcome", "DealGameData": "DealGame"}
 #: The unions of messages, told apart by their ``type``.
 UNIONS = {"ClientMessage": "ClientMessage", "ServerMessage": "ServerMessage"}
 #: The sets of names (Python's ``Literal`` aliases) and their typedefs.

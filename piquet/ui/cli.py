@@ -758,6 +758,30 @@ def _serve_arguments(srv: argparse.ArgumentParser) -> None:
     srv.set_defaults(func=_serve)
 
 
+def _site(args: argparse.Namespace) -> int:
+    try:
+        from piquet.ui.web.site import SiteError, build_site, site_bytes
+    except ImportError as e:
+        print(f"piquet site needs the web extra ({e.name} is missing): pip install 'piquet[web]'", file=sys.stderr)
+        return 2
+    target = Path(args.dir)
+    try:
+        version = build_site(target, Path(args.pyodide) if args.pyodide else None)
+    except (SiteError, OSError) as e:
+        print(f"piquet site: {e}", file=sys.stderr)
+        return 2
+    print(f"The offline site (version {version}, {site_bytes(target) / 1e6:.1f} MB) is in {target}: serve it with "
+          f"`python3 -m http.server -d {target}` and open http://localhost:8000/ (docs/offline.md)")
+    return 0
+
+
+def _site_arguments(site: argparse.ArgumentParser) -> None:
+    site.add_argument("dir", help="the directory to write the site into (made if need be)")
+    site.add_argument("--pyodide", metavar="DIR", default=None,
+                      help="Pyodide's npm package (default: node_modules/pyodide here or above, installed by npm ci)")
+    site.set_defaults(func=_site)
+
+
 #: Each subcommand: its summary, and what fills in its arguments.
 _COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
     "play": ("play a partie against the computer", _play_arguments),
@@ -768,6 +792,7 @@ _COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
                   _exercises_arguments),
     "arena": ("computer players against each other on mirrored deals", _arena_arguments),
     "serve": ("serve the browser table: play the computer or a friend online", _serve_arguments),
+    "site": ("write the table as a static site that plays the computer in the browser, offline", _site_arguments),
 }
 
 

@@ -21,7 +21,7 @@ from piquet.ai.agent import Agent
 from piquet.coach import hints
 from piquet.engine.actions import Action
 from piquet.engine.partie import Partie, Phase
-from piquet.ui.web.guard import TokenBucket, prefix_of
+from piquet.ui.web.limits import TokenBucket, prefix_of
 from piquet.ui.web.protocol import HintMessage, ProtocolError, hint_message
 from piquet.ui.web.thinking import ThinkingFailed, reviewed
 

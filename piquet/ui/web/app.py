@@ -10,57 +10,51 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
-import json
 import logging
 import math
 import re
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
-from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, assert_never, get_args
+from typing import Annotated, Any, get_args
 
-import markdown
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StrictBool, StrictInt
 
-from piquet.ai.levels import LEVEL_NAMES
-from piquet.coach import hints
 from piquet.engine import record
-from piquet.engine.language import LANGUAGES, words_in
+from piquet.engine.language import LANGUAGES
 from piquet.engine.variants import VARIANTS, OptionError
 from piquet.ui.takebacks import Takebacks
 from piquet.ui.web import progress
 from piquet.ui.web.clients import Client
-from piquet.ui.web.events import event
-from piquet.ui.web.guard import TokenBucket, prefix_of
-from piquet.ui.web.guide import GUIDE_HEAD, guide_html, guide_index_html, unknown_guide_html
+from piquet.ui.web.guide import (
+    GUIDE_HEAD,
+    guide_html,
+    guide_index_html,
+    rules_markup,
+    rules_page,
+    text_page,
+    unknown_guide_html,
+)
+from piquet.ui.web.limits import TokenBucket, prefix_of
 from piquet.ui.web.protocol import (
-    BudgetSetup,
     CreatedTable,
-    LevelSetup,
     LinkKind,
     ProtocolError,
     RematchAnswer,
-    ServerMessage,
     SetupAnswer,
     TableKind,
-    VariantSetup,
-    read_message,
 )
 from piquet.ui.web.reviews import REVIEW_WORKERS, LensName, ReviewRefused, Reviews, for_viewer
 from piquet.ui.web.seats import SeatRefused
+from piquet.ui.web.session import handle, message_text, setup_answer
 from piquet.ui.web.store import MAX_PLAYED, AsyncStore, Store, StoreUnavailable, open_store
 from piquet.ui.web.tables import (
-    DEFAULT_BUDGET,
-    LEVELS,
     MAX_BUDGET,
-    MIN_BUDGET,
     OpenRefused,
     Table,
     Tables,
@@ -71,7 +65,7 @@ __all__ = ["RedactSecrets", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
 #: New tables one address may create a minute, on average, and in a burst; and one network (an IPv4 /24, an IPv6
-#: /64: :func:`piquet.ui.web.guard.prefix_of`).
+#: /64: :func:`piquet.ui.web.limits.prefix_of`).
 TABLES_PER_MINUTE_PER_ADDRESS = 20.0
 TABLE_BURST_PER_ADDRESS = 30.0
 TABLES_PER_MINUTE_PER_PREFIX = 60.0
@@ -160,22 +154,6 @@ def redact_secrets_in_logs() -> None:
             logger.addFilter(RedactSecrets())
 
 
-def _rules_html() -> str:
-    text = resources.files("piquet").joinpath("data/rules.md").read_text(encoding="utf-8")
-    # A wide table scrolls sideways on a narrow screen: a tab stop, so the keyboard can scroll it too.
-    return markdown.markdown(text, extensions=["tables", "toc"]).replace("<table>", '<table tabindex="0">')
-
-
-def _page(title: str, body: str, head: str = "", scripted: bool = False) -> str:
-    """A page of text (the guides, the laws), with the site's icon and style. ``scripted``: ``head`` loads a script,
-    which says when the page is ready (``data-ready``, the signal every page gives); without one it is at once."""
-    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
-            f'<link rel="stylesheet" href="/static/style.css">{head}</head>'
-            f'<body class="page" data-ready="{"" if scripted else "1"}"><main class="doc">{body}</main></body></html>')
-
-
 def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | None = None,
                max_budget: float = MAX_BUDGET, review_workers: int = REVIEW_WORKERS) -> FastAPI:
     """The server's application; ``db`` is a SQLite file's path (``":memory:"``), a PostgreSQL URL
@@ -208,7 +186,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
     app.state.tables = tables
     app.state.reviews = reviews
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    rules_html = _rules_html()
+    rules_html = rules_markup()
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> JSONResponse:
@@ -234,7 +212,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
         """The page ``name`` of a table (the table's page, its review), or a page saying there is no such table (the
         table's row is looked for; nothing is replayed)."""
         if not await tables.exists(table_id):
-            return HTMLResponse(_page("No such table", "<h1>No such table</h1><p>This link holds no table "
+            return HTMLResponse(text_page("No such table", "<h1>No such table</h1><p>This link holds no table "
                                       "on this server. <a href='/'>Start a new one</a>.</p>"), status_code=404)
         return FileResponse(STATIC / name)
 
@@ -244,31 +222,26 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
 
     @app.get("/rules", include_in_schema=False)
     async def rules() -> HTMLResponse:
-        return HTMLResponse(_page("The laws of Piquet as implemented", '<p><a href="/">Back to the tables</a> · '
-                                  '<a href="/guide">How to play: the player\'s guides</a></p>' + rules_html))
+        return HTMLResponse(text_page(*rules_page(rules_html)))
 
     @app.get("/rules/{variant}", include_in_schema=False)
     async def rules_of(variant: str) -> HTMLResponse:
         if variant not in VARIANTS:
             raise HTTPException(404, f"unknown variant {variant!r}")
-        anchor = {"rubicon": "the-partie", "auction": "auction-piquet", "au-cent": "piquet-au-cent"}[variant]
-        script = f"<script>location.hash = {anchor!r};</script>"
-        return HTMLResponse(_page(f"The laws as implemented: {VARIANTS[variant].title}",
-                                  f'<p><a href="/">Back to the tables</a> · <a href="/guide/{variant}">How to play '
-                                  f'{html.escape(VARIANTS[variant].title)}: the player\'s guide</a></p>'
-                                  + rules_html + script))
+        return HTMLResponse(text_page(*rules_page(rules_html, variant)))
 
     guides = {name: guide_html(name) for name in VARIANTS}
 
     @app.get("/guide", include_in_schema=False)
     async def guide_index() -> HTMLResponse:
-        return HTMLResponse(_page("How to play Piquet", guide_index_html()))
+        return HTMLResponse(text_page("How to play Piquet", guide_index_html()))
 
     @app.get("/guide/{variant}", include_in_schema=False)
     async def guide_of(variant: str) -> HTMLResponse:
         if variant not in guides:
-            return HTMLResponse(_page("No such guide", unknown_guide_html(variant)), status_code=404)
-        return HTMLResponse(_page(f"How to play {VARIANTS[variant].title}", guides[variant], GUIDE_HEAD, scripted=True))
+            return HTMLResponse(text_page("No such guide", unknown_guide_html(variant)), status_code=404)
+        return HTMLResponse(text_page(f"How to play {VARIANTS[variant].title}", guides[variant], GUIDE_HEAD,
+                                      scripted=True))
 
     # response_model=None: the answer's type is the protocol's TypedDict, not a model FastAPI should build.
     @app.get("/api/setup", response_model=None)
@@ -277,20 +250,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
         variants' titles, the options' names and descriptions and the levels' names in ``lang``."""
         if lang not in LANGUAGES:
             raise HTTPException(400, f"language {lang[:20]!r} is not one the server speaks ({', '.join(LANGUAGES)})")
-        words = words_in(lang)
-        variants: list[VariantSetup] = []
-        for name, cls in VARIANTS.items():
-            rules = cls()
-            variants.append({
-                "name": name, "title": words(cls.title),
-                "options": [{"name": o.name, "label": words(o.name.replace("_", " ").capitalize()),
-                             "default": o.default, "description": words(o.description),
-                             "source": o.source, "minimum": o.minimum, "maximum": o.maximum} for o in rules.OPTIONS],
-            })
-        levels: list[LevelSetup] = [{"level": n, "name": words(LEVEL_NAMES[n])} for n in LEVELS]
-        budget: BudgetSetup = {"default": min(DEFAULT_BUDGET, max_budget) if max_budget > 0 else DEFAULT_BUDGET,
-                               "minimum": MIN_BUDGET, "maximum": max_budget if max_budget > 0 else None}
-        return {"variants": variants, "levels": levels, "budget": budget, "tutor": hints.TUTOR_THRESHOLD}
+        return setup_answer(max_budget, lang)
 
     def rate_limit(what: str, per_address: tuple[float, float],
                    per_prefix: tuple[float, float]) -> Callable[[str], JSONResponse | None]:
@@ -490,7 +450,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
             if prioritise is not None:
                 prioritise()
         if new_token is not None and seat is not None:  # moved here: the old device's secret no longer holds it
-            client.post(_json({"type": "seat", "seat": seat, "token": new_token}))
+            client.post(message_text({"type": "seat", "seat": seat, "token": new_token}))
             await table.moved(seat, client)
         table.clients.add(client)
         try:
@@ -502,43 +462,13 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
                     break
                 # A binary frame is read as UTF-8 JSON too (receive_text would fail on it and drop the socket).
                 text: str | bytes = message.get("text") or message.get("bytes") or ""
-                await _handle(table, client, text)
+                await handle(table, client, text)
         except WebSocketDisconnect:
             pass
         finally:
             client.close()
             table.clients.discard(client)
             tables.release(table)
-
-    async def _handle(table: Table, client: Client, text: str | bytes) -> None:
-        if client not in table.clients:  # its seat moved to another device, or its invite was spent: it is closing
-            return
-        try:
-            message = read_message(text)
-            if message["type"] == "action":
-                warning = await table.act(client.seat, message["action"], message["version"],
-                                          message.get("confirm", False), client.lang, client.address)
-                if warning is not None:
-                    client.post(_json(warning))
-            elif message["type"] == "hint":
-                client.post(_json(await table.hint(client.seat, client.lang, client.address)))
-            elif message["type"] == "undo":
-                await table.undo(client.seat, message["version"], message.get("declare_best", False))
-            elif message["type"] == "move":
-                client.post(_json(await table.move_link(client.seat)))
-            elif message["type"] == "join":
-                await table.join(client.seat, message["name"], client)
-            else:
-                assert_never(message)
-        except ProtocolError as e:
-            client.post(_json(e.to_data()))
-            if e.code == "stale":  # the client answered an old state: here is the table's now
-                client.post(table.state(client.seat, client.lang), state=True)
-        except Exception as error:  # a fault of the server's: the client is told no more, the log has the details
-            log.error("table %s: a message could not be handled (%s)", table.id, type(error).__name__)
-            event("error", table.id, seat=client.seat, severity=logging.ERROR, error=type(error).__name__)
-            log.debug("the message's traceback", exc_info=True)
-            client.post(_json(ProtocolError("internal", "the server could not handle that message").to_data()))
 
     @app.exception_handler(OptionError)
     async def option_error(_request: Any, exc: OptionError) -> JSONResponse:
@@ -592,7 +522,3 @@ def close_reason(text: str) -> str:
     if len(data) <= 123:
         return text
     return data[:120].decode("utf-8", "ignore") + "..."
-
-
-def _json(data: ServerMessage) -> str:
-    return json.dumps(data, separators=(",", ":"))

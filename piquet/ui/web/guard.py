@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import ipaddress
 import json
 import logging
@@ -58,6 +57,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
 
+from piquet.ui.web.limits import TokenBucket, prefix_of
 from piquet.ui.web.protocol import MAX_MESSAGE, ProtocolError
 
 __all__ = [
@@ -130,52 +130,6 @@ PING_INTERVAL = 20.0
 PING_TIMEOUT = 20.0
 #: File descriptors kept free for the store, the logs and the server's own files (below ``RLIMIT_NOFILE``).
 RESERVED_FILES = 128
-
-
-@functools.lru_cache(maxsize=65536)
-def prefix_of(host: str) -> str:
-    """The network of an address, as the limits by network count it: an IPv4 address's /24, an IPv6 address's /64 (an
-    IPv4 address mapped into IPv6 as IPv4); anything else (a Unix socket, a name) is its own.
-
-    >>> prefix_of("203.0.113.7"), prefix_of("2001:db8:1:2:3:4:5:6"), prefix_of("::ffff:198.51.100.9")
-    ('203.0.113.0/24', '2001:db8:1:2::/64', '198.51.100.0/24')
-    """
-    try:
-        address = ipaddress.ip_address(host.split("%", 1)[0])
-    except ValueError:
-        return host
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    bits = 24 if isinstance(address, ipaddress.IPv4Address) else 64
-    return str(ipaddress.ip_network(f"{address}/{bits}", strict=False))
-
-
-class TokenBucket:
-    """``rate`` tokens a second, at most ``burst`` saved; :meth:`take` spends them."""
-
-    __slots__ = ("burst", "rate", "stamp", "tokens")
-
-    def __init__(self, rate: float, burst: float, now: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.stamp = now
-
-    def available(self, now: float) -> float:
-        """The tokens there are now (nothing spent)."""
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        return self.tokens
-
-    def take(self, now: float, cost: float = 1.0) -> bool:
-        """Spend ``cost`` tokens if there are that many; whether there were."""
-        if self.available(now) >= cost - 1e-9:  # a whole token, to the rounding of the refill
-            self.tokens = max(0.0, self.tokens - cost)
-            return True
-        return False
-
-    def full(self, now: float) -> bool:
-        return self.tokens + (now - self.stamp) * self.rate >= self.burst
 
 
 class _Address:

@@ -29,7 +29,7 @@ from piquet.engine.combinations import number_word
 from piquet.engine.variants import VARIANTS
 
 __all__ = ["GUIDE_HEAD", "Example", "GuideError", "examples", "guide_html", "guide_index_html", "guide_text",
-           "hand_html", "parse_cards", "unknown_guide_html"]
+           "hand_html", "parse_cards", "rules_markup", "rules_page", "text_page", "unknown_guide_html"]
 
 #: ``{hand: AS KS QS}`` in a guide's text.
 _HAND = re.compile(r"\{hand:\s*([^}]*)\}")
@@ -151,3 +151,35 @@ def unknown_guide_html(variant: str) -> str:
     """The body of the answer to a guide asked for a variant the server does not play."""
     reason = _no_guide(variant)
     return f"{_BACK}<h1>No such guide</h1><p>{html.escape(reason[:1].upper() + reason[1:])}.</p>"
+
+
+def rules_markup() -> str:
+    """The laws as implemented (``piquet/data/rules.md``) as HTML."""
+    text = resources.files("piquet").joinpath("data/rules.md").read_text(encoding="utf-8")
+    # A wide table scrolls sideways on a narrow screen: a tab stop, so the keyboard can scroll it too.
+    return markdown.markdown(text, extensions=["tables", "toc"]).replace("<table>", '<table tabindex="0">')
+
+
+def text_page(title: str, body: str, head: str = "", scripted: bool = False) -> str:
+    """A page of text (the guides, the laws), with the site's icon and style. ``scripted``: ``head`` loads a script,
+    which says when the page is ready (``data-ready``, the signal every page gives); without one it is at once."""
+    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
+            f'<link rel="stylesheet" href="/static/style.css">{head}</head>'
+            f'<body class="page" data-ready="{"" if scripted else "1"}"><main class="doc">{body}</main></body></html>')
+
+
+#: Where each variant's own laws begin in the laws as implemented.
+_RULES_ANCHOR = {"rubicon": "the-partie", "auction": "auction-piquet", "au-cent": "piquet-au-cent"}
+
+
+def rules_page(rules: str, variant: str | None = None) -> tuple[str, str]:
+    """The title and body of the laws' page (``rules``: :func:`rules_markup`), opened at ``variant``'s own laws."""
+    if variant is None:
+        return "The laws of Piquet as implemented", ('<p><a href="/">Back to the tables</a> · <a href="/guide">How to '
+                                                    'play: the player\'s guides</a></p>' + rules)
+    script = f"<script>location.hash = {_RULES_ANCHOR[variant]!r};</script>"
+    return (f"The laws as implemented: {VARIANTS[variant].title}",
+            f'<p><a href="/">Back to the tables</a> · <a href="/guide/{variant}">How to play '
+            f'{html.escape(VARIANTS[variant].title)}: the player\'s guide</a></p>' + rules + script)

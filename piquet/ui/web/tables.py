@@ -45,8 +45,8 @@ from piquet.ui.takebacks import TAKEBACKS, Takebacks
 from piquet.ui.web.advice import HINT_LEVEL, Advice, check_tutor
 from piquet.ui.web.clients import Client
 from piquet.ui.web.events import event
-from piquet.ui.web.guard import TokenBucket, prefix_of
 from piquet.ui.web.history import History, summary
+from piquet.ui.web.limits import TokenBucket, prefix_of
 from piquet.ui.web.names import clean_name, imitates
 from piquet.ui.web.protocol import (
     HintMessage,
@@ -127,7 +127,7 @@ def check_budget(budget: object, cap: float = MAX_BUDGET) -> float | None:
     return seconds
 
 
-#: Tables one address (and one network: see :func:`piquet.ui.web.guard.prefix_of`) may have read from the store
+#: Tables one address (and one network: see :func:`piquet.ui.web.limits.prefix_of`) may have read from the store
 #: and replayed a minute, on average, and at once: a table not in memory costs its reading and its replay.
 OPENS_PER_MINUTE_PER_ADDRESS = 30.0
 OPEN_BURST_PER_ADDRESS = 30.0

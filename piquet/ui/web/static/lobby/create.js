@@ -3,7 +3,8 @@
 // creator's seat secret kept in this browser before the page goes to the table.
 
 import { sentence, t } from "../i18n.js";
-import { store } from "../storage.js";
+import { NEW_TABLE, offline } from "../site/mode.js";
+import { session, store } from "../storage.js";
 import { $ } from "../table/dom.js";
 import { chosenBudget, chosenOptions, currentVariant, inputEl, selectEl } from "./form.js";
 import { remember } from "./recent.js";
@@ -108,6 +109,12 @@ export async function submit(e) {
   if (request.kind === "computer") store.set("piquet.tutor", request.tutor ? "1" : "0");
   setBusy(true);
   $("create-note").textContent = t("create.setting");
+  if (offline) {
+    // The table is made in this browser, by the table page's worker (docs/offline.md): the page takes the request.
+    session.set(NEW_TABLE, JSON.stringify(request));
+    location.assign("table.html?new=1");
+    return;
+  }
   try {
     const res = await fetch("/api/tables", {
       method: "POST",

@@ -3,6 +3,7 @@
 // filled from the server's setup and read back into the body of POST /api/tables.
 
 import { t } from "../i18n.js";
+import { guideHref } from "../site/mode.js";
 import { store } from "../storage.js";
 import { $, h } from "../table/dom.js";
 import { DEFAULT_LEVEL, humanise, setup, variantNamed } from "./setup.js";
@@ -147,7 +148,7 @@ export function fillOptions() {
   const link = /** @type {HTMLAnchorElement} */ ($("rules-link"));
   link.hidden = !variant;
   if (variant) {
-    link.href = `/guide/${encodeURIComponent(variant.name)}`;
+    link.href = guideHref(variant.name);
     link.textContent = t("form.rules_of", { title: variant.title });
   }
 }

@@ -6,6 +6,7 @@
 import { cardElement, ensureSprite } from "../cards.js";
 import { displayControls } from "../display.js";
 import { languageChoice, t } from "../i18n.js";
+import { keepOffline, offline } from "../site/mode.js";
 import { store } from "../storage.js";
 import { $ } from "../table/dom.js";
 import { setBusy, showError, submit } from "./create.js";
@@ -14,6 +15,14 @@ import { showRecent } from "./recent.js";
 import { loadSetup } from "./setup.js";
 
 async function start() {
+  keepOffline();
+  if (offline) {
+    // This site plays the computer in the browser: a room for two needs a server, and the page says so.
+    for (const room of document.querySelectorAll("button[value=room]")) if (room instanceof HTMLElement) room.hidden = true;
+    $("offline-friend").hidden = false;
+    // History is the server's page (its parties are in the server's store): the offline site has none yet.
+    $("your-parties").hidden = true;
+  }
   ensureSprite();
   const hero = $("hero-cards");
   for (const c of ["AS", "KH", "QD", "JC"]) hero.append(cardElement(c));

@@ -2,6 +2,7 @@
 // The tables this browser played or watched, as the lobby lists them (the table page writes the list).
 
 import { t as say } from "../i18n.js";
+import { tableHref } from "../site/mode.js";
 import { store } from "../storage.js";
 import { $, h } from "../table/dom.js";
 
@@ -64,7 +65,7 @@ export function showRecent() {
     const line = standing(t);
     return h("li", { "data-testid": "recent-table" },
       h("span", { className: "recent-what" },
-        h("a", { href: `/t/${encodeURIComponent(t.id)}`, text: describe(t) }),
+        h("a", { href: tableHref(t.id), text: describe(t) }),
         line ? h("span", { className: `recent-standing status-${t.status || "unknown"}`, "data-testid": "recent-standing", text: line }) : null),
       h("span", {
         className: "muted",

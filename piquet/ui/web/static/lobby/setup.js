@@ -5,6 +5,8 @@
 
 import { lang } from "../i18n.js";
 
+import { setupUrl } from "../site/mode.js";
+
 /** @typedef {import("../table/protocol.js").SetupAnswer} SetupAnswer */
 /** @typedef {import("../table/protocol.js").VariantSetup} VariantSetup */
 
@@ -22,7 +24,7 @@ export const setup = {
  * @returns {Promise<SetupAnswer>}
  */
 export async function loadSetup() {
-  const res = await fetch(`/api/setup?lang=${encodeURIComponent(lang)}`, { headers: { Accept: "application/json" } });
+  const res = await fetch(setupUrl(lang), { headers: { Accept: "application/json" } });
   if (!res.ok) throw new Error(`setup: ${res.status}`);
   const answer = /** @type {SetupAnswer} */ (await res.json());
   if (!answer.variants.length) throw new Error("setup: no variant");

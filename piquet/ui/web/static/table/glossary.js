@@ -5,6 +5,7 @@
 
 import { t } from "../i18n.js";
 import { h } from "./dom.js";
+import { guideHref } from "../site/mode.js";
 
 /** @typedef {import("./protocol.js").Prompt} Prompt */
 
@@ -53,7 +54,7 @@ export function whatIs(term, variant) {
   if (!entry || (entry.variants && !entry.variants.includes(name))) return null;
   return /** @type {HTMLAnchorElement} */ (h("a", {
     className: "whatis",
-    href: `/guide/${encodeURIComponent(name)}#${entry.anchor}`,
+    href: guideHref(name, `#${entry.anchor}`),
     target: "_blank",
     rel: "noopener",
     "data-term": term,

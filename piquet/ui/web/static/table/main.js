@@ -5,8 +5,10 @@
 
 import { ensureSprite } from "../cards.js";
 import "../display.js"; // the cards and colours this browser chose (applied at once)
-import { languageChoice } from "../i18n.js";
-import { store } from "../storage.js";
+import { languageChoice, sentence } from "../i18n.js";
+import { keepOffline, NEW_TABLE, offline, tableHref } from "../site/mode.js";
+import { createTable, recordOf } from "../site/worker-socket.js";
+import { session, store } from "../storage.js";
 import { $, copyLink } from "./dom.js";
 import {
   activateCard, handle, hideTutor, redraw, requestHint, requestMove, requestUndo, scheduleForcedPlay, sendAction,
@@ -14,14 +16,14 @@ import {
 import { onIntent } from "./intents.js";
 import { onMessage } from "./messages.js";
 import { clearError, renderPending, showError } from "./render.js";
-import { app, readCredentials } from "./state.js";
+import { app, readCredentials, saveTable, savedTable } from "./state.js";
 import { connect, fatal, reconnectNow } from "./transport.js";
 
-export function start() {
+export async function start() {
+  keepOffline();
   onIntent(handle);
   ensureSprite();
   languageChoice(/** @type {HTMLSelectElement} */ ($("language")));
-  const found = readCredentials();
   const auto = /** @type {HTMLInputElement} */ ($("auto-play"));
   auto.checked = store.get("piquet.autoPlay") !== "0";
   auto.addEventListener("change", () => {
@@ -47,6 +49,7 @@ export function start() {
     if (warning && app.state && warning.version === app.state.version) sendAction(warning.action, true);
   });
   $("rematch").addEventListener("click", requestRematch);
+  if (offline) $("record-link").addEventListener("click", downloadRecord);
   $("hint-follow").addEventListener("click", () => {
     if (app.advice.hint && app.advice.hint.action && app.state && app.advice.hint.version === app.state.version) sendAction(app.advice.hint.action);
   });
@@ -63,6 +66,14 @@ export function start() {
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") reconnectNow();
   });
+  if (offline && new URLSearchParams(location.search).has("new")) {
+    const refused = await createHere();
+    if (refused) {
+      fatal(refused);
+      return;
+    }
+  }
+  const found = readCredentials();
   if (!found) {
     fatal("This page needs a table: open the link you were given, or start a game from the lobby.");
     return;
@@ -141,9 +152,53 @@ export function onKey(e) {
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
 else start();
 
+/**
+ * The offline site's table page was asked for a new table (the lobby left the request in this tab): make it in the
+ * worker, keep its seat's secret in this browser and take its address. The reason it was refused, or null.
+ * @returns {Promise<string | null>}
+ */
+async function createHere() {
+  const request = session.get(NEW_TABLE);
+  if (!request) return "This page was asked for a new table, but the request is gone: start a game from the lobby.";
+  const answer = await createTable(JSON.parse(request));
+  session.set(NEW_TABLE, null);
+  if (!("id" in answer)) return sentence(answer.detail);
+  saveTable(answer.id, { ...savedTable(answer.id), token: answer.token, at: Date.now() });
+  history.replaceState(null, "", tableHref(answer.id));
+  return null;
+}
+
+/**
+ * The offline site's record of a finished partie, from the worker, downloaded as the server's is.
+ * @param {Event} e
+ */
+async function downloadRecord(e) {
+  e.preventDefault();
+  const socket = app.connection.ws;
+  const text = socket ? await recordOf(/** @type {import("../site/worker-socket.js").WorkerSocket} */ (/** @type {unknown} */ (socket))) : null;
+  if (!text) {
+    showError("The record is given once the partie is over.");
+    return;
+  }
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  link.download = `piquet-${app.id}.json`;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+}
+
 /** Ask the server for another partie with the same settings (POST /api/tables/{id}/rematch), and go to it. */
 async function requestRematch() {
   if (!app.id || !app.cred) return;
+  if (offline && app.state && app.state.seat !== null) {
+    // In this browser: a new table with the same settings, made by the table page (createHere).
+    const table = app.state.table;
+    session.set(NEW_TABLE, JSON.stringify({ kind: "computer", variant: table.variant, options: table.options,
+      level: table.level ?? 3, name: app.state.players[app.state.seat] || "Player", takebacks: table.takebacks,
+      tutor: table.tutor ?? false, budget: table.budget ?? undefined }));
+    location.assign("table.html?new=1");
+    return;
+  }
   const button = /** @type {HTMLButtonElement} */ ($("rematch"));
   button.disabled = true;
   const url = `/api/tables/${encodeURIComponent(app.id)}/rematch?token=${encodeURIComponent(app.cred.value)}`;

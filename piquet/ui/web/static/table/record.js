@@ -4,6 +4,7 @@
 
 import { cardSpan, isCard, prettyText } from "../cards.js";
 import { capital, t } from "../i18n.js";
+import { offline } from "../site/mode.js";
 import { $, h } from "./dom.js";
 import { scoreLink, whatIs } from "./glossary.js";
 import { app, names, pair, playsGames, rulesOf, seats } from "./state.js";
@@ -174,6 +175,7 @@ export function sheetParts(st, v, live) {
  * @returns {string | null}
  */
 export function reviewLink(deal, over) {
+  if (offline) return null; // the review is the server's: the offline site has none yet (docs/offline.md)
   if (!app.id || !app.cred || (app.cred.kind !== "token" && !(app.cred.kind === "spectate" && over))) return null;
   const deals = (app.state && app.state.view && app.state.view.sheet && app.state.view.sheet.length) || deal;
   return `/t/${encodeURIComponent(app.id)}/review?deal=${deal}&deals=${deals}`;

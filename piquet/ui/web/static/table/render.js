@@ -5,6 +5,7 @@
 // what the player does here goes out as an intent (intents.js).
 
 import { backElement, cardElement, cardName, prettyText, spokenText, syncBacks, syncCards } from "../cards.js";
+import { guideHref, offline } from "../site/mode.js";
 import { store } from "../storage.js";
 import { $, absolute, copyLink, h } from "./dom.js";
 import { intend } from "./intents.js";
@@ -161,7 +162,7 @@ export function renderHeader(st, table) {
   $("title").textContent = title;
   const n = names(st);
   document.title = t("table.document_title", { title, a: capital(n[0]), b: capital(n[1]) });
-  if (table.variant) /** @type {HTMLAnchorElement} */ ($("rules-link")).href = `/guide/${encodeURIComponent(table.variant)}`;
+  if (table.variant) /** @type {HTMLAnchorElement} */ ($("rules-link")).href = guideHref(table.variant);
 }
 
 /**
@@ -496,8 +497,8 @@ export function renderCentre(st, v, table) {
   if (review) reviewing.href = review;
   const link = /** @type {HTMLAnchorElement} */ ($("record-link"));
   if (over && app.cred) {
-    // The server reads the spectator's secret from ?token= too.
-    link.href = `/api/tables/${encodeURIComponent(app.id || "")}/record?token=${encodeURIComponent(app.cred.value)}`;
+    // The server reads the spectator's secret from ?token= too. On the offline site the worker gives it (main.js).
+    link.href = offline ? "#record" : `/api/tables/${encodeURIComponent(app.id || "")}/record?token=${encodeURIComponent(app.cred.value)}`;
     link.setAttribute("download", `piquet-${app.id}.json`);
     link.hidden = false;
   } else {
@@ -565,6 +566,11 @@ export function renderWaiting(st, table) {
 
 /** @param {TableSoFar} table */
 export function renderShare(table) {
+  if (offline) {
+    // The table lives in this browser: no other device can watch it or take its seat.
+    $("share").hidden = true;
+    return;
+  }
   const a = /** @type {HTMLAnchorElement} */ ($("spectate-link"));
   if (table.spectate) {
     const url = absolute(table.spectate);

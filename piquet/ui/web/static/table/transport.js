@@ -1,8 +1,11 @@
 // @ts-check
-// The table's WebSocket: connecting and reconnecting, and sending on it. What comes on it goes to the handler
+// The table's WebSocket (on the offline site, its worker's socket, ../site/worker-socket.js, with the same messages):
+// connecting and reconnecting, and sending on it. What comes on it goes to the handler
 // main.js gives (messages.js onMessage), so this module imports none of the modules that answer it.
 
 import { lang, sentence, t } from "../i18n.js";
+import { lobbyHref, offline } from "../site/mode.js";
+import { WorkerSocket } from "../site/worker-socket.js";
 import { $, h } from "./dom.js";
 import { renderPending, showError } from "./render.js";
 import { app } from "./state.js";
@@ -30,7 +33,10 @@ export function connect(onMessage) {
   const url = `${proto}//${location.host}/ws/${encodeURIComponent(/** @type {string} */ (app.id))}?${cred.kind}=${encodeURIComponent(cred.value)}&lang=${lang}`;
   let ws;
   try {
-    ws = new WebSocket(url);
+    // The worker's socket has what the page uses of a WebSocket: readyState, send, and its events.
+    ws = offline
+      ? /** @type {WebSocket} */ (/** @type {unknown} */ (new WorkerSocket(/** @type {string} */ (app.id), cred.kind, cred.value, lang)))
+      : new WebSocket(url);
   } catch {
     scheduleReconnect();
     return;
@@ -109,7 +115,7 @@ export function fatal(text) {
   clearTimeout(app.connection.reconnectTimer ?? undefined);
   showBanner("");
   const el = $("connection");
-  el.replaceChildren(h("span", { text: text + " " }), h("a", { href: "/", text: t("conn.lobby") }));
+  el.replaceChildren(h("span", { text: text + " " }), h("a", { href: lobbyHref(), text: t("conn.lobby") }));
   el.classList.add("fatal");
   el.hidden = false;
   $("status").textContent = text;
@@ -122,7 +128,7 @@ export function fatal(text) {
  * @param {ClientMessage} msg
  */
 export function send(msg) {
-  if (!app.connection.ws || app.connection.ws.readyState !== WebSocket.OPEN) {
+  if (!app.connection.ws || app.connection.ws.readyState !== 1) { // open
     showError(t("conn.not_sent"));
     return false;
   }

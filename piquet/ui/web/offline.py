@@ -1,0 +1,302 @@
+"""The table in the browser, with no server: the Python side of the page's worker (``docs/offline.md``).
+
+The offline site (``piquet site``) runs this module in Pyodide, in a Web Worker: the same
+:class:`~piquet.ui.web.tables.Tables` and :class:`~piquet.ui.web.tables.Table` as ``piquet serve``, the same
+messages (:func:`piquet.ui.web.session.handle`, ``docs/protocol.md``), with two things of the browser's in place of
+the server's: the store is :class:`BrowserStore`, whose tables the worker keeps in IndexedDB, written through after
+every change and before the change is acknowledged; and a connection is the page's, its messages carried by
+``postMessage`` instead of a WebSocket (:class:`Host`). The computer thinks in the worker, so the page never waits
+for it.
+
+Nothing here imports the server's framework: it runs wherever the standard library does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import dataclasses
+import hmac
+import inspect
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, get_args
+
+from piquet.engine import record
+from piquet.engine.language import LANGUAGES
+from piquet.ui.takebacks import Takeback
+from piquet.ui.web.clients import Client
+from piquet.ui.web.protocol import CreatedTable, LinkKind, ProtocolError
+from piquet.ui.web.seats import SeatRefused
+from piquet.ui.web.session import handle
+from piquet.ui.web.store import MAX_PLAYED, Played, StoreError, StoreUnavailable, TableInfo
+from piquet.ui.web.tables import Table, Tables
+from piquet.ui.web.thinking import Thinker
+
+__all__ = ["BrowserStore", "Host", "info_from_json", "info_to_json"]
+
+#: Reads a table's saved JSON text (``None``: no such table); may answer at once or later (a JavaScript promise).
+Read = Callable[[str], "Awaitable[str | None] | str | None"]
+#: Writes a table's JSON text; may be done at once or later (a JavaScript promise).
+Write = Callable[[str, str], "Awaitable[None] | None"]
+#: What a finished partie's History line is kept under, before its table's id.
+_RESULT = "result:"
+#: Sends a connection an event: ``(connection, "message", text)`` or ``(connection, "close", "code reason")``.
+Post = Callable[[int, str, str], None]
+
+
+def info_to_json(info: TableInfo) -> str:
+    """A table as the browser keeps it: its :class:`~piquet.ui.web.store.TableInfo`, every field, as JSON."""
+    return json.dumps(dataclasses.asdict(info), separators=(",", ":"))
+
+
+def info_from_json(text: str) -> TableInfo:
+    """The table :func:`info_to_json` wrote; ``StoreError`` naming what is wrong with a record that is not one."""
+    try:
+        data = json.loads(text)
+        return TableInfo(**data)
+    except (ValueError, TypeError) as e:
+        raise StoreError(f"a table kept in this browser could not be read ({e})") from None
+
+
+async def _settled(value: Any) -> Any:
+    """``value``, awaited if it is to come (a coroutine, or a JavaScript promise under Pyodide)."""
+    if inspect.isawaitable(value):
+        return await value
+    return value
+
+
+class BrowserStore:
+    """An :class:`~piquet.ui.web.store.AsyncStore` that keeps each table whole, as :func:`info_to_json` text, in
+    what ``read`` and ``write`` reach (the browser's IndexedDB, from the worker). Each change is written before it
+    returns, so the table acknowledges an action only once the browser holds it; the tables read are kept in memory
+    too (one page holds one table at a time)."""
+
+    where = "this browser (IndexedDB)"
+
+    def __init__(self, read: Read, write: Write) -> None:
+        self._read = read
+        self._write = write
+        self._tables: dict[str, TableInfo] = {}
+
+    async def _info(self, table_id: str) -> TableInfo:
+        info = self._tables.get(table_id)
+        if info is None:
+            text = await _settled(self._read(table_id))
+            if text is None:
+                raise StoreError(f"no table {table_id!r}")
+            info = self._tables[table_id] = info_from_json(str(text))
+        return info
+
+    async def _save(self, info: TableInfo) -> None:
+        """Write the table; :class:`StoreUnavailable` if the browser refused (its storage full, or denied): nothing
+        is changed, and the player is told the table could not be saved (``not_saved``)."""
+        try:
+            await _settled(self._write(info.id, info_to_json(info)))
+        except Exception as e:  # a JavaScript error under Pyodide, whatever its kind
+            raise StoreUnavailable(f"this browser could not keep the table ({e})") from None
+        self._tables[info.id] = info
+
+    async def ping(self) -> None:
+        return None
+
+    async def create(self, info: TableInfo) -> None:
+        if await self.exists(info.id):
+            raise StoreError(f"a table {info.id!r} is already stored")
+        await self._save(copy.deepcopy(info))
+
+    async def load(self, table_id: str) -> TableInfo | None:
+        try:
+            return copy.deepcopy(await self._info(table_id))  # the table's own, apart from the store's
+        except StoreError:
+            if table_id in self._tables:
+                raise
+            return None
+
+    async def exists(self, table_id: str) -> bool:
+        return table_id in self._tables or await _settled(self._read(table_id)) is not None
+
+    async def _change(self, table_id: str, change: Callable[[TableInfo], None]) -> None:
+        """Make ``change`` on a copy of the table, and keep it once it is written (a failed write changes nothing)."""
+        info = copy.deepcopy(await self._info(table_id))
+        change(info)
+        await self._save(info)
+
+    async def join(self, table_id: str, seat: int, name: str, token: str) -> None:
+        def joined(info: TableInfo) -> None:
+            info.players[seat], info.tokens[seat], info.invite = name, token, None
+        await self._change(table_id, joined)
+
+    async def set_token(self, table_id: str, seat: int, token: str) -> None:
+        def moved(info: TableInfo) -> None:
+            info.tokens[seat], info.moves[seat] = token, None
+        await self._change(table_id, moved)
+
+    async def set_move(self, table_id: str, seat: int, move: list[Any] | None) -> None:
+        def link(info: TableInfo) -> None:
+            info.moves[seat] = move
+        await self._change(table_id, link)
+
+    async def take_back(self, table_id: str, length: int, takeback: Takeback | None, version: int) -> None:
+        def taken(info: TableInfo) -> None:
+            del info.actions[length:]
+            if takeback is not None:
+                info.taken_back.append(takeback)
+            info.version = version
+        await self._change(table_id, taken)
+
+    async def append(self, table_id: str, index: int, action: dict[str, Any], version: int) -> None:
+        def appended(info: TableInfo) -> None:
+            if index != len(info.actions):
+                raise StoreError(f"table {table_id!r} has {len(info.actions)} actions: action {index} is out of "
+                                 "order")
+            info.actions.append(action)
+            info.version = version
+        await self._change(table_id, appended)
+
+    async def finish(self, table_id: str, finished: float, result: dict[str, Any]) -> None:
+        """Keep the finished partie's History line beside the table (its key ``result:`` and the table's id, which
+        no table's id begins with); a partie ends once, so a line already kept stays."""
+        await self._info(table_id)  # StoreError for an unknown table
+        key = _RESULT + table_id
+        if await _settled(self._read(key)) is not None:
+            return
+        try:
+            await _settled(self._write(key, json.dumps({"finished": finished, "result": result})))
+        except Exception as e:  # a JavaScript error under Pyodide, whatever its kind
+            raise StoreUnavailable(f"this browser could not keep the partie's result ({e})") from None
+
+    async def played(self, seats: Sequence[tuple[str, str]]) -> list[Played]:
+        """The tables where each ``(table id, seat secret)`` holds a seat, with their History lines where kept,
+        newest first (as :meth:`piquet.ui.web.store.SQLStore.played`)."""
+        if len(seats) > MAX_PLAYED:
+            raise ValueError(f"seats: at most {MAX_PLAYED} tables at once, not {len(seats)}")
+        found: dict[str, Played] = {}
+        for table_id, secret in seats:
+            if table_id in found or not await self.exists(table_id):
+                continue
+            info = await self._info(table_id)
+            seat = next((i for i, token in enumerate(info.tokens)
+                         if token is not None and hmac.compare_digest(token.encode(), secret.encode())), None)
+            if seat is None:
+                continue
+            kept = await _settled(self._read(_RESULT + table_id))
+            line = json.loads(str(kept)) if kept is not None else {}
+            found[table_id] = Played(info.id, info.kind, info.variant, info.options, info.level, info.players,
+                                     info.computer, seat, info.created, line.get("finished"), line.get("result"))
+        return sorted(found.values(), key=lambda p: p.finished or p.created, reverse=True)
+
+    def close(self) -> None:
+        self._tables.clear()
+
+
+class Host:
+    """The tables of one page, and its connections to them, numbered by the page: what the worker calls.
+
+    ``post(connection, kind, text)`` sends the page a connection's message (``kind`` ``"message"``: the JSON text of
+    a server's message) or its end (``kind`` ``"close"``: the close code and reason, as a WebSocket's, separated by
+    a space). The computer thinks in this process, in turn with the rest (``Thinker(workers=0)``).
+    """
+
+    def __init__(self, read: Read, write: Write, post: Post) -> None:
+        self.store = BrowserStore(read, write)
+        self.tables = Tables(self.store, Thinker(workers=0))
+        self.post = post
+        self._clients: dict[int, tuple[Table, Client]] = {}
+
+    async def create(self, body: str) -> str:
+        """Create a table against the computer from ``body``, the JSON of ``POST /api/tables``: the answer's JSON
+        (``{"id", "token", "links"}``), or ``{"detail": "..."}`` saying what is wrong (nothing is created)."""
+        try:
+            data = json.loads(body)
+            if not isinstance(data, dict):
+                raise ValueError("body: not a JSON object")
+            fields = {"kind", "variant", "options", "level", "name", "takebacks", "budget", "tutor"}
+            unknown = sorted(set(data) - fields)
+            if unknown:
+                raise ValueError(f"body: unknown field {unknown[0]!r}")
+            if data.get("kind", "computer") != "computer":
+                raise ValueError("kind: a table in this browser is against the computer (playing a friend needs a "
+                                 "server: docs/offline.md)")
+            name = data.get("name", "Player")
+            if not isinstance(name, str) or len(name) > 40:
+                raise ValueError("name: a name is a text of at most 40 characters")
+            options = data.get("options") or {}
+            if not isinstance(options, dict):
+                raise ValueError("options: not an object of options")
+            table, token = await self.tables.create("computer", data.get("variant", "rubicon"), options,
+                                                    data.get("level", 3), name, data.get("takebacks", "fair"),
+                                                    data.get("budget"), data.get("tutor"))
+        except ProtocolError as e:
+            return json.dumps({"detail": e.message})
+        except (ValueError, StoreError) as e:
+            return json.dumps({"detail": str(e)})
+        links = table.links(0)
+        created: CreatedTable = {"id": table.id, "token": token,
+                                 "links": {"play": f"table.html?id={table.id}#token={token}", "invite": None,
+                                           "spectate": links["spectate"]}}
+        return json.dumps(created)
+
+    async def connect(self, number: int, table_id: str, kind: str, secret: str, lang: str = "en") -> None:
+        """Open connection ``number`` to ``table_id`` with a link's secret (``kind``: ``token``, ``spectate``,
+        ``invite`` or ``move``): the table's state follows, or the connection is closed with the code a WebSocket
+        would be (``docs/protocol.md``: 4404 no such table, 4403 no seat, 4400 a language the table does not
+        speak)."""
+        if lang not in LANGUAGES:
+            self.post(number, "close", f"4400 language {lang[:20]!r} is not one the table speaks")
+            return
+        link = kind if kind in get_args(LinkKind) else "token"
+        try:
+            table = await self.tables.open(table_id, link, secret)  # type: ignore[arg-type]
+            seat, _new = await table.admit(link, secret)  # type: ignore[arg-type]
+        except SeatRefused as e:
+            self.post(number, "close", f"{e.code} {e.reason}")
+            return
+        except (ProtocolError, StoreError) as e:
+            self.post(number, "close", f"1013 {e}")
+            return
+
+        async def send(text: str) -> None:
+            self.post(number, "message", text)
+
+        async def hang_up(code: int, reason: str) -> None:
+            self.post(number, "close", f"{code} {reason}")
+
+        client = Client(seat, send, hang_up=hang_up, lang=lang, address="browser")
+        self._clients[number] = (table, client)
+        table.clients.add(client)
+        client.post(table.state(seat, lang), state=True)
+        table.kick()
+
+    async def receive(self, number: int, text: str) -> None:
+        """A message of connection ``number`` (``docs/protocol.md``, "Client to server")."""
+        found = self._clients.get(number)
+        if found is not None:
+            await handle(found[0], found[1], text)
+
+    def disconnect(self, number: int) -> None:
+        """Connection ``number`` ends (the page closed it)."""
+        found = self._clients.pop(number, None)
+        if found is not None:
+            table, client = found
+            client.close()
+            table.clients.discard(client)
+
+    def record(self, number: int) -> str | None:
+        """The record of connection ``number``'s table once its partie is over (``piquet replay`` reads it), else
+        ``None``: before the end it would show the cards still hidden."""
+        found = self._clients.get(number)
+        if found is None:
+            return None
+        table = found[0]
+        if table.partie is None or not table.partie.is_over:
+            return None
+        return record.dumps(table.partie, takebacks=table.info.taken_back)
+
+    async def idle(self) -> None:
+        """Wait until nothing at the tables moves (the computer's moves played): for tests under CPython."""
+        for table in list(self.tables._tables.values()):
+            while table._driver is not None and not table._driver.done():
+                await asyncio.sleep(0)
+                await asyncio.wait([table._driver])
+

@@ -1,0 +1,137 @@
+// @ts-check
+// The offline table's transport: the same messages as the server's WebSocket (docs/protocol.md), carried to the
+// table's worker (worker.js: Pyodide running piquet.ui.web.offline) by postMessage. A WorkerSocket behaves as a
+// WebSocket does for transport.js (readyState, send, and "open", "message" and "close" events with the same close
+// codes), so the served table and the offline one are one page.
+
+/** @typedef {import("../table/protocol.js").CreateTable} CreateTable */
+/** @typedef {import("../table/protocol.js").CreatedTable} CreatedTable */
+
+/** @type {Worker | null} */
+let worker = null;
+let counter = 0;
+/** @type {Map<number, WorkerSocket>} */
+const sockets = new Map();
+/** @type {Map<number, (answer: any) => void>} */
+const answers = new Map();
+/** Why the worker cannot run the table, once it has said so. @type {string | null} */
+let failed = null;
+
+/** The table's worker, started the first time it is needed. */
+function tableWorker() {
+  if (worker) return worker;
+  worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  worker.addEventListener("message", (ev) => route(ev.data));
+  worker.addEventListener("error", (ev) => route({ op: "failed", text: ev.message || "the table's worker stopped" }));
+  return worker;
+}
+
+/** @param {any} data */
+function route(data) {
+  if (data.op === "failed") {
+    failed = String(data.text);
+    for (const socket of [...sockets.values()]) socket.closed(4400, failed);
+    for (const [request, answer] of answers) {
+      answers.delete(request);
+      answer({ detail: failed });
+    }
+    return;
+  }
+  if (data.op === "answer") {
+    const answer = answers.get(data.request);
+    answers.delete(data.request);
+    if (answer) answer(data.answer);
+    return;
+  }
+  const socket = sockets.get(data.number);
+  if (!socket) return;
+  if (data.op === "open") socket.opened();
+  else if (data.op === "message") socket.dispatchEvent(new MessageEvent("message", { data: data.text }));
+  else if (data.op === "close") {
+    const text = String(data.text);
+    const space = text.indexOf(" ");
+    socket.closed(Number(text.slice(0, space)), text.slice(space + 1));
+  }
+}
+
+/**
+ * Ask the worker something and wait for its answer.
+ * @param {string} op @param {Record<string, unknown>} fields
+ * @returns {Promise<any>}
+ */
+function ask(op, fields) {
+  if (failed) return Promise.resolve({ detail: failed });
+  counter += 1;
+  const request = counter;
+  return new Promise((resolve) => {
+    answers.set(request, resolve);
+    tableWorker().postMessage({ op, request, ...fields });
+  });
+}
+
+/**
+ * Create a table in this browser (the body of docs/protocol.md's `POST /api/tables`): the answer, or the reason
+ * it was refused (`{detail}`).
+ * @param {CreateTable} body
+ * @returns {Promise<CreatedTable | {detail: string}>}
+ */
+export function createTable(body) {
+  return ask("create", { body: JSON.stringify(body) });
+}
+
+/**
+ * The record of the table a socket plays at, once its partie is over (`null` before).
+ * @param {WorkerSocket} socket
+ * @returns {Promise<string | null>}
+ */
+export function recordOf(socket) {
+  return ask("record", { number: socket.number });
+}
+
+/** A connection to a table in the worker, as a WebSocket is to the server's. */
+export class WorkerSocket extends EventTarget {
+  /**
+   * @param {string} id the table
+   * @param {string} kind the link's kind (`token`, `spectate`, `invite`, `move`)
+   * @param {string} secret the link's secret
+   * @param {string} lang the language of the words the table sends
+   */
+  constructor(id, kind, secret, lang) {
+    super();
+    counter += 1;
+    this.number = counter;
+    /** As a WebSocket's: 0 connecting, 1 open, 3 closed. */
+    this.readyState = 0;
+    sockets.set(this.number, this);
+    if (failed) {
+      queueMicrotask(() => this.closed(4400, /** @type {string} */ (failed)));
+      return;
+    }
+    tableWorker().postMessage({ op: "connect", number: this.number, id, kind, secret, lang });
+  }
+
+  /** @param {string} text */
+  send(text) {
+    if (this.readyState !== 1) return;
+    tableWorker().postMessage({ op: "message", number: this.number, text });
+  }
+
+  close() {
+    if (this.readyState === 3) return;
+    tableWorker().postMessage({ op: "disconnect", number: this.number });
+    this.closed(1000, "");
+  }
+
+  opened() {
+    this.readyState = 1;
+    this.dispatchEvent(new Event("open"));
+  }
+
+  /** @param {number} code @param {string} reason */
+  closed(code, reason) {
+    if (this.readyState === 3) return;
+    this.readyState = 3;
+    sockets.delete(this.number);
+    this.dispatchEvent(new CloseEvent("close", { code, reason }));
+  }
+}
