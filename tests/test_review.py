@@ -83,6 +83,11 @@ def test_review_finds_the_only_card_that_saves_the_capot() -> None:
     assert explain(review, NAMES) == ("Leading the 7♠ rather than the A♥ costs Ann 32 points: it gives up the capot "
                                       "(−30; 0 tricks instead of 1) and the points for leading (−2). Bill takes the "
                                       "trick with the K♠.")
+    # The same sentence in French (the seat's language), from the same breakdowns: the catalogue's words, a French
+    # pack's R for the king.
+    assert explain(review, NAMES, "fr") == ("Entamer 7♠ plutôt que A♥ coûte 32 points à Ann : on y perd le capot "
+                                            "(−30 ; 0 levées au lieu de 1) et les points d'entame (−2). Bill prend la "
+                                            "levée avec R♠.")
 
 
 def test_review_finds_the_trick_that_saves_a_pique() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from importlib import resources
@@ -18,9 +19,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from web_helpers import FOUR_DEALS, connect, create, db, play_computer, seed_tables
+from web_helpers import FOUR_DEALS, Client, choose, connect, create, db, play_computer, seed_tables
 
 from piquet.engine.language import english_number, french_number, read_po
+from piquet.ui.web import advice
 from piquet.ui.web.app import create_app
 
 STATIC = resources.files("piquet").joinpath("ui/web/static/i18n")
@@ -102,6 +104,114 @@ def test_a_whole_partie_at_a_french_seat_sends_it_no_english_word(tmp_path: Path
     assert final["players"][1 - final["seat"]] == "l'ordinateur"
     assert english_words(anne.messages, ("Anne",)) == {}
 
+
+
+# ---------------------------------------------------------------- the hints, the tutor and the review
+#: The decisions the review values, for which a hint gives a reason and the tutor checks.
+REASONED = ("exchange", "declare", "play")
+#: The longest a review may take here before the test fails (seconds by the wall clock).
+REVIEW_WAIT = 300.0
+_RANKS = "AKQJT987"
+
+
+def _tutored(anne: Client, rng: random.Random, deals: int | None = None) -> int:
+    """Play Anne's seat, a table with the tutor, to the end of deal ``deals`` (``None``: of the partie); in the first
+    deal, asking a hint before each decision the review values, the exchange the worst there is (the aces and kings
+    thrown), so that the tutor warns. A choice the tutor warns of is played anyway. How many warnings came."""
+    warnings = 0
+    if anne.state is None:
+        anne.recv_state()
+    while anne.current["table"]["status"] != "over" and (deals is None or len(anne.current["view"]["sheet"]) < deals):
+        state = anne.current
+        prompt = state["prompt"]
+        if prompt is None or state["version"] == anne.acted:
+            anne.recv_state()
+            continue
+        anne.acted = state["version"]
+        first = not state["view"]["sheet"]
+        if first and prompt["kind"] in REASONED:
+            anne.send({"type": "hint"})
+            hint = anne.until(lambda m: m["type"] in ("hint", "error"))
+            assert hint["type"] == "hint" and hint["reason"], hint
+        if first and prompt["kind"] == "exchange":
+            worst = sorted(state["view"]["hand"], key=lambda c: _RANKS.index(c[0]))[:prompt["max"]]
+            action = {"exchange": worst, "show_rest": False}
+        else:
+            action = choose(state, rng)
+        anne.act(action)
+        answer = anne.recv()
+        if answer["type"] == "tutor":
+            warnings += 1
+            anne.send({"type": "action", "action": action, "version": state["version"], "confirm": True})
+            anne.recv_state()
+        else:
+            assert answer["type"] == "state", answer
+    return warnings
+
+
+#: In a review's JSON, besides the protocol's identifiers: the keys whose values are identifiers too, read by the
+#: review page and shown in its words (a lens, a decision that is no action of the record, how an exchange's play
+#: was valued), and a concession's options ("concede", "play on"), which the page names in its words.
+REVIEW_IDENTIFIERS = frozenset({"lens", "decision", "play"})
+CONCESSION_OPTIONS = frozenset({"concede", "play on", "accept", "decline"})
+
+
+def _review_texts(answer: dict[str, Any]) -> dict[str, Any]:
+    """A review's answer with its identifiers left out, for :func:`english_words`."""
+    def strip(x: Any, key: str = "") -> Any:
+        if isinstance(x, dict):
+            return {k: strip(v, k) for k, v in x.items() if k not in REVIEW_IDENTIFIERS}
+        if isinstance(x, list):
+            return [strip(v, key) for v in x]
+        return "" if key in ("choice", "best", "option") and x in CONCESSION_OPTIONS else x
+    stripped: dict[str, Any] = strip(answer)
+    return stripped
+
+
+def _reviewed(http: TestClient, table: dict[str, Any], **body: Any) -> dict[str, Any]:
+    """The review asked for, once made: its last answer (asked for until done, as the review page does)."""
+    params = {"token": table["token"]}
+    asked = http.post(f"/api/tables/{table['id']}/reviews", params=params, json=body)
+    assert asked.status_code in (200, 202), asked.text
+    deadline = time.monotonic() + REVIEW_WAIT
+    while time.monotonic() < deadline:
+        answer: dict[str, Any] = http.get(f"/api/tables/{table['id']}/reviews/{asked.json()['id']}",
+                                          params=params).json()
+        if answer["status"] in ("done", "failed"):
+            assert answer["status"] == "done", answer
+            return answer
+        time.sleep(0.05)
+    raise AssertionError("the review did not finish")
+
+
+def test_a_french_seat_s_hints_tutor_and_reviews_say_no_english_word(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Anne asks a hint at each decision of the first deal, is warned by the tutor, then opens the review of the deal
+    and, once the partie is over, of the whole partie: every reason, warning, explanation and decision in words is
+    French, and her name and the computer's are as the French seat is told them."""
+    seed_tables(monkeypatch, 4)
+    monkeypatch.setattr(advice, "HINT_BURST", 1000)  # a hint at every decision, none refused for the allowance
+    with TestClient(create_app(db(tmp_path), workers=0)) as http, ExitStack() as stack:
+        table = create(http, "computer", name="Anne", tutor=True, budget=0.1, options=FOUR_DEALS)
+        anne = connect(http, stack, table, f"token={table['token']}&lang=fr", "Anne")
+        warnings = _tutored(anne, random.Random(2), deals=1)
+        deal = _reviewed(http, table, deal=1, lang="fr")
+        _tutored(anne, random.Random(3))
+        partie = _reviewed(http, table, lang="fr")
+        english = _reviewed(http, table, deal=1)
+        refused = http.post(f"/api/tables/{table['id']}/reviews", params={"token": table["token"]},
+                            json={"deal": 1, "lang": "de"})
+    hints = [m for m in anne.messages if m["type"] == "hint"]
+    assert warnings >= 1 and len(hints) >= 13  # the exchange, the declarations, twelve cards
+    assert any(h["reason"].startswith("Écarter ") for h in hints) and any(h["reason"].startswith(("Jouer ", "Entamer "))
+                                                                          for h in hints)
+    said = [*anne.messages, _review_texts(deal), _review_texts(partie)]
+    assert english_words(said, ("Anne",)) == {}
+    explained = [e["explanation"] for e in deal["result"]["review"]["exchanges"] if not e["forced"]]
+    assert explained and all(e.startswith(("Écarter ", "N'échanger ")) for e in explained)
+    assert deal["result"]["review"]["players"][1] == "l'ordinateur"
+    assert english_words([english], ("Anne", "Computer")).keys() >= {"discarding", "the"}
+    assert refused.status_code == 422 and "'de'" in refused.json()["detail"]
 
 
 def test_the_lobby_s_setup_names_the_variants_and_levels_in_the_language_asked_for(tmp_path: Path) -> None:

@@ -159,10 +159,11 @@ class Gate:
         self.started = threading.Event()
         real = reviews_module.review_data
 
-        def held(partie: Any, deal: int | None, _lens: Lens, progress: Any = None) -> dict[str, Any]:
+        def held(partie: Any, deal: int | None, _lens: Lens, progress: Any = None, lang: str = "en",
+                 names: tuple[str, str] | None = None) -> dict[str, Any]:
             self.started.set()
             assert self.open.wait(WAIT)
-            return real(partie, deal, Lens.OPEN, progress)
+            return real(partie, deal, Lens.OPEN, progress, lang, names)
 
         monkeypatch.setattr(reviews_module, "review_data", held)
 

@@ -76,8 +76,9 @@ from piquet.coach.review import (
     review_exchange,
     stakes,
 )
-from piquet.coach.review.grading import figure, listed, plural, signed
+from piquet.coach.review.grading import card_text, figure, listed, points_words, signed
 from piquet.engine.actions import Action, Bid, CarteBlanche, Concede, Declare, Exchange, Play
+from piquet.engine.language import words_in
 from piquet.engine.partie import Partie, Phase
 
 __all__ = ["DISCARDS_SHOWN", "HINT_BUDGET", "TUTOR_THRESHOLD", "WORLDS", "DiscardHint", "Hint", "Kind", "TutorWarning",
@@ -193,11 +194,13 @@ def _first_choice(partie: Partie, seat: int) -> Action | None:
 
 
 def hint(partie: Partie, seed: int = 0, budget: float = HINT_BUDGET, worlds: tuple[int, int, int] = WORLDS,
-         clock: Callable[[], float] | None = None) -> Hint | None:
+         clock: Callable[[], float] | None = None, lang: str = "en",
+         names: tuple[str, str] | None = None) -> Hint | None:
     """The advice for the seat to act in ``partie``, from the fair lens within ``budget`` CPU seconds (0: no limit,
     every world drawn valued), the worlds drawn from ``seed``; ``None`` where the decision is not one the review
     values. ``worlds``: how many hands (the play), talons (the exchange) and deals (the calls) to draw at most.
-    ``clock``: the CPU clock of the budget (tests inject one)."""
+    ``clock``: the CPU clock of the budget (tests inject one). The reasons are in ``lang``
+    (:mod:`piquet.engine.language`), the players named ``names`` (by default the partie's)."""
     seat = partie.to_act
     if seat is None or partie.is_over:
         return None
@@ -209,54 +212,57 @@ def hint(partie: Partie, seed: int = 0, budget: float = HINT_BUDGET, worlds: tup
     if found is None:
         return None
     _, review = found
-    names = partie.players
+    names = partie.players if names is None else names
     if isinstance(review, PlayReview):
-        advice = _play_hint(review, names)
+        advice = _play_hint(review, names, lang)
         if partie.why_not(Concede(seat)) is None:  # the loser of the last deal may concede before the first card
             return _concession_hint(advice, review_concession(partie, seat, PLAY_ON, Lens.FAIR, worlds[0],
-                                                              random.Random(seed)), names)
+                                                              random.Random(seed)), names, lang)
         return advice
     if isinstance(review, ExchangeReview):
-        return _exchange_hint(review, names)
+        return _exchange_hint(review, names, lang)
     if isinstance(review, DeclarationReview):
-        return _declaration_hint(review, names)
+        return _declaration_hint(review, names, lang)
     if isinstance(review, CarteBlancheReview):
-        return _carte_blanche_hint(review, names)
-    return _call_hint(review, names)
+        return _carte_blanche_hint(review, names, lang)
+    return _call_hint(review, names, lang)
 
 
-def _carte_blanche_hint(review: CarteBlancheReview, names: tuple[str, str]) -> Hint:
+def _carte_blanche_hint(review: CarteBlancheReview, names: tuple[str, str], lang: str) -> Hint:
     """The best carte blanche decision, against the next: the review's sentence for the best."""
     best = replace(review, choice=review.best, loss=0.0)
     following = next(o for o, _ in review.options if o != review.best)
     values = dict(review.options)
-    return Hint(review.seat, "carte blanche", review.best, explain_carte_blanche(best, names), following,
+    return Hint(review.seat, "carte blanche", review.best, explain_carte_blanche(best, names, lang), following,
                 values[review.best] - values[following], review.worlds)
 
 
-def _play_hint(review: PlayReview, names: tuple[str, str]) -> Hint:
+def _play_hint(review: PlayReview, names: tuple[str, str], lang: str) -> Hint:
+    w = words_in(lang)
     seat = review.seat
     best = review.best
-    others = [w for w in review.cards if w.card != best]
+    others = [x for x in review.cards if x.card != best]
     if not others:
-        return Hint(seat, "play", Play(seat, best), explain(replace(review, choice=best, loss=0.0), names), None, None,
-                    review.worlds)
+        return Hint(seat, "play", Play(seat, best), explain(replace(review, choice=best, loss=0.0), names, lang), None,
+                    None, review.worlds)
     second = others[0]
     margin = review.worth(best).value - second.value
-    verb = "Leading" if review.leading else "Playing"
-    head = f"{verb} the {best.pretty()} rather than the {second.card.pretty()}"
+    head = w("Leading the {card} rather than the {other}" if review.leading
+             else "Playing the {card} rather than the {other}", card=card_text(best, lang),
+             other=card_text(second.card, lang))
     if margin < 0.05:
-        reason = f"{head}: as good, to a tenth of a point on average."
+        reason = w("{head}: as good, to a tenth of a point on average.", head=head)
     else:
         # What the next best brings less what the best brings, part by part: what the best gains, turned round.
         against = replace(review, choice=second.card, loss=margin)
         best_tricks, next_tricks = review.worth(best).tricks, second.tricks
 
         def said(part: Part, x: float) -> str:
-            text = f"{part.words} ({signed(-x, Lens.FAIR)}"
+            text = f"{part.said(lang)} ({signed(-x, Lens.FAIR, lang)}"
             if part in (Part.CARDS, Part.CAPOT) and best_tricks is not None and next_tricks is not None \
                     and abs(best_tricks - next_tricks) >= 0.5:
-                text += f"; {figure(best_tricks, Lens.FAIR)} tricks instead of {figure(next_tricks, Lens.FAIR)}"
+                text += w("; {tricks} tricks instead of {other}", tricks=figure(best_tricks, Lens.FAIR, lang),
+                          other=figure(next_tricks, Lens.FAIR, lang))
             return text + ")"
 
         diffs = differences(against)
@@ -264,27 +270,27 @@ def _play_hint(review: PlayReview, names: tuple[str, str]) -> Hint:
         loses = [said(part, x) for part, x in diffs if x > 0]
         clauses = []
         if gains:
-            clauses.append(f"it gains {listed(gains)}")
+            clauses.append(w("it gains {parts}", parts=listed(gains, lang)))
         if loses:
-            clauses.append(f"{'and ' if gains else 'it '}gives up {listed(loses)}")
-        reason = (f"{head} is better by {plural(figure(margin, Lens.FAIR), 'point')} on average"
-                  f"{stakes(review.utility)}: "
-                  f"{' '.join(clauses)}.")
+            clauses.append(w("and gives up {parts}" if gains else "it gives up {parts}", parts=listed(loses, lang)))
+        reason = w("{head} is better by {points} on average{stakes}: {clauses}.", head=head,
+                   points=points_words(figure(margin, Lens.FAIR, lang), lang), stakes=stakes(review.utility, lang),
+                   clauses=" ".join(clauses))
     return Hint(seat, "play", Play(seat, best), reason, Play(seat, second.card), margin, review.worlds)
 
 
-def _concession_hint(advice: Hint, review: ConcessionReview, names: tuple[str, str]) -> Hint:
+def _concession_hint(advice: Hint, review: ConcessionReview, names: tuple[str, str], lang: str) -> Hint:
     """The hint of a player who may concede: conceding where it is better than playing on (the best card the next
     best), else the card's hint, its reason followed by why playing on is better than conceding."""
     seat = review.seat
     margin = abs(review.values[PLAY_ON] - review.values[CONCEDE])
     if review.best == CONCEDE:
-        reason = explain_concession(replace(review, choice=CONCEDE, loss=0.0), names)
+        reason = explain_concession(replace(review, choice=CONCEDE, loss=0.0), names, lang)
         return Hint(seat, "concession", Concede(seat), reason, advice.best, margin, review.worlds)
-    return replace(advice, reason=f"{advice.reason} {explain_concession(replace(review, loss=0.0), names)}")
+    return replace(advice, reason=f"{advice.reason} {explain_concession(replace(review, loss=0.0), names, lang)}")
 
 
-def _exchange_hint(review: ExchangeReview, names: tuple[str, str]) -> Hint:
+def _exchange_hint(review: ExchangeReview, names: tuple[str, str], lang: str) -> Hint:
     seat = review.seat
     options = review.options
     best = options[0]
@@ -296,7 +302,7 @@ def _exchange_hint(review: ExchangeReview, names: tuple[str, str]) -> Hint:
         loss = max(0.0, best.value - w.value)
         shown = replace(review, choice=w.discard, best=best.discard, loss=loss, compared=compared,
                         given_up={}, gained={})
-        return explain_exchange(shown, names)
+        return explain_exchange(shown, names, lang)
 
     shown = tuple(DiscardHint(Exchange(seat, w.discard), w.value, said(i))
                   for i, w in enumerate(options[:DISCARDS_SHOWN]))
@@ -306,19 +312,19 @@ def _exchange_hint(review: ExchangeReview, names: tuple[str, str]) -> Hint:
                 None if second is None else best.value - second.value, review.worlds, shown)
 
 
-def _declaration_hint(review: DeclarationReview, names: tuple[str, str]) -> Hint:
+def _declaration_hint(review: DeclarationReview, names: tuple[str, str], lang: str) -> Hint:
     best, value = review.options[0]
     shown = replace(review, choice=best, best=best, loss=0.0)
     second = review.options[1] if len(review.options) > 1 else None
-    return Hint(review.seat, "declaration", best, explain_declaration(shown, names),
+    return Hint(review.seat, "declaration", best, explain_declaration(shown, names, lang),
                 None if second is None else second[0], None if second is None else value - second[1], review.worlds)
 
 
-def _call_hint(review: CallReview, names: tuple[str, str]) -> Hint:
+def _call_hint(review: CallReview, names: tuple[str, str], lang: str) -> Hint:
     best = review.options[0]
     shown = replace(review, choice=best.call, best=best.call, loss=0.0)
     second = review.options[1] if len(review.options) > 1 else None
-    return Hint(review.seat, "call", best.call, explain_call(shown, names),
+    return Hint(review.seat, "call", best.call, explain_call(shown, names, lang),
                 None if second is None else second.call, None if second is None else best.value - second.value,
                 review.worlds)
 
@@ -341,11 +347,13 @@ def follows(choice: Action, advice: Action | None) -> bool:
 
 def check(partie: Partie, choice: Action, threshold: float = TUTOR_THRESHOLD, seed: int = 0,
           budget: float = HINT_BUDGET, worlds: tuple[int, int, int] = WORLDS,
-          clock: Callable[[], float] | None = None) -> TutorWarning | None:
+          clock: Callable[[], float] | None = None, lang: str = "en",
+          names: tuple[str, str] | None = None) -> TutorWarning | None:
     """The tutor's check of ``choice``, the seat to act's decision about to be applied: a :class:`TutorWarning` if the
     fair lens (within ``budget`` CPU seconds, the worlds drawn from ``seed``) finds that it loses ``threshold``
     points of the deal or more against the best choice; ``None`` if it does not, or if the review does not value
-    this decision. Raises ``ValueError`` for a choice that is not legal here."""
+    this decision. Raises ``ValueError`` for a choice that is not legal here. The reason is in ``lang``, the players
+    named ``names`` (by default the partie's)."""
     seat = partie.to_act
     if seat is None or partie.is_over or not isinstance(choice, (Play, Exchange, Declare, Bid, Concede, CarteBlanche)):
         return None  # nothing the review values
@@ -357,7 +365,7 @@ def check(partie: Partie, choice: Action, threshold: float = TUTOR_THRESHOLD, se
     if threshold < 0:
         raise ValueError(f"the tutor's threshold is 0 or more points, not {threshold!r}")
     deadline = Deadline(budget) if clock is None else Deadline(budget, clock=clock, wall=clock)
-    names = partie.players
+    names = partie.players if names is None else names
     if isinstance(choice, Concede):
         conceding = review_concession(partie, seat, CONCEDE, Lens.FAIR, worlds[0], random.Random(seed))
         if conceding.loss < threshold - 1e-9 or conceding.loss <= 0:
@@ -366,7 +374,7 @@ def check(partie: Partie, choice: Action, threshold: float = TUTOR_THRESHOLD, se
         played = _review(partie, card, random.Random(seed), deadline, worlds, runner_up=False)
         assert played is not None and isinstance(played[1], PlayReview)
         return TutorWarning(seat, "concession", choice, conceding.loss, Play(seat, played[1].best),
-                            explain_concession(conceding, names))
+                            explain_concession(conceding, names, lang))
     found = _review(partie, choice, random.Random(seed), deadline, worlds, runner_up=False)
     if found is None:
         return None
@@ -374,13 +382,13 @@ def check(partie: Partie, choice: Action, threshold: float = TUTOR_THRESHOLD, se
     if review.loss < threshold - 1e-9 or review.loss <= 0:
         return None
     if isinstance(review, PlayReview):
-        return TutorWarning(seat, kind, choice, review.loss, Play(seat, review.best), explain(review, names))
+        return TutorWarning(seat, kind, choice, review.loss, Play(seat, review.best), explain(review, names, lang))
     if isinstance(review, ExchangeReview):
         better = replace(choice, discards=review.best) if isinstance(choice, Exchange) else choice
-        return TutorWarning(seat, kind, choice, review.loss, better, explain_exchange(review, names))
+        return TutorWarning(seat, kind, choice, review.loss, better, explain_exchange(review, names, lang))
     if isinstance(review, DeclarationReview):
-        return TutorWarning(seat, kind, choice, review.loss, review.best, explain_declaration(review, names))
+        return TutorWarning(seat, kind, choice, review.loss, review.best, explain_declaration(review, names, lang))
     if isinstance(review, CarteBlancheReview):
-        return TutorWarning(seat, kind, choice, review.loss, review.best, explain_carte_blanche(review, names))
-    return TutorWarning(seat, kind, choice, review.loss, review.best, explain_call(review, names))
+        return TutorWarning(seat, kind, choice, review.loss, review.best, explain_carte_blanche(review, names, lang))
+    return TutorWarning(seat, kind, choice, review.loss, review.best, explain_call(review, names, lang))
 

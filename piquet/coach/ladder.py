@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Final
 
+from piquet.engine.language import words_in
+
 __all__ = ["LADDER", "describe", "played_like"]
 
 #: The points each level lost a deal to its own decisions (exchanges, declarations and cards played), reviewed
@@ -44,16 +46,22 @@ def played_like(lost_a_deal: float, ladder: Sequence[tuple[int, float]] = LADDER
     return float(steps[-1][0])
 
 
-def describe(lost_a_deal: float, ladder: Sequence[tuple[int, float]] = LADDER) -> str:
-    """:func:`played_like` in words: "like level 3", "like level 3 or 4 (3.4)", "at least as well as level 5",
-    "below level 1"."""
+def describe(lost_a_deal: float, ladder: Sequence[tuple[int, float]] = LADDER, lang: str = "en") -> str:
+    """:func:`played_like` in words, in ``lang``: "like level 3", "like level 3 or 4 (3.4)", "at least as well as
+    level 5", "below level 1".
+
+    >>> describe(9.0), describe(9.0, lang="fr")
+    ('like level 2 or 3 (2.8)', 'comme le niveau 2 ou 3 (2,8)')
+    """
     played_like(lost_a_deal, ladder)  # checks the ladder
+    w = words_in(lang)
     steps = sorted(ladder)
     if lost_a_deal > steps[0][1]:
-        return f"below level {steps[0][0]}"
+        return w("below level {level}", level=steps[0][0])
     if lost_a_deal <= steps[-1][1]:
-        return f"at least as well as level {steps[-1][0]}"
+        return w("at least as well as level {level}", level=steps[-1][0])
     level = played_like(lost_a_deal, ladder)
     if abs(level - round(level)) < 0.05:
-        return f"like level {round(level)}"
-    return f"like level {int(level)} or {int(level) + 1} ({level:.1f})"
+        return w("like level {level}", level=round(level))
+    between = f"{level:.1f}".replace(".", ",") if lang == "fr" else f"{level:.1f}"
+    return w("like level {level} or {next} ({between})", level=int(level), next=int(level) + 1, between=between)

@@ -19,6 +19,8 @@ from typing import assert_never
 
 from piquet.engine.cards import FULL_PACK, Card, CardSet, shuffled_pack
 from piquet.engine.combinations import Category
+from piquet.engine.language import words_in
+from piquet.engine.words import pretty_card
 
 __all__ = [
     "AcceptConcession",
@@ -45,8 +47,12 @@ class Cut:
     player: int
     cards: tuple[Card, Card]
 
-    def describe(self, names: tuple[str, str]) -> str:
-        return f"{names[0]} cuts {self.cards[0].pretty()}, {names[1]} cuts {self.cards[1].pretty()}"
+    def describe(self, names: tuple[str, str], lang: str = "en") -> str:
+        """The action in words, in ``lang`` (:mod:`piquet.engine.language`), the players named ``names``; so are the
+        other actions'."""
+        return words_in(lang)("{a} cuts {card_a}, {b} cuts {card_b}", a=names[0],
+                              card_a=pretty_card(self.cards[0], lang), b=names[1],
+                              card_b=pretty_card(self.cards[1], lang))
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +62,9 @@ class ChooseDealer:
     player: int
     dealer: int
 
-    def describe(self, names: tuple[str, str]) -> str:
-        return f"{names[self.player]} chooses that {names[self.dealer]} deals first"
+    def describe(self, names: tuple[str, str], lang: str = "en") -> str:
+        return words_in(lang)("{name} chooses that {dealer} deals first", name=names[self.player],
+                              dealer=names[self.dealer])
 
 
 #: The 32 cards, as the set a pack must be.
@@ -122,9 +129,10 @@ class Deal:
         """
         return cls.from_pack(dealer, shuffled_pack(rng), packets, in_packets=in_packets)
 
-    def describe(self, names: tuple[str, str]) -> str:
-        how = f" in packets of {self.packets}" if self.packets else ""
-        return f"{names[self.player]} deals{how}"
+    def describe(self, names: tuple[str, str], lang: str = "en") -> str:
+        w = words_in(lang)
+        how = w(" in packets of {packets}", packets=self.packets) if self.packets else ""
+        return w("{name} deals{how}", name=names[self.player], how=how)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,8 +152,15 @@ class Bid:
     def minus(self) -> bool:
         return self.call.endswith("-")
 
-    def describe(self, names: tuple[str, str]) -> str:
-        return f"{names[self.player]} bids {self.call}"
+    def describe(self, names: tuple[str, str], lang: str = "en") -> str:
+        w = words_in(lang)
+        if self.call in _NAMED_CALLS:
+            return w(_NAMED_CALLS[self.call], name=names[self.player])
+        return w("{name} bids {call}", name=names[self.player], call=self.call)
+
+
+#: Auction's calls that are no bid, as an action's words say them.
+_NAMED_CALLS = {"pass": "{name} bids pass", "double": "{name} bids double", "redouble": "{name} bids redouble"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,11 +175,12 @@ class CarteBlanche:
     announce: bool = True
     will_exchange: int | None = None
 
-    def describe(self, names: tuple[str, str]) -> str:
+    def describe(self, names: tuple[str, str], lang: str = "en") -> str:
+        w = words_in(lang)
         if not self.announce:
-            return f"{names[self.player]} does not announce carte blanche"
-        extra = f", and will exchange {self.will_exchange}" if self.will_exchange is not None else ""
-        return f"{names[self.player]} announces carte blanche{extra}"
+            return w("{name} does not announce carte blanche", name=names[self.player])
+        extra = w(", and will exchange {count}", count=self.will_exchange) if self.will_exchange is not None else ""
+        return w("{name} announces carte blanche{extra}", name=names[self.player], extra=extra)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,8 +195,8 @@ class Exchange:
     discards: CardSet
     show_rest: bool = False
 
-    def describe(self, names: tuple[str, str]) -> str:
-        return f"{names[self.player]} exchanges {len(self.discards)}"
+    def describe(self, names: tuple[str, str], lang: str = "en") -> str:
+        return words_in(lang)("{name} exchanges {count}", name=names[self.player], count=len(self.discards))
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,11 +216,13 @@ class Declare:
         """The first combination: elder's call (younger's answer is her best, not her first)."""
         return self.combinations[0] if self.combinations else None
 
-    def describe(self, names: tuple[str, str]) -> str:
+    def describe(self, names: tuple[str, str], lang: str = "en") -> str:
+        w = words_in(lang)
         if not self.combinations:
-            return f"{names[self.player]} declares no {self.category.value}"
+            return w("{name} declares no " + self.category.value, name=names[self.player])
         shown = "; ".join(str(c) for c in self.combinations)
-        return f"{names[self.player]} declares {self.category.value}: {shown}"
+        return w("{name} declares {category}: {shown}", name=names[self.player], category=w(self.category.value),
+                 shown=shown)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,8 +232,8 @@ class Play:
     player: int
     card: Card
 
-    def describe(self, names: tuple[str, str]) -> str:
-        return f"{names[self.player]} plays {self.card.pretty()}"
+    def describe(self, names: tuple[str, str], lang: str = "en") -> str:
+        return words_in(lang)("{name} plays {card}", name=names[self.player], card=pretty_card(self.card, lang))
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,8 +242,8 @@ class Concede:
 
     player: int
 
-    def describe(self, names: tuple[str, str]) -> str:
-        return f"{names[self.player]} concedes"
+    def describe(self, names: tuple[str, str], lang: str = "en") -> str:
+        return words_in(lang)("{name} concedes", name=names[self.player])
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,8 +254,9 @@ class AcceptConcession:
     player: int
     accept: bool = True
 
-    def describe(self, names: tuple[str, str]) -> str:
-        return f"{names[self.player]} {'accepts' if self.accept else 'declines'} the concession"
+    def describe(self, names: tuple[str, str], lang: str = "en") -> str:
+        return words_in(lang)("{name} accepts the concession" if self.accept else "{name} declines the concession",
+                              name=names[self.player])
 
 
 Action = Cut | ChooseDealer | Deal | Bid | CarteBlanche | Exchange | Declare | Play | Concede | AcceptConcession

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final
 
 from piquet.engine.actions import Action, Concede, Exchange
+from piquet.engine.language import words_in
 from piquet.engine.record_actions import Reader, RecordError, best_data, deal_actions, require
 
 if TYPE_CHECKING:
@@ -165,14 +166,14 @@ class Annotations:
             out["luck"] = [deal.to_data(names) for deal in self.luck]
         return out
 
-def playing_on(name: str) -> str:
+def playing_on(name: str, lang: str = "en") -> str:
     """A player's playing on (not conceding, where he might have) in words, as the review and the annotations
-    say it.
+    say it, in ``lang``.
 
-    >>> playing_on("Ann")
-    'Ann plays on'
+    >>> playing_on("Ann"), playing_on("Anne", "fr")
+    ('Ann plays on', 'Anne continue à jouer')
     """
-    return f"{name} plays on"
+    return words_in(lang)("{name} plays on", name=name)
 
 def read_luck(items: object, partie: Partie, names: tuple[str, str]) -> tuple[LuckNote, ...]:
     """``meta.review.luck``, checked against the partie re-played: each deal's once, in order, a deal of the

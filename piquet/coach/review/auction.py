@@ -15,12 +15,13 @@ from piquet.ai.bidding import (
 from piquet.ai.budget import Deadline
 from piquet.ai.inference import Inference, World
 from piquet.ai.levels import LEVELS
-from piquet.coach.review.grading import EPSILON, Lens, Part, figure, listed, mark, plural, signed
+from piquet.coach.review.grading import EPSILON, Lens, Part, figure, listed, mark, percent, points_words, signed
 from piquet.engine.actions import (
     Bid,
     Deal,
 )
 from piquet.engine.cards import CardSet
+from piquet.engine.language import words_in
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.scoring import (
     ScoreCategory,
@@ -147,12 +148,14 @@ def review_call(partie: Partie, choice: Bid, lens: Lens = Lens.FAIR, worlds: int
                       tuple(worth[o] for o in order))
 
 
-def _called(bid: Bid) -> str:
+def _called(bid: Bid, lang: str = "en") -> str:
     """A call as a sentence names it: "passing", "doubling", "bidding 8+"."""
-    return {"pass": "passing", "double": "doubling", "redouble": "redoubling"}.get(bid.call, f"bidding {bid.call}")
+    w = words_in(lang)
+    named = {"pass": "passing", "double": "doubling", "redouble": "redoubling"}.get(bid.call)
+    return w(named) if named is not None else w("bidding {call}", call=bid.call)
 
 
-def explain_call(review: CallReview, names: tuple[str, str]) -> str:
+def explain_call(review: CallReview, names: tuple[str, str], lang: str = "en") -> str:
     """The call's review in sentences, computed from the breakdowns of the call made and the best (or the next
     best, where the call made is the best): what it changes, part by part, and how the auction ends after each.
 
@@ -164,59 +167,75 @@ def explain_call(review: CallReview, names: tuple[str, str]) -> str:
     Passing rather than bidding 7+ costs Ann 6.5 points on average: it gives up the contract (−7) and gains \
 the point (+0.5). After passing Ann holds the contract in none of the deals drawn, and both pass in 30%; after \
 bidding 7+, in 90% of the deals drawn.
+    >>> print(explain_call(review, ("Ann", "Bill"), "fr"))
+    La passe plutôt que l'annonce 7+ coûte 6,5 points en moyenne à Ann : on y perd le contrat (−7) et gagne le point \
+(+0,5). Après la passe, Ann tient le contrat dans 0 % des donnes tirées, et les deux passent dans 30 % ; après \
+l'annonce 7+, dans 90 % des donnes tirées.
     """
+    w = words_in(lang)
     me = names[review.seat]
-    average = " on average" if review.lens is Lens.FAIR else ""
+    average = w(" on average") if review.lens is Lens.FAIR else ""
     chosen = review.worth(review.choice)
-    others = [w for w in review.options if w.call != review.choice]
+    others = [x for x in review.options if x.call != review.choice]
+    verb = _called(review.choice, lang).capitalize()
     if review.loss < 0.05:
         if not others:
-            return f"{_called(review.choice).capitalize()}: the only call."
+            return w("{verb}: the only call.", verb=verb)
         other = others[0]
         margin = chosen.value - other.value
         if margin < 0.05:
-            return f"{_called(review.choice).capitalize()}: as good as any."
-        head = (f"{_called(review.choice).capitalize()}: the best, by {plural(figure(margin, review.lens), 'point')}"
-                f"{average} over {_called(other.call)}")
+            return w("{verb}: as good as any.", verb=verb)
+        head = w("{verb}: the best, by {points}{average} over {other}", verb=verb,
+                 points=points_words(figure(margin, review.lens, lang), lang), average=average,
+                 other=_called(other.call, lang))
         compared = other
     else:
         compared = review.worth(review.best)
-        head = (f"{_called(review.choice).capitalize()} rather than {_called(review.best)} costs {me} "
-                f"{plural(figure(review.loss, review.lens), 'point')}{average}")
+        head = w("{verb} rather than {best} costs {name} {points}{average}", verb=verb,
+                 best=_called(review.best, lang), name=me,
+                 points=points_words(figure(review.loss, review.lens, lang), lang), average=average)
     diffs = sorted(((p, chosen.parts.get(p, 0.0) - compared.parts.get(p, 0.0)) for p in CALL_PARTS),
                    key=lambda pd: -abs(pd[1]))
-    lost = [f"{p.words} ({signed(d, review.lens)})" for p, d in diffs if d <= -0.05]
-    won = [f"{p.words} ({signed(d, review.lens)})" for p, d in diffs if d >= 0.05]
+    lost = [f"{p.said(lang)} ({signed(d, review.lens, lang)})" for p, d in diffs if d <= -0.05]
+    won = [f"{p.said(lang)} ({signed(d, review.lens, lang)})" for p, d in diffs if d >= 0.05]
     effects = []
     if lost:
-        effects.append(f"gives up {listed(lost)}")
+        effects.append(w("gives up {parts}", parts=listed(lost, lang)))
     if won:
-        effects.append(f"gains {listed(won)}")
-    text = head + (f": it {' and '.join(effects)}." if effects else ".")
-    return f"{text} {_endings(review, chosen, compared, names)}"
+        effects.append(w("gains {parts}", parts=listed(won, lang)))
+    text = head + (w(": it {effects}.", effects=w(" and ").join(effects)) if effects else ".")
+    return f"{text} {_endings(review, chosen, compared, names, lang)}"
 
 
-def _share(x: float) -> str:
+def _share(x: float, lang: str = "en", of_deals: bool = True) -> str:
+    """How many of the deals drawn: "30% of the deals drawn", or (``of_deals`` false, the deals said before)
+    "30%"."""
+    w = words_in(lang)
     if x < 0.005:
-        return "none of the deals drawn"
-    return "every deal drawn" if x > 0.995 else f"{x:.0%} of the deals drawn"
+        return w("none of the deals drawn") if of_deals else w("none")
+    if x > 0.995:
+        return w("every deal drawn")
+    return w("{share} of the deals drawn", share=percent(x, lang)) if of_deals else percent(x, lang)
 
 
-def _endings(review: CallReview, chosen: CallWorth, compared: CallWorth, names: tuple[str, str]) -> str:
+def _endings(review: CallReview, chosen: CallWorth, compared: CallWorth, names: tuple[str, str],
+             lang: str = "en") -> str:
     """How the auction ends after the call made and after the one it is compared with: whose the contract is
     (open hands), or how often the player holds it and both pass (the deals drawn)."""
+    w = words_in(lang)
     me = names[review.seat]
     if review.lens is Lens.OPEN:
-        def whose(w: CallWorth) -> str:
-            return f"{me}'s" if w.held > 0.5 else "nobody's: both pass" if w.annulled > 0.5 else \
-                f"{names[1 - review.seat]}'s"
-        return f"After {_called(chosen.call)} the contract is {whose(chosen)}; after {_called(compared.call)}, " \
-               f"{whose(compared)}."
+        def whose(x: CallWorth) -> str:
+            return w("{name}'s", name=me) if x.held > 0.5 else w("nobody's: both pass") if x.annulled > 0.5 else \
+                w("{name}'s", name=names[1 - review.seat])
+        return w("After {call} the contract is {whose}; after {other}, {other_whose}.", call=_called(chosen.call, lang),
+                 whose=whose(chosen), other=_called(compared.call, lang), other_whose=whose(compared))
 
-    def share(w: CallWorth) -> str:
-        text = _share(w.held)
-        if w.annulled >= 0.005:
-            text += f", and both pass in {_share(w.annulled).removesuffix(' of the deals drawn')}"
+    def share(x: CallWorth) -> str:
+        text = _share(x.held, lang)
+        if x.annulled >= 0.005:
+            text += w(", and both pass in {share}", share=_share(x.annulled, lang, of_deals=False))
         return text
-    return (f"After {_called(chosen.call)} {me} holds the contract in {share(chosen)}; after "
-            f"{_called(compared.call)}, in {share(compared)}.")
+    return w("After {call} {name} holds the contract in {share}; after {other}, in {other_share}.",
+             call=_called(chosen.call, lang), name=me, share=share(chosen), other=_called(compared.call, lang),
+             other_share=share(compared))

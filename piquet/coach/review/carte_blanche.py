@@ -18,7 +18,7 @@ from piquet.coach.review.grading import (
     mark,
     named_parts,
     parts_clauses,
-    plural,
+    points_words,
     stakes,
     unit,
 )
@@ -26,6 +26,7 @@ from piquet.engine.actions import (
     CarteBlanche,
     Exchange,
 )
+from piquet.engine.language import words_in
 from piquet.engine.partie import Partie, Phase
 
 
@@ -101,36 +102,42 @@ def review_carte_blanche(partie: Partie, choice: CarteBlanche, lens: Lens = Lens
                               tuple((o, values[o]) for o in order), parts)
 
 
-def carte_blanche_words(option: CarteBlanche) -> str:
+def carte_blanche_words(option: CarteBlanche, lang: str = "en") -> str:
+    """A carte blanche decision in words, in ``lang``: "announcing carte blanche and 3 cards to exchange"."""
+    w = words_in(lang)
     if not option.announce:
-        return "not announcing carte blanche"
+        return w("not announcing carte blanche")
     if option.will_exchange is None:
-        return "announcing carte blanche"
-    n = option.will_exchange
-    return f"announcing carte blanche and {n} card{'s' if n != 1 else ''} to exchange"
+        return w("announcing carte blanche")
+    return w.plural("announcing carte blanche and {n} card to exchange",
+                    "announcing carte blanche and {n} cards to exchange", option.will_exchange)
 
 
-def explain_carte_blanche(review: CarteBlancheReview, names: tuple[str, str]) -> str:
+def explain_carte_blanche(review: CarteBlancheReview, names: tuple[str, str], lang: str = "en") -> str:
     """A carte blanche decision's review in a sentence: the choice against the best (a best one against the next),
-    part by part, by the partie's stakes where they are not the score difference."""
+    part by part, by the partie's stakes where they are not the score difference. In ``lang``."""
+    w = words_in(lang)
     lens = review.lens
-    average = (" on average" if lens is Lens.FAIR else "") + stakes(review.utility)
+    average = (w(" on average") if lens is Lens.FAIR else "") + stakes(review.utility, lang)
     compared = review.best if review.best != review.choice else next(
         (o for o, _ in review.options if o != review.choice), review.choice)
     mine, other = review.parts[review.choice], review.parts[compared]
     diffs = {p: mine.get(p, 0.0) - other.get(p, 0.0) for p in dict.fromkeys([*mine, *other])}
-    clauses = parts_clauses(named_parts(diffs, lens), lens)
-    verb = carte_blanche_words(review.choice)
+    clauses = parts_clauses(named_parts(diffs, lens), lens, lang)
+    verb = carte_blanche_words(review.choice, lang)
     verb = verb[0].upper() + verb[1:]
+    against = carte_blanche_words(compared, lang)
     values = dict(review.options)
     if review.loss < EPSILON:
-        margin = figure(values[review.choice] - values[compared], lens)
+        margin = figure(values[review.choice] - values[compared], lens, lang)
         if margin == "0":
-            return f"{verb}: as good as {carte_blanche_words(compared)}, to {unit(lens)}{average}."
-        return (f"{verb}: the best, by {plural(margin, 'point')}{average} over {carte_blanche_words(compared)}: "
-                f"{clauses}.")
+            return w("{verb}: as good as {other}, to {unit}{average}.", verb=verb, other=against,
+                     unit=unit(lens, lang), average=average)
+        return w("{verb}: the best, by {points}{average} over {other}: {clauses}.", verb=verb,
+                 points=points_words(margin, lang), average=average, other=against, clauses=clauses)
     if figure(review.loss, lens) == "0":  # less than the lens shows
-        return f"{verb}: as good as the best, {carte_blanche_words(compared)}, to {unit(lens)}{average}."
-    loss = plural(figure(review.loss, lens), "point")
-    return (f"{verb} rather than {carte_blanche_words(compared)} costs {names[review.seat]} {loss}{average}: "
-            f"{clauses}.")
+        return w("{verb}: as good as the best, {best}, to {unit}{average}.", verb=verb, best=against,
+                 unit=unit(lens, lang), average=average)
+    return w("{verb} rather than {best} costs {name} {points}{average}: {clauses}.", verb=verb, best=against,
+             name=names[review.seat], points=points_words(figure(review.loss, lens, lang), lang), average=average,
+             clauses=clauses)

@@ -20,7 +20,7 @@ from piquet.coach.review.grading import (
     mark,
     named_parts,
     parts_clauses,
-    plural,
+    points_words,
     stakes,
     unit,
 )
@@ -28,6 +28,7 @@ from piquet.coach.review.play import BestCache, best_card, principal_line
 from piquet.engine.actions import (
     Concede,
 )
+from piquet.engine.language import words_in
 from piquet.engine.partie import Partie, Phase
 
 # ---------------------------------------------------------------- concessions (the rulings, 18)
@@ -115,25 +116,30 @@ _CONCESSION_WORDS: Final = {CONCEDE: "Conceding", PLAY_ON: "Playing on", ACCEPT:
                             DECLINE: "Declining the concession"}
 
 
-def explain_concession(review: ConcessionReview, names: tuple[str, str]) -> str:
+def explain_concession(review: ConcessionReview, names: tuple[str, str], lang: str = "en") -> str:
     """The review of a concession decision in a sentence: the choice against the best (or the best against the
     other option), what it gives up and gains part by part, by the partie's stakes where they are not the score
-    difference."""
+    difference. In ``lang``."""
+    w = words_in(lang)
     lens = review.lens
-    average = (" on average" if lens is Lens.FAIR else "") + stakes(review.utility)
+    average = (w(" on average") if lens is Lens.FAIR else "") + stakes(review.utility, lang)
     other = next(o for o in review.values if o != review.choice)
     compared = review.best if review.best != review.choice else other
     diffs = {part: review.parts[review.choice].get(part, 0.0) - review.parts[compared].get(part, 0.0)
              for part in (*PLAY_PARTS, Part.PLAY)}
-    clauses = parts_clauses(named_parts(diffs, lens), lens)
-    verb = _CONCESSION_WORDS[review.choice]
-    against = _CONCESSION_WORDS[compared].lower()
+    clauses = parts_clauses(named_parts(diffs, lens), lens, lang)
+    verb = w(_CONCESSION_WORDS[review.choice])
+    against = w(_CONCESSION_WORDS[compared]).lower()
     if review.loss < EPSILON:
-        margin = figure(review.values[review.choice] - review.values[other], lens)
+        margin = figure(review.values[review.choice] - review.values[other], lens, lang)
         if margin == "0":
-            return f"{verb}: as good as {against}, to {unit(lens)}{average}."
-        return f"{verb}: the best, by {plural(margin, 'point')}{average} over {against}: {clauses}."
+            return w("{verb}: as good as {other}, to {unit}{average}.", verb=verb, other=against,
+                     unit=unit(lens, lang), average=average)
+        return w("{verb}: the best, by {points}{average} over {other}: {clauses}.", verb=verb,
+                 points=points_words(margin, lang), average=average, other=against, clauses=clauses)
     if figure(review.loss, lens) == "0":  # less than the lens shows
-        return f"{verb}: as good as the best, {against}, to {unit(lens)}{average}."
-    loss = plural(figure(review.loss, lens), "point")
-    return f"{verb} rather than {against} costs {names[review.seat]} {loss}{average}: {clauses}."
+        return w("{verb}: as good as the best, {best}, to {unit}{average}.", verb=verb, best=against,
+                 unit=unit(lens, lang), average=average)
+    return w("{verb} rather than {best} costs {name} {points}{average}: {clauses}.", verb=verb, best=against,
+             name=names[review.seat], points=points_words(figure(review.loss, lens, lang), lang), average=average,
+             clauses=clauses)

@@ -161,16 +161,17 @@ class CarteBlancheReviewed(Reviewed):
 
     review: CarteBlancheReview | None = None
 
-    def to_json(self, names: tuple[str, str]) -> dict[str, object]:
+    def to_json(self, names: tuple[str, str], lang: str = "en") -> dict[str, object]:
+        """The decision as JSON, its options in words in ``lang``."""
         out = self._head(names)
         review = self.review
         if review is None:
             out.update(forced=True, loss=0.0, mark="")
             return out
-        out.update(forced=False, choice=carte_blanche_words(review.choice),
-                   best=carte_blanche_words(review.best), loss=review.loss, mark=review.mark,
+        out.update(forced=False, choice=carte_blanche_words(review.choice, lang),
+                   best=carte_blanche_words(review.best, lang), loss=review.loss, mark=review.mark,
                    explanation=self.explanation, utility=list(review.utility), worlds=review.worlds,
-                   values=[{"option": carte_blanche_words(o), "value": v,
+                   values=[{"option": carte_blanche_words(o, lang), "value": v,
                             "parts": {p.value: x for p, x in review.parts[o].items()}} for o, v in review.options])
         return out
 

@@ -15,11 +15,12 @@ from piquet.coach.review.grading import (
     EPSILON,
     Lens,
     Part,
+    cards_text,
     figure,
     mark,
     named_parts,
     parts_clauses,
-    plural,
+    points_words,
     stakes,
     unit,
 )
@@ -28,6 +29,7 @@ from piquet.engine.actions import (
 )
 from piquet.engine.cards import CardSet
 from piquet.engine.combinations import Category
+from piquet.engine.language import words_in
 from piquet.engine.partie import Partie, Phase
 
 
@@ -108,42 +110,49 @@ def declaration_differences(review: DeclarationReview) -> list[tuple[Part, float
     return named_parts({part: mine[part] - other[part] for part in DECLARATION_PARTS}, review.lens)
 
 
-def _declaration_effects(review: DeclarationReview) -> str:
+def _declaration_effects(review: DeclarationReview, lang: str = "en") -> str:
     """``: it gives up ... and gains ...`` from :func:`declaration_differences`, or nothing."""
-    said = parts_clauses(declaration_differences(review), review.lens)
-    return f": {said}" if said else ""
+    said = parts_clauses(declaration_differences(review), review.lens, lang)
+    return words_in(lang)(": {clauses}", clauses=said) if said else ""
 
 
-def _declared(declare: Declare) -> str:
-    shown = " and ".join(c.pretty() for c in declare.combinations) or "nothing"
-    return f"{shown} for {_CATEGORY_WORDS[declare.category]}"
+def _declared(declare: Declare, lang: str = "en") -> str:
+    w = words_in(lang)
+    shown = w(" and ").join(cards_text(c, lang) for c in declare.combinations) or w("nothing")
+    return w(_CATEGORY_WORDS[declare.category], cards=shown)
 
 
-_CATEGORY_WORDS: Final = {Category.POINT: "the point", Category.SEQUENCES: "sequences", Category.SETS: "sets"}
+_CATEGORY_WORDS: Final = {Category.POINT: "{cards} for the point", Category.SEQUENCES: "{cards} for sequences",
+                          Category.SETS: "{cards} for sets"}
 
 
-def explain_declaration(review: DeclarationReview, names: tuple[str, str]) -> str:
+def explain_declaration(review: DeclarationReview, names: tuple[str, str], lang: str = "en") -> str:
     """The declaration's review in a sentence: what was declared against the best, and what it cost in the
-    points the declarations score (the partie's stakes where they are not the score difference)."""
-    said_stakes = stakes(review.utility)
-    average = " on average" if review.lens is Lens.FAIR else ""
+    points the declarations score (the partie's stakes where they are not the score difference). In ``lang``
+    (:mod:`piquet.engine.language`)."""
+    w = words_in(lang)
+    said_stakes = stakes(review.utility, lang)
+    average = w(" on average") if review.lens is Lens.FAIR else ""
+    verb = w("Declaring {declared}", declared=_declared(review.choice, lang))
     if review.loss < EPSILON:
         others = [(o, v) for o, v in review.options if o != review.choice]
         value = dict(review.options)[review.choice]
         if not others:
-            return f"Declaring {_declared(review.choice)}: the only declaration."
+            return w("{verb}: the only declaration.", verb=verb)
         if value - others[0][1] < EPSILON:
-            return f"Declaring {_declared(review.choice)}: as good as any{said_stakes}."
-        margin = figure(value - others[0][1], review.lens)
+            return w("{verb}: as good as any{stakes}.", verb=verb, stakes=said_stakes)
+        margin = figure(value - others[0][1], review.lens, lang)
         if margin == "0":
-            return (f"Declaring {_declared(review.choice)}: as good as {_declared(others[0][0])}, to "
-                    f"{unit(review.lens)}{average}{said_stakes}.")
-        return (f"Declaring {_declared(review.choice)}: the best, by {plural(margin, 'point')}{average}{said_stakes}"
-                f"{_declaration_effects(review)}.")
+            return w("{verb}: as good as {other}, to {unit}{average}{stakes}.", verb=verb,
+                     other=_declared(others[0][0], lang), unit=unit(review.lens, lang), average=average,
+                     stakes=said_stakes)
+        return w("{verb}: the best, by {points}{average}{stakes}{effects}.", verb=verb,
+                 points=points_words(margin, lang), average=average, stakes=said_stakes,
+                 effects=_declaration_effects(review, lang))
     if figure(review.loss, review.lens) == "0":  # less than the lens shows
-        return (f"Declaring {_declared(review.choice)}: as good as the best, {_declared(review.best)}, to "
-                f"{unit(review.lens)}{average}{said_stakes}.")
-    loss = plural(figure(review.loss, review.lens), "point")
-    return (f"Declaring {_declared(review.choice)} rather than {_declared(review.best)} costs "
-            f"{names[review.seat]} {loss}{average}{said_stakes} in what the declarations score"
-            f"{_declaration_effects(review)}.")
+        return w("{verb}: as good as the best, {best}, to {unit}{average}{stakes}.", verb=verb,
+                 best=_declared(review.best, lang), unit=unit(review.lens, lang), average=average, stakes=said_stakes)
+    return w("{verb} rather than {best} costs {name} {points}{average}{stakes} in what the declarations score"
+             "{effects}.", verb=verb, best=_declared(review.best, lang), name=names[review.seat],
+             points=points_words(figure(review.loss, review.lens, lang), lang), average=average, stakes=said_stakes,
+             effects=_declaration_effects(review, lang))

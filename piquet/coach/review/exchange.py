@@ -37,11 +37,13 @@ from piquet.coach.review.grading import (
     PLAY_PARTS,
     Lens,
     Part,
+    cards_text,
     figure,
     listed,
     mark,
     named_parts,
-    plural,
+    percent,
+    points_words,
     signed,
     stakes,
     unit,
@@ -52,6 +54,7 @@ from piquet.engine.actions import (
 )
 from piquet.engine.cards import FULL_PACK, Card, CardSet
 from piquet.engine.combinations import Category, call, maximal
+from piquet.engine.language import words_in
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.scoring import (
     ScoreCategory,
@@ -386,13 +389,14 @@ def _kept(review: ExchangeReview, discard: CardSet, category: Category) -> list[
     return [c for c in maximal(category, review.hand, review.minimum_point) if not c.mask & discard.mask]
 
 
-def _combination_words(category: Category, cards: CardSet) -> str:
+def _combination_words(category: Category, cards: CardSet, lang: str = "en") -> str:
     """A combination as the game names it: "quint major in hearts", "fourteen kings", "point of five in spades"."""
-    said = call(category, cards)
+    said = call(category, cards, lang)
     said = said[0].lower() + said[1:]
     if category is Category.SETS:
         return said
-    return f"{said} in {next(iter(cards)).suit.name.lower()}"
+    words = words_in(lang)
+    return words("{combination} in {suit}", combination=said, suit=words(next(iter(cards)).suit.name.lower()))
 
 
 _CATEGORY_OF: Final = {Part.POINT: Category.POINT, Part.SEQUENCES: Category.SEQUENCES, Part.SETS: Category.SETS}
@@ -407,42 +411,48 @@ def exchange_differences(review: ExchangeReview) -> list[tuple[Part, float]]:
     return named_parts(diffs, review.lens)
 
 
-def explain_exchange(review: ExchangeReview, names: tuple[str, str]) -> str:
+def explain_exchange(review: ExchangeReview, names: tuple[str, str], lang: str = "en") -> str:
     """The exchange's review in sentences, built from the breakdowns of the choice and the discard it is
     compared with (:func:`exchange_differences`: the best, or the next where the choice is the best), the shares
     of the worlds in which each scores a category, and the combinations of the hand each breaks up: what the
-    choice gives up and gains against the other."""
+    choice gives up and gains against the other. In ``lang`` (:mod:`piquet.engine.language`)."""
+    w = words_in(lang)
     lens = review.lens
-    average = " on average" if lens is Lens.FAIR else ""
-    discard = review.choice.pretty() or "nothing"
-    verb = f"Discarding the {discard}" if review.choice else "Exchanging no card"
+    average = w(" on average") if lens is Lens.FAIR else ""
+    verb = (w("Discarding the {cards}", cards=cards_text(review.choice, lang)) if review.choice
+            else w("Exchanging no card"))
     choice = review.worth(review.choice)
-    said_stakes = stakes(review.utility)
-    other = review.compared.pretty() or "no card"
+    said_stakes = stakes(review.utility, lang)
+    other = cards_text(review.compared, lang) or w("no card")
     if review.loss < EPSILON:
         if review.compared == review.choice:
-            return f"{verb}: the only discard valued."
-        ties = [w for w in review.options if w.discard != review.choice and choice.value - w.value < EPSILON]
+            return w("{verb}: the only discard valued.", verb=verb)
+        ties = [x for x in review.options if x.discard != review.choice and choice.value - x.value < EPSILON]
         if ties:
-            return f"{verb}: as good as {plural(str(len(ties)), 'other discard')} valued."
-        margin = figure(choice.value - review.worth(review.compared).value, lens)
+            return w.plural("{verb}: as good as {n} other discard valued.", "{verb}: as good as {n} other discards "
+                            "valued.", len(ties), verb=verb)
+        margin = figure(choice.value - review.worth(review.compared).value, lens, lang)
         if margin == "0":
-            return f"{verb}: as good as the {other}, to {unit(lens)}{average}."
-        effects, combinations = _exchange_effects(review)
-        return (f"{verb}: the best, by {plural(margin, 'point')}{average}{said_stakes} over the {other}: "
-                f"{effects}.{combinations}")
-    loss = figure(review.loss, lens)
+            return w("{verb}: as good as the {other}, to {unit}{average}.", verb=verb, other=other,
+                     unit=unit(lens, lang), average=average)
+        effects, combinations = _exchange_effects(review, lang)
+        return w("{verb}: the best, by {points}{average}{stakes} over the {other}: {effects}.{combinations}", verb=verb,
+                 points=points_words(margin, lang), average=average, stakes=said_stakes, other=other, effects=effects,
+                 combinations=combinations)
+    loss = figure(review.loss, lens, lang)
     if loss == "0":  # a loss of less than a twentieth of a point
-        return f"{verb}: as good as the best, the {other}, to a tenth of a point{average}."
-    effects, combinations = _exchange_effects(review)
-    return (f"{verb} rather than the {other} costs {names[review.seat]} {plural(loss, 'point')}{average}"
-            f"{said_stakes}: "
-            f"{effects}.{combinations}")
+        return w("{verb}: as good as the best, the {other}, to a tenth of a point{average}.", verb=verb, other=other,
+                 average=average)
+    effects, combinations = _exchange_effects(review, lang)
+    return w("{verb} rather than the {other} costs {name} {points}{average}{stakes}: {effects}.{combinations}",
+             verb=verb, other=other, name=names[review.seat], points=points_words(loss, lang), average=average,
+             stakes=said_stakes, effects=effects, combinations=combinations)
 
 
-def _exchange_effects(review: ExchangeReview) -> tuple[str, str]:
+def _exchange_effects(review: ExchangeReview, lang: str = "en") -> tuple[str, str]:
     """What the choice gives up and gains against the discard it is compared with, part by part, and (a
     sentence, or nothing) the combinations it breaks up or keeps."""
+    w = words_in(lang)
     lens = review.lens
     broken: list[str] = []
     kept: list[str] = []
@@ -453,37 +463,42 @@ def _exchange_effects(review: ExchangeReview) -> tuple[str, str]:
     for part, x in exchange_differences(review):
         if part is Part.PIQUE and lens is Lens.FAIR and not review.elder:  # elder's pique, as the estimate has it
             more = x * her_worth > 0  # his pique more often where it is worth to her what it was
-            against.append(f"{'lets in' if more else 'keeps off'} elder's pique more often ({signed(x, lens)})")
+            against.append(w("lets in elder's pique more often ({points})" if more
+                             else "keeps off elder's pique more often ({points})", points=signed(x, lens, lang)))
             continue
-        said = f"{part.words} ({signed(x, lens)}"
+        said = f"{part.said(lang)} ({signed(x, lens, lang)}"
         # How often: where the player's points count for him and hers against him (else scoring a category
         # is not simply winning it).
         if lens is Lens.FAIR and part in review.given_up and own_worth > 0 > her_worth:
             share = review.given_up[part] if x < 0 else review.gained[part]
             if round(share * 100) >= 1:
-                said += f"; in {share:.0%} of the talons"
+                said += w("; in {share} of the talons", share=percent(share, lang))
         (lost if x < 0 else gained).append(said + ")")
         category = _CATEGORY_OF.get(part)
         if category is not None and own_worth > 0:
             mine = _kept(review, review.choice, category)
             other = _kept(review, review.compared, category)
             if x < 0:
-                broken += [_combination_words(category, c) for c in other if c not in mine][:1]
+                broken += [_combination_words(category, c, lang) for c in other if c not in mine][:1]
             else:
-                kept += [_combination_words(category, c) for c in mine if c not in other][:1]
+                kept += [_combination_words(category, c, lang) for c in mine if c not in other][:1]
     effects = []
     # Where his own points do not simply count for him (a partie's last deal), what the choice loses or gains
     # on a part is not simply giving it up or gaining it.
     plain = own_worth > 0 > her_worth
     if lost:
-        effects.append(f"it {'gives up' if plain else 'loses on'} {listed(lost)}")
+        effects.append(w("it gives up {parts}" if plain else "it loses on {parts}", parts=listed(lost, lang)))
     if gained:
-        effects.append(f"{'and ' if lost else 'it '}{'gains' if plain else 'gains on'} {listed(gained)}")
+        template = ("and gains {parts}" if lost else "it gains {parts}") if plain else \
+            ("and gains on {parts}" if lost else "it gains on {parts}")
+        effects.append(w(template, parts=listed(gained, lang)))
     if against:
-        effects.append(f"{'and ' if effects else 'it '}{listed(against)}")
+        effects.append(w("and {clauses}" if effects else "it {clauses}", clauses=listed(against, lang)))
     combinations = []
     if broken:
-        combinations.append(f"breaks up {listed(['your ' + c for c in broken])}")
+        combinations.append(w("breaks up {combinations}", combinations=listed(
+            [w("your {combination}", combination=c) for c in broken], lang)))
     if kept:
-        combinations.append(f"keeps {listed(['your ' + c for c in kept])}")
-    return " ".join(effects), f" It {' and '.join(combinations)}." if combinations else ""
+        combinations.append(w("keeps {combinations}", combinations=listed(
+            [w("your {combination}", combination=c) for c in kept], lang)))
+    return " ".join(effects), w(" It {clauses}.", clauses=w(" and ").join(combinations)) if combinations else ""

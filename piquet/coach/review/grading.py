@@ -8,6 +8,9 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from piquet.ai.levels import LEVELS
+from piquet.engine.cards import Card, CardSet
+from piquet.engine.language import words_in
+from piquet.engine.words import pretty_card
 
 #: The worlds the fair lens averages over, by default: as many as the strongest level samples for a card.
 DEFAULT_WORLDS: Final = LEVELS[5].play_worlds
@@ -54,6 +57,14 @@ class Part(enum.Enum):
         """The part in the game's words, as a sentence names it."""
         return _PART_WORDS[self]
 
+    def said(self, lang: str = "en") -> str:
+        """The part in ``lang``'s words, as a sentence names it.
+
+        >>> Part.SETS.said("fr"), Part.LAST_TRICK.said()
+        ('les quatorzes et brelans', 'the last trick')
+        """
+        return words_in(lang)(_PART_WORDS[self])
+
 
 _PART_WORDS: Final = {
     Part.LEAD: "the points for leading", Part.TRICKS: "the points for tricks won", Part.LAST_TRICK: "the last trick",
@@ -79,51 +90,104 @@ def mark(loss: float) -> str:
 
 
 # ---------------------------------------------------------------- the explanation
-def figure(x: float, lens: Lens | None) -> str:
-    """A number of points as the lens gives it: whole with open hands, to a tenth in the fair lens."""
+# Every sentence of an explanation is an English template of the catalogue (:mod:`piquet.engine.language`), said in
+# the language asked for; the numbers a lens gives are written as that language writes them (a decimal comma in
+# French).
+def figure(x: float, lens: Lens | None, lang: str = "en") -> str:
+    """A number of points as the lens gives it: whole with open hands, to a tenth in the fair lens; in ``lang``'s
+    digits.
+
+    >>> figure(2.46, Lens.FAIR), figure(2.46, Lens.FAIR, "fr"), figure(2.46, Lens.OPEN)
+    ('2.5', '2,5', '2')
+    """
     text = f"{x:.0f}" if lens is Lens.OPEN or abs(x - round(x)) < 0.05 else f"{x:.1f}"
-    return "0" if text in ("-0", "-0.0") else text
+    text = "0" if text in ("-0", "-0.0") else text
+    return text.replace(".", ",") if lang == "fr" else text
 
 
-def signed(x: float, lens: Lens | None) -> str:
-    text = figure(abs(x), lens)
+def signed(x: float, lens: Lens | None, lang: str = "en") -> str:
+    text = figure(abs(x), lens, lang)
     return ("−" if x < 0 else "+") + text
 
 
-def unit(lens: Lens | None) -> str:
+def unit(lens: Lens | None, lang: str = "en") -> str:
     """What a number of points is given to in the lens (:func:`figure`)."""
-    return "a point" if lens is Lens.OPEN else "a tenth of a point"
+    return words_in(lang)("a point" if lens is Lens.OPEN else "a tenth of a point")
+
+
+def _count(text: str, lang: str) -> int:
+    """The whole number a plural rule is asked about for a figure: English makes any fraction plural ("1.5
+    points"), French counts its whole part ("1,5 point")."""
+    whole, _, fraction = text.replace(",", ".").partition(".")
+    return 2 if fraction and lang == "en" else int(whole)
+
+
+def points_words(text: str, lang: str = "en") -> str:
+    """A figure (:func:`figure`) of points, the word in the plural its number asks for.
+
+    >>> points_words("1"), points_words("1.5"), points_words("1,5", "fr"), points_words("2", "fr")
+    ('1 point', '1.5 points', '1,5 point', '2 points')
+    """
+    return words_in(lang).plural("{number} point", "{number} points", _count(text, lang), number=text)
 
 
 def plural(text: str, word: str) -> str:
     return f"{text} {word}{'' if text == '1' else 's'}"
 
 
-def listed(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+def listed(items: Sequence[str], lang: str = "en") -> str:
+    """Items as a sentence lists them.
+
+    >>> listed(["a", "b", "c"]), listed(["a", "b"], "fr")
+    ('a, b and c', 'a et b')
+    """
+    if len(items) == 1:
+        return items[0]
+    return words_in(lang)("{items} and {last}", items=", ".join(items[:-1]), last=items[-1])
 
 
-def stakes(utility: tuple[int, int]) -> str:
+def percent(share: float, lang: str = "en") -> str:
+    """A share as a percentage, as ``lang`` writes it.
+
+    >>> percent(0.344), percent(0.344, "fr")
+    ('34%', '34 %')
+    """
+    text = f"{share:.0%}"
+    return text.replace("%", " %") if lang == "fr" else text
+
+
+def card_text(card: Card, lang: str = "en") -> str:
+    """A card as an explanation shows it (its index in ``lang``: :func:`~piquet.engine.words.pretty_card`)."""
+    return pretty_card(card, lang)
+
+
+def cards_text(cards: CardSet, lang: str = "en") -> str:
+    """Cards as an explanation shows them (an empty string for none)."""
+    return " ".join(pretty_card(c, lang) for c in cards)
+
+
+def stakes(utility: tuple[int, int], lang: str = "en") -> str:
     """The words a value's units add: none for points of the deal (the player's less the opponent's), else that
     they are weighed by the partie's stakes (:func:`~piquet.ai.levels.partie_utility`).
 
     >>> stakes((1, -1)), stakes((1, 1))
     ('', " by the partie's stakes")
     """
-    return "" if utility == (1, -1) else " by the partie's stakes"
+    return "" if utility == (1, -1) else words_in(lang)(" by the partie's stakes")
 
 
-def parts_clauses(diffs: Sequence[tuple[Part, float]], lens: Lens | None) -> str:
+def parts_clauses(diffs: Sequence[tuple[Part, float]], lens: Lens | None, lang: str = "en") -> str:
     """``it gives up A (−x) and gains B (+y)``: the parts in which a choice differs from another, as named (nothing
     where none differs)."""
-    said = [(f"{p.words} ({signed(x, lens)})", x) for p, x in diffs if abs(x) >= EPSILON]
+    words = words_in(lang)
+    said = [(f"{p.said(lang)} ({signed(x, lens, lang)})", x) for p, x in diffs if abs(x) >= EPSILON]
     lost = [t for t, x in said if x < 0]
     gained = [t for t, x in said if x > 0]
     clauses = []
     if lost:
-        clauses.append(f"it gives up {listed(lost)}")
+        clauses.append(words("it gives up {parts}", parts=listed(lost, lang)))
     if gained:
-        clauses.append(f"{'and ' if lost else 'it '}gains {listed(gained)}")
+        clauses.append(words("and gains {parts}" if lost else "it gains {parts}", parts=listed(gained, lang)))
     return " ".join(clauses)
 
 

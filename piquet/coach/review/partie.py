@@ -100,6 +100,8 @@ class PartieReview:
     actions: list[ReviewedDecision] = field(default_factory=list)
     #: The luck of each deal reviewed (:mod:`piquet.coach.luck`).
     luck: list[DealLuck] = field(default_factory=list)
+    #: The language of the review's words: its explanations, its decisions in words, the ladder's words.
+    lang: str = "en"
 
     def of(self, kind: type[R]) -> list[R]:
         """The decisions of one kind (a class of :mod:`~piquet.coach.review.decisions`), in the record's order."""
@@ -186,7 +188,7 @@ class PartieReview:
             "exchanges": [r.to_json(names) for r in self.exchanges],
             "calls": [r.to_json(names) for r in self.calls],
             "concessions": [r.to_json(names) for r in self.concessions],
-            "carte_blanche": [r.to_json(names) for r in self.of(CarteBlancheReviewed)],
+            "carte_blanche": [r.to_json(names, self.lang) for r in self.of(CarteBlancheReviewed)],
             # Every decision of a deal is of a kind above (review_partie matches them all); the list stays for the
             # readers of the format.
             "not_reviewed": [],
@@ -200,7 +202,7 @@ class PartieReview:
                                       "lost_a_deal": self.lost_a_deal(seat),
                                       "lost_a_deal_interval": list(self.lost_a_deal_interval(seat)),
                                       **({"played_like": played_like(self.lost_a_deal(seat)),
-                                          "played_like_words": describe(self.lost_a_deal(seat))}
+                                          "played_like_words": describe(self.lost_a_deal(seat), lang=self.lang)}
                                          if self.on_the_ladder else {}),
                                       **({"luck": self.luck_summary(seat).to_json()} if self.luck else {})}
                         for seat in (0, 1)},
@@ -253,7 +255,7 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
                   deal: int | None = None, broken_down: str = "choice",
                   progress: Callable[[int, int], None] | None = None,
                   exchange_worlds: int = EXCHANGE_WORLDS, call_worlds: int = CALL_WORLDS,
-                  luck: bool = True) -> PartieReview:
+                  luck: bool = True, lang: str = "en", names: tuple[str, str] | None = None) -> PartieReview:
     """Review every exchange, declaration and card played in ``partie`` (a record re-played), or in its deal
     number ``deal``. The declarations are valued over :data:`~piquet.ai.levels.DECLARATION_WORLDS` hands in
     the fair lens, as the levels weigh them, the exchanges over ``exchange_worlds`` talons and hands
@@ -264,15 +266,18 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
     ``"choice"`` breaks down the choice and the best only (what the explanation needs), ``"all"`` every
     legal card. ``progress(done, total)`` is called after each decision of the deals reviewed (an exchange, a
     declaration, a call, a card played, forced or not: ``total`` counts them all). ``luck``: reckon each deal's luck
-    (:func:`piquet.coach.luck.partie_luck`, the same in both lenses).
+    (:func:`piquet.coach.luck.partie_luck`, the same in both lenses). The explanations are in ``lang``
+    (:mod:`piquet.engine.language`), the players named ``names`` in them and in the review (by default the partie's
+    names).
     """
     if broken_down not in ("choice", "all"):
         raise ValueError(f"broken_down is 'choice' or 'all', not {broken_down!r}")
     deals = sum(1 for a in partie.actions if isinstance(a, Deal))
     if deal is not None and not 1 <= deal <= deals:
         raise ValueError(f"there is no deal {deal}: the record has {deals} deal{'s' if deals != 1 else ''}")
-    out = PartieReview(partie.players, lens, 1 if lens is Lens.OPEN else worlds, seed,
-                       luck=partie_luck(partie, deal) if luck else [])
+    named = partie.players if names is None else names
+    out = PartieReview(named, lens, 1 if lens is Lens.OPEN else worlds, seed,
+                       luck=partie_luck(partie, deal) if luck else [], lang=lang)
     total = decisions_in(partie, deal)
     done = 0
     cache: BestCache = {}
@@ -283,7 +288,7 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
             progress(done, total)
         done += 1
         rng = decision_rng(seed, number, index)
-        said = action.describe(partie.players)
+        said = action.describe(named, lang)
         match action:
             case Exchange():
                 exchanged: ExchangeReview | None = review_exchange(at, action, lens, exchange_worlds, rng)
@@ -291,37 +296,38 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
                     exchanged = None
                 out.actions.append(ExchangeReviewed(
                     deal=number, action=index, seat=action.player, text=said, review=exchanged,
-                    explanation=explain_exchange(exchanged, partie.players) if exchanged is not None else ""))
+                    explanation=explain_exchange(exchanged, named, lang) if exchanged is not None else ""))
             case Bid():
                 calls = [a for a in at.legal_actions(action.player) if isinstance(a, Bid)]
                 called = review_call(at, action, lens, call_worlds, rng) if len(calls) > 1 else None
                 out.actions.append(CallReviewed(
                     deal=number, action=index, seat=action.player, text=said, review=called,
-                    explanation=explain_call(called, partie.players) if called is not None else ""))
+                    explanation=explain_call(called, named, lang) if called is not None else ""))
             case Declare():
                 options = [a for a in at.legal_actions(action.player) if isinstance(a, Declare)]
                 declared = review_declaration(at, action, lens, rng=rng) if len(options) > 1 else None
                 out.actions.append(DeclarationReviewed(
                     deal=number, action=index, seat=action.player, text=said, review=declared,
-                    explanation=explain_declaration(declared, partie.players) if declared is not None else ""))
+                    explanation=explain_declaration(declared, named, lang) if declared is not None else ""))
             case CarteBlanche():
                 choices = [a for a in at.legal_actions(action.player) if isinstance(a, CarteBlanche)]
                 blanche = review_carte_blanche(at, action, lens, exchange_worlds, rng) if len(choices) > 1 else None
                 out.actions.append(CarteBlancheReviewed(
                     deal=number, action=index, seat=action.player, text=said, review=blanche,
-                    explanation=explain_carte_blanche(blanche, partie.players) if blanche else ""))
+                    explanation=explain_carte_blanche(blanche, named, lang) if blanche else ""))
             case Concede():
                 conceding = review_concession(at, action.player, CONCEDE, lens, worlds, rng)
                 out.actions.append(ConcessionReviewed(
                     deal=number, action=index, seat=action.player, text=said, review=conceding,
-                    explanation=explain_concession(conceding, partie.players)))
+                    explanation=explain_concession(conceding, named, lang)))
             case AcceptConcession():
                 answer = review_concession(at, action.player, ACCEPT if action.accept else DECLINE, lens, worlds, rng)
                 out.actions.append(ConcessionAnswerReviewed(
                     deal=number, action=index, seat=action.player, text=said, review=answer,
-                    explanation=explain_concession(answer, partie.players)))
+                    explanation=explain_concession(answer, named, lang)))
             case Play():
-                out.actions += _played(at, action, said, number, index, lens, worlds, seed, broken_down, cache)
+                out.actions += _played(at, action, said, number, index, lens, worlds, seed, broken_down, cache, lang,
+                                       named)
             case _:
                 assert_never(action)
     if progress is not None and done:
@@ -330,15 +336,17 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
 
 
 def _played(at: Partie, action: Play, said: str, deal: int, index: int, lens: Lens, worlds: int, seed: int,
-            broken_down: str, cache: BestCache) -> list[ReviewedDecision]:
+            broken_down: str, cache: BestCache, lang: str = "en",
+            names: tuple[str, str] | None = None) -> list[ReviewedDecision]:
     """A card played, reviewed, after the concessions a player might have made before it and played on."""
     out: list[ReviewedDecision] = []
     players = at.players
+    named = players if names is None else names
     for seat in (0, 1):  # who might have conceded before this first card, and played on
         if at.rules.allows_concession and at.why_not(Concede(seat)) is None:
             played_on = review_concession(at, seat, PLAY_ON, lens, worlds, decision_rng(seed, deal, index))
-            out.append(ConcessionReviewed(deal=deal, action=index, seat=seat, text=playing_on(players[seat]),
-                                          explanation=explain_concession(played_on, players), review=played_on))
+            out.append(ConcessionReviewed(deal=deal, action=index, seat=seat, text=playing_on(named[seat], lang),
+                                          explanation=explain_concession(played_on, named, lang), review=played_on))
     trick = len(at.view(action.player).tricks) + 1
     legal = [a for a in at.legal_actions(action.player) if isinstance(a, Play)]
     review = None
@@ -348,7 +356,7 @@ def _played(at: Partie, action: Play, said: str, deal: int, index: int, lens: Le
         # the fair lens's sampled positions seldom meet again, and are not kept.
         review = review_decision(at, action.card, lens, worlds, decision_rng(seed, deal, index),
                                  None if broken_down == "all" else (), cache if lens is Lens.OPEN else {})
-        explanation = explain(review, players)
+        explanation = explain(review, named, lang)
     out.append(PlayReviewed(deal=deal, action=index, seat=action.player, text=said, explanation=explanation,
                             trick=trick, card=action.card, review=review))
     return out

@@ -18,16 +18,19 @@ from piquet.coach.review.grading import (
     PLAY_PARTS,
     Lens,
     Part,
+    card_text,
     figure,
     listed,
     mark,
     named_parts,
-    plural,
+    percent,
+    points_words,
     signed,
     stakes,
     unit,
 )
 from piquet.engine.cards import CARDS, Card, CardSet
+from piquet.engine.language import words_in
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.scoring import (
     ContractMadeReason,
@@ -328,60 +331,66 @@ def differences(review: PlayReview) -> list[tuple[Part, float]]:
     return named_parts(diffs, review.lens)
 
 
-def explain(review: PlayReview, names: tuple[str, str]) -> str:
+def explain(review: PlayReview, names: tuple[str, str], lang: str = "en") -> str:
     """The review in a sentence, computed from the breakdowns of the choice and the best
     (:func:`differences`): what the choice gives up and what it gains against the best, by how much,
     and for the cards and capot the tricks each ends the deal with. A best choice says by how much it is
-    better than the next card, or which cards are as good."""
+    better than the next card, or which cards are as good. In ``lang`` (:mod:`piquet.engine.language`)."""
+    w = words_in(lang)
     lens = review.lens
-    verb = "Leading" if review.leading else "Playing"
     choice, best = review.worth(review.choice), review.worth(review.best)
-    average = (" on average" if lens is Lens.FAIR else "") + stakes(review.utility)
-    card = review.choice.pretty()
+    average = (w(" on average") if lens is Lens.FAIR else "") + stakes(review.utility, lang)
+    verb = w("Leading the {card}" if review.leading else "Playing the {card}", card=card_text(review.choice, lang))
     if figure(review.loss, lens) == "0" and review.loss >= EPSILON:  # less than the lens shows
-        return f"{verb} the {card}: as good as the best, the {review.best.pretty()}, to {unit(lens)}{average}."
+        return w("{verb}: as good as the best, the {best}, to {unit}{average}.", verb=verb,
+                 best=card_text(review.best, lang), unit=unit(lens, lang), average=average)
     if review.loss < EPSILON:
-        others = [w for w in review.cards if w.card != review.choice]
+        others = [x for x in review.cards if x.card != review.choice]
         if not others:
-            return f"{verb} the {card}: the only card."
-        ties = [w.card.pretty() for w in others if choice.value - w.value < EPSILON]
+            return w("{verb}: the only card.", verb=verb)
+        ties = [card_text(x.card, lang) for x in others if choice.value - x.value < EPSILON]
         if len(ties) > 2:
-            return f"{verb} the {card}: one of {len(ties) + 1} cards as good as any."
+            return w("{verb}: one of {count} cards as good as any.", verb=verb, count=len(ties) + 1)
         if ties:
-            return f"{verb} the {card}: as good as the {listed(ties)}."
-        margin = figure(choice.value - others[0].value, lens)
-        other = others[0].card.pretty()
+            return w("{verb}: as good as the {cards}.", verb=verb, cards=listed(ties, lang))
+        margin = figure(choice.value - others[0].value, lens, lang)
+        other = card_text(others[0].card, lang)
         if margin == "0":
-            return f"{verb} the {card}: as good as the {other}, to {unit(lens)}{average}."
-        return f"{verb} the {card}: the best, by {plural(margin, 'point')}{average} over the {other}."
+            return w("{verb}: as good as the {other}, to {unit}{average}.", verb=verb, other=other,
+                     unit=unit(lens, lang), average=average)
+        return w("{verb}: the best, by {points}{average} over the {other}.", verb=verb,
+                 points=points_words(margin, lang), average=average, other=other)
     lost: list[str] = []
     gained: list[str] = []
     for part, x in differences(review):
-        said = f"{part.words} ({signed(x, lens)}"
+        said = f"{part.said(lang)} ({signed(x, lens, lang)}"
         if part in (Part.CARDS, Part.CAPOT) and choice.tricks is not None and best.tricks is not None \
                 and abs(choice.tricks - best.tricks) >= 0.5:
-            said += f"; {figure(choice.tricks, lens)} tricks instead of {figure(best.tricks, lens)}"
+            said += w("; {tricks} tricks instead of {other}", tricks=figure(choice.tricks, lens, lang),
+                      other=figure(best.tricks, lens, lang))
         (lost if x < 0 else gained).append(said + ")")
     clauses = []
     if lost:
-        clauses.append(f"it gives up {listed(lost)}")
+        clauses.append(w("it gives up {parts}", parts=listed(lost, lang)))
     if gained:
-        clauses.append(f"{'and ' if lost else 'it '}gains {listed(gained)}")
-    loss = figure(review.loss, lens)
-    text = (f"{verb} the {card} rather than the {review.best.pretty()} costs {names[review.seat]} "
-            f"{plural(loss, 'point')}{average}: {' '.join(clauses)}.")
-    return text + _trick_taken(review, names[1 - review.seat])
+        clauses.append(w("and gains {parts}" if lost else "it gains {parts}", parts=listed(gained, lang)))
+    text = w("{verb} rather than the {best} costs {name} {points}{average}: {clauses}.", verb=verb,
+             best=card_text(review.best, lang), name=names[review.seat],
+             points=points_words(figure(review.loss, lens, lang), lang), average=average, clauses=" ".join(clauses))
+    return text + _trick_taken(review, names[1 - review.seat], lang)
 
 
-def _trick_taken(review: PlayReview, opponent: str) -> str:
+def _trick_taken(review: PlayReview, opponent: str, lang: str = "en") -> str:
     """A sentence on the trick itself, when the choice lets the opponent take it more often than the best
     does (by a quarter of the worlds or more): with open hands, with which card."""
+    w = words_in(lang)
     choice, best = review.worth(review.choice), review.worth(review.best)
     if choice.lost_trick is None or best.lost_trick is None or choice.lost_trick - best.lost_trick < 0.25:
         return ""
     if review.lens is Lens.OPEN:
         if review.leading and choice.line is not None:
-            return f" {opponent} takes the trick with the {choice.line[1].pretty()}."
-        return f" {opponent} takes the trick."
-    return (f" {opponent} takes the trick in {choice.lost_trick:.0%} of the hands sampled "
-            f"({best.lost_trick:.0%} after the {review.best.pretty()}).")
+            return w(" {name} takes the trick with the {card}.", name=opponent, card=card_text(choice.line[1], lang))
+        return w(" {name} takes the trick.", name=opponent)
+    return w(" {name} takes the trick in {share} of the hands sampled ({best} after the {card}).", name=opponent,
+             share=percent(choice.lost_trick, lang), best=percent(best.lost_trick, lang),
+             card=card_text(review.best, lang))

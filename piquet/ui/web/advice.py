@@ -104,11 +104,12 @@ class Advice:
         advised = self._advised.get(seat)
         return advised is not None and advised[0] == self.table.version and hints.follows(action, advised[1])
 
-    async def warning(self, partie: Partie, seat: int, action: Action, address: str = "") -> hints.TutorWarning | None:
+    async def warning(self, partie: Partie, seat: int, action: Action, address: str = "",
+                      lang: str = "en") -> hints.TutorWarning | None:
         """The tutor's warning on ``seat``'s ``action``, or ``None`` where it has none: no tutor at the table, a
         decision the review does not value or does not question, the choice the hint gave. The check runs in a
         worker within the hints' budget, from the seat's view and legal actions (``computer_failed`` if it cannot
-        be had: nothing is applied)."""
+        be had: nothing is applied). Its reason is in ``lang``, the players named as that language names them."""
         if (not self._tutors(seat) or not reviewed(partie.phase) or not hints.questioned(partie, seat)
                 or self._was_advised(seat, action)):
             return None
@@ -117,10 +118,16 @@ class Advice:
         try:
             return await table.thinker.check(partie.view(seat), partie.legal_actions(seat), action, table.info.tutor,
                                              self._seed(), table.budget_for(HINT_LEVEL), table=table.id,
-                                             address=prefix_of(address))
+                                             address=prefix_of(address), lang=lang, names=self._names(lang))
         except ThinkingFailed as e:
             _log.warning("table %s, tutor: %s", table.id, e)
             raise ProtocolError("computer_failed", "the tutor could not check your choice: send it again") from None
+
+    def _names(self, lang: str) -> tuple[str, str]:
+        """The players as the review's sentences name them for a connection speaking ``lang`` (the computer's seat
+        in that language)."""
+        a, b = self.table.shown_players(lang)
+        return (a or "", b or "")
 
     # ------------------------------------------------------------ hints
     def _count_hint(self, seat: int) -> None:
@@ -167,7 +174,7 @@ class Advice:
             try:
                 if reviewed(partie.phase):
                     advice = await table.thinker.hint(view, legal, self._seed(), budget, table=table.id,
-                                                      address=network)
+                                                      address=network, lang=lang, names=self._names(lang))
                     if advice is not None:
                         self._advised[seat] = (table.version, advice.best)
                         return hint_message(advice, table.names, lang)

@@ -88,6 +88,8 @@ class AskReview(BaseModel):
     #: The deal to review, counted from 1 (``None``: the whole partie, once it is over).
     deal: StrictInt | None = None
     lens: LensName = "fair"
+    #: The language of the review's words (its explanations, the decisions in words): one the server speaks.
+    lang: str = "en"
 
 
 class HeldSeat(BaseModel):
@@ -383,8 +385,12 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
                                      "show the opponent's discards")
         if seat is None and not table.partie.is_over:
             raise HTTPException(403, "a spectator is shown the review once the partie is over")
+        if body.lang not in LANGUAGES:
+            raise HTTPException(422, f"lang: {body.lang[:20]!r} is not a language the server speaks "
+                                     f"({', '.join(LANGUAGES)})")
+        a, b = table.shown_players(body.lang)
         try:
-            job = reviews.request(table.id, token, table.partie, body.deal, body.lens)
+            job = reviews.request(table.id, token, table.partie, body.deal, body.lens, body.lang, (a or "", b or ""))
         except ReviewRefused as e:
             raise HTTPException(e.status, e.reason) from None
         return JSONResponse(job.progress(), status_code=200 if job.status == "done" else 202)

@@ -859,7 +859,7 @@ def _advice(action: Action, names: tuple[str, str], lang: str) -> Advice:
 def hint_message(action: Action | int | Hint, names: tuple[str, str], lang: str = "en") -> HintMessage:
     """A hint: the review's (a :class:`~piquet.coach.hints.Hint`: the best choice, why, the next best and the margin,
     the exchange's best discards) or, where the review values nothing, the computer's choice alone (an ``int``: the
-    packets to deal in); its choices named in ``lang`` (the review's reasons are English)."""
+    packets to deal in); its choices named in ``lang``, as the review's reasons are (the hint made them in it)."""
     if isinstance(action, int):
         return {"type": "hint", "text": words_in(lang)("deal in packets of {packets}", packets=action),
                 "action": {"packets": action}, "reason": None, "next": None, "margin": None, "discards": []}

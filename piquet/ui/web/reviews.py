@@ -93,7 +93,8 @@ def _points(view: PlayerView) -> list[int]:
 
 
 def review_data(partie: Partie, deal: int | None, lens: Lens,
-                progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+                progress: Callable[[int, int], None] | None = None, lang: str = "en",
+                names: tuple[str, str] | None = None) -> dict[str, Any]:
     """The review of ``partie``'s deal ``deal`` (``None``: every deal) through ``lens`` as the page shows it:
     ``review``, the review's JSON (:meth:`piquet.coach.review.PartieReview.to_json`); ``decisions``, each decision
     of the deal in order with ``hands`` (both players' cards at that moment), ``played_after`` (the cards each
@@ -104,8 +105,10 @@ def review_data(partie: Partie, deal: int | None, lens: Lens,
     for the player who chose); a player's playing on where he might have conceded, no action of the record, is a
     decision of his own just before elder's first card, its ``decision`` ``"concession"`` (as the annotated record
     places it, docs/record-format.md, "Annotations"); ``scores``, each deal's points at its end.
-    ``progress(done, total)`` as :func:`review_partie` calls it."""
-    review = review_partie(partie, lens, deal=deal, progress=progress)
+    ``progress(done, total)`` as :func:`review_partie` calls it. Its words (the explanations, the decisions) are
+    in ``lang``, the players named ``names`` (by default the partie's)."""
+    names = partie.players if names is None else names
+    review = review_partie(partie, lens, deal=deal, progress=progress, lang=lang, names=names)
     reviewed = review.to_json()
     plays = {(p["deal"], p["action"]): p for p in cast(list[dict[str, Any]], reviewed["plays"])}
     played_on = [c for c in cast(list[dict[str, Any]], reviewed["concessions"]) if c["choice"] == PLAY_ON]
@@ -119,10 +122,10 @@ def review_data(partie: Partie, deal: int | None, lens: Lens,
                  "leader": views[0].leader, "points": _points(views[0])}
         for conceder in (c for c in played_on if (c["deal"], c["action"]) == (number, index)):
             decisions.append({"deal": number, "action": index, "decision": "concession",
-                              "seat": partie.players.index(conceder["player"]), "text": conceder["text"],
+                              "seat": names.index(conceder["player"]), "text": conceder["text"],
                               **table, "played_after": [[], []]})
         entry: dict[str, Any] = {"deal": number, "action": index, "seat": action.player,
-                                 "text": action.describe(partie.players), **table, "played_after": [[], []]}
+                                 "text": action.describe(names, lang), **table, "played_after": [[], []]}
         play = plays.get((number, index))
         if isinstance(action, Play) and play is not None and not play["forced"]:
             # With open hands, the review's own values; else each card solved with every card known (the play
@@ -196,13 +199,15 @@ def for_viewer(data: dict[str, Any], seat: int | None, partie_over: bool) -> dic
     return {**data, "review": review, "decisions": decisions}
 
 
-def review_record(text: str, deal: int | None, lens: str, job: str) -> dict[str, Any]:
-    """In a worker: the review of the record ``text`` (:func:`review_data`), its progress sent to the server."""
+def review_record(text: str, deal: int | None, lens: str, job: str, lang: str = "en",
+                  names: tuple[str, str] | None = None) -> dict[str, Any]:
+    """In a worker: the review of the record ``text`` (:func:`review_data`, in ``lang``), its progress sent to the
+    server."""
     def progress(done: int, total: int) -> None:
         if _PROGRESS is not None:
             _PROGRESS.put((job, done, total))
 
-    return review_data(record.loads(text), deal, Lens(lens), progress)
+    return review_data(record.loads(text), deal, Lens(lens), progress, lang, names)
 
 
 #: In a review worker, where it tells the server its progress (set by the pool's initializer).
@@ -223,8 +228,11 @@ class ReviewJob:
     table: str
     deal: int | None
     lens: LensName
-    key: tuple[str, int | None, str, str]
+    key: tuple[str, int | None, str, str, str]
     text: str
+    #: The language of the review's words, and the players as they are named in it.
+    lang: str = "en"
+    names: tuple[str, str] | None = None
     clients: set[str] = field(default_factory=set)
     status: Status = "queued"
     done: int = 0
@@ -248,7 +256,7 @@ class Reviews:
         self.workers = workers
         self.clock = clock
         self.jobs: dict[str, ReviewJob] = {}
-        self.by_key: OrderedDict[tuple[str, int | None, str, str], ReviewJob] = OrderedDict()
+        self.by_key: OrderedDict[tuple[str, int | None, str, str, str], ReviewJob] = OrderedDict()
         self._table_locks: dict[str, asyncio.Lock] = {}
         self._pool: ProcessPoolExecutor | None = None
         self._progress: Any = None
@@ -257,10 +265,12 @@ class Reviews:
         self.closed = False
 
     # ------------------------------------------------------------ asking
-    def request(self, table_id: str, client: str, partie: Partie, deal: int | None, lens: LensName) -> ReviewJob:
+    def request(self, table_id: str, client: str, partie: Partie, deal: int | None, lens: LensName,
+                lang: str = "en", names: tuple[str, str] | None = None) -> ReviewJob:
         """Queue the review of ``partie``'s deal ``deal`` (``None``: the whole partie, once over) for ``client`` (a
-        seat's or spectator's secret); the review already made or under way if there is one. Raises
-        :class:`ReviewRefused` for a deal not finished, a limit reached."""
+        seat's or spectator's secret), its words in ``lang``, the players named ``names`` (by default the partie's);
+        the review already made or under way if there is one. Raises :class:`ReviewRefused` for a deal not
+        finished, a limit reached."""
         self.sweep()
         scored = len(partie.view(0).deal_scores)
         if deal is None:
@@ -275,7 +285,7 @@ class Reviews:
                 raise ReviewRefused(409, f"deal {deal} has not ended (the deals ended: {scored}): a deal in "
                                          "progress is not reviewed, it would show the cards still hidden")
             text = record.dumps(_to_the_end_of(partie, deal))
-        key = (table_id, deal, lens, hashlib.sha256(text.encode("utf-8")).hexdigest())
+        key = (table_id, deal, lens, lang, hashlib.sha256(text.encode("utf-8")).hexdigest())
         job = self.by_key.get(key)
         if job is not None and job.status != "failed":
             self.by_key.move_to_end(key)
@@ -288,7 +298,7 @@ class Reviews:
             raise ReviewRefused(503, "the server is busy with other reviews: ask again shortly")
         if self.closed:
             raise ReviewRefused(503, "the server is stopping")
-        job = ReviewJob(secrets.token_urlsafe(9), table_id, deal, lens, key, text, {client})
+        job = ReviewJob(secrets.token_urlsafe(9), table_id, deal, lens, key, text, lang, names, {client})
         job.total = decisions_in(partie if deal is None else _to_the_end_of(partie, deal), deal)
         self.jobs[job.id] = job
         self.by_key[key] = job
@@ -340,11 +350,12 @@ class Reviews:
                 job.done, job.total = done, total
 
             partie = record.loads(job.text)
-            return await asyncio.to_thread(review_data, partie, job.deal, Lens(job.lens), progress)
+            return await asyncio.to_thread(review_data, partie, job.deal, Lens(job.lens), progress, job.lang,
+                                           job.names)
         for attempt in (1, 2):
             pool = self._executor()
             try:
-                future = pool.submit(review_record, job.text, job.deal, job.lens, job.id)
+                future = pool.submit(review_record, job.text, job.deal, job.lens, job.id, job.lang, job.names)
                 result: dict[str, Any] = await asyncio.wrap_future(future)
                 return result
             except BrokenProcessPool:

@@ -488,7 +488,7 @@ class Table:
             if isinstance(action, int):
                 action = self._deal(action)
             elif not confirm:
-                warning = await self.advice.warning(partie, seat, action, address)
+                warning = await self.advice.warning(partie, seat, action, address, lang)
                 if warning is not None:
                     assert isinstance(data, dict)
                     return tutor_message(warning, data, self.names, self.version, lang)

@@ -241,15 +241,17 @@ def _choose(agent: Agent, view: PlayerView, legal: LegalActions) -> tuple[Action
     return agent.choose(view, legal), agent
 
 
-def _hint(view: PlayerView, legal: Legal, seed: int, budget: float) -> hints.Hint | None:
-    """In a worker: the review's hint for the seat to act, from its view and legal actions."""
-    return hints.hint(cast(Partie, SeatDecision(view, legal)), seed, budget)
+def _hint(view: PlayerView, legal: Legal, seed: int, budget: float, lang: str = "en",
+          names: tuple[str, str] | None = None) -> hints.Hint | None:
+    """In a worker: the review's hint for the seat to act, from its view and legal actions, in ``lang``."""
+    return hints.hint(cast(Partie, SeatDecision(view, legal)), seed, budget, lang=lang, names=names)
 
 
 def _check(view: PlayerView, legal: Legal, action: Action, threshold: float, seed: int,
-           budget: float) -> hints.TutorWarning | None:
-    """In a worker: the tutor's check of the seat to act's choice, from its view and legal actions."""
-    return hints.check(cast(Partie, SeatDecision(view, legal)), action, threshold, seed, budget)
+           budget: float, lang: str = "en", names: tuple[str, str] | None = None) -> hints.TutorWarning | None:
+    """In a worker: the tutor's check of the seat to act's choice, from its view and legal actions, in ``lang``."""
+    return hints.check(cast(Partie, SeatDecision(view, legal)), action, threshold, seed, budget, lang=lang,
+                       names=names)
 
 
 def _context() -> multiprocessing.context.ForkServerContext | multiprocessing.context.SpawnContext:
@@ -505,20 +507,24 @@ class Thinker:
         return result
 
     async def hint(self, view: PlayerView, legal: LegalActions, seed: int, budget: float, *,
-                   table: Hashable = "", address: Hashable = "") -> hints.Hint | None:
+                   table: Hashable = "", address: Hashable = "", lang: str = "en",
+                   names: tuple[str, str] | None = None) -> hints.Hint | None:
         """The review's hint for the seat of ``view`` (:func:`piquet.coach.hints.hint`), from its view and legal
-        actions, thought in the hints lane; raises :class:`ThinkingFailed` if it cannot be had."""
+        actions, thought in the hints lane, its reasons in ``lang`` naming the players ``names``; raises
+        :class:`ThinkingFailed` if it cannot be had."""
         result: hints.Hint | None = await self._run("hints", ("address", address), table, limit_for(budget),
-                                                    _hint, view, Legal(legal), seed, budget)
+                                                    _hint, view, Legal(legal), seed, budget, lang, names)
         return result
 
     async def check(self, view: PlayerView, legal: LegalActions, action: Action, threshold: float, seed: int,
-                    budget: float, *, table: Hashable = "", address: Hashable = "") -> hints.TutorWarning | None:
+                    budget: float, *, table: Hashable = "", address: Hashable = "", lang: str = "en",
+                    names: tuple[str, str] | None = None) -> hints.TutorWarning | None:
         """The tutor's check of ``action`` (:func:`piquet.coach.hints.check`), from the seat's view and legal actions,
-        thought in the hints lane; raises :class:`ThinkingFailed` if it cannot be had."""
+        thought in the hints lane, its reason in ``lang`` naming the players ``names``; raises
+        :class:`ThinkingFailed` if it cannot be had."""
         result: hints.TutorWarning | None = await self._run("hints", ("address", address), table, limit_for(budget),
                                                             _check, view, Legal(legal), action, threshold, seed,
-                                                            budget)
+                                                            budget, lang, names)
         return result
 
     async def _run(self, lane: Lane, group: Hashable, table: Hashable, limit: float | None,

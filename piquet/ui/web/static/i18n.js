@@ -34,8 +34,8 @@ async function load(code) {
   }
 }
 
-/** Whether this page speaks the chosen language: the lobby and the table do (their <html data-translated>); the
- * guide, the laws and the review, which share the cards' drawing and so this module, are in English. */
+/** Whether this page speaks the chosen language: the lobby, the table and the review do (their <html
+ * data-translated>); the guide and the laws, which share the cards' drawing and so this module, are in English. */
 const translated = document.documentElement.hasAttribute("data-translated");
 export const lang = translated ? chosenLanguage() : "en";
 const english = await load("en");

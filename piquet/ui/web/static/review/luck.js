@@ -5,6 +5,7 @@
 // (it would tell the opponent's discards), and the panel says it waits for the end of the partie.
 
 import { h } from "../table/dom.js";
+import { capital, t } from "../i18n.js";
 import { signed, size } from "./format.js";
 
 /**
@@ -45,8 +46,8 @@ const NOTHING = 0.05;
  * @param {number} x
  */
 function moreOrLess(x) {
-  if (Math.abs(x) < NOTHING) return "as much as";
-  return `${size(x)} ${x > 0 ? "more" : "less"} than`;
+  if (Math.abs(x) < NOTHING) return t("review.as_much_as");
+  return t(x > 0 ? "review.more_than" : "review.less_than", { x: size(x) });
 }
 
 /**
@@ -57,22 +58,23 @@ function moreOrLess(x) {
 function sentence(entry, name, other, adjusted) {
   const mine = entry.players[name];
   const theirs = entry.players[other];
-  const seat = name === entry.elder ? "elder" : "younger";
   /** @param {string} who @param {number} x */
   const draw = (who, x) => Math.abs(x) < NOTHING
-    ? `${who}'s draw was no luck either way`
-    : `${who}'s draw was worth ${size(x)} ${x > 0 ? "more" : "less"} to ${who} than the talons the discard could have brought`;
+    ? t("review.luck_draw_none", { name: who })
+    : t(x > 0 ? "review.luck_draw_more" : "review.luck_draw_less", { name: who, x: size(x) });
   const parts = [
-    `${name}'s hand was worth ${moreOrLess(mine.deal)} an average ${seat}'s`,
+    t(name === entry.elder ? "review.luck_hand_elder" : "review.luck_hand_younger",
+      { name, compare: moreOrLess(mine.deal) }),
     draw(name, mine.draw),
     draw(other, theirs.draw),
   ];
-  let text = `${parts.join("; ")}: luck ${signed(mine.luck)} in all for ${name}.`;
+  let text = t("review.luck_line", { parts: parts.join(t("review.semicolon")), luck: signed(mine.luck), name });
   if (mine.result !== null) {
-    text += ` ${name} scored ${signed(mine.result)} in the deal`
-      + (adjusted === null ? "." : `, ${signed(adjusted)} adjusted for luck.`);
+    text += adjusted === null
+      ? t("review.luck_scored", { name, result: signed(mine.result) })
+      : t("review.luck_scored_adjusted", { name, result: signed(mine.result), adjusted: signed(adjusted) });
   }
-  return text;
+  return capital(text);
 }
 
 /**
@@ -89,36 +91,34 @@ export function renderLuck(box, review) {
   if (!deals.length || totals.some((x) => x === undefined)) {
     box.dataset.shown = "no";
     box.append(h("p", { className: "muted", "data-testid": "luck-hidden",
-      text: "Each player's luck is shown once the partie is over: before, it would tell the opponent's discards." }));
+      text: t("review.luck_hidden") }));
     return;
   }
   box.dataset.shown = "yes";
   const sums = /** @type {LuckSummary[]} */ (totals);
-  const which = deals.length === 1 ? `deal ${deals[0].deal}` : `${sums[0].deals} deals`;
-  box.append(h("p", { className: "small-note luck-meaning", text:
-    "Luck, in points of the deal: what the hands dealt were worth to the player's seat against an average deal, "
-    + "and what each draw brought against the talons the discard could have brought. One player's luck is the "
-    + "other's bad luck. Adjusted for luck: the result less the luck, what the discards, declarations and play "
-    + "made of the cards (and the seat's average: elder's edge)." }));
-  const head = ["Luck of the deal", "Luck of the draws", "Luck in all", "Result", "Adjusted for luck"];
+  const which = deals.length === 1 ? t("review.luck_which_deal", { n: deals[0].deal })
+    : t("review.luck_which_deals", { n: sums[0].deals });
+  box.append(h("p", { className: "small-note luck-meaning", text: t("review.luck_meaning") }));
+  const head = [t("review.luck_of_the_deal"), t("review.luck_of_the_draws"), t("review.luck_in_all"),
+    t("review.result"), t("review.adjusted")];
   const keys = /** @type {(keyof LuckSummary)[]} */ (["deal", "draws", "luck", "result", "adjusted"]);
   const table = h("table", { className: "sheet-table luck-table", "data-testid": "luck-table" },
-    h("caption", { text: `Luck in ${which}, in points of the deal (the draws: a player's own less his opponent's)` }),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Player" }),
+    h("caption", { text: t("review.luck_caption", { which }) }),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("review.player") }),
       head.map((text) => h("th", { scope: "col", className: "num", text })))),
     h("tbody", {}, names.map((name, seat) => h("tr", { "data-player": name },
       h("th", { scope: "row", text: name }),
       keys.map((k) => h("td", { className: "num", "data-part": k, text: signed(sums[seat][k]) }))))));
   box.append(table);
   for (const entry of deals) {
-    const list = h("ul", { className: "luck-lines", "aria-label": `What the luck of deal ${entry.deal} means` },
+    const list = h("ul", { className: "luck-lines", "aria-label": t("review.luck_means", { n: entry.deal }) },
       names.map((name, seat) => h("li", { "data-player": name },
         sentence(entry, name, names[1 - seat], deals.length === 1 ? sums[seat].adjusted : null))));
-    const lead = deals.length > 1 ? h("p", { className: "pile-label", text: `Deal ${entry.deal}` }) : null;
+    const lead = deals.length > 1 ? h("p", { className: "pile-label", text: t("review.deal_n", { n: entry.deal }) }) : null;
     const contract = entry.contracts
-      ? h("p", { className: "small-note", text: `The contract as bid: ${entry.contracts.played ?? "none (both passed)"}; `
-          + `as the books would bid these hands: ${entry.contracts.books ?? "none (both pass)"}. The luck of the deal `
-          + "values the hands dealt with the books' contract." })
+      ? h("p", { className: "small-note", text: t("review.luck_contracts", {
+        played: entry.contracts.played ?? t("review.none_both_passed"),
+        books: entry.contracts.books ?? t("review.none_both_pass") }) })
       : null;
     box.append(...[lead, list, contract].filter((x) => x !== null));
   }

@@ -7,10 +7,10 @@
 
 import { cardElement, ensureSprite, prettyText } from "../cards.js";
 import "../display.js"; // the cards and colours this browser chose (applied at once)
-import { sentence } from "../i18n.js";
+import { lang, plural, sentence, t } from "../i18n.js";
 import { $, h } from "../table/dom.js";
 import { readCredentials } from "../table/state.js";
-import { signed } from "./format.js";
+import { signed, size } from "./format.js";
 import { renderLuck } from "./luck.js";
 
 /** @typedef {Record<string, number>} Parts */
@@ -77,10 +77,17 @@ import { renderLuck } from "./luck.js";
  * @property {ReviewResult} [result]
  */
 
-const PARTS = /** @type {Record<string, string>} */ ({
-  lead: "Leading", tricks: "Tricks", last_trick: "Last trick", cards: "The cards", capot: "Capot", pique: "Pique",
-  contract: "Contract", point: "Point", sequence: "Sequence", set: "Set", repique: "Repique", play: "The play",
-});
+/** The parts of a value, by the review's names of them (piquet/coach/review/grading.py, ``Part``). */
+const PARTS = ["lead", "tricks", "last_trick", "cards", "capot", "pique", "contract", "carte_blanche", "point",
+  "sequences", "sets", "repique", "play", "carte_rouge"];
+
+/** A part of a value as the breakdown names it. @param {string} part */
+function partName(part) {
+  return PARTS.includes(part) ? t(`review.part.${part}`) : part;
+}
+
+/** The options the review names by identifiers (a call, a concession's choices), in the page's words. */
+const OPTIONS = ["pass", "double", "redouble", "concede", "play on", "accept", "decline"];
 
 const page = {
   id: "",
@@ -107,8 +114,8 @@ function fail(text) {
 /** @param {string | string[] | string[][] | undefined} what */
 function cardsText(what) {
   if (what === undefined) return "";
-  if (typeof what === "string") return what;
-  return what.map((x) => (Array.isArray(x) ? x.join(" ") : x)).join(", ") || "nothing";
+  if (typeof what === "string") return OPTIONS.includes(what) ? t(`review.option.${what.replace(" ", "_")}`) : what;
+  return what.map((x) => (Array.isArray(x) ? x.join(" ") : x)).join(", ") || t("review.nothing");
 }
 
 export function start() {
@@ -118,7 +125,7 @@ export function start() {
   const lens = params.get("lens") === "open-hands" ? "open-hands" : "fair";
   const found = readCredentials();
   if (!found || !found.cred || (found.cred.kind !== "token" && found.cred.kind !== "spectate")) {
-    fail("This browser holds no seat at this table: open the review from the table's page.");
+    fail(t("review.no_seat"));
     return;
   }
   page.id = found.id;
@@ -128,7 +135,7 @@ export function start() {
   select.value = lens;
   const deals = /** @type {HTMLSelectElement} */ ($("deal"));
   const most = Math.max(deal, Number(params.get("deals") || "0")); // the deals ended, as the table's link says
-  for (let n = 1; n <= most; n++) deals.append(h("option", { value: String(n), text: `Deal ${n}` }));
+  for (let n = 1; n <= most; n++) deals.append(h("option", { value: String(n), text: t("review.deal_n", { n }) }));
   deals.value = String(deal);
   history.replaceState(null, "", `${location.pathname}?deal=${deal}&lens=${lens}&deals=${most}`);
   $("ask").addEventListener("submit", (e) => {
@@ -156,21 +163,21 @@ function onKey(e) {
 
 /** @param {number} deal @param {string} lens */
 async function ask(deal, lens) {
-  $("title").textContent = `Review of deal ${deal}`;
-  document.title = `Piquet: review of deal ${deal}`;
+  $("title").textContent = t("review.title", { n: deal });
+  document.title = t("review.doc_title", { n: deal });
   const answer = await fetch(`/api/tables/${encodeURIComponent(page.id)}/reviews?token=${encodeURIComponent(page.token)}`, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ deal, lens }),
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ deal, lens, lang }),
   }).catch(() => null);
-  if (!answer) return fail("The server could not be reached: reload the page to try again.");
+  if (!answer) return fail(t("review.unreachable"));
   const data = await answer.json().catch(() => ({}));
-  if (!answer.ok) return fail(data.detail ? sentence(data.detail) : `The review was refused (${answer.status}).`);
+  if (!answer.ok) return fail(data.detail ? sentence(data.detail) : t("review.refused", { status: answer.status }));
   follow(/** @type {Progress} */ (data));
 }
 
 /** @param {Progress} data */
 async function follow(data) {
   document.body.dataset.status = data.status;
-  if (data.status === "failed") return fail(data.error ? sentence(data.error) : "The review could not be made: ask again.");
+  if (data.status === "failed") return fail(data.error ? sentence(data.error) : t("review.failed"));
   if (data.status === "done" && data.result) {
     $("progress-box").hidden = true;
     if (data.seat === 0 || data.seat === 1) page.me = data.seat;
@@ -182,13 +189,13 @@ async function follow(data) {
   bar.max = Math.max(1, data.total);
   bar.value = data.done;
   $("progress-text").textContent = data.status === "queued"
-    ? "Waiting for the reviews asked before this one…"
-    : `Reviewing: decision ${data.done} of ${data.total}…`;
+    ? t("review.waiting")
+    : t("review.reviewing", { done: data.done, total: data.total });
   page.timer = window.setTimeout(async () => {
     const answer = await fetch(`/api/tables/${encodeURIComponent(page.id)}/reviews/${encodeURIComponent(data.id)}?token=${encodeURIComponent(page.token)}`).catch(() => null);
     if (!answer) return follow(data); // the connection failed for a moment: ask again
     const next = await answer.json().catch(() => ({}));
-    if (!answer.ok) return fail(next.detail ? sentence(next.detail) : `The review was lost (${answer.status}).`);
+    if (!answer.ok) return fail(next.detail ? sentence(next.detail) : t("review.lost", { status: answer.status }));
     follow(/** @type {Progress} */ (next));
   }, 400);
 }
@@ -217,7 +224,7 @@ function shown(result) {
   $("review").hidden = false;
   renderLuck($("luck"), r);
   if (!result.decisions.length) {
-    $("counter").textContent = "No decision of yours to review in this deal.";
+    $("counter").textContent = t("review.none_of_yours");
     return;
   }
   drawGraph();
@@ -233,28 +240,28 @@ function show(at) {
   const names = result.review.players;
   const graded = page.graded.get(placeOf(d.deal, d.action, d.decision)) || null;
   document.body.dataset.decision = String(page.at);
-  $("counter").textContent = `Decision ${page.at + 1} of ${result.decisions.length}`;
+  $("counter").textContent = t("review.counter", { at: page.at + 1, n: result.decisions.length });
   /** @type {HTMLButtonElement} */ ($("prev")).disabled = page.at === 0;
   /** @type {HTMLButtonElement} */ ($("next")).disabled = page.at === result.decisions.length - 1;
   const title = $("decision-title");
   title.replaceChildren(prettyText(d.text));
-  if (graded && graded.mark) title.append(" ", h("span", { className: "mark", text: graded.mark, title: "the review's mark" }));
+  if (graded && graded.mark) title.append(" ", h("span", { className: "mark", text: graded.mark, title: t("review.mark_title") }));
 
   // The hands as they were, the reviewing player's below.
   const hands = $("hands");
   hands.replaceChildren();
   for (const seat of [1 - page.me, page.me]) {
-    const row = h("div", { className: "card-row", role: "group", "aria-label": `${names[seat]}'s hand` });
+    const row = h("div", { className: "card-row", role: "group", "aria-label": t("review.hand_of", { name: names[seat] }) });
     for (const c of d.hands[seat]) row.append(cardElement(c, { className: graded && graded.card === c ? "chosen" : "" }));
-    if (seat !== d.seat && d.hidden) row.append(h("span", { className: "muted", text: `and ${d.hidden} not played later` }));
+    if (seat !== d.seat && d.hidden) row.append(h("span", { className: "muted", text: plural(d.hidden, "review.hidden_one", "review.hidden_many") }));
     hands.append(h("div", { className: "review-hand" + (seat === d.seat ? " acting" : "") },
-      h("p", { className: "pile-label", text: `${names[seat]}${seat === d.seat ? ", to decide" : ""} · ${d.points[seat]} so far` }), row));
+      h("p", { className: "pile-label", text: t(seat === d.seat ? "review.pile_deciding" : "review.pile", { name: names[seat], points: d.points[seat] }) }), row));
   }
   const trick = $("on-table");
   trick.replaceChildren();
   if (d.trick.length) {
-    trick.append(h("p", { className: "pile-label", text: "On the table" }),
-      h("div", { className: "card-row", role: "group", "aria-label": "The trick in play" }, d.trick.map((c) => cardElement(c))));
+    trick.append(h("p", { className: "pile-label", text: t("review.on_table") }),
+      h("div", { className: "card-row", role: "group", "aria-label": t("review.trick") }, d.trick.map((c) => cardElement(c))));
   }
 
   renderStrip(d, graded);
@@ -262,9 +269,14 @@ function show(at) {
   markGraph();
 }
 
-/** The units of a decision's values: points of the deal, or weighed by the partie's stakes (a last deal). @param {Graded | null} g */
+/** Whether a decision's values are weighed by the partie's stakes (a last deal), not points of the deal. @param {Graded | null} g */
+function byStakes(g) {
+  return Boolean(g && g.utility && (g.utility[0] !== 1 || g.utility[1] !== -1));
+}
+
+/** The units of a decision's values: points of the deal, or weighed by the partie's stakes. @param {Graded | null} g */
 function units(g) {
-  return g && g.utility && (g.utility[0] !== 1 || g.utility[1] !== -1) ? "by the partie's stakes" : "in points of the deal";
+  return t(byStakes(g) ? "review.by_stakes" : "review.in_points");
 }
 
 /** The open-hands strip: what each card the player could play was worth with every card known. @param {Decision} d @param {Graded | null} g */
@@ -274,15 +286,15 @@ function renderStrip(d, g) {
   if (!d.open) return;
   const fair = g && g.values && !Array.isArray(g.values) ? g.values : null;
   const best = Math.max(...Object.values(d.open));
-  const list = h("ul", { className: "strip-list", "aria-label": "Each card's value" });
+  const list = h("ul", { className: "strip-list", "aria-label": t("review.each_value") });
   for (const [card, value] of Object.entries(d.open)) {
     const cls = "strip-card" + (value === best ? " best" : "") + (g && g.card === card ? " chosen" : "");
-    const fairText = fair && card in fair && page.result && page.result.review.lens !== "open-hands" ? `fair ${signed(fair[card])}` : "";
+    const fairText = fair && card in fair && page.result && page.result.review.lens !== "open-hands" ? t("review.fair_value", { v: signed(fair[card]) }) : "";
     list.append(h("li", { className: cls, "data-card": card },
-      cardElement(card), h("span", { className: "strip-value", text: `open ${signed(value)}` }),
+      cardElement(card), h("span", { className: "strip-value", text: t("review.open_value", { v: signed(value) }) }),
       fairText ? h("span", { className: "strip-value fair", text: fairText }) : null));
   }
-  strip.append(h("p", { className: "pile-label", text: `Each card's value, ${units(g)} (framed: the best with open hands)` }), list);
+  strip.append(h("p", { className: "pile-label", text: t("review.strip_label", { units: units(g) }) }), list);
 }
 
 /** @param {Decision} d @param {Graded | null} g @param {string[]} names */
@@ -294,20 +306,22 @@ function renderVerdict(d, g, names) {
   const breakdown = $("breakdown");
   breakdown.replaceChildren();
   if (!g) {
-    fact("Decision", "not reviewed (the review does not grade it yet)");
+    fact(t("review.fact_decision"), t("review.not_reviewed"));
     $("explanation").textContent = "";
     return;
   }
   if (g.forced) {
-    fact("Choice", "the only one the rules allowed");
-    $("explanation").textContent = `${names[d.seat]} had no choice here.`;
+    fact(t("review.fact_choice"), t("review.only_one"));
+    $("explanation").textContent = t("review.no_choice", { name: names[d.seat] });
     return;
   }
   const choice = g.card ?? g.discard ?? g.call ?? g.declared ?? g.text ?? "";
-  fact("Choice", prettyText(cardsText(choice)));
-  fact("Best", prettyText(cardsText(g.best)));
-  fact("Loss", `${Math.round(g.loss * 10) / 10} point${g.loss === 1 ? "" : "s"}${units(g) === "in points of the deal" ? "" : ` ${units(g)}`}`);
-  fact("Mark", g.mark || "none: as good as the best, or near it");
+  fact(t("review.fact_choice"), prettyText(cardsText(choice)));
+  fact(t("review.fact_best"), prettyText(cardsText(g.best)));
+  const loss = Math.round(g.loss * 10) / 10;
+  fact(t("review.fact_loss"), plural(loss, "review.loss_one", "review.loss_many", { points: size(loss) })
+    + (byStakes(g) ? ` ${units(g)}` : ""));
+  fact(t("review.fact_mark"), g.mark || t("review.no_mark"));
   // A card's explanation is its "text"; the other kinds' "text" is the action, their "explanation" the sentence.
   $("explanation").replaceChildren(prettyText(g.explanation ?? g.text ?? ""));
   const parts = partsOf(g);
@@ -315,10 +329,10 @@ function renderVerdict(d, g, names) {
   const keys = [...new Set([...Object.keys(parts.choice), ...Object.keys(parts.best)])]
     .filter((k) => Math.abs(parts.choice[k] || 0) >= 0.05 || Math.abs(parts.best[k] || 0) >= 0.05);
   const table = h("table", { className: "sheet-table breakdown" },
-    h("caption", { text: `Where the points come from (${units(g)})` }),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Part" }), h("th", { scope: "col", className: "num", text: "Choice" }),
-      h("th", { scope: "col", className: "num", text: "Best" }))),
-    h("tbody", {}, keys.map((k) => h("tr", {}, h("th", { scope: "row", text: PARTS[k] || k }),
+    h("caption", { text: t("review.breakdown", { units: units(g) }) }),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("review.part") }), h("th", { scope: "col", className: "num", text: t("review.fact_choice") }),
+      h("th", { scope: "col", className: "num", text: t("review.fact_best") }))),
+    h("tbody", {}, keys.map((k) => h("tr", {}, h("th", { scope: "row", text: partName(k) }),
       h("td", { className: "num", text: signed(parts.choice[k] || 0) }), h("td", { className: "num", text: signed(parts.best[k] || 0) })))));
   breakdown.append(table);
 }
@@ -383,20 +397,20 @@ function drawGraph() {
   const span = hi - lo || 1;
   const x = (/** @type {number} */ i) => PAD + (i / Math.max(1, n)) * (W - 2 * PAD);
   const y = (/** @type {number} */ v) => H - PAD / 2 - ((v - lo) / span) * (H - PAD);
-  const lens = result.review.lens === "open-hands" ? "with open hands" : "through the fair lens";
+  const lens = t(result.review.lens === "open-hands" ? "review.graph_open" : "review.graph_fair");
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "review-graph", role: "img" });
-  const label = `${names[page.me]}'s expected score of the deal (the points so far and the value of the position ${lens}) at each card reviewed`
-    + (points.length ? `, from ${signed(points[0][1])} to ${signed(points[points.length - 1][1])}` : "")
-    + (final === null ? "" : `; the deal scored ${signed(final)}`) + ".";
+  const label = t("review.graph_label", { name: names[page.me], lens })
+    + (points.length ? t("review.graph_from", { a: signed(points[0][1]), b: signed(points[points.length - 1][1]) }) : "")
+    + (final === null ? "" : t("review.graph_scored", { x: signed(final) })) + ".";
   chart.setAttribute("aria-label", label);
   const title = svg("title", {});
   title.textContent = label;
   chart.append(title);
   chart.append(svg("line", { x1: PAD, x2: W - PAD, y1: y(0), y2: y(0), class: "axis" }));
   for (const v of [lo, hi]) {
-    const t = svg("text", { x: PAD - 4, y: y(v) + 4, "text-anchor": "end", class: "tick" });
-    t.textContent = signed(v);
-    chart.append(t);
+    const tick = svg("text", { x: PAD - 4, y: y(v) + 4, "text-anchor": "end", class: "tick" });
+    tick.textContent = signed(v);
+    chart.append(tick);
   }
   const line = [...points.map(([i, v]) => `${x(i)},${y(v)}`), ...(final === null ? [] : [`${x(n)},${y(final)}`])];
   if (line.length > 1) chart.append(svg("polyline", { points: line.join(" "), class: "line" }));
@@ -410,9 +424,7 @@ function drawGraph() {
   }
   chart.append(svg("line", { x1: 0, x2: 0, y1: PAD / 4, y2: H - PAD / 4, class: "cursor", id: "graph-cursor" }));
   box.append(chart);
-  $("graph-note").textContent = points.length
-    ? "Each dot is a card chosen among several (the review's own, and the opponent's once the partie is over); the square is the deal's score. A click on a dot shows that decision."
-    : "No card of this deal was a choice: there is nothing to draw.";
+  $("graph-note").textContent = t(points.length ? "review.graph_note" : "review.graph_empty");
 }
 
 function markGraph() {
