@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import shutil
 from contextlib import ExitStack
 from pathlib import Path
@@ -22,8 +23,11 @@ from fastapi.testclient import TestClient
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
 from test_web_axe import violations
 from test_web_browser import WAIT, LiveServer, _goto, _open, _ready, browser, server  # noqa: F401
+from test_web_french_page import _shown
+from test_web_french_words import english_words
 from web_helpers import FOUR_DEALS, connect, create, play_computer, query
 
+from piquet.engine.language import LANGUAGES
 from piquet.ui.web.app import create_app
 
 pytestmark = pytest.mark.browser
@@ -134,4 +138,12 @@ def test_history_lists_the_finished_parties_and_opens_their_review_and_replay(re
     _goto(page, live.url + "/history")
     assert page.get_by_role("heading", level=1).inner_text() == "Vos parties terminées"
     assert page.get_by_test_id("history-row").nth(0).locator("td").nth(2).inner_text() == "L'ordinateur, niveau 2"
+    # Every word it shows, and every word its labels say to a screen reader, is French (the progress picture too).
+    assert page.locator("[data-testid=progress-plot] text").first.text_content() == "Piquet rubicon · 1, débutant"
+    # (The dates are the browser's own, in French by the page's language: "7 déc. 2026, 13:06".)
+    dates = page.get_by_test_id("history-date").all_inner_texts()
+    assert dates and all(re.fullmatch(r"\d{1,2} \w+\.? \d{4}( à|,) \d\d:\d\d", d) for d in dates), dates
+    shown = [text for text in _shown(page) if text not in dates]
+    found = english_words([{"text": text} for text in shown], ("Ann", *LANGUAGES.values()))
+    assert {word: sorted(t[-60:] for t in texts)[:3] for word, texts in found.items()} == {}
     page.context.close()

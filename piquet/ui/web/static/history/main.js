@@ -74,7 +74,7 @@ function rubicon(p) {
 function row(p) {
   const when = new Date(p.finished * 1000).toLocaleString(lang, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
   return h("tr", { "data-testid": "history-row", "data-table": p.id, className: p.won === null ? "drawn" : p.won ? "won" : "lost" },
-    h("td", { text: when }),
+    h("td", { "data-testid": "history-date", text: when }),
     h("td", { text: p.title }),
     h("td", { text: opponent(p) }),
     h("td", { "data-testid": "history-result", text: outcome(p) }),
