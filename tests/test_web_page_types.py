@@ -51,7 +51,7 @@ def test_the_lobby_loads_its_modules_as_they_are_and_knows_no_variant_of_its_own
 def test_every_folder_of_the_page_is_shipped_with_the_package() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
     folders = sorted({p.parent.relative_to(STATIC.parent).as_posix() for p in _modules()})
-    assert folders == ["static", "static/lobby", "static/review", "static/site", "static/table"]
+    assert folders == ["static", "static/history", "static/lobby", "static/review", "static/site", "static/table"]
     for folder in folders:
         assert f"{folder}/*" in config["package-data"]["piquet.ui.web"], folder
         assert "piquet.ui.web." + folder.replace("/", ".") in config["packages"], folder

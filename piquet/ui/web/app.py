@@ -29,6 +29,7 @@ from piquet.engine import record
 from piquet.engine.language import LANGUAGES
 from piquet.engine.variants import VARIANTS, OptionError
 from piquet.ui.takebacks import Takebacks
+from piquet.ui.web import progress
 from piquet.ui.web.clients import Client
 from piquet.ui.web.guide import (
     GUIDE_HEAD,
@@ -51,7 +52,7 @@ from piquet.ui.web.protocol import (
 from piquet.ui.web.reviews import REVIEW_WORKERS, LensName, ReviewRefused, Reviews, for_viewer
 from piquet.ui.web.seats import SeatRefused
 from piquet.ui.web.session import handle, message_text, setup_answer
-from piquet.ui.web.store import AsyncStore, Store, StoreUnavailable, open_store
+from piquet.ui.web.store import MAX_PLAYED, AsyncStore, Store, StoreUnavailable, open_store
 from piquet.ui.web.tables import (
     MAX_BUDGET,
     OpenRefused,
@@ -69,6 +70,12 @@ TABLES_PER_MINUTE_PER_ADDRESS = 20.0
 TABLE_BURST_PER_ADDRESS = 30.0
 TABLES_PER_MINUTE_PER_PREFIX = 60.0
 TABLE_BURST_PER_PREFIX = 90.0
+#: History requests one address may make a minute, on average, and in a burst; and one network (each reads up to
+#: :data:`~piquet.ui.web.store.MAX_PLAYED` tables).
+HISTORY_PER_MINUTE_PER_ADDRESS = 30.0
+HISTORY_BURST = 30.0
+HISTORY_PER_MINUTE_PER_PREFIX = 120.0
+HISTORY_BURST_PER_PREFIX = 120.0
 #: The close code of a client dropped because it did not take its messages in time.
 CLOSE_SLOW = 4408
 #: Seconds the readiness answer waits for the store before it says the store is not reachable.
@@ -82,6 +89,19 @@ class AskReview(BaseModel):
     deal: StrictInt | None = None
     lens: LensName = "fair"
     #: The language of the review's words (its explanations, the decisions in words): one the server speaks.
+    lang: str = "en"
+
+
+class HeldSeat(BaseModel):
+    """A seat a browser holds: the table's id and the seat's secret."""
+
+    table: str = Field(min_length=1, max_length=64)
+    token: str = Field(min_length=1, max_length=128)
+
+
+class AskHistory(BaseModel):
+    #: The seats this browser holds (the History page reads them from the browser's storage).
+    seats: list[HeldSeat] = Field(max_length=MAX_PLAYED)
     lang: str = "en"
 
 
@@ -234,29 +254,39 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
             raise HTTPException(400, f"language {lang[:20]!r} is not one the server speaks ({', '.join(LANGUAGES)})")
         return setup_answer(max_budget, lang)
 
-    creations: dict[str, TokenBucket] = {}
+    def rate_limit(what: str, per_address: tuple[float, float],
+                   per_prefix: tuple[float, float]) -> Callable[[str], JSONResponse | None]:
+        """A limit on requests of one kind (``what``: "new tables"), per address and per network, each ``(a minute,
+        at once)``: the check returns ``None`` if ``address`` and its network may make one now (counting it),
+        else the 429 answer."""
+        buckets: dict[str, TokenBucket] = {}
 
-    def creation_refused(address: str) -> JSONResponse | None:
-        """``None`` if ``address`` and its network may create a table now (counting it), else the 429 answer."""
-        now = time.monotonic()
-        if len(creations) > 10_000:  # forget the addresses whose buckets are full again
-            for key in [k for k, b in creations.items() if b.full(now)]:
-                del creations[key]
-        limits = ((address, TABLES_PER_MINUTE_PER_ADDRESS, TABLE_BURST_PER_ADDRESS, "one address"),
-                  ("net " + prefix_of(address), TABLES_PER_MINUTE_PER_PREFIX, TABLE_BURST_PER_PREFIX, "one network"))
-        buckets = []
-        for key, per_minute, burst, whose in limits:
-            bucket = creations.get(key)
-            if bucket is None:
-                bucket = creations[key] = TokenBucket(per_minute / 60, burst, now)
-            buckets.append(bucket)
-            if bucket.available(now) < 1:
-                wait = math.ceil((1 - bucket.available(now)) / bucket.rate)
-                return JSONResponse({"detail": f"at most {per_minute:g} new tables a minute from {whose}: try again "
-                                               f"in {wait} s"}, status_code=429, headers={"Retry-After": str(wait)})
-        for bucket in buckets:
-            bucket.take(now)
-        return None
+        def refused(address: str) -> JSONResponse | None:
+            now = time.monotonic()
+            if len(buckets) > 10_000:  # forget the addresses whose buckets are full again
+                for key in [k for k, b in buckets.items() if b.full(now)]:
+                    del buckets[key]
+            limits = ((address, *per_address, "one address"), ("net " + prefix_of(address), *per_prefix, "one network"))
+            found = []
+            for key, per_minute, burst, whose in limits:
+                bucket = buckets.get(key)
+                if bucket is None:
+                    bucket = buckets[key] = TokenBucket(per_minute / 60, burst, now)
+                found.append(bucket)
+                if bucket.available(now) < 1:
+                    wait = math.ceil((1 - bucket.available(now)) / bucket.rate)
+                    return JSONResponse({"detail": f"at most {per_minute:g} {what} a minute from {whose}: try again "
+                                                   f"in {wait} s"}, status_code=429, headers={"Retry-After": str(wait)})
+            for bucket in found:
+                bucket.take(now)
+            return None
+
+        return refused
+
+    creation_refused = rate_limit("new tables", (TABLES_PER_MINUTE_PER_ADDRESS, TABLE_BURST_PER_ADDRESS),
+                                  (TABLES_PER_MINUTE_PER_PREFIX, TABLE_BURST_PER_PREFIX))
+    history_refused = rate_limit("History requests", (HISTORY_PER_MINUTE_PER_ADDRESS, HISTORY_BURST),
+                                 (HISTORY_PER_MINUTE_PER_PREFIX, HISTORY_BURST_PER_PREFIX))
 
     @app.post("/api/tables")
     async def create(body: CreateTable, request: Request) -> Response:
@@ -319,6 +349,26 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
             raise HTTPException(409, str(e)) from None
         answer: RematchAnswer = {"id": new_id, "link": link}
         return JSONResponse(answer)
+
+    @app.get("/history", include_in_schema=False)
+    async def history_page() -> FileResponse:
+        return FileResponse(STATIC / "history.html")
+
+    @app.post("/api/history")
+    async def history(body: AskHistory, request: Request) -> Response:
+        """The finished parties the seats a browser holds played (:mod:`piquet.ui.web.history`), newest first, and
+        their progress by variant and opponent (:mod:`piquet.ui.web.progress`): a secret that holds no seat at its
+        table gives nothing, and which it was is not said."""
+        refused = history_refused(request.client.host if request.client is not None else "unknown")
+        if refused is not None:
+            return refused
+        try:
+            parties = await tables.history.parties([(s.table, s.token) for s in body.seats], body.lang)
+        except ValueError as e:
+            raise HTTPException(422, str(e)) from None
+        rows = progress.groups(parties, body.lang)
+        return JSONResponse({"parties": parties, "progress": {"groups": rows, "svg": progress.svg(rows)}},
+                            headers={"Cache-Control": "no-store"})
 
     @app.get("/t/{table_id}/review", include_in_schema=False)
     async def review_page(table_id: str) -> Response:

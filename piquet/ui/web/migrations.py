@@ -86,6 +86,14 @@ MIGRATIONS: tuple[Migration, ...] = (
             PRIMARY KEY (table_id, idx)
         )""",
     )),
+    Migration(2, "finished parties", (
+        # One row a finished partie, written when it ends: its History line without replaying its actions.
+        """CREATE TABLE IF NOT EXISTS results (
+            table_id TEXT PRIMARY KEY REFERENCES tables(id),
+            finished {float} NOT NULL,
+            result {json} NOT NULL
+        )""",
+    )),
 )
 
 #: Which migrations a database has applied, and when.

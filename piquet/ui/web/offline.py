@@ -16,9 +16,10 @@ from __future__ import annotations
 import asyncio
 import copy
 import dataclasses
+import hmac
 import inspect
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, get_args
 
 from piquet.engine import record
@@ -28,7 +29,7 @@ from piquet.ui.web.clients import Client
 from piquet.ui.web.protocol import CreatedTable, LinkKind, ProtocolError
 from piquet.ui.web.seats import SeatRefused
 from piquet.ui.web.session import handle
-from piquet.ui.web.store import StoreError, StoreUnavailable, TableInfo
+from piquet.ui.web.store import MAX_PLAYED, Played, StoreError, StoreUnavailable, TableInfo
 from piquet.ui.web.tables import Table, Tables
 from piquet.ui.web.thinking import Thinker
 
@@ -38,6 +39,8 @@ __all__ = ["BrowserStore", "Host", "info_from_json", "info_to_json"]
 Read = Callable[[str], "Awaitable[str | None] | str | None"]
 #: Writes a table's JSON text; may be done at once or later (a JavaScript promise).
 Write = Callable[[str, str], "Awaitable[None] | None"]
+#: What a finished partie's History line is kept under, before its table's id.
+_RESULT = "result:"
 #: Sends a connection an event: ``(connection, "message", text)`` or ``(connection, "close", "code reason")``.
 Post = Callable[[int, str, str], None]
 
@@ -150,6 +153,38 @@ class BrowserStore:
             info.actions.append(action)
             info.version = version
         await self._change(table_id, appended)
+
+    async def finish(self, table_id: str, finished: float, result: dict[str, Any]) -> None:
+        """Keep the finished partie's History line beside the table (its key ``result:`` and the table's id, which
+        no table's id begins with); a partie ends once, so a line already kept stays."""
+        await self._info(table_id)  # StoreError for an unknown table
+        key = _RESULT + table_id
+        if await _settled(self._read(key)) is not None:
+            return
+        try:
+            await _settled(self._write(key, json.dumps({"finished": finished, "result": result})))
+        except Exception as e:  # a JavaScript error under Pyodide, whatever its kind
+            raise StoreUnavailable(f"this browser could not keep the partie's result ({e})") from None
+
+    async def played(self, seats: Sequence[tuple[str, str]]) -> list[Played]:
+        """The tables where each ``(table id, seat secret)`` holds a seat, with their History lines where kept,
+        newest first (as :meth:`piquet.ui.web.store.SQLStore.played`)."""
+        if len(seats) > MAX_PLAYED:
+            raise ValueError(f"seats: at most {MAX_PLAYED} tables at once, not {len(seats)}")
+        found: dict[str, Played] = {}
+        for table_id, secret in seats:
+            if table_id in found or not await self.exists(table_id):
+                continue
+            info = await self._info(table_id)
+            seat = next((i for i, token in enumerate(info.tokens)
+                         if token is not None and hmac.compare_digest(token.encode(), secret.encode())), None)
+            if seat is None:
+                continue
+            kept = await _settled(self._read(_RESULT + table_id))
+            line = json.loads(str(kept)) if kept is not None else {}
+            found[table_id] = Played(info.id, info.kind, info.variant, info.options, info.level, info.players,
+                                     info.computer, seat, info.created, line.get("finished"), line.get("result"))
+        return sorted(found.values(), key=lambda p: p.finished or p.created, reverse=True)
 
     def close(self) -> None:
         self._tables.clear()

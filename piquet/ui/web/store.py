@@ -35,6 +35,7 @@ told from one that answers the state it is in.
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 import os
 import secrets
@@ -54,8 +55,8 @@ from piquet.ui.web.migrations import MIGRATIONS, SQLITE, Dialect, Execute, Migra
 if TYPE_CHECKING:
     from piquet.ui.web.protocol import TableKind
 
-__all__ = ["AsyncStore", "InThread", "SQLStore", "SQLiteStore", "Store", "StoreError", "StoreUnavailable", "TableInfo",
-           "Takeback", "is_postgres_url", "open_store", "redacted"]
+__all__ = ["MAX_PLAYED", "AsyncStore", "InThread", "Played", "SQLStore", "SQLiteStore", "Store", "StoreError",
+           "StoreUnavailable", "TableInfo", "Takeback", "is_postgres_url", "open_store", "redacted"]
 
 T = TypeVar("T")
 
@@ -109,6 +110,30 @@ class TableInfo:
     version: int = 0
 
 
+@dataclass(frozen=True)
+class Played:
+    """A table where a seat secret holds a seat, as History lists it: what the table is, the seat (0 or 1), and
+    once the partie is over, when it ended and its result (``None`` for a table not known to be finished)."""
+
+    id: str
+    kind: TableKind
+    variant: str
+    options: dict[str, Any]
+    level: int | None
+    players: list[str | None]
+    computer: int | None
+    seat: int
+    created: float
+    finished: float | None
+    result: dict[str, Any] | None
+
+
+#: The most tables one History request may name (a browser holds one secret a table it sat at).
+MAX_PLAYED = 2000
+#: Tables read by one statement (under SQLite's least limit of 999 parameters).
+_PLAYED_CHUNK = 400
+
+
 class Store(Protocol):
     """A store as it is written: each call returns once it is done (committed, for a change). The server reaches
     it only through an :class:`AsyncStore` (:class:`InThread` for this one). ``where`` names it in messages and
@@ -137,6 +162,10 @@ class Store(Protocol):
 
     def append(self, table_id: str, index: int, action: dict[str, Any], version: int) -> None: ...
 
+    def finish(self, table_id: str, finished: float, result: dict[str, Any]) -> None: ...
+
+    def played(self, seats: Sequence[tuple[str, str]]) -> list[Played]: ...
+
     def close(self) -> None: ...
 
 
@@ -162,6 +191,10 @@ class AsyncStore(Protocol):
     async def take_back(self, table_id: str, length: int, takeback: Takeback | None, version: int) -> None: ...
 
     async def append(self, table_id: str, index: int, action: dict[str, Any], version: int) -> None: ...
+
+    async def finish(self, table_id: str, finished: float, result: dict[str, Any]) -> None: ...
+
+    async def played(self, seats: Sequence[tuple[str, str]]) -> list[Played]: ...
 
     def close(self) -> None: ...
 
@@ -204,6 +237,12 @@ class InThread:
 
     async def append(self, table_id: str, index: int, action: dict[str, Any], version: int) -> None:
         await self._call(self.store.append, table_id, index, action, version)
+
+    async def finish(self, table_id: str, finished: float, result: dict[str, Any]) -> None:
+        await self._call(self.store.finish, table_id, finished, result)
+
+    async def played(self, seats: Sequence[tuple[str, str]]) -> list[Played]:
+        return await self._call(self.store.played, seats)
 
     def close(self) -> None:
         self._thread.shutdown(wait=True)
@@ -333,6 +372,45 @@ class SQLStore:
                 row = execute("SELECT taken_back FROM tables WHERE id = ?", (table_id,)).fetchone()
                 execute("UPDATE tables SET taken_back = ? WHERE id = ?",
                         (json.dumps([*json.loads(row[0]), takeback]), table_id))
+
+
+    def finish(self, table_id: str, finished: float, result: dict[str, Any]) -> None:
+        """Note that the table's partie ended at ``finished`` (seconds since the epoch) with ``result`` (its History
+        line's figures). A partie ends once: a second call for the same table changes nothing."""
+        with self._writing() as execute:
+            if execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is None:
+                raise StoreError(f"no table {table_id!r}")
+            execute("INSERT INTO results (table_id, finished, result) VALUES (?, ?, ?) "
+                    "ON CONFLICT (table_id) DO NOTHING", (table_id, finished, json.dumps(result)))
+
+    def played(self, seats: Sequence[tuple[str, str]]) -> list[Played]:
+        """The tables where each ``(table id, seat secret)`` holds a seat, with their results where known, newest
+        first. Each table is found by its id (the primary key: one indexed look-up a pair); a secret that holds no
+        seat there (another seat's, a spectator's, an old one, an unknown table) gives nothing, and which it was is
+        not said. At most :data:`MAX_PLAYED` pairs (``ValueError``)."""
+        if len(seats) > MAX_PLAYED:
+            raise ValueError(f"seats: at most {MAX_PLAYED} tables at once, not {len(seats)}")
+        wanted: dict[str, list[str]] = {}
+        for table_id, secret in seats:
+            wanted.setdefault(table_id, []).append(secret)
+        ids = list(wanted)
+        found: list[Played] = []
+        with self._reading(snapshot=True) as execute:
+            for start in range(0, len(ids), _PLAYED_CHUNK):
+                chunk = ids[start:start + _PLAYED_CHUNK]
+                rows = execute("SELECT t.id, t.kind, t.variant, t.options, t.level, t.players, t.tokens, t.computer, "
+                               "t.created, r.finished, r.result FROM tables t LEFT JOIN results r ON r.table_id = t.id "
+                               f"WHERE t.id IN ({', '.join(['?'] * len(chunk))})", chunk).fetchall()
+                for row in rows:
+                    tokens = json.loads(row[6])
+                    seat = next((i for i, token in enumerate(tokens) if token is not None and any(
+                        hmac.compare_digest(token.encode(), s.encode()) for s in wanted[row[0]])), None)
+                    if seat is not None:
+                        found.append(Played(row[0], row[1], row[2], json.loads(row[3]), row[4], json.loads(row[5]),
+                                            row[7], seat, row[8], row[9],
+                                            None if row[10] is None else json.loads(row[10])))
+        found.sort(key=lambda p: (p.finished or p.created), reverse=True)
+        return found
 
 
 def _set_version(execute: Execute, table_id: str, version: int) -> None:

@@ -45,6 +45,7 @@ from piquet.ui.takebacks import TAKEBACKS, Takebacks
 from piquet.ui.web.advice import HINT_LEVEL, Advice, check_tutor
 from piquet.ui.web.clients import Client
 from piquet.ui.web.events import event
+from piquet.ui.web.history import History, summary
 from piquet.ui.web.limits import TokenBucket, prefix_of
 from piquet.ui.web.names import clean_name, imitates
 from piquet.ui.web.protocol import (
@@ -78,7 +79,7 @@ from piquet.ui.web.seats import (
     computer_name,
     hang_up,
 )
-from piquet.ui.web.store import AsyncStore, Store, TableInfo
+from piquet.ui.web.store import AsyncStore, Store, StoreError, StoreUnavailable, TableInfo
 from piquet.ui.web.thinking import Thinker, ThinkingFailed
 from piquet.ui.web.undo import Undo, note_takebacks
 
@@ -174,6 +175,8 @@ class Table:
         #: asker opens another).
         self.rematch: TableInfo | None = None
         self.rematch_by: int | None = None  # the seat that asked for it first
+        #: Told the table's id when its partie ends here (History's: see :meth:`Tables._table`).
+        self.on_end: Callable[[str], None] | None = None
         if info.computer is not None:
             self.agent = self.new_agent(info.level or 3)
         if all(p is not None for p in info.players):
@@ -364,8 +367,20 @@ class Table:
                          seat)
         self.takebacks.apply(partie, action)
         self.info.version = version
+        if partie.is_over:
+            await self._write_end(partie)
         event("action", self.id, seat=seat, action=type(action).__name__, ms=(perf_counter() - started) * 1000,
               version=version, think_ms=None if thought is None else round(thought * 1000, 2))
+
+    async def _write_end(self, partie: Partie) -> None:
+        """Write the finished partie's History line (:func:`piquet.ui.web.history.summary`). The partie is over
+        whether or not the store takes it: if not, History finds the result again by replaying the table."""
+        try:
+            await self.store.finish(self.id, time.time(), summary(partie))
+        except (StoreUnavailable, StoreError) as e:
+            log.warning("table %s: its result could not be written: %s", self.id, e)
+        if self.on_end is not None:
+            self.on_end(self.id)
 
     def _deal(self, packets: int) -> Deal:
         """The deal due now, its cards fixed by the table's seed and the deal's number: dealt again after a
@@ -532,6 +547,12 @@ class Tables:
         self.allowances: dict[tuple[str, int], TokenBucket] = {}
         self._opens: dict[str, TokenBucket] = {}  # by address, and by network ("net " + prefix)
         self._opening: dict[str, asyncio.Lock] = {}
+        #: The finished parties of the seats a browser holds (the History page).
+        self.history = History(self.store, self._playing)
+
+    def _playing(self, table_id: str) -> Partie | None:
+        table = self._tables.get(table_id)
+        return None if table is None else table.partie
 
     def _keep(self, table: Table) -> Table:
         """Keep ``table`` in memory (or the one already there with its id); the table kept."""
@@ -541,7 +562,9 @@ class Tables:
         return kept
 
     def _table(self, info: TableInfo) -> Table:
-        return Table(info, self.store, self.thinker, self.max_budget, self.allowances)
+        table = Table(info, self.store, self.thinker, self.max_budget, self.allowances)
+        table.on_end = self.history.forget
+        return table
 
     def sweep(self, force: bool = False) -> int:
         """Forget the tables that have been in memory :data:`IDLE_TABLE_SECONDS` with nobody at them and nothing

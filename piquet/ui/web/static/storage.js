@@ -26,6 +26,20 @@ function kept(area) {
         /* storage unavailable: the page still works for this visit */
       }
     },
+    /** The keys held that begin with ``prefix``. @param {string} prefix @returns {string[]} */
+    keys(prefix) {
+      try {
+        const found = [];
+        const held = area();
+        for (let i = 0; i < held.length; i++) {
+          const key = held.key(i);
+          if (key !== null && key.startsWith(prefix)) found.push(key);
+        }
+        return found;
+      } catch {
+        return [];
+      }
+    },
   };
 }
 

@@ -1,0 +1,138 @@
+// @ts-check
+// History: the finished parties this browser's seats played (POST /api/history; see docs/protocol.md, "History").
+// The page sends the seat secrets this browser holds (the table page keeps one for each table it sat at); the
+// server answers with the finished parties where a secret holds a seat, and nothing for any other.
+
+import { lang, plural, t } from "../i18n.js";
+import { store } from "../storage.js";
+import { $, h } from "../table/dom.js";
+
+/**
+ * One finished partie as the server sends it (piquet/ui/web/history.py, Party).
+ * @typedef {{winner: number | null, points: number, rubiconed: boolean | null, games: number[] | null,
+ *   totals: number[], deals: number}} PartyResult
+ * @typedef {{id: string, variant: string, title: string, kind: string, level: number | null, seat: number,
+ *   players: string[], opponent: string, created: number, finished: number, result: PartyResult,
+ *   won: boolean | null, links: {record: string, replay: string, review: string, table: string}}} Party
+ * @typedef {{variant: string, opponent: string, label: string, parties: number, won: number, lost: number,
+ *   drawn: number, points_a_partie: number, points_a_deal: number}} Group
+ */
+
+/** The most seats one request names (the server's limit: MAX_PLAYED in piquet/ui/web/store.py). */
+const MOST = 2000;
+
+/**
+ * The seats this browser holds: each table's id with its seat's secret (a table only watched holds none), the
+ * tables last opened first, as many as the server takes at once.
+ */
+export function heldSeats() {
+  /** @type {{table: string, token: string, at: number}[]} */
+  const seats = [];
+  for (const key of store.keys("piquet.table.")) {
+    try {
+      const saved = JSON.parse(store.get(key) || "{}");
+      if (saved && typeof saved.token === "string" && saved.token) {
+        seats.push({ table: key.slice("piquet.table.".length), token: saved.token, at: Number(saved.at) || 0 });
+      }
+    } catch {
+      /* an entry this page cannot read holds no seat */
+    }
+  }
+  seats.sort((a, b) => b.at - a.at);
+  return seats.slice(0, MOST).map(({ table, token }) => ({ table, token }));
+}
+
+/** @param {Party} p */
+function opponent(p) {
+  return p.kind === "computer" && p.level ? t("history.computer_level", { n: p.level }) : p.opponent;
+}
+
+/** @param {Party} p */
+function outcome(p) {
+  const r = p.result;
+  if (p.won === null) return t("history.drawn");
+  return p.won ? plural(r.points, "history.won_one", "history.won_many") : plural(r.points, "history.lost_one", "history.lost_many");
+}
+
+/** @param {Party} p */
+function score(p) {
+  const r = p.result;
+  const mine = p.seat;
+  if (r.games) return t("history.games", { x: r.games[mine], y: r.games[1 - mine] });
+  return t("history.totals", { x: r.totals[mine], y: r.totals[1 - mine] });
+}
+
+/** @param {Party} p */
+function rubicon(p) {
+  const r = p.result;
+  if (r.rubiconed === null) return t("history.no_rubicon");
+  if (!r.rubiconed) return t("history.not_rubiconed");
+  return p.won ? t("history.rubiconed_opponent") : t("history.rubiconed_you");
+}
+
+/** @param {Party} p */
+function row(p) {
+  const when = new Date(p.finished * 1000).toLocaleString(lang, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+  return h("tr", { "data-testid": "history-row", "data-table": p.id, className: p.won === null ? "drawn" : p.won ? "won" : "lost" },
+    h("td", { "data-testid": "history-date", text: when }),
+    h("td", { text: p.title }),
+    h("td", { text: opponent(p) }),
+    h("td", { "data-testid": "history-result", text: outcome(p) }),
+    h("td", { "data-testid": "history-score", text: score(p) }),
+    h("td", { "data-testid": "history-rubicon", text: rubicon(p) }),
+    h("td", { className: "history-links" },
+      h("a", { href: p.links.record, download: `piquet-${p.id}.json`, "data-testid": "history-record", text: t("history.record") }),
+      h("a", { href: p.links.replay, "data-testid": "history-replay", text: t("history.replay") }),
+      h("a", { href: p.links.review, "data-testid": "history-review", text: t("history.review") }),
+      h("a", { href: p.links.table, "data-testid": "history-table", text: t("history.table") })));
+}
+
+/**
+ * The server's picture of the progress by variant and opponent, with its words for those who do not see it.
+ * @param {{groups: Group[], svg: string}} progress
+ */
+function showProgress(progress) {
+  const figure = $("progress-figure");
+  const picture = progress.svg ? new DOMParser().parseFromString(progress.svg, "image/svg+xml").documentElement : null;
+  figure.replaceChildren(...(picture ? [document.importNode(picture, true)] : []));
+  figure.setAttribute("aria-label", progress.groups.map((g) => t("history.progress_row", {
+    label: g.label, won: g.won, lost: g.lost, drawn: g.drawn, partie: g.points_a_partie, deal: g.points_a_deal,
+  })).join("; "));
+  $("progress").hidden = progress.groups.length === 0;
+}
+
+/** @param {string} text */
+function fail(text) {
+  const box = $("history-error");
+  box.textContent = text;
+  box.hidden = false;
+}
+
+async function start() {
+  const seats = heldSeats();
+  /** @type {Party[]} */
+  let parties = [];
+  /** @type {{groups: Group[], svg: string}} */
+  let progress = { groups: [], svg: "" };
+  if (seats.length) {
+    const answer = await fetch("/api/history", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ seats, lang }),
+    }).catch(() => null);
+    if (!answer || !answer.ok) {
+      const detail = answer ? (await answer.json().catch(() => ({}))).detail : null;
+      fail(detail ? t("history.refused", { why: detail }) : t("history.unreachable"));
+    } else {
+      const data = await answer.json();
+      parties = data.parties;
+      progress = data.progress;
+    }
+  }
+  $("history-rows").replaceChildren(...parties.map(row));
+  $("history").hidden = parties.length === 0;
+  $("history-empty").hidden = parties.length > 0 || !$("history-error").hidden;
+  showProgress(progress);
+  document.body.dataset.count = String(parties.length);
+  document.body.dataset.ready = "1";
+}
+
+start();
