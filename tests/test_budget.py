@@ -342,7 +342,9 @@ class _Stop(Exception):
     pass
 
 
-@pytest.mark.parametrize("compiled", [True, False] if KERNEL is not None else [False])
+# With the kernel built, the pure search's run (some 3 s) is left to CI.
+@pytest.mark.parametrize("compiled",
+                         [True, pytest.param(False, marks=pytest.mark.slow)] if KERNEL is not None else [False])
 def test_the_solver_s_search_stops_when_its_check_says_so(compiled: bool) -> None:
     """The check is called every so many positions; what it raises comes out of the solve, and the next solve
     (the kernel reuses its tables) is exact."""

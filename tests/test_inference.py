@@ -263,6 +263,7 @@ def test_sampling_is_uniform_over_a_small_set() -> None:
     assert tested >= 1
 
 
+@pytest.mark.slow  # statistical: marginals of many draws
 def test_karp_luby_proposal_matches_rejection() -> None:
     """The proposal for a rare declaration gives the same marginals as plain rejection."""
     partie = dealt("AH KH QH JH TH 9H 8H 7H QC JC JD TD", "AS KS QS JS TS 9S AD KD QD AC KC 7D",

@@ -224,6 +224,7 @@ def test_the_solver_and_the_review_score_every_card_as_the_engine_does_on_thousa
     assert agree(variant, 1500, 2) > 1500 * 12
 
 
+@pytest.mark.slow  # exhaustive: every trick from every state, some 3 s
 def test_the_kernel_reckons_every_trick_from_every_pique_state_as_the_pure_model_does() -> None:
     """The kernel's one copy of the pique's reckoning (Law 69: the first to reach the threshold while the other has
     nothing, the cards of a seventh trick toward it with the option), held to the Python model's on every trick and

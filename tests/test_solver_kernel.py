@@ -109,6 +109,7 @@ def test_kernel_equals_the_pure_search_from_early_in_the_deal(case: Case) -> Non
     agree(case)
 
 
+@pytest.mark.slow  # whole deals searched both ways
 @requires_kernel
 def test_kernel_equals_the_pure_search_on_full_deals_of_the_contracts() -> None:
     """Every kind of contract (plus, minus, doubled) from the first lead, where the pique matters too."""

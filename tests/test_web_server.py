@@ -535,6 +535,7 @@ def test_a_rematch_against_the_computer_is_a_new_table_with_the_same_settings_on
         assert first["players"] == ["Ann", "Computer"] and fresh["status"] == "playing"
 
 
+@pytest.mark.slow  # a whole partie: the inner loop leaves it to CI
 def test_a_rematch_in_a_room_opens_a_room_for_the_asker_and_invites_the_other(tmp_path: Path) -> None:
     with TestClient(create_app(db(tmp_path), workers=0)) as http, ExitStack() as stack:
         table, ann, bill = room(http, stack, options=FOUR_DEALS)

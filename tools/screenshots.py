@@ -34,6 +34,7 @@ PICTURES: dict[str, tuple[str, str]] = {
     "four-colour.png": ("tests/test_web_display.py", "four_colour and desktop"),
     "tutor.png": ("tests/test_web_browser.py", "tutor_warns"),
     "review.png": ("tests/test_web_review_browser.py", "decision_by_decision"),
+    "history.png": ("tests/test_web_history_browser.py", "finished_parties"),
 }
 
 
