@@ -206,9 +206,10 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
     if request.param == "sqlite":
         opened: SQLStore = SQLiteStore(str(tmp_path / "db.sqlite3"))
     else:
+        url = request.getfixturevalue("postgres_url")  # skips (or fails where required) without psycopg or a server
         from piquet.ui.web.postgres import PostgresStore
 
-        opened = PostgresStore(request.getfixturevalue("postgres_url"))
+        opened = PostgresStore(url)
     yield opened
     opened.close()
 

@@ -8,14 +8,13 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from helpers import CB_ANN, CB_BILL, CB_TALON, base, dealt, run
-from rich.console import Console
 from test_auction import nine
 from test_law_reckoning_play import BILL_WINNERS, FULL_BILL, bill_leads
 
 from piquet.engine import record
 from piquet.engine.partie import Partie
-from piquet.ui.terminal import _Game
 from piquet.ui.web.protocol import sheet_rows, view_data
 
 RECORDS = Path(__file__).parent / "records"
@@ -91,8 +90,12 @@ def test_an_au_cent_row_names_the_game_won_in_its_deal() -> None:
 
 
 def test_the_terminal_sheet_writes_the_same_notes() -> None:
+    # The terminal is the terminal extra's (rich): the web tests also run where only the web extra is installed.
+    console = pytest.importorskip("rich.console")
+    from piquet.ui.terminal import _Game
+
     p = nine(["Bill: bid 11+", "Ann: bid double", "Bill: bid pass"])
     out = io.StringIO()
-    game = _Game(Console(file=out, width=200), lambda _prompt: "", p, seed=1, record_path=None, level=1)
+    game = _Game(console.Console(file=out, width=200), lambda _prompt: "", p, seed=1, record_path=None, level=1)
     game.score_sheet()
     assert "11+ doubled down two" in out.getvalue()
