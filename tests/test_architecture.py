@@ -315,7 +315,9 @@ STATIC = PACKAGE / "ui" / "web" / "static"
 #: Where each page's script says it is ready: once it listens (the table's, once its first state is drawn).
 READY_SET = {"index.html": "lobby/main.js", "table.html": "table/render.js", "review.html": "review/main.js"}
 #: What once stood for "the page is there" and is not: the attribute is in the HTML before any script runs.
-NOT_READY = ("dataset.version !== undefined", "!!document.body.dataset.version", 'dataset.version", timeout')
+NOT_READY = ("dataset.version !== undefined", "!!document.body.dataset.version", 'dataset.version", timeout',
+             # A document mid-navigation may have no body yet: the signal is read through _ready (or READY).
+             '"document.body.dataset.ready')
 
 
 def _browser_tests() -> list[Path]:

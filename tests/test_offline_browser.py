@@ -78,7 +78,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 def _ready(page: Any) -> Any:
     """Wait until the page says it is ready (``<body data-ready="1">``: the table's, once its first state is drawn,
     which on this site follows Pyodide's start in the page's worker)."""
-    page.wait_for_function("document.body.dataset.ready === '1'", timeout=START)
+    page.wait_for_function("!!document.body && document.body.dataset.ready === '1'", timeout=START)
     return page
 
 

@@ -169,12 +169,18 @@ def _decide(page: Any, touch: bool = False, go_on: bool = True, done: Any = None
     return True
 
 
-def _ready(page: Any) -> Any:
+#: The page's ready signal, read safely while a page loads: a document mid-navigation may have no body yet.
+READY = "!!document.body && document.body.dataset.ready === '1'"
+
+
+def _ready(page: Any, lang: str | None = None) -> Any:
     """Wait until the page says it is ready, the one signal every page gives and every browser test waits on after
     a page loads (``tests/test_architecture.py`` holds them to it): ``<body data-ready="1">``, set by the page's
     script once it listens (the table's, once its first state is drawn; a page of text without a script, at once).
-    Nothing here acts before it: a click before the script listens would be lost."""
-    page.wait_for_function("document.body.dataset.ready === '1'", timeout=WAIT)
+    Nothing here acts before it: a click before the script listens would be lost. With ``lang``, the page that is
+    ready must be in that language (a choice of language reloads the page: the old page is ready too)."""
+    page.wait_for_function(f"lang => (!lang || document.documentElement.lang === lang) && {READY}", arg=lang,
+                           timeout=WAIT)
     return page
 
 
@@ -228,8 +234,8 @@ def test_a_whole_partie_against_the_computer_by_clicking(server: LiveServer, bro
     # A rematch: a new table with the same settings, the player in his seat there.
     old = page.url
     page.get_by_test_id("rematch").click()
-    page.wait_for_function("u => location.href !== u && document.body.dataset.ready === '1' "
-                           "&& document.body.dataset.phase !== 'over'", arg=old, timeout=WAIT)
+    page.wait_for_function(f"u => location.href !== u && {READY} && document.body.dataset.phase !== 'over'",
+                           arg=old, timeout=WAIT)
     assert "/t/" in page.url and page.url.split("#")[0] != old.split("#")[0]
     page.context.close()
 

@@ -39,8 +39,7 @@ def test_french_chosen_in_the_lobby_is_kept_and_the_table_talks_french(request: 
     lobby = _goto(context.new_page(), live.url + "/")
     assert lobby.evaluate("document.documentElement.lang") == "en"
     lobby.get_by_label("Language", exact=True).select_option("fr")  # the page reloads in French
-    lobby.wait_for_function("document.documentElement.lang === 'fr' && document.body.dataset.ready === '1'",
-                            timeout=WAIT)
+    _ready(lobby, "fr")
     assert lobby.get_by_label("Langue", exact=True).input_value() == "fr"
     assert lobby.get_by_role("heading", name="Nouvelle partie").is_visible()
     assert lobby.get_by_label("Niveau de l'ordinateur").is_visible()
@@ -50,8 +49,7 @@ def test_french_chosen_in_the_lobby_is_kept_and_the_table_talks_french(request: 
     assert lobby.evaluate("document.querySelector('.card svg') !== null")  # its script drew the cards
     assert lobby.evaluate("document.documentElement.lang") == "en"
     lobby.go_back()
-    lobby.wait_for_function("document.documentElement.lang === 'fr' && document.body.dataset.ready === '1'",
-                            timeout=WAIT)
+    _ready(lobby, "fr")
 
     lobby.get_by_label("Votre nom").fill("Anne")
     lobby.get_by_label("Niveau de l'ordinateur").select_option("1")
@@ -91,8 +89,7 @@ def test_french_chosen_in_the_lobby_is_kept_and_the_table_talks_french(request: 
 
     # Back to English, at the table itself: the choice is kept for the lobby too.
     page.get_by_label("Langue", exact=True).select_option("en")
-    page.wait_for_function("document.documentElement.lang === 'en' && document.body.dataset.ready === '1'",
-                           timeout=WAIT)
+    _ready(page, "en")
     page.wait_for_function("/Point of|No point/.test(document.querySelector('[data-testid=log]').innerText)",
                            timeout=WAIT)
     _goto(page, live.url + "/")

@@ -39,8 +39,7 @@ def test_the_table_page_of_a_whole_french_partie_shows_no_english_word(request: 
     page = request.getfixturevalue("browser").new_context(reduced_motion="reduce").new_page()
     lobby = _goto(page, live.url + "/")
     lobby.get_by_label("Language", exact=True).select_option("fr")  # kept in the browser, the page reloads
-    lobby.wait_for_function("document.documentElement.lang === 'fr' && document.body.dataset.ready === '1'",
-                            timeout=WAIT)
+    _ready(lobby, "fr")
     table = _create(live, kind="computer", level=1, name="Anne", options=FOUR_DEALS)
     _goto(page, live.url + table["links"]["play"])
     for _ in range(4000):
@@ -84,8 +83,7 @@ def test_the_review_page_of_a_deal_played_in_french_shows_no_english_word(reques
     page = request.getfixturevalue("browser").new_context(reduced_motion="reduce").new_page()
     lobby = _goto(page, live.url + "/")
     lobby.get_by_label("Language", exact=True).select_option("fr")  # kept in the browser, the page reloads
-    lobby.wait_for_function("document.documentElement.lang === 'fr' && document.body.dataset.ready === '1'",
-                            timeout=WAIT)
+    _ready(lobby, "fr")
     table = _create(live, kind="computer", level=1, name="Anne", options=FOUR_DEALS)
     _goto(page, live.url + table["links"]["play"])
     _play_until([page], lambda: bool(_data(page, "dealEnd")), go_on=False)

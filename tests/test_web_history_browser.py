@@ -133,8 +133,7 @@ def test_history_lists_the_finished_parties_and_opens_their_review_and_replay(re
     # In French, the same History in French words.
     _goto(page, live.url + "/")
     page.get_by_label("Language", exact=True).select_option("fr")
-    page.wait_for_function("document.documentElement.lang === 'fr' && document.body.dataset.ready === '1'",
-                           timeout=WAIT)
+    _ready(page, "fr")
     _goto(page, live.url + "/history")
     assert page.get_by_role("heading", level=1).inner_text() == "Vos parties terminées"
     assert page.get_by_test_id("history-row").nth(0).locator("td").nth(2).inner_text() == "L'ordinateur, niveau 2"

@@ -54,8 +54,7 @@ def test_the_lobby_lists_each_table_with_its_status_and_score(request: pytest.Fi
     assert rows.nth(1).get_by_test_id("recent-standing").inner_text() == "Waiting for the guest"
     # In French, the same standing in French words.
     page.get_by_label("Language", exact=True).select_option("fr")
-    page.wait_for_function("document.documentElement.lang === 'fr' && document.body.dataset.ready === '1'",
-                           timeout=WAIT)
+    _ready(page, "fr")
     assert re.fullmatch(rf"En cours, donne {deal} · .+ {totals[0]}, .+ {totals[1]}", _standing(page))
     assert _data(page, "ready") == "1"
     page.context.close()
