@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("markdown")  # the site is built by the web extra (its guides)
 
 from piquet.ui.web.offline import BrowserStore, Host, info_from_json, info_to_json
-from piquet.ui.web.site import PYODIDE_FILES, SiteError, build_site, package_zip
+from piquet.ui.web.site import PYODIDE_FILES, STDLIB_LEFT_OUT, SiteError, build_site, package_zip
 from piquet.ui.web.store import StoreError, TableInfo
 
 
@@ -247,3 +247,111 @@ def test_a_change_the_browser_refuses_to_keep_is_not_applied_and_the_player_is_t
         assert page.states()[-1]["version"] == state["version"]
 
     asyncio.run(refused())
+
+
+# ---------------------------------------------------------------- the standard library the site serves
+#: A deal played by the worker's Python as the page drives it, with a hint asked at each of the player's decisions
+#: and the tutor on (played anyway when it warns), in a fresh interpreter that refuses to import what the site
+#: leaves out of Pyodide's standard library (``site.STDLIB_LEFT_OUT``, ``sys.argv[1]``: its names, one per line).
+_WORKER_WITHOUT_THE_LEFT_OUT = r'''
+import sys
+
+LEFT_OUT = {name.removesuffix(".py") for name in sys.argv[1].split()}
+
+
+class LeftOut:
+    """Refuses the modules the site does not serve, as Pyodide would without them."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in LEFT_OUT:
+            raise ModuleNotFoundError(f"{name} is left out of the site's standard library", name=name)
+        return None
+
+
+already = sorted(name for name in sys.modules if name.split(".")[0] in LEFT_OUT)
+assert not already, f"the interpreter itself imported {already}"
+sys.meta_path.insert(0, LeftOut())
+
+import asyncio
+import json
+
+from piquet.ui.web.offline import Host
+
+sent = []
+kept = {}
+
+
+async def read(key):
+    return kept.get(key)
+
+
+async def write(key, text):
+    kept[key] = text
+
+
+def messages(kind):
+    return [m for n, k, t in sent if k == "message" and (m := json.loads(t))["type"] == kind]
+
+
+def answer(state):
+    prompt = state["prompt"]
+    if prompt["kind"] == "play":
+        return {"play": prompt["cards"][0]}
+    if prompt["kind"] == "exchange":
+        return {"exchange": state["view"]["hand"][:max(1, prompt["min"])], "show_rest": False}
+    if prompt["kind"] in ("choose_dealer", "packets"):
+        return {prompt["kind"]: prompt["options"][0]}
+    return prompt["options"][0]["action"] if prompt["kind"] == "declare" else prompt["options"][0]
+
+
+async def main():
+    host = Host(read, write, lambda n, kind, text: sent.append((n, kind, text)))
+    request = {"kind": "computer", "level": 1, "name": "Ann", "tutor": True}
+    created = json.loads(await host.create(json.dumps(request)))
+    await host.connect(1, created["id"], "token", created["token"], "en")
+    for _ in range(300):
+        await host.idle()
+        state = messages("state")[-1]
+        if state["view"]["sheet"]:
+            break
+        if not state["prompt"]:
+            continue
+        await host.receive(1, json.dumps({"type": "hint"}))
+        await host.idle()
+        move = {"type": "action", "action": answer(state), "version": state["version"]}
+        await host.receive(1, json.dumps(move))
+        await host.idle()
+        warned = messages("tutor")
+        if warned and messages("state")[-1]["version"] == state["version"]:
+            await host.receive(1, json.dumps({**move, "confirm": True}))
+    else:
+        raise AssertionError("the deal did not end")
+    print(len(messages("hint")), len(messages("tutor")))
+
+
+asyncio.run(main())
+'''
+
+
+def test_the_worker_plays_hints_and_tutors_without_what_the_site_leaves_out_of_the_standard_library() -> None:
+    """The site serves Pyodide's standard library without the parts piquet never imports (``STDLIB_LEFT_OUT``):
+    the worker's Python, refusing those, plays a deal with hints and the tutor; and the left-out parts were not
+    in use by something the worker does."""
+    done = subprocess.run([sys.executable, "-c", _WORKER_WITHOUT_THE_LEFT_OUT, " ".join(sorted(STDLIB_LEFT_OUT))],
+                          capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 0, done.stderr
+    hints, _warnings = (int(n) for n in done.stdout.split())
+    assert hints > 0  # (a seat's hints have an allowance: the rest were refused "busy")
+
+
+def test_the_site_serves_the_standard_library_without_what_it_leaves_out(tmp_path: Path, runtime: Path) -> None:
+    with zipfile.ZipFile(runtime / "python_stdlib.zip", "a", zipfile.ZIP_DEFLATED) as archive:
+        for name in ("email/__init__.py", "email/parser.py", "xml/", "pdb.py", "json/__init__.py", "emailish.py"):
+            archive.writestr(name, "" if name.endswith("/") else f"# {name}\n")
+    build_site(tmp_path / "site", pyodide=runtime)
+    with zipfile.ZipFile(tmp_path / "site" / "pyodide" / "python_stdlib.zip") as served, \
+            zipfile.ZipFile(runtime / "python_stdlib.zip") as whole:
+        names = {info.filename.split("/", 1)[0] for info in served.infolist()}
+        assert names.isdisjoint(STDLIB_LEFT_OUT)
+        assert names == {info.filename.split("/", 1)[0] for info in whole.infolist()} - STDLIB_LEFT_OUT
+        assert all(info.compress_type == zipfile.ZIP_STORED for info in served.infolist())

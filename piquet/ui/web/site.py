@@ -36,13 +36,22 @@ import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["PYODIDE_FILES", "SiteError", "build_site", "find_pyodide", "package_zip", "png_icon"]
+__all__ = ["PYODIDE_FILES", "STDLIB_LEFT_OUT", "SiteError", "build_site", "find_pyodide", "package_zip", "png_icon"]
 
 ROOT = Path(__file__).resolve().parents[3]  # the directory that holds the piquet package
 STATIC = Path(__file__).resolve().parent / "static"
 #: The files of Pyodide's npm package that the page loads (the rest are its Node and console tools).
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
                  "package.json")
+#: Parts of Pyodide's standard library the site never imports, left out of the copy it serves (a quarter of the
+#: first visit's bytes, 0.47 MB with brotli): mail, XML and HTTP, test frameworks, debuggers and documentation, the
+#: REPL, archives, C types and GUIs. tests/test_offline_site.py plays a deal, with hints, the tutor and a review,
+#: through the worker's Python with these refused, so a later import of one fails there first.
+STDLIB_LEFT_OUT = frozenset({
+    "_pyrepl", "ctypes", "curses", "dbm", "doctest.py", "email", "ensurepip", "ftplib.py", "http", "idlelib",
+    "imaplib.py", "lib2to3", "mailbox.py", "nntplib.py", "pdb.py", "pickletools.py", "poplib.py", "pydoc.py",
+    "pydoc_data", "smtplib.py", "tarfile.py", "tkinter", "tomllib", "turtle.py", "turtledemo", "unittest", "venv",
+    "wsgiref", "xml", "xmlrpc"})
 #: The pages of the site, from the served ones.
 PAGES = ("index.html", "table.html")
 #: The icons' sizes, in pixels (a phone's home screen asks for 192 and 512).
@@ -93,12 +102,14 @@ def package_zip(target: Path) -> None:
             archive.writestr(info, path.read_bytes(), zipfile.ZIP_STORED)
 
 
-def stored_zip(source: Path, target: Path) -> None:
-    """Copy the zip ``source`` to ``target`` with its members *stored*: Pyodide's standard library comes deflated
-    member by member, and the host's transfer compression does better on the whole (2.2 MB with gzip rather than
-    2.5 MB, measured on Pyodide 314.0.8's)."""
+def stored_zip(source: Path, target: Path, leave_out: frozenset[str] = frozenset()) -> None:
+    """Copy the zip ``source`` to ``target`` with its members *stored*, but those whose first part of the path is in
+    ``leave_out``: Pyodide's standard library comes deflated member by member, and the host's transfer compression
+    does better on the whole (2.2 MB with gzip rather than 2.5 MB, measured on Pyodide 314.0.8's)."""
     with zipfile.ZipFile(source) as old, zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as new:
         for info in old.infolist():
+            if info.filename.split("/", 1)[0] in leave_out:
+                continue
             member = zipfile.ZipInfo(info.filename, date_time=info.date_time)
             member.external_attr = info.external_attr
             new.writestr(member, old.read(info), zipfile.ZIP_STORED)
@@ -222,7 +233,7 @@ def build_site(target: Path, pyodide: Path | None = None) -> str:
     (target / "pyodide").mkdir()
     for name in PYODIDE_FILES:
         if name.endswith(".zip"):
-            stored_zip(runtime / name, target / "pyodide" / name)
+            stored_zip(runtime / name, target / "pyodide" / name, STDLIB_LEFT_OUT)
         else:
             shutil.copyfile(runtime / name, target / "pyodide" / name)
     for path, page in text_pages().items():
