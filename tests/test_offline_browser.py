@@ -120,6 +120,8 @@ def test_a_deal_against_the_computer_then_offline_the_game_resumes_and_plays_on(
     _goto(page, site)
     # The lobby offers the computer only, and says why a friend needs a server.
     assert page.get_by_test_id("offline-friend").is_visible() and not page.get_by_test_id("create-room").is_visible()
+    # And what a second of the computer's buys here (issue 35: level 5's time in a browser, said plainly).
+    assert "about half the search" in page.locator("#budget-help").inner_text()
     assert violations(page) == []
     page.get_by_label("Your name").fill("Ann")
     page.select_option("#level", "1")

@@ -452,6 +452,7 @@ def test_the_lobby_sets_the_computer_s_thinking_time_within_the_server_s_cap_and
     page = _open(browser, server.url + "/")
     budget = page.get_by_test_id("budget")
     assert budget.input_value() == "1" and "0.1 to 5 s" in page.locator("#budget-help").inner_text()
+    assert "browser" not in page.locator("#budget-help").inner_text()  # the offline site's words only
     page.get_by_label("Your name").fill("Ann")
     page.get_by_test_id("level").select_option("3")
     # Over the server's cap: the form says so, and nothing is created.

@@ -3,7 +3,7 @@
 // filled from the server's setup and read back into the body of POST /api/tables.
 
 import { t } from "../i18n.js";
-import { guideHref } from "../site/mode.js";
+import { guideHref, offline } from "../site/mode.js";
 import { store } from "../storage.js";
 import { $, h } from "../table/dom.js";
 import { DEFAULT_LEVEL, humanise, setup, variantNamed } from "./setup.js";
@@ -72,7 +72,9 @@ export function fillBudget() {
   const range = bounds.maximum === null
     ? t("form.budget_open", { min: seconds(bounds.minimum) })
     : t("form.budget_range", { min: seconds(bounds.minimum), max: seconds(bounds.maximum) });
-  $("budget-help").textContent = t("form.budget_help", { range, default: seconds(bounds.default) });
+  // In the offline site the computer thinks in this browser: its time there is wall time, in a slower Python.
+  $("budget-help").textContent = t("form.budget_help", { range, default: seconds(bounds.default) })
+    + (offline ? " " + t("form.budget_browser") : "");
   if (setup.answer) {
     $("tutor-help").textContent = t("form.tutor_help", { points: setup.answer.tutor });
   }
