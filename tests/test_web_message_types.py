@@ -33,16 +33,9 @@ from web_helpers import (
 from piquet.ui.takebacks import Takebacks
 from piquet.ui.web import advice as advice_module
 from piquet.ui.web import protocol
+from piquet.ui.web.api_types import CreatedTable, SetupAnswer
 from piquet.ui.web.app import create_app
-from piquet.ui.web.protocol import (
-    ClientMessage,
-    CreatedTable,
-    ErrorCode,
-    Prompt,
-    ServerMessage,
-    SetupAnswer,
-    read_message,
-)
+from piquet.ui.web.protocol import ClientMessage, ErrorCode, Prompt, ServerMessage, read_message
 
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text(encoding="utf-8")
 

@@ -19,7 +19,7 @@ from typing import Any, Literal, get_args, get_origin, get_type_hints, is_typedd
 import pytest
 
 from piquet.ui import takebacks
-from piquet.ui.web import protocol
+from piquet.ui.web import api_types, protocol
 
 PROTOCOL_JS = Path(__file__).resolve().parent.parent / "piquet" / "ui" / "web" / "static" / "table" / "protocol.js"
 
@@ -28,6 +28,7 @@ OBJECTS: dict[str, str] = {name: name for name in (
     "CountLine", "SheetRow", "ChooseDealerPrompt", "PacketsPrompt", "BidPrompt", "CarteBlanchePrompt",
     "ExchangePrompt", "DeclareOption", "DeclarePrompt", "PlayPrompt", "ConcessionPrompt", "StateMessage",
     "ErrorMessage", "Advice", "DiscardAdvice", "HintMessage", "TutorMessage", "SeatMessage", "MoveMessage",
+    "TalkMessage", "ArchivedDeal",
     "OptionSetup", "VariantSetup", "LevelSetup", "BudgetSetup", "SetupAnswer", "CreatedTable")} | {
     "TrickData": "Trick", "ResultData": "Result", "BidData": "BidCall", "ContractData": "Contract",
     "GameData": "Game", "RulesFacts": "Rules", "ViewData": "View", "TableData": "TableInfo", "FeatData": "Feat",
@@ -145,6 +146,11 @@ def union_drift(py: Any, js: str, where: str, defs: dict[str, str]) -> list[str]
     return out
 
 
+def _typed(name: str) -> Any:
+    """The server's TypedDict ``name``: the table's messages' (protocol) or the lobby's HTTP answers' (api_types)."""
+    return getattr(protocol, name, None) or getattr(api_types, name)
+
+
 def all_drift(text: str) -> list[str]:
     defs = typedefs(text)
     out = []
@@ -152,7 +158,7 @@ def all_drift(text: str) -> list[str]:
         if js_name not in defs:
             out.append(f"{js_name}: no typedef in protocol.js for the server's {py_name}")
             continue
-        out += drift(getattr(protocol, py_name), defs[js_name], js_name, defs)
+        out += drift(_typed(py_name), defs[js_name], js_name, defs)
     for py_name, js_name in UNIONS.items():
         out += union_drift(getattr(protocol, py_name), defs[js_name], js_name, defs)
     for js_name, alias in LITERALS.items():
@@ -173,7 +179,8 @@ def test_every_typed_dict_of_the_protocol_is_compared() -> None:
     own = {"JoinMessage", "ActionMessage", "HintRequest", "UndoMessage", "MoveRequest",  # members of ClientMessage
            "TableLinks",  # CreatedTable's links, inline in protocol.js
            "RematchAnswer"}  # read inline by the page's rematch button (main.js)
-    typed = {name for name, value in vars(protocol).items() if is_typeddict(value) and not name.startswith("_")}
+    typed = {name for module in (protocol, api_types) for name, value in vars(module).items()
+             if is_typeddict(value) and not name.startswith("_")}
     assert typed - own - set(OBJECTS) == set()
 
 
@@ -185,7 +192,7 @@ def test_every_typed_dict_of_the_protocol_is_compared() -> None:
      "StateMessage.version: optional in protocol.js only"),
     (('@typedef {"computer" | "room"} TableKind', '@typedef {"computer" | "room" | "club"} TableKind'),
      "TableKind: the server's ['computer', 'room'], protocol.js's \"computer\" | \"room\" | \"club\""),
-    (("| TutorMessage | SeatMessage | MoveMessage} ServerMessage", "| TutorMessage | SeatMessage} ServerMessage"),
+    (("| SeatMessage | MoveMessage | TalkMessage} ServerMessage", "| SeatMessage | TalkMessage} ServerMessage"),
      "ServerMessage: type 'move' only in the server"),
 ])
 def test_the_check_finds_a_drift(change: tuple[str, str], found: str) -> None:

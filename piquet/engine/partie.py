@@ -270,6 +270,11 @@ class Partie:
         """The log of every deal so far (what was said and scored, in order); the cut belongs to the first."""
         return (*self._s.past_logs, self._s.deal.log) if self._s.deal.log else self._s.past_logs
 
+    def finished_logs(self) -> tuple[tuple[LogEntry, ...], ...]:
+        """The log of every deal before the one in hand, in order (the cut's, before the first deal, comes first):
+        what the table said and scored, all of it public once the deal is over."""
+        return self._s.past_logs
+
     def player_name(self, seat: int | None) -> str:
         return "nobody" if seat is None else self.players[seat]
 

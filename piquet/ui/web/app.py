@@ -30,6 +30,7 @@ from piquet.engine.language import LANGUAGES
 from piquet.engine.variants import VARIANTS, OptionError
 from piquet.ui.takebacks import Takebacks
 from piquet.ui.web import progress
+from piquet.ui.web.api_types import CreatedTable, RematchAnswer, SetupAnswer
 from piquet.ui.web.clients import Client
 from piquet.ui.web.guide import (
     GUIDE_HEAD,
@@ -41,14 +42,7 @@ from piquet.ui.web.guide import (
     unknown_guide_html,
 )
 from piquet.ui.web.limits import TokenBucket, prefix_of
-from piquet.ui.web.protocol import (
-    CreatedTable,
-    LinkKind,
-    ProtocolError,
-    RematchAnswer,
-    SetupAnswer,
-    TableKind,
-)
+from piquet.ui.web.protocol import LinkKind, ProtocolError, TableKind
 from piquet.ui.web.reviews import REVIEW_WORKERS, LensName, ReviewRefused, Reviews, for_viewer
 from piquet.ui.web.seats import SeatRefused
 from piquet.ui.web.session import handle, message_text, setup_answer
@@ -460,7 +454,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
             await table.moved(seat, client)
         table.clients.add(client)
         try:
-            client.post(table.state(seat, lang), state=True)
+            table.welcome(client)
             table.kick()
             while not client.dropped:
                 message = await ws.receive()

@@ -25,8 +25,9 @@ from typing import Any, get_args
 from piquet.engine import record
 from piquet.engine.language import LANGUAGES
 from piquet.ui.takebacks import Takeback
+from piquet.ui.web.api_types import CreatedTable
 from piquet.ui.web.clients import Client
-from piquet.ui.web.protocol import CreatedTable, LinkKind, ProtocolError
+from piquet.ui.web.protocol import LinkKind, ProtocolError
 from piquet.ui.web.seats import SeatRefused
 from piquet.ui.web.session import handle
 from piquet.ui.web.store import MAX_PLAYED, Played, StoreError, StoreUnavailable, TableInfo
@@ -265,7 +266,7 @@ class Host:
         client = Client(seat, send, hang_up=hang_up, lang=lang, address="browser")
         self._clients[number] = (table, client)
         table.clients.add(client)
-        client.post(table.state(seat, lang), state=True)
+        table.welcome(client)
         table.kick()
 
     async def receive(self, number: int, text: str) -> None:

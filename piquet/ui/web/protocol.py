@@ -46,7 +46,7 @@ from piquet.engine.actions import (
 )
 from piquet.engine.cards import Card, CardSet
 from piquet.engine.combinations import Category
-from piquet.engine.events import CardPlayed
+from piquet.engine.events import CardPlayed, DealBegun, LogEntry
 from piquet.engine.language import words_in
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.record import RecordError, action_from_data, action_to_data
@@ -65,12 +65,14 @@ __all__ = [
     "ProtocolError",
     "ServerMessage",
     "StateMessage",
+    "TalkMessage",
     "action_message",
     "prompt_data",
     "read_action",
     "read_message",
     "rules_data",
     "sheet_rows",
+    "talk_message",
     "view_data",
 ]
 
@@ -148,6 +150,14 @@ class TrickData(TypedDict):
     leader: int
     cards: list[str]
     winner: int
+
+
+class ArchivedDeal(TypedDict):
+    """A finished deal's table talk: its number (0: the cut), its log and its tricks, as a state's view had them."""
+
+    deal: int
+    log: list[dict[str, Any]]
+    tricks: list[TrickData]
 
 
 class CountLine(TypedDict):
@@ -418,61 +428,15 @@ class MoveMessage(TypedDict):
     expires_in: int
 
 
-ServerMessage = StateMessage | ErrorMessage | HintMessage | TutorMessage | SeatMessage | MoveMessage
+class TalkMessage(TypedDict):
+    """The finished deals' talk, sent to a page as it joins: another tab or device shows the whole partie's."""
+
+    type: Literal["talk"]
+    deals: list[ArchivedDeal]
 
 
-# HTTP: GET /api/setup and POST /api/tables.
-class OptionSetup(TypedDict):
-    name: str
-    label: str  # the option's name in words, in the language asked for ("Four deal partie")
-    default: bool | int
-    description: str
-    source: str
-    minimum: int  # the bounds of a number option; 0 and 0 for a yes-or-no one
-    maximum: int
-
-
-class VariantSetup(TypedDict):
-    name: str
-    title: str
-    options: list[OptionSetup]
-
-
-class LevelSetup(TypedDict):
-    level: int
-    name: str
-
-
-class BudgetSetup(TypedDict):
-    """The computer's thinking time a new table may ask for, in CPU seconds per decision."""
-
-    default: float
-    minimum: float
-    maximum: float | None  # null: no cap, and 0 (no limit) is allowed
-
-
-class SetupAnswer(TypedDict):
-    variants: list[VariantSetup]
-    levels: list[LevelSetup]
-    budget: BudgetSetup
-    tutor: float  # the tutor's threshold in points of the deal, for a table that asks for the tutor
-
-
-class TableLinks(TypedDict):
-    play: str
-    invite: str | None
-    spectate: str
-
-
-class CreatedTable(TypedDict):
-    id: str
-    token: str
-    links: TableLinks
-
-
-class RematchAnswer(TypedDict):
-    id: str  # the new table's
-    link: str  # the asker's link to it: his seat's secret, or a room's invitation for the second player
+ServerMessage = (StateMessage | ErrorMessage | HintMessage | TutorMessage | SeatMessage | MoveMessage
+                 | TalkMessage)
 
 
 #: The largest message a client may send, in characters.
@@ -633,16 +597,17 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _log(view: PlayerView, lang: str = "en", names: Sequence[str] | None = None) -> list[dict[str, Any]]:
+def _log(entries: Sequence[LogEntry], players: Sequence[str], lang: str = "en",
+         names: Sequence[str] | None = None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     totals = [0, 0]
-    for entry in view.log:
+    for entry in entries:
         if isinstance(entry, ScoreEvent):
             totals[entry.player] += entry.points
             why = entry.why
-            if names and isinstance(why, CombinationReason) and why.holder in view.players:
+            if names and isinstance(why, CombinationReason) and why.holder in players:
                 # Auction's minus contracts: "Bill's three kings", its holder named as this connection names him.
-                why = replace(why, holder=names[view.players.index(why.holder)])
+                why = replace(why, holder=names[players.index(why.holder)])
             out.append({"kind": "score", "player": entry.player, "points": entry.points,
                         "category": entry.category.value, "reason": reason_words(why, lang),
                         "total": totals[entry.player]})
@@ -651,8 +616,23 @@ def _log(view: PlayerView, lang: str = "en", names: Sequence[str] | None = None)
         else:
             out.extend({"kind": line.kind, "speaker": line.speaker,
                         "text": _sentence(line.text) if line.kind == "note" else line.text}
-                       for line in said(entry, names or view.players, lang))
+                       for line in said(entry, names or players, lang))
     return out
+
+
+def talk_message(partie: Partie, lang: str = "en", names: Sequence[str] | None = None) -> TalkMessage:
+    """The talk of every finished deal of ``partie`` (the cut's first), in ``lang``, its players named ``names``:
+    the log and tricks each deal's last state showed, read from the deal's log (its cards played pair into tricks,
+    the second card saying who won)."""
+    deals: list[ArchivedDeal] = []
+    for entries in partie.finished_logs():
+        number = entries[0].number if entries and isinstance(entries[0], DealBegun) else 0
+        plays = [e for e in entries if isinstance(e, CardPlayed)]
+        pairs = zip(plays[::2], plays[1::2], strict=False)  # a finished deal's tricks are whole: no card left over
+        tricks: list[TrickData] = [{"leader": lead.player, "cards": [str(lead.card), str(second.card)],
+                                    "winner": second.winner} for lead, second in pairs if second.winner is not None]
+        deals.append({"deal": number, "log": _log(entries, partie.players, lang, names), "tricks": tricks})
+    return {"type": "talk", "deals": deals}
 
 
 def sheet_rows(partie_view: PlayerView, lang: str = "en", names: Sequence[str] | None = None) -> list[SheetRow]:
@@ -742,7 +722,7 @@ def view_data(view: PlayerView, lang: str = "en", names: Sequence[str] | None = 
         "leader": view.leader,
         "tricks": [{"leader": t.leader, "cards": _cards(t.cards), "winner": t.winner} for t in view.tricks],
         "tricks_won": list(view.tricks_won),
-        "log": _log(view, lang, names),
+        "log": _log(view.log, view.players, lang, names),
         "deal_points": list(view.deal_points),
         "sheet": sheet_rows(view, lang, names),
         "totals": list(view.totals),

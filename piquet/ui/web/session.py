@@ -15,17 +15,10 @@ from piquet.ai.levels import LEVEL_NAMES
 from piquet.coach import hints
 from piquet.engine.language import words_in
 from piquet.engine.variants import VARIANTS
+from piquet.ui.web.api_types import BudgetSetup, LevelSetup, SetupAnswer, VariantSetup
 from piquet.ui.web.clients import Client
 from piquet.ui.web.events import event
-from piquet.ui.web.protocol import (
-    BudgetSetup,
-    LevelSetup,
-    ProtocolError,
-    ServerMessage,
-    SetupAnswer,
-    VariantSetup,
-    read_message,
-)
+from piquet.ui.web.protocol import ProtocolError, ServerMessage, read_message
 from piquet.ui.web.tables import DEFAULT_BUDGET, LEVELS, MIN_BUDGET, Table
 
 __all__ = ["handle", "message_text", "setup_answer"]

@@ -64,6 +64,7 @@ from piquet.ui.web.protocol import (
     read_action,
     result_data,
     rules_data,
+    talk_message,
     tutor_message,
     view_data,
 )
@@ -171,6 +172,8 @@ class Table:
         self.takebacks = Undo(info, self.store)
         self._driver: asyncio.Task[None] | None = None
         self._states: dict[tuple[int | None, str], str] = {}
+        #: The last talk sent a joining page, and what it was made of (the finished logs, language, names).
+        self._talk: tuple[tuple[object, ...], str] | None = None
         #: The table of the rematch once one is asked for (in memory: a server restarted forgets it, and the next
         #: asker opens another).
         self.rematch: TableInfo | None = None
@@ -326,6 +329,20 @@ class Table:
         text = json.dumps(data, separators=(",", ":"))
         self._states[seat, lang] = text
         return text
+
+    def welcome(self, client: Client) -> None:
+        """What a page is sent as it joins: the table's state, then the talk of the deals already finished (the
+        whole partie's, whichever tab or device played them; public once each deal is over)."""
+        client.post(self.state(client.seat, client.lang), state=True)
+        if self.partie is None or not self.partie.finished_logs():
+            return
+        a, b = self.shown_players(client.lang)
+        key = (self.partie.finished_logs(), client.lang, a or "", b or "")
+        cached = self._talk
+        if cached is None or cached[0] != key:  # the same logs (a deal's log is never changed once it is over)
+            cached = self._talk = (key, json.dumps(talk_message(self.partie, client.lang, key[2:]),
+                                                   separators=(",", ":")))
+        client.post(cached[1])
 
     async def broadcast(self) -> None:
         """Queue the new state for every client (each is sent it by its own writer: none is waited for)."""

@@ -16,6 +16,7 @@ import { showBanner } from "./transport.js";
 /** @typedef {import("./protocol.js").SeatMessage} SeatMessage */
 /** @typedef {import("./protocol.js").ServerMessage} ServerMessage */
 /** @typedef {import("./protocol.js").StateMessage} StateMessage */
+/** @typedef {import("./protocol.js").TalkMessage} TalkMessage */
 /** @typedef {import("./protocol.js").TutorMessage} TutorMessage */
 
 /**
@@ -55,6 +56,20 @@ export function onMessage(msg) {
   else if (msg.type === "tutor") onTutor(msg);
   else if (msg.type === "seat") onSeat(msg);
   else if (msg.type === "move") onMove(msg);
+  else if (msg.type === "talk") onTalk(msg);
+}
+
+/**
+ * The talk of the deals finished, as the server keeps it: the whole partie's, though this tab saw none of it.
+ * @param {TalkMessage} msg
+ */
+export function onTalk(msg) {
+  if (!Array.isArray(msg.deals)) return;
+  const current = app.state && app.state.view ? app.state.view.deal_number : Infinity;
+  app.archive = msg.deals.filter((d) => d.deal < current);
+  keepTalk();
+  delete app.keys.log; // drawn again even if this tab kept as many deals
+  if (app.state) redraw();
 }
 
 /** @param {StateMessage} msg */

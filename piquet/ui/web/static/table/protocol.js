@@ -158,7 +158,11 @@
  */
 /** @typedef {{type: "seat", seat: Seat, token: string}} SeatMessage */
 /** @typedef {{type: "move", link: string, expires_in: number}} MoveMessage */
-/** @typedef {StateMessage | ErrorMessage | HintMessage | TutorMessage | SeatMessage | MoveMessage} ServerMessage */
+/** A finished deal's talk (0: the cut), which the state no longer carries. */
+/** @typedef {{deal: number, log: LogEntry[], tricks: Trick[]}} ArchivedDeal */
+/** The finished deals' talk, sent as the page joins (the whole partie's, whichever tab or device played it). */
+/** @typedef {{type: "talk", deals: ArchivedDeal[]}} TalkMessage */
+/** @typedef {StateMessage | ErrorMessage | HintMessage | TutorMessage | SeatMessage | MoveMessage | TalkMessage} ServerMessage */
 
 // ------------------------------------------------------------------ the lobby's JSON API
 

@@ -25,8 +25,7 @@ import { session, store } from "../storage.js";
  * @typedef {{version: number, text: string, action: Action | null, reason?: string | null, next?: Advice | null,
  *   margin?: number | null, discards?: DiscardAdvice[]}} Hint
  */
-/** A finished deal's dialogue, which the state no longer carries. */
-/** @typedef {{deal: number, log: LogEntry[], tricks: Trick[]}} ArchivedDeal */
+/** @typedef {import("./protocol.js").ArchivedDeal} ArchivedDeal */
 /** What this browser keeps of a table. */
 /** @typedef {{token?: string, invite?: string, spectate?: string, at?: number}} SavedTable */
 
