@@ -19,7 +19,7 @@ from web_helpers import FOUR_DEALS, connect, create, db, play_computer, query
 from piquet.engine.partie import Partie, Phase
 from piquet.ui.web.app import create_app
 from piquet.ui.web.offline import Host
-from piquet.ui.web.protocol import talk_message, view_data
+from piquet.ui.web.protocol import ViewData, talk_message, view_data
 
 
 def _agrees(deals: list[dict[str, Any]], states: list[dict[str, Any]], finished: int) -> None:
@@ -79,7 +79,7 @@ def test_the_talk_of_each_finished_deal_is_its_last_state_s_log_and_tricks() -> 
     second card's ``winner`` saying who took it, as the view's tricks had them."""
     partie = Partie(("Ann", "Bill"), "rubicon")
     rng = random.Random(3)
-    last_views: dict[int, dict[str, Any]] = {}
+    last_views: dict[int, ViewData] = {}
     while partie.deal_number < 4:
         view = view_data(partie.view(0))
         last_views[view["deal_number"]] = view
@@ -92,8 +92,8 @@ def test_the_talk_of_each_finished_deal_is_its_last_state_s_log_and_tricks() -> 
     deals = talk_message(partie)["deals"]
     assert [d["deal"] for d in deals] == [0, 1, 2, 3]
     for deal in deals:
-        view = last_views[deal["deal"]]
-        assert deal["log"] == view["log"] and deal["tricks"] == view["tricks"]
+        last = last_views[deal["deal"]]
+        assert deal["log"] == last["log"] and deal["tricks"] == last["tricks"]
 
 
 def test_the_offline_worker_sends_the_talk_as_the_server_does() -> None:
