@@ -465,6 +465,8 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
         except ReviewRefused as e:
             return JSONResponse(refusal(e), status_code=e.status)
         answer = {**job.progress(), "players": list(partie.players), "deals": deals_ended(partie)}
+        if job.result is not None:  # made already: the page shows it at once
+            answer["result"] = job.result
         return JSONResponse(answer, status_code=200 if job.status == "done" else 202)
 
     @app.get("/api/records/reviews/{review_id}")

@@ -27,6 +27,8 @@ from piquet.engine.language import LANGUAGES
 from piquet.ui.takebacks import Takeback
 from piquet.ui.web.clients import Client
 from piquet.ui.web.protocol import CreatedTable, LinkKind, ProtocolError
+from piquet.ui.web.records import refusal, review_of_record
+from piquet.ui.web.reviews import ReviewRefused
 from piquet.ui.web.seats import SeatRefused
 from piquet.ui.web.session import handle
 from piquet.ui.web.store import MAX_PLAYED, Played, StoreError, StoreUnavailable, TableInfo
@@ -209,6 +211,9 @@ class Host:
         (``{"id", "token", "links"}``), or ``{"detail": "..."}`` saying what is wrong (nothing is created)."""
         try:
             data = json.loads(body)
+        except ValueError as e:
+            return json.dumps({"detail": f"body: not JSON ({e})"})
+        try:
             if not isinstance(data, dict):
                 raise ValueError("body: not a JSON object")
             fields = {"kind", "variant", "options", "level", "name", "takebacks", "budget", "tutor"}
@@ -292,6 +297,30 @@ class Host:
         if table.partie is None or not table.partie.is_over:
             return None
         return record.dumps(table.partie, takebacks=table.info.taken_back)
+
+    def review_record(self, body: str, progress: Callable[[int, int], None] | None = None) -> str:
+        """The review of a record file's deal, made here at once (the worker has no other process): ``body`` is the
+        JSON of ``POST /api/records/reviews`` (``{"record", "deal", "lens", "lang"}``), ``progress(done, total)`` is
+        told as it goes. The answer's JSON: the review done as the server's progress gives it, with the record's
+        ``players`` and ``deals``; or ``{"detail", "where", "why"}`` saying what is wrong (nothing is kept)."""
+        try:
+            data = json.loads(body)
+        except ValueError as e:
+            return json.dumps({"detail": f"body: not JSON ({e})"})
+        try:
+            if not isinstance(data, dict) or not isinstance(data.get("record"), str):
+                raise ReviewRefused(422, "record: the record's text is missing")
+            deal, lens, lang = data.get("deal", 1), data.get("lens", "fair"), data.get("lang", "en")
+            if deal is not None and (not isinstance(deal, int) or isinstance(deal, bool)):
+                raise ReviewRefused(422, f"deal: a deal is a whole number, not {deal!r}")
+            if lang not in LANGUAGES or not isinstance(lens, str):
+                raise ReviewRefused(422, f"lang: {str(lang)[:20]!r} is not a language the table speaks")
+            made = review_of_record(data["record"], deal, lens, lang, progress)
+        except ReviewRefused as e:
+            return json.dumps(refusal(e))
+        total = len(made["result"]["decisions"])
+        return json.dumps({"id": "", "status": "done", "done": total, "total": total, "players": made["players"],
+                           "deals": made["deals"], "result": made["result"]})
 
     async def idle(self) -> None:
         """Wait until nothing at the tables moves (the computer's moves played): for tests under CPython."""
