@@ -50,7 +50,7 @@ from piquet.ui.web.protocol import (
     TableKind,
 )
 from piquet.ui.web.records import MAX_RECORD_BYTES, deals_ended, read_record, record_key, refusal
-from piquet.ui.web.reviews import REVIEW_WORKERS, LensName, ReviewRefused, Reviews, for_viewer
+from piquet.ui.web.reviews import REVIEW_WORKERS, LensName, ReviewRefused, Reviews, for_viewer, may_review
 from piquet.ui.web.seats import SeatRefused
 from piquet.ui.web.session import handle, message_text, setup_answer
 from piquet.ui.web.store import MAX_PLAYED, AsyncStore, Store, StoreUnavailable, open_store
@@ -395,19 +395,13 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
     async def ask_review(table_id: str, body: AskReview, token: str, request: Request) -> JSONResponse:
         """Queue the review of a finished deal (or of the whole partie, once over); the answer is its progress."""
         table, seat = await viewer(table_id, token, request)
-        if table.partie is None:
-            raise HTTPException(409, "the partie has not begun: there is no deal to review")
-        if body.lens == "open-hands" and not table.partie.is_over:
-            raise HTTPException(403, "lens: the open-hands lens is given once the partie is over: before, it would "
-                                     "show the opponent's discards")
-        if seat is None and not table.partie.is_over:
-            raise HTTPException(403, "a spectator is shown the review once the partie is over")
         if body.lang not in LANGUAGES:
             raise HTTPException(422, f"lang: {body.lang[:20]!r} is not a language the server speaks "
                                      f"({', '.join(LANGUAGES)})")
         a, b = table.shown_players(body.lang)
         try:
-            job = reviews.request(table.id, token, table.partie, body.deal, body.lens, body.lang, (a or "", b or ""))
+            partie = may_review(table.partie, seat, body.lens)
+            job = reviews.request(table.id, token, partie, body.deal, body.lens, body.lang, (a or "", b or ""))
         except ReviewRefused as e:
             raise HTTPException(e.status, e.reason) from None
         return JSONResponse(job.progress(), status_code=200 if job.status == "done" else 202)

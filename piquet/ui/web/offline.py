@@ -22,13 +22,14 @@ import json
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, get_args
 
+from piquet.coach.review import Lens
 from piquet.engine import record
 from piquet.engine.language import LANGUAGES
 from piquet.ui.takebacks import Takeback
 from piquet.ui.web.clients import Client
 from piquet.ui.web.protocol import CreatedTable, LinkKind, ProtocolError
 from piquet.ui.web.records import refusal, review_of_record
-from piquet.ui.web.reviews import ReviewRefused
+from piquet.ui.web.reviews import ReviewRefused, for_viewer, may_review, review_data, to_review
 from piquet.ui.web.seats import SeatRefused
 from piquet.ui.web.session import handle
 from piquet.ui.web.store import MAX_PLAYED, Played, StoreError, StoreUnavailable, TableInfo
@@ -321,6 +322,36 @@ class Host:
         total = len(made["result"]["decisions"])
         return json.dumps({"id": "", "status": "done", "done": total, "total": total, "players": made["players"],
                            "deals": made["deals"], "result": made["result"]})
+
+    async def review_table(self, body: str, progress: Callable[[int, int], None] | None = None) -> str:
+        """The review of a deal of a table kept in this browser, made here at once, as the server's review of a table
+        is (``POST /api/tables/{id}/reviews``, the same checks and what the seat may see): ``body`` is ``{"table",
+        "token", "deal", "lens", "lang"}``, ``progress(done, total)`` is told as it goes. The answer's JSON: the review
+        done as the server's progress gives it, or ``{"detail"}`` saying why not."""
+        try:
+            data = json.loads(body)
+            table_id, secret = str(data["table"]), str(data["token"])
+            deal, lens, lang = data.get("deal", 1), str(data.get("lens", "fair")), str(data.get("lang", "en"))
+        except (ValueError, KeyError, TypeError) as e:
+            return json.dumps({"detail": f"body: not a review's request ({e})"})
+        try:
+            if lang not in LANGUAGES or lens not in ("fair", "open-hands"):
+                raise ReviewRefused(422, "lang, lens: not a language the table speaks, or not a lens")
+            if deal is not None and (not isinstance(deal, int) or isinstance(deal, bool)):
+                raise ReviewRefused(422, f"deal: a deal is a whole number, not {deal!r}")
+            try:
+                table = await self.tables.open(table_id, "token", secret)
+                seat = table.seat_of(secret)
+            except (SeatRefused, KeyError, StoreError):
+                raise ReviewRefused(403, "this browser holds no seat at that table") from None
+            partie = may_review(table.partie, seat, lens)
+            a, b = table.shown_players(lang)
+            made = review_data(to_review(partie, deal), deal, Lens(lens), progress, lang, (a or "", b or ""))
+            shown = for_viewer(made, seat, partie.is_over)
+        except ReviewRefused as e:
+            return json.dumps(refusal(e))
+        total = len(shown["decisions"])
+        return json.dumps({"id": "", "status": "done", "done": total, "total": total, "seat": seat, "result": shown})
 
     async def idle(self) -> None:
         """Wait until nothing at the tables moves (the computer's moves played): for tests under CPython."""

@@ -50,7 +50,7 @@ from piquet.engine.view import PlayerView
 from piquet.ui.web.thinking import _context, _start_worker
 
 __all__ = ["KEEP_SECONDS", "MAX_WAITING", "PER_CLIENT", "REVIEW_WORKERS", "ReviewJob", "ReviewRefused", "Reviews",
-           "for_viewer", "review_data", "review_record", "to_review"]
+           "for_viewer", "may_review", "review_data", "review_record", "to_review"]
 
 #: Worker processes for the reviews (apart from the computer's): a deal's review takes some seconds of CPU.
 REVIEW_WORKERS = 1
@@ -150,6 +150,20 @@ def review_data(partie: Partie, deal: int | None, lens: Lens,
     scores = partie.view(0).deal_scores
     return {"review": reviewed, "decisions": decisions,
             "scores": {str(n): list(s.totals) for n, s in enumerate(scores, start=1) if deal in (None, n)}}
+
+
+def may_review(partie: Partie | None, seat: int | None, lens: str) -> Partie:
+    """The partie of a table whose review ``seat`` (``None``: a spectator) asks for through ``lens``, if he may ask
+    for one now; else :class:`ReviewRefused` saying why: no partie begun, the open-hands lens or a spectator's review
+    before the partie is over (they would show the opponent's discards, the cards still hidden)."""
+    if partie is None:
+        raise ReviewRefused(409, "the partie has not begun: there is no deal to review")
+    if lens == "open-hands" and not partie.is_over:
+        raise ReviewRefused(403, "lens: the open-hands lens is given once the partie is over: before, it would show "
+                                 "the opponent's discards")
+    if seat is None and not partie.is_over:
+        raise ReviewRefused(403, "a spectator is shown the review once the partie is over")
+    return partie
 
 
 def for_viewer(data: dict[str, Any], seat: int | None, partie_over: bool) -> dict[str, Any]:

@@ -9,8 +9,8 @@
 import { cardElement, ensureSprite, prettyText } from "../cards.js";
 import "../display.js"; // the cards and colours this browser chose (applied at once)
 import { lang, plural, sentence, t } from "../i18n.js";
-import { offline } from "../site/mode.js";
-import { reviewRecord } from "../site/worker-socket.js";
+import { offline, tableHref } from "../site/mode.js";
+import { reviewRecord, reviewTable } from "../site/worker-socket.js";
 import { $, h } from "../table/dom.js";
 import { readCredentials } from "../table/state.js";
 import { signed, size } from "./format.js";
@@ -138,7 +138,8 @@ export function start() {
   $("prev").addEventListener("click", () => show(page.at - 1));
   $("next").addEventListener("click", () => show(page.at + 1));
   document.addEventListener("keydown", onKey);
-  const found = offline ? null : readCredentials();
+  // The offline site reviews a table of its own named in the address (?id=), and a record file otherwise.
+  const found = offline && !params.get("id") ? null : readCredentials();
   if (!found) {
     startRecord(deal, lens);
     return;
@@ -152,17 +153,18 @@ export function start() {
   }
   page.id = found.id;
   page.token = found.cred.value;
-  /** @type {HTMLAnchorElement} */ ($("table-link")).href = `/t/${encodeURIComponent(page.id)}`;
+  /** @type {HTMLAnchorElement} */ ($("table-link")).href = tableHref(page.id);
+  const here = offline ? `&id=${encodeURIComponent(page.id)}` : ""; // the offline site's page names its table
   const select = /** @type {HTMLSelectElement} */ ($("lens"));
   select.value = lens;
   const deals = /** @type {HTMLSelectElement} */ ($("deal"));
   const most = Math.max(deal, Number(params.get("deals") || "0")); // the deals ended, as the table's link says
   for (let n = 1; n <= most; n++) deals.append(h("option", { value: String(n), text: t("review.deal_n", { n }) }));
   deals.value = String(deal);
-  history.replaceState(null, "", `${location.pathname}?deal=${deal}&lens=${lens}&deals=${most}`);
+  history.replaceState(null, "", `${location.pathname}?deal=${deal}&lens=${lens}&deals=${most}${here}`);
   $("ask").addEventListener("submit", (e) => {
     e.preventDefault();
-    location.search = `?deal=${deals.value}&lens=${select.value}&deals=${most}`;
+    location.search = `?deal=${deals.value}&lens=${select.value}&deals=${most}${here}`;
   });
   page.poll = (review) => `/api/tables/${encodeURIComponent(page.id)}/reviews/${encodeURIComponent(review)}?token=${encodeURIComponent(page.token)}`;
   document.body.dataset.ready = "1"; // the page listens; the review follows (data-status says how far it is)
@@ -283,6 +285,15 @@ function onKey(e) {
 async function ask(deal, lens) {
   $("title").textContent = t("review.title", { n: deal });
   document.title = t("review.doc_title", { n: deal });
+  if (offline) {
+    // The offline site's table is in this browser: its worker reviews the deal, telling how far it has gone.
+    $("progress-box").hidden = false;
+    $("progress-text").textContent = t("record.starting");
+    const body = { table: page.id, token: page.token, deal, lens, lang };
+    const { ok, data } = await reviewTable(body, (/** @type {Progress} */ progress) => showProgress(progress));
+    if (!ok) return fail(sentence(data.detail || ""));
+    return follow(/** @type {Progress} */ (data), page.tries);
+  }
   const answer = await fetch(`/api/tables/${encodeURIComponent(page.id)}/reviews?token=${encodeURIComponent(page.token)}`, {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ deal, lens, lang }),
   }).catch(() => null);

@@ -111,6 +111,18 @@ export async function reviewRecord(body, told) {
   return { ok: !answer.detail, data: answer };
 }
 
+/**
+ * A deal of a table kept in this browser reviewed in the worker (piquet.ui.web.offline.Host.review_table, as the
+ * server reviews a table's): ``told`` hears how far it has gone; the answer is as for ``reviewRecord``.
+ * @param {{table: string, token: string, deal: number, lens: string, lang: string}} body
+ * @param {(progress: any) => void} told
+ * @returns {Promise<{ok: boolean, data: any}>}
+ */
+export async function reviewTable(body, told) {
+  const answer = await ask("review_table", { body: JSON.stringify(body) }, told);
+  return { ok: !answer.detail, data: answer };
+}
+
 /** A connection to a table in the worker, as a WebSocket is to the server's. */
 export class WorkerSocket extends EventTarget {
   /**
