@@ -342,8 +342,7 @@ asyncio.run(main())
 def test_the_worker_plays_hints_and_tutors_without_what_the_site_leaves_out_of_the_standard_library() -> None:
     """The site serves Pyodide's standard library without the parts piquet never imports (``STDLIB_LEFT_OUT``):
     the worker's Python, refusing those, plays a deal with hints and the tutor, then reviews it and a record file;
-    and the left-out parts were not
-    in use by something the worker does."""
+    and the left-out parts were not in use by something the worker does."""
     done = subprocess.run([sys.executable, "-c", _WORKER_WITHOUT_THE_LEFT_OUT, " ".join(sorted(STDLIB_LEFT_OUT))],
                           capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parents[1])
     assert done.returncode == 0, done.stderr
