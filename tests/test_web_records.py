@@ -17,7 +17,8 @@ from web_helpers import db
 from piquet.engine import record
 from piquet.ui.web import app as app_module
 from piquet.ui.web.app import create_app
-from piquet.ui.web.records import MAX_RECORD_BYTES
+from piquet.ui.web.records import MAX_RECORD_BYTES, MAX_RECORD_REVIEWS, check_room
+from piquet.ui.web.reviews import ReviewJob, ReviewRefused, Reviews
 
 RECORDS = Path(__file__).parent / "records"
 #: The longest a review may take here before the test fails (seconds by the wall clock).
@@ -132,3 +133,16 @@ def test_the_records_one_address_sends_are_limited(tmp_path: Path, monkeypatch: 
         refused = send(http, "[]")
         assert refused.status_code == 429
         assert "records sent for review" in refused.json()["detail"] and int(refused.headers["Retry-After"]) > 0
+
+
+def test_records_never_take_every_review_s_place_from_the_tables() -> None:
+    reviews = Reviews(workers=0)
+    for n in range(MAX_RECORD_REVIEWS):
+        reviews.jobs[str(n)] = ReviewJob(str(n), f"record:{n}", 1, "fair", (f"record:{n}", 1, "fair", "en", ""), "",
+                                         status="running")
+    with pytest.raises(ReviewRefused) as refused:
+        check_room(reviews, "record:other")
+    assert refused.value.status == 503 and "send yours again shortly" in refused.value.reason
+    check_room(reviews, "record:0")  # the same record's review is given again
+    reviews.jobs["0"].status = "done"
+    check_room(reviews, "record:other")  # a place is free again

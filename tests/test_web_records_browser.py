@@ -15,6 +15,8 @@ import pytest
 from test_web_axe import violations
 from test_web_browser import WAIT, LiveServer, _open, _ready, _reload, browser, server  # noqa: F401
 
+from piquet.ui.web.records import MAX_RECORD_BYTES
+
 pytestmark = pytest.mark.browser
 
 RECORD = Path(__file__).parent / "records" / "rubicon-deal.json"
@@ -80,6 +82,12 @@ def test_a_record_chosen_on_the_lobby_is_replayed_with_open_hands_and_a_bad_one_
     assert page.get_by_test_id("counter").inner_text() == last
     assert page.locator("#review").is_visible()
     assert violations(page) == []
+    # A file too large to be a record is refused before it is sent.
+    page.get_by_test_id("record-file").set_input_files(
+        {"name": "huge.json", "mimeType": "application/json", "buffer": b" " * (MAX_RECORD_BYTES + 1)})
+    page.wait_for_function("document.getElementById('error-text').textContent.includes('huge.json')", timeout=WAIT)
+    assert "is too large to be a record" in error.inner_text()
+    assert page.get_by_test_id("counter").inner_text() == last
     # The record shown is the good one still: a reload shows it again.
     _reload(page)
     assert _reviewed(page).startswith("Decision 1 of ")

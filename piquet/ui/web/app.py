@@ -49,7 +49,7 @@ from piquet.ui.web.protocol import (
     SetupAnswer,
     TableKind,
 )
-from piquet.ui.web.records import MAX_RECORD_BYTES, deals_ended, read_record, record_key, refusal
+from piquet.ui.web.records import MAX_RECORD_BYTES, check_room, deals_ended, read_record, record_key, refusal
 from piquet.ui.web.reviews import REVIEW_WORKERS, LensName, ReviewRefused, Reviews, for_viewer, may_review
 from piquet.ui.web.seats import SeatRefused
 from piquet.ui.web.session import handle, message_text, setup_answer
@@ -455,7 +455,9 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
                                      f"({', '.join(LANGUAGES)})")
         try:
             partie = read_record(ask.record)
-            job = reviews.request(record_key(partie), address, partie, ask.deal, ask.lens, ask.lang)
+            key = record_key(partie)
+            check_room(reviews, key)
+            job = reviews.request(key, address, partie, ask.deal, ask.lens, ask.lang)
         except ReviewRefused as e:
             return JSONResponse(refusal(e), status_code=e.status)
         answer = {**job.progress(), "players": list(partie.players), "deals": deals_ended(partie)}

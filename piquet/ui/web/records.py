@@ -23,14 +23,19 @@ from piquet.coach.review import Lens
 from piquet.engine import record
 from piquet.engine.partie import Partie
 from piquet.engine.record_actions import RecordError
-from piquet.ui.web.reviews import ReviewRefused, review_data, to_review
+from piquet.ui.web.reviews import ReviewRefused, Reviews, review_data, to_review
 
-__all__ = ["MAX_RECORD_BYTES", "RecordRefused", "deals_ended", "read_record", "record_key", "refusal",
-           "review_of_record"]
+__all__ = ["MAX_RECORD_BYTES", "MAX_RECORD_REVIEWS", "RecordRefused", "check_room", "deals_ended", "read_record",
+           "record_key", "refusal", "review_of_record"]
 
 #: The largest record read, in bytes of its text: a partie of eight deals is about 15 KB, 60 KB with its review's
 #: annotations (``piquet analyse -o``); a file larger than this is no record of ours.
 MAX_RECORD_BYTES = 512 * 1024
+
+#: Reviews of records queued or running at once in the whole server, of the reviews'
+#: :data:`~piquet.ui.web.reviews.MAX_WAITING`: anyone may send a record, so records never take every place from the
+#: tables' players.
+MAX_RECORD_REVIEWS = 4
 
 
 class RecordRefused(ReviewRefused):
@@ -80,6 +85,14 @@ def record_key(partie: Partie) -> str:
     """What a record's reviews are kept under (in place of a table's id): the digest of the partie as the engine writes
     it, so the same partie sent twice, however its file was spaced, is reviewed once."""
     return "record:" + hashlib.sha256(record.dumps(partie).encode("utf-8")).hexdigest()[:24]
+
+
+def check_room(reviews: Reviews, key: str) -> None:
+    """:class:`ReviewRefused` (503) if :data:`MAX_RECORD_REVIEWS` reviews of records are queued or running and none of
+    them is of the record ``key`` (:func:`record_key`; a review of it made or under way is given again)."""
+    waiting = [j for j in reviews.jobs.values() if j.table.startswith("record:") and j.status in ("queued", "running")]
+    if len(waiting) >= MAX_RECORD_REVIEWS and all(j.table != key for j in waiting):
+        raise ReviewRefused(503, f"the server is reviewing {len(waiting)} records already: send yours again shortly")
 
 
 def deals_ended(partie: Partie) -> int:
