@@ -146,3 +146,16 @@ def test_records_never_take_every_review_s_place_from_the_tables() -> None:
     check_room(reviews, "record:0")  # the same record's review is given again
     reviews.jobs["0"].status = "done"
     check_room(reviews, "record:other")  # a place is free again
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in RECORDS.glob("*.json") if not p.name.endswith(".scores.json")))
+def test_a_record_of_every_variant_is_replayed_and_reviewed(http: TestClient, name: str) -> None:
+    text = text_of(name)
+    partie = record.loads(text)
+    answer = send(http, text, deal=1, lens="open-hands", lang="fr")
+    assert answer.status_code in (200, 202), answer.text
+    assert answer.json()["deals"] == len(partie.view(0).deal_scores)
+    data = finished(http, answer.json()["id"])
+    assert data["status"] == "done", data
+    assert data["result"]["review"]["players"] == list(partie.players)
+    assert data["result"]["decisions"] and data["result"]["scores"]["1"] == list(partie.view(0).deal_scores[0].totals)
