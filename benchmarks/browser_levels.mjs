@@ -1,6 +1,8 @@
 // Run benchmarks/browser_levels.py in Pyodide under Node: the offline site's runtime (node_modules/pyodide, from
-// `npm ci`), the package from this checkout. Arguments go to the Python script.
+// `npm ci`), the package from this checkout. Arguments go to the Python script; a first argument naming another
+// benchmark's script runs that one instead (benchmarks/browser_review.py).
 //     node benchmarks/browser_levels.mjs --deals 2
+//     node benchmarks/browser_levels.mjs benchmarks/browser_review.py
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,11 +27,20 @@ function copy(dir) {
 }
 pyodide.FS.mkdirTree("/lib/checkout/piquet");
 copy(join(root, "piquet"));
-pyodide.FS.writeFile("/lib/checkout/browser_levels.py", readFileSync(join(root, "benchmarks", "browser_levels.py")));
-pyodide.globals.set("ARGS", pyodide.toPy(process.argv.slice(2)));
+const named = process.argv[2] && process.argv[2].endsWith(".py") ? process.argv[2] : null;
+const script = named ? join(root, named) : join(root, "benchmarks", "browser_levels.py");
+const module = script.replace(/^.*\//, "").replace(/\.py$/, "");
+pyodide.FS.mkdirTree("/lib/checkout/benchmarks");
+pyodide.FS.writeFile(`/lib/checkout/benchmarks/${module}.py`, readFileSync(script));
+pyodide.FS.mkdirTree("/lib/checkout/tests/records");
+for (const name of readdirSync(join(root, "tests", "records"))) {
+  pyodide.FS.writeFile(`/lib/checkout/tests/records/${name}`, readFileSync(join(root, "tests", "records", name)));
+}
+pyodide.globals.set("ARGS", pyodide.toPy(process.argv.slice(named ? 3 : 2)));
+pyodide.globals.set("MODULE", module);
 await pyodide.runPythonAsync(`
+import importlib
 import sys
-sys.path.insert(0, "/lib/checkout")
-import browser_levels
-browser_levels.main(list(ARGS))
+sys.path[:0] = ["/lib/checkout", "/lib/checkout/benchmarks"]
+importlib.import_module(MODULE).main(list(ARGS))
 `);

@@ -135,8 +135,10 @@ def test_a_deal_against_the_computer_then_offline_the_game_resumes_and_plays_on(
     url = page.url
     version = _data(page, "version")
     assert _sheet_rows(page) == 1
-    # Nothing of the server's is offered: no watch link, no seat moved to another device, no review (not yet here).
-    assert not page.locator("#share").is_visible() and page.locator(".sheet-review").count() == 0
+    # Nothing of the server's is offered: no watch link, no seat moved to another device; the deal's review is the
+    # page's worker's (test_offline_records_browser follows it).
+    assert not page.locator("#share").is_visible()
+    assert "review.html?deal=1" in (page.get_by_test_id("review-deal").get_attribute("href") or "")
     # The service worker is active once it has cached every file of the site (its install): then the network goes.
     assert page.evaluate("navigator.serviceWorker.ready.then((r) => !!r.active)")
     context.set_offline(True)

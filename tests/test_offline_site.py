@@ -326,6 +326,12 @@ async def main():
             await host.receive(1, json.dumps({**move, "confirm": True}))
     else:
         raise AssertionError("the deal did not end")
+    # The deal's review, and a record file's, as the review page asks the worker for them.
+    ask = {"table": created["id"], "token": created["token"], "deal": 1, "lens": "fair", "lang": "en"}
+    assert json.loads(await host.review_table(json.dumps(ask)))["status"] == "done"
+    with open("tests/records/rubicon-deal.json", encoding="utf-8") as f:
+        ask = {"record": f.read(), "deal": 1, "lens": "open-hands", "lang": "fr"}
+    assert json.loads(host.review_record(json.dumps(ask)))["status"] == "done"
     print(len(messages("hint")), len(messages("tutor")))
 
 
@@ -335,8 +341,8 @@ asyncio.run(main())
 
 def test_the_worker_plays_hints_and_tutors_without_what_the_site_leaves_out_of_the_standard_library() -> None:
     """The site serves Pyodide's standard library without the parts piquet never imports (``STDLIB_LEFT_OUT``):
-    the worker's Python, refusing those, plays a deal with hints and the tutor; and the left-out parts were not
-    in use by something the worker does."""
+    the worker's Python, refusing those, plays a deal with hints and the tutor, then reviews it and a record file;
+    and the left-out parts were not in use by something the worker does."""
     done = subprocess.run([sys.executable, "-c", _WORKER_WITHOUT_THE_LEFT_OUT, " ".join(sorted(STDLIB_LEFT_OUT))],
                           capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parents[1])
     assert done.returncode == 0, done.stderr
@@ -355,3 +361,37 @@ def test_the_site_serves_the_standard_library_without_what_it_leaves_out(tmp_pat
         assert names.isdisjoint(STDLIB_LEFT_OUT)
         assert names == {info.filename.split("/", 1)[0] for info in whole.infolist()} - STDLIB_LEFT_OUT
         assert all(info.compress_type == zipfile.ZIP_STORED for info in served.infolist())
+
+
+def test_the_worker_reviews_a_record_file_and_refuses_a_bad_one_as_the_server_does() -> None:
+    text = (Path(__file__).parent / "records" / "rubicon-deal.json").read_text(encoding="utf-8")
+    page = Page({})
+    told: list[tuple[int, int]] = []
+    body = {"record": text, "deal": 1, "lens": "fair", "lang": "en"}
+    answer = json.loads(page.host.review_record(json.dumps(body), lambda done, total: told.append((done, total))))
+    assert answer["status"] == "done" and answer["players"] == ["Ann", "Bill"] and answer["deals"] == 1
+    assert [len(h) for h in answer["result"]["decisions"][0]["hands"]] == [12, 12]
+    assert told and told[-1][0] == told[-1][1]  # its progress told as it went, to the end
+    refused = json.loads(page.host.review_record(json.dumps({**body, "record": '{"format": 1'})))
+    assert refused["where"] == "line 1, column 13" and "not JSON" in refused["why"]
+    assert "deal 2 has not ended" in json.loads(page.host.review_record(json.dumps({**body, "deal": 2})))["detail"]
+    assert page.host.store._tables == {} and page.sent == []  # nothing kept, nothing said to any table
+
+
+def test_the_worker_reviews_a_deal_of_its_table_as_the_server_does_for_the_seat_only() -> None:
+    async def review() -> None:
+        page = Page({})
+        created = json.loads(await page.host.create(json.dumps({"kind": "computer", "level": 1, "name": "Ann"})))
+        await page.host.connect(1, created["id"], "token", created["token"], "en")
+        await _play_a_deal(page)
+        body = {"table": created["id"], "token": created["token"], "deal": 1, "lens": "fair", "lang": "en"}
+        answer = json.loads(await page.host.review_table(json.dumps(body)))
+        assert answer["status"] == "done" and answer["seat"] == 0
+        # The partie goes on: Ann's decisions only, and no luck (it would tell the computer's discards).
+        assert {d["seat"] for d in answer["result"]["decisions"]} == {0}
+        assert answer["result"]["review"]["luck"] == []
+        for wrong, why in (({"token": "nope"}, "holds no seat"), ({"lens": "open-hands"}, "once the partie is over"),
+                           ({"deal": 2}, "has not ended")):
+            assert why in json.loads(await page.host.review_table(json.dumps({**body, **wrong})))["detail"]
+
+    asyncio.run(review())

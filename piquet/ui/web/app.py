@@ -23,7 +23,7 @@ from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconn
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field, StrictBool, StrictInt
+from pydantic import BaseModel, Field, StrictBool, StrictInt, ValidationError
 
 from piquet.engine import record
 from piquet.engine.language import LANGUAGES
@@ -43,7 +43,8 @@ from piquet.ui.web.guide import (
 )
 from piquet.ui.web.limits import TokenBucket, prefix_of
 from piquet.ui.web.protocol import LinkKind, ProtocolError, TableKind
-from piquet.ui.web.reviews import REVIEW_WORKERS, LensName, ReviewRefused, Reviews, for_viewer
+from piquet.ui.web.records import MAX_RECORD_BYTES, check_room, deals_ended, read_record, record_key, refusal
+from piquet.ui.web.reviews import REVIEW_WORKERS, LensName, ReviewRefused, Reviews, for_viewer, may_review
 from piquet.ui.web.seats import SeatRefused
 from piquet.ui.web.session import handle, message_text, setup_answer
 from piquet.ui.web.store import MAX_PLAYED, AsyncStore, Store, StoreUnavailable, open_store
@@ -70,6 +71,12 @@ HISTORY_PER_MINUTE_PER_ADDRESS = 30.0
 HISTORY_BURST = 30.0
 HISTORY_PER_MINUTE_PER_PREFIX = 120.0
 HISTORY_BURST_PER_PREFIX = 120.0
+#: Records sent for review one address may send a minute, on average, and in a burst; and one network (each is read
+#: and replayed by the engine before its review is queued).
+RECORDS_PER_MINUTE_PER_ADDRESS = 20.0
+RECORD_BURST = 20.0
+RECORDS_PER_MINUTE_PER_PREFIX = 60.0
+RECORD_BURST_PER_PREFIX = 60.0
 #: The close code of a client dropped because it did not take its messages in time.
 CLOSE_SLOW = 4408
 #: Seconds the readiness answer waits for the store before it says the store is not reachable.
@@ -84,6 +91,12 @@ class AskReview(BaseModel):
     lens: LensName = "fair"
     #: The language of the review's words (its explanations, the decisions in words): one the server speaks.
     lang: str = "en"
+
+
+class AskRecordReview(AskReview):
+    #: The record's text (docs/record-format.md), as the file holds it.
+    record: str
+    deal: StrictInt | None = 1
 
 
 class HeldSeat(BaseModel):
@@ -282,6 +295,10 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
     history_refused = rate_limit("History requests", (HISTORY_PER_MINUTE_PER_ADDRESS, HISTORY_BURST),
                                  (HISTORY_PER_MINUTE_PER_PREFIX, HISTORY_BURST_PER_PREFIX))
 
+    records_refused = rate_limit("records sent for review",
+                                 (RECORDS_PER_MINUTE_PER_ADDRESS, RECORD_BURST),
+                                 (RECORDS_PER_MINUTE_PER_PREFIX, RECORD_BURST_PER_PREFIX))
+
     @app.post("/api/tables")
     async def create(body: CreateTable, request: Request) -> Response:
         """Create a table; the answer holds the creator's secret link (the secrets after ``#``, which a browser
@@ -372,19 +389,13 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
     async def ask_review(table_id: str, body: AskReview, token: str, request: Request) -> JSONResponse:
         """Queue the review of a finished deal (or of the whole partie, once over); the answer is its progress."""
         table, seat = await viewer(table_id, token, request)
-        if table.partie is None:
-            raise HTTPException(409, "the partie has not begun: there is no deal to review")
-        if body.lens == "open-hands" and not table.partie.is_over:
-            raise HTTPException(403, "lens: the open-hands lens is given once the partie is over: before, it would "
-                                     "show the opponent's discards")
-        if seat is None and not table.partie.is_over:
-            raise HTTPException(403, "a spectator is shown the review once the partie is over")
         if body.lang not in LANGUAGES:
             raise HTTPException(422, f"lang: {body.lang[:20]!r} is not a language the server speaks "
                                      f"({', '.join(LANGUAGES)})")
         a, b = table.shown_players(body.lang)
         try:
-            job = reviews.request(table.id, token, table.partie, body.deal, body.lens, body.lang, (a or "", b or ""))
+            partie = may_review(table.partie, seat, body.lens)
+            job = reviews.request(table.id, token, partie, body.deal, body.lens, body.lang, (a or "", b or ""))
         except ReviewRefused as e:
             raise HTTPException(e.status, e.reason) from None
         return JSONResponse(job.progress(), status_code=200 if job.status == "done" else 202)
@@ -404,6 +415,59 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
                 answer["result"] = for_viewer(job.result, seat, over)
             except ReviewRefused as e:
                 raise HTTPException(e.status, e.reason) from None
+        return JSONResponse(answer)
+
+    @app.get("/review", include_in_schema=False)
+    async def record_page() -> FileResponse:
+        """The review page with no table: a record file opened there is replayed and reviewed."""
+        return FileResponse(STATIC / "review.html")
+
+    @app.post("/api/records/reviews", status_code=202)
+    async def ask_record_review(request: Request) -> JSONResponse:
+        """Queue the review of a record's deal (or of the whole partie, once over): the body is ``{"record": its
+        text, "deal", "lens", "lang"}``; the answer is its progress, with the record's ``players`` and ``deals`` (those
+        ended). A record that cannot be read is refused with ``where`` and ``why``; nothing is stored."""
+        address = request.client.host if request.client is not None else "unknown"
+        refused = records_refused(address)
+        if refused is not None:
+            return refused
+        limit = MAX_RECORD_BYTES + 4096  # the record, escaped in JSON, and the request's other fields
+        length = request.headers.get("content-length") or "0"
+        if not length.isdigit() or int(length) > limit * 2:
+            raise HTTPException(413, f"record: a record of Piquet holds at most {MAX_RECORD_BYTES} bytes")
+        body = bytearray()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > limit * 2:
+                raise HTTPException(413, f"record: a record of Piquet holds at most {MAX_RECORD_BYTES} bytes")
+        try:
+            ask = AskRecordReview.model_validate_json(bytes(body))
+        except ValidationError as e:
+            raise RequestValidationError(e.errors()) from None
+        if ask.lang not in LANGUAGES:
+            raise HTTPException(422, f"lang: {ask.lang[:20]!r} is not a language the server speaks "
+                                     f"({', '.join(LANGUAGES)})")
+        try:
+            partie = read_record(ask.record)
+            key = record_key(partie)
+            check_room(reviews, key)
+            job = reviews.request(key, address, partie, ask.deal, ask.lens, ask.lang)
+        except ReviewRefused as e:
+            return JSONResponse(refusal(e), status_code=e.status)
+        answer = {**job.progress(), "players": list(partie.players), "deals": deals_ended(partie)}
+        if job.result is not None:  # made already: the page shows it at once
+            answer["result"] = job.result
+        return JSONResponse(answer, status_code=200 if job.status == "done" else 202)
+
+    @app.get("/api/records/reviews/{review_id}")
+    async def record_review_progress(review_id: str) -> JSONResponse:
+        """A record's review's progress, and once done its result, whole: whoever holds a record sees its every card."""
+        job = reviews.jobs.get(review_id)
+        if job is None or not job.table.startswith("record:"):
+            raise HTTPException(404, "no such review of a record (a review is kept an hour after it is made)")
+        answer = job.progress()
+        if job.result is not None:
+            answer["result"] = job.result
         return JSONResponse(answer)
 
     @app.websocket("/ws/{table_id}")

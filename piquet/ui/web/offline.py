@@ -22,12 +22,15 @@ import json
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, get_args
 
+from piquet.coach.review import Lens
 from piquet.engine import record
 from piquet.engine.language import LANGUAGES
 from piquet.ui.takebacks import Takeback
 from piquet.ui.web.api_types import CreatedTable
 from piquet.ui.web.clients import Client
 from piquet.ui.web.protocol import LinkKind, ProtocolError
+from piquet.ui.web.records import refusal, review_of_record
+from piquet.ui.web.reviews import ReviewRefused, for_viewer, may_review, review_data, to_review
 from piquet.ui.web.seats import SeatRefused
 from piquet.ui.web.session import handle
 from piquet.ui.web.store import MAX_PLAYED, Played, StoreError, StoreUnavailable, TableInfo
@@ -210,6 +213,9 @@ class Host:
         (``{"id", "token", "links"}``), or ``{"detail": "..."}`` saying what is wrong (nothing is created)."""
         try:
             data = json.loads(body)
+        except ValueError as e:
+            return json.dumps({"detail": f"body: not JSON ({e})"})
+        try:
             if not isinstance(data, dict):
                 raise ValueError("body: not a JSON object")
             fields = {"kind", "variant", "options", "level", "name", "takebacks", "budget", "tutor"}
@@ -293,6 +299,60 @@ class Host:
         if table.partie is None or not table.partie.is_over:
             return None
         return record.dumps(table.partie, takebacks=table.info.taken_back)
+
+    def review_record(self, body: str, progress: Callable[[int, int], None] | None = None) -> str:
+        """The review of a record file's deal, made here at once (the worker has no other process): ``body`` is the
+        JSON of ``POST /api/records/reviews`` (``{"record", "deal", "lens", "lang"}``), ``progress(done, total)`` is
+        told as it goes. The answer's JSON: the review done as the server's progress gives it, with the record's
+        ``players`` and ``deals``; or ``{"detail", "where", "why"}`` saying what is wrong (nothing is kept)."""
+        try:
+            data = json.loads(body)
+        except ValueError as e:
+            return json.dumps({"detail": f"body: not JSON ({e})"})
+        try:
+            if not isinstance(data, dict) or not isinstance(data.get("record"), str):
+                raise ReviewRefused(422, "record: the record's text is missing")
+            deal, lens, lang = data.get("deal", 1), data.get("lens", "fair"), data.get("lang", "en")
+            if deal is not None and (not isinstance(deal, int) or isinstance(deal, bool)):
+                raise ReviewRefused(422, f"deal: a deal is a whole number, not {deal!r}")
+            if lang not in LANGUAGES or not isinstance(lens, str):
+                raise ReviewRefused(422, f"lang: {str(lang)[:20]!r} is not a language the table speaks")
+            made = review_of_record(data["record"], deal, lens, lang, progress)
+        except ReviewRefused as e:
+            return json.dumps(refusal(e))
+        total = len(made["result"]["decisions"])
+        return json.dumps({"id": "", "status": "done", "done": total, "total": total, "players": made["players"],
+                           "deals": made["deals"], "result": made["result"]})
+
+    async def review_table(self, body: str, progress: Callable[[int, int], None] | None = None) -> str:
+        """The review of a deal of a table kept in this browser, made here at once, as the server's review of a table
+        is (``POST /api/tables/{id}/reviews``, the same checks and what the seat may see): ``body`` is ``{"table",
+        "token", "deal", "lens", "lang"}``, ``progress(done, total)`` is told as it goes. The answer's JSON: the review
+        done as the server's progress gives it, or ``{"detail"}`` saying why not."""
+        try:
+            data = json.loads(body)
+            table_id, secret = str(data["table"]), str(data["token"])
+            deal, lens, lang = data.get("deal", 1), str(data.get("lens", "fair")), str(data.get("lang", "en"))
+        except (ValueError, KeyError, TypeError) as e:
+            return json.dumps({"detail": f"body: not a review's request ({e})"})
+        try:
+            if lang not in LANGUAGES or lens not in ("fair", "open-hands"):
+                raise ReviewRefused(422, "lang, lens: not a language the table speaks, or not a lens")
+            if deal is not None and (not isinstance(deal, int) or isinstance(deal, bool)):
+                raise ReviewRefused(422, f"deal: a deal is a whole number, not {deal!r}")
+            try:
+                table = await self.tables.open(table_id, "token", secret)
+                seat = table.seat_of(secret)
+            except (SeatRefused, KeyError, StoreError):
+                raise ReviewRefused(403, "this browser holds no seat at that table") from None
+            partie = may_review(table.partie, seat, lens)
+            a, b = table.shown_players(lang)
+            made = review_data(to_review(partie, deal), deal, Lens(lens), progress, lang, (a or "", b or ""))
+            shown = for_viewer(made, seat, partie.is_over)
+        except ReviewRefused as e:
+            return json.dumps(refusal(e))
+        total = len(shown["decisions"])
+        return json.dumps({"id": "", "status": "done", "done": total, "total": total, "seat": seat, "result": shown})
 
     async def idle(self) -> None:
         """Wait until nothing at the tables moves (the computer's moves played): for tests under CPython."""

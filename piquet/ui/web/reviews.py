@@ -50,7 +50,7 @@ from piquet.engine.view import PlayerView
 from piquet.ui.web.thinking import _context, _start_worker
 
 __all__ = ["KEEP_SECONDS", "MAX_WAITING", "PER_CLIENT", "REVIEW_WORKERS", "ReviewJob", "ReviewRefused", "Reviews",
-           "for_viewer", "review_data", "review_record"]
+           "for_viewer", "may_review", "review_data", "review_record", "to_review"]
 
 #: Worker processes for the reviews (apart from the computer's): a deal's review takes some seconds of CPU.
 REVIEW_WORKERS = 1
@@ -150,6 +150,20 @@ def review_data(partie: Partie, deal: int | None, lens: Lens,
     scores = partie.view(0).deal_scores
     return {"review": reviewed, "decisions": decisions,
             "scores": {str(n): list(s.totals) for n, s in enumerate(scores, start=1) if deal in (None, n)}}
+
+
+def may_review(partie: Partie | None, seat: int | None, lens: str) -> Partie:
+    """The partie of a table whose review ``seat`` (``None``: a spectator) asks for through ``lens``, if he may ask
+    for one now; else :class:`ReviewRefused` saying why: no partie begun, the open-hands lens or a spectator's review
+    before the partie is over (they would show the opponent's discards, the cards still hidden)."""
+    if partie is None:
+        raise ReviewRefused(409, "the partie has not begun: there is no deal to review")
+    if lens == "open-hands" and not partie.is_over:
+        raise ReviewRefused(403, "lens: the open-hands lens is given once the partie is over: before, it would show "
+                                 "the opponent's discards")
+    if seat is None and not partie.is_over:
+        raise ReviewRefused(403, "a spectator is shown the review once the partie is over")
+    return partie
 
 
 def for_viewer(data: dict[str, Any], seat: int | None, partie_over: bool) -> dict[str, Any]:
@@ -272,19 +286,8 @@ class Reviews:
         the review already made or under way if there is one. Raises :class:`ReviewRefused` for a deal not
         finished, a limit reached."""
         self.sweep()
-        scored = len(partie.view(0).deal_scores)
-        if deal is None:
-            if not partie.is_over:
-                raise ReviewRefused(409, "the whole partie is reviewed once it is over: ask for one deal that has "
-                                         "ended")
-            text = record.dumps(partie)
-        else:
-            if deal < 1:
-                raise ReviewRefused(422, f"deal: deals are counted from 1, not {deal}")
-            if deal > scored:
-                raise ReviewRefused(409, f"deal {deal} has not ended (the deals ended: {scored}): a deal in "
-                                         "progress is not reviewed, it would show the cards still hidden")
-            text = record.dumps(_to_the_end_of(partie, deal))
+        reviewed = to_review(partie, deal)
+        text = record.dumps(reviewed)
         key = (table_id, deal, lens, lang, hashlib.sha256(text.encode("utf-8")).hexdigest())
         job = self.by_key.get(key)
         if job is not None and job.status != "failed":
@@ -299,7 +302,7 @@ class Reviews:
         if self.closed:
             raise ReviewRefused(503, "the server is stopping")
         job = ReviewJob(secrets.token_urlsafe(9), table_id, deal, lens, key, text, lang, names, {client})
-        job.total = decisions_in(partie if deal is None else _to_the_end_of(partie, deal), deal)
+        job.total = decisions_in(reviewed, deal)
         self.jobs[job.id] = job
         self.by_key[key] = job
         task = asyncio.get_running_loop().create_task(self._run(job))
@@ -404,6 +407,23 @@ class Reviews:
                 self._reader.join(5)
             self._progress.close()
             self._progress = None
+
+
+def to_review(partie: Partie, deal: int | None) -> Partie:
+    """What is reviewed of ``partie`` for its deal ``deal`` (``None``: the whole partie, once over): the partie taken
+    back to the end of that deal; :class:`ReviewRefused` for a deal not counted from 1, not ended, or a whole
+    partie not over."""
+    scored = len(partie.view(0).deal_scores)
+    if deal is None:
+        if not partie.is_over:
+            raise ReviewRefused(409, "the whole partie is reviewed once it is over: ask for one deal that has ended")
+        return partie
+    if deal < 1:
+        raise ReviewRefused(422, f"deal: deals are counted from 1, not {deal}")
+    if deal > scored:
+        raise ReviewRefused(409, f"deal {deal} has not ended (the deals ended: {scored}): a deal in progress is not "
+                                 "reviewed, it would show the cards still hidden")
+    return _to_the_end_of(partie, deal)
 
 
 def _to_the_end_of(partie: Partie, deal: int) -> Partie:

@@ -6,9 +6,9 @@ the table's logic run in the browser, in Pyodide (CPython compiled to WebAssembl
 (``static/site/worker.js`` running :mod:`piquet.ui.web.offline`); and a service worker keeps every file of the site
 for a visit with no network. Written here:
 
-- ``index.html`` and ``table.html``: the lobby and the table, their links made relative (the site may live under a
-  path, as on GitHub Pages) and marked as the offline site's (``<meta name="piquet-site">``: the pages then talk to
-  the worker instead of a server);
+- ``index.html``, ``table.html`` and ``review.html``: the lobby, the table and the review of a record file, their
+  links made relative (the site may live under a path, as on GitHub Pages) and marked as the offline site's
+  (``<meta name="piquet-site">``: the pages then talk to the worker instead of a server);
 - ``static/``: the pages' modules, styles and catalogues, as the server serves them;
 - ``guide/`` and ``rules/``: the player's guides and the laws as implemented, as the server serves them;
 - ``api/setup.LANG.json``: what the lobby offers, in each language (the server's ``GET /api/setup?lang=LANG``);
@@ -53,7 +53,7 @@ STDLIB_LEFT_OUT = frozenset({
     "pydoc_data", "smtplib.py", "tarfile.py", "tkinter", "tomllib", "turtle.py", "turtledemo", "unittest", "venv",
     "wsgiref", "xml", "xmlrpc"})
 #: The pages of the site, from the served ones.
-PAGES = ("index.html", "table.html")
+PAGES = ("index.html", "table.html", "review.html")
 #: The icons' sizes, in pixels (a phone's home screen asks for 192 and 512).
 ICON_SIZES = (192, 512)
 #: The site's colours: the table's burgundy, and the card's cream.

@@ -13,6 +13,22 @@ import { setBusy, showError, submit } from "./create.js";
 import { fillBudget, fillLevels, fillOptions, fillVariants, inputEl, selectEl, updateLevelHelp } from "./form.js";
 import { showRecent } from "./recent.js";
 import { loadSetup } from "./setup.js";
+import { acceptDrops, openOnReviewPage, readFile } from "../review/records.js";
+
+/** A record file chosen here, or dropped on the page, opens on the review page (docs/playing.md, "A record file"). */
+function openRecords() {
+  /** @param {File} file */
+  const open = async (file) => {
+    try {
+      openOnReviewPage(await readFile(file));
+    } catch (error) {
+      showError(error instanceof Error ? error.message : String(error));
+    }
+  };
+  const picker = inputEl("record-file");
+  picker.addEventListener("change", () => picker.files && picker.files[0] && open(picker.files[0]));
+  acceptDrops(open);
+}
 
 async function start() {
   keepOffline();
@@ -36,6 +52,7 @@ async function start() {
   inputEl("tutor").checked = store.get("piquet.tutor") === "1";
   $("new-game").addEventListener("submit", (e) => submit(/** @type {SubmitEvent} */ (e)));
   showRecent();
+  openRecords();
   try {
     await loadSetup();
   } catch {

@@ -3,15 +3,19 @@
 // server for the review (POST /api/tables/{id}/reviews), shows its progress while a worker makes it, then
 // the hands at each decision, the choice, the best, the loss, the explanation, the breakdown by part, the
 // open-hands value of each card a player could play, a graph of the expected score through the deal, and the
-// deal's luck once the partie is over (./luck.js).
+// deal's luck once the partie is over (./luck.js). With no table, the page opens a record file instead (./records.js):
+// the server reads and reviews it (POST /api/records/reviews), or on the offline site the worker does, in the browser.
 
 import { cardElement, ensureSprite, prettyText } from "../cards.js";
 import "../display.js"; // the cards and colours this browser chose (applied at once)
 import { lang, plural, sentence, t } from "../i18n.js";
+import { offline, tableHref } from "../site/mode.js";
+import { reviewRecord, reviewTable } from "../site/worker-socket.js";
 import { $, h } from "../table/dom.js";
 import { readCredentials } from "../table/state.js";
 import { signed, size } from "./format.js";
 import { renderLuck } from "./luck.js";
+import { acceptDrops, keepShown, openOnReviewPage, readFile, refusalText, shownRecord, takePending } from "./records.js";
 
 /** @typedef {Record<string, number>} Parts */
 /**
@@ -75,6 +79,8 @@ import { renderLuck } from "./luck.js";
  * @property {string} [error]
  * @property {0 | 1 | null} [seat]
  * @property {ReviewResult} [result]
+ * @property {string[]} [players] a record's players (its review's first answer)
+ * @property {number} [deals] a record's deals ended (its review's first answer)
  */
 
 /** The parts of a value, by the review's names of them (piquet/coach/review/grading.py, ``Part``). */
@@ -101,6 +107,12 @@ const page = {
   at: 0,
   /** @type {number | null} */
   timer: null,
+  /** Where a review's progress is asked (a table's, or a record's). @type {(review: string) => string} */
+  poll: (review) => review,
+  /** The record file shown, on the page of a record (none: a table's review). @type {import("./records.js").RecordFile | null} */
+  record: null,
+  /** Each record tried, counted: a review's answers for one tried before the last are dropped. */
+  tries: 0,
 };
 
 /** @param {string} text */
@@ -123,30 +135,138 @@ export function start() {
   const params = new URLSearchParams(location.search);
   const deal = Number(params.get("deal") || "1");
   const lens = params.get("lens") === "open-hands" ? "open-hands" : "fair";
-  const found = readCredentials();
-  if (!found || !found.cred || (found.cred.kind !== "token" && found.cred.kind !== "spectate")) {
+  $("prev").addEventListener("click", () => show(page.at - 1));
+  $("next").addEventListener("click", () => show(page.at + 1));
+  document.addEventListener("keydown", onKey);
+  // The offline site reviews a table of its own named in the address (?id=), and a record file otherwise.
+  const found = offline && !params.get("id") ? null : readCredentials();
+  if (!found) {
+    startRecord(deal, lens);
+    return;
+  }
+  const picker = /** @type {HTMLInputElement} */ ($("record-file"));
+  picker.addEventListener("change", () => picker.files && picker.files[0] && pickedElsewhere(picker.files[0]));
+  acceptDrops(pickedElsewhere);
+  if (!found.cred || (found.cred.kind !== "token" && found.cred.kind !== "spectate")) {
     fail(t("review.no_seat"));
     return;
   }
   page.id = found.id;
   page.token = found.cred.value;
-  /** @type {HTMLAnchorElement} */ ($("table-link")).href = `/t/${encodeURIComponent(page.id)}`;
+  /** @type {HTMLAnchorElement} */ ($("table-link")).href = tableHref(page.id);
+  const here = offline ? `&id=${encodeURIComponent(page.id)}` : ""; // the offline site's page names its table
   const select = /** @type {HTMLSelectElement} */ ($("lens"));
   select.value = lens;
   const deals = /** @type {HTMLSelectElement} */ ($("deal"));
   const most = Math.max(deal, Number(params.get("deals") || "0")); // the deals ended, as the table's link says
   for (let n = 1; n <= most; n++) deals.append(h("option", { value: String(n), text: t("review.deal_n", { n }) }));
   deals.value = String(deal);
-  history.replaceState(null, "", `${location.pathname}?deal=${deal}&lens=${lens}&deals=${most}`);
+  history.replaceState(null, "", `${location.pathname}?deal=${deal}&lens=${lens}&deals=${most}${here}`);
   $("ask").addEventListener("submit", (e) => {
     e.preventDefault();
-    location.search = `?deal=${deals.value}&lens=${select.value}&deals=${most}`;
+    location.search = `?deal=${deals.value}&lens=${select.value}&deals=${most}${here}`;
   });
-  $("prev").addEventListener("click", () => show(page.at - 1));
-  $("next").addEventListener("click", () => show(page.at + 1));
-  document.addEventListener("keydown", onKey);
+  page.poll = (review) => `/api/tables/${encodeURIComponent(page.id)}/reviews/${encodeURIComponent(review)}?token=${encodeURIComponent(page.token)}`;
   document.body.dataset.ready = "1"; // the page listens; the review follows (data-status says how far it is)
   ask(deal, lens);
+}
+
+/** A record file chosen on a table's review: opened on the page of a record. @param {File} file */
+async function pickedElsewhere(file) {
+  try {
+    openOnReviewPage(await readFile(file));
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/**
+ * The page of a record file: the record chosen elsewhere (the lobby) tried first, else the one this tab shows, else
+ * the page waits for one (a file picker, or a file dropped on the page).
+ * @param {number} deal @param {string} lens
+ */
+function startRecord(deal, lens) {
+  $("table-link").hidden = true;
+  $("ask").hidden = true; // until a record is shown: its deals are known once read
+  $("title").textContent = t("record.heading");
+  const deals = /** @type {HTMLSelectElement} */ ($("deal"));
+  const select = /** @type {HTMLSelectElement} */ ($("lens"));
+  select.value = lens;
+  $("ask").addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (page.record) tryRecord(page.record, Number(deals.value) || 1, select.value);
+  });
+  const picker = /** @type {HTMLInputElement} */ ($("record-file"));
+  picker.addEventListener("change", () => picker.files && picker.files[0] && openFile(picker.files[0]));
+  acceptDrops(openFile);
+  page.poll = (review) => `/api/records/reviews/${encodeURIComponent(review)}`;
+  document.body.dataset.ready = "1";
+  const pending = takePending();
+  const shown = shownRecord();
+  if (pending) tryRecord(pending, 1, lens);
+  else if (shown) tryRecord(shown, deal, lens);
+  else document.body.dataset.status = "empty";
+}
+
+/** A record file chosen or dropped on this page. @param {File} file */
+async function openFile(file) {
+  try {
+    const chosen = await readFile(file);
+    await tryRecord(chosen, 1, /** @type {HTMLSelectElement} */ ($("lens")).value);
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/**
+ * Have a record's deal reviewed: shown once read (it becomes the page's record), or refused with where and why,
+ * the page showing what it showed before.
+ * @param {import("./records.js").RecordFile} file @param {number} deal @param {string} lens
+ */
+async function tryRecord(file, deal, lens) {
+  page.tries += 1;
+  const attempt = page.tries;
+  if (page.timer !== null) window.clearTimeout(page.timer);
+  document.body.dataset.status = "reading";
+  $("progress-box").hidden = false;
+  $("progress-text").textContent = t(offline ? "record.starting" : "record.reading");
+  const body = { record: file.text, deal, lens, lang };
+  /** @param {Progress} progress */
+  const moving = (progress) => attempt === page.tries && showProgress(progress);
+  const { ok, data } = offline ? await reviewRecord(body, moving) : await postRecord(body);
+  if (attempt !== page.tries) return;
+  if (!ok) {
+    $("progress-box").hidden = true;
+    fail(data.where || data.detail ? refusalText(data, file.name) : t("review.unreachable"));
+    return;
+  }
+  $("error").hidden = true;
+  $("ask").hidden = false;
+  page.record = file;
+  keepShown(file);
+  const deals = /** @type {HTMLSelectElement} */ ($("deal"));
+  const most = Math.max(1, Number(data.deals) || 1);
+  deals.replaceChildren();
+  for (let n = 1; n <= most; n++) deals.append(h("option", { value: String(n), text: t("review.deal_n", { n }) }));
+  deals.value = String(deal);
+  history.replaceState(null, "", `${location.pathname}?deal=${deal}&lens=${lens}`);
+  $("title").textContent = t("record.title", { name: file.name, n: deal });
+  document.title = t("record.doc_title", { name: file.name, n: deal });
+  follow(/** @type {Progress} */ (data), attempt);
+}
+
+/**
+ * A record sent to the server for its review: its first answer, or why it was refused.
+ * @param {Record<string, unknown>} body
+ * @returns {Promise<{ok: boolean, data: any}>}
+ */
+async function postRecord(body) {
+  const answer = await fetch("/api/records/reviews", {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  }).catch(() => null);
+  if (!answer) return { ok: false, data: {} };
+  const data = await answer.json().catch(() => ({ detail: t("review.refused", { status: answer.status }) }));
+  return { ok: answer.ok, data };
 }
 
 /** @param {KeyboardEvent} e */
@@ -165,25 +285,48 @@ function onKey(e) {
 async function ask(deal, lens) {
   $("title").textContent = t("review.title", { n: deal });
   document.title = t("review.doc_title", { n: deal });
+  if (offline) {
+    // The offline site's table is in this browser: its worker reviews the deal, telling how far it has gone.
+    $("progress-box").hidden = false;
+    $("progress-text").textContent = t("record.starting");
+    const body = { table: page.id, token: page.token, deal, lens, lang };
+    const { ok, data } = await reviewTable(body, (/** @type {Progress} */ progress) => showProgress(progress));
+    if (!ok) return fail(sentence(data.detail || ""));
+    return follow(/** @type {Progress} */ (data), page.tries);
+  }
   const answer = await fetch(`/api/tables/${encodeURIComponent(page.id)}/reviews?token=${encodeURIComponent(page.token)}`, {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ deal, lens, lang }),
   }).catch(() => null);
   if (!answer) return fail(t("review.unreachable"));
   const data = await answer.json().catch(() => ({}));
   if (!answer.ok) return fail(data.detail ? sentence(data.detail) : t("review.refused", { status: answer.status }));
-  follow(/** @type {Progress} */ (data));
+  follow(/** @type {Progress} */ (data), page.tries);
 }
 
-/** @param {Progress} data */
-async function follow(data) {
-  document.body.dataset.status = data.status;
+/** @param {Progress} data @param {number} attempt the record tried it is of (a table's: the page's only one) */
+async function follow(data, attempt) {
+  if (attempt !== page.tries) return;
   if (data.status === "failed") return fail(data.error ? sentence(data.error) : t("review.failed"));
   if (data.status === "done" && data.result) {
     $("progress-box").hidden = true;
     if (data.seat === 0 || data.seat === 1) page.me = data.seat;
     shown(data.result);
+    document.body.dataset.status = "done";
     return;
   }
+  showProgress(data);
+  page.timer = window.setTimeout(async () => {
+    const answer = await fetch(page.poll(data.id)).catch(() => null);
+    if (!answer) return follow(data, attempt); // the connection failed for a moment: ask again
+    const next = await answer.json().catch(() => ({}));
+    if (!answer.ok) return fail(next.detail ? sentence(next.detail) : t("review.lost", { status: answer.status }));
+    follow(/** @type {Progress} */ (next), attempt);
+  }, 400);
+}
+
+/** How far a review has gone. @param {Progress} data */
+function showProgress(data) {
+  document.body.dataset.status = data.status === "done" ? "running" : data.status; // "done" once shown
   $("progress-box").hidden = false;
   const bar = /** @type {HTMLProgressElement} */ ($("progress"));
   bar.max = Math.max(1, data.total);
@@ -191,13 +334,6 @@ async function follow(data) {
   $("progress-text").textContent = data.status === "queued"
     ? t("review.waiting")
     : t("review.reviewing", { done: data.done, total: data.total });
-  page.timer = window.setTimeout(async () => {
-    const answer = await fetch(`/api/tables/${encodeURIComponent(page.id)}/reviews/${encodeURIComponent(data.id)}?token=${encodeURIComponent(page.token)}`).catch(() => null);
-    if (!answer) return follow(data); // the connection failed for a moment: ask again
-    const next = await answer.json().catch(() => ({}));
-    if (!answer.ok) return fail(next.detail ? sentence(next.detail) : t("review.lost", { status: answer.status }));
-    follow(/** @type {Progress} */ (next));
-  }, 400);
 }
 
 /**

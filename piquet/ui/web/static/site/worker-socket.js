@@ -14,6 +14,8 @@ let counter = 0;
 const sockets = new Map();
 /** @type {Map<number, (answer: any) => void>} */
 const answers = new Map();
+/** Each review's progress, by its request. @type {Map<number, (progress: any) => void>} */
+const progressOf = new Map();
 /** Why the worker cannot run the table, once it has said so. @type {string | null} */
 let failed = null;
 
@@ -33,13 +35,20 @@ function route(data) {
     for (const socket of [...sockets.values()]) socket.closed(4400, failed);
     for (const [request, answer] of answers) {
       answers.delete(request);
+      progressOf.delete(request);
       answer({ detail: failed });
     }
+    return;
+  }
+  if (data.op === "progress") {
+    const told = progressOf.get(data.request);
+    if (told) told({ id: "", status: "running", done: data.done, total: data.total });
     return;
   }
   if (data.op === "answer") {
     const answer = answers.get(data.request);
     answers.delete(data.request);
+    progressOf.delete(data.request);
     if (answer) answer(data.answer);
     return;
   }
@@ -55,14 +64,15 @@ function route(data) {
 }
 
 /**
- * Ask the worker something and wait for its answer.
- * @param {string} op @param {Record<string, unknown>} fields
+ * Ask the worker something and wait for its answer (``told`` hears its progress, if it tells any).
+ * @param {string} op @param {Record<string, unknown>} fields @param {(progress: any) => void} [told]
  * @returns {Promise<any>}
  */
-function ask(op, fields) {
+function ask(op, fields, told) {
   if (failed) return Promise.resolve({ detail: failed });
   counter += 1;
   const request = counter;
+  if (told) progressOf.set(request, told);
   return new Promise((resolve) => {
     answers.set(request, resolve);
     tableWorker().postMessage({ op, request, ...fields });
@@ -86,6 +96,31 @@ export function createTable(body) {
  */
 export function recordOf(socket) {
   return ask("record", { number: socket.number });
+}
+
+/**
+ * A record's deal reviewed in the worker (piquet.ui.web.offline.Host.review_record, the server's reader and review):
+ * ``told`` hears how far it has gone; the answer is its result as the server's progress gives it once done, or why
+ * the record was refused (``{detail, where, why}``).
+ * @param {{record: string, deal: number, lens: string, lang: string}} body
+ * @param {(progress: any) => void} told
+ * @returns {Promise<{ok: boolean, data: any}>}
+ */
+export async function reviewRecord(body, told) {
+  const answer = await ask("review", { body: JSON.stringify(body) }, told);
+  return { ok: !answer.detail, data: answer };
+}
+
+/**
+ * A deal of a table kept in this browser reviewed in the worker (piquet.ui.web.offline.Host.review_table, as the
+ * server reviews a table's): ``told`` hears how far it has gone; the answer is as for ``reviewRecord``.
+ * @param {{table: string, token: string, deal: number, lens: string, lang: string}} body
+ * @param {(progress: any) => void} told
+ * @returns {Promise<{ok: boolean, data: any}>}
+ */
+export async function reviewTable(body, told) {
+  const answer = await ask("review_table", { body: JSON.stringify(body) }, told);
+  return { ok: !answer.detail, data: answer };
 }
 
 /** A connection to a table in the worker, as a WebSocket is to the server's. */

@@ -99,6 +99,11 @@ async function serve(data) {
     tables.disconnect(data.number);
   } else if (data.op === "create") {
     scope.postMessage({ op: "answer", request: data.request, answer: JSON.parse(await tables.create(data.body)) });
+  } else if (data.op === "review" || data.op === "review_table") {
+    /** @param {number} done @param {number} total */
+    const progress = (done, total) => scope.postMessage({ op: "progress", request: data.request, done, total });
+    const answer = await (data.op === "review" ? tables.review_record(data.body, progress) : tables.review_table(data.body, progress));
+    scope.postMessage({ op: "answer", request: data.request, answer: JSON.parse(answer) });
   } else if (data.op === "record") {
     const text = tables.record(data.number);
     scope.postMessage({ op: "answer", request: data.request, answer: text === undefined || text === null ? null : String(text) });

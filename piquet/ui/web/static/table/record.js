@@ -4,7 +4,7 @@
 
 import { cardSpan, isCard, prettyText } from "../cards.js";
 import { capital, t } from "../i18n.js";
-import { offline } from "../site/mode.js";
+import { offline, root } from "../site/mode.js";
 import { $, h } from "./dom.js";
 import { scoreLink, whatIs } from "./glossary.js";
 import { app, names, pair, playsGames, rulesOf, seats } from "./state.js";
@@ -175,9 +175,12 @@ export function sheetParts(st, v, live) {
  * @returns {string | null}
  */
 export function reviewLink(deal, over) {
-  if (offline) return null; // the review is the server's: the offline site has none yet (docs/offline.md)
   if (!app.id || !app.cred || (app.cred.kind !== "token" && !(app.cred.kind === "spectate" && over))) return null;
   const deals = (app.state && app.state.view && app.state.view.sheet && app.state.view.sheet.length) || deal;
+  if (offline) {
+    // The offline site's review page asks the page's worker (docs/offline.md): the table is named in its address.
+    return new URL(`review.html?deal=${deal}&deals=${deals}&id=${encodeURIComponent(app.id)}`, root).href;
+  }
   return `/t/${encodeURIComponent(app.id)}/review?deal=${deal}&deals=${deals}`;
 }
 
