@@ -206,11 +206,14 @@ TEMPLATES: Final[dict[Why, str]] = {
 @dataclass(frozen=True, slots=True)
 class Refusal:
     """Why an action may not be taken: its kind and the facts the reason names, said by :meth:`words` (in English
-    by ``str``). ``players`` are the partie's names, which the reason names by seat (``seat``, ``other``; a
-    ``seat`` of ``None`` where nobody is to act). ``text`` is what the action gave as it gave it (a seat that is
-    none, a bid), quoted. ``numbers``: ``n`` the action's count (cards, packets, a point's length, the conceder's
-    score), ``low`` and ``high`` the limits it breaks, ``theirs`` the opponent's score; ``sizes`` the packet sizes
-    allowed. ``combinations``: the combinations a call names (the first the call made or owed, then the rest)."""
+    by ``str``). ``players`` are the partie's names; the reason names players by seat: ``seat`` the one it is about
+    (whose turn it is, who deals, whose hand; ``None`` where nobody is to act), ``other`` a second one (who chose
+    the dealer, the opponent of a concession). ``text`` is what the action gave as it gave it (a seat that is none,
+    a bid), quoted. The numbers: ``n`` the action's count (cards, packets, a point's length, the conceder's score),
+    ``low`` and ``high`` the limits it breaks, ``theirs`` the opponent's score; ``sizes`` the packet sizes allowed.
+    ``combinations`` are those a call names: the first the one called or owed, then the rest (in a refusal of a
+    call that binds, the better one it may not also score). ``title`` and ``source`` are the variant's title and
+    the law its deal alternates by, said in the language's words."""
 
     kind: Why
     players: tuple[str, str] = ("", "")
