@@ -414,7 +414,7 @@ class Partie:
         >>> from piquet.engine.cards import Card
         >>> refusal = Partie(("Ann", "Bill"), first_dealer=0).refusal(Play(1, Card.parse("AS")))
         >>> refusal.kind, refusal.expected, refusal.words("fr")
-        (<Why.WRONG_PHASE: 'wrong phase'>, <Phase.PLAY: 'play'>, "c'est la donne, pas le jeu de la carte")
+        (<Why.WRONG_PHASE: 'wrong_phase'>, <Phase.PLAY: 'play'>, "c'est la donne, pas le jeu de la carte")
         """
         return why_not(self._s, self.rules, self.players, action)
 
