@@ -50,16 +50,16 @@ from piquet.engine.cards import CARDS, CardSet, Rank
 from piquet.engine.combinations import Category
 from piquet.engine.language import english_number, french_number, read_po
 from piquet.engine.partie import IllegalActionError, Partie, Phase
-from piquet.engine.refusals import CONCESSION_SOURCE, TEMPLATES, Refusal, Why
+from piquet.engine.refusals import CONCESSION_SOURCE, TEMPLATES, Refusal, Why, attempt_words
 
 CATALOGUE = resources.files("piquet").joinpath("data/locale/fr/LC_MESSAGES/piquet.po")
 PAGE = resources.files("piquet").joinpath("ui/web/static/i18n")
 #: Words as tests/test_web_french_words.py reads them: a card in record notation and a template's field left out.
 CARD = re.compile(r"\b[AKQJT987][SHDC]\b")
 WORD = re.compile(r"[^\W\d_]+")
-#: The words the refusals' own French uses that are English words too, each the same word in both languages.
-SAME_IN_BOTH = frozenset({"option", "rubicon", "talon", "partie", "cut", "lunn", "cavendish", "piquet", "cent",
-                          "point", "minimum", "carte", "blanche"})
+#: The words the refusals' own French uses that are English words too and no other French text of the game's uses:
+#: "option" (a rule option named, "option « nouvelle coupe à chaque jeu »"), the same word in both languages.
+SAME_IN_BOTH = frozenset({"option"})
 
 
 #: What an action gave, quoted as it gave it ("écrivez l'enchère 'pass'"): an identifier of the notation, not a word.
@@ -102,6 +102,38 @@ def test_the_check_finds_english_out() -> None:
 
 
 # ---------------------------------------------------------------- every kind
+def test_every_kind_has_one_template() -> None:
+    assert set(TEMPLATES) == set(Why) and len(set(TEMPLATES.values())) == len(Why)
+
+
+#: An action of every kind, as a refusal names what it tries.
+ATTEMPTS: list[tuple[Action, str, str]] = [
+    (Play(ANN, card("QS")), "play QS", "jouer D♠"),
+    (Exchange(ANN, cs("JH 7C")), "exchange JH 7C", "échanger V♥ 7♣"),
+    (Exchange(ANN, CardSet()), "exchange no cards", "n'échanger aucune carte"),
+    (Declare(ANN, Category.POINT, (cs("AS KS"),)), "declare point AS KS", "annoncer le point A♠ R♠"),
+    (Declare(ANN, Category.SEQUENCES, (cs("AS KS QS"), cs("JH TH 9H"))), "declare sequences AS KS QS / JH TH 9H",
+     "annoncer les séquences A♠ R♠ D♠ / V♥ 10♥ 9♥"),
+    (Declare(ANN, Category.SETS, ()), "declare sets nothing", "annoncer les quatorzes et brelans rien"),
+    (CarteBlanche(ANN), "announce carte blanche", "annoncer cartes blanches"),
+    (CarteBlanche(ANN, False), "decline carte blanche", "ne pas annoncer cartes blanches"),
+    (Deal(ANN, (CardSet(), CardSet()), ()), "deal", "donner"),
+    (Cut(ANN, (card("AS"), card("KS"))), "cut", "couper"),
+    (Bid(ANN, "9+"), "bid 9+", "annoncer neuf plus"),
+    (Bid(ANN, "redouble"), "bid redouble", "annoncer surcontre"),
+    (ChooseDealer(ANN, BILL), "choose the dealer", "choisir le donneur"),
+    (AcceptConcession(ANN), "accept the concession", "accepter l'abandon"),
+    (AcceptConcession(ANN, False), "decline the concession", "refuser l'abandon"),
+    (Concede(ANN), "concede", "abandonner"),
+]
+
+
+@pytest.mark.parametrize(("action", "english", "french"), ATTEMPTS, ids=[a[1] for a in ATTEMPTS])
+def test_what_an_action_tries_is_said_in_english_and_french(action: Action, english: str, french: str) -> None:
+    assert attempt_words(action) == english and attempt_words(action, "fr") == french
+    assert english_in(french) == set()
+
+
 def _every_fact(kind: Why) -> Refusal:
     """A refusal of ``kind`` naming a fact of every sort (a kind's template uses those it names)."""
     return Refusal(kind, NAMES, seat=BILL, other=ANN, card=card("KS"), cards=cs("QH JH"), rank=Rank.NINE,
