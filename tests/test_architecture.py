@@ -233,10 +233,11 @@ def test_push_checks_every_action_once_however_it_was_obtained(variant: str, mon
     from piquet.engine import partie as partie_module
     from piquet.engine.actions import Action
     from piquet.engine.checks import why_not as real
+    from piquet.engine.refusals import Refusal
 
     calls: list[object] = []
 
-    def counted(*args: object) -> str | None:
+    def counted(*args: object) -> Refusal | None:
         calls.append(args[-1])
         return real(*args)  # type: ignore[arg-type]
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from web_helpers import FOUR_DEALS, Client, choose, connect, create, db, play_computer, seed_tables
+from web_helpers import FOUR_DEALS, Client, choose, connect, create, db, error, play_computer, seed_tables
 
 from piquet.engine.language import english_number, french_number, read_po
 from piquet.ui.web import advice
@@ -29,10 +29,11 @@ STATIC = resources.files("piquet").joinpath("ui/web/static/i18n")
 CATALOGUE = resources.files("piquet").joinpath("data/locale/fr/LC_MESSAGES/piquet.po")
 
 #: The keys whose values are the protocol's identifiers (docs/protocol.md), read by the page and never shown as
-#: they are: a message's ``type``, a prompt's ``kind``, a phase, a score's ``category``, a feat, the variant's and the
-#: table's names, its status and takebacks, secrets and links, and an action as it is sent back (``action``; a bid
-#: prompt's ``options`` and a bid's ``call``, "pass", "double", are actions too: the page says them in its words).
-IDENTIFIERS = frozenset({"type", "kind", "phase", "category", "feat", "variant", "status", "takebacks", "id",
+#: they are: a message's ``type``, an error's ``code``, a prompt's ``kind``, a phase, a score's ``category``, a feat,
+#: the variant's and the table's names, its status and takebacks, secrets and links, and an action as it is sent back
+#: (``action``; a bid prompt's ``options`` and a bid's ``call``, "pass", "double", are actions too: the page says them
+#: in its words).
+IDENTIFIERS = frozenset({"type", "code", "kind", "phase", "category", "feat", "variant", "status", "takebacks", "id",
                          "token", "spectate", "invite", "link", "links", "action", "declare", "call", "bid"})
 #: Words that are the same in French and English and may stand in a French text without being a catalogue's: none
 #: but the players' names, added by the test (a person's name is his own in every language).
@@ -104,6 +105,27 @@ def test_a_whole_partie_at_a_french_seat_sends_it_no_english_word(tmp_path: Path
     assert final["players"][1 - final["seat"]] == "l'ordinateur"
     assert english_words(anne.messages, ("Anne",)) == {}
 
+
+
+def test_an_action_the_engine_refuses_is_refused_in_french_at_a_french_seat(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine's refusal (its typed reason, piquet.engine.refusals) reaches a French seat in French: who cannot do
+    what and why, its law by its number, a card with the French indices."""
+    seed_tables(monkeypatch, 11)
+    with TestClient(create_app(db(tmp_path))) as http, ExitStack() as stack:
+        table = create(http, "computer", name="Anne", options=FOUR_DEALS)
+        anne = connect(http, stack, table, f"token={table['token']}&lang=fr", "Anne")
+        play_computer(anne, random.Random(3), stop=lambda s: s["prompt"] is not None)  # the table waits for Anne
+        anne.act({"concede": True})  # judged by the engine: not before the last deal
+        conceded = error(anne, "illegal")
+        state = play_computer(anne, random.Random(3), stop=lambda s: (s["prompt"] or {}).get("kind") == "play")
+        foreign = next(c + s for s in "SHDC" for c in "AKQJ" if c + s not in state["view"]["hand"])
+        anne.act({"play": foreign})
+        played = error(anne, "illegal")
+    assert conceded["message"].startswith("Anne ne peut pas abandonner : décision 18 "), conceded
+    french = {"A": "A", "K": "R", "Q": "D", "J": "V"}[foreign[0]] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[foreign[1]]
+    assert played["message"] == f"Anne ne peut pas jouer {french} : {french} n'est pas dans sa main", played
+    assert english_words([conceded, played], ("Anne",)) == {}
 
 
 # ---------------------------------------------------------------- the hints, the tutor and the review

@@ -22,11 +22,14 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations as _subsets
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from piquet.engine.cards import SUIT_PIPS, CardSet, Rank, Suit
 from piquet.engine.language import english_number as number_word
 from piquet.engine.language import words_in
+
+if TYPE_CHECKING:
+    from piquet.engine.refusals import Refusal
 
 __all__ = [
     "COMBINATION_CARDS",
@@ -40,6 +43,7 @@ __all__ = [
     "candidate_masks",
     "candidates",
     "good_against_the_cards",
+    "invalid_combination",
     "invalid_reason",
     "is_valid",
     "key",
@@ -123,43 +127,57 @@ _RUNS: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(tuple(_find_runs(b
 
 
 def invalid_reason(category: Category, cards: CardSet, minimum_point: int = 1) -> str | None:
-    """Why these cards are not a combination of the category, or ``None`` if they are.
+    """Why these cards are not a combination of the category, or ``None`` if they are (:func:`invalid_combination`
+    said in English).
 
     >>> invalid_reason(Category.SETS, CardSet.parse("9S 9H 9D"))
     'nines do not count as a set: only aces, kings, queens, knaves and tens do'
     >>> invalid_reason(Category.SEQUENCES, CardSet.parse("AS KS JS"))
     'AS KS JS is not a sequence: the cards must follow one another in one suit'
     """
+    refusal = invalid_combination(category, cards, minimum_point)
+    return None if refusal is None else str(refusal)
+
+
+def invalid_combination(category: Category, cards: CardSet, minimum_point: int = 1) -> Refusal | None:
+    """Why these cards are not a combination of the category, as a typed reason, or ``None`` if they are.
+
+    >>> invalid_combination(Category.SETS, CardSet.parse("9S 9H 9D")).words("fr")
+    'les neuf ne comptent pas comme brelan : seuls les as, les rois, les dames, les valets et les dix comptent'
+    """
+    # The refusals say a combination with its call, so they import this module: the reason is built here, at once.
+    from piquet.engine.refusals import Refusal, Why
+
     mask = cards.mask
     n = mask.bit_count()
     if n == 0:
-        return "no cards"
+        return Refusal(Why.NO_CARDS)
     if category is not Category.SETS:
         suits = [suit for suit in range(4) if mask >> (8 * suit) & 0xFF]
         if category is Category.POINT:
             if len(suits) != 1:
-                return f"{cards} is not a point: a point is cards of one suit"
+                return Refusal(Why.NOT_A_POINT, cards=cards)
             if n < minimum_point:
-                return f"a point of {n} is shorter than the minimum point of {minimum_point}"
+                return Refusal(Why.SHORT_POINT, n=n, low=minimum_point)
             return None
         if len(suits) != 1 or n < 3:
-            return f"{cards} is not a sequence: three or more cards following one another in one suit"
+            return Refusal(Why.NOT_A_SEQUENCE, cards=cards)
         byte = (mask >> (8 * suits[0])) & 0xFF
         low = (byte & -byte).bit_length() - 1
         if byte != ((1 << n) - 1) << low:
-            return f"{cards} is not a sequence: the cards must follow one another in one suit"
+            return Refusal(Why.BROKEN_SEQUENCE, cards=cards)
         return None
     ranks = (mask | mask >> 8 | mask >> 16 | mask >> 24) & 0xFF  # bit r: some card of rank r
     if ranks & (ranks - 1) or n not in (3, 4):
-        return f"{cards} is not a set: three or four cards of one rank"
+        return Refusal(Why.NOT_A_SET, cards=cards)
     rank = Rank(ranks.bit_length() - 1)
     if rank not in SET_RANKS:
-        return f"{rank.plural} do not count as a set: only aces, kings, queens, knaves and tens do"
+        return Refusal(Why.RANK_NOT_A_SET, rank=rank)
     return None
 
 
 def is_valid(category: Category, cards: CardSet, minimum_point: int = 1) -> bool:
-    return invalid_reason(category, cards, minimum_point) is None
+    return invalid_combination(category, cards, minimum_point) is None
 
 
 def key(category: Category, cards: CardSet) -> tuple[int, int]:

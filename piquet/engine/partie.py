@@ -66,6 +66,7 @@ from piquet.engine.play import (
     play_ceases,
 )
 from piquet.engine.reckoning import decided_in_hand, reckoning_at_first_lead
+from piquet.engine.refusals import Refusal, illegal_words
 from piquet.engine.scoring import DealScore, ScoreEvent, Settlement
 from piquet.engine.state import CardValues, PartieState, Phase, Restore, TakeBackCard, Undo
 from piquet.engine.variants import Contract, GameResult, Rules, games_won, make_rules
@@ -76,40 +77,30 @@ __all__ = ["DECLARATION_ORDER", "IllegalActionError", "LegalActions", "Partie", 
 
 
 class IllegalActionError(ValueError):
-    """An action that may not be taken now; the partie is left as it was."""
+    """An action that may not be taken now; the partie is left as it was. ``refusal`` is the engine's typed reason
+    (:class:`~piquet.engine.refusals.Refusal`), ``reason`` the same said in English, and :meth:`words` says the
+    whole refusal in a language the game speaks."""
 
-    def __init__(self, action: Action, player: str, reason: str) -> None:
+    def __init__(self, action: Action, player: str, reason: Refusal | str) -> None:
         self.action = action
         self.player = player
-        self.reason = reason
-        super().__init__(f"{player} cannot {_verb(action)}: {reason}")
+        self.refusal = reason if isinstance(reason, Refusal) else None
+        self.reason = str(reason)
+        super().__init__(illegal_words(action, player, reason))
 
+    def words(self, lang: str = "en", names: Sequence[str] | None = None) -> str:
+        """The refusal in ``lang``, the players named ``names`` (by default the partie's).
 
-def _verb(action: Action) -> str:
-    match action:
-        case Play():
-            return f"play {action.card}"
-        case Exchange():
-            return f"exchange {action.discards or 'no cards'}"
-        case Declare():
-            shown = " / ".join(str(c) for c in action.combinations) or "nothing"
-            return f"declare {action.category.value} {shown}"
-        case CarteBlanche():
-            return "announce carte blanche" if action.announce else "decline carte blanche"
-        case Deal():
-            return "deal"
-        case Cut():
-            return "cut"
-        case Bid():
-            return f"bid {action.call}"
-        case ChooseDealer():
-            return "choose the dealer"
-        case AcceptConcession():
-            return "accept the concession" if action.accept else "decline the concession"
-        case Concede():
-            return "concede"
-        case _:
-            assert_never(action)
+        >>> partie = Partie(("Ann", "Bill"), first_dealer=0)
+        >>> try:
+        ...     partie.push(Play(1, Card.parse("AS")))
+        ... except IllegalActionError as e:
+        ...     print(e.words("fr", ("Anne", "Guillaume")))
+        Guillaume ne peut pas jouer A♠ : c'est la donne, pas le jeu de la carte
+        """
+        seat = self.action.player
+        player = names[seat] if names is not None and seat in (0, 1) else self.player
+        return illegal_words(self.action, player, self.refusal or self.reason, lang, names)
 
 
 def _apply(s: PartieState, rules: Rules, players: tuple[str, str], action: Action) -> None:
@@ -318,9 +309,9 @@ class Partie:
         """Check and apply an action, and return the points it scored, in the order they were said (a lead, a
         trick, younger's reckoning at elder's first lead, a pique, the cards...). An illegal action raises
         :class:`IllegalActionError` and changes nothing."""
-        reason = self.why_not(action)
-        if reason is not None:
-            raise self._illegal(action, reason)
+        refusal = self.refusal(action)
+        if refusal is not None:
+            raise self._illegal(action, refusal)
         before = self._s
         d = before.deal
         told, number = len(d.log), before.deal_number
@@ -397,25 +388,38 @@ class Partie:
         return Deal.shuffled(rng, s.dealer, packets)
 
     # ------------------------------------------------------------ legality
-    def _illegal(self, action: Action, reason: str) -> IllegalActionError:
+    def _illegal(self, action: Action, reason: Refusal) -> IllegalActionError:
         player = action.player if action.player in (0, 1) else None
         return IllegalActionError(action, self.player_name(player), reason)
 
     def verify(self, action: Action) -> None:
         """Raise :class:`IllegalActionError` naming the action, the player and the reason if the action may not be
         taken now."""
-        reason = self.why_not(action)
-        if reason is not None:
-            raise self._illegal(action, reason)
+        refusal = self.refusal(action)
+        if refusal is not None:
+            raise self._illegal(action, refusal)
 
     def why_not(self, action: Action) -> str | None:
-        """Why ``action`` may not be taken now (the law or the fact it breaks), or ``None`` if it may. Nothing is
-        raised: this is how the legal actions are found.
+        """Why ``action`` may not be taken now (the law or the fact it breaks), in English, or ``None`` if it may.
+        Nothing is raised: this is how the legal actions are found.
 
         >>> from piquet.engine.actions import Play
         >>> from piquet.engine.cards import Card
         >>> Partie(("Ann", "Bill"), first_dealer=0).why_not(Play(1, Card.parse("AS")))
         'it is the deal, not the play'
+        """
+        refusal = self.refusal(action)
+        return None if refusal is None else str(refusal)
+
+    def refusal(self, action: Action) -> Refusal | None:
+        """:meth:`why_not` as the engine's typed reason (:class:`~piquet.engine.refusals.Refusal`): its kind, the
+        facts it names, and its words in each language the game speaks.
+
+        >>> from piquet.engine.actions import Play
+        >>> from piquet.engine.cards import Card
+        >>> refusal = Partie(("Ann", "Bill"), first_dealer=0).refusal(Play(1, Card.parse("AS")))
+        >>> refusal.kind, refusal.expected, refusal.words("fr")
+        (<Why.WRONG_PHASE: 'wrong_phase'>, <Phase.PLAY: 'play'>, "c'est la donne, pas le jeu de la carte")
         """
         return why_not(self._s, self.rules, self.players, action)
 
@@ -428,7 +432,8 @@ class Partie:
         >>> p.why_not_dealer(0)
         'Bill cut the lower card, and in Piquet au Cent the lower cut deals (Laws of Piquet au Cent)'
         """
-        return why_not_dealer(self._s, self.rules, self.players, seat)
+        refusal = why_not_dealer(self._s, self.rules, self.players, seat)
+        return None if refusal is None else str(refusal)
 
     def concession_totals(self, player: int) -> tuple[int, int]:
         """The partie scores of ``player`` and of his opponent if ``player`` conceded now: both hands reckoned as

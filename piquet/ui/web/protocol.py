@@ -533,9 +533,9 @@ def read_message(text: str | bytes) -> ClientMessage:
     return {"type": "hint"} if kind == "hint" else {"type": "move"}
 
 
-def read_action(data: object, partie: Partie, seat: int) -> Action | int:
-    """The action a player sent (an ``int``: the packets the dealer deals in), checked against the
-    engine: raises :class:`ProtocolError` if it is malformed, out of turn or illegal."""
+def read_action(data: object, partie: Partie, seat: int, lang: str = "en", names: Sequence[str] = ()) -> Action | int:
+    """The action a player sent (an ``int``: the packets the dealer deals in), checked against the engine: raises
+    :class:`ProtocolError` if it is malformed, out of turn or illegal (the engine's refusal in ``lang``, ``names``)."""
     names = partie.players
     who = names[seat]
     if not isinstance(data, dict):
@@ -572,7 +572,7 @@ def read_action(data: object, partie: Partie, seat: int) -> Action | int:
     try:
         partie.verify(action)
     except IllegalActionError as e:
-        raise ProtocolError("illegal", str(e)) from None
+        raise ProtocolError("illegal", e.words(lang, names or None)) from None
     return action
 
 

@@ -501,7 +501,8 @@ class Table:
             partie = self.require_playing(seat)
             self._require_version(version)
             assert seat is not None
-            action = read_action(data, partie, seat)
+            shown = self.shown_players(lang)
+            action = read_action(data, partie, seat, lang, [name or "" for name in shown])
             if isinstance(action, int):
                 action = self._deal(action)
             elif not confirm:
