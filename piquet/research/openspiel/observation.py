@@ -98,7 +98,7 @@ def _layout(perfect_recall: bool, out: np.ndarray[Any, Any] | None = None,
     return tensor, named
 
 
-def _write_cards(row: memoryview, at: int, was: int, now: int) -> None:
+def _write_cards(row: memoryview[float], at: int, was: int, now: int) -> None:
     """Card planes that held ``was`` (plane after plane, 32 bits each, the first at ``row[at]``) made to hold
     ``now``: only the cards that changed are written (a card played changes a few of their hundreds of floats)."""
     at -= 1
@@ -120,6 +120,11 @@ _PLAY_PLANES = sum(0xFFFFFFFF << 32 * plane for plane in (0, 8, 9, 10))
 _OTHER_PLANES = ((1 << 32 * _SELECTION_PLANE) - 1) & ~_PLAY_PLANES
 
 
+def _floats(buffer: memoryview | array[float]) -> memoryview[float]:
+    """A buffer of float32 numbers as a view that reads and writes them one by one or a run at a time."""
+    return memoryview(buffer).cast("B").cast("f")
+
+
 class Scene:
     """What each player sees of the partie after an engine action, but his selection and his history: the fixed
     part of his tensor (player, phase, roles, the card planes but the selection's, counts, scores, announcements
@@ -136,7 +141,7 @@ class Scene:
     __slots__ = ("cards", "deal", "each_deal", "events", "points", "pushes", "rows", "version")
 
     def __init__(self) -> None:
-        self.rows = (memoryview(array("f", bytes(4 * _FIXED_END))), memoryview(array("f", bytes(4 * _FIXED_END))))
+        self.rows = (_floats(array("f", bytes(4 * _FIXED_END))), _floats(array("f", bytes(4 * _FIXED_END))))
         self.cards = [0, 0]
         #: The run's engine actions when it was last brought up to date.
         self.pushes = -1
@@ -279,7 +284,7 @@ class PiquetObserver:
         self.tensor, self.dict = _layout(perfect_recall, out)
         #: The tensor's floats, written one by one or a row at a time through this view (a float written into a
         #: numpy array by index costs several times as much).
-        self._floats = memoryview(self.tensor)
+        self._floats = _floats(self.tensor.data)
         self._history = self.dict["history"].reshape(-1) if perfect_recall else None
         #: What the tensor holds: the state (its token), player and version written last; the scene, its version
         #: and the player whose row was copied last; the selection's two planes as written (bits, as a scene's
