@@ -3,13 +3,15 @@ the fixed part kept up to date as the partie moves on, the deal's history of ids
 
 from __future__ import annotations
 
+import operator
 import struct
 from array import array
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from piquet.engine.cards import CardSet
+from piquet.engine.cards import Card, CardSet
 from piquet.engine.combinations import Category
 from piquet.engine.partie import Phase
 from piquet.engine.view import PlayerView
@@ -74,6 +76,12 @@ _SELECTION_AT = _PLANES_AT + 32 * _SELECTION_PLANE
 #: The floats before the card planes and after them, as the scene writes them (a number each, packed at once).
 _HEAD = struct.Struct(f"{_PLANES_AT}f")
 _TAIL = struct.Struct(f"{_FIXED_END - _PLANES_END}f")
+#: Those after the planes as the other player sees them: each pair of figures (his, his opponent's) the other
+#: way round, and the calls of each.
+_CALLS_AT = 8 + 7 + 3 * (2 + len(_ANSWERS))
+_OTHER_ORDER = [1, 0, 2, 4, 3, 5, 7, 6, 9, 8, 11, 10, 13, 12, 14, *range(15, _CALLS_AT),
+                *range(_CALLS_AT + len(CALLS), _CALLS_AT + 2 * len(CALLS)), *range(_CALLS_AT, _CALLS_AT + len(CALLS))]
+_OTHER_SIDE: Callable[[list[float]], tuple[float, ...]] = operator.itemgetter(*_OTHER_ORDER)
 
 
 def _layout(perfect_recall: bool, out: np.ndarray[Any, Any] | None = None,
@@ -96,6 +104,14 @@ def _layout(perfect_recall: bool, out: np.ndarray[Any, Any] | None = None,
         named[name] = tensor[index:index + size].reshape(shape)
         index += size
     return tensor, named
+
+
+def _trick_mask(trick: tuple[Card, ...]) -> int:
+    """The cards of the trick on the table, as a mask."""
+    mask = 0
+    for card in trick:
+        mask |= 1 << card
+    return mask
 
 
 def _write_cards(row: memoryview[float], at: int, was: int, now: int) -> None:
@@ -169,19 +185,10 @@ class Scene:
             self.each_deal = (public.dealer, public.totals, public.game_scores, public.deal_number / 12,
                               (views[0].dealt.mask, views[1].dealt.mask))
         dealer, totals, games, deal_number, dealt = self.each_deal
-        exchanged = [x if x is not None else 0 for x in public.exchanged]
-        will_exchange = (public.will_exchange or 0) / 5
+        exchanged = public.exchanged
         blanche = public.carte_blanche
         won = public.tricks_won
-        talon_left = public.talon_left / 8
         points = self._points(public.events)
-        rest = public.rest.mask
-        shown = [s.mask for s in public.shown_dealt]
-        revealed = [r.mask for r in public.revealed]
-        trick = 0
-        for card in public.trick:
-            trick |= 1 << card
-        played = run.played
         announcements = [0.0] * (3 * (2 + len(_ANSWERS)))
         for a in public.announcements:
             at = (2 + len(_ANSWERS)) * _CATEGORIES.index(a.category)
@@ -192,26 +199,39 @@ class Scene:
         calls = ([0.0] * len(CALLS), [0.0] * len(CALLS))
         for bid in public.bids:
             calls[bid.player][CALLS.index(bid.call)] = 1.0
+        # The figures after the card planes as player 0 sees them (his first of each pair, his calls first);
+        # player 1's are the same, each pair the other way round.
+        tail = [won[0] / 12, won[1] / 12, public.talon_left / 8, (exchanged[0] or 0) / 8, (exchanged[1] or 0) / 8,
+                (public.will_exchange or 0) / 5, blanche[0], blanche[1], points[0] / 100, points[1] / 100,
+                totals[0] / 100, totals[1] / 100, games[0] / 100, games[1] / 100, deal_number, *announcements,
+                *calls[0], *calls[1]]
+        rows = self.rows
+        _TAIL.pack_into(rows[0], 4 * _PLANES_END, *tail)
+        _TAIL.pack_into(rows[1], 4 * _PLANES_END, *_OTHER_SIDE(tail))
+        head = [0.0] * _PLANES_AT
+        head[phase] = 1.0
+        head[0] = 1.0
+        head[_ROLES:_ROLES + 3] = (to_act == 0, elder == 0, dealer == 0)
+        _HEAD.pack_into(rows[0], 0, *head)
+        head[:2] = (0.0, 1.0)
+        head[_ROLES:_ROLES + 3] = (to_act == 1, elder == 1, dealer == 1)
+        _HEAD.pack_into(rows[1], 0, *head)
+        # The card planes: what both see (the rest shown, the trick, the cards each played and the hands each
+        # showed, in either's order), then each player's own.
+        played = run.played
+        shown = public.shown_dealt
+        revealed = public.revealed
+        both = public.rest.mask << 128 | _trick_mask(public.trick) << 320
+        seen = (revealed[0].mask << 192 | revealed[1].mask << 224 | played[0] << 256 | played[1] << 288
+                | shown[1].mask << 160, revealed[1].mask << 192 | revealed[0].mask << 224 | played[1] << 256
+                | played[0] << 288 | shown[0].mask << 160)
         for me in (0, 1):
-            opp = 1 - me
-            head = [0.0] * _PLANES_AT
-            head[me] = 1.0
-            head[phase] = 1.0
-            head[_ROLES:_ROLES + 3] = (to_act == me, elder == me, dealer == me)
-            tail = [won[me] / 12, won[opp] / 12, talon_left, exchanged[me] / 8, exchanged[opp] / 8, will_exchange,
-                    blanche[me], blanche[opp], points[me] / 100, points[opp] / 100, totals[me] / 100,
-                    totals[opp] / 100, games[me] / 100, games[opp] / 100, deal_number,
-                    *announcements, *calls[me], *calls[opp]]
-            row = self.rows[me]
-            _HEAD.pack_into(row, 0, *head)
-            _TAIL.pack_into(row, 4 * _PLANES_END, *tail)
             view = views[me]
-            cards = (view.hand.mask | dealt[me] << 32 | view.discards.mask << 64 | view.peeked.mask << 96
-                     | rest << 128 | shown[opp] << 160 | revealed[me] << 192 | revealed[opp] << 224
-                     | played[me] << 256 | played[opp] << 288 | trick << 320)
+            cards = (view.hand.mask | dealt[me] << 32 | view.discards.mask << 64 | view.peeked.mask << 96 | both
+                     | seen[me])
             was = self.cards[me]
             if cards != was:
-                _write_cards(row, _PLANES_AT, was, cards)
+                _write_cards(rows[me], _PLANES_AT, was, cards)
                 self.cards[me] = cards
         self.pushes = run.pushes
         self.version += 1
@@ -221,9 +241,7 @@ class Scene:
         changes for both players is public, read from the partie's own public figures (as every view has them):
         the trick, the tricks won, the deal's score events; the hands and the cards played, the run keeps."""
         p = run.partie
-        trick = 0
-        for card in p.trick:
-            trick |= 1 << card
+        trick = _trick_mask(p.trick) << 320
         to_act = run.player
         won = p.tricks_won
         points = self._points(p.events)
@@ -234,7 +252,7 @@ class Scene:
             assert own is not None
             row = self.rows[me]
             was = self.cards[me]
-            cards = (was & _OTHER_PLANES | own.masks[0] | played[me] << 256 | played[opp] << 288 | trick << 320)
+            cards = (was & _OTHER_PLANES | own.masks[0] | played[me] << 256 | played[opp] << 288 | trick)
             if cards != was:
                 _write_cards(row, _PLANES_AT, was, cards)
                 self.cards[me] = cards
@@ -312,7 +330,9 @@ class PiquetObserver:
             self._copied = copied
             self._selection = 0  # (the scene's rows leave the selection's planes empty)
         selection = run.selection
-        now = selection.cards | (selection.chosen & ~selection.cards) << 32 if run.player == player else 0
+        now = 0
+        if (selection.cards or selection.done) and run.player == player:
+            now = selection.cards | (selection.chosen & ~selection.cards) << 32
         if now != self._selection:
             _write_cards(floats, _SELECTION_AT, self._selection, now)
             self._selection = now
