@@ -206,6 +206,31 @@ def test_the_tensors_kept_step_by_step_equal_those_made_from_scratch_over_many_g
     assert compared > 20_000
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_steps_tensors_read_by_an_observer_each_equal_those_made_from_scratch(variant: str) -> None:
+    """As a learner reads them (and benchmarks/research.py): both players' information-state and observation
+    tensors after every step of seeded parties, an observer for each player and kind, each written only where it
+    changed since the step before; at every step each equals the tensor made anew."""
+    game = pyspiel.load_game("python_piquet", {"variant": variant, "scope": "partie", "first_dealer": -1})
+    observers = {(recall, player): make_observation(game, pyspiel.IIGObservationType(perfect_recall=recall))
+                 for recall in (False, True) for player in (0, 1)}
+    rng = random.Random(34)
+    compared = 0
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            for (recall, player), observer in observers.items():
+                observer.set_from(state, player)
+                assert np.array_equal(observer.tensor, openspiel.tensor_from_scratch(state, player, recall)), (
+                    variant, recall, player, state.history())
+                compared += 1
+    assert compared > 1_000
+
+
 def test_a_clone_and_a_deserialized_state_see_what_the_original_sees() -> None:
     """What a state remembers only to save work is not copied (a copy makes it again); what it keeps up to date
     is, so a clone and a state read back from its serialization have its tensors, strings and legal ids, and

@@ -3,8 +3,10 @@ the fixed part kept up to date as the partie moves on, the deal's history of ids
 
 from __future__ import annotations
 
+import operator
+import struct
 from array import array
-from collections.abc import Iterable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -71,6 +73,15 @@ _SCORES = _COUNTS + 8
 #: The selection's two planes (the combination under way, the combinations finished), the last: where they are.
 _SELECTION_PLANE = _CARD_PLANES.index("selection")
 _SELECTION_AT = _PLANES_AT + 32 * _SELECTION_PLANE
+#: The floats before the card planes and after them, as the scene writes them (a number each, packed at once).
+_HEAD = struct.Struct(f"{_PLANES_AT}f")
+_TAIL = struct.Struct(f"{_FIXED_END - _PLANES_END}f")
+#: Those after the planes as the other player sees them: each pair of figures (his, his opponent's) the other
+#: way round, and the calls of each.
+_CALLS_AT = 8 + 7 + 3 * (2 + len(_ANSWERS))
+_OTHER_ORDER = [1, 0, 2, 4, 3, 5, 7, 6, 9, 8, 11, 10, 13, 12, 14, *range(15, _CALLS_AT),
+                *range(_CALLS_AT + len(CALLS), _CALLS_AT + 2 * len(CALLS)), *range(_CALLS_AT, _CALLS_AT + len(CALLS))]
+_OTHER_SIDE: Callable[[list[float]], tuple[float, ...]] = operator.itemgetter(*_OTHER_ORDER)
 
 
 def _layout(perfect_recall: bool, out: np.ndarray[Any, Any] | None = None,
@@ -96,44 +107,69 @@ def _layout(perfect_recall: bool, out: np.ndarray[Any, Any] | None = None,
 
 
 def _trick_mask(trick: tuple[Card, ...]) -> int:
+    """The cards of the trick on the table, as a mask."""
     mask = 0
     for card in trick:
         mask |= 1 << card
     return mask
 
 
-def _write_bits(out: np.ndarray[Any, Any] | array[float], at: int, mask: int, value: float) -> None:
-    """``value`` at ``out[at + card]`` for each card of ``mask``."""
-    while mask:
-        low = mask & -mask
-        out[at + low.bit_length() - 1] = value
-        mask ^= low
+def _write_cards(row: memoryview[float], at: int, was: int, now: int) -> None:
+    """Card planes that held ``was`` (plane after plane, 32 bits each, the first at ``row[at]``) made to hold
+    ``now``: only the cards that changed are written (a card played changes a few of their hundreds of floats)."""
+    at -= 1
+    added = now & ~was
+    while added:
+        low = added & -added
+        row[at + low.bit_length()] = 1.0
+        added ^= low
+    removed = was & ~now
+    while removed:
+        low = removed & -removed
+        row[at + low.bit_length()] = 0.0
+        removed ^= low
+
+
+#: The card planes a card played on changes (the hand, the cards played by each player, the trick), as bits of
+#: a row's planes held in one number, 32 a plane; and those it leaves.
+_PLAY_PLANES = sum(0xFFFFFFFF << 32 * plane for plane in (0, 8, 9, 10))
+_OTHER_PLANES = ((1 << 32 * _SELECTION_PLANE) - 1) & ~_PLAY_PLANES
+
+
+def _floats(buffer: memoryview | array[float]) -> memoryview[float]:
+    """A buffer of float32 numbers as a view that reads and writes them one by one or a run at a time."""
+    return memoryview(buffer).cast("B").cast("f")
 
 
 class Scene:
     """What each player sees of the partie after an engine action, but his selection and his history: the fixed
     part of his tensor (player, phase, roles, the card planes but the selection's, counts, scores, announcements
-    and bids), a row each (``rows``, as plain float arrays, and ``arrays``, numpy's views of them, which
-    :class:`PiquetObserver` copies), with the masks of its eleven card planes.
+    and bids), a row each (``rows``, float32 memoryviews, which :class:`PiquetObserver` copies), with the cards
+    of the row's eleven card planes (``cards``, a number a row: bit ``32 * plane + card``).
 
     Kept by a run for the whole of it, and brought up to date, writing only what changed: from the players'
     views after any engine action but a card played on (after the first lead, the play going on), the public
     part read once for both (:meth:`settle`); after such cards, only what a card changes (:meth:`play`): the
-    hands, the cards played, the trick, who is to act, the tricks won and the deal's points. The tests hold the
-    tensors to :func:`tensor_from_scratch` over many random games."""
+    hands, the cards played, the trick, who is to act, the tricks won and the deal's points (the score events
+    added since they were last summed). The tests hold the tensors to :func:`tensor_from_scratch` over many
+    random games."""
 
-    __slots__ = ("arrays", "deal", "each_deal", "masks", "pushes", "rows")
+    __slots__ = ("cards", "deal", "each_deal", "events", "points", "pushes", "rows", "version")
 
     def __init__(self) -> None:
-        self.rows = (array("f", bytes(4 * _FIXED_END)), array("f", bytes(4 * _FIXED_END)))
-        self.arrays = (np.frombuffer(self.rows[0], np.float32), np.frombuffer(self.rows[1], np.float32))
-        self.masks = ([0] * _SELECTION_PLANE, [0] * _SELECTION_PLANE)
+        self.rows = (_floats(array("f", bytes(4 * _FIXED_END))), _floats(array("f", bytes(4 * _FIXED_END))))
+        self.cards = [0, 0]
         #: The run's engine actions when it was last brought up to date.
         self.pushes = -1
+        #: Changes whenever a row may (an observer that copied a row of this version need not copy it again).
+        self.version = 0
         #: What changes only as a deal begins or ends (the dealer, the partie's totals and game scores, the deal's
         #: number, the hands as dealt), and the number of the deal they are of.
         self.deal = -1
         self.each_deal: tuple[Any, ...] = ()
+        #: The deal's score events last summed, and each player's points from them.
+        self.events: tuple[Any, ...] = ()
+        self.points = (0, 0)
 
     def settle(self, run: Run) -> None:
         """Brought up to date from the players' views."""
@@ -149,17 +185,10 @@ class Scene:
             self.each_deal = (public.dealer, public.totals, public.game_scores, public.deal_number / 12,
                               (views[0].dealt.mask, views[1].dealt.mask))
         dealer, totals, games, deal_number, dealt = self.each_deal
-        exchanged = [x if x is not None else 0 for x in public.exchanged]
-        will_exchange = (public.will_exchange or 0) / 5
+        exchanged = public.exchanged
         blanche = public.carte_blanche
         won = public.tricks_won
-        talon_left = public.talon_left / 8
-        points = public.deal_points
-        rest = public.rest.mask
-        shown = [s.mask for s in public.shown_dealt]
-        revealed = [r.mask for r in public.revealed]
-        trick = _trick_mask(public.trick)
-        played = run.played
+        points = self._points(public.events)
         announcements = [0.0] * (3 * (2 + len(_ANSWERS)))
         for a in public.announcements:
             at = (2 + len(_ANSWERS)) * _CATEGORIES.index(a.category)
@@ -170,60 +199,89 @@ class Scene:
         calls = ([0.0] * len(CALLS), [0.0] * len(CALLS))
         for bid in public.bids:
             calls[bid.player][CALLS.index(bid.call)] = 1.0
+        # The figures after the card planes as player 0 sees them (his first of each pair, his calls first);
+        # player 1's are the same, each pair the other way round.
+        tail = [won[0] / 12, won[1] / 12, public.talon_left / 8, (exchanged[0] or 0) / 8, (exchanged[1] or 0) / 8,
+                (public.will_exchange or 0) / 5, blanche[0], blanche[1], points[0] / 100, points[1] / 100,
+                totals[0] / 100, totals[1] / 100, games[0] / 100, games[1] / 100, deal_number, *announcements,
+                *calls[0], *calls[1]]
+        rows = self.rows
+        _TAIL.pack_into(rows[0], 4 * _PLANES_END, *tail)
+        _TAIL.pack_into(rows[1], 4 * _PLANES_END, *_OTHER_SIDE(tail))
+        head = [0.0] * _PLANES_AT
+        head[phase] = 1.0
+        head[0] = 1.0
+        head[_ROLES:_ROLES + 3] = (to_act == 0, elder == 0, dealer == 0)
+        _HEAD.pack_into(rows[0], 0, *head)
+        head[:2] = (0.0, 1.0)
+        head[_ROLES:_ROLES + 3] = (to_act == 1, elder == 1, dealer == 1)
+        _HEAD.pack_into(rows[1], 0, *head)
+        # The card planes: what both see (the rest shown, the trick, the cards each played and the hands each
+        # showed, in either's order), then each player's own.
+        played = run.played
+        shown = public.shown_dealt
+        revealed = public.revealed
+        both = public.rest.mask << 128 | _trick_mask(public.trick) << 320
+        seen = (revealed[0].mask << 192 | revealed[1].mask << 224 | played[0] << 256 | played[1] << 288
+                | shown[1].mask << 160, revealed[1].mask << 192 | revealed[0].mask << 224 | played[1] << 256
+                | played[0] << 288 | shown[0].mask << 160)
         for me in (0, 1):
-            opp = 1 - me
-            head = [0.0] * _PLANES_AT
-            head[me] = 1.0
-            head[phase] = 1.0
-            head[_ROLES:_ROLES + 3] = (to_act == me, elder == me, dealer == me)
-            tail = [won[me] / 12, won[opp] / 12, talon_left, exchanged[me] / 8, exchanged[opp] / 8, will_exchange,
-                    blanche[me], blanche[opp], points[me] / 100, points[opp] / 100, totals[me] / 100,
-                    totals[opp] / 100, games[me] / 100, games[opp] / 100, deal_number,
-                    *announcements, *calls[me], *calls[opp]]
-            row = self.rows[me]
-            row[:_PLANES_AT] = array("f", head)
-            row[_PLANES_END:] = array("f", tail)
             view = views[me]
-            self._planes(me, enumerate((view.hand.mask, dealt[me], view.discards.mask, view.peeked.mask, rest,
-                                        shown[opp], revealed[me], revealed[opp], played[me], played[opp], trick)))
+            cards = (view.hand.mask | dealt[me] << 32 | view.discards.mask << 64 | view.peeked.mask << 96 | both
+                     | seen[me])
+            was = self.cards[me]
+            if cards != was:
+                _write_cards(rows[me], _PLANES_AT, was, cards)
+                self.cards[me] = cards
         self.pushes = run.pushes
+        self.version += 1
 
     def play(self, run: Run) -> None:
         """Brought up to date after cards played on in the play (and nothing else) since it was last. What a card
         changes for both players is public, read from the partie's own public figures (as every view has them):
         the trick, the tricks won, the deal's score events; the hands and the cards played, the run keeps."""
         p = run.partie
-        trick = _trick_mask(p.trick)
+        trick = _trick_mask(p.trick) << 320
         to_act = run.player
         won = p.tricks_won
-        points = [0, 0]  # the deal's points (PlayerView.deal_points), in one pass over its events
-        for event in p.events:
-            points[event.player] += event.points
+        points = self._points(p.events)
         played = run.played
         for me in (0, 1):
             opp = 1 - me
             own = run.private[me]
             assert own is not None
-            self._planes(me, ((0, own.masks[0]), (8, played[me]), (9, played[opp]), (10, trick)))
             row = self.rows[me]
+            was = self.cards[me]
+            cards = (was & _OTHER_PLANES | own.masks[0] | played[me] << 256 | played[opp] << 288 | trick)
+            if cards != was:
+                _write_cards(row, _PLANES_AT, was, cards)
+                self.cards[me] = cards
             row[_ROLES] = to_act == me
             row[_COUNTS] = won[me] / 12
             row[_COUNTS + 1] = won[opp] / 12
             row[_SCORES] = points[me] / 100
             row[_SCORES + 1] = points[opp] / 100
         self.pushes = run.pushes
+        self.version += 1
 
-    def _planes(self, me: int, masks: Iterable[tuple[int, int]]) -> None:
-        """Card planes of ``me``'s row, (plane, mask) each: the cards that changed since they were written."""
-        row = self.rows[me]
-        old = self.masks[me]
-        for plane, now in masks:
-            was = old[plane]
-            if was != now:
-                at = _PLANES_AT + 32 * plane
-                _write_bits(row, at, was & ~now, 0.0)
-                _write_bits(row, at, now & ~was, 1.0)
-                old[plane] = now
+    def _points(self, events: tuple[Any, ...]) -> tuple[int, int]:
+        """Each player's points in the deal (``PlayerView.deal_points``) from its score events, only those added
+        since they were last summed read (a deal's events are only ever added to; another deal's start anew)."""
+        summed = self.events
+        count = len(summed)
+        if events[:count] != summed:
+            count = 0
+            first, second = 0, 0
+        else:
+            first, second = self.points
+        for event in events[count:]:
+            if event.player:
+                second += event.points
+            else:
+                first += event.points
+        self.events = events
+        points = self.points = (first, second)
+        return points
 
 
 class PiquetObserver:
@@ -242,11 +300,17 @@ class PiquetObserver:
     def __init__(self, perfect_recall: bool, out: np.ndarray[Any, Any] | None = None) -> None:
         self.perfect_recall = perfect_recall
         self.tensor, self.dict = _layout(perfect_recall, out)
-        self._fixed = self.tensor[:_FIXED_END]
+        #: The tensor's floats, written one by one or a row at a time through this view (a float written into a
+        #: numpy array by index costs several times as much).
+        self._floats = _floats(self.tensor.data)
         self._history = self.dict["history"].reshape(-1) if perfect_recall else None
-        #: What the tensor holds: the state (its token), player and version written last; the history's flat
-        #: indices written from (a state's list, only ever added to) and how many of them are set.
+        #: What the tensor holds: the state (its token), player and version written last; the scene, its version
+        #: and the player whose row was copied last; the selection's two planes as written (bits, as a scene's
+        #: cards); the history's
+        #: flat indices written from (a state's list, only ever added to) and how many of them are set.
         self._written: tuple[object, int, int] | None = None
+        self._copied: tuple[Scene, int, int] | None = None
+        self._selection = 0
         self._rows: list[int] = []
         self._count = 0
 
@@ -255,13 +319,31 @@ class PiquetObserver:
         written = (run.token, player, run.version)
         if written == self._written:
             return
-        self._fixed[:] = run.scene().arrays[player]
+        scene = run.memo.scene
+        if scene is None or scene.pushes != run.pushes:
+            scene = run.scene()
+        floats = self._floats
+        # The row, copied only if it changed since it was copied (not at the ids of a selection, say).
+        copied = (scene, scene.version, player)
+        if copied != self._copied:
+            floats[:_FIXED_END] = scene.rows[player]
+            self._copied = copied
+            self._selection = 0  # (the scene's rows leave the selection's planes empty)
         selection = run.selection
-        if selection.cards | selection.chosen and run.player == player:
-            _write_bits(self._fixed, _SELECTION_AT, selection.cards, 1.0)
-            _write_bits(self._fixed, _SELECTION_AT + 32, selection.chosen & ~selection.cards, 1.0)
+        now = 0
+        if (selection.cards or selection.done) and run.player == player:
+            now = selection.cards | (selection.chosen & ~selection.cards) << 32
+        if now != self._selection:
+            _write_cards(floats, _SELECTION_AT, self._selection, now)
+            self._selection = now
         if self._history is not None:
-            self._write_history(run, player)
+            rows = run.rows[player]
+            count = self._count
+            if rows is self._rows and len(rows) == count + 1 and count < HISTORY:
+                floats[_FIXED_END + rows[count]] = 1.0  # the common step: one id more (the history's flat index)
+                self._count = count + 1
+            else:
+                self._write_history(run, player)
         self._written = written
 
     def _write_history(self, run: Run, player: int) -> None:
@@ -271,9 +353,7 @@ class PiquetObserver:
         rows = run.rows[player]
         count = self._count
         if rows is self._rows and count <= len(rows) <= HISTORY:
-            if len(rows) == count + 1:
-                flat[rows[count]] = 1.0  # the common step: one id more
-            elif len(rows) > count:
+            if len(rows) > count:
                 flat[rows[count:]] = 1.0
         else:
             flat[self._rows[:count]] = 0.0
