@@ -190,7 +190,7 @@ def test_a_new_version_of_the_site_replaces_the_old_one(tmp_path: Path, browser:
 
 
 @pytest.mark.slow
-def test_a_finished_partie_s_record_downloads_and_replays(site: str, browser: Any) -> None:  # noqa: F811
+def test_a_finished_partie_s_record_downloads_and_replays_and_history_lists_it(site: str, browser: Any) -> None:  # noqa: F811
     context = browser.new_context()
     page = _goto(context.new_page(), site)
     page.get_by_label("Your name").fill("Ann")
@@ -205,6 +205,18 @@ def test_a_finished_partie_s_record_downloads_and_replays(site: str, browser: An
     partie = record.loads(Path(download.value.path()).read_text())
     assert partie.is_over and partie.totals == tuple(page.evaluate("window.piquetTable.state.view.totals"))
     assert "wins" in result or "drawn" in result
+    # History, offline (issue 35): the lobby's link, the partie's row, its record from the worker, its review.
+    _goto(page, site)
+    page.get_by_test_id("history-link").click()
+    page.wait_for_url("**/history.html", timeout=START)
+    _ready(page)
+    assert page.get_by_test_id("history-row").count() == 1
+    assert violations(page) == []
+    with page.expect_download() as again:
+        page.get_by_test_id("history-record").click()
+    assert record.loads(Path(again.value.path()).read_text()).totals == partie.totals
+    page.get_by_test_id("history-review").click()
+    page.wait_for_url("**/review.html?id=*", timeout=START)
     context.close()
 
 

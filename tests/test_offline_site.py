@@ -17,6 +17,7 @@ import pytest
 
 pytest.importorskip("markdown")  # the site is built by the web extra (its guides)
 
+from piquet.engine import record
 from piquet.ui.web.offline import BrowserStore, Host, info_from_json, info_to_json
 from piquet.ui.web.site import PYODIDE_FILES, STDLIB_LEFT_OUT, SiteError, build_site, package_zip
 from piquet.ui.web.store import StoreError, TableInfo
@@ -47,6 +48,7 @@ def test_the_site_has_its_pages_modules_runtime_package_and_what_installs_it(tmp
         assert (site / name).is_file(), name
     page = (site / "table.html").read_text()
     assert '<meta name="piquet-site"' in page and '"/static/' not in page and 'href="static/style.css"' in page
+    assert 'href="history.html"' in (site / "index.html").read_text() and (site / "history.html").is_file()
     # The guides and the laws are there too, every link the site's own (it may live under a path).
     from piquet.engine.variants import VARIANTS
     for variant in VARIANTS:
@@ -395,3 +397,43 @@ def test_the_worker_reviews_a_deal_of_its_table_as_the_server_does_for_the_seat_
             assert why in json.loads(await page.host.review_table(json.dumps({**body, **wrong})))["detail"]
 
     asyncio.run(review())
+
+
+# ---------------------------------------------------------------- History in the browser
+def test_history_lists_the_parties_finished_in_this_browser_with_the_site_s_links_and_their_records() -> None:
+    """The offline History (issue 35): the worker answers as the server's ``POST /api/history`` does, from the
+    tables this browser keeps, its links the site's pages; a finished partie's record comes from the worker; a
+    secret that holds no seat gives nothing."""
+    async def finish() -> None:
+        kept: dict[str, str] = {}
+        page = Page(kept)
+        request = {"kind": "computer", "level": 1, "name": "Ann", "options": {"four_deal_partie": True}}
+        created = json.loads(await page.host.create(json.dumps(request)))
+        await page.host.connect(1, created["id"], "token", created["token"], "en")
+        for _ in range(2000):
+            state = await page.settle()
+            if state["view"]["phase"] == "over":
+                break
+            if state["prompt"]:
+                await page.host.receive(1, json.dumps({"type": "action", "action": _answer(state),
+                                                       "version": state["version"]}))
+        else:
+            raise AssertionError("the partie did not end")
+        seat = {"table": created["id"], "token": created["token"]}
+        answer = json.loads(await page.host.history(json.dumps({"seats": [seat], "lang": "fr"})))
+        [party] = answer["parties"]
+        assert party["id"] == created["id"] and party["opponent"] == "l'ordinateur"
+        assert party["result"]["totals"] == state["view"]["totals"]
+        assert party["links"] == {"record": "", "table": f"table.html?id={created['id']}",
+                                  "review": f"review.html?id={created['id']}&deal=1&deals=4",
+                                  "replay": f"review.html?id={created['id']}&deal=1&deals=4&lens=open-hands"}
+        assert answer["progress"]["groups"] and answer["progress"]["svg"].startswith("<svg")
+        text = await page.host.record_file(json.dumps(seat))
+        assert text is not None and record.loads(text).totals == tuple(state["view"]["totals"])
+        # A secret that holds no seat: no partie, no record; a malformed request: why.
+        stranger = {"table": created["id"], "token": "not-a-seat"}
+        assert json.loads(await page.host.history(json.dumps({"seats": [stranger], "lang": "en"})))["parties"] == []
+        assert await page.host.record_file(json.dumps(stranger)) is None
+        assert "seats" in json.loads(await page.host.history(json.dumps({"seats": "all"})))["detail"]
+
+    asyncio.run(finish())

@@ -29,7 +29,7 @@ from piquet.engine.variants import VARIANTS
 from piquet.ui.web.seats import computer_name
 from piquet.ui.web.store import AsyncStore, Played, StoreError, StoreUnavailable, TableInfo
 
-__all__ = ["History", "Party", "summary"]
+__all__ = ["History", "Party", "offline_links", "served_links", "summary"]
 
 log = logging.getLogger("piquet.ui.web")
 
@@ -68,6 +68,25 @@ class PartyLinks(TypedDict):
     table: str
 
 
+def served_links(table_id: str, secret: str, deals: int) -> PartyLinks:
+    """A partie's record, replay, review and table on the server (``piquet serve``)."""
+    ident, token = quote(table_id, safe=""), quote(secret, safe="")
+    return {"record": f"/api/tables/{ident}/record?token={token}",
+            "replay": f"/t/{ident}/review?deal=1&deals={deals}&lens=open-hands",
+            "review": f"/t/{ident}/review?deal=1&deals={deals}",
+            "table": f"/t/{ident}"}
+
+
+def offline_links(table_id: str, secret: str, deals: int) -> PartyLinks:
+    """A partie's replay, review and table in the offline site (pages beside the History page, which finds the seat's
+    secret in this browser as the table does); its record has no address there: the page asks the worker for it."""
+    ident = quote(table_id, safe="")
+    return {"record": "",
+            "replay": f"review.html?id={ident}&deal=1&deals={deals}&lens=open-hands",
+            "review": f"review.html?id={ident}&deal=1&deals={deals}",
+            "table": f"table.html?id={ident}"}
+
+
 class Party(TypedDict):
     """One finished partie as the History page is sent it (``docs/protocol.md``, "History")."""
 
@@ -90,9 +109,12 @@ class History:
     """The History of the seats a browser holds. ``store``: the server's store, awaited; ``playing``: the partie of a
     table the server holds in memory (``None`` if it holds none, or its partie has not begun)."""
 
-    def __init__(self, store: AsyncStore, playing: Callable[[str], Partie | None]) -> None:
+    def __init__(self, store: AsyncStore, playing: Callable[[str], Partie | None],
+                 links: Callable[[str, str, int], PartyLinks] = served_links) -> None:
         self.store = store
         self.playing = playing
+        #: Where a partie's record, replay, review and table are: on the server, or in the offline site.
+        self.links = links
         #: Tables found unfinished by a replay: not replayed again (the server writes their line when they end).
         self._unfinished: set[str] = set()
 
@@ -139,20 +161,15 @@ class History:
         """The table's partie ended here: its line is written (or, if that failed, found again by replaying)."""
         self._unfinished.discard(table_id)
 
-    @staticmethod
-    def _party(table: Played, result: dict[str, Any], finished: float, secret: str, lang: str) -> Party:
+    def _party(self, table: Played, result: dict[str, Any], finished: float, secret: str, lang: str) -> Party:
         words = words_in(lang)
         players = [p or "" for p in table.players]
         if table.computer is not None:
             players[table.computer] = computer_name(lang)
         winner = result.get("winner")
-        ident, token = quote(table.id, safe=""), quote(secret, safe="")
         deals = max(1, int(result.get("deals") or 1))
         return {"id": table.id, "variant": table.variant, "title": words(VARIANTS[table.variant].title),
                 "kind": table.kind, "level": table.level, "seat": table.seat, "players": players,
                 "opponent": players[1 - table.seat], "created": table.created, "finished": finished,
                 "result": result, "won": None if winner is None else winner == table.seat,
-                "links": {"record": f"/api/tables/{ident}/record?token={token}",
-                          "replay": f"/t/{ident}/review?deal=1&deals={deals}&lens=open-hands",
-                          "review": f"/t/{ident}/review?deal=1&deals={deals}",
-                          "table": f"/t/{ident}"}}
+                "links": self.links(table.id, secret, deals)}

@@ -26,8 +26,10 @@ from piquet.coach.review import Lens
 from piquet.engine import record
 from piquet.engine.language import LANGUAGES
 from piquet.ui.takebacks import Takeback
+from piquet.ui.web import progress
 from piquet.ui.web.api_types import CreatedTable
 from piquet.ui.web.clients import Client
+from piquet.ui.web.history import offline_links
 from piquet.ui.web.protocol import LinkKind, ProtocolError
 from piquet.ui.web.records import refusal, review_of_record
 from piquet.ui.web.reviews import ReviewRefused, for_viewer, may_review, review_data, to_review
@@ -205,6 +207,7 @@ class Host:
     def __init__(self, read: Read, write: Write, post: Post) -> None:
         self.store = BrowserStore(read, write)
         self.tables = Tables(self.store, Thinker(workers=0))
+        self.tables.history.links = offline_links  # the site's pages, not the server's addresses
         self.post = post
         self._clients: dict[int, tuple[Table, Client]] = {}
 
@@ -296,6 +299,43 @@ class Host:
         if found is None:
             return None
         table = found[0]
+        if table.partie is None or not table.partie.is_over:
+            return None
+        return record.dumps(table.partie, takebacks=table.info.taken_back)
+
+    @staticmethod
+    def _seats(data: object) -> list[tuple[str, str]]:
+        """The ``(table id, seat secret)`` pairs a History request names; ``ValueError`` saying what is wrong."""
+        seats = data.get("seats") if isinstance(data, dict) else None
+        if not isinstance(seats, list) or len(seats) > MAX_PLAYED:
+            raise ValueError(f"seats: a list of at most {MAX_PLAYED} seats, each {{\"table\", \"token\"}}")
+        pairs = [(s.get("table"), s.get("token")) for s in seats if isinstance(s, dict)]
+        if len(pairs) != len(seats) or not all(isinstance(t, str) and isinstance(k, str) for t, k in pairs):
+            raise ValueError("seats: each seat is {\"table\": its id, \"token\": its secret}, both text")
+        return [(str(t), str(k)) for t, k in pairs]
+
+    async def history(self, body: str) -> str:
+        """The History of the seats this browser holds, as the server answers ``POST /api/history``: ``body`` is
+        ``{"seats": [{"table", "token"}...], "lang"}``; the answer's JSON is ``{"parties", "progress": {"groups",
+        "svg"}}`` (a secret that holds no seat gives nothing), or ``{"detail"}`` saying what is wrong."""
+        try:
+            data = json.loads(body)
+            seats = self._seats(data)
+            parties = await self.tables.history.parties(seats, str(data.get("lang", "en")))
+        except ValueError as e:
+            return json.dumps({"detail": str(e)})
+        rows = progress.groups(parties, str(data.get("lang", "en")))
+        return json.dumps({"parties": parties, "progress": {"groups": rows, "svg": progress.svg(rows)}})
+
+    async def record_file(self, body: str) -> str | None:
+        """The record of a finished partie kept in this browser, for History's "Record": ``body`` is ``{"table",
+        "token"}``; ``None`` unless that secret holds a seat there and the partie is over."""
+        try:
+            data = json.loads(body)
+            table = await self.tables.open(str(data["table"]), "token", str(data["token"]))
+            table.seat_of(str(data["token"]))
+        except (ValueError, KeyError, TypeError, SeatRefused, ProtocolError, StoreError):
+            return None
         if table.partie is None or not table.partie.is_over:
             return None
         return record.dumps(table.partie, takebacks=table.info.taken_back)

@@ -6,7 +6,8 @@ the table's logic run in the browser, in Pyodide (CPython compiled to WebAssembl
 (``static/site/worker.js`` running :mod:`piquet.ui.web.offline`); and a service worker keeps every file of the site
 for a visit with no network. Written here:
 
-- ``index.html``, ``table.html`` and ``review.html``: the lobby, the table and the review of a record file, their
+- ``index.html``, ``table.html``, ``review.html`` and ``history.html``: the lobby, the table, the review of a record
+  file and the History of the parties finished in this browser, their
   links made relative (the site may live under a path, as on GitHub Pages) and marked as the offline site's
   (``<meta name="piquet-site">``: the pages then talk to the worker instead of a server);
 - ``static/``: the pages' modules, styles and catalogues, as the server serves them;
@@ -53,7 +54,7 @@ STDLIB_LEFT_OUT = frozenset({
     "pydoc_data", "smtplib.py", "tarfile.py", "tkinter", "tomllib", "turtle.py", "turtledemo", "unittest", "venv",
     "wsgiref", "xml", "xmlrpc"})
 #: The pages of the site, from the served ones.
-PAGES = ("index.html", "table.html", "review.html")
+PAGES = ("index.html", "table.html", "review.html", "history.html")
 #: The icons' sizes, in pixels (a phone's home screen asks for 192 and 512).
 ICON_SIZES = (192, 512)
 #: The site's colours: the table's burgundy, and the card's cream.
@@ -148,7 +149,7 @@ def icon_svg() -> str:
 
 
 #: A link of the server's, in a page: to its pages' files, the lobby, a guide or the laws (and an anchor).
-_SERVER_LINK = re.compile(r'(href|src)="/(static/[^"#]*|guide/[\w-]+|guide|rules/[\w-]+|rules|)(#[^"]*)?"')
+_SERVER_LINK = re.compile(r'(href|src)="/(static/[^"#]*|guide/[\w-]+|guide|rules/[\w-]+|rules|history|)(#[^"]*)?"')
 
 
 def relative_links(text: str, up: str = "") -> str:

@@ -4,6 +4,8 @@
 // server answers with the finished parties where a secret holds a seat, and nothing for any other.
 
 import { lang, plural, t } from "../i18n.js";
+import { offline } from "../site/mode.js";
+import { historyOf, recordFile } from "../site/worker-socket.js";
 import { store } from "../storage.js";
 import { $, h } from "../table/dom.js";
 
@@ -81,10 +83,34 @@ function row(p) {
     h("td", { "data-testid": "history-score", text: score(p) }),
     h("td", { "data-testid": "history-rubicon", text: rubicon(p) }),
     h("td", { className: "history-links" },
-      h("a", { href: p.links.record, download: `piquet-${p.id}.json`, "data-testid": "history-record", text: t("history.record") }),
+      p.links.record
+        ? h("a", { href: p.links.record, download: `piquet-${p.id}.json`, "data-testid": "history-record", text: t("history.record") })
+        : recordButton(p),
       h("a", { href: p.links.replay, "data-testid": "history-replay", text: t("history.replay") }),
       h("a", { href: p.links.review, "data-testid": "history-review", text: t("history.review") }),
       h("a", { href: p.links.table, "data-testid": "history-table", text: t("history.table") })));
+}
+
+/**
+ * In the offline site a record has no address: the worker writes it from the table kept in this browser, and the
+ * page hands it over as a file.
+ * @param {Party} p
+ */
+function recordButton(p) {
+  const button = h("button", { type: "button", className: "link-button", "data-testid": "history-record", text: t("history.record") });
+  button.addEventListener("click", async () => {
+    const seat = heldSeats().find((s) => s.table === p.id);
+    const text = seat ? await recordFile({ table: seat.table, token: seat.token }) : null;
+    if (typeof text !== "string") {
+      fail(t("history.unreachable"));
+      return;
+    }
+    const a = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })), download: `piquet-${p.id}.json` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+  });
+  return button;
 }
 
 /**
@@ -114,7 +140,15 @@ async function start() {
   let parties = [];
   /** @type {{groups: Group[], svg: string}} */
   let progress = { groups: [], svg: "" };
-  if (seats.length) {
+  if (seats.length && offline) {
+    // The offline site: the worker reads the tables this browser keeps, as the server reads its store.
+    const data = await historyOf({ seats: seats.map(({ table, token }) => ({ table, token })), lang });
+    if (data.detail) fail(t("history.refused", { why: data.detail }));
+    else {
+      parties = data.parties;
+      progress = data.progress;
+    }
+  } else if (seats.length) {
     const answer = await fetch("/api/history", {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ seats, lang }),
     }).catch(() => null);

@@ -36,8 +36,6 @@ async function start() {
     // This site plays the computer in the browser: a room for two needs a server, and the page says so.
     for (const room of document.querySelectorAll("button[value=room]")) if (room instanceof HTMLElement) room.hidden = true;
     $("offline-friend").hidden = false;
-    // History is the server's page (its parties are in the server's store): the offline site has none yet.
-    $("your-parties").hidden = true;
   }
   ensureSprite();
   const hero = $("hero-cards");

@@ -123,6 +123,25 @@ export async function reviewTable(body, told) {
   return { ok: !answer.detail, data: answer };
 }
 
+/**
+ * The History of the seats this browser holds, from the tables kept in it (piquet.ui.web.offline.Host.history, as the
+ * server answers `POST /api/history`): `{parties, progress}`, or why not (`{detail}`).
+ * @param {{seats: {table: string, token: string}[], lang: string}} body
+ * @returns {Promise<any>}
+ */
+export function historyOf(body) {
+  return ask("history", { body: JSON.stringify(body) });
+}
+
+/**
+ * The record of a finished partie kept in this browser, if that secret holds a seat there (`null` otherwise).
+ * @param {{table: string, token: string}} seat
+ * @returns {Promise<string | null>}
+ */
+export function recordFile(seat) {
+  return ask("record_file", { body: JSON.stringify(seat) });
+}
+
 /** A connection to a table in the worker, as a WebSocket is to the server's. */
 export class WorkerSocket extends EventTarget {
   /**

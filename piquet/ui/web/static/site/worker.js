@@ -104,6 +104,11 @@ async function serve(data) {
     const progress = (done, total) => scope.postMessage({ op: "progress", request: data.request, done, total });
     const answer = await (data.op === "review" ? tables.review_record(data.body, progress) : tables.review_table(data.body, progress));
     scope.postMessage({ op: "answer", request: data.request, answer: JSON.parse(answer) });
+  } else if (data.op === "history") {
+    scope.postMessage({ op: "answer", request: data.request, answer: JSON.parse(await tables.history(data.body)) });
+  } else if (data.op === "record_file") {
+    const text = await tables.record_file(data.body);
+    scope.postMessage({ op: "answer", request: data.request, answer: text === undefined || text === null ? null : String(text) });
   } else if (data.op === "record") {
     const text = tables.record(data.number);
     scope.postMessage({ op: "answer", request: data.request, answer: text === undefined || text === null ? null : String(text) });
