@@ -822,7 +822,11 @@ class Listener(socket.socket):
             if self.ledger is None:
                 return conn, address
             host = str(address[0]) if isinstance(address, tuple) and address else "unix"
-            refusal = self.ledger.accept(conn.fileno(), host)
+            try:
+                refusal = self.ledger.accept(conn.fileno(), host)
+            except BaseException:
+                conn.close()
+                raise
             if refusal is None:
                 return conn, address
             log.warning("refused a connection from %s: %s", host, refusal)
