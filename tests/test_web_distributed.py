@@ -185,6 +185,23 @@ def test_a_network_whose_connection_was_closed_to_make_room_waits_before_it_make
     assert ledger.admit(103, "10.0.0.1") is None and len(closed) == 3  # later, it makes room in turn
 
 
+def test_connections_just_accepted_count_for_their_network_and_a_visitors_is_not_closed_for_them() -> None:
+    """A burst of one network's connections, accepted but their protocols not made yet, counts for that network: near
+    the cap a visitor's unfinished connection is not the one closed to make room for the next visitor, and once the
+    burst's protocols are made, the burst's oldest is."""
+    ledger = ConnectionLedger(max_connections=20)
+    closed: list[int] = []
+    assert ledger.made(1, "10.2.0.1") is None  # a visitor, its request not finished
+    ledger.unfinished_from(1, functools.partial(closed.append, 1))
+    for key in range(2, 19):  # 18 of 20: a burst of slow connections from one network, just accepted
+        assert ledger.accept(key, f"10.3.0.{key}") is None
+    assert ledger.admit(19, "10.4.0.1") is None and closed == []  # the burst's cannot be closed yet; nor the visitor's
+    for key in range(2, 19):  # their protocols made
+        assert ledger.made(key, f"10.3.0.{key}") is None
+        ledger.unfinished_from(key, functools.partial(closed.append, key))
+    assert ledger.admit(20, "10.5.0.1") is None and closed == [2]
+
+
 def test_the_listening_socket_answers_a_connection_refused_503_before_anything_is_made_for_it() -> None:
     """The listening socket admits each connection by the ledger as it accepts it; one refused is answered 503 and
     closed there (the event loop never sees it); one admitted is not counted again when its protocol is made; and

@@ -526,11 +526,11 @@ def _serve(args: argparse.Namespace) -> int:
         from piquet.ui.web.guard import (
             ConnectionLedger,
             Forwarded,
-            install_log_limit,
             listen,
             raise_file_limit,
             server_config,
         )
+        from piquet.ui.web.logs import install_log_limit
         from piquet.ui.web.store import StoreError, redacted
     except ImportError as e:
         print(f"piquet serve needs the web extra ({e.name} is missing): "

@@ -213,7 +213,7 @@ class ConnectionLedger:
         self._addresses: dict[str, _Address] = {}
         self._networks: dict[str, _Address] = {}
         #: Connections that have not finished a request: key -> how to close it; and by network, oldest first.
-        self.unfinished: dict[int, Callable[[], None]] = {}
+        self.unfinished: dict[int, Callable[[], None] | None] = {}  # (None: accepted, its protocol not made yet)
         self._unfinished_by_network: dict[str, OrderedDict[int, None]] = {}
         self._unfinished_network: dict[int, str] = {}
         now = clock()
@@ -291,6 +291,7 @@ class ConnectionLedger:
         refusal = self.admit(key, host)
         if refusal is None:
             self._accepted.add(key)
+            self.unfinished_from(key, None)
         return refusal
 
     def made(self, key: int, host: str) -> str | None:
@@ -344,11 +345,14 @@ class ConnectionLedger:
         there is one (a new visitor's own is never the one closed while slow connections hold more)."""
         while self._unfinished_by_network:
             keys = max(self._unfinished_by_network.values(), key=len)
-            key = next(iter(keys))
-            close = self.unfinished[key]
-            self._entry(self._networks, self._unfinished_network[key], True).evicted = self.clock()
+            key = next((k for k in keys if self.unfinished[k] is not None), None)
+            if key is None:  # all just accepted (a burst of them): none can be closed yet
+                return
+            close, network = self.unfinished[key], self._unfinished_network[key]
+            assert close is not None
             self.finished(key)
             if key in self.open:
+                self._entry(self._networks, network, True).evicted = self.clock()
                 self.evicted += 1
                 log.info("closed a connection from %s that had not finished its request, to make room",
                          self.open.get(key))
@@ -356,9 +360,9 @@ class ConnectionLedger:
                 close()
                 return
 
-    def unfinished_from(self, key: int, close: Callable[[], None]) -> None:
+    def unfinished_from(self, key: int, close: Callable[[], None] | None) -> None:
         """The connection ``key`` has no request finished (just made, or between two requests): it may be closed to
-        make room."""
+        make room, by ``close`` (``None``: just accepted, it counts for its network but cannot be closed yet)."""
         if key not in self.unfinished:
             network = prefix_of(self.open.get(key, ""))
             self._unfinished_network[key] = network
@@ -367,7 +371,8 @@ class ConnectionLedger:
 
     def finished(self, key: int) -> None:
         """The connection ``key`` finished a request, or became a WebSocket: it is not closed to make room."""
-        if self.unfinished.pop(key, None) is not None:
+        if key in self.unfinished:
+            del self.unfinished[key]
             network = self._unfinished_network.pop(key)
             keys = self._unfinished_by_network[network]
             del keys[key]
@@ -754,53 +759,6 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
                 self.transport.close()
 
     return GuardedH11Protocol, GuardedWebSocketProtocol
-
-
-#: The most log records of one kind (one logger, one message template) written in :data:`LOG_WINDOW` seconds; the
-#: rest are counted, and the count is told with the next one written.
-LOG_BURST = 20
-LOG_WINDOW = 60.0
-
-
-class LogLimit(logging.Filter):
-    """Rate-limits log records by logger and message template (a client cannot flood the log), and drops the
-    traceback of a record below ERROR unless the logger is at DEBUG."""
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        super().__init__()
-        self.clock = clock
-        self._seen: dict[tuple[str, str], list[float]] = {}  # [window start, written, suppressed]
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        key = (record.name, str(record.msg))
-        now = self.clock()
-        entry = self._seen.get(key)
-        if entry is None or now - entry[0] >= LOG_WINDOW:
-            if len(self._seen) > 1000:
-                self._seen.clear()
-            suppressed = entry[2] if entry is not None else 0
-            entry = self._seen[key] = [now, 0, 0]
-            if suppressed:
-                record.msg = f"{record.msg} ({int(suppressed)} more like this in the last {LOG_WINDOW:g} s not logged)"
-        if entry[1] >= LOG_BURST:
-            entry[2] += 1
-            return False
-        entry[1] += 1
-        if record.exc_info and record.levelno < logging.ERROR and not logging.getLogger(record.name).isEnabledFor(
-                logging.DEBUG):
-            record.exc_info = None
-            record.exc_text = None
-        return True
-
-
-def install_log_limit(names: tuple[str, ...] = ("piquet.ui.web", "uvicorn.error", "asyncio")) -> LogLimit:
-    """Put one :class:`LogLimit` on the server's loggers."""
-    limit = LogLimit()
-    for name in names:
-        logger = logging.getLogger(name)
-        if not any(isinstance(f, LogLimit) for f in logger.filters):
-            logger.addFilter(limit)
-    return limit
 
 
 #: Connections the listening socket refuses at most in one call of its ``accept`` (then the event loop runs others
