@@ -76,6 +76,13 @@ rooms' latency: what each attack did and what the server answered, the visitors'
 times and failures, and the CPU the load generators took (their own, not the
 server's). ``--computer-tables 1:N`` reports how soon the computer's move follows
 the state before it; ``--computer-budget`` sets the computer tables' budget.
+``--attack-costs S`` then runs the flood and the slow connections each alone for
+S seconds against a server holding the rooms unplayed, and reports the server's
+CPU time a frame answered and a connection opened (a figure other work on the
+machine disturbs less than a latency). ``--pin-generators`` holds every load
+generator (the clients, the computer tables' players, the attackers) to the
+last processor and leaves the server the others: on a small machine, as if the
+attackers ran on machines of their own (reported with the figures).
 
     python benchmarks/load.py --games 50 --think 0.5 --deals 2 --computer-tables 5:1 --distributed-flood 40 \
         --slow-connections 100 --hint-storm 4 --visitors 2 --max-connections 1024 --compare
@@ -229,6 +236,23 @@ class Server:
             return process.returncode
         finally:
             self._log.close()
+
+
+def generators_cpus(pin: bool) -> set[int] | None:
+    """The processors the load generators (the clients, the computer tables' players, the attackers) are held to
+    with ``--pin-generators``: the last one this process may use (the server, free, has the others to itself); or
+    ``None``."""
+    if not pin:
+        return None
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        raise LoadError("--pin-generators needs two processors at least")
+    return {cpus[-1]}
+
+
+def pin(process: multiprocessing.process.BaseProcess, cpus: set[int] | None) -> None:
+    if cpus is not None and process.pid is not None:
+        os.sched_setaffinity(process.pid, cpus)
 
 
 def machine_cpu_seconds() -> float:
@@ -827,6 +851,9 @@ class DistributedFigures:
     flood_connections: int = 0  # WebSockets opened (reopened when closed)
     flood_frames: int = 0  # frames written
     flood_reply_bytes: int = 0  # bytes the server answered them with
+    flood_reply_states: int = 0  # of the messages they were sent: the states of the rooms they watch
+    flood_reply_state_bytes: int = 0
+    flood_reply_errors: int = 0  # and the errors answering their frames
     flood_closed: int = 0  # connections the server closed
     flood_refused: int = 0  # connections refused (a limit by address or network)
     slow_addresses: int = 0
@@ -893,8 +920,27 @@ async def flood_connection(port: int, path: str, source: str, rate: float, figur
 
 
 async def count_replies(reader: asyncio.StreamReader, figures: DistributedFigures) -> None:
-    while data := await reader.read(65536):
-        figures.flood_reply_bytes += len(data)
+    """Read what the server sends a flooding socket, counting its messages by kind, until it closes."""
+    buffer = b""
+    with contextlib.suppress(OSError):
+        while data := await reader.read(65536):
+            figures.flood_reply_bytes += len(data)
+            buffer += data
+            while len(buffer) >= 2:  # the server's frames: unmasked, their length in 7, 16 or 64 bits
+                n, start = buffer[1] & 0x7F, 2
+                if n >= 126:
+                    start += 2 if n == 126 else 8
+                    if len(buffer) < start:
+                        break
+                    n = int.from_bytes(buffer[2:start], "big")
+                if len(buffer) < start + n:
+                    break
+                payload, buffer = buffer[start:start + n], buffer[start + n:]
+                if payload.startswith(b'{"type":"state"'):
+                    figures.flood_reply_states += 1
+                    figures.flood_reply_state_bytes += len(payload)
+                elif payload.startswith(b'{"type":"error"'):
+                    figures.flood_reply_errors += 1
 
 
 async def slow_connections(port: int, source: str, figures: DistributedFigures, stop: asyncio.Event) -> None:
@@ -1104,6 +1150,7 @@ def stored_actions(db: Path, tables: list[str]) -> int:
 def run(args: argparse.Namespace) -> dict[str, Any]:
     raise_file_limit()
     context = multiprocessing.get_context("spawn")
+    pinned = generators_cpus(args.pin_generators)
     with tempfile.TemporaryDirectory(prefix="piquet-load-") as directory:
         extra = ["--max-connections", str(args.max_connections)] if args.max_connections else []
         server = Server(Path(directory), free_port(), extra, args.server_nice)
@@ -1132,6 +1179,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                           args=(server.port, args.computer_tables, args.hints, args.timeout,
                                                 args.think, go, stop, computer_results, args.computer_budget))
                 process.start()
+                pin(process, pinned)
                 helpers.append(process)
             spreading = bool(args.distributed_flood or args.slow_connections or args.hint_storm or args.visitors)
             spread_ready: Queue[str] = context.Queue()
@@ -1143,6 +1191,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                                 args.hint_storm, args.visitors, args.timeout, spread_ready, go, stop,
                                                 spread_results))
                 process.start()
+                pin(process, pinned)
                 helpers.append(process)
                 try:
                     if spread_ready.get(timeout=args.timeout + 120) != "ready":
@@ -1157,6 +1206,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                            args=(server.port, spectate, args.flood, args.slow_readers, args.thinking,
                                                  args.timeout, ready, go, stop, attack_results))
                 attacker.start()
+                pin(attacker, pinned)
                 workers.append(attacker)
             for k in range(args.clients_processes):
                 share = rooms[k::args.clients_processes]
@@ -1164,6 +1214,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                           args=(share, ws_base, args.deals, args.timeout, args.think,
                                                 not args.no_compression, ready, go, results))
                 process.start()
+                pin(process, pinned)
                 workers.append(process)
             for _ in workers:
                 try:
@@ -1247,6 +1298,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "distributed": distributed_summary(spread) if spreading else None,
         "max_connections": args.max_connections,
         "server_nice": args.server_nice,
+        "generators_pinned_to": sorted(pinned) if pinned is not None else None,
         "variant": args.variant,
         "deals": args.deals,
         "client_processes": args.clients_processes,
@@ -1286,6 +1338,75 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "server_command": shlex.join(["python3", "-m", "piquet", "serve", "--port", "P", "--db", "TMPFILE"]),
         "command": shlex.join(["python", *sys.argv]),
     }
+
+
+def attack_costs(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Each distributed attack asked for (the flood, the slow connections) alone for ``--attack-costs`` seconds,
+    against a server of its own holding the rooms, not played (the flooders' targets): the server's CPU time by unit
+    of the attack (a frame answered, a connection opened), a figure other work on the machine disturbs less than a
+    latency."""
+    context = multiprocessing.get_context("spawn")
+    extra = ["--max-connections", str(args.max_connections)] if args.max_connections else []
+    costs = []
+    for name, flooders, slow in (("flood", args.distributed_flood, 0), ("slow connections", 0, args.slow_connections)):
+        if not flooders and not slow:
+            continue
+        with tempfile.TemporaryDirectory(prefix="piquet-load-") as directory:
+            server = Server(Path(directory), free_port(), extra, args.server_nice)
+            process = None
+            try:
+                server.wait_ready()
+                targets = []
+                for i in range(args.games):
+                    table_id, _host, _guest, spectate = create_room(server.port, args.variant, f"Host {i}",
+                                                                    source_address(i))
+                    targets.append((table_id, spectate))
+                ready: Queue[str] = context.Queue()
+                results: Queue[dict[str, Any]] = context.Queue()
+                go, stop = context.Event(), context.Event()
+                process = context.Process(target=distributed_process, name="load-attack-cost",
+                                          args=(server.port, targets, flooders, slow, 0, 0.0, args.timeout, ready,
+                                                go, stop, results))
+                process.start()
+                pin(process, generators_cpus(args.pin_generators))
+                if ready.get(timeout=args.timeout + 120) != "ready":
+                    raise LoadError(f"the {name} could not start")
+                assert process.pid is not None
+                cpu, attacker_cpu, began = server.cpu_seconds(), cpu_of(process.pid), time.monotonic()
+                go.set()
+                time.sleep(args.attack_costs)
+                server.check_alive()
+                cpu, span = server.cpu_seconds() - cpu, time.monotonic() - began
+                attacker_cpu = cpu_of(process.pid) - attacker_cpu
+                stop.set()
+                figures = DistributedFigures(**results.get(timeout=args.timeout + 60))
+                process.join(timeout=30)
+            finally:
+                if process is not None and process.is_alive():
+                    process.kill()
+                server.stop()
+        if figures.failures:
+            raise LoadError(f"the {name} alone: {figures.failures[0]}")
+        units = figures.flood_reply_errors if flooders else figures.slow_opened
+        costs.append({"attack": name, "seconds": span, "server_cpu_seconds": cpu,
+                      "server_cpu_percent": 100 * cpu / span,
+                      "attacker_cpu_percent": 100 * attacker_cpu / span,
+                      "unit": "frame answered" if flooders else "connection opened", "units": units,
+                      "server_cpu_us_per_unit": 1e6 * cpu / max(1, units),
+                      "figures": distributed_summary(figures)})
+    return costs
+
+
+def report_costs(costs: list[dict[str, Any]]) -> None:
+    for c in costs:
+        f = c["figures"]
+        detail = (f"{f['flood_frames']:,} frames written, {f['flood_reply_errors']:,} answered (an error each), "
+                  f"{f['flood_closed']} closed" if c["attack"] == "flood" else
+                  f"{f['slow_opened']:,} opened: {f['slow_refused']:,} refused 503, {f['slow_closed']:,} closed by the "
+                  "server (timed out, or to make room)")
+        print(f"{c['attack']} alone, {c['seconds']:.0f} s: server CPU {c['server_cpu_seconds']:.2f} s "
+              f"({c['server_cpu_percent']:.0f}% of one core), {c['server_cpu_us_per_unit']:.0f} us a "
+              f"{c['unit']}; {detail}; the attackers {c['attacker_cpu_percent']:.0f}% of one core")
 
 
 def distributed_summary(figures: DistributedFigures) -> dict[str, Any]:
@@ -1370,7 +1491,9 @@ def report(figures: dict[str, Any]) -> None:
     if spread:
         print(f"distributed attacks: {spread['flood_addresses']} flooding addresses ({FLOOD_CONNECTIONS} sockets "
               f"each, {FLOOD_RATE:g} frames a second; {spread['flood_frames']:,} frames written, "
-              f"{spread['flood_reply_bytes'] // 1024:,} KiB answered, {spread['flood_closed']} closed, "
+              f"{spread['flood_reply_bytes'] // 1024:,} KiB answered: {spread['flood_reply_errors']:,} errors and "
+              f"{spread['flood_reply_states']:,} states of the rooms they watch, "
+              f"{spread['flood_reply_state_bytes'] // 1024:,} KiB; {spread['flood_closed']} closed, "
               f"{spread['flood_refused']} refused); {spread['slow_addresses']} addresses of slow connections "
               f"({SLOW_PER_ADDRESS} each: {spread['slow_opened']:,} opened, {spread['slow_closed']:,} closed by the "
               f"server, {spread['slow_refused']:,} refused); {spread['storm_tables']} tables storming hints "
@@ -1382,6 +1505,10 @@ def report(figures: dict[str, Any]) -> None:
                   f"{pages.get('p50_ms', math.nan):.1f} ms, p99 {pages.get('p99_ms', math.nan):.1f} ms; the first "
                   f"state p50 {sockets.get('p50_ms', math.nan):.1f} ms, p99 {sockets.get('p99_ms', math.nan):.1f} ms"
                   + (f" (e.g. {spread['visit_failure_examples'][0]})" if spread["visit_failures"] else ""))
+    if figures.get("generators_pinned_to"):
+        print(f"the load generators (clients, computer tables' players, attackers) were held to CPU "
+              f"{figures['generators_pinned_to'][0]}, the server and its workers free (as if the attackers ran on "
+              "machines of their own)")
     if figures.get("server_nice"):
         print(f"the server ran at niceness {figures['server_nice']} (its workers {figures['server_nice'] + 10} and "
               f"{figures['server_nice'] + 15})")
@@ -1444,6 +1571,14 @@ def main() -> None:
     attacks.add_argument("--server-nice", type=int, default=0, metavar="N",
                          help="start the server at niceness N (e.g. -10, as root): on a machine shared with other "
                               "work, the server as on a machine of its own")
+    attacks.add_argument("--pin-generators", action="store_true",
+                         help="hold the load generators (clients, computer tables' players, attackers) to the last "
+                              "processor, the server free: on a small machine, as if they ran on machines of their "
+                              "own (reported)")
+    attacks.add_argument("--attack-costs", type=float, default=0.0, metavar="SECONDS",
+                         help="then run each distributed attack asked for alone, SECONDS each, against a server "
+                              "with the rooms unplayed, and report the server's CPU a frame answered and a "
+                              "connection opened")
     attacks.add_argument("--compare", action="store_true",
                          help="run the same rooms quiet first (no attack, no computer table), then with the "
                               "attacks and the computer tables asked for, and compare their p99 and memory")
@@ -1464,10 +1599,14 @@ def main() -> None:
             report(runs[-1])
             print()
         runs.append(run(args))
+        report(runs[-1])
+        costs = attack_costs(args) if args.attack_costs > 0 else []
     except LoadError as e:
         print(f"load: FAILED: {e}", file=sys.stderr)
         sys.exit(1)
-    report(runs[-1])
+    if costs:
+        print()
+        report_costs(costs)
     if args.compare:
         print()
         print("| Run | Actions | p50 | p90 | p99 | max | Server CPU | Server RSS | Workers' RSS |")
@@ -1478,7 +1617,8 @@ def main() -> None:
                   f"{lat['p99_ms']:.1f} ms | {lat['max_ms']:.1f} ms | {figures['server_cpu_percent']:.0f}% | "
                   f"{figures['server_sampled_rss_mb']:.0f} MB | {figures['workers_sampled_rss_mb']:.0f} MB |")
     if args.json:
-        Path(args.json).write_text(json.dumps(runs if args.compare else runs[0], indent=2) + "\n", encoding="utf-8")
+        Path(args.json).write_text(json.dumps({"runs": runs, "attack_costs": costs} if costs else
+                                              runs if args.compare else runs[0], indent=2) + "\n", encoding="utf-8")
     unclean = [figures["shutdown_failure"] for figures in runs if figures["shutdown_failure"]]
     for failure in unclean:  # after the figures, which are worth having all the same
         print(f"load: FAILED: {failure}", file=sys.stderr)

@@ -18,7 +18,7 @@ from typing import Any
 
 import uvicorn
 
-from piquet.ui.web.guard import ConnectionLedger, server_config
+from piquet.ui.web.guard import ConnectionLedger, listen, server_config
 
 #: The longest any read here waits.
 WAIT = 10.0
@@ -35,21 +35,25 @@ def serving(app: Any, ledger: ConnectionLedger | None = None) -> Iterator[int]:
 @contextmanager
 def serving_server(app: Any, ledger: ConnectionLedger | None = None) -> Iterator[tuple[uvicorn.Server, int]]:
     """:func:`serving`, and the server itself (its ``server_state.connections`` are the protocols of its
-    connections)."""
+    connections). As ``piquet serve``, it serves the listening socket :func:`listen` makes, which admits each
+    connection by the ledger as it accepts it."""
+    ledger = ledger if ledger is not None else ConnectionLedger()
+    sock = listen("127.0.0.1", 0, ledger)
     server = uvicorn.Server(server_config(app, host="127.0.0.1", port=0, log_level="warning", ledger=ledger))
-    thread = threading.Thread(target=server.run, name="piquet-test-server", daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="piquet-test-server", daemon=True)
     thread.start()
     deadline = time.monotonic() + WAIT
     while not server.started:
         assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
         time.sleep(0.01)
-    port: int = server.servers[0].sockets[0].getsockname()[1]
+    port: int = sock.getsockname()[1]
     try:
         yield server, port
     finally:
         server.should_exit = True
         server.force_exit = True
         thread.join(WAIT)
+        sock.close()
 
 
 def post(port: int, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:

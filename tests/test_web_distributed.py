@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import os
 import random
+import select
 import socket
 import threading
 import time
@@ -159,6 +161,78 @@ def test_near_the_cap_a_network_holding_many_unfinished_connections_waits_and_a_
             visitor.sendall(b"GET /api/setup HTTP/1.1\r\nHost: x\r\n\r\n")
             assert visitor.recv(12) == b"HTTP/1.1 200"
         assert ledger.evicted > evicted
+
+
+def test_a_network_whose_connection_was_closed_to_make_room_waits_before_it_makes_room_in_turn() -> None:
+    """Near the cap, slow networks would close one another's connections without end (each opened again at once, as
+    the load benchmark's slow connections do): a network one of whose connections was just closed to make room is
+    refused for a while; a new visitor still makes room, and the network makes room again once the while is over."""
+    now = [0.0]
+    ledger = ConnectionLedger(max_connections=20, clock=lambda: now[0])
+    closed: list[int] = []
+    key = 0
+    for network in range(6):  # 18 of 20, three unfinished in each of six networks
+        for _ in range(3):
+            key += 1
+            now[0] += 1.0
+            assert ledger.admit(key, f"10.0.{network}.1") is None
+            ledger.unfinished_from(key, functools.partial(closed.append, key))
+    assert ledger.admit(100, "10.1.0.1") is None and closed == [1]  # a visitor: the fullest network's oldest closed
+    refusal = ledger.admit(101, "10.0.0.1")  # that network again, at once
+    assert refusal is not None and "closed to make room" in refusal and closed == [1]
+    assert ledger.admit(102, "10.1.1.1") is None and closed == [1, 4]  # another visitor is served
+    now[0] += guard.EVICTED_WAIT
+    assert ledger.admit(103, "10.0.0.1") is None and len(closed) == 3  # later, it makes room in turn
+
+
+def test_connections_just_accepted_count_for_their_network_and_a_visitors_is_not_closed_for_them() -> None:
+    """A burst of one network's connections, accepted but their protocols not made yet, counts for that network: near
+    the cap a visitor's unfinished connection is not the one closed to make room for the next visitor, and once the
+    burst's protocols are made, the burst's oldest is."""
+    ledger = ConnectionLedger(max_connections=20)
+    closed: list[int] = []
+    assert ledger.made(1, "10.2.0.1") is None  # a visitor, its request not finished
+    ledger.unfinished_from(1, functools.partial(closed.append, 1))
+    for key in range(2, 19):  # 18 of 20: a burst of slow connections from one network, just accepted
+        assert ledger.accept(key, f"10.3.0.{key}") is None
+    assert ledger.admit(19, "10.4.0.1") is None and closed == []  # the burst's cannot be closed yet; nor the visitor's
+    for key in range(2, 19):  # their protocols made
+        assert ledger.made(key, f"10.3.0.{key}") is None
+        ledger.unfinished_from(key, functools.partial(closed.append, key))
+    assert ledger.admit(20, "10.5.0.1") is None and closed == [2]
+
+
+def test_the_listening_socket_answers_a_connection_refused_503_before_anything_is_made_for_it() -> None:
+    """The listening socket admits each connection by the ledger as it accepts it; one refused is answered 503 and
+    closed there (the event loop never sees it); one admitted is not counted again when its protocol is made; and
+    what the ledger held under a descriptor is of a connection since closed when a new one is accepted as it."""
+    ledger = ConnectionLedger(max_connections=1)
+    with listen("127.0.0.1", 0, ledger) as listener:
+        listener.setblocking(False)  # as the event loop has it
+        port = listener.getsockname()[1]
+        with socket.create_connection(("127.0.0.1", port), source_address=("127.15.0.1", 0)):
+            _wait_readable(listener)
+            conn, _address = listener.accept()
+            with conn:
+                assert ledger.open == {conn.fileno(): "127.15.0.1"}
+                assert ledger.made(conn.fileno(), "127.15.0.1") is None  # its protocol: counted once
+                assert ledger.connections_from("127.15.0.1") == 1
+                with socket.create_connection(("127.0.0.1", port), source_address=("127.15.1.1", 0)) as refused:
+                    refused.settimeout(WAIT)
+                    _wait_readable(listener)
+                    with pytest.raises(BlockingIOError):  # refused, and none other waiting
+                        listener.accept()
+                    assert refused.recv(1024).startswith(b"HTTP/1.1 503 Service Unavailable")
+                    assert refused.recv(1024) == b""  # closed
+                assert ledger.open == {conn.fileno(): "127.15.0.1"}
+                # Its descriptor closed without the ledger told (a transport that failed to be made), then taken by
+                # a new connection:
+                assert ledger.accept(conn.fileno(), "127.15.2.1") is None
+                assert ledger.open == {conn.fileno(): "127.15.2.1"} and ledger.connections_from("127.15.0.1") == 0
+
+
+def _wait_readable(sock: socket.socket) -> None:
+    assert select.select([sock], [], [], WAIT)[0], "no connection to accept"
 
 
 # ---------------------------------------------------------------- a budget all connections share

@@ -30,7 +30,8 @@ from piquet.ui.web import guard
 from piquet.ui.web import store as store_module
 from piquet.ui.web import tables as tables_module
 from piquet.ui.web.app import TABLE_BURST_PER_ADDRESS, create_app
-from piquet.ui.web.guard import MAX_FRAME, MESSAGE_BURST, ConnectionLedger, LogLimit
+from piquet.ui.web.guard import MAX_FRAME, MESSAGE_BURST, ConnectionLedger
+from piquet.ui.web.logs import LOG_BURST, LOG_WINDOW, LogLimit
 from piquet.ui.web.store import SQLiteStore, StoreError, TableInfo
 from piquet.ui.web.tables import NOT_SAVED, Table, Tables
 
@@ -434,9 +435,9 @@ def test_the_log_limit_writes_a_kind_of_record_at_most_its_burst_a_minute_and_dr
         return logger.makeRecord(logger.name, logging.WARNING, __file__, 1, msg, (), info)
 
     written = [limit.filter(record("closed a flood from %s")) for _ in range(100)]
-    assert sum(written) == guard.LOG_BURST
+    assert sum(written) == LOG_BURST
     assert limit.filter(record("another kind"))
-    now[0] += guard.LOG_WINDOW
+    now[0] += LOG_WINDOW
     again = record("closed a flood from %s")
     assert limit.filter(again) and "80 more" in str(again.msg)
     with_traceback = record("a client's message failed", exc=True)

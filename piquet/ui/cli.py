@@ -526,11 +526,11 @@ def _serve(args: argparse.Namespace) -> int:
         from piquet.ui.web.guard import (
             ConnectionLedger,
             Forwarded,
-            install_log_limit,
             listen,
             raise_file_limit,
             server_config,
         )
+        from piquet.ui.web.logs import install_log_limit
         from piquet.ui.web.store import StoreError, redacted
     except ImportError as e:
         print(f"piquet serve needs the web extra ({e.name} is missing): "
@@ -569,6 +569,7 @@ def _serve(args: argparse.Namespace) -> int:
     ledger = ConnectionLedger(forwarded=forwarded)
     if args.max_connections is not None:
         ledger.max_connections = min(ledger.max_connections, args.max_connections)
+    listening.ledger = ledger  # each connection admitted or refused as it is accepted
     config = server_config(app, host=args.host, port=args.port, log_level=args.log_level, ledger=ledger)
     if args.events:  # one JSON line per table event and error, on standard error
         events.install(logging.StreamHandler(sys.stderr))

@@ -7,11 +7,13 @@ before).
 
 - Connections are counted in all (:data:`MAX_CONNECTIONS`), by address (:data:`MAX_CONNECTIONS_PER_ADDRESS`) and by
   network (:func:`prefix_of`: an IPv4 /24, an IPv6 /64; :data:`MAX_CONNECTIONS_PER_PREFIX`), and new ones by address
-  and by network a second; past a limit a new connection is answered 503 and closed. When the connections near the
-  cap (:data:`EVICT_AT`), a new connection makes room: the oldest connection that has not finished a request (nor
+  and by network a second, as the listening socket accepts them (:class:`Listener`); past a limit a new connection is
+  answered 503 and closed there, before anything is made for it. When the connections near the cap
+  (:data:`EVICT_AT`), a new connection makes room: the oldest connection that has not finished a request (nor
   become a WebSocket) of the network holding the most such is closed, and a network that holds
-  :data:`UNFINISHED_NEAR_CAP` such already is refused instead: a flood of slow connections cannot keep a new visitor
-  out. A connection whose request is not
+  :data:`UNFINISHED_NEAR_CAP` such already, or one of whose was closed to make room lately (:data:`EVICTED_WAIT`), is
+  refused instead: a flood of slow connections cannot keep a new visitor out, nor make the server close and accept
+  its connections without end. A connection whose request is not
   complete :data:`REQUEST_TIMEOUT` seconds after the connection or the previous answer is closed ("slowloris").
 - A WebSocket's frames are read by their header before the WebSocket library parses them:
 
@@ -41,9 +43,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import ipaddress
 import json
 import logging
+import math
 import resource
 import socket
 import time
@@ -115,6 +119,9 @@ MAX_CONNECTIONS_PER_PREFIX = 256
 #: opens a few at once).
 EVICT_AT = 0.9
 UNFINISHED_NEAR_CAP = 8
+#: Seconds a network one of whose connections was closed to make room is refused near the cap, rather than make room
+#: in turn: slow networks would otherwise close one another's connections, each opened again at once, without end.
+EVICTED_WAIT = 10.0
 #: New connections one address may open a second, on average, and in a burst; and one network.
 CONNECTIONS_PER_SECOND_PER_ADDRESS = 10.0
 CONNECTION_BURST_PER_ADDRESS = 60.0
@@ -135,10 +142,11 @@ RESERVED_FILES = 128
 class _Address:
     """An address's or a network's count of connections and its buckets."""
 
-    __slots__ = ("connections", "messages", "opened", "seated")
+    __slots__ = ("connections", "evicted", "messages", "opened", "seated")
 
     def __init__(self, now: float, network: bool = False) -> None:
         self.connections = 0
+        self.evicted = -math.inf  # when a connection of its (a network's) was last closed to make room
         if network:
             self.opened = TokenBucket(CONNECTIONS_PER_SECOND_PER_PREFIX, CONNECTION_BURST_PER_PREFIX, now)
             self.messages = TokenBucket(MESSAGES_PER_SECOND_PER_PREFIX, MESSAGE_BURST_PER_PREFIX, now)
@@ -150,7 +158,7 @@ class _Address:
 
     def idle(self, now: float) -> bool:
         return (self.connections == 0 and self.opened.full(now) and self.messages.full(now)
-                and self.seated.full(now))
+                and self.seated.full(now) and now - self.evicted >= EVICTED_WAIT)
 
 
 class Forwarded:
@@ -201,17 +209,19 @@ class ConnectionLedger:
         self.max_connections = max_connections if max_connections is not None else connection_limit()
         self.clock = clock
         self.forwarded = forwarded or Forwarded()
-        self.open: dict[int, str] = {}  # id(transport) -> address
+        self.open: dict[int, str] = {}  # the connection's descriptor -> its address
         self._addresses: dict[str, _Address] = {}
         self._networks: dict[str, _Address] = {}
         #: Connections that have not finished a request: key -> how to close it; and by network, oldest first.
-        self.unfinished: dict[int, Callable[[], None]] = {}
+        self.unfinished: dict[int, Callable[[], None] | None] = {}  # (None: accepted, its protocol not made yet)
         self._unfinished_by_network: dict[str, OrderedDict[int, None]] = {}
         self._unfinished_network: dict[int, str] = {}
         now = clock()
         self.frames = TokenBucket(FRAMES_PER_SECOND, FRAME_BURST, now)
         self.bytes = TokenBucket(BYTES_PER_SECOND, BYTE_BURST, now)
         self.evicted = 0
+        #: The connections admitted as they were accepted (:meth:`accept`) whose protocol is not made yet.
+        self._accepted: set[int] = set()
         #: The connections waiting for the shared budget, in turn (each is read a few frames, then goes to the back).
         self.waiting: deque[Any] = deque()
         self._turns: asyncio.TimerHandle | None = None
@@ -250,12 +260,19 @@ class ConnectionLedger:
         """Count a new connection; the reason it is refused (``None``: admitted). A trusted proxy's connection is
         counted in all only (its clients are counted by :meth:`reassign`). Near the cap, a connection from a network
         that already holds :data:`UNFINISHED_NEAR_CAP` connections not finished is refused (let it finish those
-        first); any other makes room by closing the oldest connection that has not finished a request."""
+        first), and so is one from a network one of whose connections was closed to make room less than
+        :data:`EVICTED_WAIT` seconds ago; any other makes room by closing the oldest connection that has not finished
+        a request of the network that holds the most such."""
         if len(self.open) >= EVICT_AT * self.max_connections:
-            if (not self.forwarded.trusted(host)
-                    and len(self._unfinished_by_network.get(prefix_of(host), ())) >= UNFINISHED_NEAR_CAP):
-                return (f"the server is nearly full, and this network holds {UNFINISHED_NEAR_CAP} or more connections "
-                        "that have not finished a request")
+            if not self.forwarded.trusted(host):
+                held = len(self._unfinished_by_network.get(prefix_of(host), ()))
+                if held >= UNFINISHED_NEAR_CAP:
+                    return (f"the server is nearly full, and this network holds {UNFINISHED_NEAR_CAP} or more "
+                            "connections that have not finished a request")
+                network = self._networks.get(prefix_of(host))
+                if network is not None and self.clock() - network.evicted < EVICTED_WAIT:
+                    return (f"the server is nearly full, and a connection of this network was closed to make room "
+                            f"less than {EVICTED_WAIT:g} s ago")
             self._make_room()
         if len(self.open) >= self.max_connections:
             return f"the server holds its most connections ({self.max_connections})"
@@ -265,6 +282,26 @@ class ConnectionLedger:
                 return refusal
         self.open[key] = host
         return None
+
+    def accept(self, key: int, host: str) -> str | None:
+        """A connection just accepted, its descriptor ``key``, before anything is made for it: admitted as by
+        :meth:`admit`; the reason it is refused (``None``: admitted). What the ledger held under ``key`` was of a
+        connection closed since (the descriptor is the new one's now)."""
+        self.release(key)
+        refusal = self.admit(key, host)
+        if refusal is None:
+            self._accepted.add(key)
+            self.unfinished_from(key, None)
+        return refusal
+
+    def made(self, key: int, host: str) -> str | None:
+        """The protocol of connection ``key`` (its descriptor) is made: admitted as it was accepted (:meth:`accept`),
+        or now; the reason it is refused (``None``: admitted)."""
+        if key in self._accepted:
+            self._accepted.discard(key)
+            return None
+        self.release(key)  # (a connection closed since under the same descriptor)
+        return self.admit(key, host)
 
     def _count(self, host: str) -> str | None:
         entry, network = self.address(host), self.network(host)
@@ -308,10 +345,14 @@ class ConnectionLedger:
         there is one (a new visitor's own is never the one closed while slow connections hold more)."""
         while self._unfinished_by_network:
             keys = max(self._unfinished_by_network.values(), key=len)
-            key = next(iter(keys))
-            close = self.unfinished[key]
+            key = next((k for k in keys if self.unfinished[k] is not None), None)
+            if key is None:  # all just accepted (a burst of them): none can be closed yet
+                return
+            close, network = self.unfinished[key], self._unfinished_network[key]
+            assert close is not None
             self.finished(key)
             if key in self.open:
+                self._entry(self._networks, network, True).evicted = self.clock()
                 self.evicted += 1
                 log.info("closed a connection from %s that had not finished its request, to make room",
                          self.open.get(key))
@@ -319,9 +360,9 @@ class ConnectionLedger:
                 close()
                 return
 
-    def unfinished_from(self, key: int, close: Callable[[], None]) -> None:
+    def unfinished_from(self, key: int, close: Callable[[], None] | None) -> None:
         """The connection ``key`` has no request finished (just made, or between two requests): it may be closed to
-        make room."""
+        make room, by ``close`` (``None``: just accepted, it counts for its network but cannot be closed yet)."""
         if key not in self.unfinished:
             network = prefix_of(self.open.get(key, ""))
             self._unfinished_network[key] = network
@@ -330,7 +371,8 @@ class ConnectionLedger:
 
     def finished(self, key: int) -> None:
         """The connection ``key`` finished a request, or became a WebSocket: it is not closed to make room."""
-        if self.unfinished.pop(key, None) is not None:
+        if key in self.unfinished:
+            del self.unfinished[key]
             network = self._unfinished_network.pop(key)
             keys = self._unfinished_by_network[network]
             del keys[key]
@@ -339,6 +381,7 @@ class ConnectionLedger:
 
     def release(self, key: int) -> None:
         self.finished(key)
+        self._accepted.discard(key)
         host = self.open.pop(key, None)
         if host is not None:
             self._uncount(host)
@@ -372,6 +415,12 @@ def _host(transport: asyncio.BaseTransport) -> str:
     return "unix" if peer else "unknown"
 
 
+def _key(transport: asyncio.BaseTransport) -> int:
+    """The ledger's key of a connection: its socket's descriptor (the one it was accepted as, :class:`Listener`)."""
+    sock = transport.get_extra_info("socket")
+    return sock.fileno() if sock is not None else id(transport)
+
+
 def no_delay(transport: asyncio.BaseTransport) -> None:
     """Send each write at once (``TCP_NODELAY``): a message is not held back until the client acknowledges the one
     before (some 40 ms of delayed acknowledgement, for the second of two messages)."""
@@ -379,6 +428,13 @@ def no_delay(transport: asyncio.BaseTransport) -> None:
     if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
         with contextlib.suppress(OSError):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+def refusal_answer(refusal: str) -> bytes:
+    """The answer to a connection refused by a limit: ``503``, the reason, and the connection closed."""
+    body = f"{refusal}; try again later\n".encode()
+    return (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n"
+            b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
 
 
 _TOO_LARGE = ProtocolError("too_large", f"a message may be at most {MAX_MESSAGE} characters; this frame held more "
@@ -393,20 +449,20 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
         _request_timer: asyncio.TimerHandle | None = None
         _upgraded = False
         _admitted = False
+        _key = -1
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             no_delay(transport)
-            refusal = ledger.admit(id(transport), _host(transport))
+            self._key = _key(transport)
+            refusal = ledger.made(self._key, _host(transport))  # (admitted already if the Listener accepted it)
             if refusal is not None:
                 log.warning("refused a connection from %s: %s", _host(transport), refusal)
-                body = f"{refusal}; try again later\n".encode()
-                transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
-                                b"Connection: close\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+                transport.write(refusal_answer(refusal))
                 transport.close()
                 return
             self._admitted = True
-            ledger.unfinished_from(id(transport), self._evict)
+            ledger.unfinished_from(self._key, self._evict)
             self._arm()
 
         def _evict(self) -> None:
@@ -431,12 +487,12 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
                 return
             super().data_received(data)
             if self.conn.their_state is h11.DONE and not self._upgraded:
-                ledger.finished(id(self.transport))
+                ledger.finished(self._key)
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
             if not self.transport.is_closing():
-                ledger.unfinished_from(id(self.transport), self._evict)  # between two requests
+                ledger.unfinished_from(self._key, self._evict)  # between two requests
                 self._arm()
 
         def handle_websocket_upgrade(self, event: h11.Request) -> None:
@@ -444,7 +500,7 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
                 self._request_timer.cancel()
                 self._request_timer = None
             self._upgraded = True
-            ledger.finished(id(self.transport))
+            ledger.finished(self._key)
             super().handle_websocket_upgrade(event)
 
         def connection_lost(self, exc: Exception | None) -> None:
@@ -452,7 +508,7 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
                 self._request_timer.cancel()
                 self._request_timer = None
             if not self._upgraded:
-                ledger.release(id(self.transport))
+                ledger.release(self._key)
             super().connection_lost(exc)
 
     class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
@@ -471,22 +527,24 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
             self._turn = 0  # frames still to read at this turn (while ``_rationed``: reading what waited)
             self._rationed = False
             self._host = "unknown"
+            self._key = -1
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             super().connection_made(transport)
             self._host = _host(transport)
+            self._key = _key(transport)
             self._messages = TokenBucket(MESSAGES_PER_SECOND, MESSAGE_BURST, ledger.clock())
             self._entries = (ledger.address(self._host), ledger.network(self._host))
 
         def connection_lost(self, exc: Exception | None) -> None:
-            ledger.release(id(self.transport))
+            ledger.release(self._key)
             super().connection_lost(exc)
 
         def handle_connect(self, event: Any) -> None:
             if ledger.forwarded.trusted(self._host):  # a proxy's connection: its client is named in the request
                 client = ledger.forwarded.client(self._host, ((k.encode("latin-1"), v.encode("latin-1"))
                                                               for k, v in event.headers.raw_items()))
-                refusal = ledger.reassign(id(self.transport), client)
+                refusal = ledger.reassign(self._key, client)
                 if refusal is not None:
                     log.warning("refused a connection from %s (through %s): %s", client, self._host, refusal)
                     self.transport.close()
@@ -703,55 +761,44 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
     return GuardedH11Protocol, GuardedWebSocketProtocol
 
 
-#: The most log records of one kind (one logger, one message template) written in :data:`LOG_WINDOW` seconds; the
-#: rest are counted, and the count is told with the next one written.
-LOG_BURST = 20
-LOG_WINDOW = 60.0
+#: Connections the listening socket refuses at most in one call of its ``accept`` (then the event loop runs others
+#: before it is called again).
+REFUSED_A_TURN = 64
 
 
-class LogLimit(logging.Filter):
-    """Rate-limits log records by logger and message template (a client cannot flood the log), and drops the
-    traceback of a record below ERROR unless the logger is at DEBUG."""
+class Listener(socket.socket):
+    """The server's listening socket (:func:`listen`): each connection is admitted by :attr:`ledger` as it is
+    accepted, and one refused is answered 503 and closed there and then, before the event loop makes anything for it
+    (a transport, a protocol, an HTTP parser, a task): a flood of connections costs the server a few system calls
+    each. (``accept`` is what asyncio's event loop calls; uvicorn serves the socket it is given.)"""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        super().__init__()
-        self.clock = clock
-        self._seen: dict[tuple[str, str], list[float]] = {}  # [window start, written, suppressed]
+    ledger: ConnectionLedger | None = None
 
-    def filter(self, record: logging.LogRecord) -> bool:
-        key = (record.name, str(record.msg))
-        now = self.clock()
-        entry = self._seen.get(key)
-        if entry is None or now - entry[0] >= LOG_WINDOW:
-            if len(self._seen) > 1000:
-                self._seen.clear()
-            suppressed = entry[2] if entry is not None else 0
-            entry = self._seen[key] = [now, 0, 0]
-            if suppressed:
-                record.msg = f"{record.msg} ({int(suppressed)} more like this in the last {LOG_WINDOW:g} s not logged)"
-        if entry[1] >= LOG_BURST:
-            entry[2] += 1
-            return False
-        entry[1] += 1
-        if record.exc_info and record.levelno < logging.ERROR and not logging.getLogger(record.name).isEnabledFor(
-                logging.DEBUG):
-            record.exc_info = None
-            record.exc_text = None
-        return True
-
-
-def install_log_limit(names: tuple[str, ...] = ("piquet.ui.web", "uvicorn.error", "asyncio")) -> LogLimit:
-    """Put one :class:`LogLimit` on the server's loggers."""
-    limit = LogLimit()
-    for name in names:
-        logger = logging.getLogger(name)
-        if not any(isinstance(f, LogLimit) for f in logger.filters):
-            logger.addFilter(limit)
-    return limit
+    def accept(self) -> tuple[socket.socket, Any]:
+        for _ in range(REFUSED_A_TURN):
+            conn, address = super().accept()  # BlockingIOError: none is waiting
+            if self.ledger is None:
+                return conn, address
+            host = str(address[0]) if isinstance(address, tuple) and address else "unix"
+            try:
+                refusal = self.ledger.accept(conn.fileno(), host)
+            except BaseException:
+                conn.close()
+                raise
+            if refusal is None:
+                return conn, address
+            log.warning("refused a connection from %s: %s", host, refusal)
+            with contextlib.suppress(OSError):
+                conn.setblocking(False)
+                conn.send(refusal_answer(refusal))
+                conn.recv(65536)  # what it sent already, read: the close is then no reset, which could lose the 503
+            conn.close()
+        raise BlockingIOError(errno.EAGAIN, f"{REFUSED_A_TURN} connections refused: the others wait their turn")
 
 
-def listen(host: str, port: int) -> socket.socket:
-    """The server's socket, listening on ``host`` and ``port`` before anything is announced.
+def listen(host: str, port: int, ledger: ConnectionLedger | None = None) -> Listener:
+    """The server's socket, listening on ``host`` and ``port`` before anything is announced, each connection admitted
+    by ``ledger`` as it is accepted (:class:`Listener`; it may be given later, before serving).
 
     As uvicorn binds its own (an IPv6 socket for an address with a colon, else IPv4, the address reusable
     at once after a restart), and listening already: a browser that comes as soon as the address is
@@ -760,7 +807,8 @@ def listen(host: str, port: int) -> socket.socket:
     """
     # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets made so (the accepted ones take the listening
     # socket's protocol); the guarded protocols set it on every connection all the same.
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock = Listener(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.ledger = ledger
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
@@ -796,7 +844,9 @@ def server_config(app: Any, host: str = "127.0.0.1", port: int = 8000, log_level
     if ledger.forwarded:
         app = ForwardedFor(app, ledger.forwarded)
     # A state is a few KiB: compressing it costs the server more (a fifth of its time, measured with
-    # benchmarks/load.py) than it saves on any network a game is played over.
-    return Config(app, host=host, port=port, log_level=log_level, http=http, ws=ws, ws_max_size=MAX_FRAME,
-                  ws_per_message_deflate=False, ws_ping_interval=PING_INTERVAL, ws_ping_timeout=PING_TIMEOUT,
-                  timeout_keep_alive=KEEP_ALIVE_TIMEOUT, server_header=False, proxy_headers=False)
+    # benchmarks/load.py) than it saves on any network a game is played over. asyncio's event loop: the one that
+    # calls the Listener's accept (uvloop, if installed, would not).
+    return Config(app, host=host, port=port, log_level=log_level, http=http, ws=ws, loop="asyncio",
+                  ws_max_size=MAX_FRAME, ws_per_message_deflate=False, ws_ping_interval=PING_INTERVAL,
+                  ws_ping_timeout=PING_TIMEOUT, timeout_keep_alive=KEEP_ALIVE_TIMEOUT, server_header=False,
+                  proxy_headers=False)
