@@ -23,6 +23,7 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from piquet.engine import record
+from piquet.engine.actions import Deal
 from piquet.engine.cards import CardSet
 from piquet.ui.web import tables as tables_module
 
@@ -107,7 +108,11 @@ class Client:
         return data
 
     def recv_state(self) -> State:
+        """The next message, a state: the finished deals' talk a joining client is sent after its first state is
+        kept with the messages, and the state after it read."""
         data = self.recv()
+        while data["type"] == "talk":
+            data = self.recv()
         assert data["type"] == "state", data
         return data
 
@@ -295,11 +300,18 @@ def knowledge_by_version(record_text: str, versions: set[int]) -> dict[int, tupl
     return out
 
 
+def deal_ends(record_text: str) -> list[int]:
+    """The version at which each deal was over, the cut's (deal 0) first: the actions before the next deal's."""
+    actions = record.loads(record_text).actions
+    return [i for i, action in enumerate(actions) if isinstance(action, Deal)]
+
+
 def leaks(record_text: str, clients: list[Client]) -> list[tuple[str, int, str]]:
     """(client, version, cards it may not know) for every message a client got that names a card its player may
     not see: every state, and every other message (an error, a hint, a seat's secret...) judged at the version of
-    the state before it."""
-    versions = {m["version"] for c in clients for m in c.states()}
+    the state before it; a ``talk`` (the finished deals' talk), each deal judged at the version its deal was over."""
+    ends = deal_ends(record_text)
+    versions = {m["version"] for c in clients for m in c.states()} | set(ends)
     allowed = knowledge_by_version(record_text, versions)
     found = []
     for client in clients:
@@ -311,8 +323,15 @@ def leaks(record_text: str, clients: list[Client]) -> list[tuple[str, int, str]]
             if version is None:
                 assert not cards_in_message(message), message  # nothing about cards before the first state
                 continue
-            may = allowed[version][2 if seat is None else seat]
-            extra = cards_in_message(message) - may
+            viewer = 2 if seat is None else seat
+            if message["type"] == "talk":
+                for deal in message["deals"]:
+                    assert ends[deal["deal"]] <= version, (deal["deal"], version)  # a deal over, not one in play
+                    extra = cards_in_message(deal) - allowed[ends[deal["deal"]]][viewer]
+                    if extra:
+                        found.append((client.name, ends[deal["deal"]], str(extra)))
+                continue
+            extra = cards_in_message(message) - allowed[version][viewer]
             if extra:
                 found.append((client.name, version, str(extra)))
     return found
