@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -22,7 +23,7 @@ from web_helpers import FOUR_DEALS, WAIT, Client, choose, close_code, connect, c
 
 from piquet.ui.web.app import create_app
 from piquet.ui.web.owners import CLOSE_ELSEWHERE, Owners, lock_key
-from piquet.ui.web.store import SQLStore
+from piquet.ui.web.store import SQLStore, TableInfo
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -186,3 +187,33 @@ def test_sqlite_keeps_one_process_serving_every_table(tmp_path: Path) -> None:
         table = create(http, "room", name="Ann")
         connect(http, stack, table, f"token={table['token']}", "Ann")
         assert app.state.tables.get(table["id"]) is not None  # created and kept, as before
+
+
+def test_a_takeover_reads_a_table_once_a_change_in_flight_is_committed(postgres_url: str) -> None:
+    """The table's row locked by a change not yet committed (a former holder's last action): the read of a process
+    taking the table over waits for it, and gets the action."""
+    from piquet.ui.web.postgres import PostgresStore  # the postgres extra's
+
+    store = PostgresStore(postgres_url, pool_size=2)
+    try:
+        store.create(TableInfo("t1", "room", "rubicon", {}, None, ["Ann", "Bill"], ["a", "b"], "s", None))
+        read: list[TableInfo | None] = []
+        with psycopg.connect(postgres_url) as former:  # a transaction: the change in flight
+            former.execute("UPDATE tables SET version = 1 WHERE id = 't1'")
+            former.execute("INSERT INTO actions (table_id, idx, action) VALUES ('t1', 0, %s)",
+                           ('{"player": "Ann", "cut": ["7S", "AD"]}',))
+            reader = threading.Thread(target=lambda: read.append(store.load("t1")), daemon=True)
+            reader.start()
+            with psycopg.connect(postgres_url, autocommit=True) as watcher:
+                deadline = time.monotonic() + WAIT
+                while watcher.execute("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND "
+                                      "query LIKE 'SELECT%%FROM tables WHERE id%%'").fetchone() is None:
+                    assert reader.is_alive() and time.monotonic() < deadline, "the read did not wait for the row"
+                    time.sleep(0.02)
+            assert not read
+            former.commit()
+        reader.join(WAIT)
+        assert read and read[0] is not None
+        assert read[0].version == 1 and read[0].actions == [{"player": "Ann", "cut": ["7S", "AD"]}]
+    finally:
+        store.close()

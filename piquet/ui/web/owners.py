@@ -111,6 +111,10 @@ class Owners:
                                      connect_timeout=LOCK_TIMEOUT, keepalives=1, keepalives_idle=5,
                                      keepalives_interval=2, keepalives_count=3)
         connection.execute(f"SET statement_timeout = {LOCK_TIMEOUT * 1000}")
+        # And the server's side of the same: a process whose machine vanishes (no connection closed) has its session
+        # ended, and its tables freed, within about 11 s (over TCP; a local socket's end is seen at once).
+        for setting, value in (("idle", 5), ("interval", 2), ("count", 3)):
+            connection.execute(f"SET tcp_keepalives_{setting} = {value}")
         self._connection, self.backend = connection, connection.info.backend_pid
 
     def _lose(self) -> set[str]:
