@@ -155,15 +155,17 @@ def test_a_process_that_loses_its_lock_connection_acknowledges_nothing_more(post
         owners: Owners = a.state.tables.owners
         store = a.state.tables.store.store
         assert isinstance(store, SQLStore)
-        before = store.load(table["id"])
-        assert before is not None
-        # An administrator (or a failure) ends A's lock session: A can no longer prove it holds the table.
-        with psycopg.connect(postgres_url, autocommit=True) as admin:
-            admin.execute("SELECT pg_terminate_backend(%s)", (owners.backend,))
+        # The table at rest: a person is prompted (the cut and the deal done), nothing is being saved.
         state = playable(ann)
         mover = (ann, bill)[state["view"]["to_act"]]
-        mine = state if mover is ann else mover.until(
-            lambda m: m["type"] == "state" and m["version"] == state["version"])
+        mine = mover.until(lambda m: m["type"] == "state" and m["version"] >= state["version"]
+                           and m["prompt"] is not None) if mover.current["prompt"] is None else mover.current
+        before = store.load(table["id"])
+        assert before is not None and before.version == mine["version"]
+        # An administrator (or a failure) ends A's lock session: A can no longer prove it holds the table.
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            # (waiting until the session has ended: its locks are gone)
+            assert admin.execute("SELECT pg_terminate_backend(%s, 5000)", (owners.backend,)).fetchone() == (True,)
         mover.act(choose(mine, random.Random(2)), mine["version"])
         # The action is refused (not saved) if it comes before the watch has noticed, and the socket is closed
         # with 4409 either way; no state with a new version is sent (one already on its way may still come).
@@ -217,3 +219,19 @@ def test_a_takeover_reads_a_table_once_a_change_in_flight_is_committed(postgres_
         assert read[0].version == 1 and read[0].actions == [{"player": "Ann", "cut": ["7S", "AD"]}]
     finally:
         store.close()
+
+
+def test_a_partie_that_ends_in_one_process_is_no_longer_unfinished_to_the_others_history(postgres_url: str) -> None:
+    """History does not replay again a table it found unfinished (the table's process writes its line when it
+    ends); the end in another process is told to every process over LISTEN/NOTIFY."""
+    with server(postgres_url) as (a, http_a), server(postgres_url) as (b, _http_b), ExitStack() as stack:
+        table, _ann, _bill = room(http_a, stack, options=FOUR_DEALS)
+        assert a.state.tables.owners.listening.wait(WAIT) and b.state.tables.owners.listening.wait(WAIT)
+        b.state.tables.history._unfinished.add(table["id"])  # as B's History found it, unfinished
+        ended = a.state.tables.get(table["id"]).on_end  # what the table calls, on A's loop, when its partie ends
+        assert http_a.portal is not None
+        http_a.portal.call(ended, table["id"])
+        deadline = time.monotonic() + WAIT
+        while table["id"] in b.state.tables.history._unfinished:
+            assert time.monotonic() < deadline, "B was not told"
+            time.sleep(0.02)

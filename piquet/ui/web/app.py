@@ -178,10 +178,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        watch = None
-        if owners is not None:
-            watch = asyncio.get_running_loop().create_task(owners.watch())
-            owners.listen()
+        watch = tables.begin()
         try:
             yield
         finally:

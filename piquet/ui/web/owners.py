@@ -51,7 +51,8 @@ LOCK_TIMEOUT = 5
 TAKEOVER_WAIT = 3.0
 #: Seconds between two tries.
 TAKEOVER_STEP = 0.1
-#: The channel (LISTEN/NOTIFY) where a process asks the holder of a table for it: ``give <table id>``.
+#: The channel (LISTEN/NOTIFY) of what crosses processes: ``give <table id>`` (a process asks the holder of a table
+#: for it) and ``ended <table id>`` (a table's partie ended: every process's History finds its line in the store).
 CHANNEL = "piquet_tables"
 
 #: The key space of the tables' locks: the high half of the 64-bit key, so that no other advisory lock of the
@@ -100,6 +101,8 @@ class Owners:
         self._closed = False
         #: Told (from the listening thread) a table this process holds that another process asks for.
         self.on_give: Callable[[str], None] | None = None
+        #: Told (from the listening thread) a table whose partie ended in any process (:meth:`announce_end`).
+        self.on_ended: Callable[[str], None] | None = None
         self._listener: threading.Thread | None = None
         self.listening = threading.Event()
         self._connect()
@@ -174,6 +177,25 @@ class Owners:
         with self._lock:
             self._call("SELECT pg_notify(%s, %s)", (CHANNEL, f"give {table_id}"))
 
+    def tell_end(self, table_id: str) -> None:
+        """Tell every process (this one too) that the table's partie ended: a ``NOTIFY`` on :data:`CHANNEL`."""
+        with self._lock:
+            self._call("SELECT pg_notify(%s, %s)", (CHANNEL, f"ended {table_id}"))
+
+    def announce_end(self, table_id: str) -> asyncio.Future[None]:
+        """:meth:`tell_end`, off the event loop (queued at once); a lock connection that fails is told nothing."""
+        loop = asyncio.get_running_loop()
+
+        def tell() -> None:
+            with contextlib.suppress(OwnershipLost):
+                self.tell_end(table_id)
+
+        if self._closed:
+            done: asyncio.Future[None] = loop.create_future()
+            done.set_result(None)
+            return done
+        return loop.run_in_executor(self._thread, tell)
+
     def listen(self) -> None:
         """Hear, on a connection of its own, the other processes asking for tables (:meth:`ask`): a table held
         here is told to ``on_give``. Until :meth:`close`; the connection made again if it fails."""
@@ -194,6 +216,8 @@ class Owners:
                             kind, _, table_id = note.payload.partition(" ")
                             if kind == "give" and table_id in self.held and self.on_give is not None:
                                 self.on_give(table_id)
+                            elif kind == "ended" and self.on_ended is not None:
+                                self.on_ended(table_id)
             except psycopg.Error:
                 self.listening.clear()
                 if not self._closed:

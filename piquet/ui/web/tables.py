@@ -578,6 +578,27 @@ class Tables:
         if owners is not None:
             owners.on_lost = self._lost
             owners.on_give = self._asked
+            owners.on_ended = self._heard_end
+
+    def begin(self) -> asyncio.Task[None] | None:
+        """Where tables are held: watch the lock connection and listen to the other processes, from the server's
+        event loop (its lifespan calls this); the watch's task (``None`` where tables are not held)."""
+        self._loop = asyncio.get_running_loop()
+        if self.owners is None:
+            return None
+        self.owners.listen()
+        return self._loop.create_task(self.owners.watch())
+
+    def _heard_end(self, table_id: str) -> None:
+        """Told (from any thread) that a table's partie ended in some process: History forgets it was unfinished."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self.history.forget, table_id)
+
+    def _ended(self, table_id: str) -> None:
+        """A table's partie ended here: History's, and every other process's (over the database), told."""
+        self.history.forget(table_id)
+        if self.owners is not None:
+            self.owners.announce_end(table_id)
 
     def _asked(self, table_id: str) -> None:
         """Told (from any thread) that another process asks for a table this one holds: it is given on the loop."""
@@ -637,7 +658,7 @@ class Tables:
 
     def _table(self, info: TableInfo) -> Table:
         table = Table(info, self.store, self.thinker, self.max_budget, self.allowances)
-        table.on_end = self.history.forget
+        table.on_end = self._ended
         table.on_idle = self.release
         return table
 
