@@ -591,7 +591,7 @@ class Tables:
 
     def _heard_end(self, table_id: str) -> None:
         """Told (from any thread) that a table's partie ended in some process: History forgets it was unfinished."""
-        if self._loop is not None:
+        if self._loop is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self.history.forget, table_id)
 
     def _ended(self, table_id: str) -> None:
@@ -602,7 +602,7 @@ class Tables:
 
     def _asked(self, table_id: str) -> None:
         """Told (from any thread) that another process asks for a table this one holds: it is given on the loop."""
-        if self._loop is not None:
+        if self._loop is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self.give, table_id)
 
     def give(self, table_id: str) -> None:
@@ -615,7 +615,7 @@ class Tables:
 
     def _lost(self, table_ids: set[str]) -> None:
         """Told (from any thread) the tables this process no longer holds: they are dropped on the event loop."""
-        if self._loop is not None:
+        if self._loop is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self.drop, table_ids)
 
     def drop(self, table_ids: set[str], why: str = "no longer held by this process") -> None:
