@@ -149,7 +149,7 @@ log = logging.getLogger("piquet.ui.web")
 
 #: A table read from the store is replayed here, off the event loop, one at a time.
 _REPLAY_THREAD = ThreadPoolExecutor(1, thread_name_prefix="piquet-replay")
-#: Tasks running on their own (a table's lock given back, its connections closed), kept until done.
+#: Tasks running on their own (the connections of a table given up, closed), kept until done.
 _background: set[asyncio.Task[None]] = set()
 
 class Table:
