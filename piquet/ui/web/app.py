@@ -42,14 +42,16 @@ from piquet.ui.web.guide import (
     unknown_guide_html,
 )
 from piquet.ui.web.limits import TokenBucket, prefix_of
+from piquet.ui.web.owners import CLOSE_ELSEWHERE, Owners
 from piquet.ui.web.protocol import LinkKind, ProtocolError, TableKind
 from piquet.ui.web.records import MAX_RECORD_BYTES, check_room, deals_ended, read_record, record_key, refusal
 from piquet.ui.web.reviews import REVIEW_WORKERS, LensName, ReviewRefused, Reviews, for_viewer, may_review
 from piquet.ui.web.seats import SeatRefused
 from piquet.ui.web.session import handle, message_text, setup_answer
-from piquet.ui.web.store import MAX_PLAYED, AsyncStore, Store, StoreUnavailable, open_store
+from piquet.ui.web.store import MAX_PLAYED, AsyncStore, SQLStore, Store, StoreError, StoreUnavailable, open_store
 from piquet.ui.web.tables import (
     MAX_BUDGET,
+    Elsewhere,
     OpenRefused,
     Table,
     Tables,
@@ -176,15 +178,21 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
     if not 0 <= max_budget < math.inf:
         raise ValueError(f"the cap on the computer's thinking is 0 (none) or more seconds, not {max_budget!r}")
     store: Store | AsyncStore = open_store(db) if isinstance(db, str) else db
+    owners = _owners(db, store)
     thinker = Thinker(workers)
-    tables = Tables(store, thinker, max_budget=max_budget)
+    tables = Tables(store, thinker, max_budget=max_budget, owners=owners)
     reviews = Reviews(review_workers)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        watch = tables.begin()
         try:
             yield
         finally:
+            if watch is not None:
+                watch.cancel()
+            if owners is not None:
+                owners.close()
             thinker.close()
             reviews.close()
 
@@ -331,6 +339,8 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
             raise HTTPException(403, "that token holds no seat at this table") from None
         except OpenRefused as e:
             raise HTTPException(429, e.reason, headers={"Retry-After": str(math.ceil(e.retry_after))}) from None
+        except Elsewhere as e:
+            raise HTTPException(503, e.reason, headers={"Retry-After": "1"}) from None
         if table.is_spectator(token):
             return table, None
         try:
@@ -495,6 +505,9 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
         except OpenRefused as e:
             await ws.close(code=1013, reason=close_reason(e.reason))
             return
+        except Elsewhere as e:
+            await ws.close(code=CLOSE_ELSEWHERE, reason=close_reason(e.reason))
+            return
         except SeatRefused as e:
             await ws.close(code=e.code, reason=close_reason(e.reason))
             return
@@ -558,6 +571,22 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
         return JSONResponse({"detail": "; ".join(problems)}, status_code=422)
 
     return app
+
+
+def _owners(db: object, store: object) -> Owners | None:
+    """Where ``db`` is a PostgreSQL URL, the tables this process holds (:mod:`piquet.ui.web.owners`: several
+    processes may serve the database), asked by the store before each change of a table; else ``None`` (a SQLite
+    file, or a store given: this process serves every table of it)."""
+    if not isinstance(db, str) or not isinstance(store, SQLStore) or store.dialect.name != "postgresql":
+        return None
+    try:
+        owners = Owners(db)
+    except Exception as e:  # psycopg's error: the store itself was reached a moment ago
+        store.close()
+        raise StoreError(f"the store {store.where} cannot hold tables (its lock connection failed: "
+                         f"{type(e).__name__})") from None
+    store.fence = owners
+    return owners
 
 
 def _hang_up(ws: WebSocket, abort: Callable[[], None] | None) -> None:

@@ -115,6 +115,12 @@ class PostgresStore(SQLStore):
         # A read's statements see one moment of the database: REPEATABLE READ for the transaction (set first).
         return self._snapshot() if snapshot else self._transaction()
 
+    def _locked_read(self) -> Any:
+        # READ COMMITTED with the table's row locked first (FOR UPDATE): every change of a table locks its row, so
+        # the actions read next are the row's; a snapshot (REPEATABLE READ) would fail instead of waiting when a
+        # change commits while the lock is awaited.
+        return self._transaction()
+
     @contextmanager
     def _snapshot(self) -> Iterator[Execute]:
         with self._transaction() as execute:

@@ -55,8 +55,8 @@ from piquet.ui.web.migrations import MIGRATIONS, SQLITE, Dialect, Execute, Migra
 if TYPE_CHECKING:
     from piquet.ui.web.protocol import TableKind
 
-__all__ = ["MAX_PLAYED", "AsyncStore", "InThread", "Played", "SQLStore", "SQLiteStore", "Store", "StoreError",
-           "StoreUnavailable", "TableInfo", "Takeback", "is_postgres_url", "open_store", "redacted"]
+__all__ = ["MAX_PLAYED", "AsyncStore", "Fence", "InThread", "NotOwner", "Played", "SQLStore", "SQLiteStore", "Store",
+           "StoreError", "StoreUnavailable", "TableInfo", "Takeback", "is_postgres_url", "open_store", "redacted"]
 
 T = TypeVar("T")
 
@@ -71,6 +71,20 @@ class StoreError(RuntimeError):
 class StoreUnavailable(StoreError):
     """The store could not save now (its database is locked by another process, the disk is full...): nothing
     was written, and the same call may succeed later."""
+
+
+class NotOwner(StoreUnavailable):
+    """This process no longer holds the table it would change (several processes on one PostgreSQL database:
+    :mod:`piquet.ui.web.owners`): nothing was written; the table's process is another one now."""
+
+
+class Fence(Protocol):
+    """What a store asks, in a write's transaction, before it changes a table: whether this process holds it
+    (:class:`piquet.ui.web.owners.Owners`). ``lost`` is told a table found not held (it is given up)."""
+
+    def held_by_me(self, execute: Execute, table_id: str) -> bool: ...
+
+    def lost(self, table_id: str) -> None: ...
 
 
 @dataclass
@@ -274,6 +288,15 @@ class SQLStore:
     threads: int = 1
     dialect: Dialect
     _constraint_errors: tuple[type[Exception], ...]
+    #: Asked before each change of a table whether this process holds it (``None``: one process, nothing asked).
+    fence: Fence | None = None
+
+    def _fenced(self, execute: Execute, table_id: str) -> None:
+        """Raise :class:`NotOwner` (and the transaction writes nothing) if this process does not hold the table: called
+        once the table's row is locked, so that no other process takes the table over until the commit."""
+        if self.fence is not None and not self.fence.held_by_me(execute, table_id):
+            self.fence.lost(table_id)
+            raise NotOwner(f"table {table_id!r} is no longer held by this process: another one serves it")
 
     def _writing(self) -> AbstractContextManager[Execute]:
         raise NotImplementedError
@@ -304,10 +327,16 @@ class SQLStore:
         except self._constraint_errors:
             raise StoreError(f"a table {info.id!r} is already stored") from None
 
+    def _locked_read(self) -> AbstractContextManager[Execute]:
+        """The transaction of :meth:`load`: its statements see one moment of the table (the table's version and its
+        actions agree)."""
+        return self._reading(snapshot=True)
+
     def load(self, table_id: str) -> TableInfo | None:
-        # One transaction that sees one moment of the database: the table's version and its actions agree.
-        with self._reading(snapshot=True) as execute:
-            row = execute(f"SELECT {_COLUMNS} FROM tables WHERE id = ?", (table_id,)).fetchone()
+        with self._locked_read() as execute:
+            # The row locked where the dialect says how: a change still in flight (of another process, which held
+            # the table until a moment ago) is committed before the table is read, and none comes while it is.
+            row = execute(f"SELECT {_COLUMNS} FROM tables WHERE id = ?{self.dialect.row_lock}", (table_id,)).fetchone()
             if row is None:
                 return None
             actions = [json.loads(a) for (a,) in execute(
@@ -330,6 +359,7 @@ class SQLStore:
                           (table_id,)).fetchone()
             if row is None:
                 raise StoreError(f"no table {table_id!r}")
+            self._fenced(execute, table_id)
             lists = [json.loads(text) for text in row]
             for pair, column in zip(lists, columns, strict=True):
                 pair[seat] = values[column]
@@ -357,6 +387,7 @@ class SQLStore:
         try:
             with self._writing() as execute:
                 _set_version(execute, table_id, version)
+                self._fenced(execute, table_id)
                 execute("INSERT INTO actions (table_id, idx, action) VALUES (?, ?, ?)",
                         (table_id, index, json.dumps(action)))
         except self._constraint_errors:
@@ -367,6 +398,7 @@ class SQLStore:
         takeback the table does not write down) and the table's new ``version``."""
         with self._writing() as execute:
             _set_version(execute, table_id, version)
+            self._fenced(execute, table_id)
             execute("DELETE FROM actions WHERE table_id = ? AND idx >= ?", (table_id, length))
             if takeback is not None:
                 row = execute("SELECT taken_back FROM tables WHERE id = ?", (table_id,)).fetchone()

@@ -48,6 +48,7 @@ from piquet.ui.web.events import event
 from piquet.ui.web.history import History, summary
 from piquet.ui.web.limits import TokenBucket, prefix_of
 from piquet.ui.web.names import clean_name, imitates
+from piquet.ui.web.owners import CLOSE_ELSEWHERE, Owners, OwnershipLost
 from piquet.ui.web.protocol import (
     HintMessage,
     LinkKind,
@@ -84,8 +85,8 @@ from piquet.ui.web.store import AsyncStore, Store, StoreError, StoreUnavailable,
 from piquet.ui.web.thinking import Thinker, ThinkingFailed
 from piquet.ui.web.undo import Undo, note_takebacks
 
-__all__ = ["MAX_BUDGET", "MIN_BUDGET", "NOT_SAVED", "Client", "OpenRefused", "SeatRefused", "Table", "Tables",
-           "check_budget"]
+__all__ = ["MAX_BUDGET", "MIN_BUDGET", "NOT_SAVED", "Client", "Elsewhere", "OpenRefused", "SeatRefused", "Table",
+           "Tables", "check_budget"]
 
 LEVELS = (1, 2, 3, 4, 5)
 #: The CPU seconds a table may give the computer for one decision, at most, unless the server is started with
@@ -149,6 +150,8 @@ log = logging.getLogger("piquet.ui.web")
 
 #: A table read from the store is replayed here, off the event loop, one at a time.
 _REPLAY_THREAD = ThreadPoolExecutor(1, thread_name_prefix="piquet-replay")
+#: Tasks running on their own (the connections of a table given up, closed), kept until done.
+_background: set[asyncio.Task[None]] = set()
 
 class Table:
     """One game at the server. ``max_budget`` is the server's cap on the computer's thinking per decision (0: none):
@@ -180,6 +183,10 @@ class Table:
         self.rematch_by: int | None = None  # the seat that asked for it first
         #: Told the table's id when its partie ends here (History's: see :meth:`Tables._table`).
         self.on_end: Callable[[str], None] | None = None
+        #: The table was given up by this process (another holds it now): nothing more is played here.
+        self.gone = False
+        #: Told the table when its automatic moves stop with nobody at it (:meth:`Tables.release` forgets it then).
+        self.on_idle: Callable[[Table], None] | None = None
         if info.computer is not None:
             self.agent = self.new_agent(info.level or 3)
         if all(p is not None for p in info.players):
@@ -446,7 +453,7 @@ class Table:
 
     async def advance(self) -> None:
         """Play what needs no person (the cut, dealing, the computer's moves), broadcasting each."""
-        while True:
+        while not self.gone:
             async with self.lock:
                 action = self._automatic()
                 thought: float | None = None
@@ -475,6 +482,11 @@ class Table:
         """Make sure the automatic moves run (after a change, or a reload from the store)."""
         if self._driver is None or self._driver.done():
             self._driver = asyncio.get_running_loop().create_task(self.advance())
+            self._driver.add_done_callback(self._stopped)
+
+    def _stopped(self, _driver: asyncio.Task[None]) -> None:
+        if not self.clients and self.on_idle is not None:
+            self.on_idle(self)
 
     def _require_version(self, version: int | None) -> None:
         if version is not None and version != self.version:
@@ -533,6 +545,15 @@ class Table:
         return await self.advice.hint(seat, lang, address)
 
 
+class Elsewhere(Exception):
+    """Another server process holds the table (several on one PostgreSQL database: :mod:`piquet.ui.web.owners`):
+    the client asks again, and the proxy routes it to that process."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"the table {table_id} is served by another process: connect again")
+        self.reason = str(self)
+
+
 class OpenRefused(Exception):
     """Too many tables read from the store for one address (or its network) lately: try again in ``retry_after``
     seconds."""
@@ -549,7 +570,8 @@ class Tables:
     store, awaited (a :class:`~piquet.ui.web.store.Store` is called in a thread of its own: :class:`InThread`)."""
 
     def __init__(self, store: AsyncStore | Store, thinker: Thinker | None = None,
-                 clock: Callable[[], float] = time.monotonic, max_budget: float = MAX_BUDGET) -> None:
+                 clock: Callable[[], float] = time.monotonic, max_budget: float = MAX_BUDGET,
+                 owners: Owners | None = None) -> None:
         if not 0 <= max_budget < math.inf:
             raise ValueError(f"the cap on the computer's thinking is 0 (none) or more seconds, not {max_budget!r}")
         self.store = awaited(store)
@@ -567,6 +589,79 @@ class Tables:
         self._opening: dict[str, asyncio.Lock] = {}
         #: The finished parties of the seats a browser holds (the History page).
         self.history = History(self.store, self._playing)
+        #: The tables this process holds, where several serve one database (``None``: this process serves every
+        #: table of its store). A table is loaded only once held, and given back when forgotten.
+        self.owners = owners
+        self._loop: asyncio.AbstractEventLoop | None = None
+        if owners is not None:
+            owners.on_lost = self._lost
+            owners.on_give = self._asked
+            owners.on_ended = self._heard_end
+
+    def begin(self) -> asyncio.Task[None] | None:
+        """Where tables are held: watch the lock connection and listen to the other processes, from the server's
+        event loop (its lifespan calls this); the watch's task (``None`` where tables are not held)."""
+        self._loop = asyncio.get_running_loop()
+        if self.owners is None:
+            return None
+        self.owners.listen()
+        return self._loop.create_task(self.owners.watch())
+
+    def _heard_end(self, table_id: str) -> None:
+        """Told (from any thread) that a table's partie ended in some process: History forgets it was unfinished."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self.history.forget, table_id)
+
+    def _ended(self, table_id: str) -> None:
+        """A table's partie ended here: History's, and every other process's (over the database), told."""
+        self.history.forget(table_id)
+        if self.owners is not None:
+            self.owners.announce_end(table_id)
+
+    def _asked(self, table_id: str) -> None:
+        """Told (from any thread) that another process asks for a table this one holds: it is given on the loop."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self.give, table_id)
+
+    def give(self, table_id: str) -> None:
+        """Give a table this process holds to the process that asks for it: dropped here (its connections closed
+        with :data:`~piquet.ui.web.owners.CLOSE_ELSEWHERE`: they connect again, and the proxy routes them there),
+        then its lock given back. A table being read from the store is not given (the asker asks again)."""
+        if self.owners is not None and table_id in self._tables:
+            self.drop({table_id}, "given to another process, which asked for it")
+            self.owners.give_back(table_id)
+
+    def _lost(self, table_ids: set[str]) -> None:
+        """Told (from any thread) the tables this process no longer holds: they are dropped on the event loop."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self.drop, table_ids)
+
+    def drop(self, table_ids: set[str], why: str = "no longer held by this process") -> None:
+        """Forget the tables ``table_ids`` now (this process no longer holds them): nothing more is played here,
+        and their connections are closed with :data:`~piquet.ui.web.owners.CLOSE_ELSEWHERE` (a client connects
+        again, and reaches the process that holds the table)."""
+        for table_id in table_ids:
+            table = self._tables.pop(table_id, None)
+            self._since.pop(table_id, None)
+            if table is None:
+                continue
+            table.gone = True
+            log.warning("table %s: %s; its connections are closed", table_id, why)
+            event("dropped", table_id, severity=logging.WARNING, why=why)
+            task = asyncio.get_running_loop().create_task(hang_up(
+                table.clients, lambda _client: True, CLOSE_ELSEWHERE, "the table moved to another server process: "
+                "connect again"))
+            _background.add(task)
+            task.add_done_callback(_background.discard)
+
+    def _forget(self, table: Table) -> None:
+        """Take ``table`` out of memory, and give its lock back where tables are held."""
+        if self._tables.get(table.id) is table:
+            del self._tables[table.id]
+        self._since.pop(table.id, None)
+        if self.owners is not None and not table.gone:
+            table.gone = True
+            self.owners.give_back(table.id)  # queued now: before any later take of the same table
 
     def _playing(self, table_id: str) -> Partie | None:
         table = self._tables.get(table_id)
@@ -581,7 +676,8 @@ class Tables:
 
     def _table(self, info: TableInfo) -> Table:
         table = Table(info, self.store, self.thinker, self.max_budget, self.allowances)
-        table.on_end = self.history.forget
+        table.on_end = self._ended
+        table.on_idle = self.release
         return table
 
     def sweep(self, force: bool = False) -> int:
@@ -595,8 +691,7 @@ class Tables:
         gone = [t for t in self._tables.values()
                 if now - self._since.get(t.id, now) >= IDLE_TABLE_SECONDS and self._idle(t)]
         for table in gone:
-            self._tables.pop(table.id, None)
-            self._since.pop(table.id, None)
+            self._forget(table)
         for buckets in (self.allowances, self._opens):
             for key in [k for k, bucket in buckets.items() if bucket.full(now)]:
                 del buckets[key]  # type: ignore[arg-type]
@@ -622,7 +717,9 @@ class Tables:
         return self._opened(info)
 
     def _opened(self, info: TableInfo) -> tuple[Table, str]:
-        table = self._keep(self._table(info))
+        """A table just created, kept in memory (where tables are held, it is not: the process its id is routed to
+        takes it when it is first opened)."""
+        table = self._table(info) if self.owners is not None else self._keep(self._table(info))
         token = info.tokens[0]
         assert token is not None
         return table, token
@@ -694,8 +791,7 @@ class Tables:
         """Forget a table nobody is at and nothing is moving at: the store keeps it, and :meth:`get`
         reloads it when it is next asked for (so a server's memory holds only the tables in use)."""
         if self._idle(table):
-            self._tables.pop(table.id, None)
-            self._since.pop(table.id, None)
+            self._forget(table)
 
     def get(self, table_id: str) -> Table | None:
         """The table ``table_id`` if it is in memory (:meth:`open` reads one from the store)."""
@@ -730,7 +826,9 @@ class Tables:
         secret): read from the store and replayed if it is not in memory, and only once the secret is found to hold
         a place there (:func:`check_link`); the replay runs off the event loop. Raises :class:`SeatRefused` (4404:
         no such table, or 4403/4410 as :func:`check_link`), :class:`OpenRefused` when ``address`` has read too
-        many tables lately, or :class:`~piquet.ui.web.store.StoreUnavailable`."""
+        many tables lately, :class:`Elsewhere` when another process holds the table, or
+        :class:`~piquet.ui.web.store.StoreUnavailable`."""
+        self._loop = asyncio.get_running_loop()
         table = self._tables.get(table_id)
         if table is None:
             self._spend_open(address)
@@ -739,18 +837,35 @@ class Tables:
                 async with lock:
                     table = self._tables.get(table_id)
                     if table is None:
-                        info = await self.store.load(table_id)
-                        if info is None:
-                            raise SeatRefused(4404, "no such table")
-                        check_link(info, kind, secret)
-                        began = perf_counter()
-                        built = await asyncio.get_running_loop().run_in_executor(_REPLAY_THREAD, self._table, info)
-                        table = self._keep(built)
-                        event("opened", table_id, ms=(perf_counter() - began) * 1000, actions=len(info.actions),
-                              version=info.version)
+                        table = await self._load(table_id, kind, secret)
             finally:
                 if self._opening.get(table_id) is lock and not lock.locked():
                     del self._opening[table_id]
         check_link(table.info, kind, secret)
         return table
+
+    async def _load(self, table_id: str, kind: LinkKind | None, secret: str) -> Table:
+        """Read the table from the store and replay it, once this process holds it (where tables are held); the
+        table given back if it is not kept (unknown, a link that holds no place, the store unavailable...)."""
+        owners = self.owners
+        if owners is not None:
+            try:
+                if not await owners.take(table_id):
+                    raise Elsewhere(table_id)
+            except OwnershipLost as e:
+                raise StoreUnavailable(str(e)) from None
+        try:
+            info = await self.store.load(table_id)
+            if info is None:
+                raise SeatRefused(4404, "no such table")
+            check_link(info, kind, secret)
+            began = perf_counter()
+            built = await asyncio.get_running_loop().run_in_executor(_REPLAY_THREAD, self._table, info)
+        except BaseException:
+            if owners is not None:
+                await owners.give_back(table_id)
+            raise
+        event("opened", table_id, ms=(perf_counter() - began) * 1000, actions=len(info.actions),
+              version=info.version)
+        return self._keep(built)
 
