@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import cs
+from helpers import cs, examples
 
 from piquet.ai.agent import play_deal
 from piquet.ai.bidding import (
@@ -91,7 +91,7 @@ def test_a_hand_of_low_cards_opens_a_minus_contract() -> None:
 
 
 def test_sampled_calls_are_legal_and_repeatable() -> None:
-    for seed in range(6):
+    for seed in range(examples(6)):
         partie = Partie(("Ann", "Bill"), "auction", first_dealer=seed % 2)
         partie.push(partie.random_deal(random.Random(seed)))
         while partie.phase is Phase.BID:

@@ -338,7 +338,8 @@ def _check_level5_exchange(seed: int, worlds: int) -> bool:
 def test_level5_exchanges_as_with_the_plain_model_on_seeded_positions() -> None:
     """Elder's and younger's exchanges of seeded deals, sixty worlds each (the choice, not the timing, is
     compared: the race is never cut short)."""
-    assert sum(_check_level5_exchange(seed, 60) for seed in range(12)) >= 10
+    seeds = range(examples(12))
+    assert sum(_check_level5_exchange(seed, 60) for seed in seeds) >= len(seeds) * 5 // 6
 
 
 @pytest.mark.slow

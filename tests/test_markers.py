@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from marker_helpers import module_marks
+
 TESTS = Path(__file__).resolve().parent
 #: What a browser test's module uses: Playwright, or the browser tests' own helpers.
 BROWSER = ("playwright", "test_web_browser")
@@ -32,14 +34,6 @@ def _uses(tree: ast.Module) -> set[str]:
     return found
 
 
-def _marks(tree: ast.Module) -> set[str]:
-    """The markers of the module's ``pytestmark`` (one marker or a list of them)."""
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets):
-            return {n.attr for n in ast.walk(node.value) if isinstance(n, ast.Attribute) and n.attr != "mark"}
-    return set()
-
-
 def _needs(used: set[str], roots: tuple[str, ...]) -> bool:
     return any(name == root or name.startswith(root + ".") for name in used for root in roots)
 
@@ -49,7 +43,7 @@ def test_every_module_that_drives_a_browser_or_a_research_library_is_marked_so()
     checked = {"browser": 0, "research": 0}
     for path in sorted(TESTS.glob("test_*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        used, marks = _uses(tree), _marks(tree)
+        used, marks = _uses(tree), module_marks(tree)
         for marker, roots in (("browser", BROWSER), ("research", RESEARCH)):
             if _needs(used, roots):
                 checked[marker] += 1

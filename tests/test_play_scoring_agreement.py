@@ -9,6 +9,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from helpers import examples
 
 from piquet.ai.agent import RandomAgent
 from piquet.ai.play_model import PlayPosition, model_for, play, position_from_view
@@ -215,7 +216,8 @@ def agree(variant: str, deals: int, seed: int) -> int:
 
 @pytest.mark.parametrize("variant", sorted(PLAY_OPTIONS))
 def test_the_solver_and_the_review_score_every_card_as_the_engine_does(variant: str) -> None:
-    assert agree(variant, 60, 1) > 60 * 12
+    deals = examples(60)
+    assert agree(variant, deals, 1) > deals * 12
 
 
 @pytest.mark.slow

@@ -239,6 +239,15 @@ def test_annotation_of_a_declined_concession_names_accepting_or_declining_as_the
                                                  entry.review.values[entry.review.best])
 
 
+@pytest.fixture(scope="module")
+def played_on_record() -> tuple[str, int]:
+    """The annotated record of a partie played on at the last first lead, and where its concession decision is
+    among the annotations (made once: each tampering test changes a copy of the text)."""
+    text, notes = _annotated(_played_on())
+    decided = next(n for n in notes.notes if n.decision == "concession")
+    return text, notes.notes.index(decided)
+
+
 def _tampered(text: str, index: int, **change: object) -> str:
     data = json.loads(text)
     item = data["meta"]["review"]["annotations"][index]
@@ -264,11 +273,8 @@ def _tampered(text: str, index: int, **change: object) -> str:
                                           "the decision first"),
 ])
 def test_a_tampered_concession_decision_s_annotation_is_rejected_saying_where_and_why(
-        change: dict[str, object], where: str, why: str) -> None:
-    p = _played_on()
-    text, notes = _annotated(p)
-    decided = next(n for n in notes.notes if n.decision == "concession")
-    index = notes.notes.index(decided)
+        played_on_record: tuple[str, int], change: dict[str, object], where: str, why: str) -> None:
+    text, index = played_on_record
     with pytest.raises(RecordError) as caught:
         loads_annotated(_tampered(text, index, **change))
     assert caught.value.where.startswith("review, annotation ") and index == 6

@@ -14,13 +14,11 @@ from piquet.coach.review.grading import (
     EPSILON,
     Lens,
     Part,
-    figure,
     mark,
     named_parts,
+    options_sentence,
     parts_clauses,
-    points_words,
     stakes,
-    unit,
 )
 from piquet.engine.actions import (
     CarteBlanche,
@@ -128,16 +126,5 @@ def explain_carte_blanche(review: CarteBlancheReview, names: tuple[str, str], la
     verb = verb[0].upper() + verb[1:]
     against = carte_blanche_words(compared, lang)
     values = dict(review.options)
-    if review.loss < EPSILON:
-        margin = figure(values[review.choice] - values[compared], lens, lang)
-        if margin == "0":
-            return w("{verb}: as good as {other}, to {unit}{average}.", verb=verb, other=against,
-                     unit=unit(lens, lang), average=average)
-        return w("{verb}: the best, by {points}{average} over {other}: {clauses}.", verb=verb,
-                 points=points_words(margin, lang), average=average, other=against, clauses=clauses)
-    if figure(review.loss, lens) == "0":  # less than the lens shows
-        return w("{verb}: as good as the best, {best}, to {unit}{average}.", verb=verb, best=against,
-                 unit=unit(lens, lang), average=average)
-    return w("{verb} rather than {best} costs {name} {points}{average}: {clauses}.", verb=verb, best=against,
-             name=names[review.seat], points=points_words(figure(review.loss, lens, lang), lang), average=average,
-             clauses=clauses)
+    return options_sentence(verb, against, names[review.seat], review.loss, values[review.choice] - values[compared],
+                            clauses, lens, average, lang)

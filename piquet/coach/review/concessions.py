@@ -16,13 +16,11 @@ from piquet.coach.review.grading import (
     PLAY_PARTS,
     Lens,
     Part,
-    figure,
     mark,
     named_parts,
+    options_sentence,
     parts_clauses,
-    points_words,
     stakes,
-    unit,
 )
 from piquet.coach.review.play import BestCache, best_card, principal_line
 from piquet.engine.actions import (
@@ -130,16 +128,5 @@ def explain_concession(review: ConcessionReview, names: tuple[str, str], lang: s
     clauses = parts_clauses(named_parts(diffs, lens), lens, lang)
     verb = w(_CONCESSION_WORDS[review.choice])
     against = w(_CONCESSION_WORDS[compared]).lower()
-    if review.loss < EPSILON:
-        margin = figure(review.values[review.choice] - review.values[other], lens, lang)
-        if margin == "0":
-            return w("{verb}: as good as {other}, to {unit}{average}.", verb=verb, other=against,
-                     unit=unit(lens, lang), average=average)
-        return w("{verb}: the best, by {points}{average} over {other}: {clauses}.", verb=verb,
-                 points=points_words(margin, lang), average=average, other=against, clauses=clauses)
-    if figure(review.loss, lens) == "0":  # less than the lens shows
-        return w("{verb}: as good as the best, {best}, to {unit}{average}.", verb=verb, best=against,
-                 unit=unit(lens, lang), average=average)
-    return w("{verb} rather than {best} costs {name} {points}{average}: {clauses}.", verb=verb, best=against,
-             name=names[review.seat], points=points_words(figure(review.loss, lens, lang), lang), average=average,
-             clauses=clauses)
+    return options_sentence(verb, against, names[review.seat], review.loss,
+                            review.values[review.choice] - review.values[other], clauses, lens, average, lang)

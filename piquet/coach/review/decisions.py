@@ -47,8 +47,14 @@ class Reviewed:
     text: str
     explanation: str = ""
 
-    def _head(self, names: tuple[str, str]) -> dict[str, object]:
-        return {"deal": self.deal, "action": self.action, "player": names[self.seat], "text": self.text}
+    def _head(self, names: tuple[str, str], forced: bool) -> dict[str, object]:
+        """What a decision's JSON begins with: where it is, who made it, what he did and whether it was forced;
+        a forced decision loses nothing and has no mark, and that is all its JSON says."""
+        out: dict[str, object] = {"deal": self.deal, "action": self.action, "player": names[self.seat],
+                                  "text": self.text, "forced": forced}
+        if forced:
+            out.update(loss=0.0, mark="")
+        return out
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -90,12 +96,11 @@ class ExchangeReviewed(Reviewed):
     review: ExchangeReview | None = None
 
     def to_json(self, names: tuple[str, str]) -> dict[str, object]:
-        out = self._head(names)
         review = self.review
+        out = self._head(names, forced=review is None)
         if review is None:
-            out.update(forced=True, loss=0.0, mark="")
             return out
-        out.update(forced=False, discard=review.choice.strings(), best=review.best.strings(),
+        out.update(discard=review.choice.strings(), best=review.best.strings(),
                    compared=review.compared.strings(), loss=review.loss,
                    mark=review.mark, explanation=self.explanation, utility=list(review.utility),
                    worlds=review.worlds, play=review.play,
@@ -118,12 +123,11 @@ class DeclarationReviewed(Reviewed):
     review: DeclarationReview | None = None
 
     def to_json(self, names: tuple[str, str]) -> dict[str, object]:
-        out = self._head(names)
         review = self.review
+        out = self._head(names, forced=review is None)
         if review is None:
-            out.update(forced=True, loss=0.0, mark="")
             return out
-        out.update(forced=False, category=review.choice.category.value,
+        out.update(category=review.choice.category.value,
                    declared=_combinations_json(review.choice), best=_combinations_json(review.best),
                    loss=review.loss, mark=review.mark, explanation=self.explanation, utility=list(review.utility),
                    values=[{"declare": _combinations_json(o), "value": v,
@@ -141,12 +145,11 @@ class CallReviewed(Reviewed):
     review: CallReview | None = None
 
     def to_json(self, names: tuple[str, str]) -> dict[str, object]:
-        out = self._head(names)
         review = self.review
+        out = self._head(names, forced=review is None)
         if review is None:
-            out.update(forced=True, loss=0.0, mark="")
             return out
-        out.update(forced=False, call=review.choice.call, best=review.best.call, loss=review.loss,
+        out.update(call=review.choice.call, best=review.best.call, loss=review.loss,
                    mark=review.mark, explanation=self.explanation, worlds=review.worlds,
                    values=[{"call": w.call.call, "value": w.value, "parts": {p.value: v for p, v in w.parts.items()},
                             "held": w.held, "annulled": w.annulled} for w in review.options])
@@ -163,12 +166,11 @@ class CarteBlancheReviewed(Reviewed):
 
     def to_json(self, names: tuple[str, str], lang: str = "en") -> dict[str, object]:
         """The decision as JSON, its options in words in ``lang``."""
-        out = self._head(names)
         review = self.review
+        out = self._head(names, forced=review is None)
         if review is None:
-            out.update(forced=True, loss=0.0, mark="")
             return out
-        out.update(forced=False, choice=carte_blanche_words(review.choice, lang),
+        out.update(choice=carte_blanche_words(review.choice, lang),
                    best=carte_blanche_words(review.best, lang), loss=review.loss, mark=review.mark,
                    explanation=self.explanation, utility=list(review.utility), worlds=review.worlds,
                    values=[{"option": carte_blanche_words(o, lang), "value": v,

@@ -211,3 +211,24 @@ def named_parts(diffs: Mapping[Part, float], lens: Lens | None) -> list[tuple[Pa
             break
         named.append(part)
     return [(p, diffs[p]) for p in named]
+
+
+def options_sentence(verb: str, against: str, name: str, loss: float, margin: float, clauses: str, lens: Lens,
+                     average: str, lang: str = "en") -> str:
+    """The review in a sentence of a choice between a few named options (a carte blanche decision, a concession):
+    ``verb`` (the choice in words) against ``against`` (the best, or the next where the choice is the best),
+    ``name`` the player's; the choice costing ``loss``, or being the best by ``margin``; ``clauses`` the parts
+    that make the difference (:func:`parts_clauses`), ``average`` what the value is a mean of. In ``lang``."""
+    w = words_in(lang)
+    if loss < EPSILON:
+        shown = figure(margin, lens, lang)
+        if shown == "0":
+            return w("{verb}: as good as {other}, to {unit}{average}.", verb=verb, other=against,
+                     unit=unit(lens, lang), average=average)
+        return w("{verb}: the best, by {points}{average} over {other}: {clauses}.", verb=verb,
+                 points=points_words(shown, lang), average=average, other=against, clauses=clauses)
+    if figure(loss, lens) == "0":  # less than the lens shows
+        return w("{verb}: as good as the best, {best}, to {unit}{average}.", verb=verb, best=against,
+                 unit=unit(lens, lang), average=average)
+    return w("{verb} rather than {best} costs {name} {points}{average}: {clauses}.", verb=verb, best=against,
+             name=name, points=points_words(figure(loss, lens, lang), lang), average=average, clauses=clauses)

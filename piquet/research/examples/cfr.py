@@ -41,6 +41,7 @@ from piquet.engine.combinations import Category
 from piquet.engine.partie import DECLARATION_ORDER, LegalActions, Partie, Phase
 from piquet.engine.view import PlayerView
 from piquet.research.openspiel import state_from_view
+from piquet.research.openspiel.game import DEAL_BOUND, GAME_KIND
 
 __all__ = ["DeclarationSubgame", "SubgameAgent", "agent", "quick", "solve"]
 
@@ -51,13 +52,7 @@ _STEPS = len(DECLARATION_ORDER)
 _SUBGAME_TYPE = pyspiel.GameType(
     short_name="python_piquet_declarations",
     long_name="Piquet: the declaration subgame of one deal",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
+    **GAME_KIND,
     provides_information_state_string=True,
     provides_information_state_tensor=False,
     provides_observation_string=False,
@@ -88,7 +83,8 @@ class DeclarationSubgame(pyspiel.Game):  # type: ignore[misc]
         self._moves: dict[tuple[int, tuple[int, ...]], list[Declare]] = {}
         self._heard: dict[tuple[int, tuple[int, ...]], str] = {}
         info = pyspiel.GameInfo(num_distinct_actions=2, max_chance_outcomes=len(roots), num_players=2,
-                                min_utility=-1000.0, max_utility=1000.0, utility_sum=0.0, max_game_length=_STEPS + 1)
+                                min_utility=-DEAL_BOUND, max_utility=DEAL_BOUND, utility_sum=0.0,
+                                max_game_length=_STEPS + 1)
         super().__init__(_SUBGAME_TYPE, info, {})
 
     def new_initial_state(self) -> DeclarationState:

@@ -34,16 +34,24 @@ MAX_DEALS = 60
 #: six declarations of at most twelve cards and their separators, a concession and 24 cards.
 _DEAL_IDS = 22 + 2 + 14 + 6 * 16 + 3 + 24
 
+#: What kind of game Piquet is to OpenSpiel, the game's type and any subgame's (piquet.research.examples.cfr):
+#: two players in turn, chance's cards drawn explicitly, hidden hands, zero-sum, rewarded at the end.
+GAME_KIND: dict[str, Any] = {
+    "dynamics": pyspiel.GameType.Dynamics.SEQUENTIAL,
+    "chance_mode": pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    "information": pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    "utility": pyspiel.GameType.Utility.ZERO_SUM,
+    "reward_model": pyspiel.GameType.RewardModel.TERMINAL,
+    "max_num_players": 2,
+    "min_num_players": 2,
+}
+#: The bound of a deal's returns (a player's points less the other's), far beyond any deal.
+DEAL_BOUND = 1000.0
+
 GAME_TYPE = pyspiel.GameType(
     short_name="python_piquet",
     long_name="Piquet (Rubicon, Auction, au Cent)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
+    **GAME_KIND,
     provides_information_state_string=True,
     provides_information_state_tensor=True,
     provides_observation_string=True,
@@ -70,7 +78,7 @@ _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 def _game_info(scope: str) -> pyspiel.GameInfo:
     deals = 1 if scope == "deal" else MAX_DEALS
-    bound = 1000.0 if scope == "deal" else 10000.0
+    bound = DEAL_BOUND if scope == "deal" else 10 * DEAL_BOUND
     return pyspiel.GameInfo(
         num_distinct_actions=NUM_ACTIONS,
         max_chance_outcomes=32,

@@ -17,6 +17,7 @@ picture shows A♠ (and a browser without scripts shows "A♠").
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from dataclasses import dataclass
@@ -127,7 +128,7 @@ def guide_html(variant: str) -> str:
     counter = iter(blocks)
     text = _EXAMPLE.sub(lambda _m: "\n" + next(counter) + "\n", text)
     text = _HAND.sub(lambda m: hand_html(m[1]), text)
-    body = markdown.markdown(text, extensions=["tables", "attr_list", "toc"])
+    body = _markdown(text, "tables", "attr_list", "toc")
     for key, block in blocks.items():
         body = body.replace(f"<p>{key}</p>", block)
     return _BACK + body
@@ -157,7 +158,14 @@ def rules_markup() -> str:
     """The laws as implemented (``piquet/data/rules.md``) as HTML."""
     text = resources.files("piquet").joinpath("data/rules.md").read_text(encoding="utf-8")
     # A wide table scrolls sideways on a narrow screen: a tab stop, so the keyboard can scroll it too.
-    return markdown.markdown(text, extensions=["tables", "toc"]).replace("<table>", '<table tabindex="0">')
+    return _markdown(text, "tables", "toc").replace("<table>", '<table tabindex="0">')
+
+
+@functools.lru_cache(maxsize=8)
+def _markdown(text: str, *extensions: str) -> str:
+    """Markdown ``text`` as HTML. The same text gives the same page, so a process renders each guide and the laws
+    once, however many apps it makes (``create_app`` builds every page up front)."""
+    return markdown.markdown(text, extensions=list(extensions))
 
 
 def text_page(title: str, body: str, head: str = "", scripted: bool = False) -> str:
