@@ -30,6 +30,10 @@ from piquet.ui.web.owners import lock_key
 
 psycopg = pytest.importorskip("psycopg")
 
+#: Whole server processes behind a proxy, killed and restarted: minutes of waiting on real signals (a killed
+#: process's health checks, Caddy's skip window), so CI's full run has them and the everyday loop does not.
+pytestmark = pytest.mark.slow
+
 #: The longest a player tries to connect again after his table's process was killed.
 RECONNECT = 30.0
 _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -262,7 +266,6 @@ def test_a_killed_process_s_table_is_taken_over_with_every_acknowledged_action(t
     assert takeovers(tmp_path, postgres_url, 2, seed=1) == 2
 
 
-@pytest.mark.slow
 def test_thirty_killed_owners_lose_no_acknowledged_action(tmp_path: Path, postgres_url: str) -> None:
     assert takeovers(tmp_path, postgres_url, 30, seed=30) == 30
 
