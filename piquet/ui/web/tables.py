@@ -43,6 +43,7 @@ from piquet.engine.record import action_from_data, action_to_data
 from piquet.engine.variants import VARIANTS, make_rules
 from piquet.ui.takebacks import TAKEBACKS, Takebacks
 from piquet.ui.web.advice import HINT_LEVEL, Advice, check_tutor
+from piquet.ui.web.advice_messages import tutor_message
 from piquet.ui.web.clients import Client
 from piquet.ui.web.events import event
 from piquet.ui.web.history import History, summary
@@ -65,7 +66,6 @@ from piquet.ui.web.protocol import (
     result_data,
     rules_data,
     talk_message,
-    tutor_message,
     view_data,
 )
 from piquet.ui.web.saving import NOT_SAVED, awaited, store_call
