@@ -17,10 +17,12 @@ carries the messages.
 ('exchange', None)
 >>> read_message('{"type": "action", "action": {"play": "QS"}, "version": 57}')
 {'type': 'action', 'action': {'play': 'QS'}, 'version': 57}
->>> read_message('{"type": "shout"}')
+>>> read_message('{"type": "shout"}')  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-piquet.ui.web.protocol.ProtocolError: malformed: unknown message type "shout" (known: action, hint, join, move, undo)
+piquet.ui.web.protocol.ProtocolError: malformed: unknown message type "shout" (known: action, hint, ..., undo)
+>>> read_message('{"type": "say", "phrase": "good_luck"}')
+{'type': 'say', 'phrase': 'good_luck'}
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, TypedDict, get_args
 
 from piquet.ai.agent import Agent
 from piquet.ai.books import SimpleAgent
@@ -58,8 +60,10 @@ from piquet.ui.takebacks import Takebacks
 __all__ = [
     "MAX_MESSAGE",
     "PHASE_NAMES",
+    "PHRASES",
     "ClientMessage",
     "ErrorCode",
+    "Phrase",
     "ProtocolError",
     "ServerMessage",
     "StateMessage",
@@ -80,7 +84,11 @@ __all__ = [
 # being null (None). tests/test_web_protocol.py checks real messages against these keys.
 
 #: The types of message a client sends.
-ClientType = Literal["action", "hint", "join", "move", "undo"]
+ClientType = Literal["action", "hint", "join", "move", "say", "undo"]
+#: The phrases a player in a room may say to the table (``say``): these alone, no free text. Their words are the
+#: page's, in each page's language (``static/i18n``: ``phrase.<id>``); the server sends only the id.
+Phrase = Literal["good_luck", "well_played", "thank_you", "one_moment"]
+PHRASES: tuple[Phrase, ...] = get_args(Phrase)
 #: The phases as the protocol names them (:data:`PHASE_NAMES`).
 PhaseName = Literal["cut", "choose_dealer", "deal", "bid", "carte_blanche", "exchange", "declare", "play",
                     "concession", "over"]
@@ -140,7 +148,12 @@ class MoveRequest(TypedDict):
     type: Literal["move"]
 
 
-ClientMessage = JoinMessage | ActionMessage | HintRequest | UndoMessage | MoveRequest
+class SayMessage(TypedDict):
+    type: Literal["say"]
+    phrase: Phrase
+
+
+ClientMessage = JoinMessage | ActionMessage | HintRequest | UndoMessage | MoveRequest | SayMessage
 
 
 # The view.
@@ -433,15 +446,23 @@ class TalkMessage(TypedDict):
     deals: list[ArchivedDeal]
 
 
+class SaidMessage(TypedDict):
+    """A phrase a seated player said, sent to everyone at the room (kept in no record)."""
+
+    type: Literal["said"]
+    seat: int
+    phrase: Phrase
+
+
 ServerMessage = (StateMessage | ErrorMessage | HintMessage | TutorMessage | SeatMessage | MoveMessage
-                 | TalkMessage)
+                 | TalkMessage | SaidMessage)
 
 
 #: The largest message a client may send, in characters.
 MAX_MESSAGE = 16 * 1024
 
 _MESSAGE_FIELDS: dict[str, set[str]] = {"action": {"action", "version"}, "hint": set(), "join": {"name"},
-                                        "move": set(), "undo": {"version"}}
+                                        "move": set(), "say": {"phrase"}, "undo": {"version"}}
 
 
 class ProtocolError(ValueError):
@@ -528,7 +549,18 @@ def read_message(text: str | bytes) -> ClientMessage:
         if data.get("declare_best"):
             return {"type": "undo", "version": data["version"], "declare_best": True}
         return {"type": "undo", "version": data["version"]}
+    if kind == "say":
+        return {"type": "say", "phrase": _phrase(data["phrase"])}
     return {"type": "hint"} if kind == "hint" else {"type": "move"}
+
+
+def _phrase(value: object) -> Phrase:
+    """A phrase a client asked to say, if it is one of :data:`PHRASES`."""
+    for phrase in PHRASES:
+        if value == phrase:
+            return phrase
+    raise ProtocolError("malformed", f"unknown phrase {_shown(value)}: a player says one of the table's phrases "
+                                     f"({', '.join(PHRASES)}), no words of his own")
 
 
 def read_action(data: object, partie: Partie, seat: int, lang: str = "en", names: Sequence[str] = ()) -> Action | int:

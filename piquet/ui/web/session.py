@@ -69,6 +69,8 @@ async def handle(table: Table, client: Client, text: str | bytes) -> None:
             await table.undo(client.seat, message["version"], message.get("declare_best", False))
         elif message["type"] == "move":
             client.post(message_text(await table.move_link(client.seat)))
+        elif message["type"] == "say":
+            await table.say(client.seat, message["phrase"], client.lang)
         elif message["type"] == "join":
             await table.join(client.seat, message["name"], client)
         else:

@@ -28,6 +28,7 @@ import math
 import random
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from time import perf_counter  # how long a table's event took (apart from its clock, time.monotonic)
@@ -53,6 +54,7 @@ from piquet.ui.web.protocol import (
     HintMessage,
     LinkKind,
     MoveMessage,
+    Phrase,
     ProtocolError,
     SeatMessage,
     ServerMessage,
@@ -137,6 +139,12 @@ OPEN_BURST_PER_PREFIX = 120.0
 
 _log = logging.getLogger(__name__)
 
+#: A seat may say a phrase (``say``) once every :data:`PHRASE_INTERVAL` seconds and :data:`PHRASES_PER_MINUTE`
+#: times in any minute, so that a player cannot flood the other's screen; beyond, ``busy``. The limits of its
+#: connection's frames apply besides (:mod:`piquet.ui.web.guard`).
+PHRASE_INTERVAL = 2.0
+PHRASES_PER_MINUTE = 10
+
 #: Seconds a table stays in memory with nobody at it (created and never opened, or only its page asked for)
 #: before it is forgotten; the store keeps it.
 IDLE_TABLE_SECONDS = 600.0
@@ -180,6 +188,9 @@ class Table:
         self.rematch_by: int | None = None  # the seat that asked for it first
         #: Told the table's id when its partie ends here (History's: see :meth:`Tables._table`).
         self.on_end: Callable[[str], None] | None = None
+        #: When each seat said its phrases of the last minute, oldest first (its allowance: :meth:`say`).
+        self._phrases: dict[int, deque[float]] = {}
+        self.clock: Callable[[], float] = time.monotonic  # the phrases' allowances' clock
         if info.computer is not None:
             self.agent = self.new_agent(info.level or 3)
         if all(p is not None for p in info.players):
@@ -527,6 +538,35 @@ class Table:
             await self.takebacks.take_back(partie, seat, self.names, declare_best)
         await self.broadcast()
         self.kick()
+
+    async def say(self, seat: int | None, phrase: Phrase, lang: str = "en") -> None:
+        """A room's seated player says one of the table's phrases to everyone at it (both seats and the spectators),
+        who each hear its id and say it in their own language; refused in ``lang``: ``not_allowed`` at a table
+        against the computer or from a spectator, ``busy`` past the seat's allowance. Kept in no record (the record
+        is the game's)."""
+        words = words_in(lang)
+        if self.info.computer is not None:
+            raise ProtocolError("not_allowed", words("{phrase}: phrases are said between two people, not at a table "
+                                                     "against the computer", phrase=phrase))
+        if seat is None:
+            raise ProtocolError("not_allowed", words("{phrase}: a spectator watches the table; he says nothing to it",
+                                                     phrase=phrase))
+        now = self.clock()
+        said = self._phrases.setdefault(seat, deque())
+        while said and said[0] <= now - 60:
+            said.popleft()
+        waits = [said[-1] + PHRASE_INTERVAL - now] if said else []
+        if len(said) >= PHRASES_PER_MINUTE:
+            waits.append(said[0] + 60 - now)
+        wait = math.ceil(max(waits, default=0.0))
+        if wait > 0:
+            raise ProtocolError("busy", words("{phrase}: {name} may say a phrase once every {interval} s and {most} "
+                                              "times a minute: again in {wait} s", phrase=phrase,
+                                              name=self.names[seat], interval=f"{PHRASE_INTERVAL:g}",
+                                              most=PHRASES_PER_MINUTE, wait=wait))
+        said.append(now)
+        event("said", self.id, seat=seat, phrase=phrase)
+        await self._tell({"type": "said", "seat": seat, "phrase": phrase})
 
     async def hint(self, seat: int | None, lang: str = "en", address: str = "") -> HintMessage:
         """The review's hint for ``seat``'s decision (:meth:`piquet.ui.web.advice.Advice.hint`)."""
