@@ -1,6 +1,6 @@
 """The table's phrases in Debian's chromium (issue 36): two pages in a room, one English and one French; a player
 presses "Good luck" and the other's table talk says it, in that page's own language, as a line of speech; the
-other answers from the keyboard, and the spectator hears both but has no phrase to say."""
+other answers from the keyboard, and the spectator hears both but has no phrase to say; a reload keeps them."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
-from test_web_browser import WAIT, LiveServer, _create, _open, browser, server  # noqa: F401
+from test_web_browser import WAIT, LiveServer, _create, _open, _reload, browser, server  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -58,6 +58,10 @@ def test_a_phrase_said_in_a_room_is_heard_in_each_page_s_language(request: pytes
     assert _said(bob)[1] == "Bob: \u201cMerci\u201d"
     # The spectator hears them and says nothing.
     assert watcher.get_by_test_id("phrases").is_hidden()
+    # The page keeps what it heard for the session (no record does): a reload shows them again.
+    _reload(bob)
+    _wait_said(bob, 2)
+    assert _said(bob) == ["Ann: \u201cBonne chance\u201d", "Bob: \u201cMerci\u201d"]
     for page in (ann, bob, watcher):
         page.context.close()
 

@@ -78,12 +78,12 @@ export function saidItem(said, n, seat) {
  */
 export function renderDealLog(log, tricks, n, seat, said = []) {
   const ol = h("ol", { className: "log-lines" });
-  const before = (/** @type {number} */ i) => said.filter((s) => s.at === i || (i === 0 && s.at < 0));
+  const at = (/** @type {Heard} */ s) => Math.max(0, s.at); // -1: before the deal's first line
   log.forEach((e, i) => {
-    for (const s of before(i)) ol.append(saidItem(s, n, seat));
+    for (const s of said.filter((x) => at(x) === i)) ol.append(saidItem(s, n, seat));
     ol.append(logItem(e, i, log, tricks, n, seat));
   });
-  for (const s of said.filter((x) => x.at >= log.length)) ol.append(saidItem(s, n, seat));
+  for (const s of said.filter((x) => at(x) >= log.length)) ol.append(saidItem(s, n, seat));
   return ol;
 }
 
