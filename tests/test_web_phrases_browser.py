@@ -9,7 +9,18 @@ from typing import Any
 import pytest
 
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
-from test_web_browser import WAIT, LiveServer, _create, _open, _reload, browser, server  # noqa: F401
+from test_web_browser import (  # noqa: F401
+    WAIT,
+    LiveServer,
+    _create,
+    _data,
+    _go_on,
+    _open,
+    _play_until,
+    _reload,
+    browser,
+    server,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -63,6 +74,33 @@ def test_a_phrase_said_in_a_room_is_heard_in_each_page_s_language(request: pytes
     _wait_said(bob, 2)
     assert _said(bob) == ["Ann: \u201cBonne chance\u201d", "Bob: \u201cMerci\u201d"]
     for page in (ann, bob, watcher):
+        page.context.close()
+
+
+def test_a_phrase_said_while_the_other_reads_the_count_is_shown_to_him_there(request: pytest.FixtureRequest) -> None:
+    """At the end of a deal each page holds its count in a dialog until its player goes on: a "Well played" said
+    meanwhile is shown in the dialog, and in the talk once he goes on."""
+    live: LiveServer = request.getfixturevalue("server")
+    chromium = request.getfixturevalue("browser")
+    created = _create(live, kind="room", name="Ann")
+    ann = _open(chromium, live.url + created["links"]["play"])
+    bob = _open(chromium, live.url + created["links"]["invite"])
+    bob.get_by_test_id("join-name").fill("Bob")
+    bob.get_by_test_id("join-submit").click()
+    bob.get_by_role("button", name="Well played", exact=True).wait_for(timeout=WAIT)
+    _play_until([ann, bob], lambda: bool(_data(ann, "dealEnd")), go_on=False)
+    bob.wait_for_function("!!document.body.dataset.dealEnd", timeout=WAIT)
+    _go_on(bob)
+    bob.get_by_role("button", name="Well played", exact=True).click()
+    ann.get_by_test_id("deal-end").locator("li.said").wait_for(timeout=WAIT)
+    assert ann.get_by_test_id("deal-end").locator("li.said").inner_text() == "Bob: \u201cWell played\u201d"
+    from test_web_axe import violations  # skips here if axe-core is not installed (npm ci installs it)
+
+    assert violations(ann) == []  # the dialog with its line of speech
+    _go_on(ann)
+    _wait_said(ann, 1)
+    assert _said(ann) == ["Bob: \u201cWell played\u201d"]
+    for page in (ann, bob):
         page.context.close()
 
 

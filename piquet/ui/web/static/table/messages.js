@@ -5,7 +5,7 @@
 import { sentence, t } from "../i18n.js";
 import { $, absolute } from "./dom.js";
 import { hideHint, hideTutor, redraw, sendAction, showHint, showTutor } from "./control.js";
-import { scoredDeal, showDealEnd } from "./dealend.js";
+import { hearInDealEnd, scoredDeal, showDealEnd } from "./dealend.js";
 import { clearError, showError } from "./render.js";
 import {
   app, keepSaid, keepTalk, keptSaid, keptTalk, keptSelection, rememberTable, saveTable, savedTable, selectionKey,
@@ -71,8 +71,10 @@ export function onMessage(msg) {
 export function onSaid(msg) {
   if ((msg.seat !== 0 && msg.seat !== 1) || typeof msg.phrase !== "string") return;
   const v = app.state && app.state.view;
-  app.said.push({ seat: msg.seat, phrase: msg.phrase, deal: v ? v.deal_number : 0, at: v ? v.log.length : 0 });
+  const heard = { seat: msg.seat, phrase: msg.phrase, deal: v ? v.deal_number : 0, at: v ? v.log.length : 0 };
+  app.said.push(heard);
   keepSaid();
+  if (app.state && app.dealEnd !== null) hearInDealEnd(heard, app.state);
   if (app.state) redraw();
 }
 
