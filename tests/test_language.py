@@ -26,7 +26,8 @@ from piquet.engine.language import LANGUAGES, check_language, compile_po, french
 from piquet.engine.scoring import ScoreEvent
 from piquet.engine.words import reason_words, said
 from piquet.ui.menus import describe_declaration, result_text
-from piquet.ui.web.protocol import action_words, prompt_data, view_data
+from piquet.ui.web.advice_messages import action_words
+from piquet.ui.web.protocol import prompt_data, view_data
 
 NAMES = ("Ann", "Bill")
 CATALOGUE = resources.files("piquet").joinpath("data/locale/fr/LC_MESSAGES/piquet.po")

@@ -85,3 +85,21 @@ def test_axe_finds_nothing_on_the_table_in_any_phase(request: pytest.FixtureRequ
     wrong = {k: v for k, v in checked.items() if v}
     assert not wrong, "\n".join(f"{k}: {line}" for k, v in wrong.items() for line in v)
     page.context.close()
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_axe_finds_nothing_in_a_room_with_its_phrases_said(request: pytest.FixtureRequest, viewport: str) -> None:
+    """A room's phrase buttons (buttons with their words, reached from the keyboard) and the talk's lines of
+    speech, on both players' pages."""
+    live, chromium = _live(request)
+    created = _create(live, kind="room", name="Ann")
+    ann = _page(chromium, live.url + created["links"]["play"], viewport)
+    bob = _page(chromium, live.url + created["links"]["invite"], viewport)
+    bob.get_by_test_id("join-name").fill("Bob")
+    bob.get_by_test_id("join-submit").click()
+    bob.get_by_role("button", name="Thank you", exact=True).wait_for(timeout=WAIT)
+    ann.get_by_role("button", name="Good luck", exact=True).click()
+    for page in (ann, bob):
+        page.wait_for_function("document.querySelectorAll('#log li.said').length >= 1", timeout=WAIT)
+        assert violations(page) == []
+        page.context.close()

@@ -419,7 +419,7 @@ def test_the_waiting_room_and_the_score_sheet_say_the_rule_facts_the_table_carri
 def test_the_lobby_offers_the_server_s_variants_options_and_levels_and_creates_the_table_chosen(
         server: LiveServer, browser: Any) -> None:
     from piquet.engine.variants import VARIANTS
-    from piquet.ui.web.tables import LEVELS
+    from piquet.ui.web.budgets import LEVELS
 
     page = _open(browser, server.url + "/")
     assert page.locator("[data-testid=variant] option").all_inner_texts() == [c.title for c in VARIANTS.values()]

@@ -20,8 +20,8 @@ from piquet.engine.actions import Action
 from piquet.engine.partie import LegalActions
 from piquet.engine.view import PlayerView
 from piquet.ui.cli import build_parser
+from piquet.ui.web import budgets, thinking
 from piquet.ui.web import tables as tables_module
-from piquet.ui.web import thinking
 from piquet.ui.web.app import create_app
 from piquet.ui.web.store import SQLiteStore
 from piquet.ui.web.thinking import Thinker
@@ -87,7 +87,7 @@ def test_a_budget_that_is_not_finite_is_refused(tmp_path: Path) -> None:
 
 
 def test_the_servers_cap_is_its_option_and_without_one_a_table_may_think_without_a_limit(tmp_path: Path) -> None:
-    assert build_parser().parse_args(["serve"]).max_budget == tables_module.MAX_BUDGET
+    assert build_parser().parse_args(["serve"]).max_budget == budgets.MAX_BUDGET
     assert build_parser().parse_args(["serve", "--max-budget", "0"]).max_budget == 0
     with TestClient(create_app(db(tmp_path), workers=0, max_budget=2)) as http:
         assert http.get("/api/setup").json()["budget"] == {"default": 1.0, "minimum": 0.1, "maximum": 2}

@@ -130,6 +130,9 @@ def _messages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str
         spectator = connect(http, stack, table, query(table["links"]["spectate"]))
         ann.send({"type": "move"})
         ann.until(lambda m: m["type"] == "move")
+        bill.send({"type": "say", "phrase": "good_luck"})
+        for client in (ann, bill, spectator):
+            client.until(lambda m: m["type"] == "said")
         bill.send({"type": "undo", "version": 0})
         error(bill, "not_allowed")
         play_room([ann, bill], rng)
@@ -163,7 +166,7 @@ def test_every_message_the_server_sent_in_whole_games_is_of_its_typed_dict(
             if message["type"] == "state" and message["view"] is not None and message["view"]["contract"]:
                 contracts += 1
     # Not vacuous: every type of message, and the prompts of every variant's decisions, were seen.
-    assert kinds == {"state", "error", "hint", "seat", "move"}
+    assert kinds == {"state", "error", "hint", "seat", "move", "said"}
     assert {"bid", "exchange", "declare", "play"} <= prompts, prompts
     assert contracts, "no Auction contract among the states: the test would not check one"
 
@@ -172,6 +175,7 @@ def test_every_message_the_server_sent_in_whole_games_is_of_its_typed_dict(
     '{"type": "action", "action": {"play": "QS"}, "version": 3}',
     '{"type": "action", "action": [1, 2], "version": 0}',
     '{"type": "hint"}', '{"type": "undo", "version": 12}', '{"type": "join", "name": "Bill"}', '{"type": "move"}',
+    '{"type": "say", "phrase": "well_played"}',
 ])
 def test_what_read_message_returns_is_a_client_message(text: str) -> None:
     message = read_message(text)
@@ -191,5 +195,6 @@ def test_docs_protocol_md_names_every_field_and_every_error_code_of_the_types() 
         missing = sorted(k for k in get_type_hints(typed) if k not in words)
         assert not missing, f"docs/protocol.md does not name {missing} of {typed.__name__}"
     assert not [code for code in get_args(ErrorCode) if f"`{code}`" not in DOC]
-    for alias in (protocol.PhaseName, protocol.PromptKind, protocol.TableStatus, Takebacks):
+    for alias in (protocol.PhaseName, protocol.PromptKind, protocol.TableStatus, Takebacks, protocol.Phrase,
+                  protocol.ClientType):
         assert not [word for word in get_args(alias) if f"`{word}`" not in DOC], alias

@@ -28,7 +28,7 @@ OBJECTS: dict[str, str] = {name: name for name in (
     "CountLine", "SheetRow", "ChooseDealerPrompt", "PacketsPrompt", "BidPrompt", "CarteBlanchePrompt",
     "ExchangePrompt", "DeclareOption", "DeclarePrompt", "PlayPrompt", "ConcessionPrompt", "StateMessage",
     "ErrorMessage", "Advice", "DiscardAdvice", "HintMessage", "TutorMessage", "SeatMessage", "MoveMessage",
-    "TalkMessage", "ArchivedDeal",
+    "TalkMessage", "ArchivedDeal", "SaidMessage",
     "OptionSetup", "VariantSetup", "LevelSetup", "BudgetSetup", "SetupAnswer", "CreatedTable")} | {
     "TrickData": "Trick", "ResultData": "Result", "BidData": "BidCall", "ContractData": "Contract",
     "GameData": "Game", "RulesFacts": "Rules", "ViewData": "View", "TableData": "TableInfo", "FeatData": "Feat",
@@ -38,7 +38,8 @@ UNIONS = {"ClientMessage": "ClientMessage", "ServerMessage": "ServerMessage"}
 #: The sets of names (Python's ``Literal`` aliases) and their typedefs.
 LITERALS: dict[str, object] = {"TableKind": protocol.TableKind, "TableStatus": protocol.TableStatus,
                                "ErrorCode": protocol.ErrorCode, "Phase": protocol.PhaseName,
-                               "Takebacks": takebacks.Takebacks, "DeclareCategory": protocol.DeclareCategory}
+                               "Takebacks": takebacks.Takebacks, "DeclareCategory": protocol.DeclareCategory,
+                               "Phrase": protocol.Phrase}
 
 
 # ---------------------------------------------------------------- reading protocol.js
@@ -176,7 +177,7 @@ def test_protocol_js_agrees_with_the_server_s_typed_dicts() -> None:
 def test_every_typed_dict_of_the_protocol_is_compared() -> None:
     """A TypedDict added to the server's protocol is compared with the page's types, or said to be the server's
     own (the page reads it inline, or never)."""
-    own = {"JoinMessage", "ActionMessage", "HintRequest", "UndoMessage", "MoveRequest",  # members of ClientMessage
+    own = {"JoinMessage", "ActionMessage", "HintRequest", "UndoMessage", "MoveRequest", "SayMessage",  # ClientMessage
            "TableLinks",  # CreatedTable's links, inline in protocol.js
            "RematchAnswer"}  # read inline by the page's rematch button (main.js)
     typed = {name for module in (protocol, api_types) for name, value in vars(module).items()
@@ -192,7 +193,8 @@ def test_every_typed_dict_of_the_protocol_is_compared() -> None:
      "StateMessage.version: optional in protocol.js only"),
     (('@typedef {"computer" | "room"} TableKind', '@typedef {"computer" | "room" | "club"} TableKind'),
      "TableKind: the server's ['computer', 'room'], protocol.js's \"computer\" | \"room\" | \"club\""),
-    (("| SeatMessage | MoveMessage | TalkMessage} ServerMessage", "| SeatMessage | TalkMessage} ServerMessage"),
+    (("| SeatMessage | MoveMessage | TalkMessage\n *   | SaidMessage} ServerMessage",
+      "| SeatMessage | TalkMessage\n *   | SaidMessage} ServerMessage"),
      "ServerMessage: type 'move' only in the server"),
 ])
 def test_the_check_finds_a_drift(change: tuple[str, str], found: str) -> None:

@@ -21,8 +21,9 @@ from piquet.ai.agent import Agent
 from piquet.coach import hints
 from piquet.engine.actions import Action
 from piquet.engine.partie import Partie, Phase
+from piquet.ui.web.advice_messages import hint_message
 from piquet.ui.web.limits import TokenBucket, prefix_of
-from piquet.ui.web.protocol import HintMessage, ProtocolError, hint_message
+from piquet.ui.web.protocol import HintMessage, ProtocolError
 from piquet.ui.web.thinking import ThinkingFailed, reviewed
 
 if TYPE_CHECKING:

@@ -31,6 +31,7 @@ from piquet.engine.variants import VARIANTS, OptionError
 from piquet.ui.takebacks import Takebacks
 from piquet.ui.web import progress
 from piquet.ui.web.api_types import CreatedTable, RematchAnswer, SetupAnswer
+from piquet.ui.web.budgets import MAX_BUDGET
 from piquet.ui.web.clients import Client
 from piquet.ui.web.guide import (
     GUIDE_HEAD,
@@ -49,13 +50,7 @@ from piquet.ui.web.reviews import REVIEW_WORKERS, LensName, ReviewRefused, Revie
 from piquet.ui.web.seats import SeatRefused
 from piquet.ui.web.session import handle, message_text, setup_answer
 from piquet.ui.web.store import MAX_PLAYED, AsyncStore, SQLStore, Store, StoreError, StoreUnavailable, open_store
-from piquet.ui.web.tables import (
-    MAX_BUDGET,
-    Elsewhere,
-    OpenRefused,
-    Table,
-    Tables,
-)
+from piquet.ui.web.tables import Elsewhere, OpenRefused, Table, Tables
 from piquet.ui.web.thinking import Thinker
 
 __all__ = ["RedactSecrets", "create_app"]

@@ -17,10 +17,12 @@ carries the messages.
 ('exchange', None)
 >>> read_message('{"type": "action", "action": {"play": "QS"}, "version": 57}')
 {'type': 'action', 'action': {'play': 'QS'}, 'version': 57}
->>> read_message('{"type": "shout"}')
+>>> read_message('{"type": "shout"}')  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-piquet.ui.web.protocol.ProtocolError: malformed: unknown message type "shout" (known: action, hint, join, move, undo)
+piquet.ui.web.protocol.ProtocolError: malformed: unknown message type "shout" (known: action, hint, ..., undo)
+>>> read_message('{"type": "say", "phrase": "good_luck"}')
+{'type': 'say', 'phrase': 'good_luck'}
 """
 
 from __future__ import annotations
@@ -28,11 +30,10 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, TypedDict, get_args
 
 from piquet.ai.agent import Agent
 from piquet.ai.books import SimpleAgent
-from piquet.coach.hints import Hint, TutorWarning
 from piquet.engine.actions import (
     AcceptConcession,
     Action,
@@ -40,7 +41,6 @@ from piquet.engine.actions import (
     CarteBlanche,
     ChooseDealer,
     Concede,
-    Declare,
     Exchange,
     Play,
 )
@@ -60,8 +60,10 @@ from piquet.ui.takebacks import Takebacks
 __all__ = [
     "MAX_MESSAGE",
     "PHASE_NAMES",
+    "PHRASES",
     "ClientMessage",
     "ErrorCode",
+    "Phrase",
     "ProtocolError",
     "ServerMessage",
     "StateMessage",
@@ -82,7 +84,11 @@ __all__ = [
 # being null (None). tests/test_web_protocol.py checks real messages against these keys.
 
 #: The types of message a client sends.
-ClientType = Literal["action", "hint", "join", "move", "undo"]
+ClientType = Literal["action", "hint", "join", "move", "say", "undo"]
+#: The phrases a player in a room may say to the table (``say``): these alone, no free text. Their words are the
+#: page's, in each page's language (``static/i18n``: ``phrase.<id>``); the server sends only the id.
+Phrase = Literal["good_luck", "well_played", "thank_you", "one_moment"]
+PHRASES: tuple[Phrase, ...] = get_args(Phrase)
 #: The phases as the protocol names them (:data:`PHASE_NAMES`).
 PhaseName = Literal["cut", "choose_dealer", "deal", "bid", "carte_blanche", "exchange", "declare", "play",
                     "concession", "over"]
@@ -142,7 +148,12 @@ class MoveRequest(TypedDict):
     type: Literal["move"]
 
 
-ClientMessage = JoinMessage | ActionMessage | HintRequest | UndoMessage | MoveRequest
+class SayMessage(TypedDict):
+    type: Literal["say"]
+    phrase: Phrase
+
+
+ClientMessage = JoinMessage | ActionMessage | HintRequest | UndoMessage | MoveRequest | SayMessage
 
 
 # The view.
@@ -435,15 +446,23 @@ class TalkMessage(TypedDict):
     deals: list[ArchivedDeal]
 
 
+class SaidMessage(TypedDict):
+    """A phrase a seated player said, sent to everyone at the room (kept in no record)."""
+
+    type: Literal["said"]
+    seat: int
+    phrase: Phrase
+
+
 ServerMessage = (StateMessage | ErrorMessage | HintMessage | TutorMessage | SeatMessage | MoveMessage
-                 | TalkMessage)
+                 | TalkMessage | SaidMessage)
 
 
 #: The largest message a client may send, in characters.
 MAX_MESSAGE = 16 * 1024
 
 _MESSAGE_FIELDS: dict[str, set[str]] = {"action": {"action", "version"}, "hint": set(), "join": {"name"},
-                                        "move": set(), "undo": {"version"}}
+                                        "move": set(), "say": {"phrase"}, "undo": {"version"}}
 
 
 class ProtocolError(ValueError):
@@ -530,7 +549,18 @@ def read_message(text: str | bytes) -> ClientMessage:
         if data.get("declare_best"):
             return {"type": "undo", "version": data["version"], "declare_best": True}
         return {"type": "undo", "version": data["version"]}
+    if kind == "say":
+        return {"type": "say", "phrase": _phrase(data["phrase"])}
     return {"type": "hint"} if kind == "hint" else {"type": "move"}
+
+
+def _phrase(value: object) -> Phrase:
+    """A phrase a client asked to say, if it is one of :data:`PHRASES`."""
+    for phrase in PHRASES:
+        if value == phrase:
+            return phrase
+    raise ProtocolError("malformed", f"unknown phrase {_shown(value)}: a player says one of the table's phrases "
+                                     f"({', '.join(PHRASES)}), no words of his own")
 
 
 def read_action(data: object, partie: Partie, seat: int, lang: str = "en", names: Sequence[str] = ()) -> Action | int:
@@ -807,56 +837,3 @@ def prompt_data(partie: Partie, seat: int | None, adviser: Agent | None = None,
         return {"kind": "concession",
                 "options": [action_message(a, names) for a in legal if isinstance(a, AcceptConcession)]}
     return None  # pragma: no cover - the cut is the server's to make
-
-
-def action_words(action: Action, names: tuple[str, str], lang: str = "en") -> str:
-    """A player's decision as a hint names it ("play QS", "exchange 2: discard 7S 8S"), in ``lang``."""
-    w = words_in(lang)
-    if isinstance(action, Play):
-        return w("play {card}", card=action.card)
-    if isinstance(action, Exchange):
-        return w("exchange {count}: discard {cards}", count=len(action.discards), cards=action.discards)
-    if isinstance(action, Declare):
-        return w("declare {what}", what=describe_declaration(action.category, action.combinations, lang))
-    if isinstance(action, Bid):
-        return w("bid {call}", call=action.call) if action.tricks is not None else w(action.call)
-    if isinstance(action, ChooseDealer):
-        return (w("deal first yourself") if action.dealer == action.player
-                else w("let {name} deal first", name=names[action.dealer]))
-    if isinstance(action, CarteBlanche):
-        return w("announce carte blanche") if action.announce else w("do not announce carte blanche")
-    if isinstance(action, Concede):
-        return w("concede")
-    if isinstance(action, AcceptConcession):
-        return w("accept the concession") if action.accept else w("decline the concession and play on")
-    return action.describe(names)  # pragma: no cover - no other action is a player's decision
-
-
-def _advice(action: Action, names: tuple[str, str], lang: str) -> Advice:
-    return {"text": action_words(action, names, lang), "action": action_message(action, names)}
-
-
-def hint_message(action: Action | int | Hint, names: tuple[str, str], lang: str = "en") -> HintMessage:
-    """A hint: the review's (a :class:`~piquet.coach.hints.Hint`: the best choice, why, the next best and the margin,
-    the exchange's best discards) or, where the review values nothing, the computer's choice alone (an ``int``: the
-    packets to deal in); its choices named in ``lang``, as the review's reasons are (the hint made them in it)."""
-    if isinstance(action, int):
-        return {"type": "hint", "text": words_in(lang)("deal in packets of {packets}", packets=action),
-                "action": {"packets": action}, "reason": None, "next": None, "margin": None, "discards": []}
-    if isinstance(action, Hint):
-        advice = action
-        return {"type": "hint", **_advice(advice.best, names, lang), "reason": advice.reason,
-                "next": None if advice.next_best is None else _advice(advice.next_best, names, lang),
-                "margin": advice.margin,
-                "discards": [{**_advice(d.discard, names, lang), "value": d.value, "says": d.says}
-                             for d in advice.discards]}
-    return {"type": "hint", **_advice(action, names, lang), "reason": None, "next": None, "margin": None,
-            "discards": []}
-
-
-def tutor_message(warning: TutorWarning, action: ActionData, names: tuple[str, str], version: int,
-                  lang: str = "en") -> TutorMessage:
-    """The tutor's warning about ``action`` (as the client sent it), answering the state of ``version``."""
-    return {"type": "tutor", "text": action_words(warning.choice, names, lang), "action": action,
-            "loss": warning.loss, "better": _advice(warning.better, names, lang), "reason": warning.reason,
-            "version": version}

@@ -16,10 +16,11 @@ from piquet.coach import hints
 from piquet.engine.language import words_in
 from piquet.engine.variants import VARIANTS
 from piquet.ui.web.api_types import BudgetSetup, LevelSetup, SetupAnswer, VariantSetup
+from piquet.ui.web.budgets import DEFAULT_BUDGET, LEVELS, MIN_BUDGET
 from piquet.ui.web.clients import Client
 from piquet.ui.web.events import event
 from piquet.ui.web.protocol import ProtocolError, ServerMessage, read_message
-from piquet.ui.web.tables import DEFAULT_BUDGET, LEVELS, MIN_BUDGET, Table
+from piquet.ui.web.tables import Table
 
 __all__ = ["handle", "message_text", "setup_answer"]
 
@@ -69,6 +70,8 @@ async def handle(table: Table, client: Client, text: str | bytes) -> None:
             await table.undo(client.seat, message["version"], message.get("declare_best", False))
         elif message["type"] == "move":
             client.post(message_text(await table.move_link(client.seat)))
+        elif message["type"] == "say":
+            await table.say(client.seat, message["phrase"], client.lang)
         elif message["type"] == "join":
             await table.join(client.seat, message["name"], client)
         else:

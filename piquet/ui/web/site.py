@@ -218,8 +218,8 @@ def build_site(target: Path, pyodide: Path | None = None) -> str:
     """Write the offline site into ``target`` (made if need be; files of an earlier build are replaced), with
     Pyodide's runtime from ``pyodide`` (:func:`find_pyodide` when ``None``). The site's version."""
     from piquet.engine.language import LANGUAGES
+    from piquet.ui.web.budgets import MAX_BUDGET
     from piquet.ui.web.session import setup_answer
-    from piquet.ui.web.tables import MAX_BUDGET
 
     runtime = pyodide if pyodide is not None else find_pyodide()
     missing = [name for name in PYODIDE_FILES if not (runtime / name).is_file()]

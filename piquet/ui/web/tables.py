@@ -28,6 +28,7 @@ import math
 import random
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from time import perf_counter  # how long a table's event took (apart from its clock, time.monotonic)
@@ -43,6 +44,8 @@ from piquet.engine.record import action_from_data, action_to_data
 from piquet.engine.variants import VARIANTS, make_rules
 from piquet.ui.takebacks import TAKEBACKS, Takebacks
 from piquet.ui.web.advice import HINT_LEVEL, Advice, check_tutor
+from piquet.ui.web.advice_messages import tutor_message
+from piquet.ui.web.budgets import DEFAULT_BUDGET, LEVELS, MAX_BUDGET, check_budget
 from piquet.ui.web.clients import Client
 from piquet.ui.web.events import event
 from piquet.ui.web.history import History, summary
@@ -53,6 +56,7 @@ from piquet.ui.web.protocol import (
     HintMessage,
     LinkKind,
     MoveMessage,
+    Phrase,
     ProtocolError,
     SeatMessage,
     ServerMessage,
@@ -66,7 +70,6 @@ from piquet.ui.web.protocol import (
     result_data,
     rules_data,
     talk_message,
-    tutor_message,
     view_data,
 )
 from piquet.ui.web.saving import NOT_SAVED, awaited, store_call
@@ -85,49 +88,7 @@ from piquet.ui.web.store import AsyncStore, Store, StoreError, StoreUnavailable,
 from piquet.ui.web.thinking import Thinker, ThinkingFailed
 from piquet.ui.web.undo import Undo, note_takebacks
 
-__all__ = ["MAX_BUDGET", "MIN_BUDGET", "NOT_SAVED", "Client", "Elsewhere", "OpenRefused", "SeatRefused", "Table",
-           "Tables", "check_budget"]
-
-LEVELS = (1, 2, 3, 4, 5)
-#: The CPU seconds a table may give the computer for one decision, at most, unless the server is started with
-#: another cap (``piquet serve --max-budget``; 0 there: no cap, and a table may ask for no limit). A decision may
-#: take up to three times its budget by the wall clock (:data:`piquet.ai.budget.WALL_FACTOR`).
-MAX_BUDGET = 5.0
-#: The least a table may give the computer for one decision (with less, level 5 would solve hardly more than the one
-#: sampled deal it always solves for each card).
-MIN_BUDGET = 0.1
-#: The budget of a table that sets none, where its level does not search (levels 1 and 2: only its hints think).
-DEFAULT_BUDGET = LEVEL_SETTINGS[HINT_LEVEL].budget
-
-
-def check_budget(budget: object, cap: float = MAX_BUDGET) -> float | None:
-    """A table's thinking budget as its creator asked for it (``None``: the level's own), or a ``ValueError``
-    naming the field and the reason: not a number, under :data:`MIN_BUDGET`, over the server's ``cap``, or 0 (no
-    limit) on a server with a cap (``cap`` 0: none).
-
-    >>> check_budget(2), check_budget(None), check_budget(0, cap=0)
-    (2.0, None, 0.0)
-    >>> check_budget(9)
-    Traceback (most recent call last):
-    ...
-    ValueError: budget: 9 s is out of range: the computer may think 0.1 to 5 s a decision on this server
-    """
-    if budget is None:
-        return None
-    if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not math.isfinite(budget):
-        raise ValueError(f"budget: {budget!r} is not a number of seconds")
-    seconds = float(budget)
-    if seconds == 0:
-        if cap > 0:
-            raise ValueError(f"budget: 0 (no limit) is not allowed on this server: the computer may think at most "
-                             f"{cap:g} s a decision")
-        return seconds
-    if seconds < MIN_BUDGET or (cap > 0 and seconds > cap):
-        allowed = (f"{MIN_BUDGET:g} to {cap:g} s a decision" if cap > 0
-                   else f"{MIN_BUDGET:g} s or more a decision, or 0 for no limit,")
-        raise ValueError(f"budget: {seconds:g} s is out of range: the computer may think {allowed} on this server")
-    return seconds
-
+__all__ = ["NOT_SAVED", "Client", "Elsewhere", "OpenRefused", "SeatRefused", "Table", "Tables"]
 
 #: Tables one address (and one network: see :func:`piquet.ui.web.limits.prefix_of`) may have read from the store
 #: and replayed a minute, on average, and at once: a table not in memory costs its reading and its replay.
@@ -137,6 +98,12 @@ OPENS_PER_MINUTE_PER_PREFIX = 120.0
 OPEN_BURST_PER_PREFIX = 120.0
 
 _log = logging.getLogger(__name__)
+
+#: A seat may say a phrase (``say``) once every :data:`PHRASE_INTERVAL` seconds and :data:`PHRASES_PER_MINUTE`
+#: times in any minute, so that a player cannot flood the other's screen; beyond, ``busy``. The limits of its
+#: connection's frames apply besides (:mod:`piquet.ui.web.guard`).
+PHRASE_INTERVAL = 2.0
+PHRASES_PER_MINUTE = 10
 
 #: Seconds a table stays in memory with nobody at it (created and never opened, or only its page asked for)
 #: before it is forgotten; the store keeps it.
@@ -187,6 +154,9 @@ class Table:
         self.gone = False
         #: Told the table when its automatic moves stop with nobody at it (:meth:`Tables.release` forgets it then).
         self.on_idle: Callable[[Table], None] | None = None
+        #: When each seat said its phrases of the last minute, oldest first (its allowance: :meth:`say`).
+        self._phrases: dict[int, deque[float]] = {}
+        self.clock: Callable[[], float] = time.monotonic  # the phrases' allowances' clock
         if info.computer is not None:
             self.agent = self.new_agent(info.level or 3)
         if all(p is not None for p in info.players):
@@ -539,6 +509,35 @@ class Table:
             await self.takebacks.take_back(partie, seat, self.names, declare_best)
         await self.broadcast()
         self.kick()
+
+    async def say(self, seat: int | None, phrase: Phrase, lang: str = "en") -> None:
+        """A room's seated player says one of the table's phrases to everyone at it (both seats and the spectators),
+        who each hear its id and say it in their own language; refused in ``lang``: ``not_allowed`` at a table
+        against the computer or from a spectator, ``busy`` past the seat's allowance. Kept in no record (the record
+        is the game's)."""
+        words = words_in(lang)
+        if self.info.computer is not None:
+            raise ProtocolError("not_allowed", words("{phrase}: phrases are said between two people, not at a table "
+                                                     "against the computer", phrase=phrase))
+        if seat is None:
+            raise ProtocolError("not_allowed", words("{phrase}: a spectator watches the table; he says nothing to it",
+                                                     phrase=phrase))
+        now = self.clock()
+        said = self._phrases.setdefault(seat, deque())
+        while said and said[0] <= now - 60:
+            said.popleft()
+        waits = [said[-1] + PHRASE_INTERVAL - now] if said else []
+        if len(said) >= PHRASES_PER_MINUTE:
+            waits.append(said[0] + 60 - now)
+        wait = math.ceil(max(waits, default=0.0))
+        if wait > 0:
+            raise ProtocolError("busy", words("{phrase}: {name} may say a phrase once every {interval} s and {most} "
+                                              "times a minute: again in {wait} s", phrase=phrase,
+                                              name=self.names[seat], interval=f"{PHRASE_INTERVAL:g}",
+                                              most=PHRASES_PER_MINUTE, wait=wait))
+        said.append(now)
+        event("said", self.id, seat=seat, phrase=phrase)
+        await self._tell({"type": "said", "seat": seat, "phrase": phrase})
 
     async def hint(self, seat: int | None, lang: str = "en", address: str = "") -> HintMessage:
         """The review's hint for ``seat``'s decision (:meth:`piquet.ui.web.advice.Advice.hint`)."""

@@ -115,6 +115,15 @@ export function requestUndo() {
   }
 }
 
+/**
+ * Say one of the table's phrases (a room's seated player only; the server limits how often).
+ * @param {import("./protocol.js").Phrase} phrase
+ */
+export function requestSay(phrase) {
+  if (!app.state || app.state.table.kind !== "room" || (app.state.seat !== 0 && app.state.seat !== 1)) return;
+  send({ type: "say", phrase });
+}
+
 export function requestMove() {
   if (!app.state || (app.state.seat !== 0 && app.state.seat !== 1)) return;
   send({ type: "move" });

@@ -7,12 +7,13 @@
 import { capital, t } from "../i18n.js";
 import { h } from "./dom.js";
 import { intend } from "./intents.js";
-import { reviewLink, sheetParts } from "./record.js";
+import { reviewLink, saidItem, sheetParts } from "./record.js";
 import { names, pair } from "./state.js";
 
 /** @typedef {import("./protocol.js").SheetRow} SheetRow */
 /** @typedef {import("./protocol.js").StateMessage} StateMessage */
 /** @typedef {import("./protocol.js").View} View */
+/** @typedef {import("./state.js").Heard} Heard */
 
 /** The dialog, made on first use. @returns {HTMLDialogElement} */
 function dialog() {
@@ -87,6 +88,23 @@ export function showDealEnd(row, st) {
   }
   const go = box.querySelector("[data-testid=go-on]");
   if (go instanceof HTMLElement) go.focus();
+}
+
+/**
+ * A phrase heard while the count is shown: said in the dialog too, as the table talk behind it is not drawn again
+ * until the player goes on (where the phrase then stands in the talk).
+ * @param {Heard} said @param {StateMessage} st
+ */
+export function hearInDealEnd(said, st) {
+  const box = document.getElementById("deal-end");
+  const actions = box instanceof HTMLDialogElement && box.open ? box.querySelector(".dialog-actions") : null;
+  if (!box || !actions) return;
+  let list = box.querySelector(".deal-end-said ol");
+  if (!list) {
+    list = h("ol", { className: "log-lines" });
+    actions.before(h("div", { className: "deal-end-said", role: "log", "aria-label": t("table.table_talk") }, list));
+  }
+  list.append(saidItem(said, names(st), st.seat));
 }
 
 /** Close the dialog (the player went on: the table shows the state the server has now). */

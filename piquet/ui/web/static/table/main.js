@@ -11,7 +11,8 @@ import { createTable, recordOf } from "../site/worker-socket.js";
 import { session, store } from "../storage.js";
 import { $, copyLink } from "./dom.js";
 import {
-  activateCard, handle, hideTutor, redraw, requestHint, requestMove, requestUndo, scheduleForcedPlay, sendAction,
+  activateCard, handle, hideTutor, redraw, requestHint, requestMove, requestSay, requestUndo, scheduleForcedPlay,
+  sendAction,
 } from "./control.js";
 import { onIntent } from "./intents.js";
 import { onMessage } from "./messages.js";
@@ -42,6 +43,10 @@ export async function start() {
   $("hint-button").addEventListener("click", requestHint);
   $("undo-button").addEventListener("click", requestUndo);
   $("move-button").addEventListener("click", requestMove);
+  for (const b of $("phrases").querySelectorAll("button[data-phrase]")) {
+    const phrase = /** @type {import("./protocol.js").Phrase} */ (b instanceof HTMLElement ? b.dataset.phrase : "");
+    b.addEventListener("click", () => requestSay(phrase));
+  }
   $("tutor-again").addEventListener("click", hideTutor);
   $("tutor-anyway").addEventListener("click", () => {
     const warning = app.advice.tutor;

@@ -5,14 +5,17 @@
 import { sentence, t } from "../i18n.js";
 import { $, absolute } from "./dom.js";
 import { hideHint, hideTutor, redraw, sendAction, showHint, showTutor } from "./control.js";
-import { scoredDeal, showDealEnd } from "./dealend.js";
+import { hearInDealEnd, scoredDeal, showDealEnd } from "./dealend.js";
 import { clearError, showError } from "./render.js";
-import { app, keepTalk, keptTalk, keptSelection, rememberTable, saveTable, savedTable, selectionKey } from "./state.js";
+import {
+  app, keepSaid, keepTalk, keptSaid, keptTalk, keptSelection, rememberTable, saveTable, savedTable, selectionKey,
+} from "./state.js";
 import { showBanner } from "./transport.js";
 
 /** @typedef {import("./protocol.js").ErrorMessage} ErrorMessage */
 /** @typedef {import("./protocol.js").HintMessage} HintMessage */
 /** @typedef {import("./protocol.js").MoveMessage} MoveMessage */
+/** @typedef {import("./protocol.js").SaidMessage} SaidMessage */
 /** @typedef {import("./protocol.js").SeatMessage} SeatMessage */
 /** @typedef {import("./protocol.js").ServerMessage} ServerMessage */
 /** @typedef {import("./protocol.js").StateMessage} StateMessage */
@@ -57,6 +60,22 @@ export function onMessage(msg) {
   else if (msg.type === "seat") onSeat(msg);
   else if (msg.type === "move") onMove(msg);
   else if (msg.type === "talk") onTalk(msg);
+  else if (msg.type === "said") onSaid(msg);
+}
+
+/**
+ * A phrase said at the table: a line of the talk where the deal is now, said in this page's words (the server sends
+ * its id only). Kept for this tab, not in the record.
+ * @param {SaidMessage} msg
+ */
+export function onSaid(msg) {
+  if ((msg.seat !== 0 && msg.seat !== 1) || typeof msg.phrase !== "string") return;
+  const v = app.state && app.state.view;
+  const heard = { seat: msg.seat, phrase: msg.phrase, deal: v ? v.deal_number : 0, at: v ? v.log.length : 0 };
+  app.said.push(heard);
+  keepSaid();
+  if (app.state && app.dealEnd !== null) hearInDealEnd(heard, app.state);
+  if (app.state) redraw();
 }
 
 /**
@@ -90,6 +109,7 @@ export function onState(msg) {
   showBanner("");
   app.waiting.undo = false;
   app.waiting.action = false;
+  if (!prev) app.said = keptSaid();
   archiveDeals(prev, msg);
   if (!prev || prev.version !== msg.version) {
     if (prev) clearError();

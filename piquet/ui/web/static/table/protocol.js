@@ -18,6 +18,11 @@
  *   | "computer_failed" | "not_saved" | "internal"} ErrorCode
  */
 
+/**
+ * A phrase a player in a room says to the table (no free text): the page says it in its own words, `phrase.<id>`.
+ * @typedef {"good_luck" | "well_played" | "thank_you" | "one_moment"} Phrase
+ */
+
 // ------------------------------------------------------------------ actions (client to server)
 
 /**
@@ -38,7 +43,8 @@
  *   | {type: "action", action: Action, version: number, confirm?: boolean}
  *   | {type: "hint"}
  *   | {type: "undo", version: number, declare_best?: boolean}
- *   | {type: "move"}} ClientMessage
+ *   | {type: "move"}
+ *   | {type: "say", phrase: Phrase}} ClientMessage
  */
 
 // ------------------------------------------------------------------ the view
@@ -162,7 +168,12 @@
 /** @typedef {{deal: number, log: LogEntry[], tricks: Trick[]}} ArchivedDeal */
 /** The finished deals' talk, sent as the page joins (the whole partie's, whichever tab or device played it). */
 /** @typedef {{type: "talk", deals: ArchivedDeal[]}} TalkMessage */
-/** @typedef {StateMessage | ErrorMessage | HintMessage | TutorMessage | SeatMessage | MoveMessage | TalkMessage} ServerMessage */
+/** A phrase a seated player said, heard by everyone at the room (kept in no record). */
+/** @typedef {{type: "said", seat: Seat, phrase: Phrase}} SaidMessage */
+/**
+ * @typedef {StateMessage | ErrorMessage | HintMessage | TutorMessage | SeatMessage | MoveMessage | TalkMessage
+ *   | SaidMessage} ServerMessage
+ */
 
 // ------------------------------------------------------------------ the lobby's JSON API
 

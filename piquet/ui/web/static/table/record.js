@@ -11,6 +11,7 @@ import { app, names, pair, playsGames, rulesOf, seats } from "./state.js";
 import { numberWord, reckoning } from "./words.js";
 
 /** @typedef {import("./protocol.js").LogEntry} LogEntry */
+/** @typedef {import("./state.js").Heard} Heard */
 /** @typedef {import("./protocol.js").SheetRow} SheetRow */
 /** @typedef {import("./protocol.js").StateMessage} StateMessage */
 /** @typedef {import("./protocol.js").TableInfo} TableInfo */
@@ -59,10 +60,30 @@ export function logItem(e, i, log, tricks, n, seat) {
   return li;
 }
 
-/** @param {LogEntry[]} log @param {Trick[]} tricks @param {string[]} n @param {number | null} seat */
-export function renderDealLog(log, tricks, n, seat) {
+/**
+ * A phrase a player said, as a line of the talk of its own, in this page's words.
+ * @param {Heard} said @param {string[]} n the players' names @param {number | null} seat this page's seat
+ */
+export function saidItem(said, n, seat) {
+  const li = h("li", { className: `said speaker-${said.seat}${said.seat === seat ? " mine" : ""}` });
+  li.append(h("b", { className: "who", text: capital(n[said.seat] ?? "?") }), ": ");
+  li.append(h("span", { className: "speech", text: `\u201c${t(`phrase.${said.phrase}`)}\u201d` }));
+  return li;
+}
+
+/**
+ * A deal's talk: its log, with the phrases said during it where they were said.
+ * @param {LogEntry[]} log @param {Trick[]} tricks @param {string[]} n @param {number | null} seat
+ * @param {Heard[]} [said] the phrases said in this deal
+ */
+export function renderDealLog(log, tricks, n, seat, said = []) {
   const ol = h("ol", { className: "log-lines" });
-  log.forEach((e, i) => ol.append(logItem(e, i, log, tricks, n, seat)));
+  const at = (/** @type {Heard} */ s) => Math.max(0, s.at); // -1: before the deal's first line
+  log.forEach((e, i) => {
+    for (const s of said.filter((x) => at(x) === i)) ol.append(saidItem(s, n, seat));
+    ol.append(logItem(e, i, log, tricks, n, seat));
+  });
+  for (const s of said.filter((x) => at(x) >= log.length)) ol.append(saidItem(s, n, seat));
   return ol;
 }
 
@@ -73,7 +94,7 @@ export function renderDealLog(log, tricks, n, seat) {
 export function renderLog(st, v) {
   const n = names(st);
   const { seat } = seats(st);
-  const key = JSON.stringify([v.deal_number, v.log, v.tricks && v.tricks.length, app.archive.length, n]);
+  const key = JSON.stringify([v.deal_number, v.log, v.tricks && v.tricks.length, app.archive.length, n, app.said.length]);
   if (app.keys.log === key) return;
   app.keys.log = key;
   const box = $("log");
@@ -82,12 +103,16 @@ export function renderLog(st, v) {
   const parts = [];
   for (const d of app.archive) {
     const det = h("details", { className: "old-deal" }, h("summary", { text: d.deal ? t("log.deal", { n: d.deal }) : t("log.the_cut") }));
-    det.append(renderDealLog(d.log, d.tricks, n, seat));
+    det.append(renderDealLog(d.log, d.tricks, n, seat, app.said.filter((s) => s.deal === d.deal)));
     parts.push(det);
   }
   if (v.deal_number) parts.push(h("h3", { className: "deal-heading", text: t("log.deal", { n: v.deal_number }) }));
   const log = v.log || [];
-  if (log.length) parts.push(renderDealLog(log, v.tricks || [], n, seat));
+  const deal = v.deal_number || 0;
+  // The phrases of this deal where they were said; any of a deal this page shows no talk of, first.
+  const archived = new Set(app.archive.map((d) => d.deal));
+  const said = app.said.filter((s) => s.deal === deal || !archived.has(s.deal)).map((s) => (s.deal === deal ? s : { ...s, at: -1 }));
+  if (log.length || said.length) parts.push(renderDealLog(log, v.tricks || [], n, seat, said));
   else parts.push(h("p", { className: "muted", text: t("log.nothing") }));
   box.replaceChildren(...parts);
   if (nearBottom || !app.keys.logScrolled) {

@@ -599,4 +599,6 @@ export function renderToolbar(st, table) {
   $("hint-button").title = t("hint.title")
     + (typeof table.budget === "number" ? t("hint.title_budget", { time: thinkingTime(table.budget) }) : "");
   if (app.advice.hint && st.version === app.advice.hint.version) $("hint-follow").hidden = !app.advice.hint.action || !st.prompt;
+  // The table's phrases: a room's seated players say them to each other (and the spectators hear them).
+  $("phrases").hidden = table.kind !== "room" || (st.seat !== 0 && st.seat !== 1);
 }

@@ -8,6 +8,8 @@ import { session, store } from "../storage.js";
 /** @typedef {import("./protocol.js").Action} Action */
 /** @typedef {import("./protocol.js").Card} Card */
 /** @typedef {import("./protocol.js").LogEntry} LogEntry */
+/** @typedef {import("./protocol.js").Phrase} Phrase */
+/** @typedef {import("./protocol.js").Seat} Seat */
 /** @typedef {import("./protocol.js").Rules} Rules */
 /** @typedef {import("./protocol.js").StateMessage} StateMessage */
 /** @typedef {import("./protocol.js").TableInfo} TableInfo */
@@ -61,6 +63,11 @@ import { session, store } from "../storage.js";
  * @typedef {{autoPlay: number | null, autoVersion: number | null, autoPlaying: boolean}} Timers
  */
 /**
+ * A phrase heard at the table (protocol.js SaidMessage), and where in the talk: the deal it was said in (0 before
+ * the first deal) and how many lines of that deal's log came before it.
+ * @typedef {{seat: Seat, phrase: Phrase, deal: number, at: number}} Heard
+ */
+/**
  * The page's state, grouped by concern (as chessground groups its own). Only the controller modules (messages.js,
  * control.js, transport.js) change it; the drawing modules read it, and send what the player does as intents
  * (intents.js).
@@ -74,6 +81,7 @@ import { session, store } from "../storage.js";
  * @property {AdviceShown} advice
  * @property {Timers} timers
  * @property {ArchivedDeal[]} archive finished deals' talk, which the state no longer carries
+ * @property {Heard[]} said the phrases heard at the table (a room's), which no state or record carries
  * @property {number | null} dealEnd the deal whose count is shown until the player goes on
  * @property {Record<string, string | boolean | undefined>} keys what each part of the table was last drawn from
  *   (the drawing modules' own memo: a part whose key is unchanged is not drawn again)
@@ -92,6 +100,7 @@ export const app = {
   advice: { hint: null, tutor: null, autoHintVersion: null },
   timers: { autoPlay: null, autoVersion: null, autoPlaying: false },
   archive: [],
+  said: [],
   dealEnd: null,
   keys: {},
 };
@@ -314,6 +323,17 @@ export function keptTalk() {
 /** Keep the talk of the deals finished for this tab, to show it again after a reload. */
 export function keepTalk() {
   session.set(`piquet.talk.${app.id}`, JSON.stringify(app.archive));
+}
+
+/** The phrases this tab heard at the table (a reload), or none. @returns {Heard[]} */
+export function keptSaid() {
+  const saved = kept("said");
+  return Array.isArray(saved) ? /** @type {Heard[]} */ (saved) : [];
+}
+
+/** Keep the phrases heard for this tab, to show them again after a reload (or a change of language). */
+export function keepSaid() {
+  session.set(`piquet.said.${app.id}`, JSON.stringify(app.said));
 }
 
 // ------------------------------------------------------------------ the exchange kept over a reload
