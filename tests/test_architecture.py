@@ -322,7 +322,8 @@ NOT_READY = ("dataset.version !== undefined", "!!document.body.dataset.version",
 
 
 def _browser_tests() -> list[Path]:
-    return sorted(p for p in TESTS.glob("test_*.py") if p.name != Path(__file__).name and (
+    """The browser tests, and the helper that makes their tables on both transports (``table_sites``)."""
+    return sorted(p for p in [*TESTS.glob("test_*.py"), TESTS / "table_sites.py"] if p.name != Path(__file__).name and (
         "test_web_browser" in p.read_text(encoding="utf-8") or "sync_playwright" in p.read_text(encoding="utf-8")))
 
 

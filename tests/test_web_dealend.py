@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from table_sites import TableSite, offline_site, table_site  # noqa: F401
 
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
 from test_web_axe import VIEWPORTS, violations
@@ -21,10 +22,8 @@ from test_web_browser import (  # noqa: F401
     _create,
     _data,
     _go_on,
-    _goto,
     _open,
     _play_until,
-    _reload,
     browser,
     server,
 )
@@ -65,14 +64,14 @@ def _shows_count_of_deal_one(page: Any) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_a_deal_scored_shows_its_count_and_the_sheet_until_the_player_goes_on(
-        request: pytest.FixtureRequest, viewport: str) -> None:
-    live, chromium = _live(request)
-    created = _create(live, kind="computer", level=1, name="Ann")
-    page = _open(chromium, live.url + created["links"]["play"])
+        table_site: TableSite, viewport: str) -> None:  # noqa: F811
+    page = table_site.new()
     page.set_viewport_size(VIEWPORTS[viewport])
     _play_until([page], lambda: bool(_data(page, "dealEnd")), go_on=False)
     _shows_count_of_deal_one(page)
-    assert "/review?deal=1" in (page.get_by_test_id("review-deal").get_attribute("href") or "")
+    # The deal's review: the server's page of the table, or the offline site's (its worker's review).
+    assert ("review.html?deal=1" if table_site.offline else "/review?deal=1") in (
+        page.get_by_test_id("review-deal").get_attribute("href") or "")
     assert violations(page) == []
     # The table behind still shows deal 1: its sheet has no row yet, and nothing may be decided.
     assert page.locator("#sheet tbody tr:not(.current)").count() == 0
@@ -93,7 +92,7 @@ def test_a_deal_scored_shows_its_count_and_the_sheet_until_the_player_goes_on(
     finished = deal_one.text_content()
     assert finished and finished.startswith("Deal 1") and page.locator("#log details.old-deal").count() == 2
     version = _data(page, "version")
-    _reload(page)
+    table_site.load_again(page)
     assert _data(page, "version") == version
     assert deal_one.text_content() == finished and page.locator("#log details.old-deal").count() == 2
     page.context.close()
@@ -136,19 +135,18 @@ def _talk(page: Any) -> str:
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_a_reload_keeps_the_deal_s_talk_and_the_cards_selected_for_the_exchange(
-        request: pytest.FixtureRequest, viewport: str) -> None:
-    live, chromium = _live(request)
-    created = _create(live, kind="computer", level=1, name="Ann")
-    page = _open(chromium, live.url + created["links"]["play"])
+        table_site: TableSite, viewport: str) -> None:  # noqa: F811
+    page = table_site.new()
     page.set_viewport_size(VIEWPORTS[viewport])
-    url = live.url + f"/t/{created['id']}"  # no secret in the link: the page remembers it
+    url = table_site.table_url(page)  # no secret in the link: the page remembers it
+    table_id = page.evaluate("window.piquetTable.id")
     _play_until([page], lambda: _data(page, "prompt") == "exchange")
     cards = page.locator("[data-testid=hand] [data-card]")
     chosen = [cards.nth(0).get_attribute("data-card"), cards.nth(2).get_attribute("data-card")]
     cards.nth(0).click()
     cards.nth(2).click()
     version = _data(page, "version")
-    _goto(page, url)
+    table_site.load(page, url)
     assert _data(page, "version") == version and _data(page, "prompt") == "exchange"
     selected = page.locator("[data-testid=hand] [data-card].selected").evaluate_all("cs => cs.map(c => c.dataset.card)")
     assert sorted(selected) == sorted(chosen)
@@ -157,12 +155,12 @@ def test_a_reload_keeps_the_deal_s_talk_and_the_cards_selected_for_the_exchange(
     page.get_by_test_id("confirm-exchange").click()
     page.wait_for_function("v => document.body.dataset.version !== v", arg=version, timeout=WAIT)
     # The exchange made, the tab forgets the selection.
-    assert page.evaluate(f"sessionStorage.getItem('piquet.exchange.{created['id']}')") is None
+    assert page.evaluate(f"sessionStorage.getItem('piquet.exchange.{table_id}')") is None
     # In the play, the talk of the deal so far (the declarations, the cards played) is there again after a reload.
     _play_until([page], lambda: _data(page, "prompt") == "play" and page.locator("#log li.play").count() >= 2)
     talk, version = _talk(page), _data(page, "version")
     assert "Nothing said yet" not in talk
-    _goto(page, url)
+    table_site.load(page, url)
     assert _data(page, "version") == version
     assert _talk(page) == talk
     assert violations(page) == []

@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from table_sites import TableSite, offline_site, table_site  # noqa: F401
 
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
 from test_web_axe import VIEWPORTS
-from test_web_browser import WAIT, LiveServer, _create, _data, _goto, _open, _ready, _reload, browser, server  # noqa: F401
+from test_web_browser import WAIT, LiveServer, _create, _data, _open, _ready, _reload, browser, server  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -75,10 +76,8 @@ def test_a_partie_against_the_computer_takes_at_most_15_clicks_a_deal_with_decla
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_unticked_every_declaration_is_asked_and_a_sink_is_one_click(
-        request: pytest.FixtureRequest, viewport: str) -> None:
-    live, chromium = _live(request)
-    created = _create(live, kind="computer", level=1, name="Ann")
-    page = _open(chromium, live.url + created["links"]["play"])
+        table_site: TableSite, viewport: str) -> None:  # noqa: F811
+    page = table_site.new()
     page.set_viewport_size(VIEWPORTS[viewport])
     page.get_by_test_id("declare-best").uncheck()
     asked: list[int] = []
@@ -101,8 +100,7 @@ def test_unticked_every_declaration_is_asked_and_a_sink_is_one_click(
     # Asked whenever there was a choice; a menu of one (nothing held) was made without asking.
     assert asked and all(n > 1 for n in asked)
     # Kept in the browser: another table of this browser's has it unticked too.
-    another = _create(live, kind="computer", level=1, name="Ann")
-    other = _goto(page.context.new_page(), live.url + another["links"]["play"])
+    other = table_site.new(page.context)
     assert not other.get_by_test_id("declare-best").is_checked()
     page.context.close()
 
@@ -111,7 +109,8 @@ def test_undo_with_declare_my_best_goes_back_past_the_declarations_made_for_the_
         request: pytest.FixtureRequest) -> None:
     """Free takebacks and "Declare my best" (issue 32, item 5): in the play, Undo takes back the player's last own
     decision, the exchange, past the declarations the page made for him; one takeback, noted once. (Taking back
-    a declaration the page makes again at once changed nothing, was counted, and never reached the exchange.)"""
+    a declaration the page makes again at once changed nothing, was counted, and never reached the exchange.)
+    Served only: it reads the server's table to know where the last declaration with a choice was."""
     live, chromium = _live(request)
     created = _create(live, kind="computer", level=1, name="Ann", takebacks="free")
     page = _open(chromium, live.url + created["links"]["play"])
@@ -142,7 +141,8 @@ def test_the_page_is_ready_only_once_its_script_listens(request: pytest.FixtureR
     after its HTML is there: here its words are held back, and its script waits for them. The body's data-version
     (in the HTML from the start, what the tests once took for the page being there) is there while nothing
     listens, and a box unticked then is lost; data-ready comes only once the script listens and the first state
-    is drawn, and what is done after it is heard."""
+    is drawn, and what is done after it is heard. (Served only: it holds back the served page's words by their
+    address, a matter of the page's loading, not of its transport.)"""
     live, chromium = _live(request)
     created = _create(live, kind="computer", level=1, name="Ann")
     page = chromium.new_context().new_page()

@@ -16,9 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_axe import violations
 
-# The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
+# The tables are made on both transports (tests/table_sites.py); the live server and the browser are
+# test_web_browser's fixtures, asked for by name (request.getfixturevalue).
+from table_sites import TableSite, offline_site, table_site  # noqa: F401
+from test_web_axe import violations
 from test_web_browser import WAIT, LiveServer, _create, _data, _decide, _goto, _ready, browser, server  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -90,19 +92,20 @@ def _check_the_table(page: Any, kind: str) -> list[str]:
     return wrong
 
 
-def _phone(chromium: Any, size: tuple[int, int]) -> Any:
+def _phone(site: Any, size: tuple[int, int]) -> Any:
+    """A phone's browser context (``site``: a ``TableSite``, or the browser itself)."""
     width, height = size
     # Reduced motion: the cards and notices that fade in are checked (by axe too) as they stand.
-    return chromium.new_context(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True,
+    make = site.context if isinstance(site, TableSite) else site.new_context
+    return make(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True,
                                 device_scale_factor=2, reduced_motion="reduce")
 
 
-def _play_a_deal(live: LiveServer, context: Any, touch: bool, screenshot: Path | None = None
+def _play_a_deal(site: TableSite, context: Any, touch: bool, screenshot: Path | None = None
                  ) -> dict[str, list[str]]:
     """A deal (or two) against the computer played by tapping (or clicking), the table checked (and axe run)
     once at each kind of prompt: what was wrong, by kind."""
-    created = _create(live, kind="computer", level=1, name="Ann")
-    page = _goto(context.new_page(), live.url + created["links"]["play"])
+    page = site.new(context)
     page.get_by_test_id("declare-best").set_checked(False)  # each declaration's menu shown, to be checked
     checked: dict[str, list[str]] = {}
     for _ in range(800):
@@ -122,16 +125,17 @@ def _play_a_deal(live: LiveServer, context: Any, touch: bool, screenshot: Path |
         raise AssertionError("the deal did not end")
     assert set(checked) >= KINDS
     if touch:
-        checked["review"] = _review_of_the_first_deal(page)
+        checked["review"] = _review_of_the_first_deal(site, page)
     page.close()
     return checked
 
 
-def _review_of_the_first_deal(page: Any) -> list[str]:
-    """The review of the first deal opened from the score sheet: what is wrong with it on this screen."""
+def _review_of_the_first_deal(site: TableSite, page: Any) -> list[str]:
+    """The review of the first deal opened from the score sheet (the server's, or the offline site's, reviewed in
+    its page's worker): what is wrong with it on this screen."""
     page.get_by_role("link", name="Review deal 1").tap()
-    page.wait_for_url("**/t/**/review?deal=1**")
-    _ready(page)
+    page.wait_for_url("**/review.html?deal=1**" if site.offline else "**/t/**/review?deal=1**", timeout=site.wait)
+    page.wait_for_function("!!document.body && document.body.dataset.ready === '1'", timeout=site.wait)
     page.wait_for_function("document.body.dataset.status === 'done'", timeout=REVIEW_WAIT)
     width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
     wrong = [f"review: the page is {width[0]} px wide on a screen of {width[1]}"] if width[0] > width[1] else []
@@ -141,12 +145,11 @@ def _review_of_the_first_deal(page: Any) -> list[str]:
 @pytest.mark.slow
 @pytest.mark.parametrize("size", PHONES)
 def test_a_deal_tapped_on_a_phone_keeps_the_cards_tappable_and_the_prompt_in_view(
-        request: pytest.FixtureRequest, size: str) -> None:
-    live: LiveServer = request.getfixturevalue("server")
-    context = _phone(request.getfixturevalue("browser"), PHONES[size])
+        table_site: TableSite, size: str) -> None:  # noqa: F811
+    context = _phone(table_site, PHONES[size])
     wanted = os.environ.get("PIQUET_SCREENSHOTS")
-    picture = Path(wanted) / "phone.png" if wanted and size == "390x844" else None
-    checked = _play_a_deal(live, context, True, picture)
+    picture = Path(wanted) / "phone.png" if wanted and size == "390x844" and not table_site.offline else None
+    checked = _play_a_deal(table_site, context, True, picture)
     context.close()
     wrong = [line for lines in checked.values() for line in lines]
     assert not wrong, "\n".join(wrong)
@@ -154,12 +157,10 @@ def test_a_deal_tapped_on_a_phone_keeps_the_cards_tappable_and_the_prompt_in_vie
 
 @pytest.mark.slow
 @pytest.mark.parametrize("size", DESKTOPS)
-def test_a_desktop_keeps_the_hand_and_the_prompt_on_screen(request: pytest.FixtureRequest, size: str) -> None:
-    live: LiveServer = request.getfixturevalue("server")
+def test_a_desktop_keeps_the_hand_and_the_prompt_on_screen(table_site: TableSite, size: str) -> None:  # noqa: F811
     width, height = DESKTOPS[size]
-    context = request.getfixturevalue("browser").new_context(viewport={"width": width, "height": height},
-                                                             reduced_motion="reduce")
-    checked = _play_a_deal(live, context, False)
+    context = table_site.context(viewport={"width": width, "height": height}, reduced_motion="reduce")
+    checked = _play_a_deal(table_site, context, False)
     context.close()
     wrong = [line for lines in checked.values() for line in lines]
     assert not wrong, "\n".join(wrong)

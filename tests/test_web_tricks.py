@@ -7,10 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from table_sites import TableSite, offline_site, table_site  # noqa: F401
 
-# The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
+# On both transports (tests/table_sites.py); the browser and the live server are test_web_browser's fixtures.
 from test_web_axe import VIEWPORTS
-from test_web_browser import WAIT, LiveServer, _create, _data, _decide, _open, browser, server  # noqa: F401
+from test_web_browser import WAIT, _data, _decide, browser, server  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -29,11 +30,8 @@ def _view(page: Any) -> dict[str, Any]:
 @pytest.mark.slow
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_a_trick_the_computer_wins_and_leads_after_stays_in_sight_until_the_next_is_whole(
-        request: pytest.FixtureRequest, viewport: str) -> None:
-    live: LiveServer = request.getfixturevalue("server")
-    chromium = request.getfixturevalue("browser")
-    created = _create(live, kind="computer", level=1, name="Ann")
-    page = _open(chromium, live.url + created["links"]["play"])
+        table_site: TableSite, viewport: str) -> None:  # noqa: F811
+    page = table_site.new()
     page.set_viewport_size(VIEWPORTS[viewport])
     page.get_by_test_id("auto-play").uncheck()  # every card by hand, so each lead of the computer is seen
     seen = 0

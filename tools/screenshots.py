@@ -29,10 +29,10 @@ PICTURES: dict[str, tuple[str, str]] = {
     "declarations.png": ("tests/test_web_screenshots.py", "each_phase"),
     "play.png": ("tests/test_web_screenshots.py", "each_phase"),
     "deal-count.png": ("tests/test_web_screenshots.py", "each_phase"),
-    "phone.png": ("tests/test_web_phone.py", "tapped and 390x844"),
+    "phone.png": ("tests/test_web_phone.py", "tapped and 390x844 and served"),
     "french.png": ("tests/test_web_french.py", "desktop"),
     "four-colour.png": ("tests/test_web_display.py", "four_colour and desktop"),
-    "tutor.png": ("tests/test_web_browser.py", "tutor_warns"),
+    "tutor.png": ("tests/test_web_hints_browser.py", "tutor_warns and served"),
     "review.png": ("tests/test_web_review_browser.py", "decision_by_decision"),
     "history.png": ("tests/test_web_history_browser.py", "finished_parties"),
 }
