@@ -53,15 +53,15 @@ def test_a_page_that_joins_later_is_sent_the_talk_the_page_that_played_kept(tmp_
         play_computer(ann, random.Random(7), stop=_after_two_deals)
         # Another device: the state first, then the finished deals' talk (the cut, then two deals).
         other = connect(http, stack, table, f"{query(table['links']['play'])}&lang={lang}", "Ann elsewhere")
-        talk = other.recv()
-        assert talk["type"] == "talk"
+        assert [m["type"] for m in other.messages] == ["state", "talk"]
+        talk = other.messages[1]
         _agrees(talk["deals"], ann.states(), 2)
         assert other.current["view"]["deal_number"] == 3
         if lang == "fr":
             assert talk["deals"][1]["log"][0]["text"].startswith("Donne 1 : ")
         # A spectator is told the same: nothing in it was hidden once its deal was over.
         watcher = connect(http, stack, table, f"{query(table['links']['spectate'])}&lang={lang}", "watcher")
-        assert watcher.recv()["deals"] == talk["deals"]
+        assert watcher.messages[1]["deals"] == talk["deals"]
 
 
 def test_before_any_deal_is_over_nothing_is_sent_but_the_state(tmp_path: Path) -> None:

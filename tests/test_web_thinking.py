@@ -522,7 +522,7 @@ def test_a_hint_asked_while_the_computer_thinks_of_one_is_refused_busy(monkeypat
         table, ann = seated(http, stack)
         # the same seat in another tab (one connection reads its messages one after the other)
         again = Client(stack.enter_context(http.websocket_connect(f"/ws/{table['id']}?token={table['token']}")))
-        again.recv_state()
+        again.joined()
         ann.send({"type": "hint"})
         assert GatedAgent.started.wait(20)
         again.send({"type": "hint"})

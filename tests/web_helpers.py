@@ -116,6 +116,15 @@ class Client:
         assert data["type"] == "state", data
         return data
 
+    def joined(self) -> State:
+        """The first state a client is sent as it joins, and the finished deals' talk after it once a deal has been
+        dealt (docs/protocol.md, ``talk``): read both, so that the next message read is the table's next."""
+        state = self.recv_state()
+        if state["view"] is not None and state["view"]["deal_number"] >= 1:
+            talk = self.recv()
+            assert talk["type"] == "talk", talk
+        return state
+
     def until(self, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
         """Read until a message is ``wanted``; return it."""
         for _ in range(LIMIT):
@@ -159,7 +168,7 @@ def db(path: Path) -> str:
 def connect(http: TestClient, stack: ExitStack, table: dict[str, Any], q: str, name: str = "") -> Client:
     """A client at the table (``q``: ``token=...`` or ``spectate=...``), its first state read."""
     client = Client(stack.enter_context(http.websocket_connect(f"/ws/{table['id']}?{q}")), name)
-    client.recv_state()
+    client.joined()
     return client
 
 
@@ -239,7 +248,7 @@ def choose(state: State, rng: random.Random) -> dict[str, Any]:
 def play_computer(client: Client, rng: random.Random, stop: Callable[[State], bool] = over) -> State:
     """Answer every prompt of the human at a computer table until ``stop`` (the end, by default)."""
     if client.state is None:
-        client.recv_state()
+        client.joined()
     for _ in range(LIMIT):
         state = client.current
         if stop(state) or over(state):
