@@ -25,7 +25,6 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StrictBool, StrictInt, ValidationError
 
-from piquet.engine import record
 from piquet.engine.language import LANGUAGES
 from piquet.engine.variants import VARIANTS, OptionError
 from piquet.ui.takebacks import Takebacks
@@ -347,10 +346,11 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
     async def download(table_id: str, token: str, request: Request) -> Response:
         """A finished game's record (``piquet replay`` reads it)."""
         table, _seat = await viewer(table_id, token, request)
-        if table.partie is None or not table.partie.is_over:
+        text = table.record_text()
+        if text is None:
             raise HTTPException(403, "the record is given once the partie is over: before, it would show "
                                      "the cards still hidden")
-        return Response(record.dumps(table.partie, takebacks=table.info.taken_back), media_type="application/json",
+        return Response(text, media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="piquet-{table_id}.json"'})
 
     @app.post("/api/tables/{table_id}/rematch")

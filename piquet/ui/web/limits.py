@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import functools
 import ipaddress
+import math
+from collections import deque
 
-__all__ = ["TokenBucket", "prefix_of"]
+__all__ = ["TokenBucket", "Window", "prefix_of"]
 
 
 @functools.lru_cache(maxsize=65536)
@@ -58,3 +60,27 @@ class TokenBucket:
 
     def full(self, now: float) -> bool:
         return self.tokens + (now - self.stamp) * self.rate >= self.burst
+
+
+class Window:
+    """At most one use every ``interval`` seconds and ``most`` in any minute (a sliding window: no burst past
+    ``most`` a minute, as a bucket would allow after a quiet while); :meth:`wait` says how long until the next."""
+
+    __slots__ = ("interval", "most", "used")
+
+    def __init__(self, interval: float, most: int) -> None:
+        self.interval = interval
+        self.most = most
+        self.used: deque[float] = deque()  # the uses of the last minute, oldest first
+
+    def wait(self, now: float) -> int:
+        """Whole seconds until a use is allowed (0: now)."""
+        while self.used and self.used[0] <= now - 60:
+            self.used.popleft()
+        waits = [self.used[-1] + self.interval - now] if self.used else []
+        if len(self.used) >= self.most:
+            waits.append(self.used[0] + 60 - now)
+        return math.ceil(max(waits, default=0.0))
+
+    def use(self, now: float) -> None:
+        self.used.append(now)

@@ -23,7 +23,6 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, get_args
 
 from piquet.coach.review import Lens
-from piquet.engine import record
 from piquet.engine.language import LANGUAGES
 from piquet.ui.takebacks import Takeback
 from piquet.ui.web import progress
@@ -298,10 +297,7 @@ class Host:
         found = self._clients.get(number)
         if found is None:
             return None
-        table = found[0]
-        if table.partie is None or not table.partie.is_over:
-            return None
-        return record.dumps(table.partie, takebacks=table.info.taken_back)
+        return found[0].record_text()
 
     @staticmethod
     def _seats(data: object) -> list[tuple[str, str]]:
@@ -336,9 +332,7 @@ class Host:
             table.seat_of(str(data["token"]))
         except (ValueError, KeyError, TypeError, SeatRefused, ProtocolError, StoreError):
             return None
-        if table.partie is None or not table.partie.is_over:
-            return None
-        return record.dumps(table.partie, takebacks=table.info.taken_back)
+        return table.record_text()
 
     def review_record(self, body: str, progress: Callable[[int, int], None] | None = None) -> str:
         """The review of a record file's deal, made here at once (the worker has no other process): ``body`` is the

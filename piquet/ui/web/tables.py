@@ -28,7 +28,6 @@ import math
 import random
 import secrets
 import time
-from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from time import perf_counter  # how long a table's event took (apart from its clock, time.monotonic)
@@ -40,7 +39,7 @@ from piquet.ai.levels import make_agent
 from piquet.engine.actions import Action, ChooseDealer, Concede, Deal
 from piquet.engine.language import words_in
 from piquet.engine.partie import Partie, Phase
-from piquet.engine.record import action_from_data, action_to_data
+from piquet.engine.record import action_from_data, action_to_data, dumps
 from piquet.engine.variants import VARIANTS, make_rules
 from piquet.ui.takebacks import TAKEBACKS, Takebacks
 from piquet.ui.web.advice import HINT_LEVEL, Advice, check_tutor
@@ -49,7 +48,7 @@ from piquet.ui.web.budgets import DEFAULT_BUDGET, LEVELS, MAX_BUDGET, check_budg
 from piquet.ui.web.clients import Client
 from piquet.ui.web.events import event
 from piquet.ui.web.history import History, summary
-from piquet.ui.web.limits import TokenBucket, prefix_of
+from piquet.ui.web.limits import TokenBucket, Window, prefix_of
 from piquet.ui.web.names import clean_name, imitates
 from piquet.ui.web.owners import CLOSE_ELSEWHERE, Owners, OwnershipLost
 from piquet.ui.web.protocol import (
@@ -154,8 +153,8 @@ class Table:
         self.gone = False
         #: Told the table when its automatic moves stop with nobody at it (:meth:`Tables.release` forgets it then).
         self.on_idle: Callable[[Table], None] | None = None
-        #: When each seat said its phrases of the last minute, oldest first (its allowance: :meth:`say`).
-        self._phrases: dict[int, deque[float]] = {}
+        #: Each seat's allowance of phrases (:meth:`say`).
+        self._phrases: dict[int, Window] = {}
         self.clock: Callable[[], float] = time.monotonic  # the phrases' allowances' clock
         if info.computer is not None:
             self.agent = self.new_agent(info.level or 3)
@@ -306,6 +305,14 @@ class Table:
         text = json.dumps(data, separators=(",", ":"))
         self._states[seat, lang] = text
         return text
+
+    def record_text(self) -> str | None:
+        """The partie's record (``piquet replay`` reads it, with the takebacks noted) once it is over, else ``None``:
+        before the end it would show the cards still hidden. The one check for the server's download and the
+        offline site's."""
+        if self.partie is None or not self.partie.is_over:
+            return None
+        return dumps(self.partie, takebacks=self.info.taken_back)
 
     def welcome(self, client: Client) -> None:
         """What a page is sent as it joins: the table's state, then the talk of the deals already finished (the
@@ -523,19 +530,14 @@ class Table:
             raise ProtocolError("not_allowed", words("{phrase}: a spectator watches the table; he says nothing to it",
                                                      phrase=phrase))
         now = self.clock()
-        said = self._phrases.setdefault(seat, deque())
-        while said and said[0] <= now - 60:
-            said.popleft()
-        waits = [said[-1] + PHRASE_INTERVAL - now] if said else []
-        if len(said) >= PHRASES_PER_MINUTE:
-            waits.append(said[0] + 60 - now)
-        wait = math.ceil(max(waits, default=0.0))
+        allowance = self._phrases.setdefault(seat, Window(PHRASE_INTERVAL, PHRASES_PER_MINUTE))
+        wait = allowance.wait(now)
         if wait > 0:
             raise ProtocolError("busy", words("{phrase}: {name} may say a phrase once every {interval} s and {most} "
                                               "times a minute: again in {wait} s", phrase=phrase,
                                               name=self.names[seat], interval=f"{PHRASE_INTERVAL:g}",
                                               most=PHRASES_PER_MINUTE, wait=wait))
-        said.append(now)
+        allowance.use(now)
         event("said", self.id, seat=seat, phrase=phrase)
         await self._tell({"type": "said", "seat": seat, "phrase": phrase})
 
