@@ -48,7 +48,17 @@ def a_room(tmp_path: Path, bill_lang: str = "en") -> Iterator[tuple[FastAPI, Cli
         spectator = connect(http, stack, table, query(table["links"]["spectate"]), "spectator")
         clock = Clock()
         app.state.tables.get(table["id"]).clock = clock
+        # The cut and the deal are played by the table after Bill's join, broadcast as they come: the room is
+        # settled once a person is asked to act (Ann, elder or younger, is sent that state too).
+        if not settled(ann.current):
+            ann.until(settled)
         yield app, ann, bill, spectator, clock
+
+
+def settled(message: dict[str, Any]) -> bool:
+    """A state where a person is asked to act: the cut and the deal, played by the table, are behind it."""
+    view = message["view"] if message["type"] == "state" else None
+    return view is not None and view["to_act"] is not None and view["phase"] not in ("cut", "deal")
 
 
 def heard(client: Client) -> dict[str, Any]:
