@@ -1,5 +1,6 @@
-"""The player's guide (``/guide/{variant}``): every worked example's claims are what the engine scores, the
-pictures name their cards, every term the table links to has its anchor, and the routes answer as they should."""
+"""The player's guide (``/guide/{variant}``, in French ``?lang=fr``): every worked example's claims, in each
+language, are what the engine scores, the pictures name their cards, every term the table links to has its anchor,
+and the routes answer as they should. The French guides' own tests are in ``test_guide_french.py``."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from piquet.engine import combinations
 from piquet.engine.actions import Bid, Deal, Declare, Exchange, Play
 from piquet.engine.cards import CARDS, Card, CardSet
 from piquet.engine.combinations import Category
+from piquet.engine.language import LANGUAGES
 from piquet.engine.partie import Partie, Phase
 from piquet.engine.scoring import ScoreEvent, settle
 from piquet.engine.variants import VARIANTS, AuCent, Auction, Contract
@@ -53,8 +55,8 @@ def _pair(text: str) -> tuple[int, int]:
     return a, b
 
 
-def _categories_by_call(cards: CardSet, called: str) -> list[Category]:
-    return [c for c in Category if combinations.is_valid(c, cards) and combinations.call(c, cards) == called]
+def _categories_by_call(cards: CardSet, called: str, lang: str) -> list[Category]:
+    return [c for c in Category if combinations.is_valid(c, cards) and combinations.call(c, cards, lang) == called]
 
 
 def check_combination(example: Example) -> None:
@@ -62,7 +64,7 @@ def check_combination(example: Example) -> None:
     combo = _cards(example, "The combination")
     assert combo.mask & ~hand.mask == 0, f"{example.title!r}: the combination is not in the hand"
     called = example.get("Called") or ""
-    found = _categories_by_call(combo, called)
+    found = _categories_by_call(combo, called, example.lang)
     assert found, f"{example.title!r}: the engine does not call {combo} {called!r}"
     category = found[0]
     assert combinations.best(category, hand) == combo, f"{example.title!r}: not the hand's best {category.value}"
@@ -81,7 +83,7 @@ def _best_declaration(partie: Partie) -> Declare:
 def check_deal(example: Example) -> None:
     """Deal the hands (elder is seat 0), bid (Auction Piquet) and exchange as written, each player declares his
     best, the cards named are played in order: what each player has scored is what the example says, category by
-    category."""
+    category, and what is said is what the table says in the guide's language."""
     partie = Partie(("Elder", "Younger"), example.variant, first_dealer=YOUNGER)
     hands = (_cards(example, "Elder is dealt"), _cards(example, "Younger is dealt"))
     talon = parse_cards(example.get("The talon") or "")
@@ -102,7 +104,7 @@ def check_deal(example: Example) -> None:
         partie.push(_best_declaration(partie))
     if example.get("What is said") is not None:  # the calls and answers, as the table says them
         spoken = [line.text for entry in partie.view(None).log if not isinstance(entry, ScoreEvent)
-                  for line in said(entry, partie.players) if line.kind == "say"]
+                  for line in said(entry, partie.players, example.lang) if line.kind == "say"]
         assert " ".join(spoken) == example.get("What is said"), f"{example.title!r}: what is said"
     for card in parse_cards(example.get("Cards played") or "") or []:
         partie.push(Play(partie.to_act, card))  # type: ignore[arg-type]
@@ -155,14 +157,18 @@ def check_game(example: Example) -> None:
 
 CHECKS = {"Hand": check_combination, "Elder is dealt": check_deal, "Scores at the end of the partie": check_settlement,
           "Tricks won": check_after_the_play, "Scores in the game when the deal begins": check_game}
-ALL = [pytest.param(e, id=f"{e.variant}: {e.title}") for v in VARIANTS for e in examples(v)]
+ALL = [pytest.param(e, id=f"{e.variant} ({lang}): {e.title}") for v in VARIANTS for lang in LANGUAGES
+       for e in examples(v, lang)]
 
 
 @pytest.mark.parametrize("example", ALL)
 def test_each_worked_example_claims_what_the_engine_scores(example: Example) -> None:
-    kinds = [label for label, _ in example.lines if label in CHECKS]
+    """In every language: the checks read the example in English words (Example.english), what the table says in
+    the guide's own."""
+    english = example.english()
+    kinds = [label for label, _ in english.lines if label in CHECKS]
     assert len(kinds) == 1, f"{example.title!r}: an example this test cannot check (it needs one of {list(CHECKS)})"
-    CHECKS[kinds[0]](example)
+    CHECKS[kinds[0]](english)
 
 
 def test_the_rubicon_guide_works_the_examples_the_issue_asks_for() -> None:
@@ -181,13 +187,14 @@ def glossary_anchors(variant: str) -> dict[str, str]:
     return {term: anchor for term, anchor, rest in entries if "variants:" not in rest or f'"{variant}"' in rest}
 
 
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
-def test_every_term_the_table_links_has_its_anchor_in_every_guide(variant: str) -> None:
+def test_every_term_the_table_links_has_its_anchor_in_every_guide(variant: str, lang: str) -> None:
     anchors = glossary_anchors(variant)
     assert len(anchors) >= 15 and {"repique", "pique", "capot", "carte blanche", "partie"} <= set(anchors)
-    page = guide_html(variant)
+    page = guide_html(variant, lang)
     missing = [a for a in anchors.values() if f'id="{a}"' not in page]
-    assert not missing, f"the {variant} guide has no anchor for {missing}"
+    assert not missing, f"the {variant} guide ({lang}) has no anchor for {missing}"
 
 
 def test_a_hand_names_each_card_for_a_screen_reader() -> None:
@@ -210,10 +217,10 @@ def test_any_hand_is_drawn_in_its_order_each_card_named_as_the_engine_names_it(c
 def test_a_guide_with_bad_markup_is_refused_naming_the_example_and_the_line(monkeypatch: pytest.MonkeyPatch) -> None:
     import piquet.ui.web.guide as guide
 
-    monkeypatch.setattr(guide, "guide_text", lambda _v: "# G\n\n```example A broken one\nHand AS KS\n```\n")
+    monkeypatch.setattr(guide, "guide_text", lambda _v, _lang="en": "# G\n\n```example A broken one\nHand AS KS\n```\n")
     with pytest.raises(GuideError, match="'A broken one'.*'Hand AS KS'"):
         guide.examples("rubicon")
-    monkeypatch.setattr(guide, "guide_text", lambda _v: "{hand: AS 1S}")
+    monkeypatch.setattr(guide, "guide_text", lambda _v, _lang="en": "{hand: AS 1S}")
     with pytest.raises(GuideError, match=r"\{hand: AS 1S\}"):
         guide.guide_html("rubicon")
 

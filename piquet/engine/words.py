@@ -75,8 +75,8 @@ from piquet.engine.scoring import (
 )
 from piquet.engine.variants import Contract, GameResult
 
-__all__ = ["Speech", "bid_words", "card_words", "contract_words", "deal_lines", "deal_notes", "partie_lines",
-           "pretty_card", "reason_words", "said", "second_person"]
+__all__ = ["Speech", "bid_words", "card_name", "card_words", "contract_words", "deal_lines", "deal_notes",
+           "partie_lines", "pretty_card", "reason_words", "said", "second_person"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +234,16 @@ def card_words(card: Card, lang: str = "en") -> str:
     """
     words = words_in(lang)
     return words("{rank} of {suit}", rank=words("the " + card.rank.word), suit=words(card.suit.name.lower()))
+
+
+def card_name(card: Card, lang: str = "en") -> str:
+    """A card's name in words, without an article, as a picture of the card is named for a screen reader.
+
+    >>> card_name(Card.parse("JH")), card_name(Card.parse("AS"), "fr"), card_name(Card.parse("QD"), "fr")
+    ('knave of hearts', 'as de pique', 'dame de carreau')
+    """
+    words = words_in(lang)
+    return words("{rank} of {suit}", rank=words(card.rank.word), suit=words(card.suit.name.lower()))
 
 
 def said(event: Event, names: Sequence[str], lang: str = "en") -> tuple[Speech, ...]:

@@ -33,13 +33,13 @@ from piquet.ui.web.api_types import CreatedTable, RematchAnswer, SetupAnswer
 from piquet.ui.web.budgets import MAX_BUDGET
 from piquet.ui.web.clients import Client
 from piquet.ui.web.guide import (
-    GUIDE_HEAD,
-    guide_html,
-    guide_index_html,
+    guide_index_page,
+    guide_page,
+    no_language_page,
     rules_markup,
     rules_page,
     text_page,
-    unknown_guide_html,
+    unknown_guide_page,
 )
 from piquet.ui.web.limits import TokenBucket, prefix_of
 from piquet.ui.web.owners import CLOSE_ELSEWHERE, Owners
@@ -241,18 +241,26 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
             raise HTTPException(404, f"unknown variant {variant!r}")
         return HTMLResponse(text_page(*rules_page(rules_html, variant)))
 
-    guides = {name: guide_html(name) for name in VARIANTS}
+    # Every guide in every language, made once: the same page for every visit.
+    guides = {(name, lang): guide_page(name, lang) for name in VARIANTS for lang in LANGUAGES}
+    guide_indexes = {lang: guide_index_page(lang) for lang in LANGUAGES}
+
+    def no_language(lang: str) -> HTMLResponse:
+        return HTMLResponse(no_language_page(lang), status_code=400)
 
     @app.get("/guide", include_in_schema=False)
-    async def guide_index() -> HTMLResponse:
-        return HTMLResponse(text_page("How to play Piquet", guide_index_html()))
+    async def guide_index(lang: str = "en") -> HTMLResponse:
+        """The guides' index, in ``lang`` (``?lang=fr``)."""
+        return HTMLResponse(guide_indexes[lang]) if lang in guide_indexes else no_language(lang)
 
     @app.get("/guide/{variant}", include_in_schema=False)
-    async def guide_of(variant: str) -> HTMLResponse:
-        if variant not in guides:
-            return HTMLResponse(text_page("No such guide", unknown_guide_html(variant)), status_code=404)
-        return HTMLResponse(text_page(f"How to play {VARIANTS[variant].title}", guides[variant], GUIDE_HEAD,
-                                      scripted=True))
+    async def guide_of(variant: str, lang: str = "en") -> HTMLResponse:
+        """A variant's guide, in ``lang`` (``?lang=fr``)."""
+        if lang not in LANGUAGES:
+            return no_language(lang)
+        if variant not in VARIANTS:
+            return HTMLResponse(unknown_guide_page(variant, lang), status_code=404)
+        return HTMLResponse(guides[variant, lang])
 
     # response_model=None: the answer's type is the protocol's TypedDict, not a model FastAPI should build.
     @app.get("/api/setup", response_model=None)

@@ -11,7 +11,8 @@ for a visit with no network. Written here:
   links made relative (the site may live under a path, as on GitHub Pages) and marked as the offline site's
   (``<meta name="piquet-site">``: the pages then talk to the worker instead of a server);
 - ``static/``: the pages' modules, styles and catalogues, as the server serves them;
-- ``guide/`` and ``rules/``: the player's guides and the laws as implemented, as the server serves them;
+- ``guide/`` and ``rules/``: the player's guides (``guide/{variant}.html``, and in French ``guide/{variant}.fr.html``)
+  and the laws as implemented, as the server serves them;
 - ``api/setup.LANG.json``: what the lobby offers, in each language (the server's ``GET /api/setup?lang=LANG``);
 - ``piquet.zip``: our package in pure Python (no compiled kernel, no page files), *stored* uncompressed so that the
   host's transfer compression does the work;
@@ -148,22 +149,25 @@ def icon_svg() -> str:
             f'<path d="M50 16L76.5 50L50 84L23.5 50Z" fill="{_hex(CREAM)}"/></svg>\n')
 
 
-#: A link of the server's, in a page: to its pages' files, the lobby, a guide or the laws (and an anchor).
-_SERVER_LINK = re.compile(r'(href|src)="/(static/[^"#]*|guide/[\w-]+|guide|rules/[\w-]+|rules|history|)(#[^"]*)?"')
+#: A link of the server's, in a page: to its pages' files, the lobby, a guide (in a language) or the laws (and an
+#: anchor).
+_SERVER_LINK = re.compile(r'(href|src)="/(static/[^"#?]*|guide/[\w-]+|guide|rules/[\w-]+|rules|history|)'
+                          r'(?:\?lang=(\w+))?(#[^"]*)?"')
 
 
 def relative_links(text: str, up: str = "") -> str:
     """The server's links in a page made the site's, relative to a page ``up`` from the site's root (``""``, or
-    ``"../"`` from ``guide/``): the lobby is ``index.html``, a guide ``guide/{variant}.html``, the laws
-    ``rules/index.html`` and ``rules/{variant}.html``."""
+    ``"../"`` from ``guide/``): the lobby is ``index.html``, a guide ``guide/{variant}.html`` (in French
+    ``guide/{variant}.fr.html``, the index ``guide/index.fr.html``), the laws ``rules/index.html`` and
+    ``rules/{variant}.html``."""
     def link(match: re.Match[str]) -> str:
-        attribute, path, anchor = match[1], match[2], match[3] or ""
+        attribute, path, lang, anchor = match[1], match[2], match[3], match[4] or ""
         if path == "":
-            path = "index.html"
+            path = "index"
         elif path in ("guide", "rules"):
-            path += "/index.html"
-        elif not path.startswith("static/"):
-            path += ".html"
+            path += "/index"
+        if not path.startswith("static/"):
+            path += ("" if lang in (None, "en") else f".{lang}") + ".html"
         return f'{attribute}="{up}{path}{anchor}"'
     return _SERVER_LINK.sub(link, text)
 
@@ -182,15 +186,18 @@ def page_html(text: str) -> str:
 def text_pages() -> dict[str, str]:
     """The guides and the laws as implemented, as the server serves them (``/guide``, ``/rules``), by their path in
     the site (``guide/rubicon.html``), their links made the site's."""
+    from piquet.engine.language import LANGUAGES
     from piquet.engine.variants import VARIANTS
-    from piquet.ui.web.guide import GUIDE_HEAD, guide_html, guide_index_html, rules_markup, rules_page, text_page
+    from piquet.ui.web.guide import guide_index_page, guide_page, rules_markup, rules_page, text_page
 
     rules = rules_markup()
-    pages = {"guide/index.html": text_page("How to play Piquet", guide_index_html()),
-             "rules/index.html": text_page(*rules_page(rules))}
-    for variant, cls in VARIANTS.items():
-        pages[f"guide/{variant}.html"] = text_page(f"How to play {cls.title}", guide_html(variant), GUIDE_HEAD,
-                                                   scripted=True)
+    pages = {"rules/index.html": text_page(*rules_page(rules))}
+    for lang in LANGUAGES:
+        suffix = "" if lang == "en" else f".{lang}"
+        pages[f"guide/index{suffix}.html"] = guide_index_page(lang)
+        for variant in VARIANTS:
+            pages[f"guide/{variant}{suffix}.html"] = guide_page(variant, lang)
+    for variant in VARIANTS:
         pages[f"rules/{variant}.html"] = text_page(*rules_page(rules, variant))
     return {path: relative_links(page, "../") for path, page in pages.items()}
 
