@@ -12,6 +12,7 @@ from test_web_browser import (  # noqa: F401 - their fixtures
     LiveServer,
     _create,
     _decide,
+    _goto,
     _open,
     _ready,
     browser,
@@ -117,4 +118,43 @@ def test_a_notable_score_said_in_another_language_is_linked_by_its_category(live
                 href(g.scoreLink("point de cinq", "rubicon", "point"))];
     }""")
     assert links == ["/guide/rubicon#repique", "/guide/auction#pique", "/guide/au-cent#carte-blanche", None]
+    page.context.close()
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "au-cent"])
+def test_a_french_guide_draws_the_french_indices_and_names_its_cards_in_french(
+        live: LiveServer, chromium: Any, variant: str) -> None:
+    page = _page(chromium, {"width": 390, "height": 844}, f"{live.url}/guide/{variant}?lang=fr")
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    cards = page.locator(".guide-hand .card")
+    count = cards.count()
+    page.wait_for_function("n => document.querySelectorAll('.guide-hand .card.drawn svg.card-svg').length === n",
+                           arg=count, timeout=WAIT)
+    # The faces' court cards are marked as a French pack marks them: roi, dame, valet.
+    assert page.evaluate("['K', 'Q', 'J'].map(r => document.querySelector(`#pq-rank-${r} text`).textContent)") == [
+        "R", "D", "V"]
+    first = cards.first
+    assert first.get_attribute("aria-label") == first.evaluate(
+        "c => ({A: 'as', K: 'roi', Q: 'dame', J: 'valet', T: 'dix', 9: 'neuf', 8: 'huit', 7: 'sept'})"
+        "[c.dataset.card[0]] + ' de ' + ({S: 'pique', H: 'cœur', D: 'carreau', C: 'trèfle'})[c.dataset.card[1]]")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the page scrolls sideways"
+    page.get_by_role("link", name="Tous les guides").click()
+    page.wait_for_url("**/guide?lang=fr")
+    page.context.close()
+
+
+def test_the_french_lobby_and_table_link_to_the_french_guide(live: LiveServer, chromium: Any) -> None:
+    page = _page(chromium, {"width": 1280, "height": 800}, live.url + "/")
+    page.get_by_label("Language", exact=True).select_option("fr")  # kept in the browser, the page reloads
+    _ready(page, "fr")
+    assert page.locator("#guide-link").get_attribute("href") == "/guide?lang=fr"
+    page.locator("#variant").select_option("auction")
+    assert page.locator("#rules-link").get_attribute("href") == "/guide/auction?lang=fr"
+    created = _create(live, kind="computer", level=1, name="Anne")
+    _goto(page, live.url + created["links"]["play"])
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    assert page.locator("#rules-link").get_attribute("href") == "/guide/rubicon?lang=fr"
+    href = page.evaluate("""async () => (await import("/static/table/glossary.js"))
+        .whatIs("repique", "rubicon").getAttribute("href")""")
+    assert href == "/guide/rubicon?lang=fr#repique"
     page.context.close()

@@ -242,3 +242,23 @@ def test_hints_and_takebacks_are_the_served_table_s_in_the_browser(site: str, br
     page.wait_for_function("v => document.body.dataset.prompt === 'exchange' && +document.body.dataset.version > +v",
                            arg=version, timeout=START)
     context.close()
+
+
+def test_the_french_lobby_opens_the_site_s_french_guides(site: str, browser: Any) -> None:  # noqa: F811
+    """The guides in the lobby's language, from the site's own files (``guide/{variant}.fr.html``)."""
+    context = browser.new_context()
+    page = _goto(context.new_page(), site)
+    page.get_by_label("Language", exact=True).select_option("fr")  # kept in the browser, the page reloads
+    page.wait_for_function("document.documentElement.lang === 'fr' && document.body.dataset.ready === '1'",
+                           timeout=START)
+    index = page.locator("#guide-link").evaluate("a => a.href")
+    assert index.endswith("/guide/index.fr.html")
+    page.locator("#variant").select_option("au-cent")
+    assert page.locator("#rules-link").evaluate("a => a.href").endswith("/guide/au-cent.fr.html")
+    _goto(page, index)
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    page.get_by_role("link", name="Piquet au cent").click()
+    page.wait_for_url("**/guide/au-cent.fr.html", timeout=START)
+    _ready(page)
+    assert page.evaluate("document.querySelector('#pq-rank-Q text').textContent") == "D"
+    context.close()

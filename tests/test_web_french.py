@@ -44,11 +44,17 @@ def test_french_chosen_in_the_lobby_is_kept_and_the_table_talks_french(request: 
     assert lobby.get_by_role("heading", name="Nouvelle partie").is_visible()
     assert lobby.get_by_label("Niveau de l'ordinateur").is_visible()
     assert violations(lobby) == []
-    # The guide is English (and says so) whatever the table's language; the lobby is French again after it.
-    _goto(lobby, live.url + "/guide/rubicon")
+    # The lobby's link opens the guides in French; the English guide is English still; the lobby is French after.
+    _goto(lobby, live.url + lobby.locator("#guide-link").get_attribute("href"))
+    assert lobby.evaluate("document.documentElement.lang") == "fr"
+    lobby.get_by_role("link", name="Piquet rubicon").click()
+    lobby.wait_for_url("**/guide/rubicon?lang=fr", timeout=WAIT)
+    _ready(lobby, "fr")
     assert lobby.evaluate("document.querySelector('.card svg') !== null")  # its script drew the cards
+    assert violations(lobby) == []
+    _goto(lobby, live.url + "/guide/rubicon")
     assert lobby.evaluate("document.documentElement.lang") == "en"
-    lobby.go_back()
+    _goto(lobby, live.url + "/")
     _ready(lobby, "fr")
 
     lobby.get_by_label("Votre nom").fill("Anne")

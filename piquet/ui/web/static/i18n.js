@@ -35,9 +35,11 @@ async function load(code) {
 }
 
 /** Whether this page speaks the chosen language: the lobby, the table and the review do (their <html
- * data-translated>); the guide and the laws, which share the cards' drawing and so this module, are in English. */
+ * data-translated>). A page the server wrote in one language, the guide (which shares the cards' drawing and so this
+ * module), speaks its own: the one its <html lang> names. */
 const translated = document.documentElement.hasAttribute("data-translated");
-export const lang = translated ? chosenLanguage() : "en";
+const written = document.documentElement.lang;
+export const lang = translated ? chosenLanguage() : written in LANGUAGES ? written : "en";
 const english = await load("en");
 const words = lang === "en" ? english : await load(lang);
 

@@ -2,7 +2,7 @@
 // The lobby's form: the variant and its rule options, the computer's level, the takebacks, its thinking time,
 // filled from the server's setup and read back into the body of POST /api/tables.
 
-import { t } from "../i18n.js";
+import { lang, t } from "../i18n.js";
 import { guideHref, offline } from "../site/mode.js";
 import { store } from "../storage.js";
 import { $, h } from "../table/dom.js";
@@ -150,7 +150,7 @@ export function fillOptions() {
   const link = /** @type {HTMLAnchorElement} */ ($("rules-link"));
   link.hidden = !variant;
   if (variant) {
-    link.href = guideHref(variant.name);
+    link.href = guideHref(variant.name, "", lang);
     link.textContent = t("form.rules_of", { title: variant.title });
   }
 }

@@ -5,8 +5,8 @@
 
 import { cardElement, ensureSprite } from "../cards.js";
 import { displayControls } from "../display.js";
-import { languageChoice, t } from "../i18n.js";
-import { keepOffline, offline } from "../site/mode.js";
+import { lang, languageChoice, t } from "../i18n.js";
+import { guideHref, keepOffline, offline } from "../site/mode.js";
 import { store } from "../storage.js";
 import { $ } from "../table/dom.js";
 import { setBusy, showError, submit } from "./create.js";
@@ -42,6 +42,7 @@ async function start() {
   for (const c of ["AS", "KH", "QD", "JC"]) hero.append(cardElement(c));
   displayControls($("display"));
   languageChoice(/** @type {HTMLSelectElement} */ ($("language")));
+  /** @type {HTMLAnchorElement} */ ($("guide-link")).href = guideHref("", "", lang); // the guides in the page's language
   inputEl("name").value = store.get("piquet.name") || "";
   $("variant").addEventListener("change", fillOptions);
   $("level").addEventListener("change", updateLevelHelp);

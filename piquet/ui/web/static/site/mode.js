@@ -28,12 +28,16 @@ export function tableHref(id) {
 }
 
 /**
- * The player's guide to a variant, at an anchor (`#repique`) or its beginning.
- * @param {string} variant @param {string} [anchor]
+ * The player's guide to a variant (`""`: the guides' index) in the language `lang`, at an anchor (`#repique`) or
+ * its beginning: the server's `/guide/rubicon?lang=fr`, the offline site's `guide/rubicon.fr.html` (English is the
+ * guides' first language, with no mark).
+ * @param {string} variant @param {string} [anchor] @param {string} [lang]
  */
-export function guideHref(variant, anchor = "") {
-  const name = encodeURIComponent(variant);
-  return (offline ? new URL(`guide/${name}.html`, root).href : `/guide/${name}`) + anchor;
+export function guideHref(variant, anchor = "", lang = "en") {
+  const name = variant ? encodeURIComponent(variant) : "";
+  const code = encodeURIComponent(lang);
+  if (offline) return new URL(`guide/${name || "index"}${lang === "en" ? "" : `.${code}`}.html`, root).href + anchor;
+  return `/guide${name ? `/${name}` : ""}${lang === "en" ? "" : `?lang=${code}`}${anchor}`;
 }
 
 /**

@@ -3,7 +3,7 @@
 // its section in /guide/{variant}, and the question the link asks. The one place the page knows the guide's
 // anchors (tests/test_guide.py checks that every guide has each of them).
 
-import { t } from "../i18n.js";
+import { lang, t } from "../i18n.js";
 import { h } from "./dom.js";
 import { guideHref } from "../site/mode.js";
 
@@ -54,7 +54,7 @@ export function whatIs(term, variant) {
   if (!entry || (entry.variants && !entry.variants.includes(name))) return null;
   return /** @type {HTMLAnchorElement} */ (h("a", {
     className: "whatis",
-    href: guideHref(name, `#${entry.anchor}`),
+    href: guideHref(name, `#${entry.anchor}`, lang),
     target: "_blank",
     rel: "noopener",
     "data-term": term,

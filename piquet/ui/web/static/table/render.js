@@ -13,7 +13,7 @@ import { renderPrompt, updateExchangeControls } from "./prompt.js";
 import { app, canUndo, declaresBest, names, pair, playedCards, playsGames, seats, shownCards } from "./state.js";
 import { move, reduced, snapshot } from "./motion.js";
 import { openTricks, renderLog, renderSheet, reviewLink } from "./record.js";
-import { capital, plural, t } from "../i18n.js";
+import { capital, lang, plural, t } from "../i18n.js";
 import { PHASES, thinkingTime } from "./words.js";
 
 /** @typedef {import("./protocol.js").Card} Card */
@@ -162,7 +162,7 @@ export function renderHeader(st, table) {
   $("title").textContent = title;
   const n = names(st);
   document.title = t("table.document_title", { title, a: capital(n[0]), b: capital(n[1]) });
-  if (table.variant) /** @type {HTMLAnchorElement} */ ($("rules-link")).href = guideHref(table.variant);
+  if (table.variant) /** @type {HTMLAnchorElement} */ ($("rules-link")).href = guideHref(table.variant, "", lang);
 }
 
 /**
