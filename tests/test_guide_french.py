@@ -28,6 +28,7 @@ from piquet.ui.web.guide import (
     VALUE_WORDS,
     GuideError,
     examples,
+    guide_html,
     guide_index_page,
     guide_page,
     hand_html,
@@ -165,3 +166,12 @@ def test_the_offline_site_has_each_french_guide_its_links_the_site_s() -> None:
     assert "?lang" not in pages["guide/rubicon.html"]
     assert relative_links('<a href="/guide/au-cent?lang=fr#games">') == '<a href="guide/au-cent.fr.html#games">'
     assert relative_links('<a href="/guide?lang=en">') == '<a href="guide/index.html">'
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_each_french_guide_has_every_anchor_of_the_english_one(variant: str) -> None:
+    """A link to a section or a term (the table's, another guide's) opens either language's guide at it; only the
+    title's own anchor, made from its words, differs."""
+    def anchors(page: str) -> set[str]:
+        return set(re.findall(r'<(?!h1)\w+[^>]* id="([\w-]+)"', page))
+    assert anchors(guide_html(variant)) == anchors(guide_html(variant, "fr"))
