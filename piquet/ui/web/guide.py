@@ -319,10 +319,10 @@ def rules_markup() -> str:
     return _markdown(text, "tables", "toc").replace("<table>", '<table tabindex="0">')
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=16)
 def _markdown(text: str, *extensions: str) -> str:
-    """Markdown ``text`` as HTML. The same text gives the same page, so a process renders each guide and the laws
-    once, however many apps it makes (``create_app`` builds every page up front)."""
+    """Markdown ``text`` as HTML. The same text gives the same page, so a process renders each guide (three in each
+    language) and the laws once, however many apps it makes (``create_app`` builds every page up front)."""
     return markdown.markdown(text, extensions=list(extensions))
 
 
