@@ -1,5 +1,6 @@
 """Make the pictures of the web table in docs/screenshots/ again: the lobby, each phase of a deal (the exchange,
-a declaration, the play), the end-of-deal count, a phone, French, the four-colour deck, the tutor, the review, History and the progress by phase.
+a declaration, the play), the end-of-deal count, a phone, French, the four-colour deck, the tutor, the review,
+History and the progress by phase.
 
 The browser tests take them, in Debian's chromium, as they play against the computer by clicking; this runs those
 tests with ``PIQUET_SCREENSHOTS`` set to the folder, and checks that each picture was written anew:
