@@ -97,7 +97,8 @@ def test_another_players_secret_shows_nothing_of_his(tmp_path: Path) -> None:
                             ("no-such-table", theirs["token"]), (rt["id"], spectate), (rt["id"], rt["guest"])])
         assert [p["id"] for p in answer.json()["parties"]] == [mine["id"]]
         # The same answer whether a table exists or not: nothing says which secrets were wrong.
-        nothing = {"parties": [], "progress": {"groups": [], "svg": ""}}
+        nothing = {"parties": [], "progress": {"groups": [], "svg": ""},
+                   "phases": {"reviewed": 0, "waiting": 0, "failed": 0, "variants": []}}
         assert ask(http, [(theirs["id"], "x")]).json() == ask(http, [("nope", "x")]).json() == nothing
 
 

@@ -1,5 +1,6 @@
 """Make the pictures of the web table in docs/screenshots/ again: the lobby, each phase of a deal (the exchange,
-a declaration, the play), the end-of-deal count, a phone, French, the four-colour deck, the tutor and the review.
+a declaration, the play), the end-of-deal count, a phone, French, the four-colour deck, the tutor, the review,
+History and the progress by phase.
 
 The browser tests take them, in Debian's chromium, as they play against the computer by clicking; this runs those
 tests with ``PIQUET_SCREENSHOTS`` set to the folder, and checks that each picture was written anew:
@@ -35,6 +36,7 @@ PICTURES: dict[str, tuple[str, str]] = {
     "tutor.png": ("tests/test_web_hints_browser.py", "tutor_warns and served"),
     "review.png": ("tests/test_web_review_browser.py", "decision_by_decision"),
     "history.png": ("tests/test_web_history_browser.py", "finished_parties"),
+    "progress.png": ("tests/test_web_progress_phases_browser.py", "points_lost_by_phase"),
 }
 
 

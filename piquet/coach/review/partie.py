@@ -255,7 +255,8 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
                   deal: int | None = None, broken_down: str = "choice",
                   progress: Callable[[int, int], None] | None = None,
                   exchange_worlds: int = EXCHANGE_WORLDS, call_worlds: int = CALL_WORLDS,
-                  luck: bool = True, lang: str = "en", names: tuple[str, str] | None = None) -> PartieReview:
+                  luck: bool = True, lang: str = "en", names: tuple[str, str] | None = None,
+                  seat: int | None = None) -> PartieReview:
     """Review every exchange, declaration and card played in ``partie`` (a record re-played), or in its deal
     number ``deal``. The declarations are valued over :data:`~piquet.ai.levels.DECLARATION_WORLDS` hands in
     the fair lens, as the levels weigh them, the exchanges over ``exchange_worlds`` talons and hands
@@ -268,10 +269,13 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
     declaration, a call, a card played, forced or not: ``total`` counts them all). ``luck``: reckon each deal's luck
     (:func:`piquet.coach.luck.partie_luck`, the same in both lenses). The explanations are in ``lang``
     (:mod:`piquet.engine.language`), the players named ``names`` in them and in the review (by default the partie's
-    names).
+    names). ``seat``: review that seat's decisions only (``None``: both players'); ``progress`` counts every decision
+    all the same.
     """
     if broken_down not in ("choice", "all"):
         raise ValueError(f"broken_down is 'choice' or 'all', not {broken_down!r}")
+    if seat not in (None, 0, 1):
+        raise ValueError(f"seat is 0, 1 or None (both), not {seat!r}")
     deals = sum(1 for a in partie.actions if isinstance(a, Deal))
     if deal is not None and not 1 <= deal <= deals:
         raise ValueError(f"there is no deal {deal}: the record has {deals} deal{'s' if deals != 1 else ''}")
@@ -287,6 +291,8 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
         if progress is not None and done:
             progress(done, total)
         done += 1
+        if seat is not None and action.player != seat and not isinstance(action, Play):
+            continue
         rng = decision_rng(seed, number, index)
         said = action.describe(named, lang)
         match action:
@@ -327,7 +333,7 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
                     explanation=explain_concession(answer, named, lang)))
             case Play():
                 out.actions += _played(at, action, said, number, index, lens, worlds, seed, broken_down, cache, lang,
-                                       named)
+                                       named, seat)
             case _:
                 assert_never(action)
     if progress is not None and done:
@@ -337,16 +343,19 @@ def review_partie(partie: Partie, lens: Lens = Lens.FAIR, worlds: int = DEFAULT_
 
 def _played(at: Partie, action: Play, said: str, deal: int, index: int, lens: Lens, worlds: int, seed: int,
             broken_down: str, cache: BestCache, lang: str = "en",
-            names: tuple[str, str] | None = None) -> list[ReviewedDecision]:
-    """A card played, reviewed, after the concessions a player might have made before it and played on."""
+            names: tuple[str, str] | None = None, only: int | None = None) -> list[ReviewedDecision]:
+    """A card played, reviewed, after the concessions a player might have made before it and played on (``only``:
+    that seat's decisions alone)."""
     out: list[ReviewedDecision] = []
     players = at.players
     named = players if names is None else names
-    for seat in (0, 1):  # who might have conceded before this first card, and played on
+    for seat in (0, 1) if only is None else (only,):  # who might have conceded before this first card, and played on
         if at.rules.allows_concession and at.why_not(Concede(seat)) is None:
             played_on = review_concession(at, seat, PLAY_ON, lens, worlds, decision_rng(seed, deal, index))
             out.append(ConcessionReviewed(deal=deal, action=index, seat=seat, text=playing_on(named[seat], lang),
                                           explanation=explain_concession(played_on, named, lang), review=played_on))
+    if only is not None and action.player != only:
+        return out
     trick = len(at.view(action.player).tricks) + 1
     legal = [a for a in at.legal_actions(action.player) if isinstance(a, Play)]
     review = None

@@ -43,6 +43,7 @@ from piquet.ui.web.guide import (
 )
 from piquet.ui.web.limits import TokenBucket, prefix_of
 from piquet.ui.web.owners import CLOSE_ELSEWHERE, Owners
+from piquet.ui.web.phases import PhaseReviews
 from piquet.ui.web.protocol import LinkKind, ProtocolError, TableKind
 from piquet.ui.web.records import MAX_RECORD_BYTES, check_room, deals_ended, read_record, record_key, refusal
 from piquet.ui.web.reviews import REVIEW_WORKERS, LensName, ReviewRefused, Reviews, for_viewer, may_review
@@ -176,6 +177,8 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
     thinker = Thinker(workers)
     tables = Tables(store, thinker, max_budget=max_budget, owners=owners)
     reviews = Reviews(review_workers)
+    phases = PhaseReviews(tables.store, reviews.in_worker)
+    tables.after_end = phases.queue
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -188,6 +191,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
             if owners is not None:
                 owners.close()
             thinker.close()
+            phases.close()
             reviews.close()
 
     # No /docs, /redoc nor /openapi.json: docs/protocol.md documents the API, and the server shows nobody its
@@ -196,6 +200,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
                   docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.state.tables = tables
     app.state.reviews = reviews
+    app.state.phases = phases
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     rules_html = rules_markup()
 
@@ -381,8 +386,9 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
     @app.post("/api/history")
     async def history(body: AskHistory, request: Request) -> Response:
         """The finished parties the seats a browser holds played (:mod:`piquet.ui.web.history`), newest first, and
-        their progress by variant and opponent (:mod:`piquet.ui.web.progress`): a secret that holds no seat at its
-        table gives nothing, and which it was is not said."""
+        their progress by variant and opponent (:mod:`piquet.ui.web.progress`) and by phase of the deal, from their
+        reviews (:mod:`piquet.ui.web.phases`: those not yet made are queued for the worker processes): a secret that
+        holds no seat at its table gives nothing, and which it was is not said."""
         refused = history_refused(request.client.host if request.client is not None else "unknown")
         if refused is not None:
             return refused
@@ -391,7 +397,8 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
         except ValueError as e:
             raise HTTPException(422, str(e)) from None
         rows = progress.groups(parties, body.lang)
-        return JSONResponse({"parties": parties, "progress": {"groups": rows, "svg": progress.svg(rows)}},
+        return JSONResponse({"parties": parties, "progress": {"groups": rows, "svg": progress.svg(rows)},
+                             "phases": await phases.progress(parties, body.lang)},
                             headers={"Cache-Control": "no-store"})
 
     @app.get("/t/{table_id}/review", include_in_schema=False)

@@ -29,7 +29,7 @@ from piquet.engine.variants import VARIANTS
 from piquet.ui.web.seats import computer_name
 from piquet.ui.web.store import AsyncStore, Played, StoreError, StoreUnavailable, TableInfo
 
-__all__ = ["History", "Party", "offline_links", "served_links", "summary"]
+__all__ = ["History", "Party", "offline_links", "replayed", "served_links", "summary"]
 
 log = logging.getLogger("piquet.ui.web")
 
@@ -50,7 +50,7 @@ def summary(partie: Partie) -> dict[str, Any]:
             "totals": list(partie.totals), "deals": len(partie.deal_scores)}
 
 
-def _replayed(info: TableInfo) -> Partie | None:
+def replayed(info: TableInfo) -> Partie | None:
     """The table's partie, replayed from its stored actions (``None`` for a room whose guest never came)."""
     if any(p is None for p in info.players):
         return None
@@ -145,7 +145,7 @@ class History:
             info = await self.store.load(table.id)
             if info is None:
                 return None, None
-            partie = await asyncio.get_running_loop().run_in_executor(_REPLAY, _replayed, info)
+            partie = await asyncio.get_running_loop().run_in_executor(_REPLAY, replayed, info)
             when = info.created
         if partie is None or not partie.is_over:
             self._unfinished.add(table.id)

@@ -94,6 +94,19 @@ MIGRATIONS: tuple[Migration, ...] = (
             result {json} NOT NULL
         )""",
     )),
+    Migration(3, "finished parties reviewed by phase", (
+        # One row a seat of a finished partie, written once its review is made (in the server's worker processes):
+        # what the player lost in each phase of the deal, for the Progress plots. ``method`` names how it was
+        # reviewed; a row of another method is made again.
+        """CREATE TABLE IF NOT EXISTS phase_reviews (
+            table_id TEXT NOT NULL REFERENCES tables(id),
+            seat INTEGER NOT NULL,
+            method TEXT NOT NULL,
+            reviewed {float} NOT NULL,
+            summary {json} NOT NULL,
+            PRIMARY KEY (table_id, seat)
+        )""",
+    )),
 )
 
 #: Which migrations a database has applied, and when.

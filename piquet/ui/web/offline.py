@@ -46,6 +46,8 @@ Read = Callable[[str], "Awaitable[str | None] | str | None"]
 Write = Callable[[str, str], "Awaitable[None] | None"]
 #: What a finished partie's History line is kept under, before its table's id.
 _RESULT = "result:"
+#: The key a seat's review by phase is kept under, before the table's id and seat (no table's id begins with it).
+_REVIEWED = "reviewed:"
 #: Sends a connection an event: ``(connection, "message", text)`` or ``(connection, "close", "code reason")``.
 Post = Callable[[int, str, str], None]
 
@@ -190,6 +192,27 @@ class BrowserStore:
             found[table_id] = Played(info.id, info.kind, info.variant, info.options, info.level, info.players,
                                      info.computer, seat, info.created, line.get("finished"), line.get("result"))
         return sorted(found.values(), key=lambda p: p.finished or p.created, reverse=True)
+
+    async def reviewed(self, seats: Sequence[tuple[str, int]], method: str) -> dict[tuple[str, int], dict[str, Any]]:
+        """The reviews by phase kept for each ``(table id, seat)`` by ``method`` (as
+        :meth:`piquet.ui.web.store.SQLStore.reviewed`)."""
+        found: dict[tuple[str, int], dict[str, Any]] = {}
+        for table_id, seat in seats:
+            kept = await _settled(self._read(f"{_REVIEWED}{seat}:{table_id}"))
+            line = json.loads(str(kept)) if kept is not None else {}
+            if line.get("method") == method:
+                found[table_id, seat] = line["summary"]
+        return found
+
+    async def keep_review(self, table_id: str, seat: int, method: str, reviewed: float,
+                          summary: dict[str, Any]) -> None:
+        """Keep a seat's review by phase beside its table (as :meth:`piquet.ui.web.store.SQLStore.keep_review`)."""
+        await self._info(table_id)  # StoreError for an unknown table
+        line = json.dumps({"method": method, "reviewed": reviewed, "summary": summary})
+        try:
+            await _settled(self._write(f"{_REVIEWED}{seat}:{table_id}", line))
+        except Exception as e:  # a JavaScript error under Pyodide, whatever its kind
+            raise StoreUnavailable(f"this browser could not keep the partie's review ({e})") from None
 
     def close(self) -> None:
         self._tables.clear()

@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from typing import Any, Literal, TypeVar, cast
 
 from piquet.coach.review import PLAY_ON, BestCache, Lens, decisions_in, replayed_steps, review_decision, review_partie
 from piquet.engine import record
@@ -64,6 +64,7 @@ KEEP_SECONDS = 3600.0
 KEEP_REVIEWS = 64
 
 LensName = Literal["fair", "open-hands"]
+T = TypeVar("T")
 Status = Literal["queued", "running", "done", "failed"]
 
 log = logging.getLogger("piquet.ui.web")
@@ -355,12 +356,19 @@ class Reviews:
             partie = record.loads(job.text)
             return await asyncio.to_thread(review_data, partie, job.deal, Lens(job.lens), progress, job.lang,
                                            job.names)
+        return await self.in_worker(review_record, job.text, job.deal, job.lens, job.id, job.lang, job.names)
+
+    async def in_worker(self, call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)`` in a worker process of the reviews (in a thread of the server for ``workers=0``), in turn
+        with the reviews queued before it; made again once in a new pool if the worker died."""
+        if self.closed:
+            raise ReviewRefused(503, "the server is stopping")
+        if self.workers == 0:
+            return await asyncio.to_thread(call, *args)
         for attempt in (1, 2):
             pool = self._executor()
             try:
-                future = pool.submit(review_record, job.text, job.deal, job.lens, job.id, job.lang, job.names)
-                result: dict[str, Any] = await asyncio.wrap_future(future)
-                return result
+                return await asyncio.wrap_future(pool.submit(call, *args))
             except BrokenProcessPool:
                 if self._pool is pool:
                     self._pool = None

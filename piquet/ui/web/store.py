@@ -180,6 +180,10 @@ class Store(Protocol):
 
     def played(self, seats: Sequence[tuple[str, str]]) -> list[Played]: ...
 
+    def reviewed(self, seats: Sequence[tuple[str, int]], method: str) -> dict[tuple[str, int], dict[str, Any]]: ...
+
+    def keep_review(self, table_id: str, seat: int, method: str, reviewed: float, summary: dict[str, Any]) -> None: ...
+
     def close(self) -> None: ...
 
 
@@ -209,6 +213,12 @@ class AsyncStore(Protocol):
     async def finish(self, table_id: str, finished: float, result: dict[str, Any]) -> None: ...
 
     async def played(self, seats: Sequence[tuple[str, str]]) -> list[Played]: ...
+
+    async def reviewed(self, seats: Sequence[tuple[str, int]],
+                       method: str) -> dict[tuple[str, int], dict[str, Any]]: ...
+
+    async def keep_review(self, table_id: str, seat: int, method: str, reviewed: float,
+                          summary: dict[str, Any]) -> None: ...
 
     def close(self) -> None: ...
 
@@ -257,6 +267,13 @@ class InThread:
 
     async def played(self, seats: Sequence[tuple[str, str]]) -> list[Played]:
         return await self._call(self.store.played, seats)
+
+    async def reviewed(self, seats: Sequence[tuple[str, int]], method: str) -> dict[tuple[str, int], dict[str, Any]]:
+        return await self._call(self.store.reviewed, seats, method)
+
+    async def keep_review(self, table_id: str, seat: int, method: str, reviewed: float,
+                          summary: dict[str, Any]) -> None:
+        await self._call(self.store.keep_review, table_id, seat, method, reviewed, summary)
 
     def close(self) -> None:
         self._thread.shutdown(wait=True)
@@ -443,6 +460,37 @@ class SQLStore:
                                             None if row[10] is None else json.loads(row[10])))
         found.sort(key=lambda p: (p.finished or p.created), reverse=True)
         return found
+
+    def reviewed(self, seats: Sequence[tuple[str, int]], method: str) -> dict[tuple[str, int], dict[str, Any]]:
+        """The reviews by phase kept for each ``(table id, seat)`` (:meth:`keep_review`) made by ``method``, by their
+        table and seat; a seat with none (or one made another way) is left out. At most :data:`MAX_PLAYED` seats."""
+        if len(seats) > MAX_PLAYED:
+            raise ValueError(f"seats: at most {MAX_PLAYED} at once, not {len(seats)}")
+        wanted = set(seats)
+        ids = sorted({table_id for table_id, _ in wanted})
+        found: dict[tuple[str, int], dict[str, Any]] = {}
+        with self._reading(snapshot=True) as execute:
+            for start in range(0, len(ids), _PLAYED_CHUNK):
+                chunk = ids[start:start + _PLAYED_CHUNK]
+                rows = execute("SELECT table_id, seat, summary FROM phase_reviews WHERE method = ? AND "
+                               f"table_id IN ({', '.join(['?'] * len(chunk))})", (method, *chunk)).fetchall()
+                for table_id, seat, summary in rows:
+                    if (table_id, seat) in wanted:
+                        found[table_id, seat] = json.loads(summary)
+        return found
+
+    def keep_review(self, table_id: str, seat: int, method: str, reviewed: float, summary: dict[str, Any]) -> None:
+        """Keep ``seat``'s review by phase of the table's finished partie, made by ``method`` at ``reviewed``
+        (seconds since the epoch); one made another way before is replaced."""
+        if seat not in (0, 1):
+            raise ValueError(f"seat: 0 or 1, not {seat!r}")
+        with self._writing() as execute:
+            if execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is None:
+                raise StoreError(f"no table {table_id!r}")
+            execute("INSERT INTO phase_reviews (table_id, seat, method, reviewed, summary) VALUES (?, ?, ?, ?, ?) "
+                    "ON CONFLICT (table_id, seat) DO UPDATE SET method = excluded.method, "
+                    "reviewed = excluded.reviewed, summary = excluded.summary",
+                    (table_id, seat, method, reviewed, json.dumps(summary)))
 
 
 def _set_version(execute: Execute, table_id: str, version: int) -> None:

@@ -18,7 +18,17 @@ import { $, h } from "../table/dom.js";
  *   won: boolean | null, links: {record: string, replay: string, review: string, table: string}}} Party
  * @typedef {{variant: string, opponent: string, label: string, parties: number, won: number, lost: number,
  *   drawn: number, points_a_partie: number, points_a_deal: number}} Group
+ * @typedef {{exchange: number | null, declarations: number | null, play: number | null}} PerDecision
+ * @typedef {{id: string, finished: number, deals: number, per_decision: PerDecision, lost_a_deal: number}} PhasePoint
+ * @typedef {{variant: string, title: string, parties: PhasePoint[], per_decision: PerDecision, lost_a_deal: number,
+ *   played_like: number, played_like_words: string, svg: string}} PhaseRow
+ * @typedef {{reviewed: number, waiting: number, failed: number, variants: PhaseRow[]}} Phases
  */
+
+/** Seconds between two requests while parties are still being reviewed. */
+const ASK_AGAIN = 5;
+/** The phases of a deal, as the server names them (piquet/coach/phases.py, PHASES). */
+const PHASES = /** @type {const} */ (["exchange", "declarations", "play"]);
 
 /** The most seats one request names (the server's limit: MAX_PLAYED in piquet/ui/web/store.py). */
 const MOST = 2000;
@@ -127,6 +137,68 @@ function showProgress(progress) {
   $("progress").hidden = progress.groups.length === 0;
 }
 
+/** @param {number} x */
+function figure(x) {
+  return x.toLocaleString(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+/**
+ * One variant's plot of the points lost a decision by phase (the server's picture), the level the play resembles,
+ * and the figures of each partie in a table for those who do not see the picture.
+ * @param {PhaseRow} row
+ */
+function phasePlot(row) {
+  const picture = new DOMParser().parseFromString(row.svg, "image/svg+xml").documentElement;
+  const dated = (/** @type {PhasePoint} */ p) => new Date(p.finished * 1000).toLocaleDateString(lang, { year: "numeric", month: "short", day: "numeric" });
+  const cell = (/** @type {number | null} */ v) => h("td", { text: v === null ? t("history.phases_none") : figure(v) });
+  const table = h("table", { className: "history phases-figures", "data-testid": "phases-figures" },
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col", text: t("history.phases_partie") }),
+      ...PHASES.map((phase) => h("th", { scope: "col", text: t(`history.phases_${phase}`) })),
+      h("th", { scope: "col", text: t("history.phases_deal") }))),
+    h("tbody", {}, ...row.parties.map((p, i) => h("tr", {},
+      h("th", { scope: "row", text: `${i + 1} · ${dated(p)}` }),
+      ...PHASES.map((phase) => cell(p.per_decision[phase])),
+      h("td", { text: figure(p.lost_a_deal) })))));
+  return h("figure", { className: "phases-figure", "data-testid": "phases-figure", "data-variant": row.variant },
+    h("figcaption", { "data-testid": "phases-like", text: t("history.phases_like", {
+      variant: row.title, n: row.parties.length, lost: figure(row.lost_a_deal), like: row.played_like_words,
+    }) }),
+    document.importNode(picture, true),
+    h("details", {}, h("summary", { text: t("history.phases_figures") }), h("div", { className: "history-scroll" }, table)));
+}
+
+/**
+ * The progress by phase: a plot a variant, and how many parties are still being reviewed (the page asks again
+ * until none is). The offline site reviews nothing in the background: there, the section stays hidden.
+ * @param {Phases | undefined} phases
+ * @param {number} parties
+ */
+function showPhases(phases, parties) {
+  $("phases").hidden = !phases || parties === 0;
+  if (!phases) return;
+  $("phases-plots").replaceChildren(...phases.variants.map(phasePlot));
+  const said = [];
+  if (phases.waiting) said.push(plural(phases.waiting, "history.phases_waiting_one", "history.phases_waiting_many"));
+  if (phases.failed) said.push(plural(phases.failed, "history.phases_failed_one", "history.phases_failed_many"));
+  $("phases-status").textContent = said.join(" ");
+  document.body.dataset.phasesWaiting = String(phases.waiting);
+}
+
+/**
+ * While parties are being reviewed, ask the server again and draw what is ready.
+ * @param {{table: string, token: string}[]} seats
+ */
+async function askAgain(seats) {
+  const answer = await fetch("/api/history", {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ seats, lang }),
+  }).catch(() => null);
+  if (!answer || !answer.ok) return;  // the next visit draws them
+  const data = await answer.json();
+  showPhases(data.phases, data.parties.length);
+  if (data.phases && data.phases.waiting) setTimeout(() => askAgain(seats), ASK_AGAIN * 1000);
+}
+
 /** @param {string} text */
 function fail(text) {
   const box = $("history-error");
@@ -140,6 +212,8 @@ async function start() {
   let parties = [];
   /** @type {{groups: Group[], svg: string}} */
   let progress = { groups: [], svg: "" };
+  /** @type {Phases | undefined} */
+  let phases;
   if (seats.length && offline) {
     // The offline site: the worker reads the tables this browser keeps, as the server reads its store.
     const data = await historyOf({ seats: seats.map(({ table, token }) => ({ table, token })), lang });
@@ -159,14 +233,17 @@ async function start() {
       const data = await answer.json();
       parties = data.parties;
       progress = data.progress;
+      phases = data.phases;
     }
   }
   $("history-rows").replaceChildren(...parties.map(row));
   $("history").hidden = parties.length === 0;
   $("history-empty").hidden = parties.length > 0 || !$("history-error").hidden;
   showProgress(progress);
+  showPhases(phases, parties.length);
   document.body.dataset.count = String(parties.length);
   document.body.dataset.ready = "1";
+  if (phases && phases.waiting) setTimeout(() => askAgain(seats), ASK_AGAIN * 1000);
 }
 
 start();
