@@ -8,13 +8,12 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from web_helpers import FOUR_DEALS, connect, create, db, play_computer, query
+from web_helpers import FOUR_DEALS, db
 
 from piquet.coach.ladder import describe, played_like
 from piquet.coach.phases import PHASES, PhaseLosses
@@ -257,21 +256,6 @@ def test_a_partie_whose_review_fails_is_said_so_and_not_queued_again(tmp_path: P
         assert (answer["reviewed"], answer["waiting"], answer["failed"]) == (0, 0, 1)
         _settle(http)
         assert calls == [1]
-
-
-def test_a_partie_that_ends_is_reviewed_before_its_player_asks(tmp_path: Path) -> None:
-    """A partie played to its end at the server: the player's seat (not the computer's) is reviewed at once, so the
-    History page finds it made."""
-    app = create_app(db(tmp_path), workers=0, review_workers=0)
-    with TestClient(app) as http, ExitStack() as stack:
-        table = create(http, "computer", name="Ann", level=1, options=FOUR_DEALS)
-        play_computer(connect(http, stack, table, query(table["links"]["play"])), random.Random(8))
-        assert list(app.state.phases.waiting) in ([(table["id"], 0)], [])
-        _settle(http)
-        assert app.state.phases.made == 1
-        answer = _ask(http, [(table["id"], table["token"])])["phases"]
-        assert (answer["reviewed"], answer["waiting"], app.state.phases.made) == (1, 0, 1)
-        assert [p["id"] for p in answer["variants"][0]["parties"]] == [table["id"]]
 
 
 @pytest.mark.slow

@@ -178,7 +178,6 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
     tables = Tables(store, thinker, max_budget=max_budget, owners=owners)
     reviews = Reviews(review_workers)
     phases = PhaseReviews(tables.store, reviews.in_worker)
-    tables.after_end = phases.queue
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -1,18 +1,16 @@
 """Progress by phase: each finished partie of a player's seat reviewed once, in the reviews' worker processes, and
 what he lost in each phase of the deal kept in the store.
 
-When a partie ends, its players' seats are queued (:meth:`PhaseReviews.queue`). When the History page asks
-(``POST /api/history``), :meth:`PhaseReviews.progress` reads from the store the reviews by phase
-(:class:`piquet.coach.phases.PhaseLosses`) already made for the parties it lists, and queues the others (those
-that ended before this process began, or were left when it stopped); the answer draws what is ready
-(:func:`piquet.ui.web.progress.phase_rows`) and says how many are still being reviewed (the page asks again until
-none is). A queued partie is reviewed a deal at a time through the fair lens, the player's seat only
-(:func:`review_phases`), in the worker processes of the reviews (:meth:`piquet.ui.web.reviews.Reviews.in_worker`,
-in turn with the reviews players ask for, which wait for one deal at most), never on the event loop; its summary
-is written to the store once all its deals are done (:meth:`~piquet.ui.web.store.SQLStore.keep_review`, under
-:data:`METHOD`), and never made again.
+When the History page asks (``POST /api/history``), :meth:`PhaseReviews.progress` reads from the store the reviews
+by phase (:class:`piquet.coach.phases.PhaseLosses`) already made for the parties it lists, and queues the others;
+the answer draws what is ready (:func:`piquet.ui.web.progress.phase_rows`) and says how many are still being
+reviewed (the page asks again until none is). A queued partie is reviewed a deal at a time through the fair lens,
+the player's seat only (:func:`review_phases`), in the worker processes of the reviews
+(:meth:`piquet.ui.web.reviews.Reviews.in_worker`, in turn with the reviews players ask for, which wait for one
+deal at most), never on the event loop; its summary is written to the store once all its deals are done
+(:meth:`~piquet.ui.web.store.SQLStore.keep_review`, under :data:`METHOD`), and never made again.
 
-One partie is reviewed at a time in the whole server, in the order they were queued (a page's newest first); at most
+One partie is reviewed at a time in the whole server, newest first as the page lists them; at most
 :data:`MAX_WAITING` wait. A partie whose review failed is not queued again by this process.
 """
 
@@ -91,20 +89,9 @@ class PhaseReviews:
             if key not in self.waiting and len(self.waiting) < MAX_WAITING and not self.closed:
                 self.waiting[key] = None
             waiting += key in self.waiting
-        self._start()
-        return found, waiting
-
-    def queue(self, table_id: str, seats: tuple[int, ...]) -> None:
-        """Queue the reviews by phase of a table's ``seats`` whose partie has just ended (on the event loop), so
-        that they are ready when the player's History asks."""
-        for seat in seats:
-            if (table_id, seat) not in self.waiting and len(self.waiting) < MAX_WAITING and not self.closed:
-                self.waiting[table_id, seat] = None
-        self._start()
-
-    def _start(self) -> None:
         if self.waiting and (self._task is None or self._task.done()) and not self.closed:
             self._task = asyncio.get_running_loop().create_task(self._work(), name="piquet-phase-reviews")
+        return found, waiting
 
     async def progress(self, parties: Sequence[Party], lang: str = "en") -> dict[str, Any]:
         """What the History answer says of the progress by phase of ``parties``: a plot for each variant

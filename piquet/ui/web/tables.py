@@ -590,9 +590,6 @@ class Tables:
         self._opening: dict[str, asyncio.Lock] = {}
         #: The finished parties of the seats a browser holds (the History page).
         self.history = History(self.store, self._playing)
-        #: Told a table's id and its players' seats (the computer's left out) when its partie ends here (the server
-        #: queues their reviews by phase: :meth:`piquet.ui.web.phases.PhaseReviews.queue`); ``None``: nobody.
-        self.after_end: Callable[[str, tuple[int, ...]], None] | None = None
         #: The tables this process holds, where several serve one database (``None``: this process serves every
         #: table of its store). A table is loaded only once held, and given back when forgotten.
         self.owners = owners
@@ -619,9 +616,6 @@ class Tables:
     def _ended(self, table_id: str) -> None:
         """A table's partie ended here: History's, and every other process's (over the database), told."""
         self.history.forget(table_id)
-        table = self._tables.get(table_id)
-        if self.after_end is not None and table is not None:
-            self.after_end(table_id, tuple(s for s in (0, 1) if s != table.info.computer))
         if self.owners is not None:
             self.owners.announce_end(table_id)
 
