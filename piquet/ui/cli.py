@@ -521,7 +521,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from piquet.ui.web import events
+        from piquet.ui.web import collector, events
         from piquet.ui.web.app import create_app
         from piquet.ui.web.guard import (
             ConnectionLedger,
@@ -574,6 +574,7 @@ def _serve(args: argparse.Namespace) -> int:
     if args.events:  # one JSON line per table event and error, on standard error
         events.install(logging.StreamHandler(sys.stderr))
     install_log_limit()  # after the configuration, which sets the loggers up
+    collector.settle()  # what starting made, out of every later collection's walk
     with listening, contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn has shut down and re-raised it
         uvicorn.Server(config).run(sockets=[listening])
     return 0
