@@ -339,6 +339,9 @@ def test_a_sqlite_file_from_before_the_numbered_migrations_is_adopted_at_migrati
     with sqlite3.connect(path) as old:  # as a release before the migrations wrote it
         old.execute("DROP TABLE schema_version")
         old.execute("ALTER TABLE tables DROP COLUMN tutor")
+        old.execute("DROP INDEX tables_public")  # and what later migrations add
+        old.execute("ALTER TABLE tables DROP COLUMN public")
+        old.execute("ALTER TABLE tables DROP COLUMN changed")
         old.execute("INSERT INTO tables (id, kind, variant, options, level, players, tokens, spectate, computer, "
                     "created, seed) VALUES ('t1', 'computer', 'rubicon', '{}', 3, '[\"Ann\", \"Computer\"]', "
                     "'[\"s\", null]', 'sp', 1, 1.0, 5)")

@@ -29,7 +29,8 @@ OBJECTS: dict[str, str] = {name: name for name in (
     "ExchangePrompt", "DeclareOption", "DeclarePrompt", "PlayPrompt", "ConcessionPrompt", "StateMessage",
     "ErrorMessage", "Advice", "DiscardAdvice", "HintMessage", "TutorMessage", "SeatMessage", "MoveMessage",
     "TalkMessage", "ArchivedDeal", "SaidMessage",
-    "OptionSetup", "VariantSetup", "LevelSetup", "BudgetSetup", "SetupAnswer", "CreatedTable")} | {
+    "OptionSetup", "VariantSetup", "LevelSetup", "BudgetSetup", "SetupAnswer", "CreatedTable", "PublicRoom",
+    "LobbyPage")} | {
     "TrickData": "Trick", "ResultData": "Result", "BidData": "BidCall", "ContractData": "Contract",
     "GameData": "Game", "RulesFacts": "Rules", "ViewData": "View", "TableData": "TableInfo", "FeatData": "Feat",
     "OutcomeData": "Outcome", "DealGameData": "DealGame"}

@@ -548,7 +548,7 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"piquet serve: --trust-proxy: {e}", file=sys.stderr)
         return 2
     try:
-        app = create_app(args.db, workers=args.workers, max_budget=args.max_budget)
+        app = create_app(args.db, workers=args.workers, max_budget=args.max_budget, public_rooms=args.public_rooms)
     except StoreError as e:
         print(f"piquet serve: {e}", file=sys.stderr)
         return 2
@@ -746,6 +746,11 @@ def _serve_arguments(srv: argparse.ArgumentParser) -> None:
                      help="the most CPU time a table may give the computer and its hints for each decision "
                           "(default 5; a table's creator chooses up to it, 1 by default); 0: no cap, and a "
                           "table may let the computer think without a limit")
+    srv.add_argument("--public-rooms", action=argparse.BooleanOptionalAction,
+                     default=os.environ.get("PIQUET_PUBLIC_ROOMS", "") in ("1", "yes", "on", "true"),
+                     help="let a room's creator list it in the lobby, where anyone who reaches the server may join "
+                          "or watch it (a club's server); default: off, every room joined by its invitation link "
+                          "(or PIQUET_PUBLIC_ROOMS=1)")
     srv.add_argument("--trust-proxy", action="append", default=[], metavar="ADDRESS",
                      help="a reverse proxy in front of the server (an address or a network, e.g. 127.0.0.1 or "
                           "10.0.0.0/8; may be repeated): its connections are not limited by address, and the client's "

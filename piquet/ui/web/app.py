@@ -47,7 +47,7 @@ from piquet.ui.web.phases import PhaseReviews
 from piquet.ui.web.protocol import LinkKind, ProtocolError, TableKind
 from piquet.ui.web.records import MAX_RECORD_BYTES, check_room, deals_ended, read_record, record_key, refusal
 from piquet.ui.web.reviews import REVIEW_WORKERS, LensName, ReviewRefused, Reviews, for_viewer, may_review
-from piquet.ui.web.seats import SeatRefused
+from piquet.ui.web.seats import NOT_PUBLIC, SeatRefused
 from piquet.ui.web.session import handle, message_text, setup_answer
 from piquet.ui.web.store import MAX_PLAYED, AsyncStore, SQLStore, Store, StoreError, StoreUnavailable, open_store
 from piquet.ui.web.tables import Elsewhere, OpenRefused, Table, Tables
@@ -74,6 +74,15 @@ RECORDS_PER_MINUTE_PER_ADDRESS = 20.0
 RECORD_BURST = 20.0
 RECORDS_PER_MINUTE_PER_PREFIX = 60.0
 RECORD_BURST_PER_PREFIX = 60.0
+#: Requests for the lobby's list one address may make a minute, on average, and in a burst; and one network (each is
+#: answered from the list the process keeps: :mod:`piquet.ui.web.lobby`).
+LOBBY_PER_MINUTE_PER_ADDRESS = 60.0
+LOBBY_BURST = 30.0
+LOBBY_PER_MINUTE_PER_PREFIX = 600.0
+LOBBY_BURST_PER_PREFIX = 300.0
+#: What someone is told who would join a public room whose seat is taken, or whose partie is over.
+ROOM_FULL = "room full: this room's second seat is taken (watch it instead)"
+ROOM_GONE = "room gone: this room's partie is over"
 #: The close code of a client dropped because it did not take its messages in time.
 CLOSE_SLOW = 4408
 #: Seconds the readiness answer waits for the store before it says the store is not reachable.
@@ -120,6 +129,14 @@ class CreateTable(BaseModel):
     budget: Annotated[float, Field(strict=True, allow_inf_nan=False)] | None = None
     #: The tutor (against the computer): true (the review's "?" mark), a threshold in points, or false/None (none).
     tutor: StrictBool | Annotated[float, Field(strict=True, allow_inf_nan=False)] | None = None
+    #: A room listed in the lobby for anyone to join or watch (where the server lists rooms: ``--public-rooms``).
+    public: StrictBool = False
+
+
+class JoinRoom(BaseModel):
+    """A public room joined from the lobby: the name its second player plays under."""
+
+    name: str = Field(max_length=40)
 
 
 #: A secret in a URL's query or fragment (``token=...``), URL-encoded or not, or in JSON (``"token": "..."``).
@@ -161,14 +178,16 @@ def redact_secrets_in_logs() -> None:
 
 
 def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | None = None,
-               max_budget: float = MAX_BUDGET, review_workers: int = REVIEW_WORKERS) -> FastAPI:
+               max_budget: float = MAX_BUDGET, review_workers: int = REVIEW_WORKERS,
+               public_rooms: bool = False) -> FastAPI:
     """The server's application; ``db`` is a SQLite file's path (``":memory:"``), a PostgreSQL URL
     (``postgresql://...``: :func:`~piquet.ui.web.store.open_store`) or any :class:`Store`.
     ``workers``: the computer's worker processes for levels 4-5 and hints (:class:`~piquet.ui.web.thinking.Thinker`;
     ``None``: one per core but one; 0: none, the computer thinks in threads of the server). They start when first
     needed and end when the application shuts down. ``max_budget``: the most CPU seconds a table may give the
     computer for one decision (0: no cap, and a table may ask for no limit). ``review_workers``: the processes that
-    review finished deals (:class:`~piquet.ui.web.reviews.Reviews`; 0: a thread of the server)."""
+    review finished deals (:class:`~piquet.ui.web.reviews.Reviews`; 0: a thread of the server). ``public_rooms``:
+    whether a room's creator may list it in the lobby, for anyone to join or watch (:mod:`piquet.ui.web.lobby`)."""
     redact_secrets_in_logs()
     if not 0 <= max_budget < math.inf:
         raise ValueError(f"the cap on the computer's thinking is 0 (none) or more seconds, not {max_budget!r}")
@@ -273,7 +292,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
         variants' titles, the options' names and descriptions and the levels' names in ``lang``."""
         if lang not in LANGUAGES:
             raise HTTPException(400, f"language {lang[:20]!r} is not one the server speaks ({', '.join(LANGUAGES)})")
-        return setup_answer(max_budget, lang)
+        return setup_answer(max_budget, lang, public_rooms)
 
     def rate_limit(what: str, per_address: tuple[float, float],
                    per_prefix: tuple[float, float]) -> Callable[[str], JSONResponse | None]:
@@ -312,6 +331,8 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
     records_refused = rate_limit("records sent for review",
                                  (RECORDS_PER_MINUTE_PER_ADDRESS, RECORD_BURST),
                                  (RECORDS_PER_MINUTE_PER_PREFIX, RECORD_BURST_PER_PREFIX))
+    lobby_refused = rate_limit("requests for the lobby's rooms", (LOBBY_PER_MINUTE_PER_ADDRESS, LOBBY_BURST),
+                               (LOBBY_PER_MINUTE_PER_PREFIX, LOBBY_BURST_PER_PREFIX))
 
     @app.post("/api/tables")
     async def create(body: CreateTable, request: Request) -> Response:
@@ -320,9 +341,12 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
         refused = creation_refused(request.client.host if request.client is not None else "unknown")
         if refused is not None:
             return refused
+        if body.public and not public_rooms:
+            raise HTTPException(422, "public: this server lists no rooms in its lobby (its administrator has not "
+                                     "turned public rooms on): send your friend the invitation link")
         try:
             table, token = await tables.create(body.kind, body.variant, body.options, body.level, body.name,
-                                               body.takebacks, body.budget, body.tutor)
+                                               body.takebacks, body.budget, body.tutor, body.public)
         except ProtocolError:  # not saved: the handler below answers 503
             raise
         except (ValueError, OptionError) as e:
@@ -332,6 +356,66 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
                                  "links": {"play": f"/t/{table.id}#token={token}", "invite": links["invite"],
                                            "spectate": links["spectate"]}}
         return JSONResponse(created)
+
+    @app.get("/api/lobby", response_model=None)
+    async def lobby_rooms(request: Request, page: int = 0) -> Response:
+        """A page of the public rooms, newest first (:mod:`piquet.ui.web.lobby`); ``304`` to a client that holds
+        it already (``If-None-Match``)."""
+        if not public_rooms:
+            raise HTTPException(404, "this server lists no rooms in its lobby (its administrator has not turned "
+                                     "public rooms on)")
+        refused = lobby_refused(request.client.host if request.client is not None else "unknown")
+        if refused is not None:
+            return refused
+        try:
+            answer = await tables.lobby.page(page)
+        except ValueError as e:
+            raise HTTPException(422, str(e)) from None
+        headers = {"ETag": answer.etag, "Cache-Control": "no-cache"}
+        if answer.etag in (request.headers.get("if-none-match") or "").split(", "):
+            return Response(status_code=304, headers=headers)
+        return Response(answer.body, media_type="application/json", headers=headers)
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join_public(table_id: str, body: JoinRoom, request: Request) -> JSONResponse:
+        """Take the free seat of a public room under ``name``: the answer is the joiner's own seat secret and links,
+        as :func:`create`'s (``room full``, ``room gone``: 409, 410)."""
+        if not public_rooms:
+            raise HTTPException(404, "this server lists no rooms in its lobby, and none is joined from it")
+        address = request.client.host if request.client is not None else "unknown"
+        try:
+            table = await tables.open(table_id, "public", "", address)
+        except SeatRefused as e:
+            if e.code == 4404:
+                raise HTTPException(404, "room gone: no such room on this server") from None
+            raise HTTPException(403, NOT_PUBLIC) from None
+        except OpenRefused as e:
+            raise HTTPException(429, e.reason, headers={"Retry-After": str(math.ceil(e.retry_after))}) from None
+        except Elsewhere as e:
+            raise HTTPException(503, e.reason, headers={"Retry-After": "1"}) from None
+        try:
+            if table.status != "waiting":
+                raise HTTPException(410 if table.status == "over" else 409,
+                                    ROOM_GONE if table.status == "over" else ROOM_FULL)
+            try:
+                await table.join(1, body.name)
+            except ProtocolError as e:
+                if e.code == "malformed":
+                    raise HTTPException(422, f"name: {e.message}") from None
+                if e.code == "not_allowed" and table.status != "waiting":  # another took the seat a moment before
+                    raise HTTPException(409, ROOM_FULL) from None
+                if e.code == "not_allowed":  # a name like the creator's
+                    raise HTTPException(422, f"name: {e.message}") from None
+                raise
+        finally:
+            tables.release(table)
+        token = table.info.tokens[1]
+        assert token is not None
+        links = table.links(1)
+        joined: CreatedTable = {"id": table.id, "token": token,
+                                "links": {"play": f"/t/{table.id}#token={token}", "invite": None,
+                                          "spectate": links["spectate"]}}
+        return JSONResponse(joined)
 
     async def viewer(table_id: str, token: str, request: Request) -> tuple[Table, int | None]:
         """The table and the seat ``token`` holds there (``None``: the table's spectator secret); 404, 403 or 429.

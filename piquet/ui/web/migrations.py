@@ -107,6 +107,14 @@ MIGRATIONS: tuple[Migration, ...] = (
             PRIMARY KEY (table_id, seat)
         )""",
     )),
+    Migration(4, "public rooms", (
+        # Whether a room is listed in the lobby (0 or 1: both databases read it), and when its table last changed
+        # (made, joined, an action, a takeback): a listed room with no change for a while is abandoned.
+        "ALTER TABLE tables ADD COLUMN public INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE tables ADD COLUMN changed {float}",
+        # The lobby reads the public rooms changed lately, and no other table.
+        "CREATE INDEX IF NOT EXISTS tables_public ON tables (changed) WHERE public = 1",
+    )),
 )
 
 #: Which migrations a database has applied, and when.

@@ -34,7 +34,7 @@ from piquet.ui.web.records import refusal, review_of_record
 from piquet.ui.web.reviews import ReviewRefused, for_viewer, may_review, review_data, to_review
 from piquet.ui.web.seats import SeatRefused
 from piquet.ui.web.session import handle
-from piquet.ui.web.store import MAX_PLAYED, Played, StoreError, StoreUnavailable, TableInfo
+from piquet.ui.web.store import MAX_PLAYED, Listed, Played, StoreError, StoreUnavailable, TableInfo
 from piquet.ui.web.tables import Table, Tables
 from piquet.ui.web.thinking import Thinker
 
@@ -213,6 +213,10 @@ class BrowserStore:
             await _settled(self._write(f"{_REVIEWED}{seat}:{table_id}", line))
         except Exception as e:  # a JavaScript error under Pyodide, whatever its kind
             raise StoreUnavailable(f"this browser could not keep the partie's review ({e})") from None
+
+    async def listed(self, since: float, limit: int) -> list[Listed]:
+        """No public rooms: the browser holds its own player's tables, and lists none for others to join."""
+        return []
 
     def close(self) -> None:
         self._tables.clear()

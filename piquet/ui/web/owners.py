@@ -52,7 +52,8 @@ TAKEOVER_WAIT = 3.0
 #: Seconds between two tries.
 TAKEOVER_STEP = 0.1
 #: The channel (LISTEN/NOTIFY) of what crosses processes: ``give <table id>`` (a process asks the holder of a table
-#: for it) and ``ended <table id>`` (a table's partie ended: every process's History finds its line in the store).
+#: for it), ``ended <table id>`` (a table's partie ended: every process's History finds its line in the store) and
+#: ``lobby <table id>`` (a public room opened, filled or ended: every process's lobby reads its list again).
 CHANNEL = "piquet_tables"
 
 #: The key space of the tables' locks: the high half of the 64-bit key, so that no other advisory lock of the
@@ -103,6 +104,8 @@ class Owners:
         self.on_give: Callable[[str], None] | None = None
         #: Told (from the listening thread) a table whose partie ended in any process (:meth:`announce_end`).
         self.on_ended: Callable[[str], None] | None = None
+        #: Told (from the listening thread) a public room that changed in any process (:meth:`announce`).
+        self.on_lobby: Callable[[str], None] | None = None
         self._listener: threading.Thread | None = None
         self.listening = threading.Event()
         self._connect()
@@ -179,16 +182,25 @@ class Owners:
 
     def tell_end(self, table_id: str) -> None:
         """Tell every process (this one too) that the table's partie ended: a ``NOTIFY`` on :data:`CHANNEL`."""
+        self.tell("ended", table_id)
+
+    def tell(self, kind: str, table_id: str) -> None:
+        """Tell every process (this one too) ``kind`` (``ended``, ``lobby``) of the table: a ``NOTIFY`` on
+        :data:`CHANNEL`."""
         with self._lock:
-            self._call("SELECT pg_notify(%s, %s)", (CHANNEL, f"ended {table_id}"))
+            self._call("SELECT pg_notify(%s, %s)", (CHANNEL, f"{kind} {table_id}"))
 
     def announce_end(self, table_id: str) -> asyncio.Future[None]:
         """:meth:`tell_end`, off the event loop (queued at once); a lock connection that fails is told nothing."""
+        return self.announce("ended", table_id)
+
+    def announce(self, kind: str, table_id: str) -> asyncio.Future[None]:
+        """:meth:`tell`, off the event loop (queued at once); a lock connection that fails is told nothing."""
         loop = asyncio.get_running_loop()
 
         def tell() -> None:
             with contextlib.suppress(OwnershipLost):
-                self.tell_end(table_id)
+                self.tell(kind, table_id)
 
         if self._closed:
             done: asyncio.Future[None] = loop.create_future()
@@ -218,6 +230,8 @@ class Owners:
                                 self.on_give(table_id)
                             elif kind == "ended" and self.on_ended is not None:
                                 self.on_ended(table_id)
+                            elif kind == "lobby" and self.on_lobby is not None:
+                                self.on_lobby(table_id)
             except psycopg.Error:
                 self.listening.clear()
                 if not self._closed:

@@ -15,7 +15,7 @@ import hmac
 import secrets
 import time
 from collections.abc import Callable
-from typing import TypedDict
+from typing import Literal, TypedDict
 
 from piquet.engine.language import words_in
 from piquet.ui.web.clients import Client
@@ -25,8 +25,8 @@ from piquet.ui.web.protocol import LinkKind, MoveMessage, ProtocolError
 from piquet.ui.web.saving import store_call
 from piquet.ui.web.store import AsyncStore, TableInfo
 
-__all__ = ["COMPUTER_NAME", "MOVE_SECONDS", "SECRET_BYTES", "SeatLinks", "SeatRefused", "Seats", "check_link",
-           "computer_name", "hang_up", "same_secret"]
+__all__ = ["COMPUTER_NAME", "MOVE_SECONDS", "NOT_PUBLIC", "SECRET_BYTES", "OpenKind", "SeatLinks", "SeatRefused",
+           "Seats", "check_link", "computer_name", "hang_up", "same_secret"]
 
 #: The computer's seat's name, as the table keeps it (and its record writes it).
 COMPUTER_NAME = "Computer"
@@ -44,6 +44,11 @@ def computer_name(lang: str = "en") -> str:
 SECRET_BYTES = 16
 #: How long a one-time link to move a seat to another device stays valid, in seconds.
 MOVE_SECONDS = 15 * 60
+#: How a table is opened: by a link of its (:data:`~piquet.ui.web.protocol.LinkKind`), or from the lobby, where a public
+#: room is joined by its id alone (``public``: ``POST /api/tables/{id}/join``).
+OpenKind = LinkKind | Literal["public"]
+#: What someone is told who would join from the lobby a table that is not a public room.
+NOT_PUBLIC = "this table is not a public room: it is joined by its invitation link"
 #: What a guest is told who comes with an invite another has used.
 INVITE_USED = "this invitation has been used: the seat is taken"
 
@@ -81,9 +86,14 @@ def _move_used() -> SeatRefused:
                              "that holds the seat")
 
 
-def check_link(info: TableInfo, kind: LinkKind | None, secret: str) -> None:
+def check_link(info: TableInfo, kind: OpenKind | None, secret: str) -> None:
     """Raise :class:`SeatRefused` unless ``secret`` gives a place at the table ``info`` as a link of ``kind`` would
-    (``None``: a seat's secret or the spectators', as the HTTP routes take them); changes nothing, replays nothing."""
+    (``None``: a seat's secret or the spectators', as the HTTP routes take them; ``public``: any table listed in the
+    lobby, whatever ``secret``); changes nothing, replays nothing."""
+    if kind == "public":
+        if info.kind == "room" and info.public:
+            return
+        raise SeatRefused(4403, NOT_PUBLIC)
     if kind in ("spectate", None) and same_secret(info.spectate, secret):
         return
     if kind in ("token", None) and any(same_secret(token, secret) for token in info.tokens):

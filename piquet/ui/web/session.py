@@ -32,10 +32,10 @@ def message_text(data: ServerMessage) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
-def setup_answer(max_budget: float, lang: str = "en") -> SetupAnswer:
+def setup_answer(max_budget: float, lang: str = "en", public_rooms: bool = False) -> SetupAnswer:
     """The variants, their rule options, the computer's levels and the thinking time a table may give it, on a
     server whose cap on that time is ``max_budget`` (0: none); the variants' titles, the options' names and
-    descriptions and the levels' names in ``lang``."""
+    descriptions and the levels' names in ``lang``; whether the server lists ``public_rooms`` in its lobby."""
     words = words_in(lang)
     variants: list[VariantSetup] = []
     for name, cls in VARIANTS.items():
@@ -49,7 +49,8 @@ def setup_answer(max_budget: float, lang: str = "en") -> SetupAnswer:
     levels: list[LevelSetup] = [{"level": n, "name": words(LEVEL_NAMES[n])} for n in LEVELS]
     budget: BudgetSetup = {"default": min(DEFAULT_BUDGET, max_budget) if max_budget > 0 else DEFAULT_BUDGET,
                            "minimum": MIN_BUDGET, "maximum": max_budget if max_budget > 0 else None}
-    return {"variants": variants, "levels": levels, "budget": budget, "tutor": hints.TUTOR_THRESHOLD}
+    return {"variants": variants, "levels": levels, "budget": budget, "tutor": hints.TUTOR_THRESHOLD,
+            "public_rooms": public_rooms}
 
 
 async def handle(table: Table, client: Client, text: str | bytes) -> None:

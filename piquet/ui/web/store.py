@@ -55,8 +55,9 @@ from piquet.ui.web.migrations import MIGRATIONS, SQLITE, Dialect, Execute, Migra
 if TYPE_CHECKING:
     from piquet.ui.web.protocol import TableKind
 
-__all__ = ["MAX_PLAYED", "AsyncStore", "Fence", "InThread", "NotOwner", "Played", "SQLStore", "SQLiteStore", "Store",
-           "StoreError", "StoreUnavailable", "TableInfo", "Takeback", "is_postgres_url", "open_store", "redacted"]
+__all__ = ["MAX_PLAYED", "AsyncStore", "Fence", "InThread", "Listed", "NotOwner", "Played", "SQLStore", "SQLiteStore",
+           "Store", "StoreError", "StoreUnavailable", "TableInfo", "Takeback", "is_postgres_url", "open_store",
+           "redacted"]
 
 T = TypeVar("T")
 
@@ -122,6 +123,8 @@ class TableInfo:
     tutor: float | None = None
     #: The table's version: moved on by one at each change of its game (an action, a takeback), never back.
     version: int = 0
+    #: A room listed in the lobby for anyone to join or watch (``docs/playing.md``, "Public rooms").
+    public: bool = False
 
 
 @dataclass(frozen=True)
@@ -140,6 +143,21 @@ class Played:
     created: float
     finished: float | None
     result: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A public room as the lobby lists it: what it is, who sits at it (``None``: the seat is free), when it was
+    made and last changed, and its spectators' secret (the lobby's watch link: a public room is watched by anyone).
+    No seat's secret, nor the invite, is read."""
+
+    id: str
+    variant: str
+    options: dict[str, Any]
+    players: list[str | None]
+    spectate: str
+    created: float
+    changed: float
 
 
 #: The most tables one History request may name (a browser holds one secret a table it sat at).
@@ -184,6 +202,8 @@ class Store(Protocol):
 
     def keep_review(self, table_id: str, seat: int, method: str, reviewed: float, summary: dict[str, Any]) -> None: ...
 
+    def listed(self, since: float, limit: int) -> list[Listed]: ...
+
     def close(self) -> None: ...
 
 
@@ -219,6 +239,8 @@ class AsyncStore(Protocol):
 
     async def keep_review(self, table_id: str, seat: int, method: str, reviewed: float,
                           summary: dict[str, Any]) -> None: ...
+
+    async def listed(self, since: float, limit: int) -> list[Listed]: ...
 
     def close(self) -> None: ...
 
@@ -275,6 +297,9 @@ class InThread:
                           summary: dict[str, Any]) -> None:
         await self._call(self.store.keep_review, table_id, seat, method, reviewed, summary)
 
+    async def listed(self, since: float, limit: int) -> list[Listed]:
+        return await self._call(self.store.listed, since, limit)
+
     def close(self) -> None:
         self._thread.shutdown(wait=True)
         self.store.close()
@@ -284,7 +309,7 @@ class InThread:
 _MIGRATED_MARGIN = 1000
 
 _COLUMNS = ("id, kind, variant, options, level, players, tokens, spectate, computer, created, invite, moves, seed, "
-            "takebacks, taken_back, budget, tutor, version")
+            "takebacks, taken_back, budget, tutor, version, public")
 
 
 def _read_only(error: sqlite3.Error) -> bool:
@@ -333,11 +358,11 @@ class SQLStore:
     def create(self, info: TableInfo) -> None:
         try:
             with self._writing() as execute:
-                execute(f"INSERT INTO tables ({_COLUMNS}) VALUES ({', '.join(['?'] * 18)})",
+                execute(f"INSERT INTO tables ({_COLUMNS}, changed) VALUES ({', '.join(['?'] * 20)})",
                         (info.id, info.kind, info.variant, json.dumps(info.options), info.level,
                          json.dumps(info.players), json.dumps(info.tokens), info.spectate, info.computer, info.created,
                          info.invite, json.dumps(info.moves), info.seed, info.takebacks, json.dumps(info.taken_back),
-                         info.budget, info.tutor, info.version))
+                         info.budget, info.tutor, info.version, int(info.public), info.created))
                 for i, action in enumerate(info.actions):
                     execute("INSERT INTO actions (table_id, idx, action) VALUES (?, ?, ?)",
                             (info.id, i, json.dumps(action)))
@@ -360,16 +385,17 @@ class SQLStore:
                 "SELECT action FROM actions WHERE table_id = ? ORDER BY idx", (table_id,)).fetchall()]
         return TableInfo(row[0], row[1], row[2], json.loads(row[3]), row[4], json.loads(row[5]), json.loads(row[6]),
                          row[7], row[8], row[9], actions, row[10], json.loads(row[11]), row[12], row[13],
-                         json.loads(row[14]), row[15], row[16], row[17])
+                         json.loads(row[14]), row[15], row[16], row[17], bool(row[18]))
 
     def exists(self, table_id: str) -> bool:
         """Whether the store holds the table ``table_id`` (its row alone is read, not its actions)."""
         with self._reading() as execute:
             return execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is not None
 
-    def _set_seat(self, table_id: str, seat: int, values: dict[str, Any], also: str = "") -> None:
+    def _set_seat(self, table_id: str, seat: int, values: dict[str, Any], also: str = "",
+                  changed: float | None = None) -> None:
         """Set ``seat``'s entry in each of the per-seat JSON columns named in ``values``, in one transaction
-        (``also``: further assignments of the same ``UPDATE``)."""
+        (``also``: further assignments of the same ``UPDATE``; ``changed``: the table's time of change, if set)."""
         columns = list(values)
         with self._writing() as execute:
             row = execute(f"SELECT {', '.join(columns)} FROM tables WHERE id = ?{self.dialect.row_lock}",
@@ -380,15 +406,18 @@ class SQLStore:
             lists = [json.loads(text) for text in row]
             for pair, column in zip(lists, columns, strict=True):
                 pair[seat] = values[column]
-            assignments = ", ".join([*(f"{column} = ?" for column in columns), *([also] if also else [])])
-            execute(f"UPDATE tables SET {assignments} WHERE id = ?", (*(json.dumps(pair) for pair in lists), table_id))
+            assignments = ", ".join([*(f"{column} = ?" for column in columns), *([also] if also else []),
+                                     *(["changed = ?"] if changed is not None else [])])
+            execute(f"UPDATE tables SET {assignments} WHERE id = ?",
+                    (*(json.dumps(pair) for pair in lists), *([changed] if changed is not None else []), table_id))
 
     def set_player(self, table_id: str, seat: int, name: str) -> None:
         self._set_seat(table_id, seat, {"players": name})
 
     def join(self, table_id: str, seat: int, name: str, token: str) -> None:
         """A room's guest takes his seat: his name and his own seat secret; the invite is spent."""
-        self._set_seat(table_id, seat, {"players": name, "tokens": token}, also="invite = NULL")
+        self._set_seat(table_id, seat, {"players": name, "tokens": token}, also="invite = NULL",
+                       changed=time.time())
 
     def set_token(self, table_id: str, seat: int, token: str) -> None:
         """A seat's new secret (the player moved to another device); its one-time link is spent."""
@@ -492,9 +521,21 @@ class SQLStore:
                     "reviewed = excluded.reviewed, summary = excluded.summary",
                     (table_id, seat, method, reviewed, json.dumps(summary)))
 
+    def listed(self, since: float, limit: int) -> list[Listed]:
+        """The public rooms changed since ``since`` (seconds since the epoch) whose partie has not ended, newest
+        first, at most ``limit`` (one range of the ``tables_public`` index: the rooms older, or private, are not
+        read)."""
+        with self._reading() as execute:
+            rows = execute("SELECT t.id, t.variant, t.options, t.players, t.spectate, t.created, t.changed "
+                           "FROM tables t WHERE t.public = 1 AND t.changed >= ? AND t.kind = 'room' AND NOT EXISTS "
+                           "(SELECT 1 FROM results r WHERE r.table_id = t.id) ORDER BY t.created DESC, t.id LIMIT ?",
+                           (since, limit)).fetchall()
+        return [Listed(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5], row[6]) for row in rows]
+
 
 def _set_version(execute: Execute, table_id: str, version: int) -> None:
-    if execute("UPDATE tables SET version = ? WHERE id = ?", (version, table_id)).rowcount != 1:
+    row = execute("UPDATE tables SET version = ?, changed = ? WHERE id = ?", (version, time.time(), table_id))
+    if row.rowcount != 1:
         raise StoreError(f"no table {table_id!r}")
 
 

@@ -49,6 +49,7 @@ from piquet.ui.web.clients import Client
 from piquet.ui.web.events import event
 from piquet.ui.web.history import History, summary
 from piquet.ui.web.limits import TokenBucket, Window, prefix_of
+from piquet.ui.web.lobby import Lobby
 from piquet.ui.web.names import clean_name, imitates
 from piquet.ui.web.owners import CLOSE_ELSEWHERE, Owners, OwnershipLost
 from piquet.ui.web.protocol import (
@@ -76,6 +77,7 @@ from piquet.ui.web.seats import (
     COMPUTER_NAME,
     INVITE_USED,
     SECRET_BYTES,
+    OpenKind,
     SeatLinks,
     SeatRefused,
     Seats,
@@ -149,6 +151,8 @@ class Table:
         self.rematch_by: int | None = None  # the seat that asked for it first
         #: Told the table's id when its partie ends here (History's: see :meth:`Tables._table`).
         self.on_end: Callable[[str], None] | None = None
+        #: Told the table when a room's guest takes his seat (the lobby's: see :meth:`Tables._table`).
+        self.on_seated: Callable[[Table], None] | None = None
         #: The table was given up by this process (another holds it now): nothing more is played here.
         self.gone = False
         #: Told the table when its automatic moves stop with nobody at it (:meth:`Tables.release` forgets it then).
@@ -256,6 +260,8 @@ class Table:
                 seat_message: SeatMessage = {"type": "seat", "seat": seat, "token": token}
                 client.post(json.dumps(seat_message))
             await hang_up(self.clients, lambda c: c.invite is not None, 4410, INVITE_USED)
+        if self.on_seated is not None:
+            self.on_seated(self)
         await self.broadcast()
         self.kick()
 
@@ -565,7 +571,6 @@ class OpenRefused(Exception):
         self.retry_after = retry_after
 
 
-
 class Tables:
     """Every table of the server, created here or reloaded from the store when first asked for. ``store``: the
     store, awaited (a :class:`~piquet.ui.web.store.Store` is called in a thread of its own: :class:`InThread`)."""
@@ -590,6 +595,8 @@ class Tables:
         self._opening: dict[str, asyncio.Lock] = {}
         #: The finished parties of the seats a browser holds (the History page).
         self.history = History(self.store, self._playing)
+        #: The public rooms of the lobby, told (and telling the other processes) when one opens, fills or ends.
+        self.lobby = Lobby(self.store, None if owners is None else lambda table_id: owners.announce("lobby", table_id))
         #: The tables this process holds, where several serve one database (``None``: this process serves every
         #: table of its store). A table is loaded only once held, and given back when forgotten.
         self.owners = owners
@@ -598,6 +605,7 @@ class Tables:
             owners.on_lost = self._lost
             owners.on_give = self._asked
             owners.on_ended = self._heard_end
+            owners.on_lobby = self._heard_lobby
 
     def begin(self) -> asyncio.Task[None] | None:
         """Where tables are held: watch the lock connection and listen to the other processes, from the server's
@@ -613,9 +621,22 @@ class Tables:
         if self._loop is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self.history.forget, table_id)
 
+    def _heard_lobby(self, table_id: str) -> None:
+        """Told (from any thread) that a public room opened, filled or ended in some process: the lobby reads again."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self.lobby.heard, table_id)
+
+    def _seated(self, table: Table) -> None:
+        """A room's guest took his seat, or its partie ended: a public room's lobby (every process's) is told."""
+        if table.info.public:
+            self.lobby.changed(table.id)
+
     def _ended(self, table_id: str) -> None:
         """A table's partie ended here: History's, and every other process's (over the database), told."""
         self.history.forget(table_id)
+        table = self._tables.get(table_id)
+        if table is not None:
+            self._seated(table)
         if self.owners is not None:
             self.owners.announce_end(table_id)
 
@@ -678,6 +699,7 @@ class Tables:
     def _table(self, info: TableInfo) -> Table:
         table = Table(info, self.store, self.thinker, self.max_budget, self.allowances)
         table.on_end = self._ended
+        table.on_seated = self._seated
         table.on_idle = self.release
         return table
 
@@ -707,14 +729,19 @@ class Tables:
 
     async def create(self, kind: TableKind, variant: str = "rubicon", options: dict[str, Any] | None = None,
                      level: int | None = 3, name: str = "Player", takebacks: Takebacks = "fair",
-                     budget: float | None = None, tutor: object = None) -> tuple[Table, str]:
+                     budget: float | None = None, tutor: object = None, public: bool = False) -> tuple[Table, str]:
         """A new table, and the token of its creator's seat (seat 0). Raises ``ValueError`` on bad settings, and
-        ``not_saved`` (:func:`store_call`) if the store could not take it.
+        ``not_saved`` (:func:`store_call`) if the store could not take it. ``public``: a room listed in the lobby.
         ``budget``: the computer's CPU seconds a decision (:func:`check_budget`; ``None``: the level's own).
         ``tutor``: the tutor's threshold (:func:`check_tutor`; against the computer only)."""
         info = self._new(kind, variant, options, level, name, takebacks, budget, tutor)
+        if public and kind != "room":
+            raise ValueError("public: only a room for two is listed in the lobby")
+        info.public = public
         await store_call(self.store.create(info), info.id)
-        event("created", info.id, kind=kind, variant=variant, level=info.level)
+        event("created", info.id, kind=kind, variant=variant, level=info.level, public=public)
+        if public:
+            self.lobby.changed(info.id)
         return self._opened(info)
 
     def _opened(self, info: TableInfo) -> tuple[Table, str]:
@@ -822,7 +849,7 @@ class Tables:
         for bucket, _, _ in buckets:
             bucket.take(now)
 
-    async def open(self, table_id: str, kind: LinkKind | None, secret: str, address: str = "") -> Table:
+    async def open(self, table_id: str, kind: OpenKind | None, secret: str, address: str = "") -> Table:
         """The table ``table_id``, for a link of ``kind`` with ``secret`` (``None``: a seat's or the spectators'
         secret): read from the store and replayed if it is not in memory, and only once the secret is found to hold
         a place there (:func:`check_link`); the replay runs off the event loop. Raises :class:`SeatRefused` (4404:
@@ -845,7 +872,7 @@ class Tables:
         check_link(table.info, kind, secret)
         return table
 
-    async def _load(self, table_id: str, kind: LinkKind | None, secret: str) -> Table:
+    async def _load(self, table_id: str, kind: OpenKind | None, secret: str) -> Table:
         """Read the table from the store and replay it, once this process holds it (where tables are held); the
         table given back if it is not kept (unknown, a link that holds no place, the store unavailable...)."""
         owners = self.owners

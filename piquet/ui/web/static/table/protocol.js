@@ -192,15 +192,24 @@
  */
 /** GET /api/setup's answer. */
 /**
- * The server's setup; `tutor`: the tutor's threshold, in points of the deal, where a table asks for the tutor.
- * @typedef {{variants: VariantSetup[], levels: LevelSetup[], budget: BudgetSetup, tutor: number}} SetupAnswer
+ * The server's setup; `tutor`: the tutor's threshold, in points of the deal, where a table asks for the tutor;
+ * `public_rooms`: whether the server lists rooms in its lobby.
+ * @typedef {{variants: VariantSetup[], levels: LevelSetup[], budget: BudgetSetup, tutor: number,
+ *   public_rooms: boolean}} SetupAnswer
  */
 /** POST /api/tables's body. */
 /**
  * @typedef {{kind: TableKind, variant: string, options: Record<string, boolean | number>, name: string,
- *   level?: number, takebacks?: Takebacks, budget?: number, tutor?: boolean | number | null}} CreateTable
+ *   level?: number, takebacks?: Takebacks, budget?: number, tutor?: boolean | number | null,
+ *   public?: boolean}} CreateTable
  */
 /** POST /api/tables's answer: the creator's secret link, and the room's invite. */
 /** @typedef {{id: string, token: string, links: {play: string, invite: string | null, spectate: string}}} CreatedTable */
+/**
+ * A room listed in the lobby (GET /api/lobby): never a seat's secret; `players[1]` null while its seat is free.
+ * @typedef {{id: string, variant: string, options: Record<string, boolean | number>, players: (string | null)[],
+ *   status: "waiting" | "playing", created: number, watch: string}} PublicRoom
+ */
+/** @typedef {{rooms: PublicRoom[], page: number, pages: number, page_size: number}} LobbyPage */
 
 export {};
