@@ -57,6 +57,7 @@ function body(kind) {
   }
   /** @type {CreateTable} */
   const out = { kind, variant: variant.name, options, name };
+  if (kind === "room" && !$("public-field").hidden && inputEl("public").checked) out.public = true;
   if (kind === "computer") {
     out.level = Number(selectEl("level").value);
     const takebacks = selectEl("takebacks").value;
@@ -73,8 +74,11 @@ function body(kind) {
   return out;
 }
 
-/** @param {CreatedTable} created */
-function keepSeat(created) {
+/**
+ * Keep a seat's secret in this browser (the table page reads it), for a table created or a public room joined.
+ * @param {CreatedTable} created
+ */
+export function keepSeat(created) {
   const key = `piquet.table.${created.id}`;
   /** @type {{token?: string, at?: number}} */
   let saved = {};

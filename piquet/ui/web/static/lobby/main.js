@@ -1,7 +1,8 @@
 // @ts-check
 // The lobby: create a table against the computer or a room for two (GET /api/setup, POST /api/tables; see
 // docs/protocol.md). This module starts the page: setup.js reads what the server offers, form.js fills the
-// form from it, create.js creates the table, recent.js lists the tables this browser played.
+// form from it, create.js creates the table, recent.js lists the tables this browser played, rooms.js the public
+// rooms anyone may join or watch.
 
 import { cardElement, ensureSprite } from "../cards.js";
 import { displayControls } from "../display.js";
@@ -12,6 +13,7 @@ import { $ } from "../table/dom.js";
 import { setBusy, showError, submit } from "./create.js";
 import { fillBudget, fillLevels, fillOptions, fillVariants, inputEl, selectEl, updateLevelHelp } from "./form.js";
 import { showRecent } from "./recent.js";
+import { showPublicRooms } from "./rooms.js";
 import { loadSetup } from "./setup.js";
 import { acceptDrops, openOnReviewPage, readFile } from "../review/records.js";
 
@@ -64,6 +66,7 @@ async function start() {
   fillLevels();
   fillBudget();
   fillOptions();
+  showPublicRooms();
   // The buttons wait for the script and the setup (a click before would submit the bare form).
   setBusy(false);
   document.body.dataset.ready = "1";
