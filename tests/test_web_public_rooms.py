@@ -155,6 +155,17 @@ def test_public_rooms_are_off_unless_the_administrator_turns_them_on(tmp_path: P
         assert http.get("/api/setup").json()["public_rooms"] is True
 
 
+def test_piquet_serve_lists_public_rooms_when_told_to(monkeypatch: pytest.MonkeyPatch) -> None:
+    from piquet.ui.cli import build_parser
+
+    monkeypatch.delenv("PIQUET_PUBLIC_ROOMS", raising=False)
+    assert build_parser().parse_args(["serve"]).public_rooms is False
+    assert build_parser().parse_args(["serve", "--public-rooms"]).public_rooms is True
+    monkeypatch.setenv("PIQUET_PUBLIC_ROOMS", "1")
+    assert build_parser().parse_args(["serve"]).public_rooms is True
+    assert build_parser().parse_args(["serve", "--no-public-rooms"]).public_rooms is False
+
+
 # ---------------------------------------------------------------- the list kept by a process, and its bounds
 def _room(store: SQLiteStore, table_id: str, created: float) -> None:
     store.create(TableInfo(table_id, "room", "rubicon", {}, None, ["Ann", None], ["a", None], "s-" + table_id, None,
