@@ -8,6 +8,7 @@ serve``), PostgreSQL the tests' own (``tests/postgres_helpers.py``); Caddy is re
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -46,10 +47,11 @@ class Server:
         self.url, self.port, self.index = url, free_port(), index
         self.log = folder / f"serve-{index}.log"
         self.process: subprocess.Popen[bytes] | None = None
+        self.arguments: list[str] = []  # further options of piquet serve
 
     def start(self) -> None:
         command = [sys.executable, "-m", "piquet", "serve", "--db", self.url, "--host", "127.0.0.1", "--port",
-                   str(self.port), "--workers", "0", "--trust-proxy", "127.0.0.1"]
+                   str(self.port), "--workers", "0", "--trust-proxy", "127.0.0.1", *self.arguments]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                                             env={**os.environ, "PYTHONPATH": str(ROOT)})
@@ -107,10 +109,14 @@ def stored(url: str, table_id: str) -> tuple[int, int]:
 
 
 @contextmanager
-def club(tmp_path: Path, url: str, processes: int = 2) -> Iterator[tuple[list[Server], int]]:
-    """``processes`` servers on ``url`` behind Caddy (deploy/Caddyfile as it is): the servers and Caddy's port."""
+def club(tmp_path: Path, url: str, processes: int = 2,
+         arguments: tuple[str, ...] = ()) -> Iterator[tuple[list[Server], int]]:
+    """``processes`` servers on ``url`` behind Caddy (deploy/Caddyfile as it is): the servers and Caddy's port.
+    ``arguments``: further options of each ``piquet serve``."""
     caddy = require(CADDY, "caddy", "PIQUET_REQUIRE_CADDY")
     servers = [Server(url, tmp_path, i) for i in range(processes)]
+    for server in servers:
+        server.arguments = list(arguments)
     try:
         for server in servers:
             server.start()
@@ -225,6 +231,47 @@ def test_a_rooms_two_players_reach_the_process_that_holds_it(tmp_path: Path, pos
             assert version >= 6 and holder(postgres_url, table_id) in names
             for player in (ann, bill):
                 player.sock.close()
+
+
+def listed(port: int, table_id: str, status: str) -> None:
+    """Wait until the process on ``port`` lists the public room ``table_id`` with ``status`` (it reads the store again
+    once told of a change over NOTIFY: within a second)."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        with _OPENER.open(f"http://127.0.0.1:{port}/api/lobby", timeout=WAIT) as answer:
+            rooms = json.load(answer)["rooms"]
+        if any(r["id"] == table_id and r["status"] == status for r in rooms):
+            return
+        assert time.monotonic() < deadline, f"the process on port {port} lists {rooms}"
+        time.sleep(0.1)
+
+
+def test_a_public_room_is_listed_by_every_process_and_joined_through_the_proxy(tmp_path: Path,
+                                                                                postgres_url: str) -> None:
+    """A public room opened through the proxy (at any process) is listed by each process, asked directly; joined
+    through the proxy (the join is routed to the table's process), each lists it in play, and its two players
+    play at one process."""
+    rng = random.Random(41)
+    with club(tmp_path, postgres_url, arguments=("--public-rooms",)) as (servers, port):
+        for server in servers:  # each has read its list before the room opens: NOTIFY tells it to read again
+            listed_before = _OPENER.open(f"http://127.0.0.1:{server.port}/api/lobby", timeout=WAIT)
+            assert json.load(listed_before)["rooms"] == []
+        status, table = post(port, "/api/tables", {"kind": "room", "name": "Ann", "public": True})
+        assert status == 200, table
+        for server in servers:
+            listed(server.port, table["id"], "waiting")
+        status, joined = post(port, f"/api/tables/{table['id']}/join", {"name": "Bill"})
+        assert status == 200, joined
+        for server in servers:
+            listed(server.port, table["id"], "playing")
+        ann = Player(port, table["id"], f"token={table['token']}")
+        bill = Player(port, table["id"], f"token={joined['token']}")
+        version = 0
+        for _ in range(4):
+            version = step(ann, bill, rng, version)
+        assert version >= 4 and holder(postgres_url, table["id"]) in {s.name for s in servers}
+        for player in (ann, bill):
+            player.sock.close()
 
 
 def takeovers(tmp_path: Path, url: str, repetitions: int, seed: int) -> int:

@@ -6,6 +6,8 @@ or abandoned is said so, or leaves the list. On SQLite and on PostgreSQL, where 
 
 from __future__ import annotations
 
+import asyncio
+import json
 import random
 import time
 from collections.abc import Iterator
@@ -17,6 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import FOUR_DEALS, WAIT, connect, create, db, play_room, query
 
+from piquet.ui.web import lobby as lobby_module
 from piquet.ui.web.app import create_app
 from piquet.ui.web.lobby import LISTED_SECONDS, MAX_LISTED, PAGE_SIZE, REFRESH_SECONDS, Lobby
 from piquet.ui.web.store import InThread, SQLiteStore, TableInfo
@@ -32,7 +35,10 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def http(url: str) -> Iterator[TestClient]:
+def http(url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    """A server listing public rooms, which reads its list again at the first request after a change (not once a
+    second at most): a test sees a change at once, and stays within the lobby's limit of requests."""
+    monkeypatch.setattr(lobby_module, "REFRESH_SECONDS", 0.0)
     with TestClient(create_app(url, workers=0, review_workers=0, public_rooms=True)) as client:
         yield client
 
@@ -44,15 +50,9 @@ def lobby(http: TestClient, page: int = 0) -> Json:
     return data
 
 
-def listed(http: TestClient, table_id: str, wait: float = 0.0) -> Json | None:
-    """The room ``table_id`` as the lobby lists it (``None``: not listed), asked again for up to ``wait`` seconds
-    until listed (the list is read again at most once a :data:`REFRESH_SECONDS`)."""
-    deadline = time.monotonic() + wait
-    while True:
-        found = next((r for r in lobby(http)["rooms"] if r["id"] == table_id), None)
-        if found is not None or time.monotonic() >= deadline:
-            return found
-        time.sleep(0.05)
+def listed(http: TestClient, table_id: str) -> Json | None:
+    """The room ``table_id`` as the lobby lists it (``None``: not listed)."""
+    return next((r for r in lobby(http)["rooms"] if r["id"] == table_id), None)
 
 
 def settled(http: TestClient, table_id: str, check: Any) -> Json | None:
@@ -63,7 +63,7 @@ def settled(http: TestClient, table_id: str, check: Any) -> Json | None:
         if check(found):
             return found
         assert time.monotonic() < deadline, f"the lobby still lists {found}"
-        time.sleep(0.05)
+        time.sleep(0.1)  # another process's NOTIFY on its way
 
 
 def test_a_public_room_is_listed_joined_and_watched_without_its_secrets(http: TestClient) -> None:
@@ -114,7 +114,7 @@ def test_a_name_a_joiner_cannot_take_is_refused_and_the_seat_stays_free(http: Te
 def test_a_private_room_is_neither_listed_nor_joined_from_the_lobby(http: TestClient) -> None:
     private = create(http, "room", name="Ann")
     public = create(http, "room", name="Eve", public=True)
-    assert listed(http, public["id"], WAIT) is not None and listed(http, private["id"]) is None
+    assert listed(http, public["id"]) is not None and listed(http, private["id"]) is None
     refused = http.post(f"/api/tables/{private['id']}/join", json={"name": "Bill"})
     assert refused.status_code == 403 and "not a public room" in refused.json()["detail"]
     unknown = http.post("/api/tables/nosuchtable/join", json={"name": "Bill"})
@@ -179,16 +179,24 @@ def test_a_room_with_no_change_for_an_hour_is_abandoned_and_leaves_the_list() ->
     lobby = Lobby(InThread(store))
 
     async def ids() -> list[str]:
-        import json
         return [room["id"] for room in json.loads((await lobby.page(0)).body)["rooms"]]
 
-    import asyncio
     assert asyncio.run(ids()) == ["new"]
 
 
-def test_the_store_is_read_at_most_once_a_refresh_however_often_rooms_change_or_clients_ask() -> None:
-    import asyncio
+def test_a_room_joined_or_played_lately_is_listed_however_old() -> None:
+    store = SQLiteStore(":memory:")
+    since = time.time() - LISTED_SECONDS
+    for table_id in ("joined", "played"):
+        _room(store, table_id, since - 10)
+    assert store.listed(since, MAX_LISTED) == []
+    store.join("joined", 1, "Bill", "b")
+    store.append("played", 0, {"player": "Ann", "cut": ["7S", "AD"]}, version=1)
+    assert sorted(r.id for r in store.listed(since, MAX_LISTED)) == ["joined", "played"]
+    assert next(r for r in store.listed(since, 10) if r.id == "joined").players == ["Ann", "Bill"]
 
+
+def test_the_store_is_read_at_most_once_a_refresh_however_often_rooms_change_or_clients_ask() -> None:
     store = SQLiteStore(":memory:")
     now = [1000.0]
     lobby = Lobby(InThread(store), clock=lambda: now[0])
