@@ -5,12 +5,15 @@ Bill sees it in his lobby and joins it under his name, Carl sees it in play and 
 from __future__ import annotations
 
 import functools
+import json
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import test_web_browser
+from test_web_axe import violations
 
 # The browser is test_web_browser's fixture, asked for by name (request.getfixturevalue).
 from test_web_browser import WAIT, LiveServer, _open, _ready, browser  # noqa: F401
@@ -54,7 +57,8 @@ def test_ann_opens_a_public_room_bill_joins_it_from_his_lobby_and_carl_watches(
 
     bill = _open(chromium, club.url + "/")
     row = _room_row(bill, "Ann", "Waiting for a player")
-    assert "seat free" in row.inner_text() and ann_token not in bill.content()
+    assert "Ann; the second seat is free" in row.inner_text() and ann_token not in bill.content()
+    assert violations(bill) == []  # the form's box and the list, as axe sees them
     bill.get_by_label("Your name").fill("Bill")
     row.get_by_test_id("join-room").click()
     bill.wait_for_url("**/t/**")
@@ -74,3 +78,28 @@ def test_ann_opens_a_public_room_bill_joins_it_from_his_lobby_and_carl_watches(
     assert carl.locator("[data-testid=hand] [data-card]").count() == 0  # a spectator sees nobody's hand
     for page in (ann, bill, carl):
         page.context.close()
+
+
+def test_a_room_taken_a_moment_before_is_said_full_in_the_joiner_s_language(club: LiveServer,
+                                                                              request: pytest.FixtureRequest) -> None:
+    """Dora's lobby, in French, still shows Ann's room waiting when Bill takes its seat: her Join is refused, and
+    the page says the room is full, in French."""
+    chromium = request.getfixturevalue("browser")
+    created = test_web_browser._create(club, kind="room", name="Ann", public=True)
+    dora = _open(chromium, club.url + "/", locale="fr-FR")
+    _ready(dora, "fr")
+    row = _room_row(dora, "Ann", "Attend un joueur")
+    assert "Ann ; la seconde place est libre" in row.inner_text()
+    # Bill joins by the API, between Dora's list and her click.
+    joined = urllib.request.Request(f"{club.url}/api/tables/{created['id']}/join", data=json.dumps(
+        {"name": "Bill"}).encode(), headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(joined) as answer:
+        assert answer.status == 200
+    dora.get_by_label("Votre nom").fill("Dora")
+    row.get_by_test_id("join-room").click()
+    error = dora.get_by_test_id("error")
+    error.wait_for(timeout=WAIT)
+    assert error.inner_text().startswith("Salle complète")
+    _room_row(dora, "Ann", "En cours")  # the list asked for again at once: the room is in play
+    assert "/t/" not in dora.url
+    dora.context.close()

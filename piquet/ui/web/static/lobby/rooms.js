@@ -92,7 +92,7 @@ function row(room) {
     h("span", { className: "recent-what" },
       h("strong", { text: title(room) }),
       options ? h("span", { className: "muted", text: options }) : null,
-      h("span", { text: t("lobby.room_players", { creator: creator || "?", guest: guest || t("lobby.seat_free") }) }),
+      h("span", { text: guest ? t("lobby.room_players", { creator: creator || "?", guest }) : t("lobby.seat_free", { creator: creator || "?" }) }),
       h("span", { className: `recent-standing status-${room.status}`, "data-testid": "public-room-status",
         text: t(waiting ? "lobby.room_waiting" : "lobby.room_playing") })),
     h("span", { className: "public-room-actions" },
