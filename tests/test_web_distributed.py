@@ -441,6 +441,9 @@ def test_the_version_is_stored_with_the_table_and_a_store_written_before_it_star
     assert store.load("t1").version == 4  # type: ignore[union-attr]
     store._db.execute("ALTER TABLE tables DROP COLUMN version")  # as an earlier release wrote it (its migrations
     store._db.execute("DROP TABLE schema_version")  # not yet numbered)
+    for statement in ("DROP INDEX tables_public", "ALTER TABLE tables DROP COLUMN public",
+                      "ALTER TABLE tables DROP COLUMN changed"):  # and without what later migrations add
+        store._db.execute(statement)
     store.close()
     again = SQLiteStore(path).load("t1")
     assert again is not None and again.version > 3 + len(again.actions)

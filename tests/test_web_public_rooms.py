@@ -17,9 +17,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from test_web_message_types import mismatch
 from web_helpers import FOUR_DEALS, WAIT, connect, create, db, play_room, query
 
 from piquet.ui.web import lobby as lobby_module
+from piquet.ui.web.api_types import CreatedTable, LobbyPage
 from piquet.ui.web.app import create_app
 from piquet.ui.web.lobby import LISTED_SECONDS, MAX_LISTED, PAGE_SIZE, REFRESH_SECONDS, Lobby
 from piquet.ui.web.store import InThread, SQLiteStore, TableInfo
@@ -72,6 +74,7 @@ def test_a_public_room_is_listed_joined_and_watched_without_its_secrets(http: Te
     assert room == {"id": table["id"], "variant": "rubicon", "options": FOUR_DEALS, "players": ["Ann", None],
                     "status": "waiting", "created": room["created"] if room else None,
                     "watch": table["links"]["spectate"]}
+    assert mismatch(lobby(http), LobbyPage) is None  # the answer is of its type, as the page reads it
     text = http.get("/api/lobby").text
     assert table["token"] not in text and query(table["links"]["invite"]).split("=")[1] not in text
     with ExitStack() as stack:
@@ -79,6 +82,7 @@ def test_a_public_room_is_listed_joined_and_watched_without_its_secrets(http: Te
         joined = http.post(f"/api/tables/{table['id']}/join", json={"name": "Bill"})
         assert joined.status_code == 200, joined.text
         seat = joined.json()
+        assert mismatch(seat, CreatedTable) is None
         assert seat["id"] == table["id"] and seat["token"] not in (table["token"], query(table["links"]["invite"]))
         assert seat["links"] == {"play": f"/t/{table['id']}#token={seat['token']}", "invite": None,
                                  "spectate": table["links"]["spectate"]}

@@ -70,6 +70,9 @@ def test_the_tables_of_a_store_from_before_the_tutor_have_none(tmp_path: Path) -
     with sqlite3.connect(path) as con:  # a store as it was before the tutor: no such column
         con.execute("ALTER TABLE tables DROP COLUMN tutor")
         con.execute("DROP TABLE schema_version")  # nor numbered migrations
+        for statement in ("DROP INDEX tables_public", "ALTER TABLE tables DROP COLUMN public",
+                          "ALTER TABLE tables DROP COLUMN changed"):  # nor what later migrations add
+            con.execute(statement)
     with TestClient(create_app(path, workers=0)) as http, ExitStack() as stack:
         before = create(http, "computer")
         assert connect(http, stack, before, f"token={before['token']}").current["table"]["tutor"] is None
