@@ -79,6 +79,7 @@ def test_a_public_room_is_listed_joined_and_watched_without_its_secrets(http: Te
     assert table["token"] not in text and query(table["links"]["invite"]).split("=")[1] not in text
     with ExitStack() as stack:
         ann = connect(http, stack, table, f"token={table['token']}", "Ann")
+        assert ann.state is not None and ann.state["table"]["public"] is True
         joined = http.post(f"/api/tables/{table['id']}/join", json={"name": "Bill"})
         assert joined.status_code == 200, joined.text
         seat = joined.json()

@@ -54,6 +54,7 @@ def test_ann_opens_a_public_room_bill_joins_it_from_his_lobby_and_carl_watches(
     seat_of = f"() => JSON.parse(localStorage.getItem('piquet.table.{table_id}') || '{{}}').token"
     ann_token = ann.evaluate(seat_of)
     assert ann_token
+    ann.get_by_test_id("listed-note").wait_for(timeout=WAIT)  # the waiting room says the room is listed
 
     bill = _open(chromium, club.url + "/")
     row = _room_row(bill, "Ann", "Waiting for a player")

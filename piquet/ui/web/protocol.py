@@ -364,6 +364,7 @@ class TableData(TypedDict):
     budget: float | None  # CPU seconds the computer and its hints think per decision (0: no limit); null in a room
     tutor: float | None  # the tutor's threshold in points of the deal; null: no tutor
     status: TableStatus
+    public: bool  # a room listed in the lobby, for anyone to join or watch (docs/playing.md, "Public rooms")
     takebacks: Takebacks
     taken_back: int
     invite: str | None

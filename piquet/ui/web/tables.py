@@ -293,7 +293,7 @@ class Table:
             "table": {"id": self.id, "kind": self.info.kind, "variant": self.info.variant,
                       "title": words_in(lang)(VARIANTS[self.info.variant].title), "options": self.info.options,
                       "level": self.info.level, "budget": self.budget, "tutor": self.info.tutor,
-                      "status": self.status,
+                      "status": self.status, "public": self.info.public,
                       "takebacks": self.info.takebacks, "taken_back": len(self.info.taken_back),
                       "invite": links["invite"], "spectate": links["spectate"],
                       "rules": rules_data(self.info.variant, self.info.options), "rematch": self.rematch is not None},

@@ -133,10 +133,11 @@
 /**
  * The table; its `rules` are there from the start (a room waiting for its guest has no view yet). `budget`: the CPU
  * seconds the computer and its hints think for each decision (0: no limit; null in a room). `tutor`: the tutor's
- * threshold in points of the deal (null: no tutor).
+ * threshold in points of the deal (null: no tutor). `public`: a room listed in the lobby, for anyone to join or watch.
  * @typedef {{id: string, kind: TableKind, variant: string, title: string, options: Record<string, boolean | number>,
- *   level: number | null, budget: number | null, tutor: number | null, status: TableStatus, takebacks: Takebacks, taken_back: number,
- *   invite: string | null, spectate: string, rules: Rules, rematch: boolean}} TableInfo
+ *   level: number | null, budget: number | null, tutor: number | null, status: TableStatus, public: boolean,
+ *   takebacks: Takebacks, taken_back: number, invite: string | null, spectate: string, rules: Rules,
+ *   rematch: boolean}} TableInfo
  */
 
 /**

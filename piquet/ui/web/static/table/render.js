@@ -519,7 +519,7 @@ export function renderWaiting(st, table) {
   const box = $("waiting");
   const { seat } = seats(st);
   const waiting = table.status === "waiting";
-  const key = JSON.stringify([waiting, seat, table.invite, names(st)]);
+  const key = JSON.stringify([waiting, seat, table.invite, table.public, names(st)]);
   if (app.keys.waiting === key) return;
   app.keys.waiting = key;
   if (!waiting) {
@@ -558,6 +558,7 @@ export function renderWaiting(st, table) {
       h("p", { text: t("waiting.send") }),
       h("div", { className: "share-row" }, a, copy),
     );
+    if (table.public) box.append(h("p", { "data-testid": "listed-note", text: t("waiting.listed") }));
   } else {
     box.replaceChildren(h("h2", { text: t("waiting.second") }),
       h("p", { text: t("waiting.second_starts") }));
