@@ -55,6 +55,13 @@ def test_ann_opens_a_public_room_bill_joins_it_from_his_lobby_and_carl_watches(
     ann_token = ann.evaluate(seat_of)
     assert ann_token
     ann.get_by_test_id("listed-note").wait_for(timeout=WAIT)  # the waiting room says the room is listed
+    ann.goto(club.url + "/")  # in her own lobby, Ann's room is hers to open, not to join
+    _ready(ann)
+    own = _room_row(ann, "Ann", "Waiting for a player")
+    assert own.get_by_test_id("join-room").count() == 0 and own.get_by_test_id("open-room").count() == 1
+    own.get_by_test_id("open-room").click()
+    ann.wait_for_url(f"**/t/{table_id}")
+    _ready(ann)
 
     bill = _open(chromium, club.url + "/")
     row = _room_row(bill, "Ann", "Waiting for a player")

@@ -5,6 +5,8 @@
 // browser sends the page's ETag back), and the rows are drawn again only when it has.
 
 import { t } from "../i18n.js";
+import { tableHref } from "../site/mode.js";
+import { store } from "../storage.js";
 import { $, h } from "../table/dom.js";
 import { keepSeat, serverReason, showError } from "./create.js";
 import { inputEl } from "./form.js";
@@ -83,10 +85,23 @@ async function join(room) {
   location.assign(joined.links.play);
 }
 
+/**
+ * Whether this browser holds a seat at the room (its creator's, or one joined before): it is opened, not joined.
+ * @param {PublicRoom} room
+ */
+function seated(room) {
+  try {
+    return Boolean(JSON.parse(store.get(`piquet.table.${room.id}`) || "{}").token);
+  } catch {
+    return false;
+  }
+}
+
 /** @param {PublicRoom} room */
 function row(room) {
   const [creator, guest] = room.players;
   const waiting = room.status === "waiting";
+  const mine = seated(room);
   const options = optionsText(room);
   return h("li", { className: "public-room", "data-testid": "public-room", "data-room": room.id },
     h("span", { className: "recent-what" },
@@ -96,9 +111,11 @@ function row(room) {
       h("span", { className: `recent-standing status-${room.status}`, "data-testid": "public-room-status",
         text: t(waiting ? "lobby.room_waiting" : "lobby.room_playing") })),
     h("span", { className: "public-room-actions" },
-      waiting ? h("button", { type: "button", className: "primary", "data-testid": "join-room",
+      mine ? h("a", { href: tableHref(room.id), className: "button primary", "data-testid": "open-room",
+        text: t("lobby.your_seat") }) : null,
+      waiting && !mine ? h("button", { type: "button", className: "primary", "data-testid": "join-room",
         text: t("lobby.join"), onclick: () => join(room) }) : null,
-      h("a", { href: room.watch, className: "button", "data-testid": "watch-room", text: t("lobby.watch") })));
+      mine ? null : h("a", { href: room.watch, className: "button", "data-testid": "watch-room", text: t("lobby.watch") })));
 }
 
 /** @param {LobbyPage} page */
