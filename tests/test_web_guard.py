@@ -26,7 +26,7 @@ from web_helpers import Client, create
 
 from piquet.ui.cli import main
 from piquet.ui.web import clients as clients_module
-from piquet.ui.web import guard
+from piquet.ui.web import guard, logs
 from piquet.ui.web import store as store_module
 from piquet.ui.web import tables as tables_module
 from piquet.ui.web.app import TABLE_BURST_PER_ADDRESS, create_app
@@ -442,6 +442,31 @@ def test_the_log_limit_writes_a_kind_of_record_at_most_its_burst_a_minute_and_dr
     assert limit.filter(again) and "80 more" in str(again.msg)
     with_traceback = record("a client's message failed", exc=True)
     assert limit.filter(with_traceback) and with_traceback.exc_info is None
+
+
+def test_a_record_the_log_limit_would_drop_is_not_made_and_is_counted(caplog: pytest.LogCaptureFixture) -> None:
+    now = [0.0]
+    logger = logging.getLogger("piquet.test-guard-spent")
+    limit = LogLimit(clock=lambda: now[0])
+    logger.addFilter(limit)
+    made = []
+    try:
+        with caplog.at_level(logging.WARNING, logger=logger.name):
+            original = logger.makeRecord
+
+            def counted(*args: Any, **kwargs: Any) -> logging.LogRecord:
+                made.append(args[4])
+                return original(*args, **kwargs)
+
+            logger.makeRecord = counted  # type: ignore[method-assign]
+            for n in range(100):
+                logs.warning(logger, "refused a connection from %s: %s", f"10.0.0.{n}", "too many")
+            assert len(made) == LOG_BURST == len(caplog.records)  # the other 80: no record made
+            now[0] += LOG_WINDOW
+            logs.warning(logger, "refused a connection from %s: %s", "10.0.0.1", "too many")
+        assert "80 more like this" in caplog.records[-1].getMessage() and "10.0.0.1" in caplog.records[-1].getMessage()
+    finally:
+        logger.removeFilter(limit)
 
 
 def test_a_fault_of_the_server_is_one_line_in_the_log_and_tells_the_client_nothing_of_its_internals(

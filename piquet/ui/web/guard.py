@@ -61,6 +61,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
 
+from piquet.ui.web import logs
 from piquet.ui.web.limits import TokenBucket, prefix_of
 from piquet.ui.web.protocol import MAX_MESSAGE, ProtocolError
 
@@ -457,7 +458,7 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
             self._key = _key(transport)
             refusal = ledger.made(self._key, _host(transport))  # (admitted already if the Listener accepted it)
             if refusal is not None:
-                log.warning("refused a connection from %s: %s", _host(transport), refusal)
+                logs.warning(log, "refused a connection from %s: %s", _host(transport), refusal)
                 transport.write(refusal_answer(refusal))
                 transport.close()
                 return
@@ -546,7 +547,7 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
                                                               for k, v in event.headers.raw_items()))
                 refusal = ledger.reassign(self._key, client)
                 if refusal is not None:
-                    log.warning("refused a connection from %s (through %s): %s", client, self._host, refusal)
+                    logs.warning(log, "refused a connection from %s (through %s): %s", client, self._host, refusal)
                     self.transport.close()
                     return
                 self._host = client
@@ -739,8 +740,8 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
                 self.transport.write(b"".join(self.conn.data_to_send()))
 
         def _close_flood(self) -> None:
-            log.warning("closed a WebSocket from %s: too many messages (%s; code %d)", self._host, self._flood_reason,
-                        CLOSE_FLOOD)
+            logs.warning(log, "closed a WebSocket from %s: too many messages (%s; code %d)", self._host,
+                         self._flood_reason, CLOSE_FLOOD)
             if self.conn.state is State.OPEN and not self.close_sent:
                 self.conn.send_close(CLOSE_FLOOD, "too many messages: slow down")
                 self.transport.write(b"".join(self.conn.data_to_send()))
@@ -787,7 +788,7 @@ class Listener(socket.socket):
                 raise
             if refusal is None:
                 return conn, address
-            log.warning("refused a connection from %s: %s", host, refusal)
+            logs.warning(log, "refused a connection from %s: %s", host, refusal)
             with contextlib.suppress(OSError):
                 conn.setblocking(False)
                 conn.send(refusal_answer(refusal))

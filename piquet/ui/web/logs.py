@@ -7,7 +7,7 @@ import logging
 import time
 from collections.abc import Callable
 
-__all__ = ["LOG_BURST", "LOG_WINDOW", "LogLimit", "install_log_limit"]
+__all__ = ["LOG_BURST", "LOG_WINDOW", "LogLimit", "install_log_limit", "warning"]
 
 #: The most log records of one kind (one logger, one message template) written in :data:`LOG_WINDOW` seconds; the
 #: rest are counted, and the count is told with the next one written.
@@ -23,6 +23,16 @@ class LogLimit(logging.Filter):
         super().__init__()
         self.clock = clock
         self._seen: dict[tuple[str, str], list[float]] = {}  # [window start, written, suppressed]
+
+    def spent(self, name: str, msg: str) -> bool:
+        """Whether a record of logger ``name`` and template ``msg`` would be dropped now; if so it is counted as
+        dropped, and the caller makes none (:func:`warning`: a record costs more than the check, and an attack can
+        make the server refuse thousands of connections a second)."""
+        entry = self._seen.get((name, msg))
+        if entry is None or entry[1] < LOG_BURST or self.clock() - entry[0] >= LOG_WINDOW:
+            return False
+        entry[2] += 1
+        return True
 
     def filter(self, record: logging.LogRecord) -> bool:
         key = (record.name, str(record.msg))
@@ -54,3 +64,14 @@ def install_log_limit(names: tuple[str, ...] = ("piquet.ui.web", "uvicorn.error"
         if not any(isinstance(f, LogLimit) for f in logger.filters):
             logger.addFilter(limit)
     return limit
+
+
+def warning(logger: logging.Logger, msg: str, *args: object) -> None:
+    """``logger.warning(msg, *args)``, where a client can make the server say it thousands of times a second: no
+    record is made once its kind has spent its burst (counted all the same, and told with the next one written)."""
+    if not logger.isEnabledFor(logging.WARNING):
+        return
+    # A logger's own filters are the ones its records meet (not those of the loggers above it).
+    if any(isinstance(f, LogLimit) and f.spent(logger.name, msg) for f in logger.filters):
+        return
+    logger.warning(msg, *args)
