@@ -12,7 +12,7 @@ from helpers import dealt, declare_nothing, examples, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from piquet.coach.hints import DISCARDS_SHOWN, TUTOR_THRESHOLD, check, hint
+from piquet.coach.hints import DISCARDS_SHOWN, TUTOR_THRESHOLD, Worlds, check, hint
 from piquet.coach.review import DECLARATION_PARTS, MARKS, DeclarationReview, Lens, explain_declaration, mark
 from piquet.engine.actions import ChooseDealer, Concede, Declare, Exchange, Play
 from piquet.engine.cards import Card, CardSet
@@ -21,7 +21,7 @@ from piquet.engine.partie import Partie, Phase
 
 #: Few worlds for the tests (hands for the play, talons for the exchange, deals for the calls): quick, and enough
 #: for positions whose best choice is clear.
-FEW = (8, 100, 8)
+FEW = Worlds(8, 100, 8, 8)
 
 # Ann (younger) holds the top diamonds and clubs and the ace of hearts guarded once; Bill holds seven spades and
 # the king of hearts. Bill leads the king of hearts: the ace takes it and Ann runs her suits; the seven of hearts
@@ -201,8 +201,8 @@ def test_a_hint_is_the_same_whatever_the_cards_the_player_cannot_see() -> None:
 @settings(max_examples=examples(4), deadline=None)
 @given(st.permutations(range(8)))
 def test_any_dealing_of_the_hidden_cards_gives_the_same_hint(order: list[int]) -> None:
-    assert hint(_hidden_from_ann(order), seed=7, budget=0, worlds=(4, 50, 4)) == \
-        hint(_hidden_from_ann(list(range(8))), seed=7, budget=0, worlds=(4, 50, 4))
+    assert hint(_hidden_from_ann(order), seed=7, budget=0, worlds=Worlds(4, 50, 4, 4)) == \
+        hint(_hidden_from_ann(list(range(8))), seed=7, budget=0, worlds=Worlds(4, 50, 4, 4))
 
 
 # ---------------------------------------------------------------- the budget

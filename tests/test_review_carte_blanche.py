@@ -14,7 +14,7 @@ import pytest
 from helpers import ANN, BILL, dealt, run
 
 from piquet.coach.annotate import annotated_record, review_annotations
-from piquet.coach.hints import check, hint
+from piquet.coach.hints import Worlds, check, hint
 from piquet.coach.review import (
     CarteBlancheReviewed,
     Lens,
@@ -79,17 +79,17 @@ def test_where_the_rules_bind_younger_to_announce_it_there_is_no_choice_to_revie
         review_carte_blanche(younger, only)
     with pytest.raises(ValueError, match="not a legal choice for Ann here"):
         review_carte_blanche(_carte_blanche(), CarteBlanche(ANN, False))
-    assert hint(younger, budget=0, worlds=(8, 20, 8)) is None
-    assert check(younger, only, budget=0, worlds=(8, 20, 8)) is None
+    assert hint(younger, budget=0, worlds=Worlds(8, 20, 8, 8)) is None
+    assert check(younger, only, budget=0, worlds=Worlds(8, 20, 8, 8)) is None
 
 
 def test_a_hint_advises_announcing_and_the_tutor_stops_declining() -> None:
     partie = _carte_blanche()
-    advice = hint(partie, seed=1, budget=0, worlds=(8, WORLDS, 8))
+    advice = hint(partie, seed=1, budget=0, worlds=Worlds(8, WORLDS, 8, 8))
     assert advice is not None and advice.kind == "carte blanche" and isinstance(advice.best, CarteBlanche)
     assert advice.best.announce and advice.margin is not None and advice.margin >= 0
     assert advice.reason.startswith("Announcing carte blanche")
-    warning = check(partie, CarteBlanche(BILL, False), seed=1, budget=0, worlds=(8, WORLDS, 8))
+    warning = check(partie, CarteBlanche(BILL, False), seed=1, budget=0, worlds=Worlds(8, WORLDS, 8, 8))
     assert warning is not None and warning.kind == "carte blanche" and warning.loss >= 10
     assert isinstance(warning.better, CarteBlanche) and warning.better.announce
 

@@ -18,7 +18,7 @@ from piquet.ai.agent import play_deal
 from piquet.ai.levels import partie_utility
 from piquet.ai.solver import position_from_partie, solve
 from piquet.coach.annotate import annotated_record, review_annotations
-from piquet.coach.hints import check, hint
+from piquet.coach.hints import Worlds, check, hint
 from piquet.coach.review import (
     ACCEPT,
     CONCEDE,
@@ -39,7 +39,7 @@ from piquet.engine.record import PLAY_ON as PLAY_ON_WORD
 from piquet.engine.record import Annotations, RecordError, deal_actions, dumps, loads, loads_annotated
 
 NAMES = ("Ann", "Bill")
-FEW = (8, 40, 8)
+FEW = Worlds(8, 40, 8, 8)
 
 
 @functools.cache

@@ -28,7 +28,7 @@ def few_hint_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
     import piquet.ui.terminal as terminal
     from piquet.coach import hints
 
-    monkeypatch.setattr(terminal, "HINT_WORLDS", (4, 40, 4))
+    monkeypatch.setattr(terminal, "HINT_WORLDS", hints.Worlds(4, 40, 4, 8))
     monkeypatch.setattr(hints, "HINT_BUDGET", 0.0)
 
 

@@ -35,7 +35,7 @@ from piquet.ui.web.app import create_app
 from piquet.ui.web.thinking import Legal, Thinker, ThinkingFailed
 
 #: The worlds a review draws here: few, to keep the tests quick.
-FEW = (4, 30, 4)
+FEW = hints.Worlds(4, 30, 4, 4)
 #: A level-5 agent that samples little, to keep the tests quick (the deep lane all the same).
 LIGHT_LEVEL5 = "level5:play=3,exchange=20,candidates=3,bids=4"
 

@@ -25,10 +25,11 @@ and an interface gives the computer's choice without a reason.
 ...                 CardSet.parse("8S 7S QH JH TH 9H 8H 7H AD KD QD JD")),
 ...             tuple(Card.parse(c) for c in "TD 9D AC KC QC JC TC 9C".split()), 3)
 >>> _ = partie.push(deal)
->>> advice = hint(partie, seed=1, budget=0, worlds=(8, 200, 32))
+>>> few = Worlds(play=8, exchange=200, calls=32, declarations=8)
+>>> advice = hint(partie, seed=1, budget=0, worlds=few)
 >>> advice.kind, advice.seat, len(advice.discards), advice.margin > 0
 ('exchange', 1, 3, True)
->>> warning = check(partie, Exchange(1, CardSet.parse("8S 7S 9H 8H 7H")), seed=1, budget=0, worlds=(8, 200, 32))
+>>> warning = check(partie, Exchange(1, CardSet.parse("8S 7S 9H 8H 7H")), seed=1, budget=0, worlds=few)
 >>> warning.loss >= TUTOR_THRESHOLD, warning.better == advice.best
 (True, True)
 >>> print(warning.reason)  # doctest: +ELLIPSIS
@@ -42,10 +43,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Final, Literal
+from typing import Final, Literal, NamedTuple
 
 from piquet.ai.budget import Deadline
 from piquet.ai.exchange import candidate_discards
+from piquet.ai.levels import DECLARATION_WORLDS
 from piquet.coach.review import (
     CALL_WORLDS,
     CONCEDE,
@@ -82,7 +84,7 @@ from piquet.engine.language import words_in
 from piquet.engine.partie import Partie, Phase
 
 __all__ = ["DISCARDS_SHOWN", "HINT_BUDGET", "TUTOR_THRESHOLD", "WORLDS", "DiscardHint", "Hint", "Kind", "TutorWarning",
-           "check", "follows", "hint", "valued"]
+           "Worlds", "check", "follows", "hint", "valued"]
 
 #: The least loss, in points of the deal, the tutor warns of: the review's "?" mark (a mistake), so that the
 #: tutor speaks before any choice the review would mark "?" or "??".
@@ -96,9 +98,19 @@ DISCARDS_SHOWN: Final = 3
 
 Kind = Literal["play", "exchange", "declaration", "call", "concession", "carte blanche"]
 
-#: The worlds (hands, talons, deals) each kind of review draws for a hint: the review's own defaults, the card
-#: play's, the exchange's and the calls' (the declarations' are always the review's, and cheap).
-WORLDS: Final = (DEFAULT_WORLDS, EXCHANGE_WORLDS, CALL_WORLDS)
+class Worlds(NamedTuple):
+    """How many worlds each kind of review draws for a hint at most: hands the opponent may hold for the card play
+    (and a concession), talons for the exchange (and carte blanche), deals for the calls, hands for the
+    declarations. By default the review's own, as the strongest level draws them."""
+
+    play: int = DEFAULT_WORLDS
+    exchange: int = EXCHANGE_WORLDS
+    calls: int = CALL_WORLDS
+    declarations: int = DECLARATION_WORLDS
+
+
+#: The worlds a hint draws where its caller sets none.
+WORLDS: Final = Worlds()
 
 
 @dataclass(frozen=True)
@@ -144,21 +156,22 @@ AnyReview = PlayReview | ExchangeReview | DeclarationReview | CallReview | Carte
 
 
 def _review(partie: Partie, choice: Action, rng: random.Random, deadline: Deadline,
-            worlds: tuple[int, int, int], runner_up: bool) -> tuple[Kind, AnyReview] | None:
+            worlds: Worlds, runner_up: bool) -> tuple[Kind, AnyReview] | None:
     """The fair lens's review of ``choice`` for the seat to act (``None``: a decision the review does not value)."""
     phase = partie.phase
     if phase is Phase.PLAY and isinstance(choice, Play):
-        return "play", review_decision(partie, choice.card, Lens.FAIR, worlds[0], rng, (), {}, runner_up, deadline)
+        return "play", review_decision(partie, choice.card, Lens.FAIR, worlds.play, rng, (), {}, runner_up,
+                                       deadline)
     if phase is Phase.EXCHANGE and isinstance(choice, Exchange):
-        return "exchange", review_exchange(partie, choice, Lens.FAIR, worlds[1], rng, deadline=deadline)
+        return "exchange", review_exchange(partie, choice, Lens.FAIR, worlds.exchange, rng, deadline=deadline)
     if phase is Phase.DECLARE and isinstance(choice, Declare):
-        return "declaration", review_declaration(partie, choice, Lens.FAIR, rng=rng)
+        return "declaration", review_declaration(partie, choice, Lens.FAIR, worlds.declarations, rng)
     if phase is Phase.BID and isinstance(choice, Bid):
-        return "call", review_call(partie, choice, Lens.FAIR, worlds[2], rng, deadline)
+        return "call", review_call(partie, choice, Lens.FAIR, worlds.calls, rng, deadline)
     if phase is Phase.CARTE_BLANCHE and isinstance(choice, CarteBlanche):
         if sum(isinstance(a, CarteBlanche) for a in partie.legal_actions(choice.player)) < 2:
             return None  # the rules bind him to announce it
-        return "carte blanche", review_carte_blanche(partie, choice, Lens.FAIR, worlds[1], rng, deadline)
+        return "carte blanche", review_carte_blanche(partie, choice, Lens.FAIR, worlds.exchange, rng, deadline)
     return None
 
 
@@ -193,12 +206,12 @@ def _first_choice(partie: Partie, seat: int) -> Action | None:
     return next((a for a in partie.legal_actions(seat) if isinstance(a, wanted)), None)
 
 
-def hint(partie: Partie, seed: int = 0, budget: float = HINT_BUDGET, worlds: tuple[int, int, int] = WORLDS,
+def hint(partie: Partie, seed: int = 0, budget: float = HINT_BUDGET, worlds: Worlds = WORLDS,
          clock: Callable[[], float] | None = None, lang: str = "en",
          names: tuple[str, str] | None = None) -> Hint | None:
     """The advice for the seat to act in ``partie``, from the fair lens within ``budget`` CPU seconds (0: no limit,
     every world drawn valued), the worlds drawn from ``seed``; ``None`` where the decision is not one the review
-    values. ``worlds``: how many hands (the play), talons (the exchange) and deals (the calls) to draw at most.
+    values. ``worlds``: how many hands, talons and deals each kind of review draws at most (:class:`Worlds`).
     ``clock``: the CPU clock of the budget (tests inject one). The reasons are in ``lang``
     (:mod:`piquet.engine.language`), the players named ``names`` (by default the partie's)."""
     seat = partie.to_act
@@ -216,7 +229,7 @@ def hint(partie: Partie, seed: int = 0, budget: float = HINT_BUDGET, worlds: tup
     if isinstance(review, PlayReview):
         advice = _play_hint(review, names, lang)
         if partie.why_not(Concede(seat)) is None:  # the loser of the last deal may concede before the first card
-            return _concession_hint(advice, review_concession(partie, seat, PLAY_ON, Lens.FAIR, worlds[0],
+            return _concession_hint(advice, review_concession(partie, seat, PLAY_ON, Lens.FAIR, worlds.play,
                                                               random.Random(seed)), names, lang)
         return advice
     if isinstance(review, ExchangeReview):
@@ -346,7 +359,7 @@ def follows(choice: Action, advice: Action | None) -> bool:
 
 
 def check(partie: Partie, choice: Action, threshold: float = TUTOR_THRESHOLD, seed: int = 0,
-          budget: float = HINT_BUDGET, worlds: tuple[int, int, int] = WORLDS,
+          budget: float = HINT_BUDGET, worlds: Worlds = WORLDS,
           clock: Callable[[], float] | None = None, lang: str = "en",
           names: tuple[str, str] | None = None) -> TutorWarning | None:
     """The tutor's check of ``choice``, the seat to act's decision about to be applied: a :class:`TutorWarning` if the
@@ -367,7 +380,7 @@ def check(partie: Partie, choice: Action, threshold: float = TUTOR_THRESHOLD, se
     deadline = Deadline(budget) if clock is None else Deadline(budget, clock=clock, wall=clock)
     names = partie.players if names is None else names
     if isinstance(choice, Concede):
-        conceding = review_concession(partie, seat, CONCEDE, Lens.FAIR, worlds[0], random.Random(seed))
+        conceding = review_concession(partie, seat, CONCEDE, Lens.FAIR, worlds.play, random.Random(seed))
         if conceding.loss < threshold - 1e-9 or conceding.loss <= 0:
             return None
         card = next(a for a in partie.legal_actions(seat) if isinstance(a, Play))

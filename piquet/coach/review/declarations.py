@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
-from piquet.ai.declaring import declaration_parts, declaration_values
+from piquet.ai.declaring import declaration_parts
 from piquet.ai.inference import Inference, World
 from piquet.ai.levels import DECLARATION_WORLDS, partie_utility, sample_opponent_hands
 from piquet.coach.review.grading import (
@@ -88,9 +88,10 @@ def review_declaration(partie: Partie, choice: Declare, lens: Lens = Lens.FAIR, 
         sampled = [World(hand, CardSet(), ()) for hand, _ in sample_opponent_hands(view, rng or random.Random(0),
                                                                                     worlds, False)]
     total_weight = sum(w.weight for w in sampled)
-    values = [v / total_weight for v in declaration_values(view, options, sampled, mine)]
+    rows = declaration_parts(view, options, sampled, mine)  # an option's value is the sum of its parts
+    values = [sum(row) / total_weight for row in rows]
     parts = {o: {part: x / total_weight for part, x in zip(DECLARATION_PARTS, row, strict=True)}
-             for o, row in zip(options, declaration_parts(view, options, sampled, mine), strict=True)}
+             for o, row in zip(options, rows, strict=True)}
     worth = dict(zip(options, values, strict=True))
     top = max(values)
     best = choice if worth[choice] >= top - EPSILON else max(options, key=lambda o: worth[o])
