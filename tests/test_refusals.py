@@ -28,6 +28,7 @@ from helpers import (
     cs,
     dealt,
     declare_nothing,
+    examples,
     new_partie,
     play_out,
     run,
@@ -351,7 +352,7 @@ def _tries(partie: Partie, rng: random.Random) -> Iterator[Action]:
 def test_every_refusal_met_in_a_sweep_of_real_states_is_said_in_french(variant: str) -> None:
     rng = random.Random(variant)
     seen: set[Why] = set()
-    for _ in range(3):
+    for _ in range(examples(3)):  # three parties, one in the inner loop's quick profile
         partie = Partie(NAMES, variant, options={"four_deal_partie": True} if variant == "rubicon" else None)
         for _ in range(400):
             if partie.is_over:
