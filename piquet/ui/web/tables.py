@@ -343,14 +343,17 @@ class Table:
             else:
                 client.post(self.state(client.seat, client.lang), state=True)
 
-    async def _tell(self, data: ServerMessage) -> None:
-        """Send every client at the table the same message."""
-        text = json.dumps(data, separators=(",", ":"))
+    async def _tell(self, data: ServerMessage | ProtocolError) -> None:
+        """Send every client at the table the same message (an error: in each client's language)."""
+        texts: dict[str, str] = {}
         for client in list(self.clients):
             if client.dropped:  # a closed or stalled connection leaves the table
                 self.clients.discard(client)
-            else:
-                client.post(text)
+                continue
+            if client.lang not in texts:
+                said = data.to_data(client.lang) if isinstance(data, ProtocolError) else data
+                texts[client.lang] = json.dumps(said, separators=(",", ":"))
+            client.post(texts[client.lang])
 
     # ------------------------------------------------------------ driving the partie
     def _start(self) -> None:
@@ -448,8 +451,8 @@ class Table:
                     except ThinkingFailed as e:
                         _log.warning("table %s: %s", self.id, e)
                         event("computer_failed", self.id, seat=self.info.computer, severity=logging.WARNING)
-                        await self._tell(ProtocolError("computer_failed", "the computer could not decide: "
-                                                       "reload the page to ask it again").to_data())
+                        await self._tell(ProtocolError("computer_failed", "the computer could not decide: reload "
+                                                                          "the page to ask it again"))
                         return
                 if action is None:
                     return
@@ -473,8 +476,8 @@ class Table:
 
     def _require_version(self, version: int | None) -> None:
         if version is not None and version != self.version:
-            raise ProtocolError("stale", f"this answers the state of version {version}, but the table is at version "
-                                         f"{self.version}: the current state follows")
+            raise ProtocolError("stale", "this answers the state of version {version}, but the table is at version "
+                                         "{now}: the current state follows", version=version, now=self.version)
 
     def require_playing(self, seat: int | None) -> Partie:
         """The partie, for ``seat`` to act in; ``not_allowed`` for a spectator, or before the partie starts."""
@@ -497,7 +500,7 @@ class Table:
             self._require_version(version)
             assert seat is not None
             shown = self.shown_players(lang)
-            action = read_action(data, partie, seat, lang, [name or "" for name in shown])
+            action = read_action(data, partie, seat, [name or "" for name in shown])
             if isinstance(action, int):
                 action = self._deal(action)
             elif not confirm:
@@ -523,26 +526,24 @@ class Table:
         await self.broadcast()
         self.kick()
 
-    async def say(self, seat: int | None, phrase: Phrase, lang: str = "en") -> None:
+    async def say(self, seat: int | None, phrase: Phrase) -> None:
         """A room's seated player says one of the table's phrases to everyone at it (both seats and the spectators),
-        who each hear its id and say it in their own language; refused in ``lang``: ``not_allowed`` at a table
-        against the computer or from a spectator, ``busy`` past the seat's allowance. Kept in no record (the record
-        is the game's)."""
-        words = words_in(lang)
+        who each hear its id and say it in their own language; refused ``not_allowed`` at a table against the
+        computer or from a spectator, ``busy`` past the seat's allowance. Kept in no record (the record is the
+        game's)."""
         if self.info.computer is not None:
-            raise ProtocolError("not_allowed", words("{phrase}: phrases are said between two people, not at a table "
-                                                     "against the computer", phrase=phrase))
+            raise ProtocolError("not_allowed", "{phrase}: phrases are said between two people, not at a table "
+                                               "against the computer", phrase=phrase)
         if seat is None:
-            raise ProtocolError("not_allowed", words("{phrase}: a spectator watches the table; he says nothing to it",
-                                                     phrase=phrase))
+            raise ProtocolError("not_allowed", "{phrase}: a spectator watches the table; he says nothing to it",
+                                phrase=phrase)
         now = self.clock()
         allowance = self._phrases.setdefault(seat, Window(PHRASE_INTERVAL, PHRASES_PER_MINUTE))
         wait = allowance.wait(now)
         if wait > 0:
-            raise ProtocolError("busy", words("{phrase}: {name} may say a phrase once every {interval} s and {most} "
-                                              "times a minute: again in {wait} s", phrase=phrase,
-                                              name=self.names[seat], interval=f"{PHRASE_INTERVAL:g}",
-                                              most=PHRASES_PER_MINUTE, wait=wait))
+            raise ProtocolError("busy", "{phrase}: {name} may say a phrase once every {interval} s and {most} times a "
+                                        "minute: again in {wait} s", phrase=phrase, name=self.names[seat],
+                                        interval=f"{PHRASE_INTERVAL:g}", most=PHRASES_PER_MINUTE, wait=wait)
         allowance.use(now)
         event("said", self.id, seat=seat, phrase=phrase)
         await self._tell({"type": "said", "seat": seat, "phrase": phrase})
