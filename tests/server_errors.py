@@ -1,6 +1,7 @@
 """The English templates of the web server's errors, read from its code: each ``ProtocolError(code, template, ...)``
-(and each ``BadName(template, ...)``, the refusals of a name a ``ProtocolError`` passes on), so that a test can
-hold every one of them to the French catalogue and a new one cannot slip in untranslated."""
+sent over a table's socket, and each reason an HTTP answer's ``detail`` says (``Reason(template, ...)`` and its kinds,
+``Refusal``, ``BadName``, ``ReviewRefused``, ``OpenRefused``), so that a test can hold every one of them to the French
+catalogue and a new one cannot slip in untranslated."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from pathlib import Path
 PACKAGE = Path(str(resources.files("piquet")))
 #: Where the errors are raised: the web server's modules.
 WEB = PACKAGE / "ui" / "web"
+#: The classes whose calls give a template, and which of their arguments it is.
+TEMPLATE_AT = {"ProtocolError": 1, "ReviewRefused": 1, "OpenRefused": 1, "Reason": 0, "Refusal": 0, "BadName": 0}
 #: A template's fields (``{name}``) and its literal braces (``{{``), which are no words.
 FIELD = re.compile(r"\{\{|\}\}|\{[^{}]*\}")
 
@@ -60,11 +63,20 @@ def server_templates() -> tuple[dict[str, list[Site]], list[Site]]:
     unread: list[Site] = []
     for path in sorted(WEB.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
+        # A kind of these classes may give its template as it calls its base's constructor (RecordRefused).
+        bases = {id(call): TEMPLATE_AT[base.id] for cls in ast.walk(tree) if isinstance(cls, ast.ClassDef)
+                 for base in cls.bases if isinstance(base, ast.Name) and base.id in TEMPLATE_AT
+                 for call in ast.walk(cls) if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                 and call.func.attr == "__init__" and isinstance(call.func.value, ast.Call)}
         for node in ast.walk(tree):
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                    and node.func.id in ("ProtocolError", "BadName") and node.args):
+            if not isinstance(node, ast.Call):
                 continue
-            given = node.args[1] if node.func.id == "ProtocolError" else node.args[0]
+            at = TEMPLATE_AT.get(node.func.id) if isinstance(node.func, ast.Name) else bases.get(id(node))
+            if at is None or len(node.args) <= at:
+                continue
+            given = node.args[at]
+            if id(node) in bases and not isinstance(given, ast.Constant):
+                continue  # a kind passing its own template on to its base's constructor: its callers give it
             site = Site(path.relative_to(PACKAGE.parent).as_posix(), node.lineno, ast.unparse(given))
             if isinstance(given, ast.Constant) and isinstance(given.value, str):
                 found = {given.value}

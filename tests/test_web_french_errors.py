@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,7 @@ from test_web_french_words import english_words
 from web_helpers import Client, choose, connect, create, db, error, join, query, seed_tables
 
 from piquet.engine.language import words_in
+from piquet.ui.web import app as app_module
 from piquet.ui.web import guard
 from piquet.ui.web.app import create_app
 from piquet.ui.web.protocol import _MESSAGE_FIELDS, MAX_MESSAGE, PHRASES, ProtocolError, read_message
@@ -38,14 +39,14 @@ PROTOCOL_NAMES = (*_MESSAGE_FIELDS, *{f for fields in _MESSAGE_FIELDS.values() f
 QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
-def _french(errors: Sequence[Mapping[str, Any]], *names: str) -> None:
-    """Each error is French: no English word in it (the players' names, the protocol's names and the values the
-    client sent aside), and none is its English template as it stands."""
-    assert errors
-    said = [{**e, "message": QUOTED.sub(" ", e["message"])} for e in errors]
+def _french(texts: Sequence[str], *names: str) -> None:
+    """Each error's text is French: no English word in it (the players' names, the protocol's names and the values
+    the client sent aside), and none is its English template as it stands."""
+    assert texts
+    said = [{"message": QUOTED.sub(" ", text)} for text in texts]
     assert english_words(said, (*names, *PROTOCOL_NAMES)) == {}
     english = set(catalogue())
-    assert [e["message"] for e in errors if e["message"] in english] == []
+    assert [text for text in texts if text in english] == []
 
 
 # ---------------------------------------------------------------- the catalogue holds every template
@@ -96,7 +97,7 @@ def test_an_error_s_words_and_the_json_decoder_s_reasons_are_in_the_french_catal
     assert said[0]["message"] == "ce n'est pas du JSON : valeur attendue à la ligne 1, colonne 1"
     assert [s["message"].rsplit(" ", 2)[-2:] for s in said[-6:]] == [
         ["un", "tableau"], ["une", "chaîne"], ["un", "booléen"], ["un", "nombre"], ["pas", "null"], ["un", "nombre"]]
-    _french(said)
+    _french([s["message"] for s in said])
 
 
 def test_an_error_is_english_by_default_and_in_the_language_asked_for() -> None:
@@ -118,7 +119,7 @@ def test_a_frame_too_large_to_read_is_refused_in_the_page_s_language() -> None:
     french = json.loads(guard._TOO_LARGE_TEXT["fr"])
     assert french["code"] == "too_large" and french["message"].startswith(f"un message fait au plus {MAX_MESSAGE} ")
     assert json.loads(guard._TOO_LARGE_TEXT["en"])["message"].startswith(f"a message may be at most {MAX_MESSAGE} ")
-    _french([french])
+    _french([french["message"]])
 
 
 # ---------------------------------------------------------------- a French seat's bad messages, at the table
@@ -222,7 +223,7 @@ def test_a_french_seat_and_spectator_are_refused_in_french_whatever_they_send(
                                             "Guillaume ne peut pas choisir les paquets : c'est le choix du donneur")
     assert errors["phrase"]["message"].startswith('phrase inconnue "bonne chance" : ')
     assert errors["unreadable"]["message"] == 'cette action est illisible : {"jouer": "7S"}'
-    _french(list(errors.values()), "Ann", "Guillaume")
+    _french([e["message"] for e in errors.values()], "Ann", "Guillaume")
 
 
 def test_a_french_player_against_the_computer_is_refused_in_french(tmp_path: Path,
@@ -244,4 +245,50 @@ def test_a_french_player_against_the_computer_is_refused_in_french(tmp_path: Pat
     assert not missed, missed
     assert errors[1]["message"] == "cette partie n'admet aucune reprise (choix fait à sa création)"
     assert errors[3]["message"] == "vous n'avez rien à reprendre (et plus rien une fois la partie finie)"
-    _french(errors, "Anne")
+    _french([e["message"] for e in errors], "Anne")
+
+
+# ---------------------------------------------------------------- the HTTP API's refusals
+def test_the_http_api_refuses_a_french_page_in_french(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the French pages ask of the HTTP API (a table, a rematch, the record, a review, a record's review),
+    refused, is refused in French: the language the query names (``?lang=fr``, as the lobby and the table page send
+    it) or the body's ``lang`` (a review's); without, in English."""
+    seed_tables(monkeypatch, 11)
+    monkeypatch.setattr(app_module, "TABLE_BURST_PER_ADDRESS", 3.0)  # the fourth table at once is refused
+    details: dict[str, str] = {}
+
+    def refused(name: str, status: int, answer: Any) -> None:
+        assert answer.status_code == status, (name, answer.text)
+        details[name] = answer.json()["detail"]
+
+    with missed_in_french() as missed, TestClient(create_app(db(tmp_path))) as http, ExitStack() as stack:
+        piling = "e" + "\u0301" * 9  # more marks on one letter than a name may pile
+        refused("name", 422, http.post("/api/tables?lang=fr", json={"kind": "computer", "level": 1, "name": piling}))
+        refused("the computer's name", 422, http.post("/api/tables?lang=fr", json={"kind": "computer", "level": 1,
+                                                                                   "name": "Computer"}))
+        table = create(http, "computer", name="Anne")
+        connect(http, stack, table, f"token={table['token']}&lang=fr", "Anne")  # the partie begins
+        french = {"token": table["token"], "lang": "fr"}
+        rematch, reviews = f"/api/tables/{table['id']}/rematch", f"/api/tables/{table['id']}/reviews"
+        refused("no such table", 404, http.post("/api/tables/nope/rematch", params={**french, "token": "x"}))
+        refused("no seat", 403, http.post(rematch, params={**french, "token": "x"}))
+        refused("a rematch too soon", 409, http.post(rematch, params=french))
+        refused("the record too soon", 403, http.get(f"/api/tables/{table['id']}/record", params=french))
+        refused("a deal not ended", 409, http.post(reviews, params={"token": table["token"]},
+                                                   json={"deal": 3, "lang": "fr"}))
+        refused("deal 0", 422, http.post(reviews, params={"token": table["token"]}, json={"deal": 0, "lang": "fr"}))
+        refused("no such review", 404, http.get(f"{reviews}/nope", params=french))
+        refused("no such review of a record", 404, http.get("/api/records/reviews/nope", params={"lang": "fr"}))
+        unreadable = http.post("/api/records/reviews", json={"record": "{}", "lang": "fr"})
+        refused("too many tables", 429, http.post("/api/tables?lang=fr", json={"kind": "room", "name": "Anne"}))
+        english = http.post(rematch, params={"token": table["token"]})
+    assert not missed, missed
+    assert english.status_code == 409 and english.json()["detail"] == "a rematch is asked for once the partie is over"
+    assert details["a rematch too soon"] == "une revanche se demande une fois la partie finie"
+    assert details["a deal not ended"].startswith("la donne 3 n'est pas finie (les donnes finies : ")
+    assert details["too many tables"].startswith("au plus 20 nouvelles tables par minute depuis une même adresse")
+    # A record the engine cannot read: said in French, the reader's own where and why (English, the records'
+    # language) apart, for the page to say in its words.
+    assert unreadable.status_code == 422 and unreadable.json()["detail"].startswith("ce n'est pas un relevé que ")
+    assert {"where", "why"} <= set(unreadable.json())
+    _french(list(details.values()), "Anne", "Computer")  # the name she sent, quoted back

@@ -40,6 +40,8 @@ import unicodedata
 from collections.abc import Iterable
 from importlib import resources
 
+from piquet.ui.web.errors import Refusal
+
 __all__ = ["MAX_MARKS", "MAX_NAME", "BadName", "clean_name", "imitates", "name_key", "skeleton"]
 
 #: The longest name, in characters (after NFKC).
@@ -57,14 +59,8 @@ _BLANK = frozenset("\u2800")
 _LOOK_ALIKES = str.maketrans({"3": "e", "5": "s", "ß": "ss", "i": "l"})
 
 
-class BadName(ValueError):
-    """A name that is not one (empty, too long, invisible characters): the message says why, in English; its
-    ``template`` and ``params`` say it in another language (the catalogue's key and its values)."""
-
-    def __init__(self, template: str, /, **params: str | int) -> None:
-        self.template = template
-        self.params = params
-        super().__init__(template.format(**params) if params else template)
+class BadName(Refusal):
+    """A name that is not one (empty, too long, invisible characters): the message says why."""
 
 
 @functools.cache

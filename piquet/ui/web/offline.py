@@ -375,9 +375,9 @@ class Host:
                 raise ReviewRefused(422, "record: the record's text is missing")
             deal, lens, lang = data.get("deal", 1), data.get("lens", "fair"), data.get("lang", "en")
             if deal is not None and (not isinstance(deal, int) or isinstance(deal, bool)):
-                raise ReviewRefused(422, f"deal: a deal is a whole number, not {deal!r}")
+                raise ReviewRefused(422, "deal: a deal is a whole number, not {deal}", deal=repr(deal))
             if lang not in LANGUAGES or not isinstance(lens, str):
-                raise ReviewRefused(422, f"lang: {str(lang)[:20]!r} is not a language the table speaks")
+                raise ReviewRefused(422, "lang: {lang} is not a language the table speaks", lang=repr(str(lang)[:20]))
             made = review_of_record(data["record"], deal, lens, lang, progress)
         except ReviewRefused as e:
             return json.dumps(refusal(e))
@@ -400,7 +400,7 @@ class Host:
             if lang not in LANGUAGES or lens not in ("fair", "open-hands"):
                 raise ReviewRefused(422, "lang, lens: not a language the table speaks, or not a lens")
             if deal is not None and (not isinstance(deal, int) or isinstance(deal, bool)):
-                raise ReviewRefused(422, f"deal: a deal is a whole number, not {deal!r}")
+                raise ReviewRefused(422, "deal: a deal is a whole number, not {deal}", deal=repr(deal))
             try:
                 table = await self.tables.open(table_id, "token", secret)
                 seat = table.seat_of(secret)

@@ -56,7 +56,7 @@ from piquet.engine.view import PlayerView
 from piquet.engine.words import contract_words, deal_notes, reason_words, said
 from piquet.ui.menus import declaration_menu, describe_declaration, nothing_words, result_text
 from piquet.ui.takebacks import Takebacks
-from piquet.ui.web.errors import ErrorCode, ErrorMessage, ProtocolError, Said
+from piquet.ui.web.errors import ErrorCode, ErrorMessage, ProtocolError, Said, said_in
 
 __all__ = [
     "MAX_MESSAGE",
@@ -476,11 +476,6 @@ def _json_kind(value: object) -> Callable[[str], str]:
     return lambda lang: words_in(lang)(kind)
 
 
-def _in(english: str) -> Callable[[str], str]:
-    """A word or phrase a message names, said in the client's language (its key in the catalogue: ``english``)."""
-    return lambda lang: words_in(lang)(english)
-
-
 def read_message(text: str | bytes) -> ClientMessage:
     """A client's message, checked for size, JSON, type and fields (not yet for legality)."""
     if len(text) > MAX_MESSAGE:
@@ -495,7 +490,7 @@ def read_message(text: str | bytes) -> ClientMessage:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         # The decoder's reason ("Expecting value") is a phrase of the catalogue too.
-        raise ProtocolError("malformed", "not JSON: {reason} at line {line}, column {column}", reason=_in(e.msg),
+        raise ProtocolError("malformed", "not JSON: {reason} at line {line}, column {column}", reason=said_in(e.msg),
                             line=e.lineno, column=e.colno) from None
     except UnicodeDecodeError as e:
         raise ProtocolError("malformed", "not UTF-8 text: byte {byte}", byte=e.start) from None
@@ -564,7 +559,7 @@ def _phrase(value: object) -> Phrase:
 
 def _the(phase: Phase) -> Callable[[str], str]:
     """The phase with its article ("the exchange"), in the client's language."""
-    return _in("the " + phase.value)
+    return said_in("the " + phase.value)
 
 
 def read_action(data: object, partie: Partie, seat: int, names: Sequence[str] = ()) -> Action | int:
@@ -584,7 +579,7 @@ def read_action(data: object, partie: Partie, seat: int, names: Sequence[str] = 
         raise ProtocolError("not_allowed", "the partie is over")
     # A concession may come out of turn (the rulings, 18): the engine judges it.
     if partie.to_act != seat and data != {"concede": True}:
-        waiting = shown[partie.to_act] if partie.to_act is not None else _in("nobody")
+        waiting = shown[partie.to_act] if partie.to_act is not None else said_in("nobody")
         raise ProtocolError("not_your_turn", "it is not {name}'s turn ({phase}: waiting for {waiting})", name=who,
                             phase=_the(partie.phase), waiting=waiting)
     if set(data) == {"packets"}:

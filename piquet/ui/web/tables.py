@@ -46,6 +46,7 @@ from piquet.ui.web.advice import HINT_LEVEL, Advice, check_tutor
 from piquet.ui.web.advice_messages import tutor_message
 from piquet.ui.web.budgets import DEFAULT_BUDGET, LEVELS, MAX_BUDGET, check_budget
 from piquet.ui.web.clients import Client
+from piquet.ui.web.errors import Reason, Refusal, Said, said_in
 from piquet.ui.web.events import event
 from piquet.ui.web.history import History, summary
 from piquet.ui.web.limits import TokenBucket, Window, prefix_of
@@ -562,14 +563,17 @@ class Elsewhere(Exception):
         self.reason = str(self)
 
 
-class OpenRefused(Exception):
+class OpenRefused(Reason):
     """Too many tables read from the store for one address (or its network) lately: try again in ``retry_after``
     seconds."""
 
-    def __init__(self, reason: str, retry_after: float) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, retry_after: float, template: str, /, **params: Said) -> None:
+        super().__init__(template, **params)
         self.retry_after = retry_after
+
+    @property
+    def reason(self) -> str:
+        return self.message
 
 
 class Tables:
@@ -756,23 +760,25 @@ class Tables:
     def _new(self, kind: TableKind, variant: str, options: dict[str, Any] | None, level: int | None,
              name: str, takebacks: Takebacks, budget: float | None = None, tutor: object = None) -> TableInfo:
         if kind not in ("computer", "room"):
-            raise ValueError(f"a table is 'computer' or 'room', not {kind!r}")
+            raise Refusal("a table is 'computer' or 'room', not {kind}", kind=repr(kind))
         if variant not in VARIANTS:
-            raise ValueError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
+            raise Refusal("unknown variant {variant} (known: {known})", variant=repr(variant),
+                          known=", ".join(VARIANTS))
         options = dict(options or {})
         rules = make_rules(variant, options)  # raises OptionError (a ValueError) on a bad option
         name = clean_name(name) if name.strip() else "Player"  # raises BadName (a ValueError)
         if imitates(name, (COMPUTER_NAME,)):
-            raise ValueError(f"the name {name!r} looks like the computer's: choose another")
+            raise Refusal("the name {name} looks like the computer's: choose another", name=repr(name))
         if takebacks not in TAKEBACKS:
-            raise ValueError(f"takebacks are {', '.join(TAKEBACKS)}, not {takebacks!r}")
+            raise Refusal("takebacks are {known}, not {takebacks}", known=", ".join(TAKEBACKS),
+                          takebacks=repr(takebacks))
         budget = check_budget(budget, self.max_budget)
         threshold = check_tutor(tutor)
         computer: int | None = None
         invite: str | None = None
         if kind == "computer":
             if level not in LEVELS:
-                raise ValueError(f"the computer's level is 1 to 5, not {level!r}")
+                raise Refusal("the computer's level is 1 to 5, not {level}", level=repr(level))
             computer = 1
             other: str | None = COMPUTER_NAME
             tokens: list[str | None] = [secrets.token_urlsafe(SECRET_BYTES), None]
@@ -782,7 +788,7 @@ class Tables:
             takebacks = "off"  # two people: nothing is taken back
             budget = None  # and no computer thinks
             if threshold is not None:
-                raise ValueError("tutor: a room for two has no tutor (the computer does not sit at it)")
+                raise Refusal("tutor: a room for two has no tutor (the computer does not sit at it)")
             tokens = [secrets.token_urlsafe(SECRET_BYTES), None]
             invite = secrets.token_urlsafe(SECRET_BYTES)
         return TableInfo(secrets.token_urlsafe(9), kind, variant, rules.changed(), level, [name, other], tokens,
@@ -796,7 +802,7 @@ class Tables:
         the other player is told (the table's state says ``rematch``); when he asks, his link is the new room's
         invitation. Raises ``ValueError`` before the partie is over, or when the rematch's room is full."""
         if table.partie is None or not table.partie.is_over:
-            raise ValueError("a rematch is asked for once the partie is over")
+            raise Refusal("a rematch is asked for once the partie is over")
         async with table.lock:
             new = table.rematch
             if new is None:
@@ -812,7 +818,7 @@ class Tables:
             elif new.invite is not None:
                 link = f"/t/{new.id}#invite={new.invite}"
             else:
-                raise ValueError("the rematch's room has both its players already")
+                raise Refusal("the rematch's room has both its players already")
         await table.broadcast()
         return new.id, link
 
@@ -845,8 +851,9 @@ class Tables:
         for bucket, per_minute, whose in buckets:
             if bucket.available(now) < 1:
                 wait = math.ceil((1 - bucket.tokens) / bucket.rate)
-                raise OpenRefused(f"at most {per_minute:g} tables opened a minute from {whose} (a table not in "
-                                  f"memory is read and replayed): try again in {wait} s", wait)
+                raise OpenRefused(wait, "at most {most} tables opened a minute from {whose} (a table not in memory is "
+                                        "read and replayed): try again in {wait} s", most=f"{per_minute:g}",
+                                  whose=said_in(whose), wait=wait)
         for bucket, _, _ in buckets:
             bucket.take(now)
 

@@ -5,7 +5,7 @@
 
 import { ensureSprite } from "../cards.js";
 import "../display.js"; // the cards and colours this browser chose (applied at once)
-import { languageChoice, sentence } from "../i18n.js";
+import { lang, languageChoice, sentence, t } from "../i18n.js";
 import { keepOffline, NEW_TABLE, offline, tableHref } from "../site/mode.js";
 import { createTable, recordOf } from "../site/worker-socket.js";
 import { session, store } from "../storage.js";
@@ -206,12 +206,13 @@ async function requestRematch() {
   }
   const button = /** @type {HTMLButtonElement} */ ($("rematch"));
   button.disabled = true;
-  const url = `/api/tables/${encodeURIComponent(app.id)}/rematch?token=${encodeURIComponent(app.cred.value)}`;
+  const url = `/api/tables/${encodeURIComponent(app.id)}/rematch?token=${encodeURIComponent(app.cred.value)}`
+    + `&lang=${encodeURIComponent(lang)}`; // a refusal's reason comes back in the page's language
   const answer = await fetch(url, { method: "POST" }).catch(() => null);
   button.disabled = false;
   if (!answer || !answer.ok) {
     const detail = answer ? /** @type {{detail?: string}} */ (await answer.json().catch(() => ({}))).detail : null;
-    showError(`No rematch: ${detail || "the server could not be reached; try again"}.`);
+    showError(t("result.no_rematch", { why: detail || t("result.rematch_unreachable") }));
     return;
   }
   const data = /** @type {{id: string, link: string}} */ (await answer.json());
