@@ -28,6 +28,7 @@ from piquet.ui.takebacks import Takeback
 from piquet.ui.web import progress
 from piquet.ui.web.api_types import CreatedTable
 from piquet.ui.web.clients import Client
+from piquet.ui.web.errors import Reason
 from piquet.ui.web.history import offline_links
 from piquet.ui.web.protocol import LinkKind, ProtocolError
 from piquet.ui.web.records import refusal, review_of_record
@@ -39,6 +40,12 @@ from piquet.ui.web.tables import Table, Tables
 from piquet.ui.web.thinking import Thinker
 
 __all__ = ["BrowserStore", "Host", "info_from_json", "info_to_json"]
+
+
+def _language(data: object) -> str:
+    """The language a request's body names (its ``lang``), if the table speaks it; else English."""
+    lang = data.get("lang", "en") if isinstance(data, dict) else "en"
+    return lang if isinstance(lang, str) and lang in LANGUAGES else "en"
 
 #: Reads a table's saved JSON text (``None``: no such table); may answer at once or later (a JavaScript promise).
 Read = Callable[[str], "Awaitable[str | None] | str | None"]
@@ -237,9 +244,11 @@ class Host:
         self.post = post
         self._clients: dict[int, tuple[Table, Client]] = {}
 
-    async def create(self, body: str) -> str:
+    async def create(self, body: str, lang: str = "en") -> str:
         """Create a table against the computer from ``body``, the JSON of ``POST /api/tables``: the answer's JSON
-        (``{"id", "token", "links"}``), or ``{"detail": "..."}`` saying what is wrong (nothing is created)."""
+        (``{"id", "token", "links"}``), or ``{"detail": "..."}`` saying what is wrong (nothing is created), in
+        ``lang`` (the page's, as ``?lang=`` names it to the server)."""
+        lang = lang if lang in LANGUAGES else "en"
         try:
             data = json.loads(body)
         except ValueError as e:
@@ -263,8 +272,8 @@ class Host:
             table, token = await self.tables.create("computer", data.get("variant", "rubicon"), options,
                                                     data.get("level", 3), name, data.get("takebacks", "fair"),
                                                     data.get("budget"), data.get("tutor"))
-        except ProtocolError as e:
-            return json.dumps({"detail": e.message})
+        except Reason as e:  # a name it will not take, not saved, ...: in the page's language
+            return json.dumps({"detail": e.words(lang)})
         except (ValueError, StoreError) as e:
             return json.dumps({"detail": str(e)})
         links = table.links(0)
@@ -380,7 +389,7 @@ class Host:
                 raise ReviewRefused(422, "lang: {lang} is not a language the table speaks", lang=repr(str(lang)[:20]))
             made = review_of_record(data["record"], deal, lens, lang, progress)
         except ReviewRefused as e:
-            return json.dumps(refusal(e))
+            return json.dumps(refusal(e, _language(data)))
         total = len(made["result"]["decisions"])
         return json.dumps({"id": "", "status": "done", "done": total, "total": total, "players": made["players"],
                            "deals": made["deals"], "result": made["result"]})
@@ -411,7 +420,7 @@ class Host:
             made = review_data(to_review(partie, deal), deal, Lens(lens), progress, lang, (a or "", b or ""))
             shown = for_viewer(made, seat, partie.is_over)
         except ReviewRefused as e:
-            return json.dumps(refusal(e))
+            return json.dumps(refusal(e, _language(data)))
         total = len(shown["decisions"])
         return json.dumps({"id": "", "status": "done", "done": total, "total": total, "seat": seat, "result": shown})
 

@@ -165,7 +165,7 @@ else start();
 async function createHere() {
   const request = session.get(NEW_TABLE);
   if (!request) return "This page was asked for a new table, but the request is gone: start a game from the lobby.";
-  const answer = await createTable(JSON.parse(request));
+  const answer = await createTable(JSON.parse(request), lang);
   session.set(NEW_TABLE, null);
   if (!("id" in answer)) return sentence(answer.detail);
   saveTable(answer.id, { ...savedTable(answer.id), token: answer.token, at: Date.now() });
