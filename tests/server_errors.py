@@ -96,3 +96,15 @@ def server_templates() -> tuple[dict[str, list[Site]], list[Site]]:
 def has_words(template: str) -> bool:
     """Whether a template says anything beyond its fields (``"{reason}"`` says nothing of its own)."""
     return re.search(r"[^\W\d_]", FIELD.sub("", template)) is not None
+
+
+def plain_http_refusals() -> list[Site]:
+    """The HTTP refusals written as English text (``HTTPException(status, "...")``) rather than a :class:`Reason`
+    said in the request's language (``Refused(status, Reason(...))``)."""
+    found: list[Site] = []
+    for path in sorted(WEB.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "HTTPException"
+                    and len(node.args) > 1 and isinstance(node.args[1], (ast.Constant, ast.JoinedStr))):
+                found.append(Site(path.relative_to(PACKAGE.parent).as_posix(), node.lineno, ast.unparse(node.args[1])))
+    return found

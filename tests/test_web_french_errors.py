@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_errors import FIELD, has_words, server_templates
+from server_errors import FIELD, has_words, plain_http_refusals, server_templates
 from test_language import catalogue, missed_in_french
 from test_web_french_words import english_words
 from web_helpers import Client, choose, connect, create, db, error, join, query, seed_tables
@@ -63,6 +63,19 @@ def test_every_template_of_the_server_s_errors_is_in_the_french_catalogue() -> N
     assert missing == {}
     # Translated, not copied: each says in French what its template says in English.
     assert [t for t in templates if has_words(t) and FIELD.sub("", french[t]) == FIELD.sub("", t)] == []
+
+
+#: The HTTP refusals said in English only, each with its reason: a language the server does not speak is named in
+#: the one it falls back on; the laws' pages are English (docs/playing.md), and so is their "no such variant".
+ENGLISH_ONLY = {"is not one the server speaks": "a language the server does not speak",
+                "is not a language the server speaks": "a language the server does not speak",
+                "unknown variant {variant!r}": "the laws' page of a variant, an English page"}
+
+
+def test_no_http_refusal_is_written_in_english_alone_but_those_that_must_be() -> None:
+    plain = plain_http_refusals()
+    assert plain, "the reader finds the HTTP refusals"
+    assert [str(site) for site in plain if not any(phrase in site.source for phrase in ENGLISH_ONLY)] == []
 
 
 def test_the_check_finds_a_template_the_catalogue_lacks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
