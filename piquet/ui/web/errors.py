@@ -1,10 +1,10 @@
-"""The errors of the browser table (``docs/protocol.md``, ``error``): why the server will not act on a message, said
-in the language of the client it is sent to.
+"""Why the server refuses, said in the language of the client it answers: the errors of the browser table
+(``docs/protocol.md``, ``error``: :class:`ProtocolError`) and the reasons of its HTTP API's refusals (``detail``).
 
-An error's ``code`` is its stable key, the same in every language, for a page or a program to act on; its
-``message`` is said from an English :meth:`str.format` template, the catalogues' key, looked up in the language's
-catalogue (:mod:`piquet.engine.language`) as the engine's refusals are, with the values it names: a value a client
-sent is quoted back as it was sent. This module needs nothing but the engine's languages.
+A reason (:class:`Reason`) is an English :meth:`str.format` template, the catalogues' key, looked up in the
+language's catalogue (:mod:`piquet.engine.language`) as the engine's refusals are, with the values it names: a value
+a client sent is quoted back as it was sent. An error's ``code`` is its stable key, the same in every language, for a
+page or a program to act on; its ``message`` is for people. This module needs nothing but the engine's languages.
 """
 
 from __future__ import annotations
