@@ -169,8 +169,10 @@ def test_a_french_seat_and_spectator_are_refused_in_french_whatever_they_send(
     spectator acting, a hint or a takeback between two people) is answered in French, Ann's in English."""
     seed_tables(monkeypatch, 5)
     rng = random.Random(5)
-    with missed_in_french() as missed, TestClient(create_app(db(tmp_path))) as http, ExitStack() as stack:
+    app = create_app(db(tmp_path))
+    with missed_in_french() as missed, TestClient(app) as http, ExitStack() as stack:
         table = create(http, "room", name="Ann")
+        app.state.tables.get(table["id"]).clock = lambda: 1000.0  # the phrases' allowance: no time passes
         ann = connect(http, stack, table, f"token={table['token']}", "Ann")
         bill = connect(http, stack, table, query(table["links"]["invite"]) + "&lang=fr", "Guillaume")
         join(bill, "Guillaume")
@@ -267,7 +269,9 @@ def test_the_http_api_refuses_a_french_page_in_french(tmp_path: Path, monkeypatc
     refused, is refused in French: the language the query names (``?lang=fr``, as the lobby and the table page send
     it) or the body's ``lang`` (a review's); without, in English."""
     seed_tables(monkeypatch, 11)
-    monkeypatch.setattr(app_module, "TABLE_BURST_PER_ADDRESS", 3.0)  # the fourth table at once is refused
+    # The fourth table at once is refused, however long the test takes (an allowance that grows back in hours).
+    monkeypatch.setattr(app_module, "TABLE_BURST_PER_ADDRESS", 3.0)
+    monkeypatch.setattr(app_module, "TABLES_PER_MINUTE_PER_ADDRESS", 0.01)
     details: dict[str, str] = {}
 
     def refused(name: str, status: int, answer: Any) -> None:
@@ -299,7 +303,7 @@ def test_the_http_api_refuses_a_french_page_in_french(tmp_path: Path, monkeypatc
     assert english.status_code == 409 and english.json()["detail"] == "a rematch is asked for once the partie is over"
     assert details["a rematch too soon"] == "une revanche se demande une fois la partie finie"
     assert details["a deal not ended"].startswith("la donne 3 n'est pas finie (les donnes finies : ")
-    assert details["too many tables"].startswith("au plus 20 nouvelles tables par minute depuis une même adresse")
+    assert details["too many tables"].startswith("au plus 0.01 nouvelles tables par minute depuis une même adresse")
     # A record the engine cannot read: said in French, the reader's own where and why (English, the records'
     # language) apart, for the page to say in its words.
     assert unreadable.status_code == 422 and unreadable.json()["detail"].startswith("ce n'est pas un relevé que ")
