@@ -29,10 +29,11 @@ from piquet.ui.web.app import create_app
 from piquet.ui.web.protocol import _MESSAGE_FIELDS, MAX_MESSAGE, PHRASES, ProtocolError, read_message
 
 #: The protocol's own names an error may quote (docs/protocol.md): the types of message and their fields, the
-#: phrases' ids, JSON's literals. They are identifiers, the same in every language: a French error names them as
-#: they are sent (a page reads them, a developer writes them).
+#: phrases' ids, JSON's literals, the fields of the HTTP API's bodies. They are identifiers, the same in every
+#: language: a French error names them as they are sent (a page reads them, a developer writes them).
 PROTOCOL_NAMES = (*_MESSAGE_FIELDS, *{f for fields in _MESSAGE_FIELDS.values() for f in fields}, *PHRASES, "confirm",
-                  "declare_best", "choose_dealer", "packets", "true", "false", "null")
+                  "declare_best", "choose_dealer", "packets", "true", "false", "null", "deal", "lens", "lang",
+                  "record", "tutor")
 
 
 #: A value a client sent, quoted back in an error as it was sent (JSON): the client's words, not the server's.

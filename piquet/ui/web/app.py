@@ -561,7 +561,8 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
         refused = records_refused(address, asked_language(request))
         if refused is not None:
             return refused
-        too_large = Reason("record: a record of Piquet holds at most {most} bytes", most=MAX_RECORD_BYTES)
+        too_large = Reason("{field}: a record of Piquet holds at most {most} bytes", field="record",
+                           most=MAX_RECORD_BYTES)
         limit = MAX_RECORD_BYTES + 4096  # the record, escaped in JSON, and the request's other fields
         length = request.headers.get("content-length") or "0"
         if not length.isdigit() or int(length) > limit * 2:

@@ -44,7 +44,7 @@ class Reason(Exception):
     template (the catalogues' key, as the engine's refusals have theirs), ``params`` the values it names; said in
     English by ``str()``, in another language by :meth:`words`.
 
-    >>> refused = Reason("deal: deals are counted from 1, not {deal}", deal=0)
+    >>> refused = Reason("{field}: deals are counted from 1, not {deal}", field="deal", deal=0)
     >>> str(refused), refused.words("fr")
     ('deal: deals are counted from 1, not 0', 'deal : les donnes se comptent à partir de 1, pas 0')
     """

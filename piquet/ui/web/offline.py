@@ -381,12 +381,13 @@ class Host:
             return json.dumps({"detail": f"body: not JSON ({e})"})
         try:
             if not isinstance(data, dict) or not isinstance(data.get("record"), str):
-                raise ReviewRefused(422, "record: the record's text is missing")
+                raise ReviewRefused(422, "{field}: the record's text is missing", field="record")
             deal, lens, lang = data.get("deal", 1), data.get("lens", "fair"), data.get("lang", "en")
             if deal is not None and (not isinstance(deal, int) or isinstance(deal, bool)):
-                raise ReviewRefused(422, "deal: a deal is a whole number, not {deal}", deal=repr(deal))
+                raise ReviewRefused(422, "{field}: a deal is a whole number, not {deal}", field="deal", deal=repr(deal))
             if lang not in LANGUAGES or not isinstance(lens, str):
-                raise ReviewRefused(422, "lang: {lang} is not a language the table speaks", lang=repr(str(lang)[:20]))
+                raise ReviewRefused(422, "{field}: {lang} is not a language the table speaks", field="lang",
+                                    lang=repr(str(lang)[:20]))
             made = review_of_record(data["record"], deal, lens, lang, progress)
         except ReviewRefused as e:
             return json.dumps(refusal(e, _language(data)))
@@ -407,9 +408,9 @@ class Host:
             return json.dumps({"detail": f"body: not a review's request ({e})"})
         try:
             if lang not in LANGUAGES or lens not in ("fair", "open-hands"):
-                raise ReviewRefused(422, "lang, lens: not a language the table speaks, or not a lens")
+                raise ReviewRefused(422, "{field}: not a language the table speaks, or not a lens", field="lang, lens")
             if deal is not None and (not isinstance(deal, int) or isinstance(deal, bool)):
-                raise ReviewRefused(422, "deal: a deal is a whole number, not {deal}", deal=repr(deal))
+                raise ReviewRefused(422, "{field}: a deal is a whole number, not {deal}", field="deal", deal=repr(deal))
             try:
                 table = await self.tables.open(table_id, "token", secret)
                 seat = table.seat_of(secret)

@@ -471,6 +471,15 @@ _JSON_KINDS = {dict: "an object", list: "an array", str: "a string", bool: "a bo
                float: "a number", type(None): "null"}
 
 
+def _either(*names: str) -> Callable[[str], str]:
+    """The protocol's names (identifiers, the same in every language) joined by the client's "or"."""
+    return lambda lang: words_in(lang)(" or ").join(names)
+
+
+#: JSON's two booleans, as an error names them ("true or false").
+_BOOLEANS = _either("true", "false")
+
+
 def _json_kind(value: object) -> Callable[[str], str]:
     kind = _JSON_KINDS.get(type(value), "another value")
     return lambda lang: words_in(lang)(kind)
@@ -507,12 +516,13 @@ def read_message(text: str | bytes) -> ClientMessage:
     fields = set(data) - {"type"}
     if kind == "action" and "confirm" in data:
         if not isinstance(data["confirm"], bool):
-            raise ProtocolError("malformed", "confirm is true or false, not {value}", value=_shown(data["confirm"]))
+            raise ProtocolError("malformed", "{field} is {booleans}, not {value}", field="confirm", booleans=_BOOLEANS,
+                                value=_shown(data["confirm"]))
         fields.discard("confirm")
     if kind == "undo" and "declare_best" in data:
         if not isinstance(data["declare_best"], bool):
-            raise ProtocolError("malformed", "declare_best is true or false, not {value}",
-                                value=_shown(data["declare_best"]))
+            raise ProtocolError("malformed", "{field} is {booleans}, not {value}", field="declare_best",
+                                booleans=_BOOLEANS, value=_shown(data["declare_best"]))
         fields.discard("declare_best")
     if "version" in _MESSAGE_FIELDS[kind]:
         if "version" not in data:
@@ -574,7 +584,8 @@ def read_action(data: object, partie: Partie, seat: int, names: Sequence[str] = 
     if "player" in data:
         raise ProtocolError("malformed", "an action names no player: the seat is the one your link holds")
     if "cut" in data or "deal" in data:  # the chance events are the server's: a client may not stack the pack
-        raise ProtocolError("malformed", "the cut and the shuffle are the server's: a dealer sends {'packets': n}")
+        raise ProtocolError("malformed", "the cut and the shuffle are the server's: a dealer sends {packets}",
+                            packets="{'packets': n}")
     if partie.is_over:
         raise ProtocolError("not_allowed", "the partie is over")
     # A concession may come out of turn (the rulings, 18): the engine judges it.
@@ -595,7 +606,8 @@ def read_action(data: object, partie: Partie, seat: int, names: Sequence[str] = 
     if set(data) == {"choose_dealer"}:
         dealer = data["choose_dealer"]
         if dealer not in (0, 1) or isinstance(dealer, bool):
-            raise ProtocolError("malformed", "choose_dealer is a seat, 0 or 1, not {value}", value=_shown(dealer))
+            raise ProtocolError("malformed", "{field} is a seat, 0 or 1, not {value}", field="choose_dealer",
+                                value=_shown(dealer))
         action: Action = ChooseDealer(seat, int(dealer))
     else:
         try:

@@ -68,8 +68,8 @@ def read_record(text: str | bytes) -> Partie:
     naming where and why for a file that is not one, :class:`ReviewRefused` (413) for one too large to be one."""
     size = len(text if isinstance(text, bytes) else text.encode("utf-8"))
     if size > MAX_RECORD_BYTES:
-        raise ReviewRefused(413, "record: {size} bytes is more than a record of Piquet holds (at most {most} bytes)",
-                            size=size, most=MAX_RECORD_BYTES)
+        raise ReviewRefused(413, "{field}: {size} bytes is more than a record of Piquet holds (at most {most} bytes)",
+                            field="record", size=size, most=MAX_RECORD_BYTES)
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -108,7 +108,8 @@ def review_of_record(text: str, deal: int | None, lens: str, lang: str = "en",
     partie's players and its deals ended (``players``, ``deals``); :class:`ReviewRefused` as the server refuses."""
     partie = read_record(text)
     if lens not in ("fair", "open-hands"):
-        raise ReviewRefused(422, "lens: {lens} is not a lens (fair, open-hands)", lens=repr(lens[:20]))
+        raise ReviewRefused(422, "{field}: {lens} is not a lens ({lenses})", field="lens", lens=repr(lens[:20]),
+                            lenses="fair, open-hands")
     reviewed = to_review(partie, deal)
     return {"players": list(partie.players), "deals": deals_ended(partie),
             "result": review_data(reviewed, deal, Lens(lens), progress, lang)}

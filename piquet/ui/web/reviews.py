@@ -165,8 +165,8 @@ def may_review(partie: Partie | None, seat: int | None, lens: str) -> Partie:
     if partie is None:
         raise ReviewRefused(409, "the partie has not begun: there is no deal to review")
     if lens == "open-hands" and not partie.is_over:
-        raise ReviewRefused(403, "lens: the open-hands lens is given once the partie is over: before, it would show "
-                                 "the opponent's discards")
+        raise ReviewRefused(403, "{field}: the open-hands lens is given once the partie is over: before, it would "
+                                 "show the opponent's discards", field="lens")
     if seat is None and not partie.is_over:
         raise ReviewRefused(403, "a spectator is shown the review once the partie is over")
     return partie
@@ -431,7 +431,7 @@ def to_review(partie: Partie, deal: int | None) -> Partie:
             raise ReviewRefused(409, "the whole partie is reviewed once it is over: ask for one deal that has ended")
         return partie
     if deal < 1:
-        raise ReviewRefused(422, "deal: deals are counted from 1, not {deal}", deal=deal)
+        raise ReviewRefused(422, "{field}: deals are counted from 1, not {deal}", field="deal", deal=deal)
     if deal > scored:
         raise ReviewRefused(409, "deal {deal} has not ended (the deals ended: {scored}): a deal in progress is not "
                                  "reviewed, it would show the cards still hidden", deal=deal, scored=scored)

@@ -760,7 +760,8 @@ class Tables:
     def _new(self, kind: TableKind, variant: str, options: dict[str, Any] | None, level: int | None,
              name: str, takebacks: Takebacks, budget: float | None = None, tutor: object = None) -> TableInfo:
         if kind not in ("computer", "room"):
-            raise Refusal("a table is 'computer' or 'room', not {kind}", kind=repr(kind))
+            raise Refusal("a table is {kinds}, not {kind}", kinds=lambda lang: words_in(lang)(" or ").join(
+                ("'computer'", "'room'")), kind=repr(kind))
         if variant not in VARIANTS:
             raise Refusal("unknown variant {variant} (known: {known})", variant=repr(variant),
                           known=", ".join(VARIANTS))
@@ -788,7 +789,7 @@ class Tables:
             takebacks = "off"  # two people: nothing is taken back
             budget = None  # and no computer thinks
             if threshold is not None:
-                raise Refusal("tutor: a room for two has no tutor (the computer does not sit at it)")
+                raise Refusal("{field}: a room for two has no tutor (the computer does not sit at it)", field="tutor")
             tokens = [secrets.token_urlsafe(SECRET_BYTES), None]
             invite = secrets.token_urlsafe(SECRET_BYTES)
         return TableInfo(secrets.token_urlsafe(9), kind, variant, rules.changed(), level, [name, other], tokens,
