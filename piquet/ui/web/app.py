@@ -363,8 +363,8 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
         if refused is not None:
             return refused
         if body.public and not public_rooms:
-            raise HTTPException(422, "public: this server lists no rooms in its lobby (its administrator has not "
-                                     "turned public rooms on): send your friend the invitation link")
+            raise Refused(422, Reason("{field}: this server lists no rooms in its lobby (its administrator has not "
+                                      "turned public rooms on): send your friend the invitation link", field="public"))
         try:
             table, token = await tables.create(body.kind, body.variant, body.options, body.level, body.name,
                                                body.takebacks, body.budget, body.tutor, body.public)
@@ -385,9 +385,10 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
         """A page of the public rooms, newest first (:mod:`piquet.ui.web.lobby`); ``304`` to a client that holds
         it already (``If-None-Match``)."""
         if not public_rooms:
-            raise HTTPException(404, "this server lists no rooms in its lobby (its administrator has not turned "
-                                     "public rooms on)")
-        refused = lobby_refused(request.client.host if request.client is not None else "unknown")
+            raise Refused(404, Reason("this server lists no rooms in its lobby (its administrator has not turned "
+                                      "public rooms on)"))
+        refused = lobby_refused(request.client.host if request.client is not None else "unknown",
+                                asked_language(request))
         if refused is not None:
             return refused
         try:
@@ -404,31 +405,31 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
         """Take the free seat of a public room under ``name``: the answer is the joiner's own seat secret and links,
         as :func:`create`'s (``room full``, ``room gone``: 409, 410)."""
         if not public_rooms:
-            raise HTTPException(404, "this server lists no rooms in its lobby, and none is joined from it")
+            raise Refused(404, Reason("this server lists no rooms in its lobby, and none is joined from it"))
         address = request.client.host if request.client is not None else "unknown"
         try:
             table = await tables.open(table_id, "public", "", address)
         except SeatRefused as e:
             if e.code == 4404:
-                raise HTTPException(404, "room gone: no such room on this server") from None
-            raise HTTPException(403, NOT_PUBLIC) from None
+                raise Refused(404, Reason("room gone: no such room on this server")) from None
+            raise Refused(403, Reason(NOT_PUBLIC)) from None
         except OpenRefused as e:
-            raise HTTPException(429, e.reason, headers={"Retry-After": str(math.ceil(e.retry_after))}) from None
-        except Elsewhere as e:
-            raise HTTPException(503, e.reason, headers={"Retry-After": "1"}) from None
+            raise Refused(429, e, headers={"Retry-After": str(math.ceil(e.retry_after))}) from None
+        except Elsewhere:
+            raise Refused(503, Reason("the table {table} is served by another process: connect again",
+                                      table=table_id), headers={"Retry-After": "1"}) from None
         try:
             if table.status != "waiting":
-                raise HTTPException(410 if table.status == "over" else 409,
-                                    ROOM_GONE if table.status == "over" else ROOM_FULL)
+                raise Refused(410, Reason(ROOM_GONE)) if table.status == "over" else Refused(409, Reason(ROOM_FULL))
             try:
                 await table.join(1, body.name)
             except ProtocolError as e:
                 if e.code == "malformed":
-                    raise HTTPException(422, f"name: {e.message}") from None
+                    raise Refused(422, Reason("{field}: {reason}", field="name", reason=e.words)) from None
                 if e.code == "not_allowed" and table.status != "waiting":  # another took the seat a moment before
-                    raise HTTPException(409, ROOM_FULL) from None
+                    raise Refused(409, Reason(ROOM_FULL)) from None
                 if e.code == "not_allowed":  # a name like the creator's
-                    raise HTTPException(422, f"name: {e.message}") from None
+                    raise Refused(422, Reason("{field}: {reason}", field="name", reason=e.words)) from None
                 raise
         finally:
             tables.release(table)

@@ -14,7 +14,7 @@ from typing import Literal, TypedDict
 
 from piquet.engine.language import words_in
 
-__all__ = ["ErrorCode", "ErrorMessage", "ProtocolError", "Reason", "Refusal", "Said", "said_in"]
+__all__ = ["ErrorCode", "ErrorMessage", "OpenRefused", "ProtocolError", "Reason", "Refusal", "Said", "said_in"]
 
 #: Why the server would not act on a message (:class:`ProtocolError`).
 ErrorCode = Literal["malformed", "too_large", "not_your_turn", "illegal", "not_allowed", "stale", "busy",
@@ -92,3 +92,16 @@ class ProtocolError(Reason, ValueError):
     def to_data(self, lang: str = "en") -> ErrorMessage:
         """The ``error`` message, its words in ``lang`` (the language of the client it is sent to)."""
         return {"type": "error", "code": self.code, "message": self.words(lang)}
+
+
+class OpenRefused(Reason):
+    """Too many tables read from the store for one address (or its network) lately: try again in ``retry_after``
+    seconds."""
+
+    def __init__(self, retry_after: float, template: str, /, **params: Said) -> None:
+        super().__init__(template, **params)
+        self.retry_after = retry_after
+
+    @property
+    def reason(self) -> str:
+        return self.message

@@ -46,7 +46,7 @@ from piquet.ui.web.advice import HINT_LEVEL, Advice, check_tutor
 from piquet.ui.web.advice_messages import tutor_message
 from piquet.ui.web.budgets import DEFAULT_BUDGET, LEVELS, MAX_BUDGET, check_budget
 from piquet.ui.web.clients import Client
-from piquet.ui.web.errors import Reason, Refusal, Said, said_in
+from piquet.ui.web.errors import OpenRefused, Refusal, said_in
 from piquet.ui.web.events import event
 from piquet.ui.web.history import History, summary
 from piquet.ui.web.limits import TokenBucket, Window, prefix_of
@@ -561,19 +561,6 @@ class Elsewhere(Exception):
     def __init__(self, table_id: str) -> None:
         super().__init__(f"the table {table_id} is served by another process: connect again")
         self.reason = str(self)
-
-
-class OpenRefused(Reason):
-    """Too many tables read from the store for one address (or its network) lately: try again in ``retry_after``
-    seconds."""
-
-    def __init__(self, retry_after: float, template: str, /, **params: Said) -> None:
-        super().__init__(template, **params)
-        self.retry_after = retry_after
-
-    @property
-    def reason(self) -> str:
-        return self.message
 
 
 class Tables:
