@@ -26,6 +26,7 @@ from piquet.ai.levels import make_agent
 from piquet.coach import hints
 from piquet.engine.actions import Action, Bid, ChooseDealer, Concede, Declare, Exchange, Play
 from piquet.engine.cards import CARDS, CardSet
+from piquet.engine.language import words_in
 from piquet.engine.partie import LegalActions, Partie, Phase
 from piquet.engine.view import PlayerView
 from piquet.ui.web import advice as advice_module
@@ -575,8 +576,10 @@ class FailingAgent(WhereAgent):
         return super().choose(view, legal)
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_computer_that_cannot_decide_is_told_to_the_players_and_asked_again_on_reconnecting(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, lang: str) -> None:
+    """The players are told in their page's language (a French page: "l'ordinateur n'a pas pu décider ...")."""
     seed_tables(monkeypatch, 3)
     FailingAgent.failures = 0
     made = lambda name, seed: FailingAgent() if name == "level3" else make_agent(name, seed)  # noqa: E731
@@ -584,7 +587,8 @@ def test_a_computer_that_cannot_decide_is_told_to_the_players_and_asked_again_on
     with TestClient(create_app(str(tmp_path / "db.sqlite3"), workers=0)) as http:
         table = create(http, "computer", name="Ann", level=3)
         with ExitStack() as stack:
-            ann = Client(stack.enter_context(http.websocket_connect(f"/ws/{table['id']}?token={table['token']}")))
+            ann = Client(stack.enter_context(http.websocket_connect(f"/ws/{table['id']}?token={table['token']}"
+                                                                    f"&lang={lang}")))
             rng = random.Random(2)
             failed = ann.recv()
             while failed["type"] == "state":  # Ann answers her prompts until the computer is to decide
@@ -592,6 +596,9 @@ def test_a_computer_that_cannot_decide_is_told_to_the_players_and_asked_again_on
                     ann.act(choose(failed, rng))
                 failed = ann.recv()
             assert failed["code"] == "computer_failed" and "RuntimeError" not in failed["message"]
+            assert failed["message"] == words_in(lang)("the computer could not decide: reload the page to ask it "
+                                                       "again")
+            assert failed["message"].startswith("l'ordinateur n'a pas pu" if lang == "fr" else "the computer could")
             stuck = ann.current
             assert stuck["view"]["to_act"] == stuck["computer"] and stuck["prompt"] is None
         with ExitStack() as stack:

@@ -141,8 +141,9 @@ class Advice:
             bucket = self.allowances[key] = TokenBucket(1 / HINT_INTERVAL, HINT_BURST, now)
         if not bucket.take(now):
             wait = (1 - bucket.tokens) * HINT_INTERVAL
-            raise ProtocolError("busy", f"hints are limited to {HINT_BURST} at once and one every "
-                                        f"{HINT_INTERVAL:g} s: ask again in {wait:.0f} s")
+            raise ProtocolError("busy", "hints are limited to {most} at once and one every {interval} s: ask again "
+                                        "in {wait} s", most=HINT_BURST, interval=f"{HINT_INTERVAL:g}",
+                                wait=f"{wait:.0f}")
 
     async def hint(self, seat: int | None, lang: str = "en", address: str = "") -> HintMessage:
         """The review's hint for ``seat``'s decision (where the review values nothing, the strongest level's

@@ -32,6 +32,7 @@ from piquet.ui.web import progress
 from piquet.ui.web.api_types import CreatedTable, RematchAnswer, SetupAnswer
 from piquet.ui.web.budgets import MAX_BUDGET
 from piquet.ui.web.clients import Client
+from piquet.ui.web.errors import Reason, said_in
 from piquet.ui.web.guide import (
     guide_index_page,
     guide_page,
@@ -89,6 +90,22 @@ CLOSE_SLOW = 4408
 READY_TIMEOUT = 2.0
 
 log = logging.getLogger("piquet.ui.web")
+
+
+class Refused(HTTPException):
+    """A request refused with ``status``, its ``detail`` said in the language the request asks for
+    (:func:`asked_language`): ``reason`` says why in each language."""
+
+    def __init__(self, status: int, reason: Reason, headers: dict[str, str] | None = None) -> None:
+        super().__init__(status, reason.message, headers=headers)
+        self.reason = reason
+
+
+def asked_language(request: Request) -> str:
+    """The language a request's answer is said in: the ``lang`` of its body (an endpoint that reads one notes it,
+    ``request.state.lang``), else of its query (``?lang=fr``); English for one the server does not speak."""
+    lang = getattr(request.state, "lang", None) or request.query_params.get("lang", "en")
+    return lang if lang in LANGUAGES else "en"
 
 
 class AskReview(BaseModel):
@@ -295,18 +312,19 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
         return setup_answer(max_budget, lang, public_rooms)
 
     def rate_limit(what: str, per_address: tuple[float, float],
-                   per_prefix: tuple[float, float]) -> Callable[[str], JSONResponse | None]:
+                   per_prefix: tuple[float, float]) -> Callable[[str, str], JSONResponse | None]:
         """A limit on requests of one kind (``what``: "new tables"), per address and per network, each ``(a minute,
         at once)``: the check returns ``None`` if ``address`` and its network may make one now (counting it),
-        else the 429 answer."""
+        else the 429 answer, said in ``lang``."""
         buckets: dict[str, TokenBucket] = {}
 
-        def refused(address: str) -> JSONResponse | None:
+        def refused(address: str, lang: str = "en") -> JSONResponse | None:
             now = time.monotonic()
             if len(buckets) > 10_000:  # forget the addresses whose buckets are full again
                 for key in [k for k, b in buckets.items() if b.full(now)]:
                     del buckets[key]
-            limits = ((address, *per_address, "one address"), ("net " + prefix_of(address), *per_prefix, "one network"))
+            limits = ((address, *per_address, "one address"),
+                      ("net " + prefix_of(address), *per_prefix, "one network"))
             found = []
             for key, per_minute, burst, whose in limits:
                 bucket = buckets.get(key)
@@ -315,8 +333,10 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
                 found.append(bucket)
                 if bucket.available(now) < 1:
                     wait = math.ceil((1 - bucket.available(now)) / bucket.rate)
-                    return JSONResponse({"detail": f"at most {per_minute:g} {what} a minute from {whose}: try again "
-                                                   f"in {wait} s"}, status_code=429, headers={"Retry-After": str(wait)})
+                    reason = Reason("at most {most} {what} a minute from {whose}: try again in {wait} s",
+                                    most=f"{per_minute:g}", what=said_in(what), whose=said_in(whose), wait=wait)
+                    return JSONResponse({"detail": reason.words(lang)}, status_code=429,
+                                        headers={"Retry-After": str(wait)})
             for bucket in found:
                 bucket.take(now)
             return None
@@ -338,17 +358,20 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
     async def create(body: CreateTable, request: Request) -> Response:
         """Create a table; the answer holds the creator's secret link (the secrets after ``#``, which a browser
         never sends to a server)."""
-        refused = creation_refused(request.client.host if request.client is not None else "unknown")
+        refused = creation_refused(request.client.host if request.client is not None else "unknown",
+                                   asked_language(request))
         if refused is not None:
             return refused
         if body.public and not public_rooms:
-            raise HTTPException(422, "public: this server lists no rooms in its lobby (its administrator has not "
-                                     "turned public rooms on): send your friend the invitation link")
+            raise Refused(422, Reason("{field}: this server lists no rooms in its lobby (its administrator has not "
+                                      "turned public rooms on): send your friend the invitation link", field="public"))
         try:
             table, token = await tables.create(body.kind, body.variant, body.options, body.level, body.name,
                                                body.takebacks, body.budget, body.tutor, body.public)
         except ProtocolError:  # not saved: the handler below answers 503
             raise
+        except Reason as e:  # a bad name, an unknown variant...: said in the page's language
+            raise Refused(422, e) from None
         except (ValueError, OptionError) as e:
             raise HTTPException(422, str(e)) from None
         links = table.links(0)
@@ -362,9 +385,10 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
         """A page of the public rooms, newest first (:mod:`piquet.ui.web.lobby`); ``304`` to a client that holds
         it already (``If-None-Match``)."""
         if not public_rooms:
-            raise HTTPException(404, "this server lists no rooms in its lobby (its administrator has not turned "
-                                     "public rooms on)")
-        refused = lobby_refused(request.client.host if request.client is not None else "unknown")
+            raise Refused(404, Reason("this server lists no rooms in its lobby (its administrator has not turned "
+                                      "public rooms on)"))
+        refused = lobby_refused(request.client.host if request.client is not None else "unknown",
+                                asked_language(request))
         if refused is not None:
             return refused
         try:
@@ -381,31 +405,31 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
         """Take the free seat of a public room under ``name``: the answer is the joiner's own seat secret and links,
         as :func:`create`'s (``room full``, ``room gone``: 409, 410)."""
         if not public_rooms:
-            raise HTTPException(404, "this server lists no rooms in its lobby, and none is joined from it")
+            raise Refused(404, Reason("this server lists no rooms in its lobby, and none is joined from it"))
         address = request.client.host if request.client is not None else "unknown"
         try:
             table = await tables.open(table_id, "public", "", address)
         except SeatRefused as e:
             if e.code == 4404:
-                raise HTTPException(404, "room gone: no such room on this server") from None
-            raise HTTPException(403, NOT_PUBLIC) from None
+                raise Refused(404, Reason("room gone: no such room on this server")) from None
+            raise Refused(403, Reason(NOT_PUBLIC)) from None
         except OpenRefused as e:
-            raise HTTPException(429, e.reason, headers={"Retry-After": str(math.ceil(e.retry_after))}) from None
-        except Elsewhere as e:
-            raise HTTPException(503, e.reason, headers={"Retry-After": "1"}) from None
+            raise Refused(429, e, headers={"Retry-After": str(math.ceil(e.retry_after))}) from None
+        except Elsewhere:
+            raise Refused(503, Reason("the table {table} is served by another process: connect again",
+                                      table=table_id), headers={"Retry-After": "1"}) from None
         try:
             if table.status != "waiting":
-                raise HTTPException(410 if table.status == "over" else 409,
-                                    ROOM_GONE if table.status == "over" else ROOM_FULL)
+                raise Refused(410, Reason(ROOM_GONE)) if table.status == "over" else Refused(409, Reason(ROOM_FULL))
             try:
                 await table.join(1, body.name)
             except ProtocolError as e:
                 if e.code == "malformed":
-                    raise HTTPException(422, f"name: {e.message}") from None
+                    raise Refused(422, Reason("{field}: {reason}", field="name", reason=e.words)) from None
                 if e.code == "not_allowed" and table.status != "waiting":  # another took the seat a moment before
-                    raise HTTPException(409, ROOM_FULL) from None
+                    raise Refused(409, Reason(ROOM_FULL)) from None
                 if e.code == "not_allowed":  # a name like the creator's
-                    raise HTTPException(422, f"name: {e.message}") from None
+                    raise Refused(422, Reason("{field}: {reason}", field="name", reason=e.words)) from None
                 raise
         finally:
             tables.release(table)
@@ -425,18 +449,19 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
             table = await tables.open(table_id, None, token, address)
         except SeatRefused as e:
             if e.code == 4404:
-                raise HTTPException(404, "no such table") from None
-            raise HTTPException(403, "that token holds no seat at this table") from None
+                raise Refused(404, Reason("no such table")) from None
+            raise Refused(403, Reason("that token holds no seat at this table")) from None
         except OpenRefused as e:
-            raise HTTPException(429, e.reason, headers={"Retry-After": str(math.ceil(e.retry_after))}) from None
-        except Elsewhere as e:
-            raise HTTPException(503, e.reason, headers={"Retry-After": "1"}) from None
+            raise Refused(429, e, headers={"Retry-After": str(math.ceil(e.retry_after))}) from None
+        except Elsewhere:
+            raise Refused(503, Reason("the table {table} is served by another process: connect again",
+                                      table=table_id), headers={"Retry-After": "1"}) from None
         if table.is_spectator(token):
             return table, None
         try:
             return table, table.seat_of(token)
         except KeyError:
-            raise HTTPException(403, "that token holds no seat at this table") from None
+            raise Refused(403, Reason("that token holds no seat at this table")) from None
 
     @app.get("/api/tables/{table_id}/record")
     async def download(table_id: str, token: str, request: Request) -> Response:
@@ -444,8 +469,8 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
         table, _seat = await viewer(table_id, token, request)
         text = table.record_text()
         if text is None:
-            raise HTTPException(403, "the record is given once the partie is over: before, it would show "
-                                     "the cards still hidden")
+            raise Refused(403, Reason("the record is given once the partie is over: before, it would show the cards "
+                                      "still hidden"))
         return Response(text, media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="piquet-{table_id}.json"'})
 
@@ -454,11 +479,11 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
         """Another partie with the same settings (:meth:`Tables.rematch`): the new table and the asker's link."""
         table, seat = await viewer(table_id, token, request)
         if seat is None:
-            raise HTTPException(403, "a spectator watches; he cannot ask for a rematch")
+            raise Refused(403, Reason("a spectator watches; he cannot ask for a rematch"))
         try:
             new_id, link = await tables.rematch(table, seat)
-        except ValueError as e:
-            raise HTTPException(409, str(e)) from None
+        except Reason as e:
+            raise Refused(409, e) from None
         answer: RematchAnswer = {"id": new_id, "link": link}
         return JSONResponse(answer)
 
@@ -472,7 +497,9 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
         their progress by variant and opponent (:mod:`piquet.ui.web.progress`) and by phase of the deal, from their
         reviews (:mod:`piquet.ui.web.phases`: those not yet made are queued for the worker processes): a secret that
         holds no seat at its table gives nothing, and which it was is not said."""
-        refused = history_refused(request.client.host if request.client is not None else "unknown")
+        request.state.lang = body.lang
+        refused = history_refused(request.client.host if request.client is not None else "unknown",
+                                  asked_language(request))
         if refused is not None:
             return refused
         try:
@@ -491,6 +518,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
     @app.post("/api/tables/{table_id}/reviews", status_code=202)
     async def ask_review(table_id: str, body: AskReview, token: str, request: Request) -> JSONResponse:
         """Queue the review of a finished deal (or of the whole partie, once over); the answer is its progress."""
+        request.state.lang = body.lang
         table, seat = await viewer(table_id, token, request)
         if body.lang not in LANGUAGES:
             raise HTTPException(422, f"lang: {body.lang[:20]!r} is not a language the server speaks "
@@ -500,7 +528,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
             partie = may_review(table.partie, seat, body.lens)
             job = reviews.request(table.id, token, partie, body.deal, body.lens, body.lang, (a or "", b or ""))
         except ReviewRefused as e:
-            raise HTTPException(e.status, e.reason) from None
+            raise Refused(e.status, e) from None
         return JSONResponse(job.progress(), status_code=200 if job.status == "done" else 202)
 
     @app.get("/api/tables/{table_id}/reviews/{review_id}")
@@ -509,7 +537,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
         table, seat = await viewer(table_id, token, request)
         job = reviews.get(table.id, review_id)
         if job is None:
-            raise HTTPException(404, "no such review of this table (a review is kept an hour after it is made)")
+            raise Refused(404, Reason("no such review of this table (a review is kept an hour after it is made)"))
         answer = job.progress()
         answer["seat"] = seat
         if job.result is not None:
@@ -517,7 +545,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
             try:
                 answer["result"] = for_viewer(job.result, seat, over)
             except ReviewRefused as e:
-                raise HTTPException(e.status, e.reason) from None
+                raise Refused(e.status, e) from None
         return JSONResponse(answer)
 
     @app.get("/review", include_in_schema=False)
@@ -531,22 +559,25 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
         text, "deal", "lens", "lang"}``; the answer is its progress, with the record's ``players`` and ``deals`` (those
         ended). A record that cannot be read is refused with ``where`` and ``why``; nothing is stored."""
         address = request.client.host if request.client is not None else "unknown"
-        refused = records_refused(address)
+        refused = records_refused(address, asked_language(request))
         if refused is not None:
             return refused
+        too_large = Reason("{field}: a record of Piquet holds at most {most} bytes", field="record",
+                           most=MAX_RECORD_BYTES)
         limit = MAX_RECORD_BYTES + 4096  # the record, escaped in JSON, and the request's other fields
         length = request.headers.get("content-length") or "0"
         if not length.isdigit() or int(length) > limit * 2:
-            raise HTTPException(413, f"record: a record of Piquet holds at most {MAX_RECORD_BYTES} bytes")
+            raise Refused(413, too_large)
         body = bytearray()
         async for chunk in request.stream():
             body += chunk
             if len(body) > limit * 2:
-                raise HTTPException(413, f"record: a record of Piquet holds at most {MAX_RECORD_BYTES} bytes")
+                raise Refused(413, too_large)
         try:
             ask = AskRecordReview.model_validate_json(bytes(body))
         except ValidationError as e:
             raise RequestValidationError(e.errors()) from None
+        request.state.lang = ask.lang
         if ask.lang not in LANGUAGES:
             raise HTTPException(422, f"lang: {ask.lang[:20]!r} is not a language the server speaks "
                                      f"({', '.join(LANGUAGES)})")
@@ -556,7 +587,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
             check_room(reviews, key)
             job = reviews.request(key, address, partie, ask.deal, ask.lens, ask.lang)
         except ReviewRefused as e:
-            return JSONResponse(refusal(e), status_code=e.status)
+            return JSONResponse(refusal(e, ask.lang), status_code=e.status)
         answer = {**job.progress(), "players": list(partie.players), "deals": deals_ended(partie)}
         if job.result is not None:  # made already: the page shows it at once
             answer["result"] = job.result
@@ -567,7 +598,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
         """A record's review's progress, and once done its result, whole: whoever holds a record sees its every card."""
         job = reviews.jobs.get(review_id)
         if job is None or not job.table.startswith("record:"):
-            raise HTTPException(404, "no such review of a record (a review is kept an hour after it is made)")
+            raise Refused(404, Reason("no such review of a record (a review is kept an hour after it is made)"))
         answer = job.progress()
         if job.result is not None:
             answer["result"] = job.result
@@ -644,15 +675,22 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
     async def option_error(_request: Any, exc: OptionError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=422)
 
+    @app.exception_handler(Refused)
+    async def refused(request: Request, exc: Refused) -> JSONResponse:
+        return JSONResponse({"detail": exc.reason.words(asked_language(request))}, status_code=exc.status_code,
+                            headers=exc.headers)
+
     @app.exception_handler(ProtocolError)
-    async def not_saved(_request: Any, exc: ProtocolError) -> JSONResponse:
+    async def not_saved(request: Request, exc: ProtocolError) -> JSONResponse:
         # store_call's refusal when the store is locked: the same words as over the socket, never a bare 500
-        return JSONResponse({"detail": exc.message}, status_code=503 if exc.code == "not_saved" else 400)
+        return JSONResponse({"detail": exc.words(asked_language(request))},
+                            status_code=503 if exc.code == "not_saved" else 400)
 
     @app.exception_handler(StoreUnavailable)
-    async def store_busy(_request: Any, exc: StoreUnavailable) -> JSONResponse:
+    async def store_busy(request: Request, exc: StoreUnavailable) -> JSONResponse:
         log.warning("the store could not be read: %s", exc)
-        return JSONResponse({"detail": "the table could not be read; try again"}, status_code=503)
+        return JSONResponse({"detail": Reason("the table could not be read; try again").words(asked_language(request))},
+                            status_code=503)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_body(_request: Any, exc: RequestValidationError) -> JSONResponse:

@@ -52,8 +52,9 @@ import resource
 import socket
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
+from urllib.parse import parse_qs
 
 import h11
 from uvicorn.config import Config
@@ -61,6 +62,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
 
+from piquet.engine.language import LANGUAGES
 from piquet.ui.web import logs
 from piquet.ui.web.limits import TokenBucket, prefix_of
 from piquet.ui.web.protocol import MAX_MESSAGE, ProtocolError
@@ -438,9 +440,17 @@ def refusal_answer(refusal: str) -> bytes:
             b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
 
 
-_TOO_LARGE = ProtocolError("too_large", f"a message may be at most {MAX_MESSAGE} characters; this frame held more "
-                                        f"than {MAX_FRAME} bytes and was not read")
-_TOO_LARGE_TEXT = json.dumps(_TOO_LARGE.to_data(), separators=(",", ":")).encode()
+_TOO_LARGE = ProtocolError("too_large", "a message may be at most {most} characters; this frame held more than "
+                                        "{frame} bytes and was not read", most=MAX_MESSAGE, frame=MAX_FRAME)
+#: The answer to a frame too large to read, in each language (the page's, as its WebSocket's query names it).
+_TOO_LARGE_TEXT = {lang: json.dumps(_TOO_LARGE.to_data(lang), separators=(",", ":")).encode() for lang in LANGUAGES}
+
+
+def _language(scope: Mapping[str, Any]) -> str:
+    """The language a WebSocket's query names (``lang``, its last value as the application reads it), if the
+    server speaks it; else English."""
+    asked = parse_qs(bytes(scope.get("query_string", b"")).decode("latin-1")).get("lang", ["en"])[-1]
+    return asked if asked in LANGUAGES else "en"
 
 
 def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
@@ -528,6 +538,7 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
             self._turn = 0  # frames still to read at this turn (while ``_rationed``: reading what waited)
             self._rationed = False
             self._host = "unknown"
+            self._lang = "en"  # the page's language (its WebSocket's query): what the guard says is said in it
             self._key = -1
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -555,6 +566,7 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
             super().handle_connect(event)
             scope = getattr(self, "scope", None)
             if scope is not None:
+                self._lang = _language(scope)
                 scope["piquet.abort"] = self.transport.abort
                 scope["piquet.seated"] = self._seat
 
@@ -736,7 +748,7 @@ def guarded_protocols(ledger: ConnectionLedger) -> tuple[type[asyncio.Protocol],
 
         def _answer_too_large(self) -> None:
             if self.conn.state is State.OPEN and not self.close_sent:
-                self.conn.send_text(_TOO_LARGE_TEXT)
+                self.conn.send_text(_TOO_LARGE_TEXT[self._lang])
                 self.transport.write(b"".join(self.conn.data_to_send()))
 
         def _close_flood(self) -> None:

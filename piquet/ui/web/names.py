@@ -40,6 +40,8 @@ import unicodedata
 from collections.abc import Iterable
 from importlib import resources
 
+from piquet.ui.web.errors import Refusal
+
 __all__ = ["MAX_MARKS", "MAX_NAME", "BadName", "clean_name", "imitates", "name_key", "skeleton"]
 
 #: The longest name, in characters (after NFKC).
@@ -57,7 +59,7 @@ _BLANK = frozenset("\u2800")
 _LOOK_ALIKES = str.maketrans({"3": "e", "5": "s", "ß": "ss", "i": "l"})
 
 
-class BadName(ValueError):
+class BadName(Refusal):
     """A name that is not one (empty, too long, invisible characters): the message says why."""
 
 
@@ -105,12 +107,13 @@ def clean_name(name: str) -> str:
     for char in clean:
         if unicodedata.category(char) in _REFUSED_CATEGORIES or ignorable(char):
             label = unicodedata.name(char, "unnamed")
-            raise BadName(f"a name may not hold invisible or control characters (U+{ord(char):04X} {label})")
+            raise BadName("a name may not hold invisible or control characters (U+{code} {label})",
+                          code=f"{ord(char):04X}", label=label)
         marks = marks + 1 if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me") else 0
         if marks > MAX_MARKS:
-            raise BadName(f"a name may not pile more than {MAX_MARKS} marks on one letter")
+            raise BadName("a name may not pile more than {most} marks on one letter", most=MAX_MARKS)
     if not clean or len(clean) > MAX_NAME:
-        raise BadName(f"a name is 1 to {MAX_NAME} characters, not {len(clean)}")
+        raise BadName("a name is 1 to {most} characters, not {n}", most=MAX_NAME, n=len(clean))
     if not any(unicodedata.category(c)[0] in "LNPS" and c not in _BLANK for c in clean):
         raise BadName("a name must show something: this one is blank")
     return clean

@@ -28,6 +28,7 @@ from piquet.ui.takebacks import Takeback
 from piquet.ui.web import progress
 from piquet.ui.web.api_types import CreatedTable
 from piquet.ui.web.clients import Client
+from piquet.ui.web.errors import Reason
 from piquet.ui.web.history import offline_links
 from piquet.ui.web.protocol import LinkKind, ProtocolError
 from piquet.ui.web.records import refusal, review_of_record
@@ -39,6 +40,12 @@ from piquet.ui.web.tables import Table, Tables
 from piquet.ui.web.thinking import Thinker
 
 __all__ = ["BrowserStore", "Host", "info_from_json", "info_to_json"]
+
+
+def _language(data: object) -> str:
+    """The language a request's body names (its ``lang``), if the table speaks it; else English."""
+    lang = data.get("lang", "en") if isinstance(data, dict) else "en"
+    return lang if isinstance(lang, str) and lang in LANGUAGES else "en"
 
 #: Reads a table's saved JSON text (``None``: no such table); may answer at once or later (a JavaScript promise).
 Read = Callable[[str], "Awaitable[str | None] | str | None"]
@@ -237,9 +244,11 @@ class Host:
         self.post = post
         self._clients: dict[int, tuple[Table, Client]] = {}
 
-    async def create(self, body: str) -> str:
+    async def create(self, body: str, lang: str = "en") -> str:
         """Create a table against the computer from ``body``, the JSON of ``POST /api/tables``: the answer's JSON
-        (``{"id", "token", "links"}``), or ``{"detail": "..."}`` saying what is wrong (nothing is created)."""
+        (``{"id", "token", "links"}``), or ``{"detail": "..."}`` saying what is wrong (nothing is created), in
+        ``lang`` (the page's, as ``?lang=`` names it to the server)."""
+        lang = lang if lang in LANGUAGES else "en"
         try:
             data = json.loads(body)
         except ValueError as e:
@@ -263,8 +272,8 @@ class Host:
             table, token = await self.tables.create("computer", data.get("variant", "rubicon"), options,
                                                     data.get("level", 3), name, data.get("takebacks", "fair"),
                                                     data.get("budget"), data.get("tutor"))
-        except ProtocolError as e:
-            return json.dumps({"detail": e.message})
+        except Reason as e:  # a name it will not take, not saved, ...: in the page's language
+            return json.dumps({"detail": e.words(lang)})
         except (ValueError, StoreError) as e:
             return json.dumps({"detail": str(e)})
         links = table.links(0)
@@ -372,15 +381,16 @@ class Host:
             return json.dumps({"detail": f"body: not JSON ({e})"})
         try:
             if not isinstance(data, dict) or not isinstance(data.get("record"), str):
-                raise ReviewRefused(422, "record: the record's text is missing")
+                raise ReviewRefused(422, "{field}: the record's text is missing", field="record")
             deal, lens, lang = data.get("deal", 1), data.get("lens", "fair"), data.get("lang", "en")
             if deal is not None and (not isinstance(deal, int) or isinstance(deal, bool)):
-                raise ReviewRefused(422, f"deal: a deal is a whole number, not {deal!r}")
+                raise ReviewRefused(422, "{field}: a deal is a whole number, not {deal}", field="deal", deal=repr(deal))
             if lang not in LANGUAGES or not isinstance(lens, str):
-                raise ReviewRefused(422, f"lang: {str(lang)[:20]!r} is not a language the table speaks")
+                raise ReviewRefused(422, "{field}: {lang} is not a language the table speaks", field="lang",
+                                    lang=repr(str(lang)[:20]))
             made = review_of_record(data["record"], deal, lens, lang, progress)
         except ReviewRefused as e:
-            return json.dumps(refusal(e))
+            return json.dumps(refusal(e, _language(data)))
         total = len(made["result"]["decisions"])
         return json.dumps({"id": "", "status": "done", "done": total, "total": total, "players": made["players"],
                            "deals": made["deals"], "result": made["result"]})
@@ -398,9 +408,9 @@ class Host:
             return json.dumps({"detail": f"body: not a review's request ({e})"})
         try:
             if lang not in LANGUAGES or lens not in ("fair", "open-hands"):
-                raise ReviewRefused(422, "lang, lens: not a language the table speaks, or not a lens")
+                raise ReviewRefused(422, "{field}: not a language the table speaks, or not a lens", field="lang, lens")
             if deal is not None and (not isinstance(deal, int) or isinstance(deal, bool)):
-                raise ReviewRefused(422, f"deal: a deal is a whole number, not {deal!r}")
+                raise ReviewRefused(422, "{field}: a deal is a whole number, not {deal}", field="deal", deal=repr(deal))
             try:
                 table = await self.tables.open(table_id, "token", secret)
                 seat = table.seat_of(secret)
@@ -411,7 +421,7 @@ class Host:
             made = review_data(to_review(partie, deal), deal, Lens(lens), progress, lang, (a or "", b or ""))
             shown = for_viewer(made, seat, partie.is_over)
         except ReviewRefused as e:
-            return json.dumps(refusal(e))
+            return json.dumps(refusal(e, _language(data)))
         total = len(shown["decisions"])
         return json.dumps({"id": "", "status": "done", "done": total, "total": total, "seat": seat, "result": shown})
 

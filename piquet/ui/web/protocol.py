@@ -20,7 +20,7 @@ carries the messages.
 >>> read_message('{"type": "shout"}')  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-piquet.ui.web.protocol.ProtocolError: malformed: unknown message type "shout" (known: action, hint, ..., undo)
+piquet.ui.web.errors.ProtocolError: malformed: unknown message type "shout" (known: action, hint, ..., undo)
 >>> read_message('{"type": "say", "phrase": "good_luck"}')
 {'type': 'say', 'phrase': 'good_luck'}
 """
@@ -28,7 +28,7 @@ piquet.ui.web.protocol.ProtocolError: malformed: unknown message type "shout" (k
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Literal, TypedDict, get_args
 
@@ -56,6 +56,7 @@ from piquet.engine.view import PlayerView
 from piquet.engine.words import contract_words, deal_notes, reason_words, said
 from piquet.ui.menus import declaration_menu, describe_declaration, nothing_words, result_text
 from piquet.ui.takebacks import Takebacks
+from piquet.ui.web.errors import ErrorCode, ErrorMessage, ProtocolError, Said, said_in
 
 __all__ = [
     "MAX_MESSAGE",
@@ -65,6 +66,7 @@ __all__ = [
     "ErrorCode",
     "Phrase",
     "ProtocolError",
+    "Said",
     "ServerMessage",
     "StateMessage",
     "TalkMessage",
@@ -108,9 +110,6 @@ TableStatus = Literal["waiting", "playing", "over"]
 #: The secret a link to a table holds (``/t/{id}#token=...``): a seat's, a spectator's, a room's invite, or a
 #: one-time link that moves a seat to another device.
 LinkKind = Literal["token", "spectate", "invite", "move"]
-#: Why the server would not act on a message (:class:`ProtocolError`).
-ErrorCode = Literal["malformed", "too_large", "not_your_turn", "illegal", "not_allowed", "stale", "busy",
-                    "computer_failed", "not_saved", "internal"]
 #: An action in the record's action format, without ``player`` (``{"play": "QS"}``; ``engine/record``).
 ActionData = dict[str, Any]
 
@@ -388,12 +387,6 @@ class StateMessage(TypedDict):
     prompt: Prompt | None
 
 
-class ErrorMessage(TypedDict):
-    type: Literal["error"]
-    code: ErrorCode
-    message: str
-
-
 class Advice(TypedDict):
     """A choice as a hint or the tutor names it: in words, and as the client sends it."""
 
@@ -466,20 +459,6 @@ _MESSAGE_FIELDS: dict[str, set[str]] = {"action": {"action", "version"}, "hint":
                                         "move": set(), "say": {"phrase"}, "undo": {"version"}}
 
 
-class ProtocolError(ValueError):
-    """A message the server will not act on: ``code`` is one of ``malformed``, ``too_large``,
-    ``not_your_turn``, ``illegal``, ``not_allowed``, ``stale`` (it answers a state that is no longer the
-    table's), ``busy``, ``computer_failed``; the message says why. Nothing changed."""
-
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        self.code = code
-        self.message = message
-        super().__init__(f"{code}: {message}")
-
-    def to_data(self) -> ErrorMessage:
-        return {"type": "error", "code": self.code, "message": self.message}
-
-
 # ---------------------------------------------------------------- reading what clients send
 def _shown(value: object) -> str:
     """A value a client sent, as JSON (not Python's repr), cut short."""
@@ -487,60 +466,84 @@ def _shown(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _json_kind(value: object) -> str:
-    kinds = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "a number",
-             float: "a number", type(None): "null"}
-    return kinds.get(type(value), "another value")
+#: A JSON value's kind, as a message that is not an object is told what it sent.
+_JSON_KINDS = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "a number",
+               float: "a number", type(None): "null"}
+
+
+def _either(*names: str) -> Callable[[str], str]:
+    """The protocol's names (identifiers, the same in every language) joined by the client's "or"."""
+    return lambda lang: words_in(lang)(" or ").join(names)
+
+
+#: JSON's two booleans, as an error names them ("true or false").
+_BOOLEANS = _either("true", "false")
+
+
+def _json_kind(value: object) -> Callable[[str], str]:
+    kind = _JSON_KINDS.get(type(value), "another value")
+    return lambda lang: words_in(lang)(kind)
 
 
 def read_message(text: str | bytes) -> ClientMessage:
     """A client's message, checked for size, JSON, type and fields (not yet for legality)."""
     if len(text) > MAX_MESSAGE:
-        raise ProtocolError("too_large", f"a message may be at most {MAX_MESSAGE} characters, not {len(text)}")
+        raise ProtocolError("too_large", "a message may be at most {most} characters, not {n}", most=MAX_MESSAGE,
+                            n=len(text))
     if isinstance(text, bytes):  # UTF-8 only (json.loads would take a byte order mark for UTF-16 or 32)
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as e:
-            raise ProtocolError("malformed", f"not UTF-8 text: byte {e.start}") from None
+            raise ProtocolError("malformed", "not UTF-8 text: byte {byte}", byte=e.start) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise ProtocolError("malformed", f"not JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+        # The decoder's reason ("Expecting value") is a phrase of the catalogue too.
+        raise ProtocolError("malformed", "not JSON: {reason} at line {line}, column {column}", reason=said_in(e.msg),
+                            line=e.lineno, column=e.colno) from None
     except UnicodeDecodeError as e:
-        raise ProtocolError("malformed", f"not UTF-8 text: byte {e.start}") from None
+        raise ProtocolError("malformed", "not UTF-8 text: byte {byte}", byte=e.start) from None
     except RecursionError:  # a few kilobytes of [[[[...]]]] nest deeper than the decoder goes
         raise ProtocolError("malformed", "not JSON: nested too deep") from None
     except ValueError:  # Python's limit on converting long digit strings: no message has a number that long
         raise ProtocolError("malformed", "a number with thousands of digits: no message holds one") from None
     if not isinstance(data, dict):
-        raise ProtocolError("malformed", f"a message is a JSON object, not {_json_kind(data)}")
+        raise ProtocolError("malformed", "a message is a JSON object, not {kind}", kind=_json_kind(data))
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _MESSAGE_FIELDS:
-        known = ", ".join(sorted(_MESSAGE_FIELDS))
-        raise ProtocolError("malformed", f"unknown message type {_shown(kind)} (known: {known})")
+        raise ProtocolError("malformed", "unknown message type {type} (known: {known})", type=_shown(kind),
+                            known=", ".join(sorted(_MESSAGE_FIELDS)))
     fields = set(data) - {"type"}
     if kind == "action" and "confirm" in data:
         if not isinstance(data["confirm"], bool):
-            raise ProtocolError("malformed", f"confirm is true or false, not {_shown(data['confirm'])}")
+            raise ProtocolError("malformed", "{field} is {booleans}, not {value}", field="confirm", booleans=_BOOLEANS,
+                                value=_shown(data["confirm"]))
         fields.discard("confirm")
     if kind == "undo" and "declare_best" in data:
         if not isinstance(data["declare_best"], bool):
-            raise ProtocolError("malformed", f"declare_best is true or false, not {_shown(data['declare_best'])}")
+            raise ProtocolError("malformed", "{field} is {booleans}, not {value}", field="declare_best",
+                                booleans=_BOOLEANS, value=_shown(data["declare_best"]))
         fields.discard("declare_best")
     if "version" in _MESSAGE_FIELDS[kind]:
         if "version" not in data:
-            raise ProtocolError("malformed", f"missing version: an {kind} message names the version of the state it "
-                                             'answers ({"version": N}, the state\'s own)')
+            raise ProtocolError("malformed", 'missing version: an {kind} message names the version of the state it '
+                                             'answers ({{"version": N}}, the state\'s own)', kind=kind)
         version = data["version"]
         if not isinstance(version, int) or isinstance(version, bool) or not 0 <= version <= 1_000_000:
-            raise ProtocolError("malformed", f"a version is a whole number from 0, not {version!r}"[:200])
+            raise ProtocolError("malformed", "a version is a whole number from 0, not {value}",
+                                value=repr(version)[:160])
     if fields != _MESSAGE_FIELDS[kind]:
-        want = ", ".join(sorted(_MESSAGE_FIELDS[kind])) or "no fields"
-        raise ProtocolError("malformed", f"a {kind} message has {want}, not {', '.join(sorted(fields)) or 'none'}")
+        want, sent = ", ".join(sorted(_MESSAGE_FIELDS[kind])), ", ".join(sorted(fields))
+        if not want:
+            raise ProtocolError("malformed", "a {kind} message has no fields, not {fields}", kind=kind, fields=sent)
+        if not sent:
+            raise ProtocolError("malformed", "a {kind} message has {want}, not none", kind=kind, want=want)
+        raise ProtocolError("malformed", "a {kind} message has {want}, not {fields}", kind=kind, want=want,
+                            fields=sent)
     if kind == "join":
         name = data["name"]
         if not isinstance(name, str) or not name.strip() or len(name) > 40:
-            raise ProtocolError("malformed", f"a name is 1 to 40 characters, not {json.dumps(name)[:60]}")
+            raise ProtocolError("malformed", "a name is 1 to 40 characters, not {name}", name=json.dumps(name)[:60])
         return {"type": "join", "name": name}
     if kind == "action":
         if "confirm" in data:
@@ -560,51 +563,70 @@ def _phrase(value: object) -> Phrase:
     for phrase in PHRASES:
         if value == phrase:
             return phrase
-    raise ProtocolError("malformed", f"unknown phrase {_shown(value)}: a player says one of the table's phrases "
-                                     f"({', '.join(PHRASES)}), no words of his own")
+    raise ProtocolError("malformed", "unknown phrase {phrase}: a player says one of the table's phrases ({phrases}), "
+                                     "no words of his own", phrase=_shown(value), phrases=", ".join(PHRASES))
 
 
-def read_action(data: object, partie: Partie, seat: int, lang: str = "en", names: Sequence[str] = ()) -> Action | int:
+def _the(phase: Phase) -> Callable[[str], str]:
+    """The phase with its article ("the exchange"), in the client's language."""
+    return said_in("the " + phase.value)
+
+
+def read_action(data: object, partie: Partie, seat: int, names: Sequence[str] = ()) -> Action | int:
     """The action a player sent (an ``int``: the packets the dealer deals in), checked against the engine: raises
-    :class:`ProtocolError` if it is malformed, out of turn or illegal (the engine's refusal in ``lang``, ``names``)."""
-    names = partie.players
-    who = names[seat]
+    :class:`ProtocolError` if it is malformed, out of turn or illegal (the engine's refusal), the players named
+    ``names`` (as the client is told them; by default the partie's), the error said in the client's language."""
+    players = partie.players
+    shown = tuple(names) or players
+    who = shown[seat]
     if not isinstance(data, dict):
-        raise ProtocolError("malformed", f"an action is a JSON object, not {_shown(data)}")
+        raise ProtocolError("malformed", "an action is a JSON object, not {value}", value=_shown(data))
     if "player" in data:
         raise ProtocolError("malformed", "an action names no player: the seat is the one your link holds")
     if "cut" in data or "deal" in data:  # the chance events are the server's: a client may not stack the pack
-        raise ProtocolError("malformed", "the cut and the shuffle are the server's: a dealer sends {'packets': n}")
+        raise ProtocolError("malformed", "the cut and the shuffle are the server's: a dealer sends {packets}",
+                            packets="{'packets': n}")
     if partie.is_over:
         raise ProtocolError("not_allowed", "the partie is over")
     # A concession may come out of turn (the rulings, 18): the engine judges it.
     if partie.to_act != seat and data != {"concede": True}:
-        waiting = partie.player_name(partie.to_act) if partie.to_act is not None else "nobody"
-        raise ProtocolError("not_your_turn", f"it is not {who}'s turn (the {partie.phase.value}: waiting for "
-                                             f"{waiting})")
+        waiting = shown[partie.to_act] if partie.to_act is not None else said_in("nobody")
+        raise ProtocolError("not_your_turn", "it is not {name}'s turn ({phase}: waiting for {waiting})", name=who,
+                            phase=_the(partie.phase), waiting=waiting)
     if set(data) == {"packets"}:
         packets = data["packets"]
         if partie.phase is not Phase.DEAL:
-            raise ProtocolError("illegal", f"{who} cannot choose packets: it is the {partie.phase.value}")
+            raise ProtocolError("illegal", "{name} cannot choose packets: it is {phase}", name=who,
+                                phase=_the(partie.phase))
         if packets not in partie.legal_packets() or isinstance(packets, bool):
-            sizes = " or ".join(map(str, partie.legal_packets()))
-            raise ProtocolError("illegal", f"{who} deals in packets of {sizes}, not {_shown(packets)}")
+            legal = [str(n) for n in partie.legal_packets()]
+            raise ProtocolError("illegal", "{name} deals in packets of {sizes}, not {value}", name=who,
+                                sizes=lambda lang: words_in(lang)(" or ").join(legal), value=_shown(packets))
         return int(packets)
     if set(data) == {"choose_dealer"}:
         dealer = data["choose_dealer"]
         if dealer not in (0, 1) or isinstance(dealer, bool):
-            raise ProtocolError("malformed", f"choose_dealer is a seat, 0 or 1, not {_shown(dealer)}")
+            raise ProtocolError("malformed", "{field} is a seat, 0 or 1, not {value}", field="choose_dealer",
+                                value=_shown(dealer))
         action: Action = ChooseDealer(seat, int(dealer))
     else:
         try:
-            action = action_from_data({"player": who, **data}, names)
+            action = action_from_data({"player": players[seat], **data}, players)
         except RecordError as e:
-            raise ProtocolError("malformed", e.reason) from None
+            # The record's reader says why in English (the records' language); another language says which action.
+            raise ProtocolError("malformed", "{reason}", reason=_unreadable(e.reason, data)) from None
     try:
         partie.verify(action)
     except IllegalActionError as e:
-        raise ProtocolError("illegal", e.words(lang, names or None)) from None
+        refusal = e
+        raise ProtocolError("illegal", "{reason}", reason=lambda lang: refusal.words(lang, shown)) from None
     return action
+
+
+def _unreadable(reason: str, data: object) -> Callable[[str], str]:
+    """Why an action could not be read: the record reader's reason in English; in another language, the action."""
+    return lambda lang: reason if lang == "en" else words_in(lang)("this action cannot be read: {action}",
+                                                                    action=_shown(data))
 
 
 def action_message(action: Action, names: tuple[str, str]) -> ActionData:

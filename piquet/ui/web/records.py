@@ -43,21 +43,21 @@ class RecordRefused(ReviewRefused):
     ``why`` (the engine's reason), and where known the deal and action (counted from 1 and 0, as in the file)."""
 
     def __init__(self, error: RecordError) -> None:
-        super().__init__(422, f"not a record this game can read: {error}")
+        super().__init__(422, "not a record this game can read: {error}", error=str(error))
         self.where = error.where
         self.why = error.reason
         self.deal = error.deal
         self.action = error.action
 
 
-def refusal(refused: ReviewRefused) -> dict[str, Any]:
-    """The JSON of a refusal: ``detail`` (a sentence in English, as every refusal of the server's) and for a record
-    that cannot be read ``where`` and ``why``, apart, for the page to say in its own language.
+def refusal(refused: ReviewRefused, lang: str = "en") -> dict[str, Any]:
+    """The JSON of a refusal: ``detail`` (a sentence in ``lang``) and for a record that cannot be read ``where`` and
+    ``why``, apart, for the page to say in its own language.
 
     >>> refusal(RecordRefused(RecordError("deal 2", "a deal is an object", 2)))["where"]
     'deal 2'
     """
-    answer: dict[str, Any] = {"detail": refused.reason}
+    answer: dict[str, Any] = {"detail": refused.words(lang)}
     if isinstance(refused, RecordRefused):
         answer.update(where=refused.where, why=refused.why, deal=refused.deal, action=refused.action)
     return answer
@@ -68,8 +68,8 @@ def read_record(text: str | bytes) -> Partie:
     naming where and why for a file that is not one, :class:`ReviewRefused` (413) for one too large to be one."""
     size = len(text if isinstance(text, bytes) else text.encode("utf-8"))
     if size > MAX_RECORD_BYTES:
-        raise ReviewRefused(413, f"record: {size} bytes is more than a record of Piquet holds (at most "
-                                 f"{MAX_RECORD_BYTES} bytes)")
+        raise ReviewRefused(413, "{field}: {size} bytes is more than a record of Piquet holds (at most {most} bytes)",
+                            field="record", size=size, most=MAX_RECORD_BYTES)
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -92,7 +92,8 @@ def check_room(reviews: Reviews, key: str) -> None:
     them is of the record ``key`` (:func:`record_key`; a review of it made or under way is given again)."""
     waiting = [j for j in reviews.jobs.values() if j.table.startswith("record:") and j.status in ("queued", "running")]
     if len(waiting) >= MAX_RECORD_REVIEWS and all(j.table != key for j in waiting):
-        raise ReviewRefused(503, f"the server is reviewing {len(waiting)} records already: send yours again shortly")
+        raise ReviewRefused(503, "the server is reviewing {n} records already: send yours again shortly",
+                            n=len(waiting))
 
 
 def deals_ended(partie: Partie) -> int:
@@ -107,7 +108,8 @@ def review_of_record(text: str, deal: int | None, lens: str, lang: str = "en",
     partie's players and its deals ended (``players``, ``deals``); :class:`ReviewRefused` as the server refuses."""
     partie = read_record(text)
     if lens not in ("fair", "open-hands"):
-        raise ReviewRefused(422, f"lens: {lens[:20]!r} is not a lens (fair, open-hands)")
+        raise ReviewRefused(422, "{field}: {lens} is not a lens ({lenses})", field="lens", lens=repr(lens[:20]),
+                            lenses="fair, open-hands")
     reviewed = to_review(partie, deal)
     return {"players": list(partie.players), "deals": deals_ended(partie),
             "result": review_data(reviewed, deal, Lens(lens), progress, lang)}

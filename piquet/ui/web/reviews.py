@@ -47,6 +47,7 @@ from piquet.engine.actions import Deal, Play
 from piquet.engine.cards import Card
 from piquet.engine.partie import Partie, reckoning_at_first_lead
 from piquet.engine.view import PlayerView
+from piquet.ui.web.errors import Reason, Said
 from piquet.ui.web.thinking import _context, _start_worker
 
 __all__ = ["KEEP_SECONDS", "MAX_WAITING", "PER_CLIENT", "REVIEW_WORKERS", "ReviewJob", "ReviewRefused", "Reviews",
@@ -70,13 +71,17 @@ Status = Literal["queued", "running", "done", "failed"]
 log = logging.getLogger("piquet.ui.web")
 
 
-class ReviewRefused(Exception):
-    """A review that cannot be given: ``status`` is the HTTP status, ``reason`` says why."""
+class ReviewRefused(Reason):
+    """A review that cannot be given: ``status`` is the HTTP status, ``reason`` says why in English, :meth:`words` in
+    the asker's language."""
 
-    def __init__(self, status: int, reason: str) -> None:
-        super().__init__(reason)
+    def __init__(self, status: int, template: str, /, **params: Said) -> None:
+        super().__init__(template, **params)
         self.status = status
-        self.reason = reason
+
+    @property
+    def reason(self) -> str:
+        return self.message
 
 
 def _cards(cards: Iterable[Card]) -> list[str]:
@@ -160,8 +165,8 @@ def may_review(partie: Partie | None, seat: int | None, lens: str) -> Partie:
     if partie is None:
         raise ReviewRefused(409, "the partie has not begun: there is no deal to review")
     if lens == "open-hands" and not partie.is_over:
-        raise ReviewRefused(403, "lens: the open-hands lens is given once the partie is over: before, it would show "
-                                 "the opponent's discards")
+        raise ReviewRefused(403, "{field}: the open-hands lens is given once the partie is over: before, it would "
+                                 "show the opponent's discards", field="lens")
     if seat is None and not partie.is_over:
         raise ReviewRefused(403, "a spectator is shown the review once the partie is over")
     return partie
@@ -296,8 +301,7 @@ class Reviews:
             return job
         mine = sum(1 for j in self.jobs.values() if client in j.clients and j.status in ("queued", "running"))
         if mine >= PER_CLIENT:
-            raise ReviewRefused(429, f"at most {PER_CLIENT} review{'s' if PER_CLIENT > 1 else ''} of yours at once: "
-                                     "wait for one to finish")
+            raise ReviewRefused(429, "at most {n} reviews of yours at once: wait for one to finish", n=PER_CLIENT)
         if sum(1 for j in self.jobs.values() if j.status in ("queued", "running")) >= MAX_WAITING:
             raise ReviewRefused(503, "the server is busy with other reviews: ask again shortly")
         if self.closed:
@@ -427,10 +431,10 @@ def to_review(partie: Partie, deal: int | None) -> Partie:
             raise ReviewRefused(409, "the whole partie is reviewed once it is over: ask for one deal that has ended")
         return partie
     if deal < 1:
-        raise ReviewRefused(422, f"deal: deals are counted from 1, not {deal}")
+        raise ReviewRefused(422, "{field}: deals are counted from 1, not {deal}", field="deal", deal=deal)
     if deal > scored:
-        raise ReviewRefused(409, f"deal {deal} has not ended (the deals ended: {scored}): a deal in progress is not "
-                                 "reviewed, it would show the cards still hidden")
+        raise ReviewRefused(409, "deal {deal} has not ended (the deals ended: {scored}): a deal in progress is not "
+                                 "reviewed, it would show the cards still hidden", deal=deal, scored=scored)
     return _to_the_end_of(partie, deal)
 
 

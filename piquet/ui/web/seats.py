@@ -204,10 +204,10 @@ class Seats:
         try:
             clean = clean_name(str(name))
         except BadName as e:
-            raise ProtocolError("malformed", str(e)) from None
+            raise ProtocolError("malformed", e.template, **e.params) from None
         if imitates(clean, (info.players[0], COMPUTER_NAME)):
-            raise ProtocolError("not_allowed", f"{clean!r} looks like the other player's name or the "
-                                               "computer's: choose another")
+            raise ProtocolError("not_allowed", "{name} looks like the other player's name or the computer's: choose "
+                                               "another", name=repr(clean))
         token = secrets.token_urlsafe(SECRET_BYTES)
         await store_call(self.store.join(info.id, seat, clean, token), info.id, seat)
         event("joined", info.id, seat=seat)

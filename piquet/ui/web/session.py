@@ -72,17 +72,18 @@ async def handle(table: Table, client: Client, text: str | bytes) -> None:
         elif message["type"] == "move":
             client.post(message_text(await table.move_link(client.seat)))
         elif message["type"] == "say":
-            await table.say(client.seat, message["phrase"], client.lang)
+            await table.say(client.seat, message["phrase"])
         elif message["type"] == "join":
             await table.join(client.seat, message["name"], client)
         else:
             assert_never(message)
     except ProtocolError as e:
-        client.post(message_text(e.to_data()))
+        client.post(message_text(e.to_data(client.lang)))
         if e.code == "stale":  # the client answered an old state: here is the table's now
             client.post(table.state(client.seat, client.lang), state=True)
     except Exception as error:  # a fault of the server's: the client is told no more, the log has the details
         log.error("table %s: a message could not be handled (%s)", table.id, type(error).__name__)
         event("error", table.id, seat=client.seat, severity=logging.ERROR, error=type(error).__name__)
         log.debug("the message's traceback", exc_info=True)
-        client.post(message_text(ProtocolError("internal", "the server could not handle that message").to_data()))
+        client.post(message_text(ProtocolError("internal", "the server could not handle that message")
+                                 .to_data(client.lang)))

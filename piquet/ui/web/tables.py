@@ -46,6 +46,7 @@ from piquet.ui.web.advice import HINT_LEVEL, Advice, check_tutor
 from piquet.ui.web.advice_messages import tutor_message
 from piquet.ui.web.budgets import DEFAULT_BUDGET, LEVELS, MAX_BUDGET, check_budget
 from piquet.ui.web.clients import Client
+from piquet.ui.web.errors import OpenRefused, Refusal, said_in
 from piquet.ui.web.events import event
 from piquet.ui.web.history import History, summary
 from piquet.ui.web.limits import TokenBucket, Window, prefix_of
@@ -343,14 +344,17 @@ class Table:
             else:
                 client.post(self.state(client.seat, client.lang), state=True)
 
-    async def _tell(self, data: ServerMessage) -> None:
-        """Send every client at the table the same message."""
-        text = json.dumps(data, separators=(",", ":"))
+    async def _tell(self, data: ServerMessage | ProtocolError) -> None:
+        """Send every client at the table the same message (an error: in each client's language)."""
+        texts: dict[str, str] = {}
         for client in list(self.clients):
             if client.dropped:  # a closed or stalled connection leaves the table
                 self.clients.discard(client)
-            else:
-                client.post(text)
+                continue
+            if client.lang not in texts:
+                said = data.to_data(client.lang) if isinstance(data, ProtocolError) else data
+                texts[client.lang] = json.dumps(said, separators=(",", ":"))
+            client.post(texts[client.lang])
 
     # ------------------------------------------------------------ driving the partie
     def _start(self) -> None:
@@ -448,8 +452,8 @@ class Table:
                     except ThinkingFailed as e:
                         _log.warning("table %s: %s", self.id, e)
                         event("computer_failed", self.id, seat=self.info.computer, severity=logging.WARNING)
-                        await self._tell(ProtocolError("computer_failed", "the computer could not decide: "
-                                                       "reload the page to ask it again").to_data())
+                        await self._tell(ProtocolError("computer_failed", "the computer could not decide: reload "
+                                                                          "the page to ask it again"))
                         return
                 if action is None:
                     return
@@ -473,8 +477,8 @@ class Table:
 
     def _require_version(self, version: int | None) -> None:
         if version is not None and version != self.version:
-            raise ProtocolError("stale", f"this answers the state of version {version}, but the table is at version "
-                                         f"{self.version}: the current state follows")
+            raise ProtocolError("stale", "this answers the state of version {version}, but the table is at version "
+                                         "{now}: the current state follows", version=version, now=self.version)
 
     def require_playing(self, seat: int | None) -> Partie:
         """The partie, for ``seat`` to act in; ``not_allowed`` for a spectator, or before the partie starts."""
@@ -497,7 +501,7 @@ class Table:
             self._require_version(version)
             assert seat is not None
             shown = self.shown_players(lang)
-            action = read_action(data, partie, seat, lang, [name or "" for name in shown])
+            action = read_action(data, partie, seat, [name or "" for name in shown])
             if isinstance(action, int):
                 action = self._deal(action)
             elif not confirm:
@@ -523,26 +527,24 @@ class Table:
         await self.broadcast()
         self.kick()
 
-    async def say(self, seat: int | None, phrase: Phrase, lang: str = "en") -> None:
+    async def say(self, seat: int | None, phrase: Phrase) -> None:
         """A room's seated player says one of the table's phrases to everyone at it (both seats and the spectators),
-        who each hear its id and say it in their own language; refused in ``lang``: ``not_allowed`` at a table
-        against the computer or from a spectator, ``busy`` past the seat's allowance. Kept in no record (the record
-        is the game's)."""
-        words = words_in(lang)
+        who each hear its id and say it in their own language; refused ``not_allowed`` at a table against the
+        computer or from a spectator, ``busy`` past the seat's allowance. Kept in no record (the record is the
+        game's)."""
         if self.info.computer is not None:
-            raise ProtocolError("not_allowed", words("{phrase}: phrases are said between two people, not at a table "
-                                                     "against the computer", phrase=phrase))
+            raise ProtocolError("not_allowed", "{phrase}: phrases are said between two people, not at a table "
+                                               "against the computer", phrase=phrase)
         if seat is None:
-            raise ProtocolError("not_allowed", words("{phrase}: a spectator watches the table; he says nothing to it",
-                                                     phrase=phrase))
+            raise ProtocolError("not_allowed", "{phrase}: a spectator watches the table; he says nothing to it",
+                                phrase=phrase)
         now = self.clock()
         allowance = self._phrases.setdefault(seat, Window(PHRASE_INTERVAL, PHRASES_PER_MINUTE))
         wait = allowance.wait(now)
         if wait > 0:
-            raise ProtocolError("busy", words("{phrase}: {name} may say a phrase once every {interval} s and {most} "
-                                              "times a minute: again in {wait} s", phrase=phrase,
-                                              name=self.names[seat], interval=f"{PHRASE_INTERVAL:g}",
-                                              most=PHRASES_PER_MINUTE, wait=wait))
+            raise ProtocolError("busy", "{phrase}: {name} may say a phrase once every {interval} s and {most} times a "
+                                        "minute: again in {wait} s", phrase=phrase, name=self.names[seat],
+                                        interval=f"{PHRASE_INTERVAL:g}", most=PHRASES_PER_MINUTE, wait=wait)
         allowance.use(now)
         event("said", self.id, seat=seat, phrase=phrase)
         await self._tell({"type": "said", "seat": seat, "phrase": phrase})
@@ -559,16 +561,6 @@ class Elsewhere(Exception):
     def __init__(self, table_id: str) -> None:
         super().__init__(f"the table {table_id} is served by another process: connect again")
         self.reason = str(self)
-
-
-class OpenRefused(Exception):
-    """Too many tables read from the store for one address (or its network) lately: try again in ``retry_after``
-    seconds."""
-
-    def __init__(self, reason: str, retry_after: float) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.retry_after = retry_after
 
 
 class Tables:
@@ -755,23 +747,26 @@ class Tables:
     def _new(self, kind: TableKind, variant: str, options: dict[str, Any] | None, level: int | None,
              name: str, takebacks: Takebacks, budget: float | None = None, tutor: object = None) -> TableInfo:
         if kind not in ("computer", "room"):
-            raise ValueError(f"a table is 'computer' or 'room', not {kind!r}")
+            raise Refusal("a table is {kinds}, not {kind}", kinds=lambda lang: words_in(lang)(" or ").join(
+                ("'computer'", "'room'")), kind=repr(kind))
         if variant not in VARIANTS:
-            raise ValueError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
+            raise Refusal("unknown variant {variant} (known: {known})", variant=repr(variant),
+                          known=", ".join(VARIANTS))
         options = dict(options or {})
         rules = make_rules(variant, options)  # raises OptionError (a ValueError) on a bad option
         name = clean_name(name) if name.strip() else "Player"  # raises BadName (a ValueError)
         if imitates(name, (COMPUTER_NAME,)):
-            raise ValueError(f"the name {name!r} looks like the computer's: choose another")
+            raise Refusal("the name {name} looks like the computer's: choose another", name=repr(name))
         if takebacks not in TAKEBACKS:
-            raise ValueError(f"takebacks are {', '.join(TAKEBACKS)}, not {takebacks!r}")
+            raise Refusal("takebacks are {known}, not {takebacks}", known=", ".join(TAKEBACKS),
+                          takebacks=repr(takebacks))
         budget = check_budget(budget, self.max_budget)
         threshold = check_tutor(tutor)
         computer: int | None = None
         invite: str | None = None
         if kind == "computer":
             if level not in LEVELS:
-                raise ValueError(f"the computer's level is 1 to 5, not {level!r}")
+                raise Refusal("the computer's level is 1 to 5, not {level}", level=repr(level))
             computer = 1
             other: str | None = COMPUTER_NAME
             tokens: list[str | None] = [secrets.token_urlsafe(SECRET_BYTES), None]
@@ -781,7 +776,7 @@ class Tables:
             takebacks = "off"  # two people: nothing is taken back
             budget = None  # and no computer thinks
             if threshold is not None:
-                raise ValueError("tutor: a room for two has no tutor (the computer does not sit at it)")
+                raise Refusal("{field}: a room for two has no tutor (the computer does not sit at it)", field="tutor")
             tokens = [secrets.token_urlsafe(SECRET_BYTES), None]
             invite = secrets.token_urlsafe(SECRET_BYTES)
         return TableInfo(secrets.token_urlsafe(9), kind, variant, rules.changed(), level, [name, other], tokens,
@@ -795,7 +790,7 @@ class Tables:
         the other player is told (the table's state says ``rematch``); when he asks, his link is the new room's
         invitation. Raises ``ValueError`` before the partie is over, or when the rematch's room is full."""
         if table.partie is None or not table.partie.is_over:
-            raise ValueError("a rematch is asked for once the partie is over")
+            raise Refusal("a rematch is asked for once the partie is over")
         async with table.lock:
             new = table.rematch
             if new is None:
@@ -811,7 +806,7 @@ class Tables:
             elif new.invite is not None:
                 link = f"/t/{new.id}#invite={new.invite}"
             else:
-                raise ValueError("the rematch's room has both its players already")
+                raise Refusal("the rematch's room has both its players already")
         await table.broadcast()
         return new.id, link
 
@@ -844,8 +839,9 @@ class Tables:
         for bucket, per_minute, whose in buckets:
             if bucket.available(now) < 1:
                 wait = math.ceil((1 - bucket.tokens) / bucket.rate)
-                raise OpenRefused(f"at most {per_minute:g} tables opened a minute from {whose} (a table not in "
-                                  f"memory is read and replayed): try again in {wait} s", wait)
+                raise OpenRefused(wait, "at most {most} tables opened a minute from {whose} (a table not in memory is "
+                                        "read and replayed): try again in {wait} s", most=f"{per_minute:g}",
+                                  whose=said_in(whose), wait=wait)
         for bucket, _, _ in buckets:
             bucket.take(now)
 

@@ -2,7 +2,7 @@
 // Creating a table (POST /api/tables): the form's body, the server's answer or its reason for refusing, and the
 // creator's seat secret kept in this browser before the page goes to the table.
 
-import { sentence, t } from "../i18n.js";
+import { lang, sentence, t } from "../i18n.js";
 import { NEW_TABLE, offline } from "../site/mode.js";
 import { session, store } from "../storage.js";
 import { $ } from "../table/dom.js";
@@ -120,7 +120,8 @@ export async function submit(e) {
     return;
   }
   try {
-    const res = await fetch("/api/tables", {
+    // The page's language: a refusal's reason (a name the server will not take, ...) comes back in it.
+    const res = await fetch(`/api/tables?lang=${encodeURIComponent(lang)}`, {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
       body: JSON.stringify(request),

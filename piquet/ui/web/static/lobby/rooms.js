@@ -4,7 +4,7 @@
 // asked for again every few seconds while the page is seen; the server answers 304 when it has not changed (the
 // browser sends the page's ETag back), and the rows are drawn again only when it has.
 
-import { t } from "../i18n.js";
+import { lang, t } from "../i18n.js";
 import { tableHref } from "../site/mode.js";
 import { store } from "../storage.js";
 import { $, h } from "../table/dom.js";
@@ -60,7 +60,7 @@ async function join(room) {
     showError(t("create.name"));
     return;
   }
-  const res = await fetch(`/api/tables/${encodeURIComponent(room.id)}/join`, {
+  const res = await fetch(`/api/tables/${encodeURIComponent(room.id)}/join?lang=${encodeURIComponent(lang)}`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "application/json" },
     body: JSON.stringify({ name }),

@@ -81,12 +81,13 @@ function ask(op, fields, told) {
 
 /**
  * Create a table in this browser (the body of docs/protocol.md's `POST /api/tables`): the answer, or the reason
- * it was refused (`{detail}`).
+ * it was refused (`{detail}`), in the page's language ``lang``.
  * @param {CreateTable} body
+ * @param {string} lang
  * @returns {Promise<CreatedTable | {detail: string}>}
  */
-export function createTable(body) {
-  return ask("create", { body: JSON.stringify(body) });
+export function createTable(body, lang) {
+  return ask("create", { body: JSON.stringify(body), lang });
 }
 
 /**

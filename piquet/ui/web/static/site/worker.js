@@ -98,7 +98,7 @@ async function serve(data) {
   } else if (data.op === "disconnect") {
     tables.disconnect(data.number);
   } else if (data.op === "create") {
-    scope.postMessage({ op: "answer", request: data.request, answer: JSON.parse(await tables.create(data.body)) });
+    scope.postMessage({ op: "answer", request: data.request, answer: JSON.parse(await tables.create(data.body, data.lang || "en")) });
   } else if (data.op === "review" || data.op === "review_table") {
     /** @param {number} done @param {number} total */
     const progress = (done, total) => scope.postMessage({ op: "progress", request: data.request, done, total });

@@ -5,7 +5,7 @@
 
 import { ensureSprite } from "../cards.js";
 import "../display.js"; // the cards and colours this browser chose (applied at once)
-import { languageChoice, sentence } from "../i18n.js";
+import { lang, languageChoice, sentence, t } from "../i18n.js";
 import { keepOffline, NEW_TABLE, offline, tableHref } from "../site/mode.js";
 import { createTable, recordOf } from "../site/worker-socket.js";
 import { session, store } from "../storage.js";
@@ -165,7 +165,7 @@ else start();
 async function createHere() {
   const request = session.get(NEW_TABLE);
   if (!request) return "This page was asked for a new table, but the request is gone: start a game from the lobby.";
-  const answer = await createTable(JSON.parse(request));
+  const answer = await createTable(JSON.parse(request), lang);
   session.set(NEW_TABLE, null);
   if (!("id" in answer)) return sentence(answer.detail);
   saveTable(answer.id, { ...savedTable(answer.id), token: answer.token, at: Date.now() });
@@ -206,12 +206,13 @@ async function requestRematch() {
   }
   const button = /** @type {HTMLButtonElement} */ ($("rematch"));
   button.disabled = true;
-  const url = `/api/tables/${encodeURIComponent(app.id)}/rematch?token=${encodeURIComponent(app.cred.value)}`;
+  const url = `/api/tables/${encodeURIComponent(app.id)}/rematch?token=${encodeURIComponent(app.cred.value)}`
+    + `&lang=${encodeURIComponent(lang)}`; // a refusal's reason comes back in the page's language
   const answer = await fetch(url, { method: "POST" }).catch(() => null);
   button.disabled = false;
   if (!answer || !answer.ok) {
     const detail = answer ? /** @type {{detail?: string}} */ (await answer.json().catch(() => ({}))).detail : null;
-    showError(`No rematch: ${detail || "the server could not be reached; try again"}.`);
+    showError(t("result.no_rematch", { why: detail || t("result.rematch_unreachable") }));
     return;
   }
   const data = /** @type {{id: string, link: string}} */ (await answer.json());
