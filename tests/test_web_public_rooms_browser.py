@@ -16,7 +16,7 @@ import test_web_browser
 from test_web_axe import violations
 
 # The browser is test_web_browser's fixture, asked for by name (request.getfixturevalue).
-from test_web_browser import WAIT, LiveServer, _open, _ready, browser  # noqa: F401
+from test_web_browser import WAIT, LiveServer, _goto, _open, _ready, browser  # noqa: F401
 
 from piquet.ui.web.app import create_app
 
@@ -55,8 +55,7 @@ def test_ann_opens_a_public_room_bill_joins_it_from_his_lobby_and_carl_watches(
     ann_token = ann.evaluate(seat_of)
     assert ann_token
     ann.get_by_test_id("listed-note").wait_for(timeout=WAIT)  # the waiting room says the room is listed
-    ann.goto(club.url + "/")  # in her own lobby, Ann's room is hers to open, not to join
-    _ready(ann)
+    _goto(ann, club.url + "/")  # in her own lobby, Ann's room is hers to open, not to join
     own = _room_row(ann, "Ann", "Waiting for a player")
     assert own.get_by_test_id("join-room").count() == 0 and own.get_by_test_id("open-room").count() == 1
     own.get_by_test_id("open-room").click()
