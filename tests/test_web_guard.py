@@ -150,7 +150,7 @@ def test_a_spectator_who_never_reads_is_dropped_and_the_room_goes_on(
     asyncio.run(asyncio.wait_for(scenario(), 10.0))
 
 
-def test_a_slow_reader_is_sent_only_the_latest_state_and_a_client_far_behind_is_dropped(
+def test_a_slow_reader_is_sent_the_latest_state_and_each_deal_s_last_and_a_client_far_behind_is_dropped(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(clients_module, "CLIENT_QUEUE", 4)
 
@@ -166,6 +166,13 @@ def test_a_slow_reader_is_sent_only_the_latest_state_and_a_client_far_behind_is_
                 break
             await asyncio.sleep(0.02)
         assert [json.loads(t)["version"] for t in slow.sent] == [0, 19]  # what was on its way, then the latest
+        for version in range(20, 30):  # a new deal from version 25: the last state of deal 0 is kept for it
+            client.post(json.dumps({"type": "state", "version": version}), state=True, deal=0 if version < 25 else 1)
+        for _ in range(100):
+            if json.loads(slow.sent[-1])["version"] == 29:
+                break
+            await asyncio.sleep(0.02)
+        assert [json.loads(t)["version"] for t in slow.sent][2:] in ([24, 29], [20, 24, 29])
         for n in range(5):  # errors are not replaced: a client with more than CLIENT_QUEUE waiting is dropped
             client.post(json.dumps({"type": "error", "n": n}))
         assert client.dropped

@@ -48,24 +48,26 @@ class Client:
         self.hang_up = hang_up
         self.invite = invite
         self.dropped = False
-        self._queue: deque[tuple[bool, str]] = deque()  # (is a state, text), oldest first
+        self._queue: deque[tuple[int | None, str]] = deque()  # (a state's deal, None else; text), oldest first
         self._ready = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
 
-    def post(self, text: str, state: bool = False) -> None:
-        """Queue ``text`` for the client (a ``state`` replaces any state still waiting); never waits."""
+    def post(self, text: str, state: bool = False, deal: int = 0) -> None:
+        """Queue ``text`` for the client; never waits. A ``state`` (of the deal numbered ``deal``) replaces a state of
+        the same deal still waiting: a slow reader is sent the latest, but never misses a deal's last state, the
+        one that holds the deal's whole talk (the page keeps it when the next deal begins)."""
         if self.dropped:
             return
         queue = self._queue
         if state:
-            for i, (is_state, _) in enumerate(queue):
-                if is_state:
+            for i, (of_deal, _) in enumerate(queue):
+                if of_deal == deal:
                     del queue[i]
                     break
-        elif sum(1 for is_state, _ in queue if not is_state) >= CLIENT_QUEUE:
+        elif sum(1 for of_deal, _ in queue if of_deal is None) >= CLIENT_QUEUE:
             self.drop(f"more than {CLIENT_QUEUE} messages waiting for it")
             return
-        queue.append((state, text))
+        queue.append((deal if state else None, text))
         self._ready.set()
         if self._writer is None:
             self._writer = asyncio.get_running_loop().create_task(self._write())

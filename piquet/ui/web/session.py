@@ -80,7 +80,7 @@ async def handle(table: Table, client: Client, text: str | bytes) -> None:
     except ProtocolError as e:
         client.post(message_text(e.to_data(client.lang)))
         if e.code == "stale":  # the client answered an old state: here is the table's now
-            client.post(table.state(client.seat, client.lang), state=True)
+            table.post_state(client)
     except Exception as error:  # a fault of the server's: the client is told no more, the log has the details
         log.error("table %s: a message could not be handled (%s)", table.id, type(error).__name__)
         event("error", table.id, seat=client.seat, severity=logging.ERROR, error=type(error).__name__)

@@ -189,6 +189,10 @@ class Table:
         """The table's version: moved on by one at each action and takeback, never back (stored with the table)."""
         return self.info.version
 
+    def post_state(self, client: Client) -> None:
+        """Queue the table's state for ``client``, replacing a state of the same deal still waiting for it."""
+        client.post(self.state(client.seat, client.lang), True, self.partie.deal_number if self.partie else 0)
+
     @property
     def status(self) -> TableStatus:
         if self.partie is None:
@@ -324,7 +328,7 @@ class Table:
     def welcome(self, client: Client) -> None:
         """What a page is sent as it joins: the table's state, then the talk of the deals already finished (the
         whole partie's, whichever tab or device played them; public once each deal is over)."""
-        client.post(self.state(client.seat, client.lang), state=True)
+        self.post_state(client)
         if self.partie is None or not self.partie.finished_logs():
             return
         a, b = self.shown_players(client.lang)
@@ -342,7 +346,7 @@ class Table:
             if client.dropped:  # a closed or stalled connection leaves the table; the game goes on
                 self.clients.discard(client)
             else:
-                client.post(self.state(client.seat, client.lang), state=True)
+                self.post_state(client)
 
     async def _tell(self, data: ServerMessage | ProtocolError) -> None:
         """Send every client at the table the same message (an error: in each client's language)."""
