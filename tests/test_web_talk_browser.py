@@ -28,15 +28,15 @@ def test_another_device_shows_the_talk_of_the_deals_played_on_the_first(request:
     created = _create(live, kind="computer", level=1, name="Ann")
     link = live.url + created["links"]["play"]
     first = _open(chromium, link)
-    for _ in range(2000):  # the first deal played to its end, and its count gone on from
-        if first.locator("#sheet tbody tr:not(.current)").count() >= 1 and not first.evaluate(
-                "document.body.dataset.dealEnd || ''"):
+    # The first deal played to its end, its count gone on from, and the next dealt (by Ann, who chooses the packets,
+    # where the cut made her dealer): the cut's talk and the first deal's are folded.
+    for _ in range(2000):
+        if first.evaluate("document.querySelectorAll('#log details.old-deal').length") >= 2:
             break
         if not _decide(first):
             first.wait_for_timeout(50)
     else:
-        raise AssertionError("the first deal did not end")
-    first.wait_for_function("document.querySelectorAll('#log details.old-deal').length >= 2", timeout=WAIT)
+        raise AssertionError("the first deal's talk was never folded")
     played = _old_deals(first)
     assert played[0].startswith("The cut") and played[1].startswith("Deal 1")
     other = _open(chromium, link)  # another device: a context of its own, nothing of the first's kept
