@@ -16,8 +16,10 @@ class Node:
 
 def test_what_starting_made_is_set_aside_and_what_comes_after_is_collected_as_before() -> None:
     before = Node()
+    threshold = gc.get_threshold()
     try:
         assert collector.settle() > 0
+        assert gc.get_threshold() == (collector.YOUNG, *threshold[1:])
         assert id(before) not in {id(o) for o in gc.get_objects(generation=2)}  # out of a full collection's walk
         a, b = Node(), Node()
         a.other, b.other = b, a
@@ -30,3 +32,4 @@ def test_what_starting_made_is_set_aside_and_what_comes_after_is_collected_as_be
         assert isinstance(before, Node)  # set aside, not collected
     finally:
         gc.unfreeze()
+        gc.set_threshold(*threshold)
