@@ -27,6 +27,7 @@ piquet.ui.web.errors.ProtocolError: malformed: unknown message type "shout" (kno
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
@@ -46,7 +47,7 @@ from piquet.engine.actions import (
 )
 from piquet.engine.cards import Card, CardSet
 from piquet.engine.combinations import Category
-from piquet.engine.events import CardPlayed, DealBegun, LogEntry
+from piquet.engine.events import CardPlayed, DealBegun, Event, LogEntry
 from piquet.engine.language import words_in
 from piquet.engine.partie import IllegalActionError, Partie, Phase
 from piquet.engine.record import RecordError, action_from_data, action_to_data
@@ -654,23 +655,38 @@ def _log(entries: Sequence[LogEntry], players: Sequence[str], lang: str = "en",
          names: Sequence[str] | None = None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     totals = [0, 0]
+    named = tuple(names or players)
     for entry in entries:
         if isinstance(entry, ScoreEvent):
             totals[entry.player] += entry.points
-            why = entry.why
-            if names and isinstance(why, CombinationReason) and why.holder in players:
-                # Auction's minus contracts: "Bill's three kings", its holder named as this connection names him.
-                why = replace(why, holder=names[players.index(why.holder)])
             out.append({"kind": "score", "player": entry.player, "points": entry.points,
-                        "category": entry.category.value, "reason": reason_words(why, lang),
+                        "category": entry.category.value, "reason": _reason(entry, tuple(players), named, lang),
                         "total": totals[entry.player]})
         elif isinstance(entry, CardPlayed):
             out.append({"kind": "play", "speaker": entry.player, "card": str(entry.card)})
         else:
-            out.extend({"kind": line.kind, "speaker": line.speaker,
-                        "text": _sentence(line.text) if line.kind == "note" else line.text}
-                       for line in said(entry, names or players, lang))
+            out.extend({"kind": kind, "speaker": speaker, "text": text}
+                       for kind, speaker, text in _lines(entry, named, lang))
     return out
+
+
+# Every state a table sends says its deal's talk from the start, for each seat and spectator: each entry's words,
+# made once (a log entry is a frozen record, the same in every later state of its deal), are kept for the next.
+@functools.lru_cache(maxsize=8192)
+def _lines(event: Event, names: tuple[str, ...], lang: str) -> tuple[tuple[str, int | None, str], ...]:
+    """What ``event`` says at the table, line by line: (kind, speaker, text), a note begun with a capital."""
+    return tuple((line.kind, line.speaker, _sentence(line.text) if line.kind == "note" else line.text)
+                 for line in said(event, names, lang))
+
+
+@functools.lru_cache(maxsize=8192)
+def _reason(entry: ScoreEvent, players: tuple[str, ...], names: tuple[str, ...], lang: str) -> str:
+    """Why ``entry`` scored, in ``lang``: a combination's holder (Auction's minus contracts: "Bill's three kings")
+    named as the connection names him."""
+    why = entry.why
+    if isinstance(why, CombinationReason) and why.holder in players:
+        why = replace(why, holder=names[players.index(why.holder)])
+    return reason_words(why, lang)
 
 
 def talk_message(partie: Partie, lang: str = "en", names: Sequence[str] | None = None) -> TalkMessage:
