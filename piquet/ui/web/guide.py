@@ -296,14 +296,17 @@ def no_language_page(lang: str) -> str:
                      f"<p>{html.escape(reason[:1].upper() + reason[1:], quote=False)}.</p>")
 
 
+@functools.cache
 def guide_page(variant: str, lang: str = "en") -> str:
-    """A variant's guide in ``lang``, the whole page (the server's ``/guide/{variant}``, a page of the offline site)."""
+    """A variant's guide in ``lang``, the whole page (the server's ``/guide/{variant}``, a page of the offline site):
+    made once a process, however many apps it makes (the guides are the package's files)."""
     title = words_in(lang)("How to play {title}", title=words_in(lang)(VARIANTS[variant].title))
     return text_page(title, guide_html(variant, lang), GUIDE_HEAD, scripted=True, lang=lang)
 
 
+@functools.cache
 def guide_index_page(lang: str = "en") -> str:
-    """The guides' index in ``lang``, the whole page (``/guide``)."""
+    """The guides' index in ``lang``, the whole page (``/guide``), made once a process."""
     return text_page(words_in(lang)("How to play Piquet"), guide_index_html(lang), lang=lang)
 
 
