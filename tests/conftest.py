@@ -25,7 +25,7 @@ settings.load_profile("piquet")
 from marker_helpers import module_marks  # noqa: E402
 
 # A real PostgreSQL server, started by the tests that need one (tests/postgres_helpers.py).
-from postgres_helpers import postgres_cluster, postgres_url  # noqa: E402, F401
+from postgres_helpers import postgres_cluster, postgres_url, sql_store  # noqa: E402, F401
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:

@@ -108,6 +108,23 @@ def play_out(partie: Partie) -> None:
         partie.push(legal[0])
 
 
+def random_step(partie: Partie, rng: random.Random) -> None:
+    """One step of a partie played by chance: the cut and the deal drawn, any other choice one of the legal ones."""
+    if partie.phase is Phase.CUT:
+        partie.push(partie.random_cut(rng))
+    elif partie.phase is Phase.DEAL:
+        partie.push(partie.random_deal(rng))
+    else:
+        partie.push(rng.choice(list(partie.legal_actions())))
+
+
+def played_by_chance(partie: Partie, rng: random.Random) -> Partie:
+    """``partie`` played to its end by chance (:func:`random_step`)."""
+    while not partie.is_over:
+        random_step(partie, rng)
+    return partie
+
+
 def events_of(partie: Partie, category: ScoreCategory, seat: int | None = None) -> list[ScoreEvent]:
     return [e for e in partie.events if e.category is category and (seat is None or e.player == seat)]
 

@@ -19,6 +19,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -135,3 +136,19 @@ def postgres_cluster() -> Iterator[Cluster]:
 def postgres_url(postgres_cluster: Cluster) -> str:
     """A new, empty database on the tests' PostgreSQL server."""
     return postgres_cluster.new_database()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def sql_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+    """An empty store of each kind the server runs on: SQLite, and PostgreSQL (skipped, or failed where required,
+    without psycopg or a server)."""
+    from piquet.ui.web.store import SQLiteStore, SQLStore
+
+    if request.param == "sqlite":
+        opened: SQLStore = SQLiteStore(str(tmp_path / "db.sqlite3"))
+    else:
+        from piquet.ui.web.postgres import PostgresStore
+
+        opened = PostgresStore(request.getfixturevalue("postgres_url"))
+    yield opened
+    opened.close()

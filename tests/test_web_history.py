@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from helpers import played_by_chance
 from web_helpers import FOUR_DEALS, connect, create, db, play_computer, play_room, query, room
 
-from piquet.engine.partie import Partie, Phase
+from piquet.engine.partie import Partie
 from piquet.engine.record import action_to_data
 from piquet.ui.web.app import HISTORY_BURST, create_app
 from piquet.ui.web.history import summary
@@ -165,16 +166,7 @@ def _table(table_id: str, tokens: list[str | None]) -> TableInfo:
 
 def _over() -> Partie:
     """A partie played to its end by random choices."""
-    partie = Partie(("Ann", "Computer"))
-    rng = random.Random(1)
-    while not partie.is_over:
-        if partie.phase is Phase.CUT:
-            partie.push(partie.random_cut(rng))
-        elif partie.phase is Phase.DEAL:
-            partie.push(partie.random_deal(rng))
-        else:
-            partie.push(rng.choice(list(partie.legal_actions())))
-    return partie
+    return played_by_chance(Partie(("Ann", "Computer")), random.Random(1))
 
 
 def test_the_store_finds_a_seats_finished_parties_by_table_and_secret(store: SQLStore) -> None:
@@ -202,17 +194,10 @@ def test_many_tables_are_found_across_statements(store: SQLStore) -> None:
     assert len(found) == 450 and found[0].id == "t449"
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
-    if request.param == "sqlite":
-        opened: SQLStore = SQLiteStore(str(tmp_path / "db.sqlite3"))
-    else:
-        url = request.getfixturevalue("postgres_url")  # skips (or fails where required) without psycopg or a server
-        from piquet.ui.web.postgres import PostgresStore
-
-        opened = PostgresStore(url)
-    yield opened
-    opened.close()
+@pytest.fixture
+def store(sql_store: SQLStore) -> SQLStore:
+    """An empty store of each kind (SQLite, PostgreSQL): ``sql_store``."""
+    return sql_store
 
 
 def test_a_partie_that_ended_before_results_were_kept_is_found_by_replaying_it(tmp_path: Path) -> None:

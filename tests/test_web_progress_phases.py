@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from helpers import played_by_chance
 from web_helpers import FOUR_DEALS, db
 
 from piquet.coach.ladder import describe, played_like
 from piquet.coach.phases import PHASES, PhaseLosses
 from piquet.coach.review import Lens, review_partie
-from piquet.engine.partie import Partie, Phase
+from piquet.engine.partie import Partie
 from piquet.engine.record import action_to_data
 from piquet.ui.web import phases as phases_module
 from piquet.ui.web.app import create_app
@@ -32,16 +33,7 @@ from piquet.ui.web.store import SQLiteStore, SQLStore, StoreError, TableInfo
 def _over(seed: int) -> Partie:
     """A Rubicon partie of four deals (the option the tables' tests use to keep them short) played to its end by
     random choices."""
-    partie = Partie(("Ann", "Computer"), "rubicon", FOUR_DEALS)
-    rng = random.Random(seed)
-    while not partie.is_over:
-        if partie.phase is Phase.CUT:
-            partie.push(partie.random_cut(rng))
-        elif partie.phase is Phase.DEAL:
-            partie.push(partie.random_deal(rng))
-        else:
-            partie.push(rng.choice(list(partie.legal_actions())))
-    return partie
+    return played_by_chance(Partie(("Ann", "Computer"), "rubicon", FOUR_DEALS), random.Random(seed))
 
 
 def _losses(deals: int, exchange: tuple[int, float], declarations: tuple[int, float],
@@ -126,17 +118,10 @@ def test_the_plot_speaks_french_with_french_numbers() -> None:
 
 
 # ---------------------------------------------------------------- the store
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
-    if request.param == "sqlite":
-        opened: SQLStore = SQLiteStore(str(tmp_path / "db.sqlite3"))
-    else:
-        url = request.getfixturevalue("postgres_url")  # skips (or fails where required) without psycopg or a server
-        from piquet.ui.web.postgres import PostgresStore
-
-        opened = PostgresStore(url)
-    yield opened
-    opened.close()
+@pytest.fixture
+def store(sql_store: SQLStore) -> SQLStore:
+    """An empty store of each kind (SQLite, PostgreSQL): ``sql_store``."""
+    return sql_store
 
 
 def _table(table_id: str, partie: Partie | None = None, tokens: list[str | None] | None = None) -> TableInfo:

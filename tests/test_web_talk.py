@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from helpers import random_step
 from web_helpers import FOUR_DEALS, connect, create, db, play_computer, query
 
-from piquet.engine.partie import Partie, Phase
+from piquet.engine.partie import Partie
 from piquet.ui.web.app import create_app
 from piquet.ui.web.offline import Host
 from piquet.ui.web.protocol import ViewData, talk_message, view_data
@@ -83,12 +84,7 @@ def test_the_talk_of_each_finished_deal_is_its_last_state_s_log_and_tricks() -> 
     while partie.deal_number < 4:
         view = view_data(partie.view(0))
         last_views[view["deal_number"]] = view
-        if partie.phase is Phase.CUT:
-            partie.push(partie.random_cut(rng))
-        elif partie.phase is Phase.DEAL:
-            partie.push(partie.random_deal(rng))
-        else:
-            partie.push(rng.choice(list(partie.legal_actions())))
+        random_step(partie, rng)
     deals = talk_message(partie)["deals"]
     assert [d["deal"] for d in deals] == [0, 1, 2, 3]
     for deal in deals:
