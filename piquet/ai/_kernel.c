@@ -9,8 +9,9 @@
  * canonical order where every card scores alike in the play (most variants), and bounds by quick
  * tricks where no pique is possible.
  *
- * Two types: Model (the compiled scoring of one variant, contract, elder and utility, built once)
- * and Search (one solve: its transposition table and node count).
+ * Two types: Model (the compiled scoring of one variant, contract, elder and utility, built once; its
+ * solve() runs a whole solve from the start of a trick in one call, its search kept inside) and Search
+ * (one solve driven from Python, move by move: its transposition table and node count).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -608,7 +609,13 @@ static PyObject *Model_score(ModelObject *m, PyObject *args) {
     return Py_BuildValue("(ii(ii))", p[0], p[1], npk >> 16, npk & 0xFFFF);
 }
 
+static PyObject *Model_solve(ModelObject *m, PyObject *const *args, Py_ssize_t nargs);
+
 static PyMethodDef Model_methods[] = {
+    {"solve", (PyCFunction)(void (*)(void))Model_solve, METH_FASTCALL,
+     "solve(h0, h1, leader, won0, pique, guess, all_best, check): from the start of a trick, the exact best net "
+     "score for the leader, the cards that secure it (all, or those of the first such lead; by rank from the ace, "
+     "then by suit) and the positions searched, in one call"},
     {"score", (PyCFunction)Model_score, METH_VARARGS,
      "score(leader, last, lead, follow, seventh, pique): seat 0's and seat 1's points of one trick and the pique "
      "state after it, as the search reckons them"},
@@ -627,16 +634,9 @@ static PyTypeObject ModelType = {
 
 /* ------------------------------------------------------------------ Search */
 
-static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    (void)kwds;
-    PyObject *model, *check = Py_None;
-    if (!PyArg_ParseTuple(args, "O!|O", &ModelType, &model, &check)) return NULL;
-    if (check != Py_None && !PyCallable_Check(check)) {
-        PyErr_SetString(PyExc_TypeError, "check must be callable or None");
-        return NULL;
-    }
-    SearchObject *s = (SearchObject *)type->tp_alloc(type, 0);
-    if (!s) return NULL;
+/* Gives `s` a table: one kept from an earlier search (its entries told apart by a new generation), else a new
+   one. 0, or -1 (out of memory, an exception set). */
+static int take_table(SearchObject *s) {
     if (pool_count) {
         pool_count--;
         s->tt = pool_tables[pool_count];
@@ -645,13 +645,47 @@ static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
             memset(s->tt, 0, TT_SIZE * sizeof(Entry));
             s->gen = 1;
         }
+        return 0;
+    }
+    s->tt = new_table();
+    s->gen = 1;
+    if (!s->tt) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* Keeps the table of `s` for the next search (or frees it, when enough are kept). */
+static void give_table(SearchObject *s) {
+    if (!s->tt) return;
+    if (pool_count < POOL) {
+        pool_tables[pool_count] = s->tt;
+        pool_gens[pool_count] = s->gen;
+        pool_count++;
     } else {
-        s->tt = new_table();
-        s->gen = 1;
-        if (!s->tt) {
-            Py_DECREF(s);
-            return PyErr_NoMemory();
-        }
+        free_table(s->tt);
+    }
+    s->tt = NULL;
+}
+
+static int read_check(PyObject *check) {
+    if (check != Py_None && !PyCallable_Check(check)) {
+        PyErr_SetString(PyExc_TypeError, "check must be callable or None");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    (void)kwds;
+    PyObject *model, *check = Py_None;
+    if (!PyArg_ParseTuple(args, "O!|O", &ModelType, &model, &check) || read_check(check) < 0) return NULL;
+    SearchObject *s = (SearchObject *)type->tp_alloc(type, 0);
+    if (!s) return NULL;
+    if (take_table(s) < 0) {
+        Py_DECREF(s);
+        return NULL;
     }
     Py_INCREF(model);
     s->model = (ModelObject *)model;
@@ -663,15 +697,7 @@ static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
 }
 
 static void Search_dealloc(SearchObject *s) {
-    if (s->tt) {
-        if (pool_count < POOL) {
-            pool_tables[pool_count] = s->tt;
-            pool_gens[pool_count] = s->gen;
-            pool_count++;
-        } else {
-            free_table(s->tt);
-        }
-    }
+    give_table(s);
     Py_XDECREF(s->model);
     Py_XDECREF(s->check);
     Py_TYPE(s)->tp_free((PyObject *)s);
@@ -762,51 +788,88 @@ static uint32_t run_of(const ModelObject *m, uint32_t mine, uint32_t theirs, int
     return (my & ((2u << r) - 1) & ~floor) << sh;
 }
 
-/* best_leads(h0, h1, leader, won0, pk, guess, all_best): the exact best net score for the leader (MTD(f) from
-   guess), and the leads that secure it in the order of the search, each as the mask of the cards it stands for
-   (with all_best false, the first only). */
-static PyObject *Search_best_leads(SearchObject *s, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError, "best_leads() takes 7 arguments");
-        return NULL;
-    }
-    unsigned long h0 = PyLong_AsUnsignedLong(args[0]), h1 = PyLong_AsUnsignedLong(args[1]);
-    long leader = PyLong_AsLong(args[2]), won0 = PyLong_AsLong(args[3]), guess = PyLong_AsLong(args[5]);
-    int all_best = PyObject_IsTrue(args[6]);
-    int32_t pk;
-    if (PyErr_Occurred() || all_best < 0 || read_pk(args[4], &pk) < 0) return NULL;
-    if (check_position((uint32_t)h0, (uint32_t)h1, leader, won0) < 0) return NULL;
-    if (guess <= -INF || guess >= INF) {
-        PyErr_SetString(PyExc_ValueError, "the first guess is out of range");
-        return NULL;
-    }
-    s->stopped = 0;
-    int v = mtdf(s, (uint32_t)h0, (uint32_t)h1, (int)leader, (int)won0, pk, (int)guess);
-    if (s->stopped) return NULL;
-    uint32_t mine = leader ? (uint32_t)h1 : (uint32_t)h0, theirs = leader ? (uint32_t)h0 : (uint32_t)h1;
+/* The exact best net score for the leader (MTD(f) from guess), and in masks[] the leads that secure it in the
+   order of the search, each as the mask of the cards it stands for (with all_best false, the first only); *k their
+   count. Stopped (s->stopped): 0. */
+static int best_leads(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int won0, int32_t pk, int guess,
+                      int all_best, uint32_t *masks, int *k) {
+    *k = 0;
+    int v = mtdf(s, h0, h1, leader, won0, pk, guess);
+    if (s->stopped) return 0;
+    uint32_t mine = leader ? h1 : h0, theirs = leader ? h0 : h1;
     int moves[16];
     int n = lead_order(s->model, mine, theirs, moves);
-    uint32_t masks[16];
-    int k = 0;
     for (int i = 0; i < n; i++) {
-        int w = lead_value(s, (uint32_t)h0, (uint32_t)h1, (int)leader, (int)won0, pk, moves[i], v - 1, v);
-        if (s->stopped) return NULL;
+        int w = lead_value(s, h0, h1, leader, won0, pk, moves[i], v - 1, v);
+        if (s->stopped) return 0;
         if (w >= v) {
-            masks[k++] = run_of(s->model, mine, theirs, moves[i]);
+            masks[(*k)++] = run_of(s->model, mine, theirs, moves[i]);
             if (!all_best) break;
         }
     }
-    PyObject *leads = PyTuple_New(k);
-    if (!leads) return NULL;
-    for (int i = 0; i < k; i++) {
-        PyObject *mask = PyLong_FromUnsignedLong(masks[i]);
-        if (!mask) {
-            Py_DECREF(leads);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(leads, i, mask);
+    return v;
+}
+
+/* Reads (h0, h1, leader, won0, pk, guess, all_best) from args (guess: args[5]). 0, or -1 with an exception set. */
+static int read_root(PyObject *const *args, uint32_t *h0, uint32_t *h1, int *leader, int *won0, int32_t *pk,
+                     int *guess, int *all_best) {
+    unsigned long a = PyLong_AsUnsignedLong(args[0]), b = PyLong_AsUnsignedLong(args[1]);
+    long l = PyLong_AsLong(args[2]), w = PyLong_AsLong(args[3]), g = PyLong_AsLong(args[5]);
+    int all = PyObject_IsTrue(args[6]);
+    if (PyErr_Occurred() || all < 0 || read_pk(args[4], pk) < 0) return -1;
+    if (a > 0xFFFFFFFFul || b > 0xFFFFFFFFul) {
+        PyErr_SetString(PyExc_ValueError, "a hand is a 32-bit mask");
+        return -1;
     }
-    return Py_BuildValue("(iN)", v, leads);
+    if (check_position((uint32_t)a, (uint32_t)b, l, w) < 0) return -1;
+    if (g <= -INF || g >= INF) {
+        PyErr_SetString(PyExc_ValueError, "the first guess is out of range");
+        return -1;
+    }
+    *h0 = (uint32_t)a, *h1 = (uint32_t)b, *leader = (int)l, *won0 = (int)w, *guess = (int)g, *all_best = all;
+    return 0;
+}
+
+/* Model.solve(h0, h1, leader, won0, pk, guess, all_best, check): a whole solve from the start of a trick in one
+   call, its search made and dropped here (no Search object): (the exact best net score for the leader, the cards
+   that secure it by rank from the ace and then by suit, the positions searched). check as for Search. */
+static PyObject *Model_solve(ModelObject *m, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "solve() takes 8 arguments");
+        return NULL;
+    }
+    uint32_t h0, h1;
+    int leader, won0, guess, all_best, k;
+    int32_t pk;
+    if (read_root(args, &h0, &h1, &leader, &won0, &pk, &guess, &all_best) < 0 || read_check(args[7]) < 0)
+        return NULL;
+    SearchObject s; /* not a Python object: only its search's fields are used; check is borrowed for the call */
+    memset(&s, 0, sizeof s);
+    s.model = m;
+    s.check = args[7] == Py_None ? NULL : args[7];
+    if (take_table(&s) < 0) return NULL;
+    uint32_t masks[16];
+    int v = best_leads(&s, h0, h1, leader, won0, pk, guess, all_best, masks, &k);
+    give_table(&s);
+    if (s.stopped) return NULL;
+    uint32_t best = 0;
+    for (int i = 0; i < k; i++) best |= masks[i];
+    PyObject *cards = PyTuple_New(__builtin_popcount(best));
+    if (!cards) return NULL;
+    Py_ssize_t n = 0;
+    for (int rank = 7; rank >= 0; rank--) {
+        for (int suit = 0; suit < 4; suit++) {
+            int c = 8 * suit + rank;
+            if (!(best >> c & 1)) continue;
+            PyObject *card = PyLong_FromLong(c); /* small ints: never fails in CPython, checked all the same */
+            if (!card) {
+                Py_DECREF(cards);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(cards, n++, card);
+        }
+    }
+    return Py_BuildValue("(iNL)", v, cards, s.nodes);
 }
 
 /* lead_value(h0, h1, leader, won0, pk, lead, alpha, beta): the net score for the leader of this lead */
@@ -842,9 +905,6 @@ static PyMethodDef Search_methods[] = {
     {"mtdf", (PyCFunction)(void (*)(void))Search_mtdf, METH_FASTCALL,
      "mtdf(h0, h1, leader, won0, pique, guess): the exact best net score for the leader from the start of a trick, "
      "by null-window searches from guess"},
-    {"best_leads", (PyCFunction)(void (*)(void))Search_best_leads, METH_FASTCALL,
-     "best_leads(h0, h1, leader, won0, pique, guess, all_best): the exact best net score for the leader from the "
-     "start of a trick, and the leads that secure it (each a mask of the cards it stands for)"},
     {"lead_value", (PyCFunction)(void (*)(void))Search_lead_value, METH_FASTCALL,
      "lead_value(h0, h1, leader, won0, pique, lead, alpha, beta): the net score for the leader of leading lead"},
     {NULL, NULL, 0, NULL},
