@@ -37,7 +37,8 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     Trick trick[2][2][32][32];   /* [leader][last trick?][lead][follow] */
-    int32_t gain[2][2][32][32];  /* the leader's worth of the trick's points when no pique is possible */
+    int32_t flat[2][2][32][32];  /* where no pique is possible: the leader's worth of the trick's points, times 2,
+                                    plus its winner (one 16 kB table: the search's only one of each trick) */
     int32_t cards[13];           /* seat 0's worth of the cards and contract, by the tricks seat 0 won */
     int32_t u0, u1;              /* seat 0's worth of a point of seat 0, of seat 1 */
     int32_t threshold, pique_points;
@@ -327,13 +328,16 @@ static int lead_value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int
     int worst = INF;
     for (int i = 0; i < n; i++) {
         int follow = moves[i];
-        const Trick *t = &m->trick[leader][last][lead][follow];
-        int winner = t->winner;
+        int winner;
         int32_t npk, gain;
         if (pk == NO_PIQUE) {
             npk = NO_PIQUE;
-            gain = m->gain[leader][last][lead][follow];
+            int32_t f = m->flat[leader][last][lead][follow];
+            winner = f & 1;
+            gain = (f - winner) / 2;
         } else {
+            const Trick *t = &m->trick[leader][last][lead][follow];
+            winner = t->winner;
             gain = score_trick(m, leader, t, seventh(m, __builtin_popcount(mine), won0, winner), pk, &npk);
         }
         uint32_t gone = ~(lead_bit | 1u << follow);
@@ -365,11 +369,18 @@ static int value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int won0
     if (!(mine & (mine - 1))) {
         /* the last trick: both cards are forced */
         int lead = __builtin_ctz(mine), follow = __builtin_ctz(theirs);
-        const Trick *t = &m->trick[leader][1][lead][follow];
+        int winner;
         int32_t npk, gain;
-        if (pk == NO_PIQUE) gain = m->gain[leader][1][lead][follow];
-        else gain = score_trick(m, leader, t, seventh(m, 1, won0, t->winner), pk, &npk);
-        int net = m->cards[won0 + (t->winner == 0)];
+        if (pk == NO_PIQUE) {
+            int32_t f = m->flat[leader][1][lead][follow];
+            winner = f & 1;
+            gain = (f - winner) / 2;
+        } else {
+            const Trick *t = &m->trick[leader][1][lead][follow];
+            winner = t->winner;
+            gain = score_trick(m, leader, t, seventh(m, 1, won0, winner), pk, &npk);
+        }
+        int net = m->cards[won0 + (winner == 0)];
         return gain + (leader == 0 ? net : -net);
     }
     if (pk == NO_PIQUE) {
@@ -522,6 +533,11 @@ static PyObject *Model_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
             goto fail;
         }
         Py_DECREF(item);
+        if (winner != 0 && winner != 1) {
+            Py_DECREF(steps);
+            PyErr_SetString(PyExc_ValueError, "tricks: a winner is seat 0 or 1");
+            goto fail;
+        }
         Py_ssize_t ns = PySequence_Size(steps);
         if (ns < 0 || ns > MAXSTEPS) {
             Py_DECREF(steps);
@@ -547,7 +563,7 @@ static PyObject *Model_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         }
         Py_DECREF(steps);
         int32_t u = m->u0 * t->p0 + m->u1 * t->p1;
-        m->gain[leader][last][lead][follow] = leader == 0 ? u : -u;
+        m->flat[leader][last][lead][follow] = 2 * (leader == 0 ? u : -u) + t->winner;
     }
     for (int me = 0; me < 2; me++) {
         for (int last = 0; last < 2; last++) {
@@ -556,7 +572,7 @@ static PyObject *Model_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
                 for (int lead = 0; lead < 32; lead++) {
                     for (int follow = 0; follow < 32; follow++) {
                         if (follow == lead) continue;
-                        int32_t g = m->gain[leader][last][lead][follow];
+                        int32_t f = m->flat[leader][last][lead][follow], g = (f - (f & 1)) / 2;
                         int32_t worth = leader == me ? g : -g;
                         if (leader == me && m->trick[leader][last][lead][follow].winner == me && worth < lo_win)
                             lo_win = worth;
