@@ -149,7 +149,7 @@ def test_kernel_rejects_what_is_not_a_position() -> None:
     assert search.mtdf(0b1 << 7, 0b1, 0, 6, None, 0) == 12
     # The ace and king of spades touch (the other holds neither): one lead standing for both, listed from the ace.
     # Two leads (a point each), the last trick and the cards (seven tricks to five).
-    assert model.solve(0b11 << 6, 0b11, 0, 5, None, 0, True, None)[:2] == (1 + 1 + 1 + 10, (7, 6))
+    assert model.solve(0b11 << 6, 0b11, 0, 5, None, 0, True, None)[:2] == (1 + 1 + 1 + 10, [CARDS[7], CARDS[6]])
 
 
 @requires_kernel
@@ -194,8 +194,8 @@ def test_kernel_s_solve_is_the_pure_search_s_best_leads(case: Case) -> None:
     for all_best in (True, False):
         args = (*position.hands, position.to_act, position.tricks_won[0], pk, 0, all_best)
         value, leads = solver._Search(model).best_leads(*args)
-        cards = [i for i in solver._HIGH_FIRST if any(mask >> i & 1 for mask in leads)]
-        assert model.kernel(kernel.KERNEL).solve(*args, None)[:2] == (value, tuple(cards))
+        cards = [CARDS[i] for i in solver._HIGH_FIRST if any(mask >> i & 1 for mask in leads)]
+        assert model.kernel(kernel.KERNEL).solve(*args, None)[:2] == (value, cards)
 
 
 def test_solver_falls_back_to_pure_python_without_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:

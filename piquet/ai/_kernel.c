@@ -51,6 +51,7 @@ typedef struct {
        is worth to him; and the least and most the cards bring him for a range of tricks he ends with. */
     int32_t lo_win[2][2], lo_any[2][2], hi_any[2][2];
     int32_t cmin[2][13][13], cmax[2][13][13];
+    PyObject *names;             /* a tuple: the object that stands for each card in what solve() returns */
 } ModelObject;
 
 /* ------------------------------------------------------------------ the transposition table */
@@ -483,19 +484,26 @@ static int read_int(PyObject *seq, Py_ssize_t i, long *out) {
     return 0;
 }
 
-/* Model(tricks, cards, utility, threshold, pique_points, may_pique, split, canonical, early)
+/* Model(tricks, cards, utility, threshold, pique_points, may_pique, split, canonical, early, names)
    tricks: for leader, last, lead, follow (in that nesting, 4096 items): (winner, ((who, points), ...)); early: the
-   cards' points scored at a seventh trick toward a pique (0: none). */
+   cards' points scored at a seventh trick toward a pique (0: none); names: a tuple of the 32 objects that stand for
+   the cards, by index, in what solve() returns. */
 static PyObject *Model_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     (void)kwds;
-    PyObject *tricks, *cards, *utility, *may, *split;
+    PyObject *tricks, *cards, *utility, *may, *split, *names;
     long threshold, pique_points, early;
     int canonical;
-    if (!PyArg_ParseTuple(args, "OOOllOOpl", &tricks, &cards, &utility, &threshold, &pique_points, &may, &split,
-                          &canonical, &early))
+    if (!PyArg_ParseTuple(args, "OOOllOOplO!", &tricks, &cards, &utility, &threshold, &pique_points, &may, &split,
+                          &canonical, &early, &PyTuple_Type, &names))
         return NULL;
+    if (PyTuple_GET_SIZE(names) != 32) {
+        PyErr_SetString(PyExc_ValueError, "names: 32 cards expected");
+        return NULL;
+    }
     ModelObject *m = (ModelObject *)type->tp_alloc(type, 0);
     if (!m) return NULL;
+    Py_INCREF(names);
+    m->names = names;
     long v;
     if (read_int(utility, 0, &v) < 0) goto fail;
     m->u0 = (int32_t)v;
@@ -627,6 +635,11 @@ static PyObject *Model_score(ModelObject *m, PyObject *args) {
 
 static PyObject *Model_solve(ModelObject *m, PyObject *const *args, Py_ssize_t nargs);
 
+static void Model_dealloc(ModelObject *m) {
+    Py_XDECREF(m->names);
+    Py_TYPE(m)->tp_free((PyObject *)m);
+}
+
 static PyMethodDef Model_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))Model_solve, METH_FASTCALL,
      "solve(h0, h1, leader, won0, pique, guess, all_best, check): from the start of a trick, the exact best net "
@@ -645,6 +658,7 @@ static PyTypeObject ModelType = {
     .tp_basicsize = sizeof(ModelObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = Model_new,
+    .tp_dealloc = (destructor)Model_dealloc,
     .tp_methods = Model_methods,
 };
 
@@ -847,8 +861,9 @@ static int read_root(PyObject *const *args, uint32_t *h0, uint32_t *h1, int *lea
 }
 
 /* Model.solve(h0, h1, leader, won0, pk, guess, all_best, check): a whole solve from the start of a trick in one
-   call, its search made and dropped here (no Search object): (the exact best net score for the leader, the cards
-   that secure it by rank from the ace and then by suit, the positions searched). check as for Search. */
+   call, its search made and dropped here (no Search object): (the exact best net score for the leader, a list of
+   the cards that secure it, as the model's names, by rank from the ace and then by suit, the positions searched).
+   check as for Search. */
 static PyObject *Model_solve(ModelObject *m, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 8) {
         PyErr_SetString(PyExc_TypeError, "solve() takes 8 arguments");
@@ -870,22 +885,32 @@ static PyObject *Model_solve(ModelObject *m, PyObject *const *args, Py_ssize_t n
     if (s.stopped) return NULL;
     uint32_t best = 0;
     for (int i = 0; i < k; i++) best |= masks[i];
-    PyObject *cards = PyTuple_New(__builtin_popcount(best));
-    if (!cards) return NULL;
+    PyObject *out = PyTuple_New(3), *cards = PyList_New(__builtin_popcount(best));
+    if (!out || !cards) {
+        Py_XDECREF(out);
+        Py_XDECREF(cards);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(out, 1, cards);
     Py_ssize_t n = 0;
     for (int rank = 7; rank >= 0; rank--) {
         for (int suit = 0; suit < 4; suit++) {
-            int c = 8 * suit + rank;
-            if (!(best >> c & 1)) continue;
-            PyObject *card = PyLong_FromLong(c); /* small ints: never fails in CPython, checked all the same */
-            if (!card) {
-                Py_DECREF(cards);
-                return NULL;
-            }
-            PyTuple_SET_ITEM(cards, n++, card);
+            if (!(best >> (8 * suit + rank) & 1)) continue;
+            PyObject *card = PyTuple_GET_ITEM(m->names, 8 * suit + rank);
+            Py_INCREF(card);
+            PyList_SET_ITEM(cards, n++, card);
         }
     }
-    return Py_BuildValue("(iNL)", v, cards, s.nodes);
+    PyObject *value = PyLong_FromLong(v), *nodes = PyLong_FromLongLong(s.nodes);
+    if (!value || !nodes) {
+        Py_XDECREF(value);
+        Py_XDECREF(nodes);
+        Py_DECREF(out);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(out, 0, value);
+    PyTuple_SET_ITEM(out, 2, nodes);
+    return out;
 }
 
 /* lead_value(h0, h1, leader, won0, pk, lead, alpha, beta): the net score for the leader of this lead */

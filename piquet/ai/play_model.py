@@ -272,7 +272,8 @@ class Model:
             tricks = [self.trick(leader, lead, follow, bool(last)) for leader in (0, 1) for last in (0, 1)
                       for lead in range(32) for follow in range(32)]
             self._kernel = compiled.Model(tricks, self.cards_net, self.utility, self.pique_threshold,
-                                          self.pique_points, self.may_pique, self.split, self.canonical, self.early)
+                                          self.pique_points, self.may_pique, self.split, self.canonical, self.early,
+                                          CARDS)
         return self._kernel
 
 

@@ -484,12 +484,11 @@ def _solve(position: PlayPosition, rules: Rules, all_values: bool, all_best: boo
     me = position.to_act
     won0 = position.tricks_won[0]
     pk = model.pique_key(position.scores, position.pique_done)
-    cease = model.may_cease(position)
+    cease = position.target is not None and model.may_cease(position)  # a frame less where there is no target
     if position.lead is None and not all_values and not cease:
         # The value by MTD(f), then which leads secure it: all in one call of the search.
         if compiled and _kernel is not None:
-            best_value, indices, nodes = model.kernel(_kernel).solve(h0, h1, me, won0, pk, 0, all_best, check)
-            best = [CARDS[i] for i in indices]
+            best_value, best, nodes = model.kernel(_kernel).solve(h0, h1, me, won0, pk, 0, all_best, check)
         else:
             pure = _Search(model, check)
             best_value, leads = pure.best_leads(h0, h1, me, won0, pk, 0, all_best)
