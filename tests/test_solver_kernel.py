@@ -7,6 +7,7 @@ unless ``PIQUET_REQUIRE_KERNEL`` is set (CI sets it), when they fail.
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -140,28 +141,61 @@ def test_kernel_rejects_what_is_not_a_position() -> None:
     with pytest.raises(ValueError, match="not a position"):
         search.mtdf(0b11, 0b1, 0, 0, None, 0)
     with pytest.raises(ValueError, match="not a position"):
-        search.best_leads(0b11, 0b1, 0, 0, None, 0, True)
+        model.solve(0b11, 0b1, 0, 0, None, 0, True, None)
+    with pytest.raises(ValueError, match="32-bit mask"):
+        model.solve(1 << 32, 0b1, 0, 11, None, 0, True, None)
+    with pytest.raises(TypeError, match="check must be callable"):
+        model.solve(0b1 << 7, 0b1, 0, 6, None, 0, True, 5)  # type: ignore[arg-type]
     assert search.mtdf(0b1 << 7, 0b1, 0, 6, None, 0) == 12
-    # The ace and king of spades touch (the other holds neither): one lead standing for both.
+    # The ace and king of spades touch (the other holds neither): one lead standing for both, listed from the ace.
     # Two leads (a point each), the last trick and the cards (seven tricks to five).
-    assert search.best_leads(0b11 << 6, 0b11, 0, 5, None, 0, True) == (1 + 1 + 1 + 10, (0b11 << 6,))
+    assert model.solve(0b11 << 6, 0b11, 0, 5, None, 0, True, None)[:2] == (1 + 1 + 1 + 10, [CARDS[7], CARDS[6]])
+
+
+@requires_kernel
+def test_kernel_s_solve_is_stopped_by_its_check() -> None:
+    """An exception the check raises stops a solve in one kernel call and comes out of it; the next solve (its table
+    reused) is exact."""
+    from piquet.ai import _kernel
+
+    rules = make_rules("rubicon")
+    model = model_for(rules, None, 0)
+    compiled = model.kernel(_kernel)
+
+    def stop() -> None:
+        raise TimeoutError("out of time")
+
+    rng = random.Random(4)
+    stopped = 0
+    for _ in range(30):
+        cards = rng.sample(range(32), 24)
+        hands = (sum(1 << c for c in cards[:12]), sum(1 << c for c in cards[12:]))
+        try:
+            compiled.solve(*hands, 0, 0, None, 0, True, stop)
+        except TimeoutError:
+            stopped += 1
+        exact = solver._Search(model).mtdf(*hands, 0, 0, None, 0)
+        assert compiled.solve(*hands, 0, 0, None, 0, True, None)[0] == exact
+    assert stopped >= 1  # the deals whose search is long enough to be checked (every 4096 positions): two
 
 
 @requires_kernel
 @settings(max_examples=examples(40), deadline=None)
 @given(cases())
-def test_kernel_s_best_leads_are_the_pure_search_s(case: Case) -> None:
-    """The root of a solve in one kernel call (MTD(f), then each lead's null-window test) gives the pure search's
-    value and the same leads, each as the mask of the cards it stands for."""
+def test_kernel_s_solve_is_the_pure_search_s_best_leads(case: Case) -> None:
+    """A solve in one kernel call (MTD(f), then each lead's null-window test, the best cards merged) gives the pure
+    search's value and the cards of the leads it finds (all, or the first's), by rank from the ace, then by suit."""
     position = case.position
     if position.lead is not None:
         return
     model = model_for(case.rules, position.contract, position.elder, position.utility)
     pk = model.pique_key(position.scores, position.pique_done)
-    args = (*position.hands, position.to_act, position.tricks_won[0], pk, 0, True)
     assert kernel.KERNEL is not None
-    compiled = kernel.KERNEL.Search(model.kernel(kernel.KERNEL))
-    assert compiled.best_leads(*args) == solver._Search(model).best_leads(*args)
+    for all_best in (True, False):
+        args = (*position.hands, position.to_act, position.tricks_won[0], pk, 0, all_best)
+        value, leads = solver._Search(model).best_leads(*args)
+        cards = [CARDS[i] for i in solver._HIGH_FIRST if any(mask >> i & 1 for mask in leads)]
+        assert model.kernel(kernel.KERNEL).solve(*args, None)[:2] == (value, cards)
 
 
 def test_solver_falls_back_to_pure_python_without_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,8 +9,9 @@
  * canonical order where every card scores alike in the play (most variants), and bounds by quick
  * tricks where no pique is possible.
  *
- * Two types: Model (the compiled scoring of one variant, contract, elder and utility, built once)
- * and Search (one solve: its transposition table and node count).
+ * Two types: Model (the compiled scoring of one variant, contract, elder and utility, built once; its
+ * solve() runs a whole solve from the start of a trick in one call, its search kept inside) and Search
+ * (one solve driven from Python, move by move: its transposition table and node count).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -36,7 +37,8 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     Trick trick[2][2][32][32];   /* [leader][last trick?][lead][follow] */
-    int32_t gain[2][2][32][32];  /* the leader's worth of the trick's points when no pique is possible */
+    int32_t flat[2][2][32][32];  /* where no pique is possible: the leader's worth of the trick's points, times 2,
+                                    plus its winner (one 16 kB table: the search's only one of each trick) */
     int32_t cards[13];           /* seat 0's worth of the cards and contract, by the tricks seat 0 won */
     int32_t u0, u1;              /* seat 0's worth of a point of seat 0, of seat 1 */
     int32_t threshold, pique_points;
@@ -49,6 +51,7 @@ typedef struct {
        is worth to him; and the least and most the cards bring him for a range of tricks he ends with. */
     int32_t lo_win[2][2], lo_any[2][2], hi_any[2][2];
     int32_t cmin[2][13][13], cmax[2][13][13];
+    PyObject *names;             /* a tuple: the object that stands for each card in what solve() returns */
 } ModelObject;
 
 /* ------------------------------------------------------------------ the transposition table */
@@ -326,13 +329,16 @@ static int lead_value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int
     int worst = INF;
     for (int i = 0; i < n; i++) {
         int follow = moves[i];
-        const Trick *t = &m->trick[leader][last][lead][follow];
-        int winner = t->winner;
+        int winner;
         int32_t npk, gain;
         if (pk == NO_PIQUE) {
             npk = NO_PIQUE;
-            gain = m->gain[leader][last][lead][follow];
+            int32_t f = m->flat[leader][last][lead][follow];
+            winner = f & 1;
+            gain = (f - winner) / 2;
         } else {
+            const Trick *t = &m->trick[leader][last][lead][follow];
+            winner = t->winner;
             gain = score_trick(m, leader, t, seventh(m, __builtin_popcount(mine), won0, winner), pk, &npk);
         }
         uint32_t gone = ~(lead_bit | 1u << follow);
@@ -364,11 +370,18 @@ static int value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int won0
     if (!(mine & (mine - 1))) {
         /* the last trick: both cards are forced */
         int lead = __builtin_ctz(mine), follow = __builtin_ctz(theirs);
-        const Trick *t = &m->trick[leader][1][lead][follow];
+        int winner;
         int32_t npk, gain;
-        if (pk == NO_PIQUE) gain = m->gain[leader][1][lead][follow];
-        else gain = score_trick(m, leader, t, seventh(m, 1, won0, t->winner), pk, &npk);
-        int net = m->cards[won0 + (t->winner == 0)];
+        if (pk == NO_PIQUE) {
+            int32_t f = m->flat[leader][1][lead][follow];
+            winner = f & 1;
+            gain = (f - winner) / 2;
+        } else {
+            const Trick *t = &m->trick[leader][1][lead][follow];
+            winner = t->winner;
+            gain = score_trick(m, leader, t, seventh(m, 1, won0, winner), pk, &npk);
+        }
+        int net = m->cards[won0 + (winner == 0)];
         return gain + (leader == 0 ? net : -net);
     }
     if (pk == NO_PIQUE) {
@@ -471,19 +484,26 @@ static int read_int(PyObject *seq, Py_ssize_t i, long *out) {
     return 0;
 }
 
-/* Model(tricks, cards, utility, threshold, pique_points, may_pique, split, canonical, early)
+/* Model(tricks, cards, utility, threshold, pique_points, may_pique, split, canonical, early, names)
    tricks: for leader, last, lead, follow (in that nesting, 4096 items): (winner, ((who, points), ...)); early: the
-   cards' points scored at a seventh trick toward a pique (0: none). */
+   cards' points scored at a seventh trick toward a pique (0: none); names: a tuple of the 32 objects that stand for
+   the cards, by index, in what solve() returns. */
 static PyObject *Model_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     (void)kwds;
-    PyObject *tricks, *cards, *utility, *may, *split;
+    PyObject *tricks, *cards, *utility, *may, *split, *names;
     long threshold, pique_points, early;
     int canonical;
-    if (!PyArg_ParseTuple(args, "OOOllOOpl", &tricks, &cards, &utility, &threshold, &pique_points, &may, &split,
-                          &canonical, &early))
+    if (!PyArg_ParseTuple(args, "OOOllOOplO!", &tricks, &cards, &utility, &threshold, &pique_points, &may, &split,
+                          &canonical, &early, &PyTuple_Type, &names))
         return NULL;
+    if (PyTuple_GET_SIZE(names) != 32) {
+        PyErr_SetString(PyExc_ValueError, "names: 32 cards expected");
+        return NULL;
+    }
     ModelObject *m = (ModelObject *)type->tp_alloc(type, 0);
     if (!m) return NULL;
+    Py_INCREF(names);
+    m->names = names;
     long v;
     if (read_int(utility, 0, &v) < 0) goto fail;
     m->u0 = (int32_t)v;
@@ -521,6 +541,11 @@ static PyObject *Model_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
             goto fail;
         }
         Py_DECREF(item);
+        if (winner != 0 && winner != 1) {
+            Py_DECREF(steps);
+            PyErr_SetString(PyExc_ValueError, "tricks: a winner is seat 0 or 1");
+            goto fail;
+        }
         Py_ssize_t ns = PySequence_Size(steps);
         if (ns < 0 || ns > MAXSTEPS) {
             Py_DECREF(steps);
@@ -546,7 +571,7 @@ static PyObject *Model_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         }
         Py_DECREF(steps);
         int32_t u = m->u0 * t->p0 + m->u1 * t->p1;
-        m->gain[leader][last][lead][follow] = leader == 0 ? u : -u;
+        m->flat[leader][last][lead][follow] = 2 * (leader == 0 ? u : -u) + t->winner;
     }
     for (int me = 0; me < 2; me++) {
         for (int last = 0; last < 2; last++) {
@@ -555,7 +580,7 @@ static PyObject *Model_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
                 for (int lead = 0; lead < 32; lead++) {
                     for (int follow = 0; follow < 32; follow++) {
                         if (follow == lead) continue;
-                        int32_t g = m->gain[leader][last][lead][follow];
+                        int32_t f = m->flat[leader][last][lead][follow], g = (f - (f & 1)) / 2;
                         int32_t worth = leader == me ? g : -g;
                         if (leader == me && m->trick[leader][last][lead][follow].winner == me && worth < lo_win)
                             lo_win = worth;
@@ -608,7 +633,18 @@ static PyObject *Model_score(ModelObject *m, PyObject *args) {
     return Py_BuildValue("(ii(ii))", p[0], p[1], npk >> 16, npk & 0xFFFF);
 }
 
+static PyObject *Model_solve(ModelObject *m, PyObject *const *args, Py_ssize_t nargs);
+
+static void Model_dealloc(ModelObject *m) {
+    Py_XDECREF(m->names);
+    Py_TYPE(m)->tp_free((PyObject *)m);
+}
+
 static PyMethodDef Model_methods[] = {
+    {"solve", (PyCFunction)(void (*)(void))Model_solve, METH_FASTCALL,
+     "solve(h0, h1, leader, won0, pique, guess, all_best, check): from the start of a trick, the exact best net "
+     "score for the leader, the cards that secure it (all, or those of the first such lead; by rank from the ace, "
+     "then by suit) and the positions searched, in one call"},
     {"score", (PyCFunction)Model_score, METH_VARARGS,
      "score(leader, last, lead, follow, seventh, pique): seat 0's and seat 1's points of one trick and the pique "
      "state after it, as the search reckons them"},
@@ -622,21 +658,15 @@ static PyTypeObject ModelType = {
     .tp_basicsize = sizeof(ModelObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = Model_new,
+    .tp_dealloc = (destructor)Model_dealloc,
     .tp_methods = Model_methods,
 };
 
 /* ------------------------------------------------------------------ Search */
 
-static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    (void)kwds;
-    PyObject *model, *check = Py_None;
-    if (!PyArg_ParseTuple(args, "O!|O", &ModelType, &model, &check)) return NULL;
-    if (check != Py_None && !PyCallable_Check(check)) {
-        PyErr_SetString(PyExc_TypeError, "check must be callable or None");
-        return NULL;
-    }
-    SearchObject *s = (SearchObject *)type->tp_alloc(type, 0);
-    if (!s) return NULL;
+/* Gives `s` a table: one kept from an earlier search (its entries told apart by a new generation), else a new
+   one. 0, or -1 (out of memory, an exception set). */
+static int take_table(SearchObject *s) {
     if (pool_count) {
         pool_count--;
         s->tt = pool_tables[pool_count];
@@ -645,13 +675,47 @@ static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
             memset(s->tt, 0, TT_SIZE * sizeof(Entry));
             s->gen = 1;
         }
+        return 0;
+    }
+    s->tt = new_table();
+    s->gen = 1;
+    if (!s->tt) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* Keeps the table of `s` for the next search (or frees it, when enough are kept). */
+static void give_table(SearchObject *s) {
+    if (!s->tt) return;
+    if (pool_count < POOL) {
+        pool_tables[pool_count] = s->tt;
+        pool_gens[pool_count] = s->gen;
+        pool_count++;
     } else {
-        s->tt = new_table();
-        s->gen = 1;
-        if (!s->tt) {
-            Py_DECREF(s);
-            return PyErr_NoMemory();
-        }
+        free_table(s->tt);
+    }
+    s->tt = NULL;
+}
+
+static int read_check(PyObject *check) {
+    if (check != Py_None && !PyCallable_Check(check)) {
+        PyErr_SetString(PyExc_TypeError, "check must be callable or None");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    (void)kwds;
+    PyObject *model, *check = Py_None;
+    if (!PyArg_ParseTuple(args, "O!|O", &ModelType, &model, &check) || read_check(check) < 0) return NULL;
+    SearchObject *s = (SearchObject *)type->tp_alloc(type, 0);
+    if (!s) return NULL;
+    if (take_table(s) < 0) {
+        Py_DECREF(s);
+        return NULL;
     }
     Py_INCREF(model);
     s->model = (ModelObject *)model;
@@ -663,15 +727,7 @@ static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
 }
 
 static void Search_dealloc(SearchObject *s) {
-    if (s->tt) {
-        if (pool_count < POOL) {
-            pool_tables[pool_count] = s->tt;
-            pool_gens[pool_count] = s->gen;
-            pool_count++;
-        } else {
-            free_table(s->tt);
-        }
-    }
+    give_table(s);
     Py_XDECREF(s->model);
     Py_XDECREF(s->check);
     Py_TYPE(s)->tp_free((PyObject *)s);
@@ -762,51 +818,99 @@ static uint32_t run_of(const ModelObject *m, uint32_t mine, uint32_t theirs, int
     return (my & ((2u << r) - 1) & ~floor) << sh;
 }
 
-/* best_leads(h0, h1, leader, won0, pk, guess, all_best): the exact best net score for the leader (MTD(f) from
-   guess), and the leads that secure it in the order of the search, each as the mask of the cards it stands for
-   (with all_best false, the first only). */
-static PyObject *Search_best_leads(SearchObject *s, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError, "best_leads() takes 7 arguments");
-        return NULL;
-    }
-    unsigned long h0 = PyLong_AsUnsignedLong(args[0]), h1 = PyLong_AsUnsignedLong(args[1]);
-    long leader = PyLong_AsLong(args[2]), won0 = PyLong_AsLong(args[3]), guess = PyLong_AsLong(args[5]);
-    int all_best = PyObject_IsTrue(args[6]);
-    int32_t pk;
-    if (PyErr_Occurred() || all_best < 0 || read_pk(args[4], &pk) < 0) return NULL;
-    if (check_position((uint32_t)h0, (uint32_t)h1, leader, won0) < 0) return NULL;
-    if (guess <= -INF || guess >= INF) {
-        PyErr_SetString(PyExc_ValueError, "the first guess is out of range");
-        return NULL;
-    }
-    s->stopped = 0;
-    int v = mtdf(s, (uint32_t)h0, (uint32_t)h1, (int)leader, (int)won0, pk, (int)guess);
-    if (s->stopped) return NULL;
-    uint32_t mine = leader ? (uint32_t)h1 : (uint32_t)h0, theirs = leader ? (uint32_t)h0 : (uint32_t)h1;
+/* The exact best net score for the leader (MTD(f) from guess), and in masks[] the leads that secure it in the
+   order of the search, each as the mask of the cards it stands for (with all_best false, the first only); *k their
+   count. Stopped (s->stopped): 0. */
+static int best_leads(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int won0, int32_t pk, int guess,
+                      int all_best, uint32_t *masks, int *k) {
+    *k = 0;
+    int v = mtdf(s, h0, h1, leader, won0, pk, guess);
+    if (s->stopped) return 0;
+    uint32_t mine = leader ? h1 : h0, theirs = leader ? h0 : h1;
     int moves[16];
     int n = lead_order(s->model, mine, theirs, moves);
-    uint32_t masks[16];
-    int k = 0;
     for (int i = 0; i < n; i++) {
-        int w = lead_value(s, (uint32_t)h0, (uint32_t)h1, (int)leader, (int)won0, pk, moves[i], v - 1, v);
-        if (s->stopped) return NULL;
+        int w = lead_value(s, h0, h1, leader, won0, pk, moves[i], v - 1, v);
+        if (s->stopped) return 0;
         if (w >= v) {
-            masks[k++] = run_of(s->model, mine, theirs, moves[i]);
+            masks[(*k)++] = run_of(s->model, mine, theirs, moves[i]);
             if (!all_best) break;
         }
     }
-    PyObject *leads = PyTuple_New(k);
-    if (!leads) return NULL;
-    for (int i = 0; i < k; i++) {
-        PyObject *mask = PyLong_FromUnsignedLong(masks[i]);
-        if (!mask) {
-            Py_DECREF(leads);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(leads, i, mask);
+    return v;
+}
+
+/* Reads (h0, h1, leader, won0, pk, guess, all_best) from args (guess: args[5]). 0, or -1 with an exception set. */
+static int read_root(PyObject *const *args, uint32_t *h0, uint32_t *h1, int *leader, int *won0, int32_t *pk,
+                     int *guess, int *all_best) {
+    unsigned long a = PyLong_AsUnsignedLong(args[0]), b = PyLong_AsUnsignedLong(args[1]);
+    long l = PyLong_AsLong(args[2]), w = PyLong_AsLong(args[3]), g = PyLong_AsLong(args[5]);
+    int all = PyObject_IsTrue(args[6]);
+    if (PyErr_Occurred() || all < 0 || read_pk(args[4], pk) < 0) return -1;
+    if (a > 0xFFFFFFFFul || b > 0xFFFFFFFFul) {
+        PyErr_SetString(PyExc_ValueError, "a hand is a 32-bit mask");
+        return -1;
     }
-    return Py_BuildValue("(iN)", v, leads);
+    if (check_position((uint32_t)a, (uint32_t)b, l, w) < 0) return -1;
+    if (g <= -INF || g >= INF) {
+        PyErr_SetString(PyExc_ValueError, "the first guess is out of range");
+        return -1;
+    }
+    *h0 = (uint32_t)a, *h1 = (uint32_t)b, *leader = (int)l, *won0 = (int)w, *guess = (int)g, *all_best = all;
+    return 0;
+}
+
+/* Model.solve(h0, h1, leader, won0, pk, guess, all_best, check): a whole solve from the start of a trick in one
+   call, its search made and dropped here (no Search object): (the exact best net score for the leader, a list of
+   the cards that secure it, as the model's names, by rank from the ace and then by suit, the positions searched).
+   check as for Search. */
+static PyObject *Model_solve(ModelObject *m, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "solve() takes 8 arguments");
+        return NULL;
+    }
+    uint32_t h0, h1;
+    int leader, won0, guess, all_best, k;
+    int32_t pk;
+    if (read_root(args, &h0, &h1, &leader, &won0, &pk, &guess, &all_best) < 0 || read_check(args[7]) < 0)
+        return NULL;
+    SearchObject s; /* not a Python object: only its search's fields are used; check is borrowed for the call */
+    memset(&s, 0, sizeof s);
+    s.model = m;
+    s.check = args[7] == Py_None ? NULL : args[7];
+    if (take_table(&s) < 0) return NULL;
+    uint32_t masks[16];
+    int v = best_leads(&s, h0, h1, leader, won0, pk, guess, all_best, masks, &k);
+    give_table(&s);
+    if (s.stopped) return NULL;
+    uint32_t best = 0;
+    for (int i = 0; i < k; i++) best |= masks[i];
+    PyObject *out = PyTuple_New(3), *cards = PyList_New(__builtin_popcount(best));
+    if (!out || !cards) {
+        Py_XDECREF(out);
+        Py_XDECREF(cards);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(out, 1, cards);
+    Py_ssize_t n = 0;
+    for (int rank = 7; rank >= 0; rank--) {
+        for (int suit = 0; suit < 4; suit++) {
+            if (!(best >> (8 * suit + rank) & 1)) continue;
+            PyObject *card = PyTuple_GET_ITEM(m->names, 8 * suit + rank);
+            Py_INCREF(card);
+            PyList_SET_ITEM(cards, n++, card);
+        }
+    }
+    PyObject *value = PyLong_FromLong(v), *nodes = PyLong_FromLongLong(s.nodes);
+    if (!value || !nodes) {
+        Py_XDECREF(value);
+        Py_XDECREF(nodes);
+        Py_DECREF(out);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(out, 0, value);
+    PyTuple_SET_ITEM(out, 2, nodes);
+    return out;
 }
 
 /* lead_value(h0, h1, leader, won0, pk, lead, alpha, beta): the net score for the leader of this lead */
@@ -842,9 +946,6 @@ static PyMethodDef Search_methods[] = {
     {"mtdf", (PyCFunction)(void (*)(void))Search_mtdf, METH_FASTCALL,
      "mtdf(h0, h1, leader, won0, pique, guess): the exact best net score for the leader from the start of a trick, "
      "by null-window searches from guess"},
-    {"best_leads", (PyCFunction)(void (*)(void))Search_best_leads, METH_FASTCALL,
-     "best_leads(h0, h1, leader, won0, pique, guess, all_best): the exact best net score for the leader from the "
-     "start of a trick, and the leads that secure it (each a mask of the cards it stands for)"},
     {"lead_value", (PyCFunction)(void (*)(void))Search_lead_value, METH_FASTCALL,
      "lead_value(h0, h1, leader, won0, pique, lead, alpha, beta): the net score for the leader of leading lead"},
     {NULL, NULL, 0, NULL},

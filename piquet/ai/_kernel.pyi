@@ -1,12 +1,16 @@
 # The compiled kernel of piquet.ai.solver (piquet/ai/_kernel.c), optional: built where a C compiler is.
 from collections.abc import Callable, Sequence
 
+from piquet.engine.cards import Card
+
 class Model:
     def __init__(self, tricks: Sequence[tuple[int, Sequence[tuple[int, int]]]], cards: Sequence[int],
                  utility: tuple[int, int], threshold: int, pique_points: int, may_pique: tuple[bool, bool],
-                 split: Sequence[int], canonical: bool, early: int, /) -> None: ...
+                 split: Sequence[int], canonical: bool, early: int, names: tuple[Card, ...], /) -> None: ...
     def score(self, leader: int, last: int, lead: int, follow: int, seventh: bool, pique: tuple[int, int] | None,
               /) -> tuple[int, int, tuple[int, int] | None]: ...
+    def solve(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None, guess: int, all_best: bool,
+              check: Callable[[], object] | None, /) -> tuple[int, list[Card], int]: ...
 
 class Search:
     nodes: int
@@ -16,5 +20,3 @@ class Search:
     def lead_value(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None, lead: int,
                    alpha: int, beta: int, /) -> int: ...
     def mtdf(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None, guess: int, /) -> int: ...
-    def best_leads(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None, guess: int,
-                   all_best: bool, /) -> tuple[int, tuple[int, ...]]: ...

@@ -272,11 +272,16 @@ class Model:
             tricks = [self.trick(leader, lead, follow, bool(last)) for leader in (0, 1) for last in (0, 1)
                       for lead in range(32) for follow in range(32)]
             self._kernel = compiled.Model(tricks, self.cards_net, self.utility, self.pique_threshold,
-                                          self.pique_points, self.may_pique, self.split, self.canonical, self.early)
+                                          self.pique_points, self.may_pique, self.split, self.canonical, self.early,
+                                          CARDS)
         return self._kernel
 
 
 MODELS: dict[tuple[object, ...], Model] = {}
+
+#: The same models by the rules object itself (hashed by identity, so no option is read: the lookup of every
+#: solve), the contract, elder and utility. Its models are among :data:`MODELS`' (both are cleared together).
+_BY_RULES: dict[tuple[object, ...], Model] = {}
 
 
 #: The most compiled models kept (Auction Piquet makes one for every contract and utility). Each
@@ -288,12 +293,17 @@ MODEL_LIMIT = 256
 def model_for(rules: Rules, contract: Contract | None, elder: int, utility: tuple[int, int] = (1, -1)) -> Model:
     """The compiled scoring for these rules, contract and elder (cached, at most
     :data:`MODEL_LIMIT` of them, all dropped together beyond it)."""
-    key = (rules.name, tuple(sorted(rules.values.items())), contract, elder, utility)
-    model = MODELS.get(key)
+    quick = (rules, contract, elder, utility)
+    model = _BY_RULES.get(quick)
     if model is None:
-        if len(MODELS) >= MODEL_LIMIT:
+        if len(MODELS) >= MODEL_LIMIT or len(_BY_RULES) >= MODEL_LIMIT:
             MODELS.clear()
-        model = MODELS[key] = Model(rules, contract, elder, utility)
+            _BY_RULES.clear()
+        key = (rules.name, rules.key, contract, elder, utility)  # rules alike, made apart, share a model
+        model = MODELS.get(key)
+        if model is None:
+            model = MODELS[key] = Model(rules, contract, elder, utility)
+        _BY_RULES[quick] = model
     return model
 
 

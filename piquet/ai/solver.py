@@ -462,9 +462,6 @@ class _Searcher(Protocol):
 
     def mtdf(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None, guess: int) -> int: ...
 
-    def best_leads(self, h0: int, h1: int, leader: int, won0: int, pk: tuple[int, int] | None, guess: int,
-                   all_best: bool) -> tuple[int, tuple[int, ...]]: ...
-
 
 def solve(position: PlayPosition, rules: Rules, all_values: bool = False, all_best: bool = True,
           check: Callable[[], object] | None = None) -> Solution:
@@ -487,6 +484,20 @@ def _solve(position: PlayPosition, rules: Rules, all_values: bool, all_best: boo
     me = position.to_act
     won0 = position.tricks_won[0]
     pk = model.pique_key(position.scores, position.pique_done)
+    cease = position.target is not None and model.may_cease(position)  # a frame less where there is no target
+    if position.lead is None and not all_values and not cease:
+        # The value by MTD(f), then which leads secure it: all in one call of the search.
+        if compiled and _kernel is not None:
+            best_value, best, nodes = model.kernel(_kernel).solve(h0, h1, me, won0, pk, 0, all_best, check)
+        else:
+            pure = _Search(model, check)
+            best_value, leads = pure.best_leads(h0, h1, me, won0, pk, 0, all_best)
+            cards = 0
+            for mask in leads:
+                cards |= mask
+            best = [CARDS[i] for i in _HIGH_FIRST if cards >> i & 1]
+            nodes = pure.nodes
+        return Solution(best_value, best, dict.fromkeys(best, best_value), nodes)
     mine, theirs = (h0, h1) if me == 0 else (h1, h0)
     moves: list[int] | tuple[int, ...]
     if position.lead is None:
@@ -497,7 +508,7 @@ def _solve(position: PlayPosition, rules: Rules, all_values: bool, all_best: boo
         moves = _follow_order(model, follow_cards, theirs, position.lead)
         merged = _expand(follow_cards, theirs, position.lead, model)
     search: _Searcher | _ToTarget
-    if model.may_cease(position):
+    if cease:
         # Where the deal may stop at the game's target, the search by cards, scored by the step.
         search = to_target = _ToTarget(model, check)
 
@@ -522,14 +533,6 @@ def _solve(position: PlayPosition, rules: Rules, all_values: bool, all_best: boo
             def worth(card: int, alpha: int, beta: int) -> int:
                 # The leader's value of this one answer, seen from the follower's side.
                 return -_answer(by_trick, model, h0, h1, 1 - me, won0, pk, lead, card, -beta, -alpha)
-        if position.lead is None and not all_values:
-            # The value by MTD(f), then which leads secure it: all in one call of the search.
-            best_value, leads = by_trick.best_leads(h0, h1, me, won0, pk, 0, all_best)
-            cards = 0
-            for mask in leads:
-                cards |= mask
-            best = [CARDS[i] for i in _HIGH_FIRST if cards >> i & 1]
-            return Solution(best_value, best, dict.fromkeys(best, best_value), search.nodes)
     values: dict[int, int] = {}
     if all_values:
         for card in moves:
