@@ -9,7 +9,7 @@ from setuptools import Extension, setup
 
 setup(
     ext_modules=[
-        Extension("piquet.ai._kernel", sources=["piquet/ai/_kernel.c"], optional=True,
-                  extra_compile_args=["-O2"]),
+        Extension("piquet.ai._kernel", sources=["piquet/ai/_kernel.c"], depends=["piquet/ai/_kernel_search.h"],
+                  optional=True, extra_compile_args=["-O2"]),
     ],
 )
