@@ -187,8 +187,11 @@ def test_the_trick_check_sees_each_trick(tmp_path: Path) -> None:
                      "property(attrgetter(...))"]
 
 
-@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+@pytest.mark.parametrize("path", sorted([*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.c"), *PACKAGE.rglob("*.h"),
+                                         *(p for p in PACKAGE.rglob("*.js") if "node_modules" not in p.parts)]),
+                         ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_every_module_of_the_package_reads_at_a_sitting(path: Path) -> None:
+    """Python, the kernel's C and the page's scripts alike."""
     lines = len(path.read_text(encoding="utf-8").splitlines())
     assert lines < MODULE_LINES, f"{path.relative_to(PACKAGE.parent)} has {lines} lines"
 
