@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 import yaml
 from guard_helpers import WAIT, RawSocket, frame, post, serving
+from postgres_helpers import CADDYFILE, caddy_environment
 from web_helpers import choose
 
 from piquet.ui.web.app import create_app
@@ -106,17 +107,6 @@ def test_the_documented_nginx_proxy_names_each_client_and_is_not_fooled_by_one(t
 
 
 # ---------------------------------------------------------------- Caddy, with deploy/Caddyfile as it is
-CADDYFILE = ROOT / "deploy" / "Caddyfile"
-
-
-def caddy_environment(folder: Path, listen: int, upstream: int) -> dict[str, str]:
-    """The Caddyfile's settings for a site on loopback (plain HTTP) in front of ``upstream``; Caddy's files in
-    ``folder``, and no admin endpoint (a port other servers of the machine may hold)."""
-    return {**os.environ, "PIQUET_SITE": f"http://127.0.0.1:{listen}", "PIQUET_UPSTREAM": f"127.0.0.1:{upstream}",
-            "PIQUET_CADDY_ADMIN": "off", "HOME": str(folder), "XDG_DATA_HOME": str(folder / "data"),
-            "XDG_CONFIG_HOME": str(folder / "config")}
-
-
 def test_the_caddyfile_is_valid_as_the_compose_file_runs_it(tmp_path: Path) -> None:
     caddy = require(CADDY, "caddy", "PIQUET_REQUIRE_CADDY")
     env = caddy_environment(tmp_path, 443, 8000)

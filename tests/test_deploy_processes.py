@@ -24,7 +24,8 @@ from typing import Any
 
 import pytest
 from guard_helpers import WAIT, RawSocket, post
-from test_deploy import CADDY, CADDYFILE, ROOT, caddy_environment, free_port, require, wait_for_listener
+from postgres_helpers import start_caddy
+from test_deploy import CADDY, ROOT, free_port, require
 from web_helpers import choose
 
 from piquet.ui.web.owners import lock_key
@@ -113,7 +114,7 @@ def club(tmp_path: Path, url: str, processes: int = 2,
          arguments: tuple[str, ...] = ()) -> Iterator[tuple[list[Server], int]]:
     """``processes`` servers on ``url`` behind Caddy (deploy/Caddyfile as it is): the servers and Caddy's port.
     ``arguments``: further options of each ``piquet serve``."""
-    caddy = require(CADDY, "caddy", "PIQUET_REQUIRE_CADDY")
+    require(CADDY, "caddy", "PIQUET_REQUIRE_CADDY")
     servers = [Server(url, tmp_path, i) for i in range(processes)]
     for server in servers:
         server.arguments = list(arguments)
@@ -121,13 +122,8 @@ def club(tmp_path: Path, url: str, processes: int = 2,
         for server in servers:
             server.start()
         listen = free_port()
-        env = caddy_environment(tmp_path, listen, 0)
-        env["PIQUET_UPSTREAM"] = " ".join(f"127.0.0.1:{s.port}" for s in servers)
-        with (tmp_path / "caddy.log").open("wb") as log:
-            proxy = subprocess.Popen([caddy, "run", "--config", str(CADDYFILE), "--adapter", "caddyfile"], env=env,
-                                     stdout=log, stderr=subprocess.PIPE)
+        proxy = start_caddy(tmp_path, listen, [s.port for s in servers])
         try:
-            wait_for_listener(proxy, listen, "caddy")
             yield servers, listen
         finally:
             proxy.kill()  # at once: a terminated Caddy waits for the sockets still open
