@@ -8,6 +8,7 @@ Usage::
     python benchmarks/load.py --clients-processes 2    # if one client process is the limit
     python benchmarks/load.py --think 1 --deals 2 --computer-tables 5:4 --hints   # four level-5 tables thinking
     python benchmarks/load.py --games 200 --think 1 --deals 2 --flood --slow-readers 10 --thinking 4 --compare
+    python benchmarks/load.py --games 50 --think 1 --deals 1 --computer-tables 5:4 --compare-processes
 
 The server is started as its own process (``python -m piquet serve`` on a free
 port with a throwaway SQLite file) and shut down at the end. Each room is
@@ -86,6 +87,12 @@ attackers ran on machines of their own (reported with the figures).
 
     python benchmarks/load.py --games 50 --think 0.5 --deals 2 --computer-tables 5:1 --distributed-flood 40 \
         --slow-connections 100 --hint-storm 4 --visitors 2 --max-connections 1024 --compare
+
+``--compare-processes`` plays the rooms and computer tables three times: on one process on SQLite (as above), on
+two processes on one PostgreSQL behind Caddy (``deploy/Caddyfile``), and on those two with the busier one killed
+partway (``--kill-after``), its players connecting again through the proxy as the page does; reported side by
+side, the kill's window apart (``benchmarks/load_processes.py``). It needs PostgreSQL's server programs, psycopg
+and Caddy; it starts its own throwaway PostgreSQL, as the tests do (``tools/servers.py``).
 """
 
 from __future__ import annotations
@@ -94,6 +101,7 @@ import argparse
 import asyncio
 import contextlib
 import http.client
+import itertools
 import json
 import math
 import multiprocessing
@@ -120,7 +128,7 @@ from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 VARIANT_NAMES = ("rubicon", "auction", "au-cent")
 #: The checkout this benchmark belongs to: its piquet is the one served.
@@ -160,11 +168,13 @@ def raise_file_limit() -> None:
 class Server:
     """``python -m piquet serve`` in its own process, its output kept in a log file."""
 
-    def __init__(self, directory: Path, port: int, extra: list[str] | None = None, nice: int = 0) -> None:
+    def __init__(self, directory: Path, port: int, extra: list[str] | None = None, nice: int = 0,
+                 db: str | None = None, name: str = "server") -> None:
+        """``db``: the store's URL (``postgresql://...``), else a new SQLite file in ``directory``."""
         self.port = port
         self.db = directory / "load.sqlite3"
-        self.log_path = directory / "server.log"
-        self.command = [sys.executable, "-m", "piquet", "serve", "--port", str(port), "--db", str(self.db),
+        self.log_path = directory / f"{name}.log"
+        self.command = [sys.executable, "-m", "piquet", "serve", "--port", str(port), "--db", db or str(self.db),
                         *(extra or [])]
         self._log = self.log_path.open("wb")
         # The piquet of this checkout (the one code_version names), whatever else is installed.
@@ -333,6 +343,11 @@ class Figures:
     cpu: float = 0.0
     compressed: bool = False  # whether the server accepted permessage-deflate
     failures: list[str] = field(default_factory=list)
+    #: (sent, acknowledged) of every action, time.monotonic(): which ones a process's kill held up
+    spans: list[tuple[float, float]] = field(default_factory=list)
+    reconnections: int = 0  # sockets opened again after the server closed them (or its process died)
+    outages: list[float] = field(default_factory=list)  # seconds from a socket's close to a message on the new one
+    acknowledged: dict[str, int] = field(default_factory=dict)  # room id: the newest version its host saw
 
 
 def choose(prompt: dict[str, Any], view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -371,10 +386,106 @@ def choose(prompt: dict[str, Any], view: dict[str, Any], rng: random.Random) -> 
     raise LoadError(f"a prompt of an unknown kind: {prompt!r}")
 
 
+#: The page's waits before it connects again, in seconds (static/table/transport.js, ``scheduleReconnect``): each
+#: with up to a quarter more at random, the count started again once a socket opens.
+RECONNECT_DELAYS = (0.4, 1.0, 2.0, 4.0, 8.0, 15.0)
+#: The close codes after which the page gives up (transport.js): no seat, a bad request, a used invite or move
+#: link, no such table.
+FATAL_CLOSES = frozenset({4400, 4401, 4403, 4404, 4410})
+
+
+class PageSocket:
+    """A table's socket as the page holds it. ``resilient``: closed (by the server, or with its process), it is opened
+    again as the page does (:data:`RECONNECT_DELAYS`, the seat's secret in the query; a refused handshake, such as a
+    proxy's 502 or a process's 503, waits the next delay), and ``recv`` goes on with the new socket; else a close is
+    the caller's to handle. Counted: the reconnections, and each outage (from the close to the first message on the
+    new socket)."""
+
+    def __init__(self, ws_base: str, table_id: str, query: str, source: str, compression: bool, timeout: float,
+                 resilient: bool = False, ws: ClientConnection | None = None) -> None:
+        self.ws_base, self.table_id, self.query, self.source = ws_base, table_id, query, source
+        self.compression, self.timeout, self.resilient = compression, timeout, resilient
+        self.rng = random.Random(f"{table_id}/{query}")
+        self._ws = ws
+        self.reconnections = 0
+        self.outages: list[float] = []
+        self.down_since: float | None = None  # time.monotonic() of the close, until a message comes again
+        self.reopened = False  # a new socket since the caller last cleared it: what was in flight may be lost
+
+    @property
+    def url(self) -> str:
+        return f"{self.ws_base}/ws/{self.table_id}?{self.query}"
+
+    @property
+    def ws(self) -> ClientConnection:
+        if self._ws is None:
+            raise LoadError(f"table {self.table_id}: the socket was never opened")
+        return self._ws
+
+    @property
+    def compressed(self) -> bool:
+        return bool(self.ws.protocol.extensions)
+
+    async def open(self) -> PageSocket:
+        self._ws = await open_seat(self.url, self.compression, self.timeout, self.source)
+        return self
+
+    async def recv(self) -> str | bytes:
+        while True:
+            try:
+                message = await self.ws.recv()
+            except ConnectionClosed as closed:
+                if not self.resilient:
+                    raise
+                await self.reconnect(closed)
+                continue
+            if self.down_since is not None:
+                self.outages.append(time.monotonic() - self.down_since)
+                self.down_since = None
+            return message
+
+    async def reconnect(self, closed: ConnectionClosed) -> None:
+        code = closed.rcvd.code if closed.rcvd is not None else None
+        if code in FATAL_CLOSES:
+            raise LoadError(f"table {self.table_id}: closed with {code} ({closed.rcvd.reason if closed.rcvd else ''})")
+        if self.down_since is None:
+            self.down_since = time.monotonic()
+        for attempt in itertools.count():
+            base = RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)]
+            await asyncio.sleep(base + self.rng.random() * base / 4)
+            try:
+                self._ws = await open_seat(self.url, self.compression, self.timeout, self.source)
+            except (InvalidHandshake, OSError, TimeoutError) as e:
+                if time.monotonic() - self.down_since > self.timeout:
+                    raise LoadError(f"table {self.table_id}: not reached again in {self.timeout:.0f} s ({e})") from None
+                continue
+            self.reconnections += 1
+            self.reopened = True
+            return
+
+    async def send(self, text: str) -> None:
+        """Send; on a socket just closed, a resilient socket's message is lost, as the page's would be (the next
+        ``recv`` opens it again, and the state it brings says whether the action was stored)."""
+        try:
+            await self.ws.send(text)
+        except ConnectionClosed:
+            if not self.resilient:
+                raise
+
+    async def close(self) -> None:
+        if self._ws is not None:
+            await self._ws.close()
+
+
+#: Messages the page shows and a player here does not answer: the talk of the deals over (sent after the first state
+#: on a socket opened once a deal is over), a phrase said.
+SHOWN = frozenset({"talk", "said"})
+
+
 class Seat:
     """One player's client at a room: answers its prompts and times the acknowledgements."""
 
-    def __init__(self, room: Room, seat: int, ws: ClientConnection, figures: Figures, deals: int | None,
+    def __init__(self, room: Room, seat: int, ws: PageSocket, figures: Figures, deals: int | None,
                  timeout: float, think: float) -> None:
         self.room = room
         self.seat = seat
@@ -405,8 +516,11 @@ class Seat:
             message: dict[str, Any] = json.loads(text)
             if message.get("type") == "error":
                 raise LoadError(f"{self.where(self.newest)}: error {message.get('code')}: {message.get('message')}")
-            if message.get("type") == "seat":
-                continue  # the seat's secret: the socket already holds the seat
+            if message.get("type") == "seat":  # the seat's secret (the guest's, once joined): to connect again
+                self.ws.query = urllib.parse.urlencode({"token": message["token"]})
+                continue
+            if message.get("type") in SHOWN:
+                continue
             if message.get("type") != "state":
                 raise LoadError(f"{self.where(self.newest)}: unexpected message {text[:200]}")
             self.figures.state_bytes += len(text)
@@ -422,17 +536,27 @@ class Seat:
     async def play(self) -> None:
         figures = self.figures
         pending: tuple[int, str, float] | None = None  # the version an action was sent at, its kind, when
+        lost: float | None = None  # when an action the store did not keep (its process killed) was first sent
         while True:
             state = await self.receive()
             now = time.perf_counter()
             version: int = state["version"]
             if pending is not None and version > pending[0]:
-                figures.latencies.setdefault(pending[1], []).append(now - pending[2])
+                latency, acknowledged = now - pending[2], time.monotonic()
+                figures.latencies.setdefault(pending[1], []).append(latency)
+                figures.spans.append((acknowledged - latency, acknowledged))
                 figures.end = max(figures.end, time.monotonic())
                 pending = None
+            elif pending is not None and self.ws.reopened:
+                # A new socket's first state, and the action is not in it: lost with its process. The player
+                # answers again (as at the page), and its latency counts from the first time she sent it.
+                lost, pending, self.answered = pending[2], None, -1
+            self.ws.reopened = False
             if version < self.newest:
                 continue  # an older state overtaken by a newer one
             self.newest = version
+            if self.seat == 0:  # every state is of a version the store holds
+                figures.acknowledged[self.room.id] = version
             if self.finished(state):
                 break
             prompt = state["prompt"]
@@ -443,12 +567,15 @@ class Seat:
             if self.think:
                 await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
             self.answered = version
-            pending = (version, prompt["kind"], time.perf_counter())
+            pending = (version, prompt["kind"], lost if lost is not None else time.perf_counter())
+            lost = None
             await self.ws.send(message)
         if self.seat == 0:
             figures.finished += 1
             figures.final_versions += self.newest
             figures.end = max(figures.end, time.monotonic())
+        figures.reconnections += self.ws.reconnections
+        figures.outages.extend(self.ws.outages)
         await self.ws.close()
 
 
@@ -459,7 +586,7 @@ async def open_seat(url: str, compression: bool, timeout: float, source: str = "
 
 
 async def clients(rooms: list[Room], ws_base: str, deals: int | None, timeout: float, think: float,
-                  compression: bool, ready: Queue[str], go: Event) -> Figures:
+                  compression: bool, ready: Queue[str], go: Event, resilient: bool = False) -> Figures:
     figures = Figures()
     limit = asyncio.Semaphore(64)  # connect in waves rather than 400 handshakes at once
 
@@ -467,8 +594,8 @@ async def clients(rooms: list[Room], ws_base: str, deals: int | None, timeout: f
         async with limit:
             seats = []
             for seat, query in enumerate(room.queries):
-                ws = await open_seat(f"{ws_base}/ws/{room.id}?{query}", compression, timeout, room.source)
-                figures.compressed = figures.compressed or bool(ws.protocol.extensions)
+                ws = await PageSocket(ws_base, room.id, query, room.source, compression, timeout, resilient).open()
+                figures.compressed = figures.compressed or ws.compressed
                 s = Seat(room, seat, ws, figures, deals, timeout, think)
                 first = await s.receive()  # the state on connecting
                 s.newest = first["version"]
@@ -512,11 +639,13 @@ async def game(host: Seat, guest: Seat) -> None:
 
 
 def client_process(rooms: list[Room], ws_base: str, deals: int | None, timeout: float, think: float,
-                   compression: bool, ready: Queue[str], go: Event, results: Queue[dict[str, Any]]) -> None:
-    """One client process's whole life: connect its rooms' seats, wait for the start, play, report."""
+                   compression: bool, ready: Queue[str], go: Event, results: Queue[dict[str, Any]],
+                   resilient: bool = False) -> None:
+    """One client process's whole life: connect its rooms' seats, wait for the start, play, report. ``resilient``:
+    its sockets are opened again as the page does when the server closes them (:class:`PageSocket`)."""
     raise_file_limit()
     try:
-        figures = asyncio.run(clients(rooms, ws_base, deals, timeout, think, compression, ready, go))
+        figures = asyncio.run(clients(rooms, ws_base, deals, timeout, think, compression, ready, go, resilient))
     except Exception as e:  # reported, not lost in a child's traceback
         figures = Figures(failures=[f"client process: {type(e).__name__}: {e}"])
         ready.put("failed")
@@ -556,8 +685,10 @@ def create_computer_table(port: int, level: int, name: str, source: str,
 
 
 async def computer_player(port: int, level: int, index: int, hints: bool, timeout: float,
-                          think: float, stop: Event, figures: ComputerFigures, budget: float | None = None) -> None:
-    """One player against the computer at ``level``: parties one after another until ``stop``."""
+                          think: float, stop: Event, figures: ComputerFigures, budget: float | None = None,
+                          resilient: bool = False) -> None:
+    """One player against the computer at ``level``: parties one after another until ``stop``. ``resilient``: her
+    socket is opened again as the page does when the server closes it (:class:`PageSocket`)."""
     rng = random.Random(f"computer {level}/{index}")
     key = str(level)
     source = computer_address(level, index)
@@ -569,8 +700,9 @@ async def computer_player(port: int, level: int, index: int, hints: bool, timeou
             figures.tables_refused += 1
             await asyncio.to_thread(stop.wait, e.retry_after)
             continue
-        url = f"ws://127.0.0.1:{port}/ws/{table_id}?token={token}"
-        async with await open_seat(url, False, timeout, source) as ws:
+        ws = await PageSocket(f"ws://127.0.0.1:{port}", table_id, f"token={token}", source, False, timeout,
+                              resilient).open()
+        try:
             sent: float | None = None  # when the last action went
             asked: tuple[int, float] | None = None  # the version a hint was asked at, when
             answered = -1
@@ -583,6 +715,10 @@ async def computer_player(port: int, level: int, index: int, hints: bool, timeou
                     raise LoadError(f"level-{level} table {table_id}: no message for {timeout:.0f} s") from None
                 message: dict[str, Any] = json.loads(text)
                 now = time.perf_counter()
+                if ws.reopened:  # a new socket (her table's process killed): what was in flight may be lost
+                    ws.reopened, answered, asked, acked = False, -1, None, None
+                if message["type"] in SHOWN:
+                    continue
                 if message["type"] == "error":
                     if message["code"] != "busy" or asked is None:
                         raise LoadError(f"level-{level} table {table_id}: error {message['code']}: "
@@ -624,11 +760,14 @@ async def computer_player(port: int, level: int, index: int, hints: bool, timeou
                     sent = time.perf_counter()
                     action = choose(state["prompt"], state["view"], rng)
                     await ws.send(json.dumps({"type": "action", "action": action, "version": state["version"]}))
+        finally:
+            with contextlib.suppress(ConnectionClosed, OSError):
+                await ws.close()
 
 
 def computer_process(port: int, tables: list[tuple[int, int]], hints: bool, timeout: float,
                      think: float, go: Event, stop: Event, results: Queue[dict[str, Any]],
-                     budget: float | None = None) -> None:
+                     budget: float | None = None, resilient: bool = False) -> None:
     """The players of the computer's tables: start with the rooms, play until the rooms are done, report."""
     raise_file_limit()
     figures = ComputerFigures()
@@ -639,7 +778,7 @@ def computer_process(port: int, tables: list[tuple[int, int]], hints: bool, time
             for level, count in tables:
                 for i in range(count):
                     group.create_task(computer_player(port, level, i, hints, timeout, think, stop, figures,
-                                                      budget))
+                                                      budget, resilient))
 
     try:
         asyncio.run(everyone())
@@ -790,7 +929,8 @@ async def attackers(port: int, spectate: list[str], flood_on: bool, slow: int, t
     for i in range(thinking):  # computer tables at level 5, their player answering at once
         source = f"127.2.0.{i + 1}"
         data = post_json(port, "/api/tables", {"kind": "computer", "level": 5, "name": f"Thinker {i}"}, source)
-        ws = await open_seat(f"ws://127.0.0.1:{port}/ws/{data['id']}?token={data['token']}", False, timeout, source)
+        ws = await PageSocket(f"ws://127.0.0.1:{port}", data["id"], f"token={data['token']}", source, False,
+                              timeout).open()
         seat = Seat(Room(10_000 + i, data["id"], (urllib.parse.urlencode({"token": data["token"]}), ""), source), 0,
                     ws, Figures(), None, timeout, 0.0)
         seat.newest = (await seat.receive())["version"]
@@ -1517,6 +1657,27 @@ def report(figures: dict[str, Any]) -> None:
     print(f"command: {figures['command']}")
 
 
+def compare_processes(args: argparse.Namespace) -> None:
+    """``--compare-processes``: the load on one process on SQLite, on two on PostgreSQL, and with one killed."""
+    if args.flood or args.slow_readers or args.thinking or args.distributed_flood or args.slow_connections \
+            or args.hint_storm or args.visitors or args.compare or args.attack_costs:
+        raise SystemExit("load: --compare-processes runs the rooms and computer tables alone: no attack, no --compare")
+    import load_processes  # beside this file; it imports this module as ``load``
+
+    try:
+        runs = load_processes.compare_processes(args)
+    except LoadError as e:
+        print(f"load: FAILED: {e}", file=sys.stderr)
+        sys.exit(1)
+    load_processes.report_processes(runs, shlex.join(["python", *sys.argv]))
+    if args.json:
+        Path(args.json).write_text(json.dumps(runs, indent=2) + "\n", encoding="utf-8")
+    for failure in load_processes.failed(runs):
+        print(f"load: FAILED: {failure}", file=sys.stderr)
+    if load_processes.failed(runs):
+        sys.exit(1)
+
+
 def level_count(text: str) -> tuple[int, int]:
     level, _, count = text.partition(":")
     if not (level.isdigit() and count.isdigit() and 1 <= int(level) <= 5 and int(count) >= 1):
@@ -1579,6 +1740,13 @@ def main() -> None:
                          help="then run each distributed attack asked for alone, SECONDS each, against a server "
                               "with the rooms unplayed, and report the server's CPU a frame answered and a "
                               "connection opened")
+    parser.add_argument("--compare-processes", action="store_true",
+                        help="run the rooms and computer tables three ways: one process on SQLite; two processes "
+                             "on one PostgreSQL behind Caddy; the same with one killed partway (its tables move, "
+                             "their players reconnect): see benchmarks/load_processes.py")
+    parser.add_argument("--kill-after", type=float, metavar="SECONDS",
+                        help="with --compare-processes, kill one process SECONDS into the games (default: half the "
+                             "busy time of the run before)")
     attacks.add_argument("--compare", action="store_true",
                          help="run the same rooms quiet first (no attack, no computer table), then with the "
                               "attacks and the computer tables asked for, and compare their p99 and memory")
@@ -1589,6 +1757,9 @@ def main() -> None:
         parser.error("--think is at least 0, and --timeout more than twice --think")
     if args.slow_readers < 0 or args.thinking < 0:
         parser.error("--slow-readers and --thinking are at least 0")
+    if args.compare_processes:
+        compare_processes(args)
+        return
     runs: list[dict[str, Any]] = []
     try:
         if args.compare:  # the rooms alone: no attack, no computer table
@@ -1626,4 +1797,7 @@ def main() -> None:
         sys.exit(1)
 
 if __name__ == "__main__":
+    # benchmarks/load_processes.py imports this file as ``load``: the one module, not a second copy of its classes
+    # (a LoadError raised there is this one's).
+    sys.modules.setdefault("load", sys.modules["__main__"])
     main()

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+from postgres_helpers import unavailable
+from servers import server_binaries
+from test_deploy import CADDY, require
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,3 +31,32 @@ def test_bytecodes_a_deal_are_counted_the_same_on_every_run() -> None:
     # A deal takes thousands of bytecodes, and the engine's push is among the functions that execute the most.
     assert int(total.split()[0].replace(",", "")) > 1_000
     assert any(line.endswith("partie.py: push") for line in functions)
+
+
+@pytest.mark.slow
+def test_the_load_on_one_process_on_two_and_with_one_killed_runs_end_to_end(tmp_path: Path) -> None:
+    """``benchmarks/load.py --compare-processes``, tiny: four rooms of one deal and a level-5 table on SQLite, on one
+    process on PostgreSQL, on two behind Caddy, and with the busier process killed partway; its players connect again
+    through the proxy and no action a client saw acknowledged is missing from the store."""
+    pytest.importorskip("psycopg")
+    if server_binaries() is None:
+        unavailable("PostgreSQL's server programs are not installed (Debian: apt install postgresql)")
+    require(CADDY, "caddy", "PIQUET_REQUIRE_CADDY")
+    out = tmp_path / "load.json"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "benchmarks/load.py", "--compare-processes", "--games", "4", "--deals", "1",
+                           "--think", "0.05", "--computer-tables", "5:1", "--json", str(out)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=900, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    single, alone, club, killed = json.loads(out.read_text())
+    assert [r["label"] for r in (single, alone, club, killed)] == ["1 process, SQLite", "1 process, PostgreSQL",
+                                                                   "2 processes, PostgreSQL, Caddy",
+                                                            "the same, one killed"]
+    for run in (single, alone, club, killed):
+        assert run["errors"] == 0 and run["lost"] == [] and run["actions"] > 0, run
+        assert run["computer"]["by_level"]["5"]["replies"]["count"] > 0
+    assert "takeover" not in club and club["reconnections"] == 0
+    # The killed process held rooms still playing: their four sockets at least were opened again.
+    assert killed["reconnections"] >= 2 and killed["outages"]["count"] == killed["reconnections"]
+    assert killed["takeover"]["count"] > 0
+    assert "| the same, one killed |" in done.stdout and "acknowledged actions lost: 0" in done.stdout
