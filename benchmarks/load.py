@@ -346,7 +346,9 @@ class Figures:
     #: (sent, acknowledged) of every action, time.monotonic(): which ones a process's kill held up
     spans: list[tuple[float, float]] = field(default_factory=list)
     reconnections: int = 0  # sockets opened again after the server closed them (or its process died)
-    outages: list[float] = field(default_factory=list)  # seconds from a socket's close to a message on the new one
+    #: (closed, back, waited) of each outage: from a socket's close to the first message on the new one
+    #: (time.monotonic()), and the seconds of it the page's delays took
+    outages: list[tuple[float, float, float]] = field(default_factory=list)
     acknowledged: dict[str, int] = field(default_factory=dict)  # room id: the newest version its host saw
 
 
@@ -408,7 +410,8 @@ class PageSocket:
         self.rng = random.Random(f"{table_id}/{query}")
         self._ws = ws
         self.reconnections = 0
-        self.outages: list[float] = []
+        self.outages: list[tuple[float, float, float]] = []  # (closed, back, waited), as Figures.outages
+        self.waited = 0.0  # seconds of the outage so far spent in the page's delays
         self.down_since: float | None = None  # time.monotonic() of the close, until a message comes again
         self.reopened = False  # a new socket since the caller last cleared it: what was in flight may be lost
 
@@ -440,7 +443,7 @@ class PageSocket:
                 await self.reconnect(closed)
                 continue
             if self.down_since is not None:
-                self.outages.append(time.monotonic() - self.down_since)
+                self.outages.append((self.down_since, time.monotonic(), self.waited))
                 self.down_since = None
             return message
 
@@ -449,10 +452,12 @@ class PageSocket:
         if code in FATAL_CLOSES:
             raise LoadError(f"table {self.table_id}: closed with {code} ({closed.rcvd.reason if closed.rcvd else ''})")
         if self.down_since is None:
-            self.down_since = time.monotonic()
+            self.down_since, self.waited = time.monotonic(), 0.0
         for attempt in itertools.count():
             base = RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)]
-            await asyncio.sleep(base + self.rng.random() * base / 4)
+            delay = base + self.rng.random() * base / 4
+            await asyncio.sleep(delay)
+            self.waited += delay
             try:
                 self._ws = await open_seat(self.url, self.compression, self.timeout, self.source)
             except (InvalidHandshake, OSError, TimeoutError) as e:
@@ -564,7 +569,7 @@ class Seat:
                 continue
             message = json.dumps({"type": "action", "action": choose(prompt, state["view"], self.rng),
                                   "version": version})
-            if self.think:
+            if self.think and lost is None:  # an action lost is sent again at once: she had chosen it
                 await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
             self.answered = version
             pending = (version, prompt["kind"], lost if lost is not None else time.perf_counter())
