@@ -114,9 +114,8 @@ def busiest(url: str, servers: list[Server], table_ids: list[str]) -> Server:
 
 def club_run(args: argparse.Namespace, label: str, servers: list[Server], port: int, url: str, cluster: Cluster,
              proxy: int | None, kill_after: float | None) -> dict[str, Any]:
-    """The load against ``servers`` on ``port`` (Caddy's, whose process is ``proxy``, or the one server's);
-    ``kill_after``: SIGKILL, that many seconds into the
-    games, the server holding the most rooms."""
+    """The load against ``servers`` on ``port`` (Caddy's, whose process is ``proxy``, or the one server's), new rooms;
+    ``kill_after``: SIGKILL, that many seconds into the games, the server holding the most rooms."""
     context = multiprocessing.get_context("spawn")
     rooms = []
     for i in range(args.games):
