@@ -268,11 +268,17 @@ def compare_processes(args: argparse.Namespace) -> list[dict[str, Any]]:
                                       name=f"server-{i}"))
             for server in servers:
                 server.wait_ready(60)
-            port = free_port()
-            try:
-                caddy = start_caddy(directory, port, [s.port for s in servers])
-            except Unavailable as e:
-                raise LoadError(str(e)) from None
+            for attempt in range(3):  # a port found free may be taken before Caddy listens on it (on every address)
+                port = free_port()
+                try:
+                    caddy = start_caddy(directory, port, [s.port for s in servers])
+                    break
+                except Unavailable as e:
+                    raise LoadError(str(e)) from None
+                except RuntimeError as e:
+                    if "address already in use" not in str(e) or attempt == 2:
+                        raise LoadError(str(e)) from None
+            assert caddy is not None  # started, or the loop raised
             runs.append(club_run(args, "2 processes, PostgreSQL, Caddy", servers, port, url, cluster, caddy.pid,
                                  None))
             kill_after = args.kill_after if args.kill_after is not None else runs[-1]["busy_seconds"] / 2
