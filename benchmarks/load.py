@@ -390,7 +390,7 @@ def choose(prompt: dict[str, Any], view: dict[str, Any], rng: random.Random) -> 
 
 #: The page's waits before it connects again, in seconds (static/table/transport.js, ``scheduleReconnect``): each
 #: with up to a quarter more at random, the count started again once a socket opens.
-RECONNECT_DELAYS = (0.4, 1.0, 2.0, 4.0, 8.0, 15.0)
+RECONNECT_DELAYS = (0.05, 1.0, 2.0, 4.0, 8.0, 15.0)
 #: The close codes after which the page gives up (transport.js): no seat, a bad request, a used invite or move
 #: link, no such table.
 FATAL_CLOSES = frozenset({4400, 4401, 4403, 4404, 4410})

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from load import (
+    RECONNECT_DELAYS,
     ROOT,
     ComputerFigures,
     Figures,
@@ -317,8 +318,9 @@ def report_processes(runs: list[dict[str, Any]], command: str) -> None:
         rest = figures["outages_less_waits"]
         print(f"{figures['label']}: killed {figures['killed_after_seconds']:.1f} s into the games; "
               f"{figures['reconnections']} reconnections, a table unavailable p50 {outages.get('p50_ms', 0):.0f} ms, "
-              f"max {outages.get('max_ms', 0):.0f} ms; less the page's waits before connecting again (0.4-0.5 s "
-              f"the first): p50 {rest.get('p50_ms', 0):.0f} ms, max {rest.get('max_ms', 0):.0f} ms")
+              f"max {outages.get('max_ms', 0):.0f} ms; less the page's waits before connecting again "
+              f"({RECONNECT_DELAYS[0]:g}-{RECONNECT_DELAYS[0] * 1.25:g} s the first): "
+              f"p50 {rest.get('p50_ms', 0):.0f} ms, max {rest.get('max_ms', 0):.0f} ms")
         if held["count"]:
             print(f"  the {held['count']} actions in the takeover window ({figures['window_seconds']:.1f} s): "
                   f"p50 {held['p50_ms']:.0f} ms, p99 {held['p99_ms']:.0f} ms, max {held['max_ms']:.0f} ms; the "

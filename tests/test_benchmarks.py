@@ -33,6 +33,20 @@ def test_bytecodes_a_deal_are_counted_the_same_on_every_run() -> None:
     assert any(line.endswith("partie.py: push") for line in functions)
 
 
+def test_the_load_s_players_wait_before_connecting_again_as_the_page_does() -> None:
+    """benchmarks/load.py reconnects as the page does: its delays are transport.js's (the page's in ms)."""
+    import re
+
+    script = (ROOT / "piquet" / "ui" / "web" / "static" / "table" / "transport.js").read_text(encoding="utf-8")
+    found = re.search(r"const delays = \[([0-9, ]+)\];", script)
+    assert found is not None
+    page = tuple(int(d) / 1000 for d in found.group(1).split(","))
+    load = (ROOT / "benchmarks" / "load.py").read_text(encoding="utf-8")
+    mirrored = re.search(r"^RECONNECT_DELAYS = \(([0-9., ]+)\)$", load, re.MULTILINE)
+    assert mirrored is not None and tuple(float(d) for d in mirrored.group(1).split(",")) == page
+    assert page[0] <= 0.1  # the first try at once, or nearly: a restart or a takeover is back in a moment
+
+
 @pytest.mark.slow
 def test_the_load_on_one_process_on_two_and_with_one_killed_runs_end_to_end(tmp_path: Path) -> None:
     """``benchmarks/load.py --compare-processes``, tiny: four rooms of one deal and a level-5 table on SQLite, on one
