@@ -65,8 +65,9 @@ def sql_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
     if request.param == "sqlite":
         opened: SQLStore = SQLiteStore(str(tmp_path / "db.sqlite3"))
     else:
+        url = request.getfixturevalue("postgres_url")  # first: it skips where psycopg is not installed
         from piquet.ui.web.postgres import PostgresStore
 
-        opened = PostgresStore(request.getfixturevalue("postgres_url"))
+        opened = PostgresStore(url)
     yield opened
     opened.close()
