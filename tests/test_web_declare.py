@@ -6,6 +6,7 @@ a desktop's size and a phone's."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -25,8 +26,10 @@ def _live(request: pytest.FixtureRequest) -> tuple[LiveServer, Any]:
     return request.getfixturevalue("server"), request.getfixturevalue("browser")
 
 
-def _move(page: Any, clicks: list[str]) -> bool:
-    """The player's decision made with the fewest clicks the page allows, each counted; ``False`` if none now."""
+def _move(page: Any, clicks: list[str], before: Callable[[str], None] | None = None) -> bool:
+    """The player's decision made with the fewest clicks the page allows, each counted; ``False`` if none now.
+    ``before`` is shown the prompt about to be answered, so a test inspects the very prompt acted on (reading
+    the prompt apart from acting on it races the page)."""
     if _data(page, "dealEnd"):  # the count of the deal just scored: "Go on" is a click too
         page.get_by_test_id("go-on").click()
         page.wait_for_function("!document.body.dataset.dealEnd", timeout=WAIT)
@@ -36,6 +39,8 @@ def _move(page: Any, clicks: list[str]) -> bool:
     if not kind or _data(page, "pending"):
         return False
     version = _data(page, "version")
+    if before is not None:
+        before(kind)
     if kind == "exchange":
         page.get_by_role("button", name="Suggest").click()  # the computer's advice selected: one click
         page.get_by_test_id("confirm-exchange").click()
@@ -84,18 +89,22 @@ def test_unticked_every_declaration_is_asked_and_a_sink_is_one_click(
     clicks: list[str] = []
     # Younger may hold nothing to choose in a deal (each answer a menu of one); as elder, in the first deal or the
     # second, Ann is always asked (her point, or nothing: a sink).
+
+    def before(kind: str) -> None:
+        if kind != "declare":
+            return
+        options = page.get_by_test_id("choice")
+        asked.append(options.count())
+        if options.count() > 1:
+            last = options.last  # nothing: a sink (elder) or "good" (younger), one click away
+            assert "Nothing" in last.inner_text()
+            last.scroll_into_view_if_needed()
+            assert last.is_visible() and last.bounding_box()["width"] >= 40  # in reach on a phone too
+
     for _ in range(800):
-        if _data(page, "prompt") == "declare":
-            options = page.get_by_test_id("choice")
-            asked.append(options.count())
-            if options.count() > 1:
-                last = options.last  # nothing: a sink (elder) or "good" (younger), one click away
-                assert "Nothing" in last.inner_text()
-                last.scroll_into_view_if_needed()
-                assert last.is_visible() and last.bounding_box()["width"] >= 40  # in reach on a phone too
         if page.locator("#sheet tbody tr:not(.current)").count() >= (1 if asked else 2):
             break
-        if not _move(page, clicks):
+        if not _move(page, clicks, before):
             page.wait_for_timeout(50)
     # Asked whenever there was a choice; a menu of one (nothing held) was made without asking.
     assert asked and all(n > 1 for n in asked)
