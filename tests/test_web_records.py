@@ -142,7 +142,7 @@ def test_records_never_take_every_review_s_place_from_the_tables() -> None:
                                          status="running")
     with pytest.raises(ReviewRefused) as refused:
         check_room(reviews, "record:other")
-    assert refused.value.status == 503 and "send yours again shortly" in refused.value.reason
+    assert refused.value.status == 503 and "send yours again shortly" in refused.value.message
     check_room(reviews, "record:0")  # the same record's review is given again
     reviews.jobs["0"].status = "done"
     check_room(reviews, "record:other")  # a place is free again

@@ -627,7 +627,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
             await ws.close(code=1013, reason="the table could not be read; try again")
             return
         except OpenRefused as e:
-            await ws.close(code=1013, reason=close_reason(e.reason))
+            await ws.close(code=1013, reason=close_reason(e.message))
             return
         except Elsewhere as e:
             await ws.close(code=CLOSE_ELSEWHERE, reason=close_reason(e.reason))

@@ -101,7 +101,3 @@ class OpenRefused(Reason):
     def __init__(self, retry_after: float, template: str, /, **params: Said) -> None:
         super().__init__(template, **params)
         self.retry_after = retry_after
-
-    @property
-    def reason(self) -> str:
-        return self.message

@@ -72,16 +72,12 @@ log = logging.getLogger("piquet.ui.web")
 
 
 class ReviewRefused(Reason):
-    """A review that cannot be given: ``status`` is the HTTP status, ``reason`` says why in English, :meth:`words` in
+    """A review that cannot be given: ``status`` is the HTTP status, ``message`` says why in English, :meth:`words` in
     the asker's language."""
 
     def __init__(self, status: int, template: str, /, **params: Said) -> None:
         super().__init__(template, **params)
         self.status = status
-
-    @property
-    def reason(self) -> str:
-        return self.message
 
 
 def _cards(cards: Iterable[Card]) -> list[str]:
