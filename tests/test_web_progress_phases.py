@@ -243,6 +243,35 @@ def test_a_partie_whose_review_fails_is_said_so_and_not_queued_again(tmp_path: P
         assert calls == [1]
 
 
+def test_a_process_remembers_only_its_latest_failed_reviews(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The failures a process keeps (not to queue them again) are bounded: past :data:`MAX_FAILED` the oldest is
+    forgotten, and its partie is queued again when a page asks for it."""
+
+    class Gone:  # a store whose tables are all gone: each review fails
+        async def reviewed(self, seats: Any, method: str) -> dict[tuple[str, int], Any]:
+            return {}
+
+        async def load(self, table_id: str) -> TableInfo:
+            raise StoreError(f"table {table_id!r} is gone")
+
+    async def run(*args: Any) -> Any:
+        raise AssertionError("no review reaches a worker")
+
+    monkeypatch.setattr(phases_module, "MAX_FAILED", 2)
+    seats = [("t0", 0), ("t1", 0), ("t2", 1)]
+
+    async def main() -> None:
+        reviews = phases_module.PhaseReviews(Gone(), run)  # type: ignore[arg-type]
+        assert (await reviews.kept(seats))[1] == 3
+        await reviews.idle()
+        assert list(reviews.failed) == seats[1:]
+        assert (await reviews.kept(seats))[1] == 1  # the forgotten one, queued again
+        await reviews.idle()
+        assert list(reviews.failed) == [seats[2], seats[0]]
+
+    asyncio.run(main())
+
+
 @pytest.mark.slow
 def test_the_review_by_phase_is_made_in_a_worker_process(tmp_path: Path) -> None:
     """With the server's own worker process (not a thread): the review is made there and kept."""

@@ -11,7 +11,8 @@ deal at most), never on the event loop; its summary is written to the store once
 (:meth:`~piquet.ui.web.store.SQLStore.keep_review`, under :data:`METHOD`), and never made again.
 
 One partie is reviewed at a time in the whole server, newest first as the page lists them; at most
-:data:`MAX_WAITING` wait. A partie whose review failed is not queued again by this process.
+:data:`MAX_WAITING` wait. A partie whose review failed is not queued again by this process while it is among the
+:data:`MAX_FAILED` failures it remembers last.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from piquet.ui.web import progress
 from piquet.ui.web.history import Party, replayed
 from piquet.ui.web.store import AsyncStore, StoreError, StoreUnavailable, TableInfo
 
-__all__ = ["MAX_WAITING", "METHOD", "PhaseReviews", "review_phases"]
+__all__ = ["MAX_FAILED", "MAX_WAITING", "METHOD", "PhaseReviews", "review_phases"]
 
 log = logging.getLogger("piquet.ui.web")
 
@@ -39,6 +40,8 @@ log = logging.getLogger("piquet.ui.web")
 METHOD: Final = f"fair lens, {DEFAULT_WORLDS} worlds, {EXCHANGE_WORLDS} exchange worlds, player's seat"
 #: Parties waiting for their review by phase in the whole server; past it, a page's others wait for a later request.
 MAX_WAITING: Final = 5000
+#: The failed reviews a process remembers (not to queue them again); past it the oldest may be tried once more.
+MAX_FAILED: Final = 5000
 
 #: Runs a function in a worker process (:meth:`piquet.ui.web.reviews.Reviews.in_worker`).
 RunInWorker = Callable[..., Awaitable[Any]]
@@ -68,7 +71,8 @@ class PhaseReviews:
         self.run = run
         #: The ``(table id, seat)`` waiting, the one under review first.
         self.waiting: OrderedDict[tuple[str, int], None] = OrderedDict()
-        self.failed: set[tuple[str, int]] = set()
+        #: The ``(table id, seat)`` whose review failed, the latest last (at most :data:`MAX_FAILED`).
+        self.failed: OrderedDict[tuple[str, int], None] = OrderedDict()
         self.made = 0
         self.closed = False
         self._task: asyncio.Task[None] | None = None
@@ -118,13 +122,19 @@ class PhaseReviews:
                 raise
             except (StoreUnavailable, StoreError) as e:
                 log.warning("table %s, seat %d: no review by phase (%s)", key[0], key[1], e)
-                self.failed.add(key)
+                self._failed(key)
             except Exception as e:
                 log.error("table %s, seat %d: its review by phase failed (%s)", key[0], key[1], type(e).__name__)
                 log.debug("the review's traceback", exc_info=True)
-                self.failed.add(key)
+                self._failed(key)
             finally:
                 self.waiting.pop(key, None)
+
+    def _failed(self, key: tuple[str, int]) -> None:
+        self.failed[key] = None
+        self.failed.move_to_end(key)
+        while len(self.failed) > MAX_FAILED:
+            self.failed.popitem(last=False)
 
     async def _review(self, table_id: str, seat: int) -> None:
         info = await self.store.load(table_id)
