@@ -22,23 +22,19 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import random
 import statistics
 import sys
 import tempfile
-import time
-import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from fastapi.testclient import TestClient
+
+from web_stores import add_store_argument, ask_history, machine, store_finished
 
 from piquet.engine.partie import Partie, Phase
-from piquet.engine.record import action_to_data
 from piquet.ui.web.app import create_app
-from piquet.ui.web.history import summary
-from piquet.ui.web.store import SQLStore, TableInfo, open_store
+from piquet.ui.web.store import open_store
 
 
 def random_partie(rng: random.Random) -> Partie:
@@ -54,45 +50,12 @@ def random_partie(rng: random.Random) -> Partie:
     return partie
 
 
-def fill(store: SQLStore, parties: list[Partie], others: int, results: bool,
-         rng: random.Random) -> list[tuple[str, str]]:
-    """Store the parties (the player's seat secrets returned) and ``others`` of other players (their rows and
-    results only: the request never reads their actions)."""
-    run = uuid.uuid4().hex[:8]
-    seats = []
-    for n in range(len(parties) + others):
-        partie = parties[n % len(parties)]
-        mine = n < len(parties)
-        table_id, secret = f"h-{run}-{n}", uuid.uuid4().hex
-        store.create(TableInfo(table_id, "computer", "rubicon", {}, rng.randint(1, 5), ["Ann", "Computer"],
-                               [secret, None], "s", 1, created=time.time() - 86_400 + n,
-                               actions=[action_to_data(a, partie.players) for a in partie.actions] if mine else [],
-                               version=len(partie.actions)))
-        if results or not mine:
-            store.finish(table_id, time.time() - 86_000 + n, summary(partie))
-        if mine:
-            seats.append((table_id, secret))
-    return seats
-
-
-def request_cpu(where: str, seats: list[tuple[str, str]]) -> float:
-    """CPU seconds of one History request for ``seats`` to a server on the store ``where`` (started beforehand)."""
-    body = {"seats": [{"table": t, "token": s} for t, s in seats], "lang": "en"}
-    with TestClient(create_app(where, workers=0, review_workers=0)) as http:
-        http.post("/api/history", json={"seats": []})  # the application's first request, apart
-        began = time.process_time()
-        answer = http.post("/api/history", json=body)
-        spent = time.process_time() - began
-    assert answer.status_code == 200 and len(answer.json()["parties"]) == len(seats), answer.text[:200]
-    return spent
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--parties", type=int, default=200, help="the player's finished parties (default 200)")
     parser.add_argument("--others", type=int, default=1000, help="other players' tables in the store (default 1000)")
     parser.add_argument("--rounds", type=int, default=5, help="requests measured each way (default 5)")
-    parser.add_argument("--postgres", metavar="URL", help="a PostgreSQL database instead of a SQLite file")
+    add_store_argument(parser)
     parser.add_argument("--seed", type=int, default=36)
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -100,8 +63,8 @@ def main() -> int:
     parties = [distinct[n % len(distinct)] for n in range(args.parties)]
     deals = statistics.mean(len(p.deal_scores) for p in parties)
     actions = statistics.mean(len(p.actions) for p in parties)
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
-          f"{args.parties} parties ({deals:.1f} deals, {actions:.0f} actions each) among {args.others} others")
+    print(f"{machine()}; {args.parties} parties ({deals:.1f} deals, {actions:.0f} actions each) "
+          f"among {args.others} others")
     with tempfile.TemporaryDirectory() as folder:
         stored: list[float] = []
         replayed: list[float] = []
@@ -110,10 +73,10 @@ def main() -> int:
                 where = args.postgres or os.path.join(folder, f"history-{round_}-{results}.sqlite3")
                 store = open_store(where)
                 try:
-                    seats = fill(store, parties, args.others, results, rng)
+                    seats = store_finished(store, parties, len(parties), args.others, rng, "h", results)
                 finally:
                     store.close()
-                times.append(request_cpu(where, seats))
+                times.append(ask_history(create_app(where, workers=0, review_workers=0), seats)[0])
     a, b = statistics.median(stored), statistics.median(replayed)
     print(f"{'way':<10}{'median CPU ms':>15}{'rounds':>8}")
     print(f"{'stored':<10}{a * 1000:>15.1f}{len(stored):>8}")

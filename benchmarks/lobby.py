@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import statistics
 import sys
 import tempfile
@@ -31,6 +30,7 @@ import uuid
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from fastapi.testclient import TestClient
+from web_stores import add_store_argument, machine
 
 from piquet.ui.web import app as web_app
 from piquet.ui.web.app import create_app
@@ -86,10 +86,9 @@ def main() -> int:
     parser.add_argument("--rooms", type=int, default=1000, help="public rooms changed lately (default 1000)")
     parser.add_argument("--others", type=int, default=10000, help="other tables in the store (default 10000)")
     parser.add_argument("--requests", type=int, default=200, help="requests measured each way (default 200)")
-    parser.add_argument("--postgres", metavar="URL", help="a PostgreSQL database instead of a SQLite file")
+    add_store_argument(parser)
     args = parser.parse_args()
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
-          f"{args.rooms} public rooms among {args.others} other tables")
+    print(f"{machine()}; {args.rooms} public rooms among {args.others} other tables")
     with tempfile.TemporaryDirectory() as folder:
         where = args.postgres or os.path.join(folder, "lobby.sqlite3")
         store = open_store(where)

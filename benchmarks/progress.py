@@ -23,17 +23,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import random
 import statistics
 import sys
 import tempfile
 import time
-import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from fastapi.testclient import TestClient
+
+from web_stores import add_store_argument, ask_history, machine, store_finished
 
 from piquet.ai.agent import play_partie
 from piquet.ai.levels import make_agent
@@ -41,11 +40,9 @@ from piquet.coach.phases import PhaseLosses
 from piquet.engine import record
 from piquet.engine.actions import Deal
 from piquet.engine.partie import Partie
-from piquet.engine.record import action_to_data
 from piquet.ui.web import phases
 from piquet.ui.web.app import create_app
-from piquet.ui.web.history import summary
-from piquet.ui.web.store import SQLStore, TableInfo, open_store
+from piquet.ui.web.store import open_store
 
 
 def reviewed(partie: Partie) -> tuple[PhaseLosses, float, int]:
@@ -60,41 +57,13 @@ def reviewed(partie: Partie) -> tuple[PhaseLosses, float, int]:
     return total, time.process_time() - began, deals
 
 
-def fill(store: SQLStore, parties: list[tuple[Partie, PhaseLosses]], count: int, others: int, keep: bool,
-         rng: random.Random) -> list[tuple[str, str]]:
-    """``count`` finished parties of the player (``parties`` over again) with their History lines and, if ``keep``,
-    their reviews; ``others`` of other players (their rows and lines only). The player's seats."""
-    run = uuid.uuid4().hex[:8]
-    seats = []
-    for n in range(count + others):
-        partie, losses = parties[n % len(parties)]
-        mine = n < count
-        table_id, secret = f"p-{run}-{n}", uuid.uuid4().hex
-        store.create(TableInfo(table_id, "computer", "rubicon", {}, 2, ["Ann", "Computer"], [secret, None], "s", 1,
-                               created=time.time() - 86_400 + n,
-                               actions=[action_to_data(a, partie.players) for a in partie.actions] if mine else [],
-                               version=len(partie.actions)))
-        store.finish(table_id, time.time() - 86_000 + n, summary(partie))
-        if mine:
-            seats.append((table_id, secret))
-            if keep:
-                store.keep_review(table_id, 0, phases.METHOD, time.time(), losses.to_json())
-    return seats
-
-
 def request(where: str, seats: list[tuple[str, str]]) -> tuple[float, float, dict[str, int]]:
     """CPU and wall seconds of one History request for ``seats`` to a server on the store ``where``, and what it
     said of the reviews. The reviews it queues are not made (the server's are kept off)."""
-    body = {"seats": [{"table": t, "token": s} for t, s in seats], "lang": "en"}
     app = create_app(where, workers=0, review_workers=0)
     app.state.phases.closed = True  # queues nothing, reviews nothing: the request alone is measured
-    with TestClient(app) as http:
-        http.post("/api/history", json={"seats": []})  # the application's first request, apart
-        cpu, wall = time.process_time(), time.perf_counter()
-        answer = http.post("/api/history", json=body)
-        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    assert answer.status_code == 200 and len(answer.json()["parties"]) == len(seats), answer.text[:200]
-    said = answer.json()["phases"]
+    cpu, wall, answer = ask_history(app, seats)
+    said = answer["phases"]
     return cpu, wall, {"reviewed": said["reviewed"], "plotted": sum(len(v["parties"]) for v in said["variants"])}
 
 
@@ -104,11 +73,11 @@ def main() -> int:
     parser.add_argument("--distinct", type=int, default=6, help="parties played and reviewed (default 6)")
     parser.add_argument("--others", type=int, default=1000, help="other players' tables in the store (default 1000)")
     parser.add_argument("--rounds", type=int, default=5, help="requests measured each way (default 5)")
-    parser.add_argument("--postgres", metavar="URL", help="a PostgreSQL database instead of a SQLite file")
+    add_store_argument(parser)
     parser.add_argument("--seed", type=int, default=36)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(machine())
     played = [play_partie([make_agent("level2", args.seed + n), make_agent("level2", 1000 + n)],
                           random.Random(args.seed + n), ("Ann", "Computer")) for n in range(args.distinct)]
     parties, costs, deals = [], [], []
@@ -128,7 +97,10 @@ def main() -> int:
                 where = args.postgres or os.path.join(folder, f"progress-{round_}-{keep}.sqlite3")
                 store = open_store(where)
                 try:
-                    seats = fill(store, parties, args.parties, args.others, keep, rng)
+                    seats = store_finished(store, [p for p, _ in parties], args.parties, args.others, rng, "p")
+                    for n, (table_id, _) in enumerate(seats if keep else []):  # kept as the server keeps them
+                        losses = parties[n % len(parties)][1]
+                        store.keep_review(table_id, 0, phases.METHOD, time.time(), losses.to_json())
                 finally:
                     store.close()
                 cpu, wall, said = request(where, seats)

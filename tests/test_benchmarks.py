@@ -74,3 +74,19 @@ def test_the_load_on_one_process_on_two_and_with_one_killed_runs_end_to_end(tmp_
     assert killed["reconnections"] >= 2 and killed["outages"]["count"] == killed["reconnections"]
     assert killed["takeover"]["count"] > 0
     assert "| the same, one killed |" in done.stdout and "acknowledged actions lost: 0" in done.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("script, args, said", [
+    ("history.py", ["--parties", "3", "--others", "4", "--rounds", "1"], "replayed / stored:"),
+    ("progress.py", ["--parties", "2", "--distinct", "1", "--others", "3", "--rounds", "1"], "kept / none kept, CPU:"),
+    ("lobby.py", ["--rooms", "25", "--others", "5", "--requests", "2"], "read again / kept:"),
+])
+def test_the_web_store_benchmarks_run_to_their_figures(script: str, args: list[str], said: str) -> None:
+    """The History, Progress and lobby benchmarks (docs/performance.md) run at a small size on SQLite and print
+    their last figure: a change to the store or the requests they drive is caught here, not by their next reader."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, f"benchmarks/{script}", *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("machine: ") and said in done.stdout.splitlines()[-1], done.stdout
