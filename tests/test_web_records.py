@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import time
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +18,8 @@ from web_helpers import db
 from piquet.engine import record
 from piquet.ui.web import app as app_module
 from piquet.ui.web.app import create_app
-from piquet.ui.web.records import MAX_RECORD_BYTES, MAX_RECORD_REVIEWS, check_room
-from piquet.ui.web.reviews import ReviewJob, ReviewRefused, Reviews
+from piquet.ui.web.records import MAX_RECORD_BYTES, MAX_RECORD_REVIEWS, check_room, review_of_record
+from piquet.ui.web.reviews import LensName, ReviewJob, ReviewRefused, Reviews
 
 RECORDS = Path(__file__).parent / "records"
 #: The longest a review may take here before the test fails (seconds by the wall clock).
@@ -159,3 +160,14 @@ def test_a_record_of_every_variant_is_replayed_and_reviewed(http: TestClient, na
     assert data["status"] == "done", data
     assert data["result"]["review"]["players"] == list(partie.players)
     assert data["result"]["decisions"] and data["result"]["scores"]["1"] == list(partie.view(0).deal_scores[0].totals)
+
+
+def test_the_lenses_a_request_names_are_the_records() -> None:
+    """The type of a review request's lens is the record format's list of lenses, and a record sent with another
+    is refused saying which there are."""
+    assert typing.get_args(LensName) == record.LENSES
+    text = next(p for p in sorted((Path(__file__).parent / "records").glob("*.json"))
+                if not p.name.endswith(".scores.json")).read_text(encoding="utf-8")
+    with pytest.raises(ReviewRefused) as refused:
+        review_of_record(text, 1, "x-ray")
+    assert refused.value.status == 422 and "'x-ray' is not a lens (fair, open-hands)" in refused.value.message

@@ -24,6 +24,7 @@ from typing import Any, get_args
 
 from piquet.coach.review import Lens
 from piquet.engine.language import LANGUAGES
+from piquet.engine.record import LENSES
 from piquet.ui.takebacks import Takeback
 from piquet.ui.web import progress
 from piquet.ui.web.api_types import CreatedTable
@@ -407,7 +408,7 @@ class Host:
         except (ValueError, KeyError, TypeError) as e:
             return json.dumps({"detail": f"body: not a review's request ({e})"})
         try:
-            if lang not in LANGUAGES or lens not in ("fair", "open-hands"):
+            if lang not in LANGUAGES or lens not in LENSES:
                 raise ReviewRefused(422, "{field}: not a language the table speaks, or not a lens", field="lang, lens")
             if deal is not None and (not isinstance(deal, int) or isinstance(deal, bool)):
                 raise ReviewRefused(422, "{field}: a deal is a whole number, not {deal}", field="deal", deal=repr(deal))

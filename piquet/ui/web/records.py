@@ -22,6 +22,7 @@ from typing import Any
 from piquet.coach.review import Lens
 from piquet.engine import record
 from piquet.engine.partie import Partie
+from piquet.engine.record import LENSES
 from piquet.engine.record_actions import RecordError
 from piquet.ui.web.reviews import ReviewRefused, Reviews, review_data, to_review
 
@@ -107,9 +108,9 @@ def review_of_record(text: str, deal: int | None, lens: str, lang: str = "en",
     partie, once over) through ``lens``, in ``lang`` (:func:`piquet.ui.web.reviews.review_data`), with the
     partie's players and its deals ended (``players``, ``deals``); :class:`ReviewRefused` as the server refuses."""
     partie = read_record(text)
-    if lens not in ("fair", "open-hands"):
+    if lens not in LENSES:
         raise ReviewRefused(422, "{field}: {lens} is not a lens ({lenses})", field="lens", lens=repr(lens[:20]),
-                            lenses="fair, open-hands")
+                            lenses=", ".join(LENSES))
     reviewed = to_review(partie, deal)
     return {"players": list(partie.players), "deals": deals_ended(partie),
             "result": review_data(reviewed, deal, Lens(lens), progress, lang)}

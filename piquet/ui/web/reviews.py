@@ -64,6 +64,7 @@ KEEP_SECONDS = 3600.0
 #: Finished reviews kept at most (the oldest forgotten first).
 KEEP_REVIEWS = 64
 
+#: The lenses of a review request (:data:`piquet.engine.record.LENSES`, as a type: a test holds them equal).
 LensName = Literal["fair", "open-hands"]
 T = TypeVar("T")
 Status = Literal["queued", "running", "done", "failed"]
