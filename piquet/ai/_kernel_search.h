@@ -36,6 +36,7 @@ typedef struct {
     int32_t early;               /* the cards, scored at a player's seventh trick (0: at the end) */
     int may[2];
     uint8_t split[4];            /* bit r: ranks r and r-1 of the suit score differently */
+    int any_split;               /* some suit's ranks score differently */
     int canonical;               /* every card scores alike: keys by relative rank, suits sorted */
     /* For quick-trick bounds where no pique is possible, by the seat on lead and whether it is the
        last trick: the least a trick he leads and wins is worth to him, the least and most any trick
@@ -164,10 +165,33 @@ static uint32_t runs(uint32_t mine, uint32_t barrier, uint32_t split) {
     return out;
 }
 
-static uint8_t heads_table[256 * 256]; /* [mine << 8 | barrier]: runs() where no two ranks score differently */
+/* The representatives of the runs of `mine`, in all four suits at once, where no two ranks score differently:
+   each card of mine whose next card present above it in its suit (of mine or of `barrier`; the cards played are
+   absent) is not of mine. By bit operations, no table: mine is filled downwards through the absent ranks
+   (Kogge-Stone, in steps of 1, 2 and 4 ranks kept within each byte), and a card of mine is no head where the rank
+   above it is filled. Equal to runs() without splits on every (mine, barrier) of a suit. */
+static inline uint32_t heads_unsplit(uint32_t mine, uint32_t barrier) {
+    uint32_t gap = ~(mine | barrier), down = mine;
+    down |= gap & (down >> 1) & 0x7F7F7F7Fu;
+    gap &= (gap >> 1) & 0x7F7F7F7Fu;
+    down |= gap & (down >> 2) & 0x3F3F3F3Fu;
+    gap &= (gap >> 2) & 0x3F3F3F3Fu;
+    down |= gap & (down >> 4) & 0x0F0F0F0Fu;
+    return mine & ~((down >> 1) & 0x7F7F7F7Fu);
+}
 
-static inline uint32_t heads(uint32_t mine, uint32_t barrier, uint32_t split) {
-    return split ? runs(mine, barrier, split) : heads_table[mine << 8 | barrier];
+/* The representatives of the runs of `mine` in all four suits, a run broken by a card of `barrier` and, in a suit
+   whose ranks score differently, where they do. */
+static inline uint32_t heads(const ModelObject *m, uint32_t mine, uint32_t barrier) {
+    uint32_t h = heads_unsplit(mine, barrier);
+    if (m->any_split) {
+        for (int s = 0; s < 4; s++) {
+            if (!m->split[s]) continue;
+            int sh = 8 * s;
+            h = (h & ~(0xFFu << sh)) | runs((mine >> sh) & 0xFF, (barrier >> sh) & 0xFF, m->split[s]) << sh;
+        }
+    }
+    return h;
 }
 
 /* Emits the cards of a mask of representatives, suit by suit from the first, each suit from its highest. */
@@ -186,11 +210,7 @@ static inline int emit_high_first(uint32_t mask, int *out, int n) {
 /* Leads: sure winners first (nothing of the opponent's above them), then the rest; each suit by suit, from the
    highest. */
 static inline int lead_order(const ModelObject *m, uint32_t mine, uint32_t theirs, int *out) {
-    uint32_t h = 0;
-    for (int s = 0; s < 4; s++) {
-        uint32_t my = (mine >> (8 * s)) & 0xFF;
-        if (my) h |= heads(my, (theirs >> (8 * s)) & 0xFF, m->split[s]) << (8 * s);
-    }
+    uint32_t h = heads(m, mine, theirs);
     uint32_t covered = below_highest(theirs);
     return emit_high_first(h & covered, out, emit_high_first(h & ~covered, out, 0));
 }
@@ -200,8 +220,8 @@ static inline int lead_order(const ModelObject *m, uint32_t mine, uint32_t their
 static inline int follow_order(const ModelObject *m, uint32_t cards, uint32_t leader_left, int lead, int *out) {
     int ls = lead >> 3, k = 0;
     if (cards & (0xFFu << (8 * ls))) {
-        uint32_t barrier = ((leader_left >> (8 * ls)) & 0xFF) | 1u << (lead & 7);
-        uint32_t h = heads((cards >> (8 * ls)) & 0xFF, barrier, m->split[ls]) << (8 * ls);
+        uint32_t suit = 0xFFu << (8 * ls);
+        uint32_t h = heads(m, cards & suit, (leader_left | 1u << lead) & suit);
         uint32_t win = h & above[lead], lose = h & ~win;
         if (win) {
             out[k++] = __builtin_ctz(win);
@@ -219,16 +239,11 @@ static inline int follow_order(const ModelObject *m, uint32_t cards, uint32_t le
         return k;
     }
     /* a discard: no card wins; by rank from the lowest, then by suit */
-    uint32_t by_rank = 0;
-    for (int s = 0; s < 4; s++) {
-        uint32_t my = (cards >> (8 * s)) & 0xFF;
-        if (!my) continue;
-        uint32_t h = heads(my, (leader_left >> (8 * s)) & 0xFF, m->split[s]);
-        while (h) {
-            int r = __builtin_ctz(h);
-            h &= h - 1;
-            by_rank |= 1u << (4 * r + s);
-        }
+    uint32_t by_rank = 0, h = heads(m, cards, leader_left);
+    while (h) {
+        int c = __builtin_ctz(h);
+        h &= h - 1;
+        by_rank |= 1u << (4 * (c & 7) + (c >> 3));
     }
     while (by_rank) {
         int b = __builtin_ctz(by_rank);
