@@ -272,6 +272,7 @@ static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
     }
     Py_INCREF(model);
     s->model = (ModelObject *)model;
+    s->mask = TT_SIZE - 1; /* the whole table: a search driven from Python may meet positions of any size */
     s->nodes = 0;
     s->check = check == Py_None ? NULL : check;
     Py_XINCREF(s->check);
@@ -432,6 +433,8 @@ static PyObject *Model_solve(ModelObject *m, PyObject *const *args, Py_ssize_t n
     s.model = m;
     s.check = args[7] == Py_None ? NULL : args[7];
     if (take_table(&s) < 0) return NULL;
+    s.mask = (1u << table_bits(__builtin_popcount(h0))) - 1;
+    for (uint32_t i = 0; i <= s.mask; i += 64 / sizeof(Entry)) __builtin_prefetch(&s.tt[i], 1, 3);
     uint32_t masks[16];
     int v = best_leads(&s, h0, h1, leader, won0, pk, guess, all_best, masks, &k);
     give_table(&s);

@@ -92,10 +92,24 @@ static Entry *new_table(void) { return calloc(TT_SIZE, sizeof(Entry)); }
 static void free_table(Entry *tt) { free(tt); }
 #endif
 
+/* A solve uses the first part of its table, sized to the positions it may meet, and fetches that part into the
+   cache before it searches, in one stream. Each solve starts cold (whatever ran between two solves, a 64 MB
+   yardstick or the game, has evicted the table): in the whole table each new position's probe waited for its own
+   line from memory, one after another; in a table sized to the problem the lines come together, ahead of need.
+   Entries: 2^(cards a hand + 1), so 8,192 (256 kB) for a 12-card deal, a search of some 500 positions (5,200 at
+   most in the benchmark's thirty), where the whole table searched 1.3% fewer; 128 entries at the least. */
+#define TABLE_MIN_BITS 7
+
+static inline uint32_t table_bits(int cards_a_hand) {
+    int bits = cards_a_hand + 1;
+    return (uint32_t)(bits < TABLE_MIN_BITS ? TABLE_MIN_BITS : bits > TT_BITS ? TT_BITS : bits);
+}
+
 typedef struct {
     PyObject_HEAD
     ModelObject *model;
     Entry *tt;
+    uint32_t mask;   /* the entries of the table in use, less one: the first ones, a power of two */
     uint32_t gen;
     long long nodes;
     PyObject *check; /* or NULL */
@@ -413,7 +427,7 @@ static int value(SearchObject *s, uint32_t h0, uint32_t h1, int leader, int won0
     uint32_t meta = (uint32_t)(leader | won0 << 1) | s->gen << 5;
     uint32_t pkey = (uint32_t)pk;
     Entry *bucket = &s->tt[(mix64(key ^ ((uint64_t)meta << 40) ^ ((uint64_t)pkey * 0x9E3779B97F4A7C15ULL)) &
-                            (TT_SIZE - 1)) & ~1u];
+                            s->mask) & ~1u];
     Entry *e = NULL;
     if (bucket[0].key == key && bucket[0].meta == meta && bucket[0].pk == pkey) e = &bucket[0];
     else if (bucket[1].key == key && bucket[1].meta == meta && bucket[1].pk == pkey) e = &bucket[1];
