@@ -71,6 +71,7 @@ static PyObject *Model_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     for (int i = 0; i < 4; i++) {
         if (read_int(split, i, &v) < 0) goto fail;
         m->split[i] = (uint8_t)v;
+        m->any_split |= v != 0;
     }
     for (int i = 0; i < 13; i++) {
         if (read_int(cards, i, &v) < 0) goto fail;
@@ -271,6 +272,7 @@ static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
     }
     Py_INCREF(model);
     s->model = (ModelObject *)model;
+    s->mask = TT_SIZE - 1; /* the whole table: a search driven from Python may meet positions of any size */
     s->nodes = 0;
     s->check = check == Py_None ? NULL : check;
     Py_XINCREF(s->check);
@@ -365,7 +367,7 @@ static PyObject *Search_mtdf(SearchObject *s, PyObject *const *args, Py_ssize_t 
 static uint32_t run_of(const ModelObject *m, uint32_t mine, uint32_t theirs, int c) {
     int sh = 8 * (c >> 3), r = c & 7;
     uint32_t my = (mine >> sh) & 0xFF, their = (theirs >> sh) & 0xFF;
-    uint32_t stop = (their | (heads(my, their, m->split[c >> 3]) & ~(1u << r))) & ((1u << r) - 1);
+    uint32_t stop = (their | ((heads(m, mine, theirs) >> sh) & ~(1u << r))) & ((1u << r) - 1);
     uint32_t floor = stop ? (2u << (31 - __builtin_clz(stop))) - 1 : 0; /* the stop and below */
     return (my & ((2u << r) - 1) & ~floor) << sh;
 }
@@ -431,6 +433,8 @@ static PyObject *Model_solve(ModelObject *m, PyObject *const *args, Py_ssize_t n
     s.model = m;
     s.check = args[7] == Py_None ? NULL : args[7];
     if (take_table(&s) < 0) return NULL;
+    s.mask = (1u << table_bits(__builtin_popcount(h0))) - 1;
+    for (uint32_t i = 0; i <= s.mask; i += 64 / sizeof(Entry)) __builtin_prefetch(&s.tt[i], 1, 3);
     uint32_t masks[16];
     int v = best_leads(&s, h0, h1, leader, won0, pk, guess, all_best, masks, &k);
     give_table(&s);
@@ -540,9 +544,6 @@ PyMODINIT_FUNC PyInit__kernel(void) {
             compress_table[present][mine] = (uint8_t)out;
         }
     }
-    for (int mine = 0; mine < 256; mine++)
-        for (int barrier = 0; barrier < 256; barrier++)
-            heads_table[mine << 8 | barrier] = (uint8_t)(mine & barrier ? 0 : runs((uint32_t)mine, (uint32_t)barrier, 0));
     for (int i = 0; i < 32; i++) above[i] = (0xFFu << (8 * (i >> 3))) & ~((2u << i) - 1);
     if (PyType_Ready(&ModelType) < 0 || PyType_Ready(&SearchType) < 0) return NULL;
     PyObject *mod = PyModule_Create(&kernel_module);
