@@ -268,10 +268,14 @@ def test_the_server_s_first_line_says_which_solver(tmp_path: Path, monkeypatch: 
     import uvicorn
 
     from piquet.ui import cli
-    from piquet.ui.web import guard
+    from piquet.ui.web import collector, guard
 
     monkeypatch.setattr(guard, "listen", lambda host, port: contextlib.closing(socket.socket()))
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    # The server's collector settings are its process's: not the test run's (a frozen heap and a new threshold).
+    settled: list[int] = []
+    monkeypatch.setattr(collector, "settle", lambda: settled.append(1) or 0)
     assert cli.main(["serve", "--db", str(tmp_path / "db.sqlite3"), "--workers", "0"]) == 0
+    assert settled == [1]
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith("Piquet is served at http://localhost:8000/") and first.endswith(cli.solver_words())
