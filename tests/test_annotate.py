@@ -8,8 +8,8 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-import jsonschema
 import pytest
+from schema_helpers import validate_record
 
 from piquet.ai.agent import play_partie
 from piquet.ai.levels import make_agent
@@ -29,8 +29,6 @@ from piquet.engine.actions import Concede, Declare, Exchange, Play
 from piquet.engine.cards import CardSet
 from piquet.engine.partie import Partie
 from piquet.ui.cli import main, replay_summary
-
-SCHEMA = json.loads((Path(__file__).parent.parent / "piquet" / "data" / "record.schema.json").read_text())
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +81,7 @@ def test_the_annotated_record_round_trips_and_replays(game: tuple[Path, Partie, 
     plain = path.read_text(encoding="utf-8")
     text = annotated_record(plain, review)
     assert text.startswith(plain.rstrip()[:-1])
-    jsonschema.validate(json.loads(text), SCHEMA)
+    validate_record(json.loads(text))
     again, notes = record.loads_annotated(text)
     assert notes == review_annotations(review, partie)
     assert again.totals == partie.totals and again.deal_scores == partie.deal_scores and again.result == partie.result
@@ -159,7 +157,7 @@ def test_analyse_writes_the_annotated_record(game: tuple[Path, Partie, PartieRev
     assert main(["analyse", str(path), "--open-hands", "--json", "-o", str(out)]) == 0
     review = json.loads(capsys.readouterr().out)  # --json still prints the review
     text = out.read_text(encoding="utf-8")
-    jsonschema.validate(json.loads(text), SCHEMA)
+    validate_record(json.loads(text))
     again, notes = record.loads_annotated(text)
     assert notes is not None and again.totals == partie.totals
     graded_entries = [e for e in review["plays"] + review["declarations"] + review.get("exchanges", [])

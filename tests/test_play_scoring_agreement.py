@@ -19,6 +19,7 @@ from piquet.engine.actions import Action, Declare, Play
 from piquet.engine.cards import CARDS
 from piquet.engine.events import CardPlayed
 from piquet.engine.partie import LegalActions, Partie, Phase
+from piquet.engine.reckoning import scoring_for
 from piquet.engine.scoring import ScoreCategory, ScoreEvent
 from piquet.engine.variants import Contract, Rules, make_rules
 from piquet.engine.view import PlayerView
@@ -257,3 +258,30 @@ def test_the_kernel_reckons_every_trick_from_every_pique_state_as_the_pure_model
                                 expected = model.score_trick(pk, steps, winner if seventh else None)
                                 assert kernel.score(leader, last, lead, follow, seventh, pk) == expected, (
                                     variant, options, contract, leader, last, CARDS[lead], CARDS[follow], pk, seventh)
+
+
+def test_lunn_contracts_that_score_the_tricks_alike_share_one_table_and_each_scores_as_the_rules_say() -> None:
+    """Law 65 and Lunn's contracts: what a card led and a trick score is kept in a table shared by the contracts
+    that score them alike (``Rules.play_awards_key``: in Auction, the plus contracts, and the minus ones). Whichever
+    contract filled it, each contract's answers are what the rules say for that contract."""
+    rng = random.Random(65)
+    auction = make_rules("auction")
+    contracts = [Contract(holder, tricks, minus, doubles) for holder in (0, 1) for tricks in range(7, 13)
+                 for minus in (False, True) for doubles in (0, 1, 2)]
+    rng.shuffle(contracts)
+    cases: list[tuple[Rules, Contract | None]] = [(auction, c) for c in contracts]
+    cases += [(make_rules(name), None) for name in ("rubicon", "au-cent", "auction")]
+    for rules, contract in cases:
+        scoring = scoring_for(rules, contract)
+        for _ in range(examples(60)):
+            leader = rng.randrange(2)
+            lead, card = rng.sample(CARDS, 2)
+            winner = 1 - leader if card.beats(lead) else leader
+            done = scoring.trick(leader, lead, card)
+            assert done.winner == winner
+            assert [(e.player, e.points, e.why) for e in done.awards] == rules.trick_awards(
+                leader, (lead, card), winner, contract), (rules.name, contract)
+            _, scored = scoring.lead(leader, lead)
+            assert (scored.points if scored else 0) == rules.lead_points(lead, contract), (rules.name, contract)
+    tables = {id(scoring_for(auction, c)._tricks) for c in contracts}
+    assert len(tables) == 2 and len({scoring_for(auction, c) for c in contracts}) == len(contracts)

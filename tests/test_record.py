@@ -13,6 +13,7 @@ import jsonschema
 import pytest
 from drivers import Seeded, drive
 from helpers import agents
+from schema_helpers import validate_record
 
 from piquet.ai.agent import play_partie
 from piquet.engine.actions import Cut
@@ -21,7 +22,6 @@ from piquet.engine.record import RecordError, dumps, from_data, loads
 from piquet.ui.cli import replay_summary
 
 RECORDS = Path(__file__).parent / "records"
-SCHEMA = json.loads((Path(__file__).parent.parent / "piquet" / "data" / "record.schema.json").read_text())
 REFERENCE = json.loads((RECORDS / "rubicon-deal.json").read_text())
 
 
@@ -41,7 +41,7 @@ def test_record_reference_deals_replay_to_reference_scores(path: Path) -> None:
                          ids=lambda p: p.name)
 def test_record_stored_records_valid_against_schema_and_round_trip(path: Path) -> None:
     data = json.loads(path.read_text())
-    jsonschema.validate(data, SCHEMA)
+    validate_record(data)
     partie = loads(path.read_text())
     assert json.loads(dumps(partie, meta=data.get("meta"))) == json.loads(json.dumps(data)) or \
         loads(dumps(partie)).totals == partie.totals
@@ -55,7 +55,7 @@ def test_record_dumps_loads_round_trip_random_parties(seed: int) -> None:
     assert dumps(q, meta={"seed": seed}) == text
     assert q.totals == p.totals and q.result == p.result and q.deal_scores == p.deal_scores
     assert q.logs() == p.logs()
-    jsonschema.validate(json.loads(text), SCHEMA)
+    validate_record(json.loads(text))
 
 
 def test_record_written_between_a_games_fresh_cut_and_its_deal_keeps_the_cut() -> None:
@@ -73,7 +73,7 @@ def test_record_round_trip_with_options_and_unfinished_deal() -> None:
     text = dumps(p)
     data = json.loads(text)
     assert data["options"] == {"minimum_point": 4, "younger_may_stand_pat": True}
-    jsonschema.validate(data, SCHEMA)
+    validate_record(data)
     q = loads(text)
     assert dumps(q) == text and q.view(0) == p.view(0) and q.view(1) == p.view(1)
 
@@ -162,4 +162,4 @@ def test_record_schema_rejects_shapes() -> None:
         data = copy.deepcopy(REFERENCE)
         mutate(data)
         with pytest.raises(jsonschema.ValidationError):
-            jsonschema.validate(data, SCHEMA)
+            validate_record(data)

@@ -12,6 +12,8 @@ from typing import Any
 import jsonschema
 import pytest
 from helpers import agents
+from schema_helpers import RECORD_SCHEMA as SCHEMA
+from schema_helpers import validate_record
 
 from piquet.ai.agent import play_partie
 from piquet.coach.annotate import annotated_record, luck_note
@@ -35,7 +37,6 @@ from piquet.engine.record import (
 
 RECORDS = Path(__file__).parent / "records"
 PLAIN = (RECORDS / "rubicon-deal.json").read_text(encoding="utf-8")
-SCHEMA = json.loads((Path(__file__).parent.parent / "piquet" / "data" / "record.schema.json").read_text())
 ANN, BILL = 0, 1
 
 #: A review of the reference deal written by hand: Bill's exchange, Ann's, Bill's point, his first lead, and a
@@ -125,8 +126,8 @@ def test_a_reader_ignores_annotations_it_does_not_ask_for() -> None:
 
 
 def test_the_schema_describes_annotations() -> None:
-    jsonschema.validate(with_review(REVIEW), SCHEMA)
-    jsonschema.validate(json.loads(annotated(PLAIN, expected())), SCHEMA)
+    validate_record(with_review(REVIEW))
+    validate_record(json.loads(annotated(PLAIN, expected())))
     for bad in ({"annotations": [{"deal": 1, "action": 8, "mark": "!!"}]},
                 {"annotations": [{"deal": 1, "action": 8, "loss": -1}]},
                 {"annotations": [{"deal": 1, "action": 8, "best": {"player": "Bill", "play": "KS"}}]},
@@ -140,7 +141,7 @@ def test_the_schema_describes_annotations() -> None:
                 {"lens": "crystal ball", "annotations": []},
                 {"lens": "fair"}):
         with pytest.raises(jsonschema.ValidationError):
-            jsonschema.validate(with_review(bad), SCHEMA)
+            validate_record(with_review(bad))
 
 
 def note(n: int, **change: object) -> dict[str, Any]:
@@ -199,7 +200,7 @@ def test_the_documented_concession_decision_is_valid_and_comes_before_its_card()
     doc = (Path(__file__).parent.parent / "docs" / "record-format.md").read_text(encoding="utf-8")
     section = doc.split("**Concessions and playing on.**", 1)[1].split("```json", 1)[1].split("```", 1)[0]
     decided, card = (json.loads(line.removesuffix(",")) for line in section.strip().splitlines())
-    jsonschema.validate(with_review({"annotations": [decided, card]}), SCHEMA)
+    validate_record(with_review({"annotations": [decided, card]}))
     assert (decided["deal"], decided["action"]) == (card["deal"], card["action"])
     assert (decided["decision"], decided["best"]) == ("concession", PLAY_ON) and "decision" not in card
 
@@ -213,7 +214,7 @@ def test_the_documented_example_is_read_and_valid() -> None:
                              for line in section.splitlines() if line.startswith('  {"deal": ')]
     assert len(review["annotations"]) == 3
     data = with_review(review)
-    jsonschema.validate(data, SCHEMA)
+    validate_record(data)
     _, notes = loads_annotated(json.dumps(data))
     assert notes is not None and [n.mark for n in notes.notes] == ["", "", "?"]
     assert notes.notes[2].best == Play(ANN, Card.parse("JH"))
@@ -231,7 +232,7 @@ def test_an_annotated_record_carries_each_deal_s_luck_and_reads_it_back() -> Non
     review = review_partie(partie, Lens.OPEN)
     text = annotated_record(PLAIN, review)
     data = json.loads(text)
-    jsonschema.validate(data, SCHEMA)
+    validate_record(data)
     (written,) = data["meta"]["review"]["luck"]
     (deal,) = review.luck
     assert written["deal"] == 1 and written["elder"] == "Bill" and written["average"] == round(deal.average, 2)
@@ -284,7 +285,7 @@ def test_an_auction_record_carries_its_luck_checked_against_the_contract_s_holde
     (deal,) = partie_luck(partie)
     assert deal.elder == ANN and partie.deal_scores[0].contract is not None
     text = _with_luck(AUCTION_MINUS, (luck_note(deal),))
-    jsonschema.validate(json.loads(text), SCHEMA)
+    validate_record(json.loads(text))
     # Bill: bid first, but the deal's elder is the holder.
     _reads_back_and_refuses_bill_as_elder(text, deal)
 
@@ -313,11 +314,11 @@ def _reads_back_and_refuses_bill_as_elder(text: str, deal: DealLuck) -> None:
 
 
 def test_the_schema_describes_the_luck() -> None:
-    jsonschema.validate(with_review(luck_with(lambda e: None)), SCHEMA)
+    validate_record(with_review(luck_with(lambda e: None)))
     for bad in (lambda e: e.update(comment="x"), lambda e: e["players"]["Ann"].update(result=1.5),
                 lambda e: e.pop("average")):
         with pytest.raises(jsonschema.ValidationError):
-            jsonschema.validate(with_review(luck_with(bad)), SCHEMA)
+            validate_record(with_review(luck_with(bad)))
 
 
 def test_the_documented_luck_is_the_reference_deal_s_and_is_read() -> None:

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 from typing import Any, cast
 
-import jsonschema
 import pytest
 from helpers import ANN, BILL, dealt, run
+from schema_helpers import validate_record
 
 from piquet.coach.annotate import annotated_record, review_annotations
 from piquet.coach.hints import Worlds, check, hint
@@ -104,7 +103,6 @@ def test_piquet_analyse_lists_the_carte_blanche_decision_and_what_it_lost() -> N
     assert lines[at + 2].startswith("  Bill") and "in 1 choice (" in lines[at + 2]
 
 
-SCHEMA = json.loads((Path(__file__).parent.parent / "piquet" / "data" / "record.schema.json").read_text())
 
 
 def test_annotation_of_a_declined_carte_blanche_names_the_best_announcement_and_its_count() -> None:
@@ -114,7 +112,7 @@ def test_annotation_of_a_declined_carte_blanche_names_the_best_announcement_and_
     graded = entry.review
     assert graded is not None
     text = annotated_record(record.dumps(partie), review)
-    jsonschema.validate(json.loads(text), SCHEMA)
+    validate_record(json.loads(text))
     again, notes = record.loads_annotated(text)
     assert notes is not None and notes == review_annotations(review, partie) and again.actions == partie.actions
     note = notes.get(1, 0)

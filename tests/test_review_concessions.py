@@ -7,12 +7,11 @@ from __future__ import annotations
 import functools
 import json
 import random
-from pathlib import Path
 from typing import Any, cast
 
-import jsonschema
 import pytest
 from helpers import ANN, BILL, SinkingAgent, agents
+from schema_helpers import validate_record
 
 from piquet.ai.agent import play_deal
 from piquet.ai.levels import partie_utility
@@ -165,7 +164,6 @@ def test_the_tutor_leaves_younger_s_concession_out_of_turn_unchecked() -> None:
 
 
 # ---------------------------------------------------------------- the annotated record
-SCHEMA = json.loads((Path(__file__).parent.parent / "piquet" / "data" / "record.schema.json").read_text())
 
 
 def _annotated(p: Partie) -> tuple[str, Annotations]:
@@ -173,7 +171,7 @@ def _annotated(p: Partie) -> tuple[str, Annotations]:
     and read back equal; the text and the annotations."""
     review = review_partie(p, Lens.OPEN, deal=6, luck=False)
     text = annotated_record(dumps(p), review)
-    jsonschema.validate(json.loads(text), SCHEMA)
+    validate_record(json.loads(text))
     again, notes = loads_annotated(text)
     assert notes is not None and notes == review_annotations(review, p)
     assert again.actions == p.actions

@@ -7,17 +7,15 @@ import copy
 import functools
 import json
 import random
-from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
+from schema_helpers import RECORD_SCHEMA as SCHEMA
+from schema_helpers import RECORD_VALIDATOR as VALIDATOR
 
 from piquet.ai.agent import RandomAgent, play_partie
 from piquet.engine import record
-
-SCHEMA = json.loads((Path(__file__).parent.parent / "piquet" / "data" / "record.schema.json").read_text())
-VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 
 
 @functools.cache

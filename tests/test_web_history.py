@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from helpers import played_by_chance
-from web_helpers import FOUR_DEALS, connect, create, db, play_computer, play_room, query, room
+from web_helpers import FOUR_DEALS, connect, create, db, play_computer, play_room, query, review_phases_lightly_in, room
 
 from piquet.engine.partie import Partie
 from piquet.engine.record import action_to_data
@@ -25,6 +25,14 @@ from piquet.ui.web.offline import BrowserStore
 from piquet.ui.web.store import MAX_PLAYED, SQLiteStore, SQLStore, StoreError, TableInfo
 
 Json = dict[str, Any]
+
+
+@pytest.fixture(autouse=True)
+def _light_phase_reviews(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A History request has the server review each finished partie by phase, in its thread, as the test goes on:
+    over few worlds here, where History's own answers are checked (``tests/test_web_progress_phases.py`` checks the
+    reviews by phase)."""
+    review_phases_lightly_in(monkeypatch)
 
 
 def finished_table(http: TestClient, stack: ExitStack, rng: random.Random, **body: Any) -> tuple[Json, Json]:

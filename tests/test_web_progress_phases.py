@@ -14,18 +14,19 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from helpers import played_by_chance
-from web_helpers import FOUR_DEALS, db
+from web_helpers import FOUR_DEALS, db, review_phases_lightly
 
 from piquet.coach.ladder import describe, played_like
 from piquet.coach.phases import PHASES, PhaseLosses
 from piquet.coach.review import Lens, review_partie
+from piquet.engine import record
 from piquet.engine.partie import Partie
 from piquet.engine.record import action_to_data
 from piquet.ui.web import phases as phases_module
 from piquet.ui.web.app import create_app
 from piquet.ui.web.history import summary
 from piquet.ui.web.offline import BrowserStore
-from piquet.ui.web.phases import METHOD
+from piquet.ui.web.phases import METHOD, review_phases
 from piquet.ui.web.progress import BOTTOM, PLOT_HEIGHT, TOP, phase_rows, phases_svg
 from piquet.ui.web.store import SQLiteStore, SQLStore, StoreError, TableInfo
 
@@ -51,6 +52,7 @@ def test_a_seats_review_alone_grades_its_decisions_as_the_review_of_both_seats_d
     mine = review_partie(partie, Lens.FAIR, deal=1, luck=False, seat=0)
     assert {r.seat for r in mine.actions} == {0}
     assert PhaseLosses.of_review(mine, 0) == PhaseLosses.of_review(both, 0)
+    assert review_phases(record.dumps(partie), 0, 1) == PhaseLosses.of_review(mine, 0).to_json()  # the server's
     losses = PhaseLosses.of_review(both, 0)
     assert losses.deals == 1 and losses.decisions["play"] > 0
     assert sum(losses.lost.values()) == pytest.approx(both.lost_a_deal(0))  # one deal: its loss is the deal's
@@ -188,13 +190,12 @@ def test_each_finished_partie_is_reviewed_off_the_event_loop_once_and_kept(tmp_p
     store.close()
     seats = [("t0", "s-t0"), ("t1", "s-t1")]
     calls: list[tuple[str, int, int]] = []
-    real = phases_module.review_phases
 
     def watched(text: str, seat: int, deal: int) -> dict[str, Any]:
         with pytest.raises(RuntimeError):  # no event loop runs in this thread: the server's is elsewhere
             asyncio.get_running_loop()
         calls.append((text[:10], seat, deal))
-        return real(text, seat, deal)
+        return review_phases_lightly(text, seat, deal)
 
     monkeypatch.setattr(phases_module, "review_phases", watched)
     app = create_app(where, workers=0, review_workers=0)

@@ -21,11 +21,11 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 import uvicorn
 import websockets.sync.client
 from fastapi.testclient import TestClient
+from schema_helpers import validate_record
 from starlette.websockets import WebSocketDisconnect
 from web_helpers import (
     FOUR_DEALS,
@@ -52,8 +52,6 @@ from piquet.engine import record
 from piquet.ui.cli import main
 from piquet.ui.web import seats as seats_module
 from piquet.ui.web.app import create_app
-
-SCHEMA = json.loads((Path(__file__).parent.parent / "piquet" / "data" / "record.schema.json").read_text())
 
 
 @pytest.fixture(autouse=True)
@@ -356,7 +354,7 @@ def test_a_free_takeback_deals_the_next_hand_again_with_the_same_cards_and_is_wr
         assert len(taken) == 1 and taken[0]["player"] == "Ann" and taken[0]["deal"] == 1 and taken[0]["undone"] >= 2
         partie = http.app.state.tables.get(table["id"]).partie  # type: ignore[attr-defined]
         text = record.dumps(partie, takebacks=taken)
-        jsonschema.validate(json.loads(text), SCHEMA)
+        validate_record(json.loads(text))
         assert json.loads(text)["takebacks"] == taken and record.loads(text).actions == partie.actions
         path = tmp_path / "record.json"
         path.write_text(text)

@@ -27,7 +27,7 @@ every deal with the same rules and contract).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
@@ -234,8 +234,9 @@ class PlayScoring:
         #: The option's reading: the cards are scored at the seventh trick (and count toward a pique); what they
         #: score then (0: at the end of the deal).
         self.early_cards = rules.cards_points if rules.cards_count_toward_pique else 0
-        self._leads: dict[tuple[int, int], tuple[CardPlayed, ScoreEvent | None]] = {}
-        self._tricks: dict[tuple[int, int, int], TrickDone] = {}
+        # Shared by the contracts whose leads and tricks score alike (Rules.play_awards_key): Auction's 72
+        # contracts of one set of rules keep two tables of up to 2,048 tricks, not 72.
+        self._leads, self._tricks = _awards_tables(rules, contract)
         self._piques: dict[int, PiqueRule] = {}
 
     def pique_rule(self, elder: int) -> PiqueRule:
@@ -300,6 +301,19 @@ class PlayScoring:
 
 #: The play's scoring of every rules and contract asked for, by the rules (variant and options) and the contract.
 _SCORINGS: dict[tuple[str, tuple[tuple[str, bool | int], ...], Contract | None], PlayScoring] = {}
+_Leads = dict[tuple[int, int], tuple[CardPlayed, ScoreEvent | None]]
+_Tricks = dict[tuple[int, int, int], TrickDone]
+#: What the cards led and the tricks score (:meth:`PlayScoring.lead`, :meth:`PlayScoring.trick`), by the rules and
+#: what of the contract they depend on.
+_AWARDS: dict[tuple[str, tuple[tuple[str, bool | int], ...], Hashable], tuple[_Leads, _Tricks]] = {}
+
+
+def _awards_tables(rules: Rules, contract: Contract | None) -> tuple[_Leads, _Tricks]:
+    key = (rules.name, rules.key, rules.play_awards_key(contract))
+    found = _AWARDS.get(key)
+    if found is None:
+        found = _AWARDS[key] = ({}, {})
+    return found
 
 
 def scoring_for(rules: Rules, contract: Contract | None) -> PlayScoring:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -517,6 +517,12 @@ class Rules:
     def _counts(self, card: Card) -> bool:
         return not (self.option("low_cards_score_nothing_in_play") and card.rank < Rank.TEN)
 
+    def play_awards_key(self, contract: Contract | None) -> Hashable:
+        """What of ``contract`` the points of a card led and of a trick (:meth:`lead_points`, :meth:`trick_awards`)
+        depend on: contracts with the same key score them alike, and share the table of them that
+        :func:`piquet.engine.reckoning.scoring_for` keeps. Here all of it (no auction: there is none)."""
+        return contract
+
     def lead_points(self, card: Card, contract: Contract | None) -> int:
         """Points scored when a card is led (Law 65: one for every card led)."""
         if self.option("lead_point_only_if_won") or self.option("ten_for_the_last_trick"):
@@ -631,6 +637,11 @@ class Auction(Rules):
 
     def combination_scorer(self, holder: int, contract: Contract | None) -> int:
         return 1 - holder if contract is not None and contract.minus else holder
+
+    def play_awards_key(self, contract: Contract | None) -> Hashable:
+        """Whether the contract is a minus one: a trick's point goes to its loser (Lunn); a card led scores
+        nothing whatever the contract."""
+        return contract is not None and contract.minus
 
     def lead_points(self, card: Card, contract: Contract | None) -> int:
         return 0

@@ -281,17 +281,14 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
             raise HTTPException(404, f"unknown variant {variant!r}")
         return HTMLResponse(text_page(*rules_page(rules_html, variant)))
 
-    # Every guide in every language, made once: the same page for every visit.
-    guides = {(name, lang): guide_page(name, lang) for name in VARIANTS for lang in LANGUAGES}
-    guide_indexes = {lang: guide_index_page(lang) for lang in LANGUAGES}
-
+    # The guides are made once a process, at their first visit (guide_page and guide_index_page keep them).
     def no_language(lang: str) -> HTMLResponse:
         return HTMLResponse(no_language_page(lang), status_code=400)
 
     @app.get("/guide", include_in_schema=False)
     async def guide_index(lang: str = "en") -> HTMLResponse:
         """The guides' index, in ``lang`` (``?lang=fr``)."""
-        return HTMLResponse(guide_indexes[lang]) if lang in guide_indexes else no_language(lang)
+        return HTMLResponse(guide_index_page(lang)) if lang in LANGUAGES else no_language(lang)
 
     @app.get("/guide/{variant}", include_in_schema=False)
     async def guide_of(variant: str, lang: str = "en") -> HTMLResponse:
@@ -300,7 +297,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
             return no_language(lang)
         if variant not in VARIANTS:
             return HTMLResponse(unknown_guide_page(variant, lang), status_code=404)
-        return HTMLResponse(guides[variant, lang])
+        return HTMLResponse(guide_page(variant, lang))
 
     # response_model=None: the answer's type is the protocol's TypedDict, not a model FastAPI should build.
     @app.get("/api/setup", response_model=None)

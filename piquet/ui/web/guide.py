@@ -325,7 +325,7 @@ def rules_markup() -> str:
 @functools.lru_cache(maxsize=16)
 def _markdown(text: str, *extensions: str) -> str:
     """Markdown ``text`` as HTML. The same text gives the same page, so a process renders each guide (three in each
-    language) and the laws once, however many apps it makes (``create_app`` builds every page up front)."""
+    language) and the laws once, however many apps it makes."""
     return markdown.markdown(text, extensions=list(extensions))
 
 
