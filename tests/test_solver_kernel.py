@@ -274,7 +274,12 @@ def test_the_server_s_first_line_says_which_solver(tmp_path: Path, monkeypatch: 
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
     # The server's collector settings are its process's: not the test run's (a frozen heap and a new threshold).
     settled: list[int] = []
-    monkeypatch.setattr(collector, "settle", lambda: settled.append(1) or 0)
+
+    def settle() -> int:
+        settled.append(1)
+        return 0
+
+    monkeypatch.setattr(collector, "settle", settle)
     assert cli.main(["serve", "--db", str(tmp_path / "db.sqlite3"), "--workers", "0"]) == 0
     assert settled == [1]
     first = capsys.readouterr().out.splitlines()[0]
