@@ -11,7 +11,6 @@ import os
 import pickle
 import random
 import threading
-import time
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, cast
@@ -19,6 +18,7 @@ from typing import Any, cast
 import pytest
 from fastapi.testclient import TestClient
 from guard_helpers import WAIT
+from thinking_agents import DyingAgent, NotingAgent, WaitingAgent, WhereAgent
 from web_helpers import Client, choose, create, play_computer, seed_tables
 
 from piquet.ai.agent import Agent, RandomAgent
@@ -39,50 +39,6 @@ from piquet.ui.web.thinking import Legal, Thinker, ThinkingFailed
 FEW = hints.Worlds(4, 30, 4, 4)
 #: A level-5 agent that samples little, to keep the tests quick (the deep lane all the same).
 LIGHT_LEVEL5 = "level5:play=3,exchange=20,candidates=3,bids=4"
-
-
-# ---------------------------------------------------------------- agents the workers can load (this module's)
-class WhereAgent:
-    """Takes the first legal action and notes the process it decided in."""
-
-    def __init__(self) -> None:
-        self.pids: list[int] = []
-
-    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
-        self.pids.append(os.getpid())
-        return next(iter(legal))
-
-    def choose_packets(self, view: PlayerView, sizes: tuple[int, ...]) -> int:
-        return sizes[0]
-
-
-class DyingAgent(WhereAgent):
-    """Kills the process it decides in (``kill -9``) the first ``times`` times, counted in files of ``folder``."""
-
-    def __init__(self, folder: Path, times: int) -> None:
-        super().__init__()
-        self.folder = folder
-        self.times = times
-
-    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
-        deaths = len(list(self.folder.iterdir()))
-        if deaths < self.times:
-            (self.folder / str(deaths)).touch()
-            os.kill(os.getpid(), 9)
-        return super().choose(view, legal)
-
-
-class WaitingAgent(WhereAgent):
-    """Thinks until the file ``until`` exists."""
-
-    def __init__(self, until: Path) -> None:
-        super().__init__()
-        self.until = until
-
-    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
-        while not self.until.exists():
-            time.sleep(0.01)
-        return super().choose(view, legal)
 
 
 def decision() -> tuple[PlayerView, LegalActions]:
@@ -317,23 +273,6 @@ def test_the_workers_are_replaced_by_fresh_ones_after_their_allowance_of_decisio
         assert action in legal and isinstance(agent, WhereAgent)
         pids.append(agent.pids[0])
     assert pids[0] == pids[1] != pids[2] == pids[3] != pids[4]
-
-
-class NotingAgent(WhereAgent):
-    """Notes its name in the file ``log`` (one line, appended) when it decides, and waits for ``until`` first."""
-
-    def __init__(self, name: str, log: Path, until: Path | None = None) -> None:
-        super().__init__()
-        self.name = name
-        self.log = log
-        self.until = until
-
-    def choose(self, view: PlayerView, legal: LegalActions) -> Action:
-        while self.until is not None and not self.until.exists():
-            time.sleep(0.01)
-        with self.log.open("a") as out:
-            out.write(self.name + "\n")
-        return super().choose(view, legal)
 
 
 def test_a_hint_is_refused_busy_once_the_hints_lane_or_its_address_has_its_queue_full(
