@@ -11,9 +11,10 @@ from test_web_browser import (  # noqa: F401 - their fixtures
     WAIT,
     LiveServer,
     _create,
-    _decide,
+    _data,
     _goto,
     _open,
+    _play_until,
     _ready,
     browser,
     server,
@@ -72,11 +73,8 @@ def test_a_table_s_what_is_link_opens_the_guide_at_the_term(
     created = _create(live, kind="computer", level=1, name="Ann")
     page = _page(chromium, viewport, live.url + created["links"]["play"])
     link = page.locator("#prompt a.whatis")
-    for _ in range(20):  # the cut, the deal and what follows, up to a decision the guide explains
-        if link.count():
-            break
-        if not _decide(page):
-            page.wait_for_timeout(100)
+    # The cut, the deal and what follows, up to a decision the guide explains (the exchange, at the latest).
+    _play_until([page], lambda: link.count() > 0 or _data(page, "prompt") == "play")
     assert link.count() == 1, "no decision before the play linked to the guide"
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the table scrolls sideways"
     anchor = link.get_attribute("href").split("#")[1]

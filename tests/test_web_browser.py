@@ -136,17 +136,21 @@ def _go_on(page: Any) -> bool:
     return True
 
 
-def _decide(page: Any, touch: bool = False, go_on: bool = True, done: Any = None) -> bool:
+def _decide(page: Any, touch: bool = False, go_on: bool = True, done: Any = None, seen: Any = None) -> bool:
     """Make this page's player's decision by clicking (by tapping, with ``touch``: a touch screen's page), if
     it has one (going on past a deal's count first, unless ``go_on`` is false); ``False`` if it has none now.
     ``done``: the caller's condition to stop at, asked again once the decision is read, so that a decision that
-    came after the caller last asked it (the page moved on in between) is left to the caller, not made."""
+    came after the caller last asked it (the page moved on in between) is left to the caller, not made.
+    ``seen``: shown the kind of the very prompt about to be answered, before it is (a caller that inspects the
+    prompts reads them here: reading the prompt apart from answering it races the page)."""
     if go_on and _go_on(page):
         return True
     kind = _data(page, "prompt")
     if not kind or (done is not None and done()):
         return False
     version = _data(page, "version")
+    if seen is not None:
+        seen(kind)
 
     def press(target: Any) -> None:
         target.tap(timeout=PRESS_WAIT) if touch else target.click(timeout=PRESS_WAIT)

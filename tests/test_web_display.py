@@ -16,7 +16,7 @@ import pytest
 from test_web_axe import VIEWPORTS, violations
 
 # The live server and the browser are test_web_browser's fixtures, asked for by name (request.getfixturevalue).
-from test_web_browser import WAIT, LiveServer, _create, _data, _decide, _goto, _reload, browser, server  # noqa: F401
+from test_web_browser import WAIT, LiveServer, _create, _data, _goto, _play_until, _reload, browser, server  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -41,12 +41,8 @@ def _inks(page: Any) -> dict[str, str]:
 def _to_the_exchange(live: LiveServer, chromium: Any, context: Any) -> Any:
     created = _create(live, kind="computer", level=1, name="Ann")
     page = _goto(context.new_page(), live.url + created["links"]["play"])
-    for _ in range(100):
-        if _data(page, "prompt") == "exchange":
-            return page
-        if not _decide(page):
-            page.wait_for_timeout(50)
-    raise AssertionError("no exchange")
+    _play_until([page], lambda: _data(page, "prompt") == "exchange")
+    return page
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)

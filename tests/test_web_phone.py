@@ -21,7 +21,7 @@ import pytest
 # test_web_browser's fixtures, asked for by name (request.getfixturevalue).
 from table_sites import TableSite, offline_site, table_site  # noqa: F401
 from test_web_axe import violations
-from test_web_browser import WAIT, LiveServer, _create, _data, _decide, _goto, _ready, browser, server  # noqa: F401
+from test_web_browser import WAIT, LiveServer, _create, _decide, _goto, _ready, browser, server  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -108,18 +108,21 @@ def _play_a_deal(site: TableSite, context: Any, touch: bool, screenshot: Path | 
     page = site.new(context)
     page.get_by_test_id("declare-best").set_checked(False)  # each declaration's menu shown, to be checked
     checked: dict[str, list[str]] = {}
+
+    def seen(kind: str) -> None:  # the very prompt about to be answered: checked once for each kind
+        if kind in checked:
+            return
+        checked[kind] = _check_the_table(page, kind) + [f"{kind}: axe: {line}" for line in violations(page)]
+        if kind == "exchange" and screenshot is not None:
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=str(screenshot))
+
     for _ in range(800):
-        kind = _data(page, "prompt")
-        if kind and kind not in checked:
-            checked[kind] = _check_the_table(page, kind) + [f"{kind}: axe: {line}" for line in violations(page)]
-            if kind == "exchange" and screenshot is not None:
-                page.evaluate("window.scrollTo(0, 0)")
-                page.screenshot(path=str(screenshot))
         # A deal, or two if the first did not ask for an exchange (as the younger hand may not be asked).
         deals = page.evaluate("document.querySelectorAll('#sheet tbody tr:not(.current)').length")
         if deals >= 2 or (deals >= 1 and set(checked) >= KINDS):
             break
-        if not _decide(page, touch):
+        if not _decide(page, touch, seen=seen):
             page.wait_for_timeout(50)
     else:
         raise AssertionError("the deal did not end")
