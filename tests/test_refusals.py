@@ -71,10 +71,14 @@ def _words(text: str) -> set[str]:
     return {w.lower() for w in WORD.findall(CARD.sub(" ", re.sub(r"\{\w+\}", " ", QUOTED.sub(" ", text))))}
 
 
+#: The French catalogue's messages, read once.
+PO = read_po(CATALOGUE.read_text(encoding="utf-8"))
+
+
 def _vocabularies() -> tuple[set[str], set[str]]:
     """The French words of every catalogue but the refusals' own translations (so that a refusal's French is checked
     against the rest of the game's French, not against itself), and every English word of the catalogues."""
-    po = read_po(CATALOGUE.read_text(encoding="utf-8"))
+    po = PO
     refusal_ids = set(TEMPLATES.values())
     french_texts = [v for k, v in po.items() if k not in refusal_ids]
     english_texts = [part for key in po for part in key.split("\0")] + list(TEMPLATES.values())
@@ -147,8 +151,7 @@ def _every_fact(kind: Why) -> Refusal:
 def test_every_kind_is_said_in_english_and_in_french_with_no_english_word(kind: Why) -> None:
     refusal = _every_fact(kind)
     english, french = str(refusal), refusal.words("fr")
-    po = read_po(CATALOGUE.read_text(encoding="utf-8"))
-    assert TEMPLATES[kind] in po, f"{kind}: no French translation"
+    assert TEMPLATES[kind] in PO, f"{kind}: no French translation"
     assert english == refusal.words("en") and french != english
     assert "{" not in french and "}" not in french
     assert english_in(french) == set(), (kind, french)

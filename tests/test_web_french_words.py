@@ -7,6 +7,7 @@ languages is listed below, each with its reason."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
@@ -47,8 +48,10 @@ def _words(text: str) -> set[str]:
     return {w.lower() for w in WORD.findall(CARD.sub(" ", re.sub(r"\{\w+\}", " ", text)))}
 
 
-def _vocabulary(lang: str) -> set[str]:
-    """Every word of a language's catalogues: the game's templates and the page's, and the numbers in words."""
+@functools.cache
+def _vocabulary(lang: str) -> frozenset[str]:
+    """Every word of a language's catalogues: the game's templates and the page's, and the numbers in words (read
+    once a run: every message of every partie here is checked against them)."""
     po = read_po(CATALOGUE.read_text(encoding="utf-8"))
     game = po.values() if lang == "fr" else (part for key in po for part in key.split("\0"))
     page = json.loads(STATIC.joinpath(f"{lang}.json").read_text(encoding="utf-8")).values()
@@ -56,7 +59,7 @@ def _vocabulary(lang: str) -> set[str]:
     words: set[str] = set()
     for text in [*game, *page, *(number(n) for n in range(400))]:
         words |= _words(text)
-    return words
+    return frozenset(words)
 
 
 def texts(message: Any, key: str = "") -> Iterator[tuple[str, str]]:
