@@ -23,7 +23,7 @@ from web_helpers import FOUR_DEALS, WAIT, Client, choose, close_code, connect, c
 
 from piquet.ui.web.app import create_app
 from piquet.ui.web.owners import CLOSE_ELSEWHERE, Owners, lock_key
-from piquet.ui.web.store import SQLStore, TableInfo
+from piquet.ui.web.store import SQLiteStore, SQLStore, TableInfo
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -235,3 +235,24 @@ def test_a_partie_that_ends_in_one_process_is_no_longer_unfinished_to_the_others
         while table["id"] in b.state.tables.history._unfinished:
             assert time.monotonic() < deadline, "B was not told"
             time.sleep(0.02)
+
+
+def _sessions(url: str) -> int:
+    """The sessions on ``url``'s database other than the one asking."""
+    with psycopg.connect(url) as connection:
+        row = connection.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                 "AND pid <> pg_backend_pid()").fetchone()
+    return int(row[0]) if row else 0
+
+
+def test_a_server_that_stops_closes_the_store_it_opened_and_leaves_one_it_was_given(
+        postgres_url: str, tmp_path: Path) -> None:
+    with server(postgres_url) as (_, http):
+        create(http, kind="computer", level=1, name="Ann")
+        assert _sessions(postgres_url) >= 2  # the store's pool and the lock connection
+    assert _sessions(postgres_url) == 0  # stopped: every connection of the process closed, none left to the end
+    given = SQLiteStore(str(tmp_path / "db.sqlite3"))
+    with TestClient(create_app(given, workers=0, review_workers=0)) as http:
+        table = create(http, kind="computer", level=1, name="Ann")
+    assert given.load(table["id"]) is not None  # its caller's, still open
+    given.close()

@@ -208,6 +208,7 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
     redact_secrets_in_logs()
     if not 0 <= max_budget < math.inf:
         raise ValueError(f"the cap on the computer's thinking is 0 (none) or more seconds, not {max_budget!r}")
+    opened = isinstance(db, str)
     store: Store | AsyncStore = open_store(db) if isinstance(db, str) else db
     owners = _owners(db, store)
     thinker = Thinker(workers)
@@ -228,6 +229,8 @@ def create_app(db: str | Store | AsyncStore = "piquet.sqlite3", workers: int | N
             thinker.close()
             phases.close()
             reviews.close()
+            if opened:  # the store this server opened (one given it is its caller's to close)
+                store.close()
 
     # No /docs, /redoc nor /openapi.json: docs/protocol.md documents the API, and the server shows nobody its
     # internals.
