@@ -51,9 +51,11 @@ def postgres_cluster() -> Iterator[Cluster]:
 
 
 @pytest.fixture
-def postgres_url(postgres_cluster: Cluster) -> str:
-    """A new, empty database on the tests' PostgreSQL server."""
-    return postgres_cluster.new_database()
+def postgres_url(postgres_cluster: Cluster) -> Iterator[str]:
+    """An empty database on the tests' PostgreSQL server, given back emptied once the test is done."""
+    url = postgres_cluster.new_database()
+    yield url
+    postgres_cluster.give_back(url)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -21,6 +21,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 CADDYFILE = ROOT / "deploy" / "Caddyfile"
@@ -60,6 +61,7 @@ class Cluster:
     user: str | None
     port: int = 5432
     _databases: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    _emptied: list[str] = field(default_factory=list)
 
     @classmethod
     def create(cls) -> Cluster:
@@ -117,13 +119,40 @@ class Cluster:
         return f"postgresql://piquet@/{database}?host={self.folder}&port={self.port}"
 
     def new_database(self) -> str:
-        """A new, empty database's URL."""
+        """An empty database's URL: one given back emptied (:meth:`give_back`), or else a new one. ``CREATE
+        DATABASE`` copies the template's 7 MB, some 140 ms of the server's CPU; emptying one takes a few ms."""
         import psycopg
 
+        if self._emptied:
+            return self.url(self._emptied.pop())
         name = f"piquet_test_{next(self._databases)}"
         with psycopg.connect(self.url(), autocommit=True) as connection:
             connection.execute(f"CREATE DATABASE {name}")
         return self.url(name)
+
+    def give_back(self, url: str) -> None:
+        """The database at ``url`` (one of :meth:`new_database`'s), no longer used: emptied (every schema dropped,
+        ``public`` made anew) for :meth:`new_database` to give out again. One that a session is still connected to
+        (what it holds, an advisory lock or a ``LISTEN``, is the database's), or that cannot be reached, is left
+        as it is and never given out again."""
+        import psycopg
+        from psycopg import sql
+
+        name = urlsplit(url).path.lstrip("/")
+        try:
+            with psycopg.connect(self.url(name), autocommit=True) as connection:
+                others = connection.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                                            " AND pid <> pg_backend_pid()").fetchone()
+                if others is None or others[0]:
+                    return
+                schemas = connection.execute("SELECT nspname FROM pg_namespace WHERE nspname <> 'information_schema'"
+                                             " AND nspname NOT LIKE 'pg\\_%'").fetchall()
+                for (schema,) in schemas:
+                    connection.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
+                connection.execute("CREATE SCHEMA public")
+        except psycopg.Error:
+            return
+        self._emptied.append(name)
 
 
 def caddy_environment(folder: Path, listen: int, upstream: int) -> dict[str, str]:
