@@ -22,8 +22,6 @@ from helpers import cards_in_text
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from piquet.coach.phases import PhaseLosses
-from piquet.coach.review import Lens, review_partie
 from piquet.engine import record
 from piquet.engine.actions import Deal
 from piquet.engine.cards import CardSet
@@ -55,14 +53,16 @@ def seed_tables(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     monkeypatch.setattr(tables_module, "secrets", _SeededSecrets(seed))
 
 
+#: The server's own review by phase (kept here: the tests below put :func:`review_phases_lightly` in its place).
+REVIEW_PHASES = phases_module.review_phases
+
+
 def review_phases_lightly(text: str, seat: int, deal: int) -> dict[str, Any]:
     """:func:`piquet.ui.web.phases.review_phases` over few worlds (four for a card, eight talons for an exchange, not
     the strongest level's 24 and 1,000): the same review, some five times quicker, for the tests of where, when and
     how often the server reviews a partie by phase, and of the answers it makes of the reviews. The review itself is
     checked at its full worlds in ``tests/test_web_progress_phases.py``."""
-    review = review_partie(record.loads(text), Lens.FAIR, worlds=4, exchange_worlds=8, call_worlds=8, deal=deal,
-                           luck=False, seat=seat)
-    return PhaseLosses.of_review(review, seat).to_json()
+    return REVIEW_PHASES(text, seat, deal, worlds=4, exchange_worlds=8, call_worlds=8)
 
 
 def review_phases_lightly_in(monkeypatch: pytest.MonkeyPatch) -> None:

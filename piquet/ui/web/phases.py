@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final
 
 from piquet.coach.phases import PhaseLosses
-from piquet.coach.review import DEFAULT_WORLDS, EXCHANGE_WORLDS, Lens, review_partie
+from piquet.coach.review import CALL_WORLDS, DEFAULT_WORLDS, EXCHANGE_WORLDS, Lens, review_partie
 from piquet.engine import record
 from piquet.engine.actions import Deal
 from piquet.ui.web import progress
@@ -47,10 +47,13 @@ MAX_FAILED: Final = 5000
 RunInWorker = Callable[..., Awaitable[Any]]
 
 
-def review_phases(text: str, seat: int, deal: int) -> dict[str, Any]:
+def review_phases(text: str, seat: int, deal: int, worlds: int = DEFAULT_WORLDS,
+                  exchange_worlds: int = EXCHANGE_WORLDS, call_worlds: int = CALL_WORLDS) -> dict[str, Any]:
     """In a worker: ``seat``'s decisions in deal ``deal`` of the record ``text``, reviewed through the fair lens
-    (the ladder's way), summed up by phase (:meth:`PhaseLosses.to_json`)."""
-    review = review_partie(record.loads(text), Lens.FAIR, deal=deal, luck=False, seat=seat)
+    (the ladder's way), summed up by phase (:meth:`PhaseLosses.to_json`). The worlds are :func:`review_partie`'s,
+    the server's :data:`METHOD` by default (the tests of when and how often it reviews take fewer)."""
+    review = review_partie(record.loads(text), Lens.FAIR, worlds=worlds, deal=deal, luck=False, seat=seat,
+                           exchange_worlds=exchange_worlds, call_worlds=call_worlds)
     return PhaseLosses.of_review(review, seat).to_json()
 
 
