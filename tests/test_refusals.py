@@ -78,10 +78,9 @@ PO = read_po(CATALOGUE.read_text(encoding="utf-8"))
 def _vocabularies() -> tuple[set[str], set[str]]:
     """The French words of every catalogue but the refusals' own translations (so that a refusal's French is checked
     against the rest of the game's French, not against itself), and every English word of the catalogues."""
-    po = PO
     refusal_ids = set(TEMPLATES.values())
-    french_texts = [v for k, v in po.items() if k not in refusal_ids]
-    english_texts = [part for key in po for part in key.split("\0")] + list(TEMPLATES.values())
+    french_texts = [v for k, v in PO.items() if k not in refusal_ids]
+    english_texts = [part for key in PO for part in key.split("\0")] + list(TEMPLATES.values())
     french_texts += json.loads(PAGE.joinpath("fr.json").read_text(encoding="utf-8")).values()
     english_texts += json.loads(PAGE.joinpath("en.json").read_text(encoding="utf-8")).values()
     french, english = set(), set()
